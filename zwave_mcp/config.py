@@ -1,0 +1,164 @@
+"""Settings: CLI flags and `ZWAVE_MCP_*` environment variables (a flag wins), validated once at start.
+
+A bad value becomes `ConfigError` with one line that names the setting and what is accepted; the CLI
+prints it and exits 2.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import unquote, urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+ENV_PREFIX = "ZWAVE_MCP_"
+DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
+
+
+class ConfigError(ValueError):
+    """A setting has a value we cannot use; the message is meant for a person."""
+
+
+class Settings(BaseModel):
+    """Everything the server can be told. Field name `x_y` ↔ env `ZWAVE_MCP_X_Y` ↔ flag `--x-y`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mqtt_url: str = Field(DEFAULT_MQTT_URL, description="Broker URL, mqtt://[user@]host[:port] or mqtts://")
+    mqtt_username: str | None = Field(None, description="Broker user (or put it in the URL)")
+    mqtt_password: SecretStr | None = Field(None, description="Broker password (or ZWAVE_MCP_MQTT_PASSWORD_FILE)")
+    mqtt_version: Literal["3.1.1", "5"] = Field("5", description="MQTT protocol version")
+    mqtt_client_id: str | None = Field(None, description="MQTT client id (default: unique per process)")
+    mqtt_keepalive: int = Field(30, ge=5, le=3600, description="MQTT keepalive in seconds")
+    tls_ca: Path | None = Field(None, description="CA bundle for mqtts://")
+    tls_cert: Path | None = Field(None, description="Client certificate for mqtts://")
+    tls_key: Path | None = Field(None, description="Client key for mqtts://")
+    tls_key_password: SecretStr | None = Field(None, description="Passphrase of the client key")
+    tls_insecure: bool = Field(False, description="Skip TLS certificate verification (not recommended)")
+    prefix: str = Field("zwave", description="zwave-js-ui MQTT topic prefix")
+    gateway_name: str = Field("zwave-js-ui", description="zwave-js-ui MQTT name (its client id is ZWAVE_GATEWAY-<name>)")
+    tool_timeout: float = Field(30.0, gt=0, le=600, description="Seconds before a tool call is cancelled")
+    api_timeout: float = Field(10.0, gt=0, le=600, description="Seconds to wait for a zwave-js-ui API reply")
+    confirm_timeout: float = Field(5.0, ge=0, le=300, description="Seconds to wait for a device to report a write")
+    slow_call_ms: float = Field(1000.0, gt=0, description="Calls slower than this are logged as warnings")
+    read_only: bool = Field(False, description="Refuse every write; mutating tools are not listed")
+    dry_run: bool = Field(False, description="Show the MQTT messages a write would send, send nothing")
+    aliases_file: Path | None = Field(None, description="JSON file of extra device names")
+    log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
+    log_format: Literal["json", "text"] = Field("json", description="stderr log format")
+
+    @field_validator("mqtt_url")
+    @classmethod
+    def _check_url(cls, url: str) -> str:
+        parts = urlsplit(url)
+        if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl"):
+            raise ValueError("must start with mqtt:// or mqtts://, e.g. mqtt://127.0.0.1:1883")
+        if not parts.hostname:
+            raise ValueError("has no host, e.g. mqtt://127.0.0.1:1883")
+        try:
+            parts.port  # noqa: B018 - raises ValueError on a bad port
+        except ValueError:
+            raise ValueError("has a port that is not a number from 1 to 65535") from None
+        return url
+
+    @field_validator("prefix", "gateway_name")
+    @classmethod
+    def _check_topic_part(cls, text: str) -> str:
+        if not text or any(ch in text for ch in "+#\x00") or len(text) > 200:
+            raise ValueError("must be 1-200 characters without +, # or NUL")
+        return text
+
+    # Derived broker facts, so nobody parses the URL twice.
+    @property
+    def mqtt_host(self) -> str:
+        return urlsplit(self.mqtt_url).hostname or "127.0.0.1"
+
+    @property
+    def mqtt_tls(self) -> bool:
+        return urlsplit(self.mqtt_url).scheme in ("mqtts", "ssl")
+
+    @property
+    def mqtt_port(self) -> int:
+        return urlsplit(self.mqtt_url).port or (8883 if self.mqtt_tls else 1883)
+
+    @property
+    def mqtt_user(self) -> str | None:
+        user = urlsplit(self.mqtt_url).username
+        return unquote(user) if user else self.mqtt_username
+
+    @property
+    def mqtt_secret(self) -> str | None:
+        """The password: from ZWAVE_MCP_MQTT_PASSWORD(_FILE) or, failing that, the URL."""
+        if self.mqtt_password is not None:
+            return self.mqtt_password.get_secret_value()
+        password = urlsplit(self.mqtt_url).password
+        return unquote(password) if password else None
+
+    def redacted(self) -> dict[str, Any]:
+        """The effective settings as JSON-safe data with every secret replaced by `***`."""
+        from zwave_mcp.logs import redact_url  # local: logs imports nothing from here
+
+        data = self.model_dump(mode="json")
+        data["mqtt_url"] = redact_url(self.mqtt_url)
+        for key in ("mqtt_password", "tls_key_password"):
+            if data.get(key) is not None:
+                data[key] = "***"
+        return data
+
+
+def env_name(field_name: str) -> str:
+    return ENV_PREFIX + field_name.upper()
+
+
+def flag_name(field_name: str) -> str:
+    return "--" + field_name.replace("_", "-")
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _from_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    raw: dict[str, Any] = {}
+    for name, field_info in Settings.model_fields.items():
+        key = env_name(name)
+        if key in environ:
+            value: Any = environ[key]
+            if field_info.annotation is bool:
+                lowered = value.strip().lower()
+                if lowered not in _TRUE | _FALSE:
+                    raise ConfigError(f"{key}={value!r} is not a boolean; use true or false")
+                value = lowered in _TRUE
+            raw[name] = value
+    for secret in ("mqtt_password", "tls_key_password"):
+        file_key = env_name(secret) + "_FILE"
+        if file_key in environ and secret not in raw:
+            try:
+                raw[secret] = Path(environ[file_key]).read_text(encoding="utf-8").rstrip("\r\n")
+            except OSError as exc:
+                raise ConfigError(f"{file_key}: cannot read {environ[file_key]!r} ({exc.strerror})") from None
+    return raw
+
+
+def load_settings(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+    """Environment first, then `overrides` (CLI flags, only those given) on top."""
+    environ = os.environ if environ is None else environ
+    raw = _from_env(environ)
+    from_flags = {k: v for k, v in (overrides or {}).items() if v is not None}
+    raw.update(from_flags)
+    try:
+        return Settings(**raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        name = str(err["loc"][0]) if err["loc"] else "settings"
+        source = flag_name(name) if name in from_flags else env_name(name)
+        shown = "***" if "password" in name else repr(raw.get(name))
+        if name == "mqtt_url":
+            from zwave_mcp.logs import redact_url
+
+            shown = repr(redact_url(str(raw.get(name))))
+        message = err["msg"].removeprefix("Value error, ")
+        raise ConfigError(f"{source}={shown}: {message}") from None

@@ -1,0 +1,122 @@
+"""zwave-js-ui node and value objects (as in `api/getNodes`, `nodeinfo`, value-object payloads) → model.
+
+Missing keys are normal (the Broadcast node has almost none); nothing here raises on odd input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
+
+
+def _number(raw: Any) -> float | None:
+    return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+
+
+def _int(raw: Any) -> int | None:
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+
+
+def value_id_of(node_id: int, cc: int, endpoint: int, prop: Any, prop_key: Any = None) -> str:
+    """zwave-js-ui's value id: `"<node>-<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
+    base = f"{node_id}-{cc}-{endpoint}-{prop}"
+    return base if prop_key is None else f"{base}-{prop_key}"
+
+
+def parse_states(raw: Any) -> list[ValueState]:
+    if not isinstance(raw, list):
+        return []
+    return [ValueState(value=s.get("value"), text=str(s.get("text", ""))) for s in raw if isinstance(s, dict)]
+
+
+def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | None:
+    """A zwave-js-ui value object → `ZValue`; None when it lacks the ValueID parts."""
+    nid = _int(raw.get("nodeId")) if node_id is None else node_id
+    cc = _int(raw.get("commandClass"))
+    prop = raw.get("property")
+    if nid is None or cc is None or prop is None:
+        return None
+    endpoint = _int(raw.get("endpoint")) or 0
+    prop_key = raw.get("propertyKey")
+    value_id = raw.get("id") if isinstance(raw.get("id"), str) else value_id_of(nid, cc, endpoint, prop, prop_key)
+    return ZValue(
+        value_id=value_id,
+        node_id=nid,
+        command_class=cc,
+        command_class_name=str(raw.get("commandClassName") or ""),
+        endpoint=endpoint,
+        property=prop,
+        property_key=prop_key,
+        property_name=raw.get("propertyName"),
+        property_key_name=raw.get("propertyKeyName"),
+        label=str(raw.get("label") or raw.get("propertyName") or prop),
+        type=str(raw.get("type") or "any"),
+        readable=bool(raw.get("readable", True)),
+        writeable=bool(raw.get("writeable", False)),
+        unit=raw.get("unit") if isinstance(raw.get("unit"), str) else None,
+        min=_number(raw.get("min")),
+        max=_number(raw.get("max")),
+        states=parse_states(raw.get("states")),
+        cc_specific=raw.get("ccSpecific") if isinstance(raw.get("ccSpecific"), dict) else None,
+        stateless=bool(raw.get("stateless", False)),
+        value=raw.get("value"),
+        last_update_ms=_int(raw.get("lastUpdate")),
+    )
+
+
+def apply_node_fields(node: ZNode, raw: dict[str, Any]) -> None:
+    """Update a node's own fields (not its values) from a node object or a `nodeinfo` payload."""
+    if isinstance(raw.get("name"), str):
+        node.name = raw["name"]
+    if isinstance(raw.get("loc"), str):
+        node.location = raw["loc"]
+    if isinstance(raw.get("status"), str):
+        node.status = raw["status"]
+    for attr, key in (
+        ("ready", "ready"),
+        ("available", "available"),
+        ("failed", "failed"),
+        ("is_controller", "isControllerNode"),
+        ("is_listening", "isListening"),
+        ("is_frequent_listening", "isFrequentListening"),
+    ):
+        if isinstance(raw.get(key), bool):
+            setattr(node, attr, raw[key])
+    for attr, key in (
+        ("interview_stage", "interviewStage"),
+        ("manufacturer", "manufacturer"),
+        ("product_label", "productLabel"),
+        ("product_description", "productDescription"),
+        ("firmware_version", "firmwareVersion"),
+        ("device_id", "deviceId"),
+    ):
+        if isinstance(raw.get(key), str):
+            setattr(node, attr, raw[key])
+    if _int(raw.get("lastActive")) is not None:
+        node.last_active_ms = raw["lastActive"]
+    endpoints = raw.get("endpoints")
+    if isinstance(endpoints, list) and endpoints:
+        indexes = [e["index"] for e in endpoints if isinstance(e, dict) and _int(e.get("index")) is not None]
+        if indexes:
+            node.endpoint_indexes = sorted(indexes)
+            node.endpoint_labels = {
+                e["index"]: str(e.get("label") or "") for e in endpoints if isinstance(e, dict) and "index" in e
+            }
+
+
+def parse_node(raw: dict[str, Any]) -> ZNode | None:
+    """One entry of the `getNodes` result → `ZNode` with its values; None without a numeric id."""
+    node_id = _int(raw.get("id"))
+    if node_id is None:
+        return None
+    node = ZNode(id=node_id)
+    apply_node_fields(node, raw)
+    raw_values = raw.get("values")
+    items = raw_values.values() if isinstance(raw_values, dict) else raw_values if isinstance(raw_values, list) else []
+    for raw_value in items:
+        if isinstance(raw_value, dict):
+            value = parse_value(raw_value, node_id)
+            if value is not None:
+                node.values[value.value_id] = value
+    return node

@@ -1,0 +1,126 @@
+"""stderr logging: one JSON object a line (python-json-logger), secrets redacted everywhere.
+
+Configure this before building the `MCPServer`: its constructor calls `logging.basicConfig`, which is a
+no-op once the root logger has a handler.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from pythonjsonlogger.json import JsonFormatter
+
+REDACTED = "***"
+# A field whose name contains one of these carries a secret.
+_SECRET_NAME = re.compile(r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth", re.I)
+# user:password@ inside any URL-looking text.
+_URL_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:/@\s]*):(?P<pw>[^@/\s]+)@", re.I)
+# key=value / "key": "value" pairs inside free text.
+_INLINE_SECRET = re.compile(
+    r"(?P<key>[\"']?[\w-]*(?:password|passwd|secret|token|api[_-]?key)[\w-]*[\"']?\s*[:=]\s*)"
+    r"(?P<quote>[\"']?)(?P<val>[^\"'\s,}&]+)",
+    re.I,
+)
+
+# LogRecord attributes that are not ours to redact or emit twice.
+_RESERVED = set(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
+
+
+def is_secret_name(name: str) -> bool:
+    return bool(_SECRET_NAME.search(name))
+
+
+def redact_url(url: str) -> str:
+    """`mqtt://user:pw@host` → `mqtt://user:***@host`."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return redact_text(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username or ''}:{REDACTED}@{parts.hostname or ''}"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port:
+        netloc += f":{port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def redact_text(text: str) -> str:
+    text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
+    return _INLINE_SECRET.sub(lambda m: f"{m['key']}{m['quote']}{REDACTED}", text)
+
+
+def redact(value: Any, _depth: int = 0) -> Any:
+    """A copy of `value` with secrets replaced: by field name in mappings, by pattern in strings."""
+    if _depth > 20:
+        return value
+    if isinstance(value, dict):
+        return {
+            k: (REDACTED if isinstance(k, str) and is_secret_name(k) and v is not None else redact(v, _depth + 1))
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return type(value)(redact(v, _depth + 1) for v in value)
+    if isinstance(value, str):
+        return redact_text(value)
+    return value
+
+
+class RedactingFilter(logging.Filter):
+    """Runs on every record before formatting: message, args and extra fields."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string must not kill logging
+            message = str(record.msg)
+        record.msg = redact_text(message)
+        record.args = None
+        for key, value in list(vars(record).items()):
+            if key in _RESERVED:
+                continue
+            record.__dict__[key] = REDACTED if is_secret_name(key) and value is not None else redact(value)
+        return True
+
+
+class _TextFormatter(logging.Formatter):
+    """For people: `time level logger: message key=value …`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        base = super().format(record)
+        extras = {k: v for k, v in vars(record).items() if k not in _RESERVED and not k.startswith("_")}
+        if extras:
+            base += " " + " ".join(f"{k}={v!r}" for k, v in extras.items())
+        return base
+
+
+def configure_logging(level: str = "info", fmt: str = "json", stream: Any = None) -> None:
+    """Route every logger to stderr through one handler with the redaction filter."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    if fmt == "text":
+        handler.setFormatter(_TextFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    else:
+        handler.setFormatter(
+            JsonFormatter(
+                "%(asctime)s %(levelname)s %(name)s %(message)s",
+                rename_fields={"levelname": "level", "asctime": "time", "name": "logger"},
+            )
+        )
+    handler.addFilter(RedactingFilter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    # Third-party chatter stays at warning unless we debug.
+    quiet = logging.WARNING if level != "debug" else logging.DEBUG
+    for name in ("mcp", "httpx", "asyncio", "amqtt", "transitions"):
+        logging.getLogger(name).setLevel(quiet)
+    logging.captureWarnings(True)
