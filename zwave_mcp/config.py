@@ -29,7 +29,9 @@ class Settings(BaseModel):
 
     mqtt_url: str = Field(DEFAULT_MQTT_URL, description="Broker URL, mqtt://[user@]host[:port] or mqtts://")
     mqtt_username: str | None = Field(None, description="Broker user (or put it in the URL)")
-    mqtt_password: SecretStr | None = Field(None, description="Broker password (or ZWAVE_MCP_MQTT_PASSWORD_FILE)")
+    mqtt_password: SecretStr | None = Field(
+        None, description="Broker password (or ZWAVE_MCP_MQTT_PASSWORD_FILE)"
+    )
     mqtt_version: Literal["3.1.1", "5"] = Field("5", description="MQTT protocol version")
     mqtt_client_id: str | None = Field(None, description="MQTT client id (default: unique per process)")
     mqtt_keepalive: int = Field(30, ge=5, le=3600, description="MQTT keepalive in seconds")
@@ -39,10 +41,14 @@ class Settings(BaseModel):
     tls_key_password: SecretStr | None = Field(None, description="Passphrase of the client key")
     tls_insecure: bool = Field(False, description="Skip TLS certificate verification (not recommended)")
     prefix: str = Field("zwave", description="zwave-js-ui MQTT topic prefix")
-    gateway_name: str = Field("zwave-js-ui", description="zwave-js-ui MQTT name (its client id is ZWAVE_GATEWAY-<name>)")
+    gateway_name: str = Field(
+        "zwave-js-ui", description="zwave-js-ui MQTT name (its client id is ZWAVE_GATEWAY-<name>)"
+    )
     tool_timeout: float = Field(30.0, gt=0, le=600, description="Seconds before a tool call is cancelled")
     api_timeout: float = Field(10.0, gt=0, le=600, description="Seconds to wait for a zwave-js-ui API reply")
-    confirm_timeout: float = Field(5.0, ge=0, le=300, description="Seconds to wait for a device to report a write")
+    confirm_timeout: float = Field(
+        5.0, ge=0, le=300, description="Seconds to wait for a device to report a write"
+    )
     slow_call_ms: float = Field(1000.0, gt=0, description="Calls slower than this are logged as warnings")
     read_only: bool = Field(False, description="Refuse every write; mutating tools are not listed")
     dry_run: bool = Field(False, description="Show the MQTT messages a write would send, send nothing")
@@ -143,7 +149,9 @@ def _from_env(environ: Mapping[str, str]) -> dict[str, Any]:
     return raw
 
 
-def load_settings(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+def load_settings(
+    overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
     """Environment first, then `overrides` (CLI flags, only those given) on top."""
     environ = os.environ if environ is None else environ
     raw = _from_env(environ)

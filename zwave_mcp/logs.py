@@ -16,7 +16,9 @@ from pythonjsonlogger.json import JsonFormatter
 
 REDACTED = "***"
 # A field whose name contains one of these carries a secret.
-_SECRET_NAME = re.compile(r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth", re.I)
+_SECRET_NAME = re.compile(
+    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth", re.I
+)
 # user:password@ inside any URL-looking text.
 _URL_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:/@\s]*):(?P<pw>[^@/\s]+)@", re.I)
 # key=value / "key": "value" pairs inside free text.
@@ -63,7 +65,11 @@ def redact(value: Any, _depth: int = 0) -> Any:
         return value
     if isinstance(value, dict):
         return {
-            k: (REDACTED if isinstance(k, str) and is_secret_name(k) and v is not None else redact(v, _depth + 1))
+            k: (
+                REDACTED
+                if isinstance(k, str) and is_secret_name(k) and v is not None
+                else redact(v, _depth + 1)
+            )
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):

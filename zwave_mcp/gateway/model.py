@@ -93,6 +93,9 @@ class ZNode:
     product_description: str | None = None
     firmware_version: str | None = None
     device_id: str | None = None
+    # zwave-js device class numbers (`deviceClass.generic/specific`); they tell a motor (cover) from a dimmer.
+    generic_class: int | None = None
+    specific_class: int | None = None
     # ms since the epoch of the last frame from the node (`lastActive`).
     last_active_ms: int | None = None
     endpoint_indexes: list[int] = field(default_factory=lambda: [0])

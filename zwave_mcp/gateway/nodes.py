@@ -39,7 +39,9 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         return None
     endpoint = _int(raw.get("endpoint")) or 0
     prop_key = raw.get("propertyKey")
-    value_id = raw.get("id") if isinstance(raw.get("id"), str) else value_id_of(nid, cc, endpoint, prop, prop_key)
+    value_id = (
+        raw.get("id") if isinstance(raw.get("id"), str) else value_id_of(nid, cc, endpoint, prop, prop_key)
+    )
     return ZValue(
         value_id=value_id,
         node_id=nid,
@@ -93,6 +95,10 @@ def apply_node_fields(node: ZNode, raw: dict[str, Any]) -> None:
     ):
         if isinstance(raw.get(key), str):
             setattr(node, attr, raw[key])
+    device_class = raw.get("deviceClass")
+    if isinstance(device_class, dict):
+        node.generic_class = _int(device_class.get("generic"))
+        node.specific_class = _int(device_class.get("specific"))
     if _int(raw.get("lastActive")) is not None:
         node.last_active_ms = raw["lastActive"]
     endpoints = raw.get("endpoints")
@@ -101,7 +107,9 @@ def apply_node_fields(node: ZNode, raw: dict[str, Any]) -> None:
         if indexes:
             node.endpoint_indexes = sorted(indexes)
             node.endpoint_labels = {
-                e["index"]: str(e.get("label") or "") for e in endpoints if isinstance(e, dict) and "index" in e
+                e["index"]: str(e.get("label") or "")
+                for e in endpoints
+                if isinstance(e, dict) and "index" in e
             }
 
 
@@ -113,7 +121,13 @@ def parse_node(raw: dict[str, Any]) -> ZNode | None:
     node = ZNode(id=node_id)
     apply_node_fields(node, raw)
     raw_values = raw.get("values")
-    items = raw_values.values() if isinstance(raw_values, dict) else raw_values if isinstance(raw_values, list) else []
+    items = (
+        raw_values.values()
+        if isinstance(raw_values, dict)
+        else raw_values
+        if isinstance(raw_values, list)
+        else []
+    )
     for raw_value in items:
         if isinstance(raw_value, dict):
             value = parse_value(raw_value, node_id)

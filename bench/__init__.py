@@ -1,0 +1,1 @@
+"""Benchmarks: run with `make bench` or `python -m bench`; never part of the test suite."""

@@ -1,0 +1,78 @@
+"""Settings: env and flags, validation messages that name the setting, secrets never shown."""
+
+import json
+
+import pytest
+
+from zwave_mcp.config import ConfigError, load_settings
+
+
+def test_defaults_need_no_configuration():
+    settings = load_settings(environ={})
+    assert settings.mqtt_host == "127.0.0.1"
+    assert settings.mqtt_port == 1883
+    assert settings.prefix == "zwave"
+    assert settings.gateway_name == "zwave-js-ui"
+    assert settings.tool_timeout == 30.0
+
+
+def test_flag_wins_over_env():
+    settings = load_settings({"prefix": "home"}, environ={"ZWAVE_MCP_PREFIX": "zw"})
+    assert settings.prefix == "home"
+
+
+def test_user_and_password_from_url_and_tls_port():
+    settings = load_settings(environ={"ZWAVE_MCP_MQTT_URL": "mqtts://u%40x:p%2Fw@broker.lan"})
+    assert (settings.mqtt_user, settings.mqtt_secret) == ("u@x", "p/w")
+    assert settings.mqtt_tls and settings.mqtt_port == 8883
+
+
+def test_password_file_is_read(tmp_path):
+    secret = tmp_path / "pw"
+    secret.write_text("hunter2\n")
+    settings = load_settings(environ={"ZWAVE_MCP_MQTT_PASSWORD_FILE": str(secret)})
+    assert settings.mqtt_secret == "hunter2"
+
+
+@pytest.mark.parametrize(
+    ("environ", "named", "hint"),
+    [
+        ({"ZWAVE_MCP_MQTT_URL": "ftp://x"}, "ZWAVE_MCP_MQTT_URL", "mqtt://"),
+        ({"ZWAVE_MCP_MQTT_URL": "mqtt://h:99999"}, "ZWAVE_MCP_MQTT_URL", "port"),
+        ({"ZWAVE_MCP_TOOL_TIMEOUT": "soon"}, "ZWAVE_MCP_TOOL_TIMEOUT", "number"),
+        ({"ZWAVE_MCP_READ_ONLY": "maybe"}, "ZWAVE_MCP_READ_ONLY", "true or false"),
+        ({"ZWAVE_MCP_PREFIX": "zwave/#"}, "ZWAVE_MCP_PREFIX", "without +, #"),
+        ({"ZWAVE_MCP_MQTT_VERSION": "4"}, "ZWAVE_MCP_MQTT_VERSION", "'3.1.1'"),
+        ({"ZWAVE_MCP_MQTT_PASSWORD_FILE": "/nonexistent/pw"}, "ZWAVE_MCP_MQTT_PASSWORD_FILE", "cannot read"),
+    ],
+)
+def test_bad_values_name_the_setting_and_what_works(environ, named, hint):
+    with pytest.raises(ConfigError) as err:
+        load_settings(environ=environ)
+    message = str(err.value)
+    assert named in message
+    assert hint in message
+    assert "\n" not in message
+
+
+def test_bad_flag_is_named_as_a_flag():
+    with pytest.raises(ConfigError, match=r"^--tool-timeout="):
+        load_settings({"tool_timeout": "-1"}, environ={})
+
+
+def test_redacted_dump_hides_every_secret():
+    settings = load_settings(
+        environ={
+            "ZWAVE_MCP_MQTT_URL": "mqtt://u:s3cret@h:1883",
+            "ZWAVE_MCP_TLS_KEY_PASSWORD": "k3ypass",
+        }
+    )
+    dumped = json.dumps(settings.redacted())
+    assert "s3cret" not in dumped and "k3ypass" not in dumped
+    assert "mqtt://u:***@h:1883" in dumped
+
+
+def test_bad_url_error_does_not_echo_the_password():
+    with pytest.raises(ConfigError) as err:
+        load_settings(environ={"ZWAVE_MCP_MQTT_URL": "mqtt://u:s3cret@h:notaport"})
+    assert "s3cret" not in str(err.value)

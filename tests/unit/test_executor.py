@@ -1,0 +1,157 @@
+"""The executor on a toy tool, driven through the SDK's in-process client as a real client would."""
+
+from typing import Literal
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
+
+from zwave_mcp.errors import UserError
+from zwave_mcp.executor import ToolExecutor, ToolResult, ToolSpec, normalize_arguments
+
+
+class LampArgs(BaseModel):
+    deviceName: str = Field(description="the device's name, e.g. 'Kitchen Light'")
+    action: Literal["on", "off"]
+    level: int | None = Field(None, ge=0, le=100)
+    includeInactive: bool = False
+
+
+class LampResult(ToolResult):
+    device: str
+    level: int | None = None
+
+
+async def lamp(args: LampArgs, ctx) -> LampResult:
+    if args.deviceName == "broken":
+        raise RuntimeError("boom")
+    if args.deviceName == "missing":
+        raise UserError("No device named 'missing'.")
+    if args.deviceName == "slow":
+        await anyio.sleep(5)
+    return LampResult(
+        summary=f"{args.deviceName} is {args.action}.", device=args.deviceName, level=args.level
+    )
+
+
+def make_server(**executor_kwargs) -> MCPServer:
+    server = MCPServer("test")
+    executor = ToolExecutor(**executor_kwargs)
+    executor.register(server, ToolSpec("lamp", "Switch a lamp.", LampArgs, LampResult, lamp, mutating=True))
+    server._lowlevel_server.middleware.append(executor.middleware)
+    return server
+
+
+async def call(server: MCPServer, name: str, arguments: dict):
+    async with Client(server) as client:
+        return await client.call_tool(name, arguments)
+
+
+def test_normalize_aliases_and_ignores_extras():
+    args, rewrites, ignored = normalize_arguments(
+        {"device_name": "Lamp", "command": "on", "include_inactive": True, "bogus": 1},
+        {"deviceName", "action", "includeInactive"},
+    )
+    assert args == {"deviceName": "Lamp", "action": "on", "includeInactive": True}
+    assert rewrites == {
+        "device_name": "deviceName",
+        "command": "action",
+        "include_inactive": "includeInactive",
+    }
+    assert ignored == ["bogus"]
+
+
+def test_canonical_name_wins_over_alias():
+    args, _, ignored = normalize_arguments({"deviceName": "A", "device_name": "B"}, {"deviceName"})
+    assert args == {"deviceName": "A"} and ignored == ["device_name"]
+
+
+async def test_success_envelope_and_spoken_sentence():
+    result = await call(make_server(), "lamp", {"device_name": "Lamp", "command": "on", "level": 30})
+    assert not result.is_error
+    assert result.content[0].text == "Lamp is on."
+    envelope = result.structured_content
+    assert envelope["success"] is True and envelope["tool_name"] == "lamp"
+    assert envelope["result"] == {"summary": "Lamp is on.", "device": "Lamp", "level": 30}
+    assert isinstance(envelope["execution_time_ms"], float)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            {"action": "on"},
+            "Missing required parameter 'deviceName': a string (the device's name, e.g. 'Kitchen Light').",
+        ),
+        (
+            {"deviceName": "x", "action": "explode"},
+            "Parameter 'action' must be one of: on, off (got 'explode').",
+        ),
+        (
+            {"deviceName": "x", "action": "on", "level": 150},
+            "Parameter 'level' must be between 0 and 100 (got 150).",
+        ),
+        (
+            {"deviceName": "x", "action": "on", "level": "bright"},
+            "Parameter 'level' must be an integer (got 'bright').",
+        ),
+    ],
+)
+async def test_validation_messages_name_parameter_and_allowed_values(arguments, message):
+    result = await call(make_server(), "lamp", arguments)
+    assert result.is_error
+    assert result.content[0].text == message
+    assert result.structured_content["success"] is False
+    assert result.structured_content["error"] == message
+
+
+async def test_unknown_tool_lists_the_tools_that_exist():
+    result = await call(make_server(), "explode", {})
+    assert result.is_error
+    assert result.content[0].text == "Unknown tool 'explode'. Available tools: lamp."
+
+
+async def test_user_error_is_passed_through_and_crash_is_readable():
+    missing = await call(make_server(), "lamp", {"deviceName": "missing", "action": "on"})
+    assert missing.content[0].text == "No device named 'missing'."
+    crashed = await call(make_server(), "lamp", {"deviceName": "broken", "action": "on"})
+    assert crashed.is_error
+    assert (
+        crashed.content[0].text
+        == "lamp failed unexpectedly (RuntimeError); the details are in the server log."
+    )
+
+
+async def test_timeout_cancels_and_says_so():
+    result = await call(make_server(timeout_s=0.2), "lamp", {"deviceName": "slow", "action": "on"})
+    assert result.is_error
+    assert (
+        result.content[0].text == "lamp took longer than 0.2 s and was cancelled; nothing more will be done."
+    )
+    assert result.structured_content["execution_time_ms"] < 2000
+
+
+async def test_unavailable_gateway_is_reported_not_raised():
+    server = make_server(unavailable=lambda: "cannot reach the MQTT broker at 127.0.0.1:1")
+    result = await call(server, "lamp", {"deviceName": "x", "action": "on"})
+    assert result.content[0].text == "Z-Wave service unavailable: cannot reach the MQTT broker at 127.0.0.1:1"
+
+
+async def test_read_only_hides_and_refuses_mutating_tools():
+    server = make_server(read_only=True)
+    async with Client(server) as client:
+        listed = await client.list_tools()
+        assert [t.name for t in listed.tools] == []
+        result = await client.call_tool("lamp", {"deviceName": "x", "action": "on"})
+    assert result.is_error
+    assert "read-only mode" in result.content[0].text
+
+
+async def test_slow_call_logs_a_warning(caplog):
+    server = make_server(slow_call_ms=0.0001)
+    with caplog.at_level("INFO", logger="zwave_mcp.executor"):
+        await call(server, "lamp", {"deviceName": "Lamp", "action": "on", "password": "zz"})
+    warnings = [r for r in caplog.records if r.getMessage() == "slow tool call"]
+    assert warnings and warnings[0].tool == "lamp" and warnings[0].outcome == "ok"

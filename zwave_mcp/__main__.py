@@ -1,0 +1,8 @@
+"""`python -m zwave_mcp` is `zwave-mcp`."""
+
+import sys
+
+from zwave_mcp.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,370 @@
+"""The tool executor: every tool call passes through here, on top of the SDK's own tool list.
+
+Two halves, because the SDK validates arguments before a tool function runs:
+- `ToolCallMiddleware` (an SDK `ServerMiddleware`) sees the raw `tools/call` first: unknown tool names,
+  argument aliases (snake_case ↔ camelCase, `command` → `action`), validation with messages that name the
+  parameter and what is allowed, and the read-only gate. A call it rejects never reaches the SDK.
+- `ToolExecutor.execute` runs inside the function registered with the SDK: timeout, timing, slow-call
+  warning, one log line per call (arguments redacted), and the result envelope
+  `{success, tool_name, execution_time_ms, result | error}` with one spoken sentence as text content.
+
+There is no second registry: `ToolSpec`s are registered on the `MCPServer` (that is what `tools/list`
+serves), and the executor keeps the same specs by name for the middleware.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Generic, TypeVar
+
+import anyio
+from mcp.server.context import CallNext, ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ValidationError
+
+from zwave_mcp.errors import PolicyRefusal, UserError
+from zwave_mcp.logs import redact
+
+log = logging.getLogger(__name__)
+
+ResultT = TypeVar("ResultT", bound=BaseModel)
+
+# Argument names that old clients and the seeds' specs use for our parameters.
+STATIC_ALIASES: Mapping[str, str] = {"command": "action"}
+
+
+class ToolResult(BaseModel):
+    """Base of every tool's result: `summary` is one plain sentence a voice assistant can speak."""
+
+    summary: str
+
+
+class ToolEnvelope(BaseModel, Generic[ResultT]):
+    """What every tool call returns as structured content."""
+
+    success: bool
+    tool_name: str
+    execution_time_ms: float
+    result: ResultT | None = None
+    error: str | None = None
+
+
+Handler = Callable[[Any, Context], Awaitable[ToolResult]]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its public name, argument and result models, and the coroutine that does the work."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    result_model: type[ToolResult]
+    handler: Handler
+    mutating: bool = False
+    # Tools that answer without zwave-js-ui (health, tool help) run even while the gateway is down.
+    needs_gateway: bool = True
+    annotations: ToolAnnotations | None = None
+    title: str | None = None
+    field_names: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = {f.alias or n for n, f in self.args_model.model_fields.items()}
+        object.__setattr__(self, "field_names", frozenset(names))
+
+
+# --- argument aliases -------------------------------------------------------------------------------
+
+
+def snake_to_camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest if part)
+
+
+def camel_to_snake(name: str) -> str:
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")
+
+
+def normalize_arguments(
+    arguments: Mapping[str, Any], field_names: Iterable[str]
+) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    """Map aliases onto the tool's parameter names.
+
+    Returns (arguments, rewrites old→new, ignored names). A canonical name given alongside its alias wins;
+    names the tool does not know are dropped (the seeds: extra parameters are ignored).
+    """
+    known = set(field_names)
+    result: dict[str, Any] = {}
+    rewrites: dict[str, str] = {}
+    ignored: list[str] = []
+    for key, value in arguments.items():
+        if key in known:
+            result[key] = value
+    for key, value in arguments.items():
+        if key in known:
+            continue
+        target = STATIC_ALIASES.get(key)
+        if target not in known:
+            target = next((c for c in (snake_to_camel(key), camel_to_snake(key)) if c in known), None)
+        if target is None:
+            ignored.append(key)
+        elif target not in result:
+            result[target] = value
+            rewrites[key] = target
+        else:
+            ignored.append(key)
+    return result, rewrites, ignored
+
+
+# --- validation messages ----------------------------------------------------------------------------
+
+
+def _schema_type(prop: Mapping[str, Any]) -> str:
+    if "enum" in prop:
+        return "one of " + ", ".join(map(str, prop["enum"]))
+    if "anyOf" in prop:
+        kinds = [_schema_type(p) for p in prop["anyOf"] if p.get("type") != "null"]
+        return " or ".join(kinds)
+    return {
+        "integer": "an integer",
+        "number": "a number",
+        "string": "a string",
+        "boolean": "true or false",
+    }.get(str(prop.get("type")), str(prop.get("type", "a value")))
+
+
+@functools.lru_cache(maxsize=128)
+def _properties(args_model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON-schema properties of an argument model, with `Optional[...]` unwrapped to its real type."""
+    props: dict[str, Any] = dict(args_model.model_json_schema().get("properties", {}))
+    for name, prop in props.items():
+        arms = [p for p in prop.get("anyOf", []) if p.get("type") != "null"]
+        if len(arms) == 1:
+            props[name] = {**arms[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
+    return props
+
+
+def describe_validation_error(exc: ValidationError, args_model: type[BaseModel]) -> str:
+    """Turn pydantic's errors into sentences that name the parameter, what it needs and what was given."""
+    props = _properties(args_model)
+    sentences: list[str] = []
+    for err in exc.errors():
+        name = ".".join(str(p) for p in err["loc"]) or "arguments"
+        prop = props.get(str(err["loc"][0]), {}) if err["loc"] else {}
+        wanted = _schema_type(prop) if prop else ""
+        given = err.get("input")
+        shown = repr(given) if not isinstance(given, str) or len(given) <= 60 else repr(given[:60] + "…")
+        kind = err["type"]
+        if kind == "missing":
+            hint = f" ({prop['description']})" if prop.get("description") else ""
+            sentences.append(f"Missing required parameter '{name}': {wanted or 'a value'}{hint}.")
+        elif kind in ("enum", "literal_error"):
+            allowed = ", ".join(map(str, prop.get("enum") or [])) or err["msg"]
+            sentences.append(f"Parameter '{name}' must be one of: {allowed} (got {shown}).")
+        elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+            low, high = prop.get("minimum"), prop.get("maximum")
+            if low is not None and high is not None:
+                bounds = f"between {low} and {high}"
+            else:
+                bounds = err["msg"].removeprefix("Input should be ").lower()
+            sentences.append(f"Parameter '{name}' must be {bounds} (got {shown}).")
+        elif kind == "string_too_long":
+            sentences.append(f"Parameter '{name}' is too long: at most {prop.get('maxLength')} characters.")
+        elif wanted:
+            sentences.append(f"Parameter '{name}' must be {wanted} (got {shown}).")
+        else:
+            sentences.append(f"Parameter '{name}': {err['msg']} (got {shown}).")
+    return " ".join(dict.fromkeys(sentences))
+
+
+# --- the executor -----------------------------------------------------------------------------------
+
+
+def _envelope_result(
+    spec_name: str, started: float, *, result: ToolResult | None = None, error: str | None = None
+) -> CallToolResult:
+    elapsed_ms = round((time.perf_counter() - started) * 1000, 3)
+    envelope = ToolEnvelope[Any](
+        success=error is None, tool_name=spec_name, execution_time_ms=elapsed_ms, result=result, error=error
+    )
+    sentence = result.summary if result is not None else (error or "")
+    return CallToolResult(
+        content=[TextContent(type="text", text=sentence)],
+        structured_content=envelope.model_dump(mode="json", by_alias=True),
+        is_error=error is not None,
+    )
+
+
+class ToolExecutor:
+    """Holds the tool specs, registers them on the server, and runs every call the same way."""
+
+    def __init__(
+        self,
+        *,
+        timeout_s: float = 30.0,
+        slow_call_ms: float = 1000.0,
+        read_only: bool = False,
+        unavailable: Callable[[], str | None] | None = None,
+    ) -> None:
+        self.timeout_s = timeout_s
+        self.slow_call_ms = slow_call_ms
+        self.read_only = read_only
+        self._unavailable = unavailable
+        self.specs: dict[str, ToolSpec] = {}
+
+    # registration ------------------------------------------------------------------------------
+
+    def register(self, server: MCPServer[Any], spec: ToolSpec) -> None:
+        """Put the tool on the server (unless read-only hides it) and remember it for the middleware."""
+        self.specs[spec.name] = spec
+        if self.read_only and spec.mutating:
+            return
+        server.add_tool(
+            self._sdk_function(spec),
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=spec.annotations,
+            structured_output=True,
+        )
+
+    def _sdk_function(self, spec: ToolSpec) -> Callable[..., Awaitable[CallToolResult]]:
+        """A function whose signature is the argument model's fields, so the SDK derives the same schema."""
+
+        async def run_tool(ctx: Context, **kwargs: Any) -> CallToolResult:
+            return await self.execute(spec, kwargs, ctx)
+
+        params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
+        for name, info in spec.args_model.model_fields.items():
+            default = (
+                inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
+            )
+            params.append(
+                inspect.Parameter(
+                    info.alias or name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=default,
+                    annotation=Annotated[info.annotation, info],
+                )
+            )
+        envelope_model = ToolEnvelope[spec.result_model]  # type: ignore[name-defined]
+        run_tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            params, return_annotation=Annotated[CallToolResult, envelope_model]
+        )
+        run_tool.__name__ = spec.name
+        return run_tool
+
+    @property
+    def middleware(self) -> ToolCallMiddleware:
+        return ToolCallMiddleware(self)
+
+    def tool_names(self) -> list[str]:
+        return sorted(n for n, s in self.specs.items() if not (self.read_only and s.mutating))
+
+    # execution ---------------------------------------------------------------------------------
+
+    def prepare(self, name: str, arguments: Mapping[str, Any]) -> tuple[ToolSpec, dict[str, Any]] | str:
+        """Everything checked before a tool runs. Returns the spec and normalized arguments, or a refusal."""
+        spec = self.specs.get(name)
+        if spec is None:
+            return f"Unknown tool '{name}'. Available tools: {', '.join(self.tool_names())}."
+        if spec.mutating and self.read_only:
+            return (
+                f"{name} is disabled: zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), so nothing "
+                "can be switched or set. Reading devices still works."
+            )
+        normalized, rewrites, ignored = normalize_arguments(arguments, spec.field_names)
+        if rewrites:
+            log.info("argument aliases rewritten", extra={"tool": name, "rewrites": rewrites})
+        if ignored:
+            log.debug("unknown arguments ignored", extra={"tool": name, "ignored": ignored[:20]})
+        try:
+            spec.args_model.model_validate(normalized)
+        except ValidationError as exc:
+            return describe_validation_error(exc, spec.args_model)
+        return spec, normalized
+
+    async def execute(self, spec: ToolSpec, arguments: Mapping[str, Any], ctx: Context) -> CallToolResult:
+        """Run one tool: timeout, timing, logging and the envelope. Never raises."""
+        started = time.perf_counter()
+        outcome = "ok"
+        error: str | None = None
+        result: ToolResult | None = None
+        try:
+            args = spec.args_model.model_validate(dict(arguments))
+            reason = self._unavailable() if self._unavailable else None
+            if reason is not None and spec.needs_gateway:
+                raise UserError(f"Z-Wave service unavailable: {reason}")
+            with anyio.fail_after(self.timeout_s):
+                result = await spec.handler(args, ctx)
+        except TimeoutError:
+            outcome = "timeout"
+            error = f"{spec.name} took longer than {self.timeout_s:g} s and was cancelled; nothing more will be done."
+        except PolicyRefusal as exc:
+            outcome = "refused"
+            error = exc.message
+        except UserError as exc:
+            outcome = "error"
+            error = exc.message
+        except ValidationError as exc:
+            outcome = "invalid"
+            error = describe_validation_error(exc, spec.args_model)
+        except Exception as exc:
+            outcome = "crash"
+            error = (
+                f"{spec.name} failed unexpectedly ({type(exc).__name__}); the details are in the server log."
+            )
+            log.exception("tool crashed", extra={"tool": spec.name})
+        answer = _envelope_result(spec.name, started, result=result, error=error)
+        self._log_call(spec.name, arguments, started, outcome, error)
+        return answer
+
+    def refusal(
+        self, name: str, arguments: Mapping[str, Any], message: str, started: float
+    ) -> CallToolResult:
+        self._log_call(name, arguments, started, "rejected", message)
+        return _envelope_result(name, started, error=message)
+
+    def _log_call(
+        self, name: str, arguments: Mapping[str, Any], started: float, outcome: str, error: str | None
+    ) -> None:
+        duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        fields: dict[str, Any] = {
+            "tool": name,
+            "arguments": redact(dict(arguments)),
+            "duration_ms": duration_ms,
+            "outcome": outcome,
+        }
+        if error:
+            fields["error"] = error
+        if duration_ms > self.slow_call_ms:
+            log.warning("slow tool call", extra=fields)
+        else:
+            log.info("tool call", extra=fields)
+
+
+class ToolCallMiddleware:
+    """SDK middleware: intercepts `tools/call` before the SDK validates, and lets everything else pass."""
+
+    def __init__(self, executor: ToolExecutor) -> None:
+        self.executor = executor
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
+            return await call_next(ctx)
+        started = time.perf_counter()
+        name = str(ctx.params.get("name", ""))
+        raw_args = ctx.params.get("arguments") or {}
+        if not isinstance(raw_args, Mapping):
+            return self.executor.refusal(name, {}, "Tool arguments must be a JSON object.", started)
+        prepared = self.executor.prepare(name, raw_args)
+        if isinstance(prepared, str):
+            return self.executor.refusal(name, raw_args, prepared, started)
+        _spec, normalized = prepared
+        return await call_next(replace(ctx, params={**ctx.params, "arguments": normalized}))
