@@ -39,9 +39,8 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         return None
     endpoint = _int(raw.get("endpoint")) or 0
     prop_key = raw.get("propertyKey")
-    value_id = (
-        raw.get("id") if isinstance(raw.get("id"), str) else value_id_of(nid, cc, endpoint, prop, prop_key)
-    )
+    raw_id = raw.get("id")
+    value_id = raw_id if isinstance(raw_id, str) else value_id_of(nid, cc, endpoint, prop, prop_key)
     return ZValue(
         value_id=value_id,
         node_id=nid,
