@@ -1,0 +1,478 @@
+"""Serve an `MCPServer` over stdin/stdout with the guarantees the SDK's stdio transport lacks.
+
+- `protect_stdout()` moves the JSON-RPC wire to private descriptors and points fd 1 (and fd 0) away, so
+  anything printed later - imports, `print()`, warnings, C extensions, tracebacks - lands on stderr.
+- Every input line gets an answer: not JSON → -32700 (id null); JSON that is not a JSON-RPC message →
+  -32600 (with the id when one can be read). The SDK drops such lines silently (python-sdk #2751).
+- Lines are read with a bounded buffer: an over-long line is skipped (answered -32700), never held whole.
+- On stdin EOF, requests already read are answered (bounded by `drain_timeout`) before we return; requests
+  still unanswered then get an error instead of silence. SIGTERM/SIGINT end the serving quietly.
+
+Only the standard library is imported at module level: the CLI imports this before anything else so
+stdout is protected before any dependency can print.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+logger = logging.getLogger(__name__)
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
+
+MAX_LINE_BYTES = 8 * 1024 * 1024
+"""Longest input line we parse; longer lines are discarded as they stream in (memory stays bounded)."""
+
+ORDER_WAIT = 1.0
+"""How long the answer to a malformed line waits for earlier requests to be answered first, so replies
+keep the order of the lines that caused them; a slow tool call does not hold the reader up longer."""
+
+_READ_CHUNK = 64 * 1024
+_INBOX_SIZE = 16  # lines buffered between the reader thread and the event loop (backpressure)
+
+
+# --------------------------------------------------------------------------------------------------
+# stdout protection
+
+
+@dataclass(frozen=True)
+class StdioWire:
+    """The private descriptors that carry JSON-RPC: read requests from `in_fd`, write replies to `out_fd`."""
+
+    in_fd: int
+    out_fd: int
+
+
+_wire: StdioWire | None = None
+_wire_lock = threading.Lock()
+
+
+def _dup_private(fd: int) -> int:
+    """Duplicate fd above the standard range, close-on-exec so child processes never inherit the wire."""
+    import fcntl
+
+    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+
+
+def protect_stdout() -> StdioWire:
+    """Claim the process's stdin/stdout for the transport. Call it first thing; idempotent.
+
+    fd 1 becomes a copy of stderr and fd 0 reads /dev/null, so stray writers (and child processes) can
+    never touch the wire. `sys.stdout` is pointed at stderr too; whatever it had buffered goes there.
+    """
+    global _wire
+    with _wire_lock:
+        if _wire is not None:
+            return _wire
+        out_fd = _dup_private(1)
+        in_fd = _dup_private(0)
+        os.dup2(2, 1)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        try:
+            os.dup2(devnull, 0)
+        finally:
+            os.close(devnull)
+        # Buffered text printed before this call now flushes into fd 1, which is stderr.
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+        sys.stdout = sys.stderr
+        with contextlib.suppress(Exception):
+            sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+        _wire = StdioWire(in_fd=in_fd, out_fd=out_fd)
+        return _wire
+
+
+# --------------------------------------------------------------------------------------------------
+# Line framing and classification (pure; shared with the stdio_check harness)
+
+
+@dataclass(frozen=True)
+class Oversize:
+    """A line longer than the limit; its content was discarded while reading."""
+
+    size: int
+
+
+class LineSplitter:
+    """Split a byte stream into lines without ever holding more than `max_line` bytes of one line."""
+
+    def __init__(self, max_line: int = MAX_LINE_BYTES) -> None:
+        self._max = max_line
+        self._buf = bytearray()
+        self._skipped: int | None = None  # bytes of the current over-long line seen so far
+
+    def feed(self, chunk: bytes) -> list[bytes | Oversize]:
+        out: list[bytes | Oversize] = []
+        start = 0
+        while True:
+            nl = chunk.find(b"\n", start)
+            piece = chunk[start:] if nl < 0 else chunk[start:nl]
+            self._take(piece)
+            if nl < 0:
+                return out
+            out.append(self._end_line())
+            start = nl + 1
+
+    def finish(self) -> list[bytes | Oversize]:
+        """The last line when the stream ends without a newline."""
+        if self._skipped is None and not self._buf:
+            return []
+        return [self._end_line()]
+
+    def _take(self, piece: bytes) -> None:
+        if self._skipped is not None:
+            self._skipped += len(piece)
+            return
+        self._buf += piece
+        if len(self._buf) > self._max:
+            self._skipped = len(self._buf)
+            self._buf = bytearray()
+
+    def _end_line(self) -> bytes | Oversize:
+        if self._skipped is not None:
+            line: bytes | Oversize = Oversize(self._skipped)
+            self._skipped = None
+        else:
+            line = bytes(self._buf)
+        self._buf = bytearray()
+        return line
+
+
+def iter_lines(read: Callable[[], bytes], max_line: int = MAX_LINE_BYTES) -> Iterator[bytes | Oversize]:
+    """Lines from a blocking `read()` that returns b"" at end of stream."""
+    splitter = LineSplitter(max_line)
+    while chunk := read():
+        yield from splitter.feed(chunk)
+    yield from splitter.finish()
+
+
+Kind = Literal["blank", "message", "parse_error", "invalid"]
+
+
+@dataclass(frozen=True)
+class LineVerdict:
+    """What one input line is, and (for bad lines) the JSON-RPC error that answers it."""
+
+    kind: Kind
+    value: Any = None
+    request_id: int | str | None = None
+    reason: str = ""
+
+    def error_reply(self) -> bytes | None:
+        if self.kind == "parse_error":
+            return error_line(None, PARSE_ERROR, f"Parse error: {self.reason}")
+        if self.kind == "invalid":
+            return error_line(self.request_id, INVALID_REQUEST, f"Invalid Request: {self.reason}")
+        return None
+
+
+def error_line(request_id: int | str | None, code: int, message: str) -> bytes:
+    reply = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    return json.dumps(reply, separators=(",", ":")).encode() + b"\n"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def parse_json(line: bytes | str) -> Any:
+    """json.loads that refuses NaN/Infinity and reports absurd nesting as a ValueError."""
+    try:
+        return json.loads(line, parse_constant=_reject_constant)
+    except RecursionError as exc:
+        raise ValueError("nested too deeply") from exc
+
+
+def readable_id(value: Any) -> int | str | None:
+    """The request id of a JSON object, when it has one MCP accepts (a string or an integer)."""
+    if isinstance(value, dict):
+        rid = value.get("id")
+        if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)):
+            return rid
+    return None
+
+
+def jsonrpc_problem(value: Any) -> str | None:
+    """Why `value` is not a JSON-RPC 2.0 message (request, notification or response), or None if it is."""
+    if isinstance(value, list):
+        return "batches are not supported" if value else "empty array"
+    if not isinstance(value, dict):
+        return f"expected an object, got {type(value).__name__}"
+    if value.get("jsonrpc") != "2.0":
+        return 'missing "jsonrpc": "2.0"'
+    has_id = "id" in value
+    rid = value.get("id")
+    if has_id and rid is not None and readable_id(value) is None:
+        return "id must be a string or an integer"
+    if "method" in value:
+        if not isinstance(value["method"], str):
+            return "method must be a string"
+        if "result" in value or "error" in value:
+            return "a request cannot carry result or error"
+        if "params" in value and not isinstance(value["params"], dict | list):
+            return "params must be an object or an array"
+        if has_id and rid is None:
+            return "a request id cannot be null"
+        return None
+    if ("result" in value) == ("error" in value):
+        return "needs exactly one of method, result or error"
+    if not has_id:
+        return "a response needs an id"
+    if "error" in value:
+        err = value["error"]
+        if not isinstance(err, dict) or not isinstance(err.get("code"), int) or "message" not in err:
+            return "error must be an object with an integer code and a message"
+    elif rid is None:
+        return "a result needs a non-null id"
+    return None
+
+
+def classify_line(line: bytes | str | Oversize) -> LineVerdict:
+    """Sort one input line: blank (ignored), a JSON-RPC message, unparsable, or an invalid message."""
+    if isinstance(line, Oversize):
+        return LineVerdict("parse_error", reason=f"line of {line.size} bytes is too long")
+    if not line.strip():
+        return LineVerdict("blank")
+    try:
+        value = parse_json(line)
+    except ValueError as exc:  # includes UnicodeDecodeError
+        return LineVerdict("parse_error", reason=_short(str(exc)))
+    problem = jsonrpc_problem(value)
+    if problem is not None:
+        return LineVerdict("invalid", value=value, request_id=readable_id(value), reason=problem)
+    return LineVerdict("message", value=value, request_id=readable_id(value))
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --------------------------------------------------------------------------------------------------
+# Blocking I/O on daemon threads (a thread stuck in read/write must never keep the process alive)
+
+
+_EOF = object()
+
+
+class _WireReader:
+    """Reads lines from the wire on a daemon thread into a bounded asyncio queue."""
+
+    def __init__(self, fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> None:
+        self.inbox: asyncio.Queue[bytes | Oversize | object] = asyncio.Queue(_INBOX_SIZE)
+        self._fd, self._loop, self._max = fd, loop, max_line
+        threading.Thread(target=self._run, name="mcp-stdin", daemon=True).start()
+
+    def _read(self) -> bytes:
+        try:
+            return os.read(self._fd, _READ_CHUNK)
+        except OSError as exc:
+            logger.debug("stdin read failed, treating as EOF: %s", exc)
+            return b""
+
+    def _deliver(self, item: bytes | Oversize | object) -> bool:
+        try:
+            asyncio.run_coroutine_threadsafe(self.inbox.put(item), self._loop).result()
+            return True
+        except Exception:  # loop closed or shutting down: nobody is listening any more
+            return False
+
+    def _run(self) -> None:
+        for line in iter_lines(self._read, self._max):
+            if not self._deliver(line):
+                return
+        self._deliver(_EOF)
+
+
+class _WireWriter:
+    """Writes whole lines to the wire on a daemon thread, in submission order."""
+
+    def __init__(self, fd: int, loop: asyncio.AbstractEventLoop) -> None:
+        self._fd, self._loop = fd, loop
+        self._jobs: queue.SimpleQueue[tuple[bytes, asyncio.Future[None]]] = queue.SimpleQueue()
+        self._broken = False
+        threading.Thread(target=self._run, name="mcp-stdout", daemon=True).start()
+
+    async def write(self, data: bytes) -> None:
+        done: asyncio.Future[None] = self._loop.create_future()
+        self._jobs.put((data, done))
+        await asyncio.shield(done)
+
+    def _run(self) -> None:
+        while True:
+            data, done = self._jobs.get()
+            if not self._broken:
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(self._fd, view) :]
+                except OSError as exc:  # the client closed our stdout; keep serving until stdin ends
+                    self._broken = True
+                    logger.debug("stdout write failed, dropping further replies: %s", exc)
+            with contextlib.suppress(RuntimeError):  # loop already closed
+                self._loop.call_soon_threadsafe(_resolve, done)
+
+
+def _resolve(done: asyncio.Future[None]) -> None:
+    if not done.done():
+        done.set_result(None)
+
+
+# --------------------------------------------------------------------------------------------------
+# Requests read but not yet answered
+
+
+@dataclass
+class _Pending:
+    ids: dict[int | str, str] = field(default_factory=dict)  # id → method
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def add(self, rid: int | str, method: str) -> None:
+        self.ids[rid] = method
+
+    def resolve(self, rid: Any) -> None:
+        if self.ids.pop(rid, None) is not None:
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    async def wait_answered(self, rids: Iterable[int | str], timeout: float) -> bool:
+        """Wait until none of `rids` is pending; False if the timeout came first."""
+        watched = set(rids)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while watched & self.ids.keys():
+                    await self._changed.wait()
+        return not (watched & self.ids.keys())
+
+
+# --------------------------------------------------------------------------------------------------
+# The transport
+
+
+async def serve_stdio(
+    server: MCPServer,
+    *,
+    drain_timeout: float,
+    wire: StdioWire | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    order_wait: float = ORDER_WAIT,
+    handle_signals: bool = True,
+) -> None:
+    """Serve `server` over the protected stdio wire until stdin ends (or SIGTERM/SIGINT), then return.
+
+    Must run on the asyncio backend (`anyio.run(...)` default). Never raises for client misbehaviour.
+    """
+    import anyio
+    import mcp_types
+    from mcp.shared.message import SessionMessage
+    from pydantic import ValidationError
+
+    wire = wire or protect_stdout()
+    loop = asyncio.get_running_loop()
+    lowlevel = server._lowlevel_server  # the SDK's only way in with our own streams (see run_stdio_async)
+    reader = _WireReader(wire.in_fd, loop, max_line_bytes)
+    writer = _WireWriter(wire.out_fd, loop)
+    pending = _Pending()
+    to_server, server_inbox = anyio.create_memory_object_stream[Any](0)
+    server_outbox, from_server = anyio.create_memory_object_stream[Any](0)
+
+    async def answer_locally(reply: bytes) -> None:
+        # Earlier requests first, so replies keep the order of the lines that caused them.
+        await pending.wait_answered(list(pending.ids), order_wait)
+        await writer.write(reply)
+
+    async def pump_requests() -> None:
+        async with to_server:
+            while (line := await reader.inbox.get()) is not _EOF:
+                assert isinstance(line, bytes | Oversize)
+                verdict = classify_line(line)
+                if verdict.kind == "blank":
+                    continue
+                if verdict.kind == "message":
+                    try:
+                        message = mcp_types.jsonrpc_message_adapter.validate_python(
+                            verdict.value, by_name=False
+                        )
+                    except ValidationError as exc:
+                        reason = _short(exc.errors()[0].get("msg", "not an MCP message"))
+                        verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
+                    else:
+                        _track_inbound(pending, verdict.value)
+                        await to_server.send(SessionMessage(message))
+                        continue
+                logger.debug("answering malformed input line: %s", verdict.reason)
+                reply = verdict.error_reply()
+                assert reply is not None
+                await answer_locally(reply)
+            if pending.ids:
+                logger.info("stdin closed; finishing %d request(s) in flight", len(pending.ids))
+                if not await pending.wait_answered(list(pending.ids), drain_timeout):
+                    logger.warning("gave up on %d request(s) after %.1f s", len(pending.ids), drain_timeout)
+
+    async def pump_replies() -> None:
+        async with from_server:
+            async for session_message in from_server:
+                msg = session_message.message
+                data = msg.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+                await writer.write(data)
+                if isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError):
+                    pending.resolve(msg.id)
+
+    async def watch_signals(scope: anyio.CancelScope) -> None:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for signum in signals:
+                logger.info("received %s, stopping", signal.Signals(signum).name)
+                scope.cancel()
+                return
+
+    async with anyio.create_task_group() as tg:
+        if handle_signals:
+            tg.start_soon(watch_signals, tg.cancel_scope)
+        tg.start_soon(pump_requests)
+        async with anyio.create_task_group() as serving:
+            serving.start_soon(pump_replies)
+            await lowlevel.run(server_inbox, server_outbox, lowlevel.create_initialization_options())
+        # Whatever the drain could not finish still deserves an answer rather than silence.
+        for rid, method in list(pending.ids.items()):
+            await writer.write(error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}"))
+            pending.resolve(rid)
+        tg.cancel_scope.cancel()
+
+
+def _track_inbound(pending: _Pending, value: dict[str, Any]) -> None:
+    """Remember requests that await an answer; a client's cancellation means no answer will come."""
+    method = value.get("method")
+    if method is None:
+        return
+    if "id" in value:
+        pending.add(value["id"], method)
+    elif method == "notifications/cancelled":
+        params = value.get("params")
+        if isinstance(params, dict):
+            pending.resolve(params.get("requestId"))
+
+
+def run_stdio(server: MCPServer, *, drain_timeout: float, **options: Any) -> None:
+    """Blocking wrapper for the CLI: serve until EOF or a signal, never leaking a traceback for Ctrl-C."""
+    import anyio
+
+    async def main() -> None:
+        await serve_stdio(server, drain_timeout=drain_timeout, **options)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        anyio.run(main)
