@@ -1,0 +1,420 @@
+"""MQTT transport: one paho-mqtt 2.x session for the life of the process, driven by the asyncio loop.
+
+No zwave-js-ui knowledge here: connect (TLS, auth), reconnect with backoff, subscribe, publish, and hand
+every incoming message to one callback. paho runs without a thread of its own: its socket is registered
+with the event loop (`add_reader`/`add_writer`), the way aiomqtt does it, so messages are handled on the
+loop thread with no per-message thread hop. Only the blocking part of a connection attempt (DNS, TCP
+connect, TLS handshake) runs in an executor thread.
+
+Everything public must be called from the event loop thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import socket
+import ssl
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
+from paho.mqtt.reasoncodes import ReasonCode
+
+from zwave_mcp.config import Settings
+
+log = logging.getLogger(__name__)
+
+# Reconnect backoff, in seconds: attempt n waits BASE * FACTOR**(n-2) (the first attempt does not wait),
+# never more than CAP. CAP is short on purpose: a broker that comes back (a Mosquitto restart, a router
+# reboot) must be in use again within ~2 s, and a refused TCP connect every 2 s costs nothing.
+RECONNECT_BASE_S = 0.2
+RECONNECT_FACTOR = 2.0
+RECONNECT_CAP_S = 2.0
+# Seconds the blocking part of one attempt (TCP connect + TLS handshake) may take.
+CONNECT_TIMEOUT_S = 5.0
+# How often paho's housekeeping (keepalive pings, ping timeouts) runs.
+MISC_INTERVAL_S = 1.0
+
+MessageCallback = Callable[[str, bytes | bytearray, bool], None]
+
+
+class MqttUnavailable(ConnectionError):
+    """Publishing is impossible right now; the text says why in words a person understands."""
+
+
+def backoff_delay(attempt: int) -> float:
+    """Seconds to wait before connection attempt number `attempt` (1-based; the first is immediate)."""
+    if attempt <= 1:
+        return 0.0
+    return min(RECONNECT_CAP_S, RECONNECT_BASE_S * RECONNECT_FACTOR ** (attempt - 2))
+
+
+def default_client_id() -> str:
+    """Unique per process, so two servers on one broker never kick each other off."""
+    return f"zwave-mcp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def describe_connect_error(exc: BaseException, address: str) -> str:
+    """A failed TCP/TLS connect → one human sentence fragment (no secrets: exceptions here carry none)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return f"connection refused by {address}"
+    if isinstance(exc, socket.gaierror):
+        return f"cannot resolve the broker host of {address} ({exc.strerror or exc})"
+    if isinstance(exc, TimeoutError | socket.timeout):
+        return f"no answer from {address} within {CONNECT_TIMEOUT_S:g} s"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"TLS certificate of {address} not trusted: {exc.verify_message or exc.reason or exc}"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS error with {address}: {exc.reason or exc}"
+    if isinstance(exc, ssl.CertificateError):
+        return f"TLS certificate of {address} does not match the host: {exc}"
+    if isinstance(exc, OSError):
+        return f"cannot connect to {address}: {exc.strerror or exc}"
+    return f"cannot connect to {address}: {exc}"
+
+
+def build_tls_context(settings: Settings) -> ssl.SSLContext:
+    """Verification on unless `tls_insecure`; a client certificate when one is configured."""
+    context = ssl.create_default_context(cafile=str(settings.tls_ca) if settings.tls_ca else None)
+    if settings.tls_cert:
+        password = settings.tls_key_password.get_secret_value() if settings.tls_key_password else None
+        context.load_cert_chain(
+            str(settings.tls_cert), str(settings.tls_key) if settings.tls_key else None, password
+        )
+    if settings.tls_insecure:
+        log.warning(
+            "TLS certificate verification is switched off (tls_insecure); the broker is not authenticated"
+        )
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+class MqttTransport:
+    """One persistent MQTT session: reconnects forever, resubscribes, tells its owner.
+
+    `on_message(topic, payload, retain)` runs on the loop thread for every message; `on_connected()` after
+    each successful (re)connect once the subscriptions are sent; `on_disconnected(reason)` when a live
+    connection is lost. Exceptions from these callbacks are logged and swallowed.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        on_message: MessageCallback,
+        on_connected: Callable[[], None] | None = None,
+        on_disconnected: Callable[[str], None] | None = None,
+    ) -> None:
+        self._settings = settings
+        self._on_message_cb = on_message
+        self._on_connected_cb = on_connected
+        self._on_disconnected_cb = on_disconnected
+        self.address = f"{settings.mqtt_host}:{settings.mqtt_port}"
+        self.client_id = settings.mqtt_client_id or default_client_id()
+        self.last_error: str | None = "not connected yet"
+        self._subscriptions: dict[str, int] = {}
+        self._connected = False
+        self._stopping = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: asyncio.Task[None] | None = None
+        self._lost = asyncio.Event()  # set when a live connection ends
+        self._connected_event = asyncio.Event()
+        self._sock: Any = None
+        self._misc_handle: asyncio.TimerHandle | None = None
+        self._client = self._make_client()
+
+    # -- public -----------------------------------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def start(self) -> None:
+        """Begin connecting in the background and return at once (the MCP handshake must not wait)."""
+        if self._runner is not None:
+            return
+        self._loop = asyncio.get_running_loop()
+        self._stopping = False
+        self._runner = self._loop.create_task(self._run(), name="mqtt-connection")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._runner
+            self._runner = None
+        if self._sock is not None:
+            with contextlib.suppress(Exception):
+                self._client.disconnect()
+                self._client.loop_write()  # flush DISCONNECT so the broker drops our will cleanly
+        self._detach()
+        with contextlib.suppress(Exception):
+            self._client._sock_close()  # paho has no public "close now" for externally driven loops
+        self._set_disconnected("stopped")
+
+    async def wait_connected(self, timeout: float) -> bool:
+        if self._connected:
+            return True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._connected_event.wait(), timeout)
+        return self._connected
+
+    def subscribe(self, topics: Iterable[str], qos: int = 0) -> None:
+        """Remember the filters (re-sent on every reconnect) and subscribe now if connected."""
+        new = [(t, qos) for t in topics if self._subscriptions.get(t) != qos]
+        for topic, q in new:
+            self._subscriptions[topic] = q
+        if new and self._connected:
+            self._client.subscribe(new)
+
+    def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> None:
+        """Queue a message; raises `MqttUnavailable` when not connected (nothing is queued for later)."""
+        if not self._connected:
+            raise MqttUnavailable(self.unavailable_text())
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
+            raise MqttUnavailable(
+                f"cannot publish to the MQTT broker at {self.address}: {paho.error_string(info.rc)}"
+            )
+
+    def unavailable_text(self) -> str:
+        return f"cannot reach the MQTT broker at {self.address}: {self.last_error or 'not connected'}"
+
+    # -- paho set-up ------------------------------------------------------------------------------------
+    def _make_client(self) -> paho.Client:
+        s = self._settings
+        v5 = s.mqtt_version == "5"
+        client = paho.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=self.client_id,
+            protocol=MQTTProtocolVersion.MQTTv5 if v5 else MQTTProtocolVersion.MQTTv311,
+            # A clean session each time: we resubscribe and resync ourselves after a reconnect, and we do
+            # not want the broker to replay stale replies or value updates queued while we were away.
+            clean_session=None if v5 else True,
+        )
+        client.connect_timeout = CONNECT_TIMEOUT_S
+        if s.mqtt_user is not None:
+            client.username_pw_set(s.mqtt_user, s.mqtt_secret)
+        if s.mqtt_tls:
+            client.tls_set_context(build_tls_context(s))
+            if s.tls_insecure:
+                client.tls_insecure_set(True)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_socket_close = self._on_socket_close
+        client.on_socket_register_write = self._on_register_write
+        client.on_socket_unregister_write = self._on_unregister_write
+        return client
+
+    # -- connection loop --------------------------------------------------------------------------------
+    async def _run(self) -> None:
+        assert self._loop is not None
+        attempt = 0
+        while not self._stopping:
+            attempt += 1
+            delay = backoff_delay(attempt)
+            if delay:
+                delay *= random.uniform(0.8, 1.0)  # jitter only downwards: the cap stays a promise
+            log.info(
+                "MQTT connection attempt %d to %s in %.2f s",
+                attempt,
+                self.address,
+                delay,
+                extra={"attempt": attempt, "delay_s": round(delay, 3), "broker": self.address},
+            )
+            if delay:
+                await asyncio.sleep(delay)
+            self._lost.clear()
+            if not await self._attempt():
+                continue
+            if not await self._wait_connack():
+                continue
+            await self._lost.wait()
+            attempt = 0  # a session that was up starts the backoff afresh
+
+    async def _wait_connack(self) -> bool:
+        """True once the broker accepted us; False if it refused, hung up or stayed silent."""
+        waiters = [
+            asyncio.ensure_future(self._connected_event.wait()),
+            asyncio.ensure_future(self._lost.wait()),
+        ]
+        try:
+            await asyncio.wait(waiters, timeout=CONNECT_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in waiters:
+                waiter.cancel()
+        if self._connected:
+            return True
+        if not self._lost.is_set():
+            self._connection_broken(
+                f"the broker at {self.address} did not answer CONNECT within {CONNECT_TIMEOUT_S:g} s"
+            )
+        return False
+
+    async def _attempt(self) -> bool:
+        """One TCP/TLS connect + CONNECT; True when the socket is up (CONNACK is handled in `_on_connect`)."""
+        assert self._loop is not None
+        s = self._settings
+        connect_kwargs: dict[str, Any] = {"keepalive": s.mqtt_keepalive}
+        if s.mqtt_version == "5":
+            connect_kwargs["clean_start"] = True
+        try:
+            await self._loop.run_in_executor(
+                None, lambda: self._client.connect(s.mqtt_host, s.mqtt_port, **connect_kwargs)
+            )
+        except Exception as exc:
+            self.last_error = describe_connect_error(exc, self.address)
+            log.warning("MQTT connection failed: %s", self.last_error, extra={"broker": self.address})
+            return False
+        sock = self._client.socket()
+        if sock is None:
+            self.last_error = f"cannot connect to {self.address}: socket closed during the handshake"
+            return False
+        self._attach(sock)
+        return True
+
+    def _attach(self, sock: Any) -> None:
+        """Hook the socket into the loop; also where TCP_NODELAY goes (paho never sets it)."""
+        assert self._loop is not None
+        with contextlib.suppress(OSError, AttributeError):
+            # ~40 ms of Nagle + delayed ACK per QoS 1 round trip otherwise (see the captures' timing notes).
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._sock = sock
+        self._loop.add_reader(sock, self._readable)
+        if self._client.want_write():
+            self._loop.add_writer(sock, self._writable)
+        self._schedule_misc()
+
+    def _detach(self) -> None:
+        if self._misc_handle is not None:
+            self._misc_handle.cancel()
+            self._misc_handle = None
+        if self._sock is not None and self._loop is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(self._sock)
+                self._loop.remove_writer(self._sock)
+        self._sock = None
+
+    # -- loop callbacks ---------------------------------------------------------------------------------
+    def _readable(self) -> None:
+        sock = self._sock
+        try:
+            self._client.loop_read()
+            # TLS keeps whole records in user space: select() would not wake us for bytes already read.
+            while isinstance(sock, ssl.SSLSocket) and self._sock is sock and sock.pending():
+                self._client.loop_read()
+        except Exception as exc:  # a broken socket: paho usually handles it, this is the belt
+            log.debug("MQTT read failed: %s", exc)
+            self._connection_broken(f"lost the connection to {self.address}: {exc}")
+
+    def _writable(self) -> None:
+        try:
+            self._client.loop_write()
+        except Exception as exc:
+            log.debug("MQTT write failed: %s", exc)
+            self._connection_broken(f"lost the connection to {self.address}: {exc}")
+
+    def _misc(self) -> None:
+        self._misc_handle = None
+        if self._sock is None:
+            return
+        try:
+            self._client.loop_misc()
+        except Exception as exc:
+            log.debug("MQTT housekeeping failed: %s", exc)
+        if self._sock is not None:
+            self._schedule_misc()
+
+    def _schedule_misc(self) -> None:
+        assert self._loop is not None
+        if self._misc_handle is None:
+            self._misc_handle = self._loop.call_later(MISC_INTERVAL_S, self._misc)
+
+    def _connection_broken(self, reason: str) -> None:
+        self._detach()
+        with contextlib.suppress(Exception):
+            self._client._sock_close()
+        self._set_disconnected(reason)
+
+    # -- paho callbacks (all on the loop thread, except socket callbacks during connect) ----------------
+    def _on_register_write(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        # During connect() paho calls this from the executor thread, before `_attach`, which then checks
+        # `want_write()` itself; so only act when the socket is already ours (i.e. on the loop thread).
+        if sock is self._sock and self._loop is not None:
+            self._loop.add_writer(sock, self._writable)
+
+    def _on_unregister_write(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        if sock is self._sock and self._loop is not None:
+            self._loop.remove_writer(sock)
+
+    def _on_socket_close(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        if sock is self._sock:
+            self._detach()
+
+    def _on_connect(
+        self, client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
+    ) -> None:
+        if reason.is_failure:
+            self.last_error = f"the broker at {self.address} refused the connection: {str(reason).lower()}"
+            log.warning("MQTT connection refused: %s", self.last_error, extra={"broker": self.address})
+            return
+        self._connected = True
+        self.last_error = None
+        self._connected_event.set()
+        log.info("MQTT connected to %s as %s", self.address, self.client_id, extra={"broker": self.address})
+        if self._subscriptions:
+            client.subscribe(list(self._subscriptions.items()))
+        if self._on_connected_cb is not None:
+            try:
+                self._on_connected_cb()
+            except Exception:
+                log.exception("on_connected callback failed")
+
+    def _on_disconnect(
+        self, client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
+    ) -> None:
+        if self._stopping:
+            reason_text = "stopped"
+        elif not self._connected:
+            reason_text = self.last_error or f"the broker at {self.address} closed the connection"
+        else:
+            detail = str(reason).lower()
+            reason_text = f"lost the connection to {self.address}" + (
+                f" ({detail})"
+                if detail not in ("success", "normal disconnection", "unspecified error")
+                else ""
+            )
+        self._detach()
+        self._set_disconnected(reason_text)
+
+    def _set_disconnected(self, reason: str) -> None:
+        was_connected = self._connected
+        self._connected = False
+        self._connected_event.clear()
+        self.last_error = reason
+        self._lost.set()
+        if was_connected:
+            log.warning("MQTT disconnected: %s", reason, extra={"broker": self.address})
+            if self._on_disconnected_cb is not None and not self._stopping:
+                try:
+                    self._on_disconnected_cb(reason)
+                except Exception:
+                    log.exception("on_disconnected callback failed")
+
+    def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
+        try:
+            topic = message.topic
+        except UnicodeDecodeError:
+            log.debug("MQTT message with a topic that is not UTF-8 ignored")
+            return
+        try:
+            self._on_message_cb(topic, message.payload, bool(message.retain))
+        except Exception:
+            log.debug("message handler failed on %s", topic, exc_info=True)
