@@ -101,7 +101,8 @@ def serve(settings: Settings) -> int:
     from zwave_mcp.stdio import run_stdio
 
     server = build_server(settings)
-    return run_stdio(server, wire=wire, drain_timeout=settings.tool_timeout)
+    run_stdio(server, wire=wire, drain_timeout=settings.tool_timeout)
+    return 0
 
 
 def _print_tools(settings: Settings, fmt: str) -> int:
