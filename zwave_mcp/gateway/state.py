@@ -1,0 +1,478 @@
+"""The live picture of the Z-Wave network, kept current from zwave-js-ui's topics and events. No I/O.
+
+API:
+
+- `Inventory(topics: GatewayTopics, payload_type: PayloadType = PayloadType.AUTO)`
+- `load_nodes(getnodes_result)` – replace the picture with a `getNodes` result (listeners are kept).
+- `nodes: dict[int, ZNode]`, `node(node_id)`, `value(value_id)`, `status: GatewayStatus`, `index`.
+- `apply(topic, payload, retain=False) -> list[Change]` – route one received message (anything under
+  the prefix; API replies are the caller's and return `[]`). Never raises.
+  `retain` = "delivered from the broker's retained store" (paho's `msg.retain` without
+  retain-as-published). It only matters for topics the index does not know: a *live* object payload or
+  nodeinfo on an unknown topic is mapped by the ids inside it (and teaches the index a new name); a
+  *retained* one may be a stale leftover under an old name and is ignored.
+- `add_listener(cb) -> unsubscribe` – called with every `Change`; a listener that raises is logged.
+- `history` – the last `history_size` changes as `Recorded(at, change)` (`at` = wall-clock seconds).
+
+What becomes a `Change` (see `model.Change`): "value" when a value's value or its `lastUpdate` time
+changes (a report with a new time counts even when the value is the same, so a waiter sees it);
+"removed" when a value becomes undefined through a deleted retained message (raw mode); "status" for
+node status; "node" for name/location/ready changes; "gateway" for client online, version, driver,
+controller status. `lastActive` updates the node silently (it changes with every frame).
+
+Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact ValueID and `newValue`
+(lossless); value-object payloads carry the value id; value topics are mapped through `index`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from zwave_mcp.gateway.model import Change, ValueState, ZNode, ZValue
+from zwave_mcp.gateway.nodes import apply_node_fields, parse_node, parse_states, parse_value, value_id_of
+from zwave_mcp.gateway.payloads import (
+    PayloadType,
+    Undecodable,
+    ValuePayload,
+    decode_client_status,
+    decode_client_version,
+    decode_driver_status,
+    decode_event,
+    decode_last_active,
+    decode_node_status,
+    decode_nodeinfo,
+    decode_value,
+)
+from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicKind, ValueTopicIndex
+
+logger = logging.getLogger(__name__)
+
+# zwave-js NodeStatus numbers in event `data[0].status` → the texts of `<node>/status`.
+_NODE_STATUS_BY_NUMBER = {0: "Unknown", 1: "Asleep", 2: "Awake", 3: "Dead", 4: "Alive"}
+# Event name → the status it means.
+_STATUS_EVENTS = {"node_dead": "Dead", "node_alive": "Alive", "node_sleep": "Asleep", "node_wakeup": "Awake"}
+# zwave-js ControllerStatus (`controller/status_changed` data[0]).
+CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
+
+
+@dataclass(slots=True)
+class GatewayStatus:
+    """Gateway-level facts learned from the topics."""
+
+    client_online: bool | None = None  # `_CLIENTS/.../status`; stale True after a graceful stop
+    client_status_time_ms: int | None = None
+    will_received: bool = False  # the broker published the last will (zwave-js-ui died)
+    version: str | None = None
+    driver_ready: bool | None = None  # `driver/status`, `driver_ready` event
+    all_nodes_ready: bool | None = None
+    controller_status: str | None = None  # "ready" | "unresponsive" | "jammed" | "status <n>"
+    last_driver_error: str | None = None
+    last_message_monotonic: float | None = None
+    messages_seen: int = 0
+    undecodable_count: int = 0
+    unmapped_count: int = 0  # node topics the index could not map (unknown name, manual topics)
+    stale_count: int = 0  # topics under a node's former name/location (ignored)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    at: float  # wall-clock seconds when the change was applied
+    change: Change
+
+
+Listener = Callable[[Change], None]
+
+
+class Inventory:
+    def __init__(
+        self,
+        topics: GatewayTopics,
+        payload_type: PayloadType = PayloadType.AUTO,
+        *,
+        history_size: int = 500,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.topics = topics
+        self.payload_type = payload_type
+        self.nodes: dict[int, ZNode] = {}
+        self.status = GatewayStatus()
+        self.index = ValueTopicIndex(self.nodes)
+        self.history: deque[Recorded] = deque(maxlen=history_size)
+        self._listeners: list[Listener] = []
+        self._clock = clock
+
+    # ---- picture -------------------------------------------------------------------------------
+
+    def load_nodes(self, getnodes_result: list[dict[str, Any]]) -> None:
+        """Replace the picture with a `getNodes` result. Gateway status and listeners are kept."""
+        nodes: dict[int, ZNode] = {}
+        for raw in getnodes_result if isinstance(getnodes_result, list) else []:
+            if isinstance(raw, dict):
+                node = parse_node(raw)
+                if node is not None:
+                    nodes[node.id] = node
+        self.nodes = nodes
+        self.index.rebuild(nodes)
+
+    def node(self, node_id: int) -> ZNode | None:
+        return self.nodes.get(node_id)
+
+    def value(self, value_id: str) -> ZValue | None:
+        """A value by zwave-js-ui id (`"2-37-0-currentValue"`); the node id is its first part."""
+        head, _, _ = value_id.partition("-")
+        if not head.isdigit():
+            return None
+        node = self.nodes.get(int(head))
+        return node.values.get(value_id) if node is not None else None
+
+    # ---- listeners -----------------------------------------------------------------------------
+
+    def add_listener(self, cb: Listener) -> Callable[[], None]:
+        self._listeners.append(cb)
+
+        def unsubscribe() -> None:
+            if cb in self._listeners:
+                self._listeners.remove(cb)
+
+        return unsubscribe
+
+    def _emit(self, changes: list[Change]) -> None:
+        now = self._clock()
+        for change in changes:
+            if change.at_ms is None:
+                change.at_ms = int(now * 1000)
+            self.history.append(Recorded(now, change))
+            for cb in list(self._listeners):
+                try:
+                    cb(change)
+                except Exception:
+                    logger.warning("inventory listener failed", exc_info=True)
+
+    def changes_since(self, since: float) -> list[Change]:
+        """Changes applied at or after wall-clock time `since` (seconds), oldest first."""
+        return [r.change for r in self.history if r.at >= since]
+
+    # ---- ingestion -----------------------------------------------------------------------------
+
+    def apply(self, topic: str, payload: bytes, retain: bool = False) -> list[Change]:
+        """Route one message into the picture; returns (and emits) what changed. Never raises."""
+        self.status.messages_seen += 1
+        self.status.last_message_monotonic = time.monotonic()
+        try:
+            changes = self._route(topic, payload, retain)
+        except Exception:  # a bug here must not kill the MQTT callback thread
+            logger.warning("failed to apply message on %s", topic, exc_info=True)
+            return []
+        if changes:
+            self._emit(changes)
+        return changes
+
+    def _undecodable(self, topic: str, result: Undecodable) -> list[Change]:
+        self.status.undecodable_count += 1
+        logger.debug("undecodable payload on %s: %s (%d bytes)", topic, result.reason, result.size)
+        return []
+
+    def _route(self, topic: str, payload: bytes, retain: bool) -> list[Change]:
+        info = self.topics.classify(topic)
+        kind = info.kind
+        if kind is TopicKind.NODE:
+            return self._node_topic(topic, info.rest, payload, retain)
+        if kind is TopicKind.EVENT:
+            data = decode_event(payload)
+            if isinstance(data, Undecodable):
+                return self._undecodable(topic, data)
+            return self._event(info.scope, info.name, data)
+        if kind is TopicKind.CLIENT_STATUS:
+            cs = decode_client_status(payload)
+            if isinstance(cs, Undecodable):
+                return self._undecodable(topic, cs)
+            old = self.status.client_online
+            self.status.client_online = cs.online
+            self.status.client_status_time_ms = cs.time_ms
+            self.status.will_received = cs.is_last_will
+            return [Change("gateway", None, "client_online", old, cs.online, cs.time_ms)]
+        if kind is TopicKind.CLIENT_VERSION:
+            version = decode_client_version(payload)
+            if isinstance(version, Undecodable):
+                return self._undecodable(topic, version)
+            old_version = self.status.version
+            self.status.version = version
+            return (
+                [] if old_version == version else [Change("gateway", None, "version", old_version, version)]
+            )
+        if kind is TopicKind.DRIVER_STATUS:
+            ready = decode_driver_status(payload)
+            if isinstance(ready, Undecodable):
+                return self._undecodable(topic, ready)
+            return self._set_driver_ready(ready)
+        return []  # API replies (caller's), /set requests, foreign topics
+
+    def _set_driver_ready(self, ready: bool) -> list[Change]:
+        old = self.status.driver_ready
+        self.status.driver_ready = ready
+        if not ready:
+            self.status.all_nodes_ready = False
+        return [] if old == ready else [Change("gateway", None, "driver_ready", old, ready)]
+
+    # ---- node topics ---------------------------------------------------------------------------
+
+    def _node_topic(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[Change]:
+        hit = self.index.resolve(rest)
+        if hit is None:
+            return self._unmapped(topic, rest, payload, retain)
+        if hit.stale:
+            self.status.stale_count += 1
+            logger.debug("ignoring %s: node %d has a new name or location", topic, hit.node_id)
+            return []
+        node = self.nodes.get(hit.node_id)
+        if node is None:
+            return []
+        if hit.attribute is not None:
+            return self._node_attribute(topic, node, hit, payload)
+        decoded = decode_value(payload, self.payload_type)
+        if isinstance(decoded, Undecodable):
+            return self._undecodable(topic, decoded)
+        value = node.values.get(hit.value_id or "")
+        if value is None:
+            return []
+        if decoded.value_object is not None:
+            obj_id = decoded.value_object.get("id")
+            if isinstance(obj_id, str) and obj_id != value.value_id and self.value(obj_id) is not None:
+                value = self.value(obj_id) or value  # the payload's own id is lossless
+        return self._set_value(value, decoded)
+
+    def _unmapped(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[Change]:
+        # A live message on a topic we do not know may come from a rename we have not heard of.
+        # Object payloads and nodeinfo carry ids, so they can be mapped without guessing.
+        if not retain and payload[:1] == b"{":
+            tail = rest.rsplit("/", 1)[-1]
+            if tail == "nodeinfo":
+                info = decode_nodeinfo(payload)
+                if not isinstance(info, Undecodable) and info["id"] in self.nodes:
+                    return self._nodeinfo(self.nodes[info["id"]], info)
+            else:
+                decoded = decode_value(payload, self.payload_type)
+                if isinstance(decoded, ValuePayload) and decoded.value_object is not None:
+                    obj = decoded.value_object
+                    value = self.value(obj["id"]) if isinstance(obj.get("id"), str) else None
+                    if value is not None:
+                        changes = self._learn_node_names(
+                            value.node_id, obj.get("nodeName"), obj.get("nodeLocation")
+                        )
+                        return changes + self._set_value(value, decoded)
+        self.status.unmapped_count += 1
+        logger.debug("no node value for topic %s", topic)
+        return []
+
+    def _node_attribute(self, topic: str, node: ZNode, hit: IndexHit, payload: bytes) -> list[Change]:
+        if hit.attribute == "status":
+            st = decode_node_status(payload)
+            if isinstance(st, Undecodable):
+                return self._undecodable(topic, st)
+            changes: list[Change] = []
+            if st.available is not None and st.available != node.available:
+                node.available = st.available
+            if st.status is not None:
+                changes += self._set_status(node, st.status, st.time_ms)
+            elif st.available is False:  # raw mode: only true/false; false = not available (dead)
+                changes += self._set_status(node, "Dead", None)
+            elif st.available is True and node.status == "Dead":
+                changes += self._set_status(node, "Alive", None)
+            return changes
+        if hit.attribute == "lastActive":
+            la = decode_last_active(payload)
+            if isinstance(la, Undecodable):
+                return self._undecodable(topic, la)
+            node.last_active_ms = la.value
+            return []
+        info = decode_nodeinfo(payload)
+        if isinstance(info, Undecodable):
+            return self._undecodable(topic, info)
+        return self._nodeinfo(node, info)
+
+    def _nodeinfo(self, node: ZNode, info: dict[str, Any]) -> list[Change]:
+        old = (node.name, node.location, node.status, node.ready)
+        apply_node_fields(node, info)
+        changes: list[Change] = []
+        if (node.name, node.location) != old[:2]:
+            self.index.update_node(node)
+            changes.append(
+                Change(
+                    "node",
+                    node.id,
+                    None,
+                    {"name": old[0], "location": old[1]},
+                    {"name": node.name, "location": node.location},
+                )
+            )
+        if node.status != old[2]:
+            changes.append(Change("status", node.id, None, old[2], node.status))
+        if node.ready != old[3]:
+            changes.append(Change("node", node.id, None, {"ready": old[3]}, {"ready": node.ready}))
+        return changes
+
+    def _set_status(self, node: ZNode, status: str, at_ms: int | None) -> list[Change]:
+        if node.status == status:
+            return []
+        old = node.status
+        node.status = status
+        if status == "Dead":
+            node.available = False
+        elif status in ("Alive", "Awake", "Asleep"):
+            node.available = True
+        return [Change("status", node.id, None, old, status, at_ms)]
+
+    def _set_value(self, value: ZValue, decoded: ValuePayload) -> list[Change]:
+        old = value.value
+        new = decoded.value
+        old_time = value.last_update_ms
+        value.value = new
+        if decoded.time_ms is not None:
+            value.last_update_ms = decoded.time_ms
+        if decoded.value_object is not None:
+            _apply_metadata(value, decoded.value_object)
+        if decoded.deleted:
+            return [] if old is None else [Change("removed", value.node_id, value.value_id, old, None)]
+        if old == new and type(old) is type(new) and value.last_update_ms == old_time:
+            return []
+        return [Change("value", value.node_id, value.value_id, old, new, decoded.time_ms)]
+
+    def _learn_node_names(self, node_id: int, name: Any, location: Any) -> list[Change]:
+        node = self.nodes.get(node_id)
+        if node is None:
+            return []
+        old = (node.name, node.location)
+        if isinstance(name, str):
+            node.name = name
+        if isinstance(location, str):
+            node.location = location
+        if (node.name, node.location) == old:
+            return []
+        self.index.update_node(node)
+        return [
+            Change(
+                "node",
+                node.id,
+                None,
+                {"name": old[0], "location": old[1]},
+                {"name": node.name, "location": node.location},
+            )
+        ]
+
+    # ---- events --------------------------------------------------------------------------------
+
+    def _event(self, scope: str, name: str, data: list[Any]) -> list[Change]:
+        if scope == "node":
+            return self._node_event(name, data)
+        if scope == "driver":
+            if name == "driver_ready":
+                return self._set_driver_ready(True)
+            if name == "all_nodes_ready":
+                self.status.all_nodes_ready = True
+                return []
+            if name == "driver_error":
+                first = data[0] if data else None
+                message = first.get("message") if isinstance(first, dict) else first
+                self.status.last_driver_error = str(message)
+                return [Change("gateway", None, "driver_error", None, str(message))]
+            return []
+        if scope == "controller" and name == "status_changed" and data:
+            code = data[0]
+            text = CONTROLLER_STATUSES.get(code, f"status {code}") if isinstance(code, int) else str(code)
+            old = self.status.controller_status
+            self.status.controller_status = text
+            return [] if old == text else [Change("gateway", None, "controller_status", old, text)]
+        return []
+
+    def _node_event(self, name: str, data: list[Any]) -> list[Change]:
+        summary = data[0] if data and isinstance(data[0], dict) else None
+        if summary is None or not isinstance(summary.get("id"), int):
+            return []
+        node = self.nodes.get(summary["id"])
+        if node is None:
+            return []
+        # Events are never retained, so their node summary is current: learn renames from it.
+        changes = self._learn_node_names(node.id, summary.get("name"), summary.get("location"))
+        if name in _STATUS_EVENTS:
+            changes += self._set_status(node, _STATUS_EVENTS[name], None)
+        elif name == "node_ready":
+            if not node.ready:
+                node.ready = True
+                changes.append(Change("node", node.id, None, {"ready": False}, {"ready": True}))
+            status = _NODE_STATUS_BY_NUMBER.get(summary.get("status", -1))
+            if status is not None and status != "Unknown":
+                changes += self._set_status(node, status, None)
+        elif name in ("node_value_updated", "node_value_added") and len(data) > 1:
+            changes += self._value_event(node, data[1], added=name == "node_value_added")
+        elif name == "node_metadata_updated" and len(data) > 1:
+            self._metadata_event(node, data[1])
+        return changes
+
+    def _event_value(self, node: ZNode, args: Any, create: bool) -> ZValue | None:
+        if not isinstance(args, dict):
+            return None
+        cc, prop = args.get("commandClass"), args.get("property")
+        if not isinstance(cc, int) or prop is None:
+            return None
+        raw_endpoint = args.get("endpoint")
+        endpoint = raw_endpoint if isinstance(raw_endpoint, int) else 0
+        vid = value_id_of(node.id, cc, endpoint, prop, args.get("propertyKey"))
+        value = node.values.get(vid)
+        if value is None and create:
+            raw = {**args, "id": vid, "nodeId": node.id, "endpoint": endpoint}
+            raw.update(args.get("metadata") or {})
+            raw.pop("value", None)
+            value = parse_value(raw, node.id)
+            if value is not None:
+                node.values[vid] = value
+                self.index.invalidate_values(node.id)
+        return value
+
+    def _value_event(self, node: ZNode, args: Any, added: bool) -> list[Change]:
+        value = self._event_value(node, args, create=True)
+        if value is None or "newValue" not in args:
+            return []
+        new = args["newValue"]
+        old = value.value
+        value.value = new
+        if old == new and type(old) is type(new):
+            return []
+        return [Change("value", node.id, value.value_id, old, new)]
+
+    def _metadata_event(self, node: ZNode, args: Any) -> None:
+        value = self._event_value(node, args, create=True)
+        meta = args.get("metadata") if isinstance(args, dict) else None
+        if value is not None and isinstance(meta, dict):
+            _apply_metadata(value, meta)
+
+
+def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
+    """Refresh a value's metadata from a value object or a metadata event (only keys present)."""
+    if isinstance(meta.get("label"), str):
+        value.label = meta["label"]
+    if isinstance(meta.get("type"), str):
+        value.type = meta["type"]
+    for attr in ("readable", "writeable"):
+        if isinstance(meta.get(attr), bool):
+            setattr(value, attr, meta[attr])
+    if isinstance(meta.get("unit"), str):
+        value.unit = meta["unit"]
+    for attr in ("min", "max"):
+        raw = meta.get(attr)
+        if isinstance(raw, int | float) and not isinstance(raw, bool):
+            setattr(value, attr, float(raw))
+    states = meta.get("states")
+    if isinstance(states, dict):  # zwave-js metadata form {"<value>": "<text>"}
+        value.states = [
+            ValueState(int(k) if k.lstrip("-").isdigit() else k, str(v)) for k, v in states.items()
+        ]
+    elif isinstance(states, list):
+        value.states = parse_states(states)
+
+
+__all__ = ["CONTROLLER_STATUSES", "GatewayStatus", "Inventory", "Recorded"]
