@@ -1,0 +1,96 @@
+"""Nodes → devices.
+
+One device per node, unless more than one endpoint carries its own actuators (the Porch Double Switch:
+Basic on the root, a Binary Switch on endpoints 1 and 2). Then each such endpoint is a device of its own
+("Porch Double Switch 2", key "11.2"), and the root is a device only when it has something of its own
+besides a battery (a root Basic is only a mirror and is ignored). There is no "parent" device: a name
+that fits both endpoints is ambiguous, which is safer than switching both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from zwave_mcp.devices import capabilities as caps
+from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
+from zwave_mcp.gateway.model import ZNode, ZValue
+
+# zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
+BROADCAST_NODE_IDS = frozenset({255, 4095})
+
+
+def is_user_node(node: ZNode) -> bool:
+    return not node.is_controller and node.id not in BROADCAST_NODE_IDS
+
+
+def build_devices(nodes: Iterable[ZNode]) -> list[Device]:
+    """All devices of the house, in node id then endpoint order."""
+    devices: list[Device] = []
+    for node in sorted(nodes, key=lambda n: n.id):
+        devices.extend(devices_for_node(node))
+    return devices
+
+
+def devices_for_node(node: ZNode) -> list[Device]:
+    """The devices of one node (call it alone to patch an index after a rename or a re-interview)."""
+    if not is_user_node(node):
+        return []
+    by_endpoint: dict[int, list[ZValue]] = {}
+    for value in node.values.values():
+        by_endpoint.setdefault(value.endpoint, []).append(value)
+    detected = {
+        ep: caps.detect(vals, generic_class=node.generic_class, specific_class=node.specific_class)
+        for ep, vals in sorted(by_endpoint.items())
+    }
+    actuated = [ep for ep, found in detected.items() if found.has_actuator()]
+    if len(actuated) <= 1:
+        whole = caps.Detected()
+        for found in detected.values():
+            whole.merge(found)
+        if not whole.has_actuator():
+            whole.merge(caps.detect_basic(node.values.values()))
+        return [_device(node, str(node.id), None, node.display_name, whole)]
+
+    devices: list[Device] = []
+    root = caps.Detected()
+    for ep, found in detected.items():
+        if ep == 0 or ep not in actuated:
+            root.merge(found)
+    battery = root.values.get("battery.level")
+    if root.capabilities - {Capability.BATTERY}:
+        devices.append(_device(node, str(node.id), 0, node.display_name, root))
+    for ep in actuated:
+        if ep == 0:
+            continue
+        found = detected[ep]
+        if battery is not None and Capability.BATTERY not in found.capabilities:
+            found.capabilities.add(Capability.BATTERY)
+            found.values["battery.level"] = battery
+        devices.append(_device(node, f"{node.id}.{ep}", ep, f"{node.display_name} {ep}", found))
+    return devices
+
+
+def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: caps.Detected) -> Device:
+    ordered = tuple(c for c in KIND_ORDER if c in found.capabilities)
+    return Device(
+        key=key,
+        node_id=node.id,
+        endpoint=endpoint,
+        name=name,
+        location=node.location,
+        kind=ordered[0] if ordered else None,
+        capabilities=ordered,
+        node=node,
+        values=found.values,
+        readings={c: found.readings[c] for c in KIND_ORDER if c in found.readings},
+        is_entry=found.is_entry or (Capability.COVER in found.capabilities and _sounds_like_entry(name)),
+    )
+
+
+# A cover named like a door or gate lets people in; opening it is a sensitive action.
+_ENTRY_WORDS = ("garage", "gate", "door", "barrier")
+
+
+def _sounds_like_entry(name: str) -> bool:
+    lowered = name.lower()
+    return any(word in lowered for word in _ENTRY_WORDS)

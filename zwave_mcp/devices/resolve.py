@@ -1,0 +1,337 @@
+"""From what people say to one device.
+
+Case, spacing and punctuation are ignored, plurals are folded ("blinds" = "blind"), and leading filler
+("the", "my") is dropped. Matches are tried in tiers; the first tier that finds something decides:
+
+1. exact: a device name, a node id / device key ("5", "node 5", "11.2"), an alias, or "<name> in
+   <location>" where the location is exact and the name part fits exactly one device there;
+2. words: every word said is a whole word of the device's name, location or type ("kitchen light",
+   "porch switch 2", "front door", "thermostat");
+3. partial (reads only): every word said starts a word of the device ("bedroom col").
+
+Several matches in a tier → `AmbiguousDevice`; nothing → `DeviceNotFound` with the closest names. With
+`for_mutation=True` tier 3 is never used: a mutation acts only on a device named without guessing.
+Whole-word matches (tier 2) count as named, not guessed: every word said must be in the device's own
+words, and a unique match is required.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotFound
+from zwave_mcp.devices.model import Capability, Device
+
+# Longer input is not a name; refuse it before doing any work on it.
+MAX_QUERY_CHARS = 200
+# Shown in messages: the caller's text, cleaned and cut to this length.
+MAX_ECHO_CHARS = 60
+# How many candidates an ambiguity message lists before "and N more".
+MAX_LISTED = 10
+MAX_SUGGESTIONS = 3
+ALIAS_FILE_MAX_BYTES = 1_000_000
+
+_FILLER = frozenset({"the", "my", "our", "a", "an", "please"})
+_LINKS = frozenset({"in", "at", "of", "on"})
+
+# Words people use for a kind of device, by capability (already folded to singular).
+TYPE_WORDS: Mapping[Capability, frozenset[str]] = {
+    Capability.SWITCH: frozenset({"switch"}),
+    Capability.DIMMER: frozenset({"light", "lamp", "dimmer"}),
+    Capability.COLOR: frozenset({"light", "lamp", "bulb"}),
+    Capability.COVER: frozenset({"blind", "shade", "cover", "curtain", "shutter"}),
+    Capability.LOCK: frozenset({"lock"}),
+    Capability.THERMOSTAT: frozenset({"thermostat", "heating"}),
+    Capability.SENSOR: frozenset({"sensor"}),
+    Capability.BINARY_SENSOR: frozenset({"sensor"}),
+    Capability.NOTIFICATION: frozenset({"sensor"}),
+    Capability.METER: frozenset({"meter"}),
+}
+
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+_KEY = re.compile(r"(?:node\s*(?:id\s*)?)?#?\s*(\d{1,5})(?:\s*(?:\.|/|,|endpoint|ep)\s*(\d{1,3}))?")
+
+
+def _fold(word: str) -> str:
+    """Crude singular: "blinds" → "blind", "switches" → "switch"; applied to both sides alike."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        if word.endswith(("ches", "shes", "xes", "sses")):
+            return word[:-2]
+        return word[:-1]
+    return word
+
+
+def words_of(text: str) -> list[str]:
+    """Normalized words: case-folded, accents kept, punctuation and spacing ignored, plurals folded."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    cleaned = _NON_WORD.sub(" ", folded.replace("'", "").replace("\u2019", ""))
+    return [_fold(w) for w in cleaned.split()]
+
+
+def _is_control(ch: str) -> bool:
+    return unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
+
+
+def normalize(text: str) -> str:
+    return " ".join(words_of(text))
+
+
+def echo(text: str) -> str:
+    """The caller's text as it may appear in a message: no control characters, bounded length."""
+    printable = "".join(ch if ch.isprintable() or ch == " " else "?" for ch in text[: MAX_ECHO_CHARS * 4])
+    collapsed = " ".join(printable.split())
+    return collapsed if len(collapsed) <= MAX_ECHO_CHARS else collapsed[: MAX_ECHO_CHARS - 1] + "…"
+
+
+def _or_list(items: list[str]) -> str:
+    quoted = [f"'{i}'" for i in items]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+class DeviceIndex:
+    """Devices with their names precomputed for fast resolution (thousands of devices)."""
+
+    def __init__(self, devices: Iterable[Device], aliases: Mapping[str, str] | None = None) -> None:
+        self.devices: list[Device] = list(devices)
+        self._by_name: dict[str, list[int]] = {}
+        self._by_key: dict[str, int] = {}
+        self._by_node: dict[int, list[int]] = {}
+        self._by_location: dict[str, list[int]] = {}
+        self._by_word: dict[str, set[int]] = {}
+        self._names: list[str] = []  # normalized "name location", for suggestions
+        for i, device in enumerate(self.devices):
+            name = normalize(device.name)
+            location = normalize(device.location)
+            self._by_name.setdefault(name, []).append(i)
+            self._by_key[device.key] = i
+            self._by_node.setdefault(device.node_id, []).append(i)
+            if location:
+                self._by_location.setdefault(location, []).append(i)
+            self._names.append(f"{name} {location}".strip())
+            for word in self.words_of_device(device):
+                self._by_word.setdefault(word, set()).add(i)
+        self._vocabulary = sorted(self._by_word)
+        self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
+        for alias, target in (aliases or {}).items():
+            self._aliases[normalize(alias)] = (alias, target)
+
+    @staticmethod
+    def words_of_device(device: Device) -> set[str]:
+        words = set(words_of(device.name)) | set(words_of(device.location))
+        for cap in device.capabilities:
+            words |= TYPE_WORDS.get(cap, frozenset())
+        return words
+
+    # ---- public API ----
+
+    def resolve(self, text: object, *, for_mutation: bool = False) -> Device:
+        """The one device `text` names, or `DeviceNotFound` / `AmbiguousDevice`."""
+        if not isinstance(text, str) or not text.strip():
+            raise DeviceNotFound("No device name given.")
+        shown = echo(text)
+        # Names never hold control characters; a NUL is an attack or an accident, not a separator.
+        if len(text) > MAX_QUERY_CHARS or any(_is_control(ch) for ch in text):
+            raise DeviceNotFound(f"No device named '{shown}'.")
+        words = words_of(text)
+        meaningful = [w for w in words if w not in _FILLER] or words
+        if not meaningful:
+            raise DeviceNotFound(f"No device named '{shown}'.")
+        query = " ".join(meaningful)
+
+        exact = self._exact(text, query, meaningful)
+        if exact is not None:
+            return self._one(exact, shown)
+        named = [w for w in meaningful if w not in _LINKS] or meaningful
+        whole = self._whole_words(named)
+        if whole:
+            return self._one(whole, shown)
+        partial = self._partial(named)
+        if partial and not for_mutation:
+            return self._one(partial, shown)
+        suggestions = [self.devices[i].name for i in partial[:MAX_SUGGESTIONS]] or self._suggest(query, named)
+        if suggestions:
+            raise DeviceNotFound(
+                f"No device named '{shown}'. Did you mean {_or_list(suggestions)}?", suggestions
+            )
+        raise DeviceNotFound(f"No device named '{shown}'.")
+
+    def get(self, key: str) -> Device | None:
+        """The device with this key ("5", "11.2"), if any."""
+        i = self._by_key.get(key)
+        return None if i is None else self.devices[i]
+
+    def alias_problems(self) -> list[str]:
+        """Aliases that point nowhere or hide a device name (log them at start-up)."""
+        problems = []
+        for norm, (alias, target) in self._aliases.items():
+            if norm in self._by_name:
+                problems.append(f"The alias '{alias}' is also a device name; the device wins.")
+            elif self._exact_target(target) is None:
+                problems.append(f"The alias '{alias}' points to '{target}', which is not a device.")
+        return problems
+
+    # ---- tiers ----
+
+    def _exact(self, text: str, query: str, words: list[str]) -> list[int] | None:
+        if query in self._by_name:
+            return self._by_name[query]
+        key_match = _KEY.fullmatch(text.strip().casefold())
+        if key_match:
+            node, endpoint = int(key_match.group(1)), key_match.group(2)
+            if endpoint is not None:
+                i = self._by_key.get(f"{node}.{int(endpoint)}")
+                return [i] if i is not None else []
+            return self._by_node.get(node, [])
+        if query in self._aliases:
+            alias, target = self._aliases[query]
+            found = self._exact_target(target)
+            if found is None:
+                raise DeviceNotFound(
+                    f"The alias '{alias}' points to '{echo(target)}', which is not a device."
+                )
+            return found
+        return self._name_in_location(words)
+
+    def _exact_target(self, target: str) -> list[int] | None:
+        """An alias target: a device name or key, nothing looser."""
+        if target in self._by_key:
+            return [self._by_key[target]]
+        norm = normalize(target)
+        if norm in self._by_name:
+            return self._by_name[norm]
+        key_match = _KEY.fullmatch(target.strip().casefold())
+        if key_match and key_match.group(2) is None and int(key_match.group(1)) in self._by_node:
+            return self._by_node[int(key_match.group(1))]
+        return None
+
+    def _name_in_location(self, words: list[str]) -> list[int] | None:
+        """ "lamp in the living room": exact location, name part fits one device there."""
+        for split in range(len(words) - 2, 0, -1):
+            if words[split] not in ("in", "at"):
+                continue
+            name_part = [w for w in words[:split] if w not in _FILLER]
+            location = " ".join(w for w in words[split + 1 :] if w not in _FILLER)
+            in_location = self._by_location.get(location)
+            if not in_location or not name_part:
+                continue
+            fits = [i for i in in_location if set(name_part) <= self.words_of_device(self.devices[i])]
+            if fits:
+                return fits
+        return None
+
+    def _whole_words(self, words: list[str]) -> list[int]:
+        sets = [self._by_word.get(w) for w in words]
+        if not sets or any(s is None for s in sets):
+            return []
+        found = set.intersection(*[s for s in sets if s is not None])
+        return sorted(found)
+
+    def _partial(self, words: list[str]) -> list[int]:
+        found: set[int] | None = None
+        for word in words:
+            if len(word) < 2:
+                return []
+            hits: set[int] = set()
+            start = bisect.bisect_left(self._vocabulary, word)
+            for vocab_word in self._vocabulary[start:]:
+                if not vocab_word.startswith(word):
+                    break
+                hits |= self._by_word[vocab_word]
+            found = hits if found is None else found & hits
+            if not found:
+                return []
+        return sorted(found or ())
+
+    def _suggest(self, query: str, words: list[str]) -> list[str]:
+        """Closest device names: similar spelling, a shared word helps."""
+        query = query[:MAX_ECHO_CHARS]
+        candidates: set[int] = set()
+        for word in words:
+            candidates |= self._by_word.get(word, set())
+        close = difflib.get_close_matches(query, self._names, n=MAX_SUGGESTIONS * 2, cutoff=0.5)
+        wanted = set(close)
+        candidates |= {i for i, n in enumerate(self._names) if n in wanted}
+        scored = []
+        for i in candidates:
+            shared = len(set(words) & self.words_of_device(self.devices[i]))
+            ratio = difflib.SequenceMatcher(None, query, normalize(self.devices[i].name)).ratio()
+            scored.append((ratio + 0.25 * shared, i))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        names: list[str] = []
+        for score, i in scored:
+            name = self.devices[i].name
+            if score >= 0.5 and name not in names:
+                names.append(name)
+            if len(names) == MAX_SUGGESTIONS - 1:
+                break
+        return names
+
+    def _one(self, indexes: list[int], shown: str) -> Device:
+        if not indexes:
+            raise DeviceNotFound(f"No device named '{shown}'.")
+        if len(indexes) == 1:
+            return self.devices[indexes[0]]
+        candidates = [self.devices[i] for i in sorted(indexes)]
+        listed = ", ".join(d.label for d in candidates[:MAX_LISTED])
+        more = f" and {len(candidates) - MAX_LISTED} more" if len(candidates) > MAX_LISTED else ""
+        raise AmbiguousDevice(
+            f"'{shown}' matches {len(candidates)} devices: {listed}{more}. Say which one.", candidates
+        )
+
+
+def parse_aliases(data: object, source: str = "alias file") -> dict[str, str]:
+    """Check a decoded alias mapping `{"alias": "device name or key"}`."""
+    if not isinstance(data, dict):
+        raise AliasFileError(
+            f"{source} must be a JSON object mapping an alias to a device name or key, "
+            f'like {{"porch light": "Porch Double Switch 1"}}.'
+        )
+    aliases: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for alias, target in data.items():
+        if not isinstance(target, str) or not target.strip():
+            raise AliasFileError(
+                f"{source}: the alias '{echo(alias)}' must map to a device name or key (a non-empty string), "
+                f"not {json.dumps(target)[:40]}."
+            )
+        norm = normalize(alias)
+        if not norm:
+            raise AliasFileError(f"{source}: the alias '{echo(alias)}' has no letters or digits.")
+        if norm in seen:
+            raise AliasFileError(
+                f"{source}: the aliases '{seen[norm]}' and '{echo(alias)}' are the same name."
+            )
+        seen[norm] = echo(alias)
+        aliases[alias] = target
+    return aliases
+
+
+def load_aliases(path: str | Path) -> dict[str, str]:
+    """Read a user-edited alias file; `AliasFileError` says what is wrong and where."""
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+        if size > ALIAS_FILE_MAX_BYTES:
+            raise AliasFileError(
+                f"Alias file {file} is too large ({size} bytes; at most {ALIAS_FILE_MAX_BYTES})."
+            )
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise AliasFileError(f"Alias file {file} does not exist.") from None
+    except UnicodeDecodeError as exc:
+        raise AliasFileError(f"Alias file {file} is not UTF-8 text ({exc.reason}).") from None
+    except OSError as exc:
+        raise AliasFileError(f"Alias file {file} cannot be read: {exc.strerror or exc}.") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise AliasFileError(
+            f"Alias file {file} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
+    return parse_aliases(data, f"Alias file {file}")
