@@ -1,0 +1,313 @@
+"""The MQTT API: `<prefix>/_CLIENTS/ZWAVE_GATEWAY-<name>/api/<api>/set` → reply on `.../api/<api>`.
+
+Envelope as recorded: `{success, message, result?, args, origin}`; `origin` is the request payload as
+parsed (extra keys included, so a client may put a correlation key there) and shares objects with
+`args` (which `_addSceneValue` mutates). Malformed JSON is not rejected: `origin` is the raw string and
+the API runs with no arguments. Replies go out on the scheduler thread, so a slow call (a write to a
+sleeping node) never holds up another API.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.simulator import devices, payloads
+from zwave_mcp.simulator.house import value_key
+
+if TYPE_CHECKING:
+    from zwave_mcp.simulator.simulator import Simulator
+
+log = logging.getLogger(__name__)
+
+OK = "Success zwave api call"
+_MISSING: Any = object()
+
+Respond = Callable[..., None]
+Handler = Callable[["Simulator", list[Any], Respond], None]
+
+
+def parse_request(raw: bytes) -> tuple[Any, list[Any] | None]:
+    """(origin, args); args None means "Args must be an array"."""
+    text = raw.decode("utf-8", "replace")
+    try:
+        origin: Any = json.loads(text)
+    except ValueError:
+        origin = text
+    args: Any = origin.get("args") if isinstance(origin, dict) else None
+    if not args and not isinstance(args, list):
+        args = []  # JavaScript's `payload.args || []`
+    if not isinstance(args, list):
+        return origin, None
+    return origin, args
+
+
+def handle(sim: Simulator, api_name: str, raw: bytes) -> None:
+    origin, args = parse_request(raw)
+    t = sim.timing
+
+    def send(body: dict[str, Any]) -> None:
+        sim.scheduler.call_later(t.api_reply, lambda: sim.reply(api_name, _finish(body)))
+
+    if args is None:
+        send({"success": False, "message": "Args must be an array", "origin": origin})
+        return
+    handler = HANDLERS.get(api_name)
+    if handler is None:
+        send({"success": False, "message": "Unknown API", "args": args, "origin": origin})
+        return
+
+    def respond(result: Any = _MISSING, error: str | None = None, delay: float = 0.0) -> None:
+        body: dict[str, Any] = {"success": error is None, "message": error or OK}
+        if error is None and result is not _MISSING:
+            body["result"] = result
+        body["args"] = args
+        body["origin"] = origin
+        if delay > 0:
+            sim.scheduler.call_later(delay, lambda: sim.reply(api_name, _finish(body)))
+        else:
+            sim.reply(api_name, _finish(body))
+
+    try:
+        handler(sim, args, respond)
+    except Exception as exc:  # a JS exception inside zwave-js-ui becomes `success: false`
+        log.debug("simulated API %s failed", api_name, exc_info=True)
+        respond(error=str(exc), delay=t.api_reply)
+
+
+def _finish(body: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(payloads.dumps(body))  # a snapshot: later mutations do not leak into this reply
+
+
+def _js_undefined(prop: str) -> str:
+    return f"Cannot read properties of undefined (reading '{prop}')"
+
+
+def _arg(args: list[Any], index: int) -> Any:
+    return args[index] if index < len(args) else None
+
+
+# ---------------------------------------------------------------------- handlers
+def _get_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    result = {
+        "homeid": 2119630849,
+        "name": "0x7e570001",
+        "controllerId": 1,
+        "uptime": round(sim.uptime(), 9),
+        "status": "scan done",
+        "cntStatus": "Scan completed",
+        "inclusionState": 0,
+        "appVersion": "11.22.2",
+        "zwaveVersion": "15.29.0",
+        "serverVersion": "3.10.2",
+    }
+    respond(result, delay=sim.timing.api_reply)
+
+
+def _get_nodes(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    def later() -> None:
+        with sim._lock:
+            nodes = json.loads(payloads.dumps(sorted(sim.nodes.values(), key=_getnodes_order)))
+        respond(nodes)
+
+    sim.scheduler.call_later(sim.timing.get_nodes, later)
+
+
+def _getnodes_order(node: dict[str, Any]) -> tuple[int, int]:
+    # zwave-js-ui lists the virtual Broadcast node first, then the real nodes by id.
+    return (0 if node.get("virtual") else 1, int(node.get("id", 0)))
+
+
+def _write_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    vid = _arg(args, 0)
+    if not isinstance(vid, dict):
+        raise RuntimeError(_js_undefined("nodeId"))
+    devices.write_value(sim, vid, _arg(args, 1), _arg(args, 2), lambda result: respond(result))
+
+
+def _named(field: str) -> Handler:
+    def handler(sim: Simulator, args: list[Any], respond: Respond) -> None:
+        node = sim.node(_arg(args, 0))
+        if node is None:
+            respond(error="Invalid Node ID", delay=sim.timing.api_reply)
+            return
+        with sim._lock:
+            node[field] = str(_arg(args, 1) or "")
+            # Value topics are NOT republished under the new name (recorded).
+            if sim.config.publish_node_details:
+                sim.publish_status(node)
+        respond(True, delay=sim.timing.api_reply)
+
+    return handler
+
+
+def _node_or_raise(sim: Simulator, args: list[Any], method: str) -> dict[str, Any]:
+    node = sim.node(_arg(args, 0))
+    if node is None:
+        raise RuntimeError(_js_undefined(method))
+    return node
+
+
+def _ping(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    node = _node_or_raise(sim, args, "ping")
+    if node.get("status") == "Dead" or sim.jammed:
+        sim.radio.submit(sim.timing.dead_fail, lambda: respond(False))
+        return
+
+    def done() -> None:
+        sim.touch(node)
+        respond(True)
+
+    sim.radio.submit(sim.timing.ping, done)
+
+
+def _republish(sim: Simulator, node: dict[str, Any], cc: Any = None) -> None:
+    with sim._lock:
+        sim.touch(node)
+        for value in node.get("values", {}).values():
+            if value.get("readable") and (cc is None or value.get("commandClass") == cc):
+                sim.set_value(node, value, value.get("value"))
+
+
+def _refresh_values(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    node = _node_or_raise(sim, args, "refreshValues")
+
+    def done() -> None:
+        _republish(sim, node)
+        respond()
+
+    sim.radio.submit(sim.timing.refresh, done)
+
+
+def _refresh_cc_values(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    node = _node_or_raise(sim, args, "refreshCCValues")
+
+    def done() -> None:
+        _republish(sim, node, _arg(args, 1))
+        respond()
+
+    sim.radio.submit(sim.timing.refresh * 2, done)
+
+
+def _poll_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    vid = _arg(args, 0)
+    if not isinstance(vid, dict):
+        raise RuntimeError(_js_undefined("nodeId"))
+    node = sim.node(vid.get("nodeId"))
+    if node is None:
+        raise RuntimeError(_js_undefined("pollValue"))
+    key = value_key(vid.get("commandClass"), vid.get("endpoint"), vid.get("property"), vid.get("propertyKey"))
+    value = node.get("values", {}).get(key)
+
+    def done() -> None:
+        if value is None:
+            respond()
+            return
+        sim.touch(node)
+        sim.set_value(node, value, value.get("value"))
+        respond(value.get("value"))
+
+    sim.radio.submit(sim.timing.poll, done)
+
+
+def _send_command(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    ctx, command = _arg(args, 0), _arg(args, 1)
+    if not isinstance(ctx, dict):
+        raise RuntimeError(_js_undefined("nodeId"))
+    node = sim.node(ctx.get("nodeId"))
+    if node is None:
+        raise RuntimeError(f"Node {ctx.get('nodeId')} not found")
+    cc, ep = ctx.get("commandClass"), ctx.get("endpoint") or 0
+    values = [
+        v
+        for v in node.get("values", {}).values()
+        if v.get("commandClass") == cc and (v.get("endpoint") or 0) == ep
+    ]
+    if command != "get" or not values:
+        raise RuntimeError(f"The command {command} is not supported by the simulator")
+    result = {str(v.get("property")): v.get("value") for v in values if v.get("readable") and "value" in v}
+    sim.radio.submit(sim.timing.poll, lambda: respond(result))
+
+
+def _find_scene(sim: Simulator, scene_id: Any) -> dict[str, Any]:
+    for scene in sim.scenes:
+        if scene["sceneid"] == scene_id:
+            return scene
+    raise RuntimeError("No scene found with given sceneid")
+
+
+def _get_scenes(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    respond(sim.scenes, delay=sim.timing.api_reply)
+
+
+def _create_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    new_id = max((s["sceneid"] for s in sim.scenes), default=0) + 1
+    sim.scenes.append({"sceneid": new_id, "label": _arg(args, 0), "values": []})
+    respond(True, delay=sim.timing.api_reply)
+
+
+def _remove_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    scene = _find_scene(sim, _arg(args, 0))
+    sim.scenes.remove(scene)
+    respond(True, delay=sim.timing.api_reply)
+
+
+def _add_scene_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    scene = _find_scene(sim, _arg(args, 0))
+    vid = _arg(args, 1)
+    if not isinstance(vid, dict):
+        raise RuntimeError(_js_undefined("id"))
+    # zwave-js-ui mutates the valueId in place (so `args` and `origin` show it) and matches entries on
+    # `id`: without one, a second value replaces the first (undefined === undefined), as recorded.
+    vid["value"] = _arg(args, 2)
+    vid["timeout"] = _arg(args, 3)
+    for index, existing in enumerate(scene["values"]):
+        if existing.get("id") == vid.get("id"):
+            scene["values"][index] = vid
+            break
+    else:
+        scene["values"].append(vid)
+    respond(sim.scenes, delay=sim.timing.api_reply)
+
+
+def _scene_get_values(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    respond(_find_scene(sim, _arg(args, 0))["values"], delay=sim.timing.api_reply)
+
+
+def _activate_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    scene = _find_scene(sim, _arg(args, 0))
+    respond(True, delay=sim.timing.api_reply)
+    scale = sim.timing.scene_step / 0.3 if sim.timing.scene_step else 0.0
+    for entry in list(scene["values"]):
+        vid = {k: entry.get(k) for k in ("nodeId", "commandClass", "endpoint", "property", "propertyKey")}
+        if vid["propertyKey"] is None:
+            del vid["propertyKey"]
+        delay = sim.timing.api_reply + float(entry.get("timeout") or 0) / 1000.0 * scale
+
+        sim.scheduler.call_later(delay, _scene_write(sim, vid, entry.get("value")))
+
+
+def _scene_write(sim: Simulator, vid: dict[str, Any], new: Any) -> Callable[[], None]:
+    return lambda: devices.write_value(sim, vid, new, None, lambda result: None)
+
+
+HANDLERS: dict[str, Handler] = {
+    "getInfo": _get_info,
+    "getNodes": _get_nodes,
+    "writeValue": _write_value,
+    "setNodeName": _named("name"),
+    "setNodeLocation": _named("loc"),
+    "refreshValues": _refresh_values,
+    "refreshCCValues": _refresh_cc_values,
+    "pingNode": _ping,
+    "pollValue": _poll_value,
+    "sendCommand": _send_command,
+    "_getScenes": _get_scenes,
+    "_createScene": _create_scene,
+    "_removeScene": _remove_scene,
+    "_addSceneValue": _add_scene_value,
+    "_sceneGetValues": _scene_get_values,
+    "_activateScene": _activate_scene,
+}

@@ -1,0 +1,195 @@
+"""MQTT brokers on 127.0.0.1 for the demo and the tests.
+
+`EmbeddedBroker`: amqtt (MQTT 3.1.1 only) in a background thread with its own event loop, so
+`zwave-mcp demo` needs nothing installed. `MosquittoBroker`: a real Mosquitto subprocess with a
+generated config, with `kill()`/`start()`/`restart()` for outage tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_for_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing accepts connections on {HOST}:{port} after {timeout:.0f} s")
+
+
+def find_mosquitto() -> str | None:
+    found = shutil.which("mosquitto")
+    if found:
+        return found
+    return "/usr/sbin/mosquitto" if os.access("/usr/sbin/mosquitto", os.X_OK) else None
+
+
+class MosquittoBroker:
+    """Mosquitto on a free 127.0.0.1 port: anonymous, no persistence. The port survives restarts."""
+
+    def __init__(self, port: int | None = None, executable: str | None = None) -> None:
+        exe = executable or find_mosquitto()
+        if exe is None:
+            raise FileNotFoundError("mosquitto not found on PATH or at /usr/sbin/mosquitto")
+        self.executable = exe
+        self.port = port or free_port()
+        self._dir = tempfile.TemporaryDirectory(prefix="zwave-mcp-mosquitto-")
+        self._conf = Path(self._dir.name) / "mosquitto.conf"
+        self._conf.write_text(
+            f"listener {self.port} {HOST}\nallow_anonymous true\npersistence false\n"
+            "log_dest stderr\nlog_type error\nlog_type warning\n",
+            encoding="utf-8",
+        )
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://{HOST}:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self, timeout: float = 10.0) -> int:
+        if self.running:
+            return self.port
+        self._proc = subprocess.Popen(
+            [self.executable, "-c", str(self._conf)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for_port(self.port, timeout)
+        except TimeoutError:
+            self.kill()
+            raise
+        return self.port
+
+    def kill(self) -> None:
+        """Stop at once (SIGKILL): clients see the connection drop."""
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=5)
+
+    def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+
+    def restart(self) -> int:
+        self.stop()
+        return self.start()
+
+    def close(self) -> None:
+        self.stop()
+        self._dir.cleanup()
+
+    def __enter__(self) -> MosquittoBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class EmbeddedBroker:
+    """amqtt in a daemon thread with its own asyncio loop. `start()` returns the port."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._broker: Any = None
+        self._started = threading.Event()
+        self._error: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://{HOST}:{self.port}"
+
+    def start(self, timeout: float = 10.0) -> int:
+        for name in ("amqtt", "transitions", "passlib"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        self._thread = threading.Thread(target=self._run, name="zwave-embedded-broker", daemon=True)
+        self._thread.start()
+        if not self._started.wait(timeout):
+            raise TimeoutError("embedded MQTT broker did not start")
+        if self._error is not None:
+            raise RuntimeError(f"embedded MQTT broker failed: {self._error}") from self._error
+        wait_for_port(self.port, timeout)
+        return self.port
+
+    def _run(self) -> None:
+        from amqtt.broker import Broker
+
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        config = {
+            "listeners": {"default": {"type": "tcp", "bind": f"{HOST}:{self.port}"}},
+            "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
+        }
+        try:
+            self._broker = Broker(config, loop=loop)
+            loop.run_until_complete(self._broker.start())
+        except BaseException as exc:
+            self._error = exc
+            self._started.set()
+            return
+        self._started.set()
+        loop.run_forever()
+        with contextlib.suppress(Exception):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+    def stop(self) -> None:
+        loop, broker = self._loop, self._broker
+        if loop is None or broker is None or not loop.is_running():
+            return
+        future = asyncio.run_coroutine_threadsafe(broker.shutdown(), loop)
+        with contextlib.suppress(Exception):
+            future.result(timeout=5)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._broker = None
+
+    def __enter__(self) -> EmbeddedBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,224 @@
+"""What a device does with a write: the SetValueStatus, the value publishes, and their timing.
+
+Statuses (zwave-js SetValueStatus): 255 supervised success, 254 unsupervised success, 1 Working (with
+`remainingDuration`, final value when the ramp ends), 2 Fail (missing or dead node; no message),
+5 InvalidValue (with zwave-js' message). Ranges are NOT checked, as recorded.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.simulator.house import value_key
+
+if TYPE_CHECKING:
+    from zwave_mcp.simulator.simulator import Simulator
+
+log = logging.getLogger(__name__)
+
+Result = dict[str, Any]
+Done = Callable[[Result], None]
+
+# The captured house has Supervision exactly on the nodes whose writes go through these CCs.
+SUPERVISED_CCS = {38, 51, 98, 106}
+COLOR_KEYS = {"warmWhite": 0, "coldWhite": 1, "red": 2, "green": 3, "blue": 4}
+
+
+def js_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "object"
+
+
+def _type_error(value: dict[str, Any], new: Any) -> str | None:
+    expected = value.get("type")
+    actual = js_type(new)
+    wanted = {"number": "number", "boolean": "boolean", "string": "string", "color": "string"}.get(
+        str(expected)
+    )
+    if wanted is None or wanted == actual:
+        return None
+    return (
+        f'{value.get("commandClassName")}: "{value.get("property")}" must be of type "{expected}", '
+        f'received "{actual}" (ZW0322)'
+    )
+
+
+def _seconds(options: Any) -> float | None:
+    if isinstance(options, dict):
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*s?\s*", str(options.get("transitionDuration", "")))
+        if match:
+            return float(match.group(1))
+    return None
+
+
+def write_value(sim: Simulator, vid: Any, new: Any, options: Any, done: Done) -> None:
+    """Start a write. `done(result)` is called once, later, on the scheduler thread."""
+    t = sim.timing
+    if not isinstance(vid, dict):
+        sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
+        return
+    node = sim.node(vid.get("nodeId"))
+    if node is None or node.get("id") == 1:
+        sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
+        return
+    cc, endpoint = vid.get("commandClass"), vid.get("endpoint") or 0
+    value = node.get("values", {}).get(value_key(cc, endpoint, vid.get("property"), vid.get("propertyKey")))
+    if value is None or not value.get("writeable"):
+        cc_name = next(
+            (
+                v.get("commandClassName")
+                for v in node.get("values", {}).values()
+                if v.get("commandClass") == cc
+            ),
+            None,
+        )
+        if cc_name is None:
+            sim.scheduler.call_later(t.write_fail, lambda: done({"status": 0}))
+            return
+        message = f'{cc_name}: "{vid.get("property")}" is not a supported property (ZW0322)'
+        sim.scheduler.call_later(t.write_fail, lambda: done({"status": 5, "message": message}))
+        return
+    error = _type_error(value, new)
+    if error is not None:
+        sim.scheduler.call_later(t.write_fail, lambda: done({"status": 5, "message": error}))
+        return
+    if node.get("status") == "Dead" or sim.jammed:
+        sim.radio.submit(t.dead_fail, lambda: done({"status": 2}))
+        return
+    if not node.get("isListening", True) and node.get("status") != "Awake":
+        sim.queue_for_wakeup(node["id"], lambda: _send(sim, node, value, new, options, done))
+        return
+    _send(sim, node, value, new, options, done)
+
+
+def _send(
+    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
+) -> None:
+    t = sim.timing
+    cc = value.get("commandClass")
+    prop = value.get("property")
+    if cc in (38, 106) and prop == "targetValue":
+        sim.radio.submit(t.write_working, lambda: _ramp(sim, node, value, new, options, done))
+    elif cc in SUPERVISED_CCS:
+        sim.radio.submit(t.write_supervised, lambda: _apply(sim, node, value, new, 255, done))
+    else:
+        sim.radio.submit(t.write_unsupervised, lambda: _apply(sim, node, value, new, 254, done))
+
+
+def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] | None:
+    """The `currentValue` that reports a `targetValue` (same CC, endpoint and property key)."""
+    key = value_key(
+        value.get("commandClass"), value.get("endpoint"), "currentValue", value.get("propertyKey")
+    )
+    found: dict[str, Any] | None = node.get("values", {}).get(key)
+    return found
+
+
+def _apply(
+    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, status: int, done: Done
+) -> None:
+    """Optimistic publishes together with the reply, then (unsupervised) the ~1.1 s re-poll."""
+    cc, prop = value.get("commandClass"), value.get("property")
+    sim.set_value(node, value, new)
+    if cc == 98 and prop == "targetMode":
+        _set_prop(sim, node, value, "currentMode", new)
+    elif cc == 51:
+        _apply_color(sim, node, value, new)
+    else:
+        current = _current_of(node, value)
+        if current is not None:
+            sim.set_value(node, current, new)
+    sim.touch(node)
+    done({"status": status})
+    current = _current_of(node, value)
+    if status == 254 and current is not None:
+        sim.scheduler.call_later(
+            sim.timing.second_poll - sim.timing.write_unsupervised, lambda: _repoll(sim, node, current)
+        )
+
+
+def _repoll(sim: Simulator, node: dict[str, Any], current: dict[str, Any]) -> None:
+    # The poll goes through the radio queue, so it reads the state before any write queued behind it
+    # (a fast ON→OFF shows a stale `currentValue: true` in between, as recorded).
+    def publish() -> None:
+        sim.touch(node)
+        sim.set_value(node, current, current.get("value"))
+
+    sim.radio.submit(sim.timing.write_unsupervised, publish)
+
+
+def _set_prop(sim: Simulator, node: dict[str, Any], like: dict[str, Any], prop: str, new: Any) -> None:
+    key = value_key(like.get("commandClass"), like.get("endpoint"), prop)
+    target = node.get("values", {}).get(key)
+    if target is not None:
+        sim.set_value(node, target, new)
+
+
+def _ramp(
+    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
+) -> None:
+    t = sim.timing
+    blinds = value.get("commandClass") == 106
+    seconds = _seconds(options)
+    ramp = t.blinds_travel if blinds else t.dimmer_ramp
+    if seconds is not None:
+        ramp = ramp * seconds / 2.0  # the recorded ramps are for the mock's 2 s default
+    sim.set_value(node, value, new)
+    sim.touch(node)
+    remaining = 3 if blinds else max(1, round(seconds) - 1 if seconds else 1)
+    done({"status": 1, "remainingDuration": {"value": remaining, "unit": "seconds"}})
+    current = _current_of(node, value)
+    if current is None:
+        return
+    level = new
+    if isinstance(new, int | float) and not isinstance(new, bool):
+        if new == 255:
+            level = current.get("value") or 99  # "restore previous"
+        level = max(0, min(99, level))
+
+    def finish() -> None:
+        sim.set_value(node, current, level)
+        sim.touch(node)
+
+    sim.scheduler.call_later(ramp, finish)
+
+
+def _apply_color(sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any) -> None:
+    values = node.get("values", {})
+    ep = value.get("endpoint") or 0
+    current_obj = values.get(value_key(51, ep, "currentColor"))
+    colors: dict[str, int] = dict(current_obj.get("value") or {}) if current_obj else {}
+    prop, key = value.get("property"), value.get("propertyKey")
+    changes: dict[str, int] = {}
+    if prop == "hexColor" and isinstance(new, str) and re.fullmatch(r"#?[0-9a-fA-F]{6}", new):
+        h = new.lstrip("#")
+        changes = {"red": int(h[0:2], 16), "green": int(h[2:4], 16), "blue": int(h[4:6], 16)}
+    elif prop == "targetColor" and key is None and isinstance(new, dict):
+        changes = {k: int(v) for k, v in new.items() if k in COLOR_KEYS and isinstance(v, int | float)}
+    elif prop == "targetColor" and isinstance(new, int | float):
+        names = {v: k for k, v in COLOR_KEYS.items()}
+        if key in names:
+            changes = {names[key]: int(new)}
+    colors.update(changes)
+    for name, number in COLOR_KEYS.items():
+        component = values.get(value_key(51, ep, "currentColor", number))
+        if name in changes and component is not None:
+            sim.set_value(node, component, changes[name])
+    if current_obj is not None:
+        sim.set_value(node, current_obj, colors)
+    if prop != "targetColor" or key is not None:
+        target_obj = values.get(value_key(51, ep, "targetColor"))
+        if target_obj is not None and changes:
+            sim.set_value(node, target_obj, changes)
+    hex_value = values.get(value_key(51, ep, "hexColor"))
+    if hex_value is not None and prop != "hexColor":
+        rgb = "".join(f"{int(colors.get(c, 0)):02x}" for c in ("red", "green", "blue"))
+        sim.set_value(node, hex_value, rgb)

@@ -1,0 +1,139 @@
+"""Houses: lists of zwave-js-ui node dicts in the shape `api/getNodes` returns.
+
+`captured` is the ten-device house of the captures (plus controller and Broadcast node). Large houses
+are generated from its device kinds. zwave-js allows 232 classic node ids; beyond that a generated
+house simply keeps counting (256, 257, …, as Z-Wave Long Range ids do), skipping 255, which is the
+virtual Broadcast node.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+Node = dict[str, Any]
+
+BROADCAST_ID = 255
+CONTROLLER_ID = 1
+
+_ROOMS = [
+    "Kitchen",
+    "Living Room",
+    "Bedroom",
+    "Entry",
+    "Hallway",
+    "Garage",
+    "Porch",
+    "Office",
+    "Dining Room",
+    "Bathroom",
+    "Attic",
+    "Basement",
+    "Laundry",
+    "Nursery",
+    "Guest Room",
+    "Patio",
+]
+
+
+# Device kind of each captured node, used to name generated copies ("Office Lamp 3").
+_KINDS = {
+    2: "Light",
+    3: "Lamp",
+    4: "Sensor",
+    5: "Lock",
+    6: "Thermostat",
+    7: "Motion Sensor",
+    8: "Plug",
+    9: "Color Bulb",
+    10: "Blinds",
+    11: "Double Switch",
+}
+
+
+def captured_house() -> list[Node]:
+    """A fresh copy of the recorded house (package data `houses/captured.json`)."""
+    text = resources.files("zwave_mcp.simulator").joinpath("houses/captured.json").read_text("utf-8")
+    nodes: list[Node] = json.loads(text)
+    return nodes
+
+
+def _node_ids(count: int) -> list[int]:
+    ids: list[int] = []
+    candidate = 2
+    while len(ids) < count:
+        if candidate != BROADCAST_ID:
+            ids.append(candidate)
+        candidate += 1
+    return ids
+
+
+def _retarget(template: Node, node_id: int, name: str, loc: str) -> Node:
+    node = copy.deepcopy(template)
+    node["id"] = node_id
+    node["name"] = name
+    node["loc"] = loc
+    node["productId"] = node_id
+    node["deviceId"] = f"{node.get('manufacturerId', 0)}-{node_id}-{node.get('productType', 0)}"
+    node["hexId"] = f"0xfff0 0x0100-0x{node_id:04x}"
+    node["productLabel"] = f"Unknown product 0x{node_id:04x}"
+    values: dict[str, Any] = {}
+    for key, value in node.get("values", {}).items():
+        value["nodeId"] = node_id
+        value["id"] = f"{node_id}-{key}"
+        if value.get("commandClass") == 114 and value.get("property") == "productId":
+            value["value"] = node_id
+        values[key] = value
+    node["values"] = values
+    return node
+
+
+def generate_house(n_nodes: int, seed: int = 0) -> list[Node]:
+    """A deterministic house of `n_nodes` devices built from the captured device kinds.
+
+    Node ids are 2, 3, … (255 skipped); names are `<kind> <n>` and unique; locations are drawn from a
+    fixed room list with `random.Random(seed)`. The controller and the Broadcast node come first, as in
+    getNodes.
+    """
+    base = captured_house()
+    by_id = {n["id"]: n for n in base}
+    templates = [n for n in base if n["id"] not in (CONTROLLER_ID, BROADCAST_ID)]
+    rng = random.Random(seed)
+    kinds: dict[str, int] = {}
+    nodes: list[Node] = [by_id[BROADCAST_ID], by_id[CONTROLLER_ID]]
+    for index, node_id in enumerate(_node_ids(n_nodes)):
+        template = templates[index % len(templates)]
+        kind = _KINDS.get(template["id"], "Device")
+        kinds[kind] = kinds.get(kind, 0) + 1
+        room = rng.choice(_ROOMS)
+        nodes.append(_retarget(template, node_id, f"{room} {kind} {kinds[kind]}", room))
+    return nodes
+
+
+def load_house(spec: str | Path | None = None) -> list[Node]:
+    """`None`/"captured" → the captured house; "generated:N[:seed]" → `generate_house`; else a JSON file
+    holding a getNodes result array (or a `{"result": [...]}` reply)."""
+    if spec is None or str(spec) == "captured":
+        return captured_house()
+    text = str(spec)
+    if text.startswith("generated:"):
+        parts = text.split(":")
+        count = int(parts[1])
+        seed = int(parts[2]) if len(parts) > 2 else 0
+        return generate_house(count, seed)
+    data = json.loads(Path(text).read_text("utf-8"))
+    if isinstance(data, dict) and isinstance(data.get("result"), list):
+        data = data["result"]
+    if not isinstance(data, list):
+        raise ValueError(f"{text}: expected a JSON array of zwave-js-ui nodes")
+    return data
+
+
+def value_key(cc: Any, endpoint: Any, prop: Any, prop_key: Any = None) -> str:
+    """The key of a node's `values` dict: `"<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
+    base = f"{cc}-{endpoint or 0}-{prop}"
+    return base if prop_key is None else f"{base}-{prop_key}"

@@ -1,0 +1,95 @@
+"""Simulator settings: the zwave-js-ui gateway options it emulates, and its timing profile.
+
+Defaults are the ones of the recorded captures (`../shared/zwave-js-ui-captures/README.md`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+TopicStyle = Literal["named", "valueid", "valueid-names"]
+PayloadType = Literal["timevalue", "object", "raw"]
+
+TOPIC_STYLES: tuple[str, ...] = ("named", "valueid", "valueid-names")
+PAYLOAD_TYPES: tuple[str, ...] = ("timevalue", "object", "raw")
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Delays in seconds, close to the recorded medians on 127.0.0.1 with the mock stick."""
+
+    driver_ready: float = 2.5  # MQTT connect → `driver/status` true
+    api_reply: float = 0.045  # trivial APIs (getInfo, scenes, errors)
+    get_nodes: float = 0.07
+    write_unsupervised: float = 0.095  # binary switch, thermostat: reply with status 254
+    write_supervised: float = 0.12  # lock, colour: status 255
+    write_working: float = 0.15  # dimmer, blinds: status 1 Working
+    write_fail: float = 0.045  # missing node, invalid value
+    dead_fail: float = 3.15  # jammed stick / dead node: status 2 after the callback timeout
+    second_poll: float = 1.1  # unsupervised writes are polled again this much later
+    dimmer_ramp: float = 0.9  # supervised dimmer: final currentValue
+    blinds_travel: float = 2.1
+    ping: float = 0.08
+    refresh: float = 0.1
+    poll: float = 0.11
+    scene_step: float = 0.3  # _activateScene: first write runs this long after the reply
+    echo: float = 0.005  # multicast/broadcast echo
+    wakeup_interval: float = 60.0  # the mock's faked Wake Up Notifications
+    awake_time: float = 0.3  # Awake → Asleep when nothing is queued
+    meter_interval: float = 45.0
+    motion_interval: float = 90.0
+    motion_clear: float = 8.0
+
+    def scaled(self, factor: float) -> Timing:
+        """Every delay multiplied by `factor` (0.02 keeps the order of events, at test speed)."""
+        return replace(self, **{name: getattr(self, name) * factor for name in self.__dataclass_fields__})
+
+
+RECORDED = Timing()
+FAST = RECORDED.scaled(0.02)
+
+
+@dataclass
+class SimConfig:
+    """What zwave-js-ui's `mqtt`/`gateway` settings would say. See the captures' README for each key."""
+
+    name: str = "zwave-js-ui"
+    prefix: str = "zwave"
+    topics: TopicStyle = "named"
+    ignore_loc: bool = False
+    payload: PayloadType = "timevalue"
+    include_node_info: bool = False
+    publish_node_details: bool = False
+    send_events: bool = True
+    timing: Timing = field(default_factory=Timing)
+    # Periodic device behaviour (wake-ups, meter reports, motion). Tests turn it off for determinism.
+    periodic: bool = True
+    # zwave-js-ui's client id is `ZWAVE_GATEWAY-<name>`; a suffix lets several simulators share a broker.
+    client_id_suffix: str | None = None
+    keepalive: int = 60
+
+    @classmethod
+    def fast(cls, **overrides: object) -> SimConfig:
+        """Near-zero delays and no periodic behaviour: what integration tests want."""
+        base: dict[str, object] = {"timing": FAST, "periodic": False}
+        base.update(overrides)
+        return cls(**base)  # type: ignore[arg-type]
+
+
+def capture_config(capture: str, **overrides: object) -> SimConfig:
+    """The gateway settings of a recorded capture: "a" (named, time-value), "b" (valueID ids, raw),
+    "c" (valueID names, value objects, nodeinfo). "0" and "fault" are like "a"."""
+    presets: dict[str, dict[str, object]] = {
+        "a": {"topics": "named", "payload": "timevalue"},
+        "b": {"topics": "valueid", "payload": "raw"},
+        "c": {
+            "topics": "valueid-names",
+            "payload": "object",
+            "include_node_info": True,
+            "publish_node_details": True,
+        },
+    }
+    preset = dict(presets.get(capture, presets["a"]))
+    preset.update(overrides)
+    return SimConfig(**preset)  # type: ignore[arg-type]

@@ -1,0 +1,476 @@
+"""`Simulator`: a zwave-js-ui MQTT gateway emulated on any broker, from a house of getNodes-shaped dicts.
+
+It talks MQTT 3.1.1 like zwave-js-ui's mqtt.js client: last will on `_CLIENTS/.../status`, QoS 1,
+retained state topics, non-retained events and API replies. It never imports `zwave_mcp.gateway`'s
+client-side code, so tests against it check our client against an independent model of the captures.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import random
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from zwave_mcp.simulator import api, devices, naming, payloads
+from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, value_key
+from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
+from zwave_mcp.simulator.settings import SimConfig, Timing
+
+log = logging.getLogger(__name__)
+
+APP_VERSION = "11.22.2"
+HOME_ID = 2119630849
+
+
+class Simulator:
+    """Start with `start()`; `stop()` is the graceful SIGTERM, `crash()` the SIGKILL (last will)."""
+
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 1883,
+        house: list[Node] | str | None = None,
+        config: SimConfig | None = None,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.config = config or SimConfig()
+        self.timing: Timing = self.config.timing
+        nodes = house if isinstance(house, list) else load_house(house)
+        self.nodes: dict[int, Node] = {int(n["id"]): n for n in nodes}
+        self.scenes: list[dict[str, Any]] = []
+        self.jammed = False
+        self.ready = threading.Event()
+        self._lock = threading.RLock()
+        self._topic_values: dict[str, tuple[int, str]] = {}
+        self._wake_queue: dict[int, list[Action]] = {}
+        self._client: mqtt.Client | None = None
+        self._connected = threading.Event()
+        self._running = False
+        self._started_at = time.monotonic()
+        self._rng = random.Random(0)
+        self.scheduler = Scheduler()
+        self.radio = Radio(self.scheduler)
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def client_id(self) -> str:
+        suffix = self.config.client_id_suffix
+        if suffix is None:
+            suffix = uuid.uuid4().hex[:8]
+        return naming.client_name(self.config) + (f"_{suffix}" if suffix else "")
+
+    def start(self, wait: bool = True, timeout: float = 10.0) -> None:
+        """Connect, publish `version` and `status`, then (after `timing.driver_ready`) the driver, node
+        statuses and every cached value, in the recorded order. With `wait`, return once all is out."""
+        if self._running:
+            return
+        if self.scheduler is None or not self.scheduler_alive():
+            self.scheduler = Scheduler()
+            self.radio = Radio(self.scheduler)
+        self.ready.clear()
+        self._connected.clear()
+        self._started_at = time.monotonic()
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=self.client_id,
+            protocol=mqtt.MQTTv311,
+            clean_session=True,
+        )
+        client.will_set(naming.clients_topic(self.config, "status"), '{"value":false}', qos=1, retain=True)
+        client.on_connect = self._on_connect
+        client.on_message = self._on_message
+        client.on_socket_open = _no_delay
+        self._client = client
+        self._running = True
+        client.connect(self.host, self.port, keepalive=self.config.keepalive)
+        client.loop_start()
+        if not self._connected.wait(timeout):
+            self._running = False
+            client.loop_stop()
+            raise TimeoutError(f"simulator could not connect to {self.host}:{self.port}")
+        if wait and not self.ready.wait(timeout + self.timing.driver_ready):
+            raise TimeoutError("simulator start-up publishing did not finish")
+
+    def scheduler_alive(self) -> bool:
+        return self.scheduler._thread.is_alive()
+
+    def stop(self) -> None:
+        """Graceful stop (SIGTERM): only `driver/status` false, then a clean DISCONNECT, so the broker
+        drops the will and `_CLIENTS/.../status` stays a stale `true`."""
+        client = self._client
+        if not self._running or client is None:
+            return
+        self._running = False
+        self.scheduler.stop()
+        self.radio.reset()
+        try:
+            info = client.publish(f"{self.config.prefix}/driver/status", "false", qos=1, retain=True)
+            info.wait_for_publish(timeout=3)
+        except Exception:
+            log.debug("driver/status false not delivered", exc_info=True)
+        client.disconnect()
+        client.loop_stop()
+        self._client = None
+
+    def crash(self) -> None:
+        """Drop the TCP connection without DISCONNECT (SIGKILL): the broker publishes the last will."""
+        client = self._client
+        if not self._running or client is None:
+            return
+        self._running = False
+        self.scheduler.stop()
+        self.radio.reset()
+        sock = client.socket()
+        client.loop_stop()  # stops the network thread without sending DISCONNECT
+        if isinstance(sock, socket.socket):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        self._client = None
+
+    def __enter__(self) -> Simulator:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ state helpers (used by devices/api)
+    def node(self, node_id: Any) -> Node | None:
+        if isinstance(node_id, bool) or not isinstance(node_id, int):
+            return None
+        return self.nodes.get(node_id)
+
+    def uptime(self) -> float:
+        return time.monotonic() - self._started_at
+
+    def publish(self, topic: str, payload: str, retain: bool = True) -> None:
+        client = self._client
+        if client is None or not self._running:
+            return
+        client.publish(topic, payload, qos=1, retain=retain)
+
+    def event(self, kind: str, name: str, data: list[Any]) -> None:
+        if self.config.send_events:
+            self.publish(
+                naming.events_topic(self.config, kind, name), payloads.dumps({"data": data}), retain=False
+            )
+
+    def publish_value(self, node: Node, value: dict[str, Any]) -> None:
+        topic = naming.value_topic(node, value, self.config)
+        key = value_key(
+            value.get("commandClass"), value.get("endpoint"), value.get("property"), value.get("propertyKey")
+        )
+        with self._lock:
+            # zwave-js-ui maps `/set` topics from what it has published (so a rename is not seen until
+            # each value is published again, and the old topic keeps working).
+            self._topic_values[topic] = (int(node["id"]), key)
+        self.publish(
+            topic, payloads.value_payload(value, node, self.config), retain=not value.get("stateless")
+        )
+
+    def set_value(self, node: Node, value: dict[str, Any], new: Any) -> None:
+        with self._lock:
+            prev = value.get("value")
+            value["value"] = new
+            value["lastUpdate"] = payloads.now_ms()
+            self.publish_value(node, value)
+            self.event(
+                "node",
+                "node_value_updated",
+                [payloads.node_summary(node), payloads.value_event_args(value, prev)],
+            )
+
+    def touch(self, node: Node) -> None:
+        """A frame from the node: `lastActive` moves."""
+        with self._lock:
+            node["lastActive"] = payloads.now_ms()
+            self.publish(
+                naming.node_topic(node, self.config) + "/lastActive",
+                payloads.last_active_payload(node, self.config),
+            )
+
+    def publish_status(self, node: Node) -> None:
+        base = naming.node_topic(node, self.config)
+        self.publish(base + "/status", payloads.node_status_payload(node, self.config))
+        if self.config.publish_node_details:
+            self.publish(base + "/nodeinfo", payloads.nodeinfo_payload(node))
+
+    def reply(self, api_name: str, body: dict[str, Any]) -> None:
+        self.publish(naming.clients_topic(self.config, f"api/{api_name}"), payloads.dumps(body), retain=False)
+
+    # ------------------------------------------------------------------ fault injection and device events
+    def kill_node(self, node_id: int) -> None:
+        """Dead status + `node_dead`; later writes fail with status 2 after `timing.dead_fail`."""
+        with self._lock:
+            node = self.nodes[node_id]
+            node["status"] = "Dead"
+            node["available"] = False
+            self.publish_status(node)
+            self.event("node", "node_dead", [payloads.node_summary(node)])
+
+    def revive_node(self, node_id: int) -> None:
+        with self._lock:
+            node = self.nodes[node_id]
+            node["status"] = "Alive" if node.get("isListening", True) else "Asleep"
+            node["available"] = True
+            self.publish_status(node)
+            self.event("node", "node_alive", [payloads.node_summary(node)])
+
+    def jam(self, jammed: bool = True) -> None:
+        """The stick stops confirming sends: every write fails with status 2 after `timing.dead_fail`."""
+        self.jammed = jammed
+        self.event("controller", "status_changed", [1 if jammed else 0])
+
+    def queue_for_wakeup(self, node_id: int, action: Action) -> None:
+        with self._lock:
+            self._wake_queue.setdefault(node_id, []).append(action)
+
+    def pending_writes(self, node_id: int) -> int:
+        with self._lock:
+            return len(self._wake_queue.get(node_id, []))
+
+    def wake_up(self, node_id: int, report: bool = False) -> None:
+        """A sleeping node's Wake Up Notification: `Awake`, queued writes go out, then `Asleep`."""
+        with self._lock:
+            node = self.nodes[node_id]
+            node["status"] = "Awake"
+            self.touch(node)
+            self.publish_status(node)
+            self.event("node", "node_wakeup", [payloads.node_summary(node), {"wakeUpCount": 1}])
+            if report:
+                self._sensor_report(node)
+            queued = self._wake_queue.pop(node_id, [])
+        for action in queued:
+            action()
+        asleep_after = self.timing.awake_time + len(queued) * self.timing.write_unsupervised * 2
+        self.scheduler.call_later(asleep_after, lambda: self._fall_asleep(node_id))
+
+    def _fall_asleep(self, node_id: int) -> None:
+        with self._lock:
+            if self._wake_queue.get(node_id):
+                self.wake_up(node_id)  # writes arrived while awake: they go out now
+                return
+            node = self.nodes[node_id]
+            if node.get("status") != "Awake":
+                return
+            node["status"] = "Asleep"
+            self.publish_status(node)
+            self.event("node", "node_sleep", [payloads.node_summary(node)])
+
+    def _sensor_report(self, node: Node) -> None:
+        value = node.get("values", {}).get("49-0-Air temperature")
+        if value is not None and isinstance(value.get("value"), int | float):
+            self.set_value(node, value, round(float(value["value"]) + self._rng.choice((-0.1, 0.1)), 1))
+
+    # ------------------------------------------------------------------ MQTT callbacks
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if getattr(reason, "is_failure", False):
+            log.warning("simulator connect refused: %s", reason)
+            return
+        base = naming.clients_topic(self.config, "")
+        client.subscribe([(base + "api/#", 1), (base + "broadcast/#", 1), (base + "multicast/#", 1)])
+        depths = {len(t.split("/")) for t in self._writable_topics()}
+        for depth in sorted(depths):
+            client.subscribe("/".join([self.config.prefix, *["+"] * (depth - 1), "set"]), 1)
+        first = not self._connected.is_set()
+        self._connected.set()
+        self.publish(naming.clients_topic(self.config, "version"), payloads.gateway_payload(APP_VERSION))
+        self.publish(naming.clients_topic(self.config, "status"), payloads.gateway_payload(True))
+        if first:
+            self.scheduler.call_later(self.timing.driver_ready, self._driver_ready)
+
+    def _writable_topics(self) -> list[str]:
+        return [
+            naming.value_topic(node, value, self.config)
+            for node in self.nodes.values()
+            for value in node.get("values", {}).values()
+            if value.get("writeable")
+        ]
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            self._dispatch(msg.topic, bytes(msg.payload))
+        except Exception:
+            log.debug("simulator ignored a message on %s", msg.topic, exc_info=True)
+
+    def _dispatch(self, topic: str, raw: bytes) -> None:
+        if not topic.endswith("/set"):
+            return
+        clients = naming.clients_topic(self.config, "")
+        if topic.startswith(clients + "api/"):
+            api.handle(self, topic[len(clients + "api/") : -len("/set")], raw)
+        elif topic.startswith(clients + "multicast") or topic.startswith(clients + "broadcast"):
+            # Echoed retained at once, before the command runs; the captured stick could not multicast.
+            echo = topic[: -len("/set")]
+            text = raw.decode("utf-8", "replace")
+            self.scheduler.call_later(self.timing.echo, lambda: self.publish(echo, text))
+        else:
+            self._topic_write(topic[: -len("/set")], raw)
+
+    def _topic_write(self, value_topic: str, raw: bytes) -> None:
+        with self._lock:
+            target = self._topic_values.get(value_topic)
+        if target is None:
+            return  # unknown topic: silently ignored, as recorded
+        node = self.nodes.get(target[0])
+        value = node.get("values", {}).get(target[1]) if node else None
+        if node is None or value is None:
+            return
+        new, options = parse_set_payload(raw)
+        if value.get("property") == "currentValue" and isinstance(value.get("targetValue"), str):
+            value = node.get("values", {}).get(value["targetValue"]) or value
+        if not value.get("writeable"):
+            return  # read-only values (a sensor's `Motion/set`) are ignored
+        if isinstance(new, bool) and value.get("type") == "number":
+            new = 0xFF if new else (value.get("min") or 0)
+        vid = {k: value.get(k) for k in ("nodeId", "commandClass", "endpoint", "property")}
+        if value.get("propertyKey") is not None:
+            vid["propertyKey"] = value["propertyKey"]
+        vid["nodeId"] = node["id"]
+        devices.write_value(self, vid, new, options, lambda result: None)
+
+    # ------------------------------------------------------------------ start-up publishing
+    def _driver_ready(self) -> None:
+        with self._lock:
+            self.publish(f"{self.config.prefix}/driver/status", "true")
+            ordered = sorted(self.nodes.values(), key=lambda n: int(n["id"]))
+            for node in ordered:
+                if node.get("virtual"):
+                    for value in node.get("values", {}).values():
+                        self.publish_value(node, value)
+            real = [n for n in ordered if not n.get("virtual")]
+            for node in real:
+                node.update(status="Unknown", ready=False, inited=False)
+                self.publish_status(node)
+            controller = self.nodes.get(CONTROLLER_ID)
+            self.event(
+                "driver", "driver_ready", [{"homeid": HOME_ID, "name": f"0x{HOME_ID:08x}", "controllerId": 1}]
+            )
+            sleepers = [n for n in real if not n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
+            listeners = [n for n in real if n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
+            if controller is not None:
+                self._node_comes_up(controller, "Alive", "node_alive", announce_active=False)
+            for node in sleepers:
+                self._node_comes_up(node, "Asleep", "node_sleep", announce_active=False)
+            for node in listeners:
+                self._node_comes_up(node, "Alive", "node_alive", announce_active=True)
+            self.event("driver", "all_nodes_ready", [])
+        self._start_periodic()
+        self.ready.set()
+
+    def _node_comes_up(self, node: Node, status: str, event: str, announce_active: bool) -> None:
+        if announce_active:
+            self.publish(
+                naming.node_topic(node, self.config) + "/lastActive",
+                payloads.last_active_payload(node, self.config),
+            )
+        node["status"] = status
+        self.publish_status(node)
+        self.event("node", event, [payloads.node_summary(node)])
+        for value in node.get("values", {}).values():
+            self.publish_value(node, value)
+        node.update(ready=True, inited=True)
+        self.publish_status(node)
+        self.event("node", "node_ready", [payloads.node_summary(node)])
+
+    # ------------------------------------------------------------------ periodic behaviour
+    def _start_periodic(self) -> None:
+        if not self.config.periodic:
+            return
+        t = self.timing
+        self._every(t.wakeup_interval, self._wake_sleepers)
+        self._every(t.meter_interval, self._meter_reports)
+        self._every(t.motion_interval, self._motion)
+
+    def _every(self, interval: float, action: Callable[[], None]) -> None:
+        def tick() -> None:
+            if not self._running:
+                return
+            action()
+            self.scheduler.call_later(interval, tick)
+
+        self.scheduler.call_later(interval, tick)
+
+    def _wake_sleepers(self) -> None:
+        for node in list(self.nodes.values()):
+            if (
+                not node.get("isListening", True)
+                and not node.get("virtual")
+                and node.get("status") == "Asleep"
+            ):
+                self.wake_up(int(node["id"]), report=True)
+
+    def _meter_reports(self) -> None:
+        with self._lock:
+            for node in list(self.nodes.values()):
+                meter = node.get("values", {}).get("50-0-value-66049")
+                if meter is None or node.get("status") == "Dead":
+                    continue
+                switch = node.get("values", {}).get("37-0-currentValue")
+                watts = round(1200 + self._rng.uniform(-25, 25), 1) if switch and switch.get("value") else 0
+                self.touch(node)
+                self.set_value(node, meter, watts)
+
+    def _motion(self) -> None:
+        with self._lock:
+            moving = [
+                n
+                for n in self.nodes.values()
+                if "48-0-Motion" in n.get("values", {}) and n.get("status") != "Dead"
+            ]
+            for node in moving:
+                self._set_motion(node, True)
+        for node in moving:
+            self.scheduler.call_later(self.timing.motion_clear, self._clear_motion(node))
+
+    def _clear_motion(self, node: Node) -> Action:
+        return lambda: self._set_motion(node, False)
+
+    def _set_motion(self, node: Node, active: bool) -> None:
+        with self._lock:
+            values = node.get("values", {})
+            self.touch(node)
+            status = values.get("113-0-Home Security-Motion sensor status")
+            if status is not None:
+                self.set_value(node, status, 8 if active else 0)
+            binary = values.get("48-0-Motion")
+            if binary is not None:
+                self.set_value(node, binary, active)
+
+
+def parse_set_payload(raw: bytes) -> tuple[Any, Any]:
+    """A value-topic write: `{"value": X, "options": {...}}` or a bare value; `on`/`off`/`lock`/`unlock`
+    (any case) become booleans."""
+    text = raw.decode("utf-8", "replace")
+    try:
+        parsed: Any = json.loads(text)
+    except ValueError:
+        parsed = text
+    options = None
+    if isinstance(parsed, dict) and "value" in parsed:
+        options = parsed.get("options")
+        parsed = parsed["value"]
+    if isinstance(parsed, str) and parsed.strip().lower() in ("on", "off", "lock", "unlock"):
+        parsed = parsed.strip().lower() in ("on", "lock")
+    return parsed, options
+
+
+def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+    # Replies are delayed on purpose by the timing profile; Nagle would only add noise on top.
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+__all__ = ["BROADCAST_ID", "Simulator", "parse_set_payload"]
