@@ -188,6 +188,7 @@ class Report:
     requests: int = 0
     answered: int = 0
     tools_called: list[str] = field(default_factory=list)
+    tool_outcomes: dict[str, str] = field(default_factory=dict)
     exit_code: int | None = None
     exit_seconds: float | None = None
     stderr_tail: list[str] = field(default_factory=list)
@@ -465,8 +466,9 @@ async def _drive(session: Session, options: Options) -> None:
         if options.read_only and not (tool.get("annotations") or {}).get("readOnlyHint"):
             continue
         args = script.tool_args.get(name, example_args(tool.get("inputSchema")))
-        await session.request("tools/call", {"name": name, "arguments": args}, options.reply_timeout)
+        answer = await session.request("tools/call", {"name": name, "arguments": args}, options.reply_timeout)
         report.tools_called.append(name)
+        report.tool_outcomes[name] = tool_outcome(answer)
     for line in script.messages:
         value = _json_or_none(line)
         if isinstance(value, dict) and "method" in value and readable_id(value) is not None:
@@ -479,6 +481,22 @@ async def _drive(session: Session, options: Options) -> None:
     last = {"jsonrpc": "2.0", "id": "check-last", "method": "ping"}
     session.track(last)
     await session.send_line(json.dumps(last).encode())
+
+
+def tool_outcome(answer: dict[str, Any]) -> str:
+    """One line saying how a tools/call went: `ok: <text>`, `tool error: <text>` or `error <code>: <message>`."""
+    error = answer.get("error")
+    if isinstance(error, dict):
+        return f"error {error.get('code')}: {str(error.get('message'))[:80]}"
+    raw = answer.get("result")
+    result: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    texts = [
+        c.get("text", "")
+        for c in result.get("content", [])
+        if isinstance(c, dict) and c.get("type") == "text"
+    ]
+    text = " ".join(texts)[:80]
+    return f"tool error: {text}" if result.get("isError") else f"ok: {text}"
 
 
 def _json_or_none(line: bytes) -> Any:

@@ -1,0 +1,89 @@
+"""check-stdio against fixture servers: passes a pure one, fails a polluting one, reports a dying one."""
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures_servers.wire import BANNER_SERVER, DYING_SERVER, GOOD_SERVER
+
+pytestmark = pytest.mark.e2e
+
+CHECK = [sys.executable, "-m", "zwave_mcp.stdio_check"]
+
+
+def check(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CHECK, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_passes_a_pure_server_and_reports_json() -> None:
+    done = check("--json", "--", *GOOD_SERVER)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["passed"] is True
+    assert report["problems"] == []
+    assert report["exit_code"] == 0
+    assert sorted(report["tools_called"]) == ["echo", "noisy", "slow"]
+    assert report["tool_outcomes"]["echo"] == "ok: example"  # generated from the schema's required `text`
+    assert report["requests"] == report["answered"] >= 7
+    assert "PASS" in done.stderr
+
+
+def test_fails_a_server_that_prints_a_banner_and_names_the_line() -> None:
+    done = check("--json", "--", *BANNER_SERVER)
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["passed"] is False
+    assert any(
+        p.startswith("stdout line 1:") and "Banner: fixture server v1 starting" in p
+        for p in report["problems"]
+    )
+    assert "stdout line 1" in done.stderr and "Banner: fixture server v1 starting" in done.stderr
+
+
+def test_reports_a_server_dying_at_start_with_its_stderr_after_three_attempts() -> None:
+    started = time.monotonic()
+    done = check("--json", "--backoff", "0,0.2,0.4", "--", *DYING_SERVER)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert [a.split(" failed")[0] for a in report["attempts"]] == ["attempt 1", "attempt 2", "attempt 3"]
+    assert all("exited with code 3" in a for a in report["attempts"])
+    assert "MCP connection failed after 3 attempts" in report["problems"]
+    assert report["stderr_tail"] == ["fatal: cannot reach the MQTT broker at 127.0.0.1:1"]
+    assert "fatal: cannot reach the MQTT broker" in done.stderr
+    assert elapsed >= 0.6, "the backoff delays were not waited"
+
+
+def test_a_missing_command_is_reported_not_raised() -> None:
+    done = check("--backoff", "0", "--", "/nonexistent/server-binary")
+    assert done.returncode == 1
+    assert "cannot start" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_script_supplies_tool_arguments_skips_and_extra_requests(tmp_path: Path) -> None:
+    script = tmp_path / "session.json"
+    script.write_text(
+        json.dumps(
+            {
+                "tool_args": {"echo": {"text": "from the script"}},
+                "skip_tools": ["slow", "noisy"],
+                "messages": [{"jsonrpc": "2.0", "id": "script-ping", "method": "ping"}, "raw garbage line"],
+            }
+        )
+    )
+    done = check("--json", "--script", str(script), "--", *GOOD_SERVER)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["tools_called"] == ["echo"]
+    assert report["tool_outcomes"] == {"echo": "ok: from the script"}
+    assert report["requests"] == report["answered"]
+
+
+def test_bad_usage_exits_2() -> None:
+    done = check("no-separator")
+    assert done.returncode == 2
+    assert "usage" in done.stderr

@@ -1,0 +1,80 @@
+"""serve_stdio in-process over os.pipe() wires: bounded line length, ordering, client cancellation."""
+
+import asyncio
+import json
+import os
+import threading
+
+from tests.fixtures_servers.toy_server import build_toy_server
+from tests.fixtures_servers.wire import INITIALIZED, initialize, request, shape
+from zwave_mcp.stdio import StdioWire, serve_stdio
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.close(fd)
+
+
+def _read_all(fd: int, into: list[bytes]) -> None:
+    while chunk := os.read(fd, 65536):
+        into.append(chunk)
+    os.close(fd)
+
+
+async def serve_lines(lines: list[bytes], **options: object) -> list[dict]:
+    """Serve the toy server over pipes fed with `lines` then EOF; the replies, parsed."""
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    received: list[bytes] = []
+    reader = threading.Thread(target=_read_all, args=(out_r, received), daemon=True)
+    reader.start()
+    feeding = asyncio.to_thread(_write_all, in_w, b"".join(line + b"\n" for line in lines))
+    serving = serve_stdio(
+        build_toy_server(), drain_timeout=5, wire=StdioWire(in_r, out_w), handle_signals=False, **options
+    )
+    async with asyncio.timeout(20):
+        await asyncio.gather(feeding, serving)
+    os.close(out_w)
+    os.close(in_r)
+    await asyncio.to_thread(reader.join, 5)
+    output = b"".join(received)
+    return [json.loads(line) for line in output.splitlines()]
+
+
+async def test_over_limit_line_is_answered_and_serving_continues() -> None:
+    replies = await serve_lines(
+        [
+            initialize(1),
+            b'{"jsonrpc":"2.0","id":9,"method":"ping","pad":"' + b"p" * 5000 + b'"}',
+            request(2, "ping"),
+        ],
+        max_line_bytes=1024,
+    )
+    assert [shape(r) for r in replies] == [(1, "result"), (None, -32700), (2, "result")]
+    assert "too long" in replies[1]["error"]["message"]
+
+
+async def test_malformed_line_answer_waits_for_earlier_requests() -> None:
+    slow = request(2, "tools/call", {"name": "slow", "arguments": {"seconds": 0.3}})
+    replies = await serve_lines([initialize(1), INITIALIZED, slow, b"garbage", request(3, "ping")])
+    assert [shape(r) for r in replies] == [(1, "result"), (2, "result"), (None, -32700), (3, "result")]
+
+
+async def test_order_wait_bounds_how_long_a_slow_call_holds_up_the_error() -> None:
+    slow = request(2, "tools/call", {"name": "slow", "arguments": {"seconds": 1.0}})
+    replies = await serve_lines([initialize(1), INITIALIZED, slow, b"garbage"], order_wait=0.05)
+    assert [shape(r) for r in replies] == [(1, "result"), (None, -32700), (2, "result")]
+
+
+async def test_a_request_the_client_cancelled_is_not_waited_for_at_eof() -> None:
+    slow = request(2, "tools/call", {"name": "slow", "arguments": {"seconds": 30}})
+    cancel = json.dumps(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2, "reason": "test"}}
+    ).encode()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    replies = await serve_lines([initialize(1), INITIALIZED, slow, cancel])
+    assert [shape(r) for r in replies] == [(1, "result")]
+    assert loop.time() - started < 4, "a cancelled request must not hold the drain until its timeout"
