@@ -53,6 +53,28 @@ class Settings(BaseModel):
     read_only: bool = Field(False, description="Refuse every write; mutating tools are not listed")
     dry_run: bool = Field(False, description="Show the MQTT messages a write would send, send nothing")
     aliases_file: Path | None = Field(None, description="JSON file of extra device names")
+    # Safety policy (zwave_mcp.policy): lists are comma-separated names, rooms, node ids or capabilities.
+    allow: str | None = Field(
+        None, description="Only these devices can be changed, e.g. 'Kitchen,Living Room'"
+    )
+    deny: str | None = Field(
+        None, description="These devices are never changed (still readable), e.g. 'lock,cover'"
+    )
+    hide: str | None = Field(None, description="These devices are not listed, read or changed")
+    confirm_actions: str | None = Field(
+        None, description="Actions that always need confirmation, e.g. 'open'"
+    )
+    confirm_devices: str | None = Field(None, description="Devices whose every change needs confirmation")
+    forbid_sensitive: bool = Field(
+        False, description="Refuse sensitive actions (unlock, …) instead of asking"
+    )
+    safe_temp_min: float = Field(10.0, description="Thermostat targets below this (°C) need confirmation")
+    safe_temp_max: float = Field(28.0, description="Thermostat targets above this (°C) need confirmation")
+    confirm_token_ttl: float = Field(60.0, gt=0, le=3600, description="Seconds a confirmation token is valid")
+    rate_limit_device: int = Field(10, ge=0, description="Commands per minute to one device (0: no limit)")
+    rate_limit_total: int = Field(60, ge=0, description="Commands per minute in all (0: no limit)")
+    audit_file: Path | None = Field(None, description="Also append the audit log (JSON lines) to this file")
+    policy_file: Path | None = Field(None, description="TOML or JSON file with the policy settings")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
     log_format: Literal["json", "text"] = Field("json", description="stderr log format")
 

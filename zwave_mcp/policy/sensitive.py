@@ -1,0 +1,131 @@
+"""Which changes are sensitive (need the person's confirmation), and how an action is said in a sentence.
+
+Built-in rules, always on:
+- a lock: anything but `lock` (unlock, toggle, …) could open the door;
+- an entry cover (garage door, gate: `device.is_entry`, set by the device domain for Barrier Operator and
+  "garage"-type covers): anything but `close` and `stop` could open it;
+- an alarm or siren (a capability containing "alarm" or "siren"), or the actions `disarm`/`disable_alarm`
+  anywhere: switching it off, disarming or disabling it;
+- a thermostat setpoint outside the safe band (default 10-28 °C; a °F unit is converted). The value must be
+  the absolute target the write will send (resolve "+1" first); a target that is not a plain number is
+  treated as outside the band, because the policy cannot tell where it lands.
+Configured on top: actions confirmed everywhere (`ZWAVE_MCP_CONFIRM_ACTIONS`, e.g. `open,set_mode`) and
+devices for which every change is confirmed (`ZWAVE_MCP_CONFIRM_DEVICES`, e.g. a cover marked sensitive).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from zwave_mcp.policy.terms import DeviceList, PolicyDevice, device_label
+
+TEMPERATURE_ACTIONS = frozenset(
+    {"set_temperature", "set_setpoint", "set_heating_setpoint", "set_cooling_setpoint"}
+)
+ALARM_OFF_ACTIONS = frozenset({"disarm", "disable_alarm"})
+_ALARM_OFF_ON_ALARM = frozenset({"off", "disable", "disarm", "disable_alarm", "toggle"})
+_SAFE_ON_LOCK = frozenset({"lock"})
+_SAFE_ON_ENTRY = frozenset({"close", "stop"})
+_FAHRENHEIT = frozenset({"°f", "f", "degf", "fahrenheit"})
+
+
+def normalize_action(action: str) -> str:
+    """ "Set Temperature" / "set-temperature" → "set_temperature"."""
+    return "_".join(action.strip().casefold().replace("-", " ").split())
+
+
+@dataclass(frozen=True, slots=True)
+class SafeBand:
+    """Thermostat targets inside [low, high] °C need no confirmation."""
+
+    low: float = 10.0
+    high: float = 28.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low < self.high):
+            raise ValueError(
+                f"the safe temperature band needs low < high (got {self.low:g} to {self.high:g})"
+            )
+
+    def describe(self) -> str:
+        return f"{self.low:g}-{self.high:g} °C"
+
+
+def as_number(value: object) -> float | None:
+    """A plain number, or text that is one ("21.5"); relative text ("+1") and anything else → None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str) and value.strip()[:1] not in ("+", "-", ""):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def to_celsius(value: float, unit: str | None) -> float:
+    if unit is not None and unit.strip().casefold() in _FAHRENHEIT:
+        return (value - 32.0) * 5.0 / 9.0
+    return value
+
+
+def format_value(value: object, unit: str | None = None) -> str:
+    number = as_number(value)
+    shown = f"{number:g}" if number is not None else repr(value) if not isinstance(value, str) else value
+    if len(shown) > 60:
+        shown = shown[:60] + "…"
+    return f"{shown} {unit}" if unit else shown
+
+
+def describe_action(device: PolicyDevice, action: str, value: object = None, unit: str | None = None) -> str:
+    """The change as words, lower-case first: "unlock Front Door Lock (Entry)", "set … to 30 °C"."""
+    label = device_label(device)
+    if action in ("on", "off"):
+        return f"turn {action} {label}"
+    if action.startswith("set_") and value is not None:
+        return f"set {label} to {format_value(value, unit)}"
+    words = action.replace("_", " ")
+    return f"{words} {label}" + (f" to {format_value(value, unit)}" if value is not None else "")
+
+
+def _has(capabilities: Collection[str], *needles: str) -> bool:
+    return any(n in str(c).casefold() for c in capabilities for n in needles)
+
+
+def sensitivity(
+    device: PolicyDevice,
+    action: str,
+    value: object,
+    *,
+    unit: str | None,
+    band: SafeBand,
+    confirm_actions: frozenset[str],
+    confirm_devices: DeviceList,
+) -> str | None:
+    """Why this change is sensitive ("it unlocks a lock"), or None when it is not. `action` is normalized."""
+    caps = device.capabilities
+    if action == "unlock" or ("lock" in {str(c).casefold() for c in caps} and action not in _SAFE_ON_LOCK):
+        return "it can unlock a door"
+    if getattr(device, "is_entry", False) and action not in _SAFE_ON_ENTRY:
+        return "it can open a way into the house"
+    if action in ALARM_OFF_ACTIONS or (_has(caps, "alarm", "siren") and action in _ALARM_OFF_ON_ALARM):
+        return "it can switch off an alarm"
+    if action in TEMPERATURE_ACTIONS:
+        number = as_number(value)
+        if number is None:
+            return f"the target is not a plain temperature, so it may be outside the safe range {band.describe()}"
+        celsius = to_celsius(number, unit)
+        if not band.low <= celsius <= band.high:
+            return f"{format_value(value, unit)} is outside the safe range {band.describe()}"
+    if action in confirm_actions:
+        return f"'{action}' is on the list of actions that need confirmation"
+    term = confirm_devices.first_match(device)
+    if term is not None:
+        return f"every change to it needs confirmation (matched '{term.text}' in {confirm_devices.source})"
+    return None

@@ -1,0 +1,159 @@
+"""The policy's settings: from `Settings` (env `ZWAVE_MCP_*` / flags) and an optional policy file.
+
+The file (`ZWAVE_MCP_POLICY_FILE`) is TOML when its name ends in `.toml`, JSON otherwise, with the same keys
+as the settings (lists as arrays or comma-separated text):
+
+    read_only = false
+    allow = ["Kitchen", "Living Room"]      # only these can be changed (empty: everything)
+    deny = ["lock", "cover"]                # never changed, still visible and readable
+    hide = ["node:7"]                       # not listed, not readable, not changed
+    confirm_actions = ["open"]              # confirmed on every device, on top of the built-in rules
+    confirm_devices = ["Garage Door"]       # every change to these is confirmed
+    forbid_sensitive = false                # refuse sensitive changes instead of asking
+    safe_temp_min = 10.0
+    safe_temp_max = 28.0
+    confirm_token_ttl = 60
+    rate_limit_device = 10                  # per minute; 0 = no limit
+    rate_limit_total = 60
+    audit_file = "/var/log/zwave-mcp/audit.jsonl"
+
+Precedence: a setting given as env var or flag replaces the file's, except that safety only adds up:
+`read_only` and `forbid_sensitive` are on when either source says so, and the deny, hide and confirm lists
+of both sources are combined.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zwave_mcp.config import ConfigError, Settings, env_name
+from zwave_mcp.policy.sensitive import SafeBand, normalize_action
+from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
+
+POLICY_FILE_MAX_BYTES = 1_000_000
+LIST_KEYS = ("allow", "deny", "hide", "confirm_devices")
+_COMBINED = ("deny", "hide", "confirm_devices", "confirm_actions")
+_SWITCHES = ("read_only", "forbid_sensitive")
+_SCALARS = ("safe_temp_min", "safe_temp_max", "confirm_token_ttl", "rate_limit_device", "rate_limit_total")
+FILE_KEYS = frozenset((*LIST_KEYS, "confirm_actions", *_SWITCHES, *_SCALARS, "audit_file"))
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """Everything `Policy` is built from; the defaults are the policy with no configuration at all."""
+
+    read_only: bool = False
+    allow: DeviceList = field(default_factory=DeviceList)
+    deny: DeviceList = field(default_factory=DeviceList)
+    hide: DeviceList = field(default_factory=DeviceList)
+    confirm_devices: DeviceList = field(default_factory=DeviceList)
+    confirm_actions: frozenset[str] = frozenset()
+    forbid_sensitive: bool = False
+    safe_band: SafeBand = field(default_factory=SafeBand)
+    confirm_token_ttl: float = 60.0
+    rate_limit_device: int = 10
+    rate_limit_total: int = 60
+    audit_file: Path | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> PolicyConfig:
+        """Raises `ConfigError` (one line naming the setting) for anything unusable."""
+        given = {name: getattr(settings, name) for name in settings.model_fields_set if name in FILE_KEYS}
+        path: Path | None = settings.policy_file
+        from_file = load_policy_file(path) if path is not None else {}
+        defaults = {name: getattr(settings, name) for name in FILE_KEYS}
+        return cls.from_sources(defaults, given, from_file, file_label=path.name if path else "")
+
+    @classmethod
+    def from_sources(
+        cls,
+        defaults: Mapping[str, Any],
+        given: Mapping[str, Any],
+        from_file: Mapping[str, Any],
+        *,
+        file_label: str = "",
+    ) -> PolicyConfig:
+        """Merge defaults < file < env/flags (`given`), with the safety exceptions in the module docstring."""
+
+        def pick(name: str) -> tuple[Any, str]:
+            if name in given:
+                return given[name], env_name(name)
+            if name in from_file:
+                return from_file[name], file_label
+            return defaults.get(name), env_name(name)
+
+        lists: dict[str, DeviceList] = {}
+        for name in LIST_KEYS:
+            try:
+                if name in _COMBINED and name in given and name in from_file:
+                    terms = parse_terms(_as_list(given[name]) + _as_list(from_file[name]))
+                    source = f"{env_name(name)} and {file_label}"
+                else:
+                    value, source = pick(name)
+                    terms = parse_terms(_as_list(value))
+            except TermError as exc:
+                raise ConfigError(f"{name} ({pick(name)[1]}): {exc.message}") from None
+            lists[name] = DeviceList(terms, source)
+        actions = _as_list(given.get("confirm_actions")) + _as_list(from_file.get("confirm_actions"))
+        if "confirm_actions" not in given and "confirm_actions" not in from_file:
+            actions = _as_list(defaults.get("confirm_actions"))
+        try:
+            band = SafeBand(float(pick("safe_temp_min")[0]), float(pick("safe_temp_max")[0]))
+            ttl = float(pick("confirm_token_ttl")[0])
+            per_device, total = int(pick("rate_limit_device")[0]), int(pick("rate_limit_total")[0])
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"policy: {exc}") from None
+        if not 0 < ttl <= 3600:
+            raise ConfigError(f"confirm_token_ttl ({pick('confirm_token_ttl')[1]}): must be 1-3600 seconds")
+        if per_device < 0 or total < 0:
+            raise ConfigError("rate_limit_device / rate_limit_total: must be 0 (no limit) or more")
+        audit = pick("audit_file")[0]
+        return cls(
+            read_only=any(bool(src.get("read_only")) for src in (defaults, given, from_file)),
+            forbid_sensitive=any(bool(src.get("forbid_sensitive")) for src in (defaults, given, from_file)),
+            confirm_actions=frozenset(normalize_action(a) for a in actions if a.strip()),
+            safe_band=band,
+            confirm_token_ttl=ttl,
+            rate_limit_device=per_device,
+            rate_limit_total=total,
+            audit_file=Path(audit) if audit else None,
+            **lists,
+        )
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return value.split(",")
+    if isinstance(value, list | tuple):
+        return [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value]
+    raise ConfigError(f"expected a list or comma-separated text, got {type(value).__name__}")
+
+
+def load_policy_file(path: Path) -> dict[str, Any]:
+    """Read a TOML (`.toml`) or JSON policy file; unknown keys and bad syntax are `ConfigError`s."""
+    label = f"{env_name('policy_file')}={str(path)!r}"
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{label}: cannot read it ({exc.strerror})") from None
+    if len(raw) > POLICY_FILE_MAX_BYTES:
+        raise ConfigError(f"{label}: larger than {POLICY_FILE_MAX_BYTES} bytes")
+    try:
+        data: Any = tomllib.loads(raw.decode("utf-8")) if path.suffix.lower() == ".toml" else json.loads(raw)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(
+            f"{label}: not valid {'TOML' if path.suffix.lower() == '.toml' else 'JSON'} ({exc})"
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{label}: must hold an object of settings")
+    unknown = sorted(set(data) - FILE_KEYS)
+    if unknown:
+        raise ConfigError(f"{label}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(FILE_KEYS))}")
+    return data

@@ -1,0 +1,141 @@
+"""Device selectors for the allow, deny, hide and confirm lists, and the small view of a device they need.
+
+A list is comma-separated text (`Kitchen, Living Room, lock, 11.2`) or, in a policy file, a list of strings.
+Each term matches a device when, compared without case, spacing or punctuation ("living-room" = "Living
+Room"), it equals the device's name, its location, one of its capabilities, its node id ("5": every
+endpoint of node 5) or its key ("11.2": endpoint 2 of node 11). A prefix pins the term to one field when a
+word would be ambiguous: `name:`, `location:` (or `room:`), `node:`, `capability:` (or `cap:`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from zwave_mcp.errors import UserError
+
+Field = Literal["any", "name", "location", "node", "capability"]
+
+_PREFIXES: dict[str, Field] = {
+    "name": "name",
+    "location": "location",
+    "room": "location",
+    "node": "node",
+    "capability": "capability",
+    "cap": "capability",
+}
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+_NODE_KEY = re.compile(r"\d{1,5}(?:\.\d{1,3})?")
+# A list longer than this is a mistake, not a policy; bounded so a typo cannot cost much at each check.
+MAX_TERMS = 500
+MAX_TERM_CHARS = 200
+
+
+class PolicyDevice(Protocol):
+    """What the policy needs to know about a device (`zwave_mcp.devices.model.Device` fits)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def node_id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def location(self) -> str: ...
+    @property
+    def capabilities(self) -> Collection[str]: ...
+
+
+class TermError(UserError):
+    """A list entry that cannot be a selector (e.g. `node:kitchen`)."""
+
+
+def normalize(text: str) -> str:
+    """Case, spacing and punctuation ignored: "Living-Room " → "living room"."""
+    return _NON_WORD.sub(" ", text.casefold()).strip()
+
+
+def device_label(device: PolicyDevice) -> str:
+    """How a device is named in messages: "Kitchen Light (Kitchen)"."""
+    return f"{device.name} ({device.location})" if device.location else device.name
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One selector; `text` is what the person wrote (shown in messages), `value` its normalized form."""
+
+    text: str
+    field: Field
+    value: str
+
+    def matches(self, device: PolicyDevice) -> bool:
+        field, value = self.field, self.value
+        if field in ("any", "node") and _NODE_KEY.fullmatch(value.replace(" ", ".")):
+            key = value.replace(" ", ".")
+            if key == device.key or key == str(device.node_id):
+                return True
+        if field == "node":
+            return False
+        if field in ("any", "name") and value == normalize(device.name):
+            return True
+        if field in ("any", "location") and device.location and value == normalize(device.location):
+            return True
+        return field in ("any", "capability") and any(value == normalize(str(c)) for c in device.capabilities)
+
+
+def parse_term(raw: str) -> Term | None:
+    """One list entry → `Term`; blank entries are None. Raises `TermError` for a malformed one."""
+    text = raw.strip()
+    if not text:
+        return None
+    if len(text) > MAX_TERM_CHARS:
+        raise TermError(f"The entry {text[:40]!r}… is too long: at most {MAX_TERM_CHARS} characters.")
+    field: Field = "any"
+    body = text
+    head, sep, rest = text.partition(":")
+    if sep and normalize(head) in _PREFIXES:
+        field, body = _PREFIXES[normalize(head)], rest.strip()
+    value = normalize(body)
+    if not value:
+        raise TermError(f"The entry {text!r} names nothing; write e.g. 'Kitchen', 'node:5' or 'lock'.")
+    if field == "node" and not _NODE_KEY.fullmatch(value.replace(" ", ".")):
+        raise TermError(f"The entry {text!r} needs a node id like 'node:5' or 'node:11.2'.")
+    return Term(text=text, field=field, value=value)
+
+
+def parse_terms(spec: str | Iterable[str] | None) -> tuple[Term, ...]:
+    """Comma-separated text or a list of strings → terms (blanks skipped, order kept, duplicates dropped)."""
+    if spec is None:
+        return ()
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    terms: dict[tuple[str, str], Term] = {}
+    for part in parts:
+        if not isinstance(part, str):
+            raise TermError(f"List entries must be text, not {type(part).__name__} ({part!r}).")
+        term = parse_term(part)
+        if term is not None:
+            terms.setdefault((term.field, term.value), term)
+    if len(terms) > MAX_TERMS:
+        raise TermError(f"The list has {len(terms)} entries; at most {MAX_TERMS} are accepted.")
+    return tuple(terms.values())
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceList:
+    """A named list of selectors; `source` says where it came from ("ZWAVE_MCP_DENY", "policy.toml")."""
+
+    terms: tuple[Term, ...] = ()
+    source: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+    def first_match(self, device: PolicyDevice) -> Term | None:
+        return next((t for t in self.terms if t.matches(device)), None)
+
+    def describe(self, limit: int = 5) -> str:
+        shown = [t.text for t in self.terms[:limit]]
+        more = len(self.terms) - len(shown)
+        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
