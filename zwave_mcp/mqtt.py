@@ -401,7 +401,12 @@ class MqttTransport:
         self.last_error = reason
         self._lost.set()
         if was_connected:
-            log.warning("MQTT disconnected: %s", reason, extra={"broker": self.address})
+            log.log(
+                logging.INFO if self._stopping else logging.WARNING,
+                "MQTT disconnected: %s",
+                reason,
+                extra={"broker": self.address},
+            )
             if self._on_disconnected_cb is not None and not self._stopping:
                 try:
                     self._on_disconnected_cb(reason)

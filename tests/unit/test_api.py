@@ -42,8 +42,15 @@ class FakeTransport:
         return "cannot reach the MQTT broker at 127.0.0.1:1: connection refused"
 
 
-def reply_for(request: dict[str, Any], result: Any = None, success: bool = True, message: str = "ok") -> bytes:
-    body: dict[str, Any] = {"success": success, "message": message, "args": request["args"], "origin": request}
+def reply_for(
+    request: dict[str, Any], result: Any = None, success: bool = True, message: str = "ok"
+) -> bytes:
+    body: dict[str, Any] = {
+        "success": success,
+        "message": message,
+        "args": request["args"],
+        "origin": request,
+    }
     if result is not None:
         body["result"] = result
     return json.dumps(body).encode()
@@ -122,7 +129,7 @@ async def test_reply_on_another_api_topic_does_not_resolve() -> None:
 
 async def test_no_reply_times_out_and_cleans_up() -> None:
     api = ApiClient(FakeTransport(), TOPICS)
-    with pytest.raises(ApiTimeout, match="did not answer getNodes within 0.05 s"):
+    with pytest.raises(ApiTimeout, match=r"did not answer getNodes within 0\.05 s"):
         await api.call("getNodes", timeout=0.05)
     assert api.in_flight == 0
 

@@ -65,7 +65,8 @@ class ApiReply:
 class Publisher(Protocol):
     """What the API client needs from the transport (the real one is `zwave_mcp.mqtt.MqttTransport`)."""
 
-    connected: bool
+    @property
+    def connected(self) -> bool: ...
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> None: ...
 

@@ -1,0 +1,372 @@
+"""`ZwaveGateway`: one zwave-js-ui gateway seen through one MQTT session.
+
+Owns the transport, the API client and the inventory. On every (re)connect: subscribe, then
+`getInfo` + `getNodes` rebuild the picture, then live topics keep it current. Messages that arrive
+between the subscription and the `getNodes` reply (the broker's retained store, live updates) are
+buffered and replayed in order after `load_nodes`: each is at least as new as what it follows, so
+the replay ends on the latest state and nothing is lost. Gateway-level topics (client status,
+version, driver status) are applied at once so health stays right while loading.
+
+Everything runs on the asyncio loop thread; reads of the inventory are plain dict lookups.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from zwave_mcp.config import Settings
+from zwave_mcp.gateway.api import (
+    REQUEST_QOS,
+    ApiClient,
+    ApiReply,
+    ApiUnavailable,
+    GatewayError,
+    WriteResult,
+)
+from zwave_mcp.gateway.health import GatewayHealth, build_health
+from zwave_mcp.gateway.model import Change, ZNode, ZValue
+from zwave_mcp.gateway.state import Inventory
+from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
+from zwave_mcp.mqtt import MqttTransport
+
+log = logging.getLogger(__name__)
+
+# While loading, at most this many messages wait for the getNodes reply (oldest dropped beyond it).
+MAX_BUFFERED_MESSAGES = 200_000
+# A failed load is retried after this long, or at once when zwave-js-ui comes (back) online.
+RESYNC_RETRY_S = 5.0
+_GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
+_SKIPPED_KINDS = (TopicKind.SET_REQUEST, TopicKind.FOREIGN)
+
+ValuePredicate = Callable[[ZValue], bool]
+
+
+class ApiFailed(GatewayError):
+    """zwave-js-ui answered `success: false`; the message is its own error text."""
+
+
+class ZwaveGateway:
+    def __init__(self, settings: Settings, inventory: Inventory | None = None) -> None:
+        self.settings = settings
+        self.topics = GatewayTopics(settings.prefix, settings.gateway_name)
+        self.inventory = inventory or Inventory(self.topics)
+        self.transport = MqttTransport(
+            settings,
+            on_message=self._on_message,
+            on_connected=self._on_connected,
+            on_disconnected=self._on_disconnected,
+        )
+        self.api = ApiClient(self.transport, self.topics, default_timeout=settings.api_timeout)
+        self.transport.subscribe(self.topics.subscriptions())
+        self.info: dict[str, Any] = {}
+        self.loaded = False  # a getNodes result has been loaded at least once
+        self.last_message_monotonic: float | None = None
+        self._loading = False
+        self._buffer: deque[tuple[str, bytes | bytearray, bool]] = deque(maxlen=MAX_BUFFERED_MESSAGES)
+        self._sync_task: asyncio.Task[None] | None = None
+        self._sync_error: str | None = None
+        self._sync_wakeup = asyncio.Event()
+        self._synced = asyncio.Event()
+        self._value_waiters: dict[str, list[tuple[ValuePredicate, asyncio.Future[ZValue]]]] = {}
+        self._status_waiters: dict[int, list[tuple[Callable[[str], bool], asyncio.Future[str]]]] = {}
+        self.inventory.add_listener(self._on_change)
+
+    # -- life -------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Connect in the background; returns at once (tools answer "unavailable" until it is up)."""
+        self.transport.start()
+
+    async def stop(self) -> None:
+        if self._sync_task is not None:
+            self._sync_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sync_task
+            self._sync_task = None
+        await self.transport.stop()
+        self.api.fail_all("the Z-Wave service is shutting down")
+
+    async def wait_ready(self, timeout: float) -> bool:
+        """Wait (bounded) until the inventory is loaded on the current connection."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._synced.wait(), timeout)
+        return self._synced.is_set()
+
+    # -- transport callbacks (loop thread) --------------------------------------------------------------
+    def _on_connected(self) -> None:
+        self._begin_sync()
+
+    def _on_disconnected(self, reason: str) -> None:
+        self._synced.clear()
+        self.api.fail_all(reason)
+        if self._sync_task is not None:
+            self._sync_task.cancel()
+            self._sync_task = None
+        self._loading = False
+        self._buffer.clear()
+
+    def _on_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
+        self.last_message_monotonic = time.monotonic()
+        kind = self.topics.classify(topic).kind
+        if kind is TopicKind.API_REPLY:
+            self.api.handle_reply(topic.rpartition("/")[2], payload)
+        elif kind in _SKIPPED_KINDS:
+            return
+        elif self._loading and kind not in _GATEWAY_KINDS:
+            self._buffer.append((topic, payload, retain))
+        else:
+            self.inventory.apply(topic, bytes(payload), retain)
+
+    # -- (re)sync ---------------------------------------------------------------------------------------
+    def _begin_sync(self) -> None:
+        """Buffer from now on and (re)load; called on connect and when zwave-js-ui comes back."""
+        self._synced.clear()
+        self._loading = True
+        if self._sync_task is None or self._sync_task.done():
+            self._sync_task = asyncio.get_running_loop().create_task(self._sync(), name="zwave-sync")
+        else:
+            self._sync_wakeup.set()
+
+    async def _sync(self) -> None:
+        while True:
+            self._sync_wakeup.clear()
+            info_reply, nodes_reply = await asyncio.gather(
+                self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True
+            )
+            if isinstance(nodes_reply, ApiUnavailable):
+                return  # the link dropped; the next connect starts a new sync
+            if (
+                isinstance(nodes_reply, ApiReply)
+                and nodes_reply.success
+                and isinstance(nodes_reply.result, list)
+            ):
+                if (
+                    isinstance(info_reply, ApiReply)
+                    and info_reply.success
+                    and isinstance(info_reply.result, dict)
+                ):
+                    self.info = info_reply.result
+                self._load(nodes_reply.result)
+                return
+            if isinstance(nodes_reply, ApiReply):
+                self._sync_error = f"it refused getNodes: {nodes_reply.message or 'no node list'}"
+            elif isinstance(nodes_reply, GatewayError):
+                self._sync_error = str(nodes_reply)
+            else:
+                log.error("loading the Z-Wave network failed", exc_info=nodes_reply)
+                self._sync_error = f"loading failed: {nodes_reply}"
+            log.warning("cannot load the Z-Wave network yet: %s", self._sync_error)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._sync_wakeup.wait(), RESYNC_RETRY_S)
+
+    def _load(self, nodes: list[Any]) -> None:
+        started = time.perf_counter()
+        self.inventory.load_nodes(nodes)
+        replayed = len(self._buffer)
+        while self._buffer:
+            topic, payload, retain = self._buffer.popleft()
+            self.inventory.apply(topic, bytes(payload), retain)
+        self._loading = False
+        self._sync_error = None
+        self.loaded = True
+        self._synced.set()
+        self._recheck_waiters()
+        log.info(
+            "Z-Wave network loaded: %d nodes, %d buffered messages replayed in %.1f ms",
+            len(self.inventory.nodes),
+            replayed,
+            (time.perf_counter() - started) * 1000,
+        )
+
+    # -- changes → waiters and re-syncs -----------------------------------------------------------------
+    def _on_change(self, change: Change) -> None:
+        if change.kind == "gateway":
+            if (
+                change.value_id in ("client_online", "driver_ready")
+                and change.new is True
+                and change.old is not True
+            ):
+                if self._loading:
+                    self._sync_wakeup.set()  # a load that failed because zwave-js-ui was away retries now
+                elif self.loaded:
+                    # zwave-js-ui or its driver came back: nodes may have changed meanwhile, so reload.
+                    self._begin_sync()
+            return
+        if change.kind == "status" and change.node_id is not None:
+            self._resolve_status(change.node_id)
+        if change.value_id is not None and change.value_id in self._value_waiters:
+            self._resolve_value(change.value_id)
+
+    def _resolve_value(self, value_id: str) -> None:
+        value = self.inventory.value(value_id)
+        waiters = self._value_waiters.get(value_id)
+        if value is None or not waiters:
+            return
+        for entry in list(waiters):
+            predicate, future = entry
+            if future.done():
+                continue
+            try:
+                matched = predicate(value)
+            except Exception:
+                log.debug("value predicate failed for %s", value_id, exc_info=True)
+                matched = False
+            if matched:
+                future.set_result(value)
+
+    def _resolve_status(self, node_id: int) -> None:
+        node = self.inventory.node(node_id)
+        for predicate, future in list(self._status_waiters.get(node_id, ())):
+            if node is not None and not future.done() and predicate(node.status):
+                future.set_result(node.status)
+
+    def _recheck_waiters(self) -> None:
+        """After a reload values may have moved without a Change; let waiters look again."""
+        for value_id in list(self._value_waiters):
+            self._resolve_value(value_id)
+        for node_id in list(self._status_waiters):
+            self._resolve_status(node_id)
+
+    async def wait_for_value(
+        self, value_id: str, predicate: ValuePredicate, timeout: float, check_current: bool = True
+    ) -> ZValue | None:
+        """The value once `predicate(value)` holds (driven by inventory changes, no polling); None on timeout."""
+        current = self.inventory.value(value_id)
+        if check_current and current is not None and predicate(current):
+            return current
+        future: asyncio.Future[ZValue] = asyncio.get_running_loop().create_future()
+        entry = (predicate, future)
+        self._value_waiters.setdefault(value_id, []).append(entry)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            return None
+        finally:
+            waiters = self._value_waiters.get(value_id)
+            if waiters is not None:
+                with contextlib.suppress(ValueError):
+                    waiters.remove(entry)
+                if not waiters:
+                    del self._value_waiters[value_id]
+
+    async def wait_for_node_status(
+        self, node_id: int, statuses: set[str] | str, timeout: float, check_current: bool = True
+    ) -> str | None:
+        """The node's status once it is one of `statuses` ("Alive", "Awake", …); None on timeout."""
+        wanted = {statuses} if isinstance(statuses, str) else set(statuses)
+        node = self.inventory.node(node_id)
+        if check_current and node is not None and node.status in wanted:
+            return node.status
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        entry = (wanted.__contains__, future)
+        self._status_waiters.setdefault(node_id, []).append(entry)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            return None
+        finally:
+            waiters = self._status_waiters.get(node_id)
+            if waiters is not None:
+                with contextlib.suppress(ValueError):
+                    waiters.remove(entry)
+                if not waiters:
+                    del self._status_waiters[node_id]
+
+    # -- state ------------------------------------------------------------------------------------------
+    @property
+    def nodes(self) -> dict[int, ZNode]:
+        return self.inventory.nodes
+
+    def _gateway_words(self) -> str:
+        return f"on prefix {self.settings.prefix!r} with name {self.settings.gateway_name!r}"
+
+    def unavailable_reason(self) -> str | None:
+        """Why tools cannot work right now, in one sentence; None when the gateway is usable."""
+        if not self.transport.connected:
+            return self.transport.unavailable_text()
+        status = self.inventory.status
+        if status.client_online is False:
+            return f"zwave-js-ui is offline ({self._gateway_words()}): the broker published its last will"
+        if not self.loaded:
+            if self._sync_error is not None:
+                return (
+                    f"zwave-js-ui is not answering {self._gateway_words()} ({self._sync_error}) — check that "
+                    "it is running, that its MQTT gateway uses this broker, and its prefix and name settings"
+                )
+            return "still loading the Z-Wave network from zwave-js-ui"
+        if status.driver_ready is False:
+            return "the Z-Wave driver is not ready (zwave-js-ui was stopped or lost its Z-Wave controller)"
+        return None
+
+    def health(self) -> GatewayHealth:
+        age = None if self.last_message_monotonic is None else time.monotonic() - self.last_message_monotonic
+        return build_health(
+            broker_connected=self.transport.connected,
+            broker_address=self.transport.address,
+            broker_error=self.transport.last_error,
+            status=self.inventory.status,
+            nodes=self.inventory.nodes,
+            inventory_loaded=self.loaded,
+            last_message_age_s=age,
+            info=self.info,
+            problem=self.unavailable_reason(),
+        )
+
+    # -- API --------------------------------------------------------------------------------------------
+    async def call(self, api: str, *args: Any, timeout: float | None = None) -> ApiReply:
+        return await self.api.call(api, *args, timeout=timeout)
+
+    async def _call_ok(self, api: str, *args: Any, timeout: float | None = None) -> Any:
+        reply = await self.api.call(api, *args, timeout=timeout)
+        if not reply.success:
+            raise ApiFailed(f"zwave-js-ui could not run {api}: {reply.message or 'no reason given'}")
+        return reply.result
+
+    async def write_value(
+        self,
+        value: ZValue | dict[str, Any],
+        target: Any,
+        options: dict[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> WriteResult:
+        """`api/writeValue`; the result carries zwave-js's SetValueStatus (the envelope alone means nothing).
+
+        With `settings.dry_run` nothing is published: the result holds the exact message instead.
+        """
+        value_id = value.api_value_id() if isinstance(value, ZValue) else dict(value)
+        args: list[Any] = [value_id, target]
+        if options:
+            args.append(options)
+        if self.settings.dry_run:
+            topic, payload = self.api.build_request("writeValue", args)
+            return WriteResult(
+                status=None,
+                message="dry run: nothing was sent",
+                value_id=value_id,
+                target=target,
+                dry_run_message={"topic": topic, "payload": payload, "qos": REQUEST_QOS, "retain": False},
+            )
+        reply = await self.api.call("writeValue", *args, timeout=timeout)
+        return WriteResult.from_reply(reply, value_id, target)
+
+    async def poll_value(self, value: ZValue | dict[str, Any], timeout: float | None = None) -> Any:
+        value_id = value.api_value_id() if isinstance(value, ZValue) else dict(value)
+        return await self._call_ok("pollValue", value_id, timeout=timeout)
+
+    async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
+        await self._call_ok("refreshValues", node_id, timeout=timeout)
+
+    async def ping_node(self, node_id: int, timeout: float | None = None) -> bool:
+        return bool(await self._call_ok("pingNode", node_id, timeout=timeout))
+
+    async def get_scenes(self, timeout: float | None = None) -> list[dict[str, Any]]:
+        result = await self._call_ok("_getScenes", timeout=timeout)
+        return [s for s in result if isinstance(s, dict)] if isinstance(result, list) else []
+
+    async def activate_scene(self, scene_id: int, timeout: float | None = None) -> bool:
+        return bool(await self._call_ok("_activateScene", scene_id, timeout=timeout))
