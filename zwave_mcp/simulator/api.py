@@ -259,15 +259,17 @@ def _add_scene_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
     vid = _arg(args, 1)
     if not isinstance(vid, dict):
         raise RuntimeError(_js_undefined("id"))
-    # zwave-js-ui mutates the valueId in place (so `args` and `origin` show it) and matches entries on
-    # `id`: without one, a second value replaces the first (undefined === undefined), as recorded.
-    vid["value"] = _arg(args, 2)
-    vid["timeout"] = _arg(args, 3)
-    for index, existing in enumerate(scene["values"]):
+    # Entries are matched on `id` (so without one, undefined === undefined: a second value replaces the
+    # first, as recorded). A match gets the new value/timeout; otherwise the valueId itself is mutated
+    # (so `args` and `origin` show value/timeout) and appended.
+    for existing in scene["values"]:
         if existing.get("id") == vid.get("id"):
-            scene["values"][index] = vid
+            existing["value"] = _arg(args, 2)
+            existing["timeout"] = _arg(args, 3)
             break
     else:
+        vid["value"] = _arg(args, 2)
+        vid["timeout"] = _arg(args, 3)
         scene["values"].append(vid)
     respond(sim.scenes, delay=sim.timing.api_reply)
 

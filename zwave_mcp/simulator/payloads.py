@@ -10,8 +10,10 @@ from zwave_mcp.simulator.settings import SimConfig
 
 STATUS_CODES = {"Unknown": 0, "Asleep": 1, "Awake": 2, "Dead": 3, "Alive": 4}
 
-# Keys of a getNodes node that `nodeinfo` leaves out (observed in capture c).
-_NOT_IN_NODEINFO = {"values", "groups", "hassDevices", "statistics", "prioritySUCReturnRoute", "supportsTime"}
+# Keys of a getNodes node that `nodeinfo` leaves out (observed in capture c); before the node is ready
+# (the first publishes at start) a few more are not known yet.
+_NOT_IN_NODEINFO = {"values", "groups", "hassDevices", "prioritySUCReturnRoute"}
+_NOT_YET_KNOWN = {"statistics", "supportsTime", "batteryLevels", "minBatteryLevel", "supportsLongRange"}
 
 # Device class names for event summaries (zwave-js' device-class tables, the entries our houses use).
 _BASIC = {1: "Controller", 2: "Static Controller", 3: "End Node", 4: "Routing End Node"}
@@ -60,8 +62,11 @@ def value_payload(value: dict[str, Any], node: dict[str, Any], config: SimConfig
         if "value" in value:
             body["value"] = value["value"]
     if config.include_node_info:
-        body["nodeName"] = node.get("name") or ""
-        body["nodeLocation"] = node.get("loc") or ""
+        # JSON drops undefined keys: the Broadcast node has a name but no location.
+        if "name" in node:
+            body["nodeName"] = node["name"]
+        if "loc" in node:
+            body["nodeLocation"] = node["loc"]
     return dumps(body)
 
 
@@ -81,7 +86,10 @@ def last_active_payload(node: dict[str, Any], config: SimConfig) -> str:
 
 
 def nodeinfo_payload(node: dict[str, Any]) -> str:
-    return dumps({k: v for k, v in node.items() if k not in _NOT_IN_NODEINFO})
+    hidden = _NOT_IN_NODEINFO if node.get("ready") else _NOT_IN_NODEINFO | _NOT_YET_KNOWN
+    if node.get("isControllerNode"):
+        hidden = hidden | {"statistics"}  # controller statistics are not node statistics
+    return dumps({k: v for k, v in node.items() if k not in hidden})
 
 
 def gateway_payload(value: Any) -> str:
