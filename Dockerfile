@@ -1,0 +1,41 @@
+# zwave-mcp as a container: an MCP stdio server, so run it with -i and let the MCP client own stdin/stdout.
+#
+#   docker build -t zwave-mcp .
+#   docker run -i --rm -e ZWAVE_MCP_MQTT_URL=mqtt://mqtt.lan:1883 -e ZWAVE_MCP_PREFIX=zwave zwave-mcp
+#
+# All configuration comes from ZWAVE_MCP_* environment variables (see README); nothing secret is baked in.
+# For a broker password prefer a mounted file: -e ZWAVE_MCP_MQTT_PASSWORD_FILE=/run/secrets/mqtt -v ...
+
+# The same pinned base for both stages, so the wheels fit the interpreter that runs them.
+ARG PYTHON_IMAGE=python:3.12.10-slim-bookworm
+
+# --- build: the project and every dependency as wheels ----------------------------------------------
+FROM ${PYTHON_IMAGE} AS build
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY zwave_mcp ./zwave_mcp
+# Dependency versions come from pyproject.toml's ranges; the build tools stay in this stage.
+RUN python -m pip wheel --no-cache-dir --wheel-dir /wheels .
+
+# --- runtime: the wheels installed, no compilers, no pip cache, no sources ----------------------------
+FROM ${PYTHON_IMAGE}
+LABEL org.opencontainers.image.title="zwave-mcp" \
+      org.opencontainers.image.description="MCP stdio server for Z-Wave homes run by zwave-js-ui's MQTT gateway" \
+      org.opencontainers.image.licenses="MIT"
+# Unbuffered so log lines reach stderr at once; no .pyc writes at run time (pip compiled them at install,
+# and the non-root user cannot write to site-packages anyway).
+ENV PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+# The wheels are bind-mounted from the build stage, so they never become a layer of this image.
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    python -m pip install --no-cache-dir --no-index /wheels/*.whl \
+    && groupadd --system --gid 10001 zwave \
+    && useradd --system --no-log-init --uid 10001 --gid zwave --home-dir /nonexistent \
+       --shell /usr/sbin/nologin zwave
+USER 10001:10001
+WORKDIR /tmp
+ENTRYPOINT ["zwave-mcp"]

