@@ -32,7 +32,6 @@ _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "depe
 _SCHEMA_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else")
 _SCHEMA_LISTS = ("prefixItems",)
 _UNIONS = ("anyOf", "oneOf")
-_EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 # --- public API -------------------------------------------------------------------------------------
@@ -109,9 +108,13 @@ def flatten_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
             defs.update({f"#/{key}/{name}": sub for name, sub in found.items()})
     flat = _flatten(schema, defs, ())
     if flat.get("type") != "object":
-        flat = {**_EMPTY_OBJECT, "description": flat.get("description", "")}
+        flat = {**_any_object(), "description": flat.get("description", "")}
     flat.setdefault("properties", {})
     return flat
+
+
+def _any_object() -> dict[str, Any]:
+    return {"type": "object", "properties": {}}
 
 
 def _flatten(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> dict[str, Any]:
@@ -121,13 +124,11 @@ def _flatten(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> dict[
     node = dict(node)
     ref = node.pop("$ref", None)
     if isinstance(ref, str):
-        if ref in seen or ref not in defs:
-            # A recursive model (or a dangling reference) cannot be inlined forever: accept any object.
-            target: dict[str, Any] = dict(_EMPTY_OBJECT)
-        else:
-            target = _flatten(defs[ref], defs, (*seen, ref))
+        # A recursive model (or a dangling reference) cannot be inlined forever: accept any object.
+        cyclic = ref in seen or ref not in defs
+        target = _any_object() if cyclic else _flatten(defs[ref], defs, (*seen, ref))
         # Keywords beside a $ref (a field's description, default) describe this use of it: they win.
-        node = {**target, **{k: v for k, v in node.items()}}
+        node = {**target, **node}
 
     if "allOf" in node:
         arms = node.pop("allOf")
