@@ -142,7 +142,7 @@ def _flatten(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> dict[
             # The outer node's own keywords (description, default) describe the field: they win.
             node = {**merged, **node}
             if note:
-                node["description"] = f"{node['description']} {note}" if node.get("description") else note
+                node["description"] = _add_sentence(str(node.get("description") or ""), note)
 
     out: dict[str, Any] = {}
     for key, value in node.items():
@@ -201,6 +201,13 @@ def _note_limits(node: dict[str, Any]) -> dict[str, Any]:
     if text and text not in described:
         node["description"] = f"{described.rstrip()} ({text})" if described else text
     return node
+
+
+def _add_sentence(text: str, sentence: str) -> str:
+    text = text.rstrip()
+    if not text:
+        return sentence
+    return f"{text} {sentence}" if text.endswith((".", "!", "?", ")")) else f"{text}. {sentence}"
 
 
 def _is_null(arm: Any) -> bool:

@@ -250,6 +250,7 @@ def test_flatten_handles_hand_written_unions() -> None:
             },
             "kinds": {"type": ["string", "null"], "enum": ["x", None], "default": None},
             "nothing": {"type": "null"},
+            "either": {"anyOf": [{"type": "integer"}, {"type": "string"}], "description": "a level"},
         },
         "definitions": {"A": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}},
     }
@@ -262,6 +263,10 @@ def test_flatten_handles_hand_written_unions() -> None:
     assert props["both"]["properties"].keys() == {"x", "y"} and props["both"]["required"] == ["x", "y"]
     assert props["kinds"] == {"type": "string", "enum": ["x"]}
     assert "type" not in props["nothing"]
+    assert props["either"] == {
+        "type": ["integer", "string"],
+        "description": "a level. Accepts integer or string.",
+    }
     assert _find_forbidden(flat) == [] and "title" not in flat
 
 
