@@ -1,0 +1,574 @@
+"""Intent → plan: which values to write, what the device must report back, and a summary.
+
+`plan_control(device, "dim", level=30)` checks the action against the device's capabilities and the
+argument against the value's metadata (zwave-js checks only types, not ranges), and returns a
+`ControlPlan`. Nothing is sent here: the devices service writes `plan.writes` through the gateway and
+waits for `plan.expectations` (the device's own report, never the optimistic echo of the write alone).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices.capabilities import color_components
+from zwave_mcp.devices.colors import Color, parse_color
+from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.resolve import echo
+from zwave_mcp.gateway.model import ZValue
+
+# Every action, in the order they are listed to people.
+ACTIONS: tuple[str, ...] = (
+    "on",
+    "off",
+    "toggle",
+    "dim",
+    "set_level",
+    "open",
+    "close",
+    "stop",
+    "set_position",
+    "lock",
+    "unlock",
+    "set_temperature",
+    "set_mode",
+    "set_color",
+)
+
+# Other words for the same actions (models and people both use them).
+ACTION_ALIASES: dict[str, str] = {
+    "turn_on": "on",
+    "switch_on": "on",
+    "turn_off": "off",
+    "switch_off": "off",
+    "brightness": "set_level",
+    "set_brightness": "set_level",
+    "level": "set_level",
+    "position": "set_position",
+    "temperature": "set_temperature",
+    "set_setpoint": "set_temperature",
+    "setpoint": "set_temperature",
+    "mode": "set_mode",
+    "color": "set_color",
+    "colour": "set_color",
+    "set_colour": "set_color",
+}
+
+# zwave-js ThermostatMode → the setpoint type that mode uses (Heat → Heating, Cool → Cooling, …).
+MODE_SETPOINT: dict[int, int] = {1: 1, 2: 2, 7: 7, 8: 8, 9: 9, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14, 15: 15}
+# What people call setpoints, → zwave-js setpoint type.
+SETPOINT_WORDS: dict[str, int] = {"heat": 1, "heating": 1, "cool": 2, "cooling": 2, "eco": 11, "away": 13}
+
+_RELATIVE = re.compile(r"\s*([+-])\s*(\d+(?:\.\d+)?)\s*%?\s*")
+_ABSOLUTE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:%|°\s*[cf]?|degrees?)?\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One `writeValue`: the value (from the inventory, never from user text), the target, options."""
+
+    value: ZValue
+    target: Any
+    options: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What the device must report for the write to count as done.
+
+    match: "equals" (numbers within 0.01), "nonzero" (on at any level), "contains" (an object such as
+    currentColor holds these keys with these values).
+    """
+
+    value: ZValue
+    expected: Any
+    match: str = "equals"
+    description: str = ""
+
+    @property
+    def value_id(self) -> str:
+        return self.value.value_id
+
+    def is_met(self, reported: Any) -> bool:
+        if self.match == "nonzero":
+            return reported is True or (_is_number(reported) and reported > 0)
+        if self.match == "contains":
+            return isinstance(reported, dict) and all(
+                _same(reported.get(k), v) for k, v in dict(self.expected).items()
+            )
+        return _same(reported, self.expected)
+
+
+@dataclass(slots=True)
+class ControlPlan:
+    device: Device
+    action: str
+    # The normalized argument (percent, °C, mode text, hex colour): what the policy binds a token to.
+    argument: Any
+    writes: list[Write]
+    expectations: list[Expectation]
+    summary: str  # "turn on Kitchen Light"
+    sensitive: bool = False
+    # Values the caller may want to show as "from … to …".
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def normalize_action(action: str) -> str:
+    key = re.sub(r"[\s\-]+", "_", action.strip().casefold())
+    return ACTION_ALIASES.get(key, key)
+
+
+def available_actions(device: Device) -> list[str]:
+    """The actions this device takes, in `ACTIONS` order."""
+    v = device.values
+    can: set[str] = set()
+    if device.has(Capability.SWITCH) or device.has(Capability.DIMMER):
+        can |= {"on", "off"}
+        if m.SWITCH_CURRENT in v or m.LEVEL_CURRENT in v:
+            can.add("toggle")
+    if device.has(Capability.DIMMER):
+        can |= {"dim", "set_level"}
+        if m.LEVEL_UP in v or m.LEVEL_DOWN in v:
+            can.add("stop")
+    if device.has(Capability.COVER):
+        can |= {"open", "close"}
+        if m.COVER_UP in v or m.COVER_DOWN in v:
+            can.add("stop")
+        if _is_positional(v[m.COVER_TARGET]):
+            can.add("set_position")
+    if device.has(Capability.LOCK):
+        can |= {"lock", "unlock"}
+    if device.has(Capability.THERMOSTAT):
+        if device.setpoints():
+            can.add("set_temperature")
+        mode = v.get(m.THERMOSTAT_MODE)
+        if mode is not None and mode.writeable and mode.states:
+            can.add("set_mode")
+    if device.has(Capability.COLOR):
+        can.add("set_color")
+    return [a for a in ACTIONS if a in can]
+
+
+def plan_control(
+    device: Device,
+    action: str,
+    *,
+    level: Any = None,
+    value: Any = None,
+    setpoint: Any = None,
+    mode: Any = None,
+    color: Any = None,
+    position: Any = None,
+) -> ControlPlan:
+    """The writes and expectations for `action` on `device`; raises the domain errors on bad input."""
+    wanted = normalize_action(action) if isinstance(action, str) else ""
+    actions = available_actions(device)
+    if wanted not in actions:
+        shown = echo(action) if isinstance(action, str) else str(action)
+        if not actions:
+            raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])
+        raise ActionNotSupported(f"{device.name} cannot {shown}; it can: {', '.join(actions)}.", actions)
+    planner = _PLANNERS[wanted]
+    args = {
+        "level": level,
+        "value": value,
+        "setpoint": setpoint,
+        "mode": mode,
+        "color": color,
+        "position": position,
+    }
+    return planner(device, wanted, args)
+
+
+# ---- switches and dimmers ----
+
+
+def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    turn_on = action == "on"
+    if action == "toggle":
+        turn_on = not _is_on(device)
+    verb = "turn on" if turn_on else "turn off"
+    if device.has(Capability.DIMMER):
+        target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
+        restore = device.values.get(m.LEVEL_RESTORE)
+        if turn_on and restore is not None:
+            # zwave-js "restore previous": back to the last level, as a wall switch does.
+            write, expected, match = Write(restore, True), None, "nonzero"
+        else:
+            level = _on_level(target) if turn_on else _off_level(target)
+            write, expected, match = Write(target, level), level, "equals"
+        watch = current or target
+        expectation = Expectation(
+            watch, expected, match, f"{watch.label} {'above 0' if expected is None else expected}"
+        )
+        return ControlPlan(device, action, turn_on, [write], [expectation], f"{verb} {device.name}")
+    target, current = device.values[m.SWITCH_TARGET], device.values.get(m.SWITCH_CURRENT)
+    if target.type == "boolean":
+        sent: Any = turn_on
+        expectation = Expectation(current or target, turn_on, "equals", f"on = {str(turn_on).lower()}")
+    else:  # Basic: a number, 0 = off, anything above = on
+        sent = _on_level(target) if turn_on else _off_level(target)
+        watch = current or target
+        expectation = (
+            Expectation(watch, None, "nonzero", "above 0")
+            if turn_on
+            else Expectation(watch, 0, "equals", "0")
+        )
+    return ControlPlan(device, action, turn_on, [Write(target, sent)], [expectation], f"{verb} {device.name}")
+
+
+def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "level", "value", "position")
+    target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
+    percent = _percent(device, "level", raw, current)
+    level = _to_device_level(percent, target)
+    watch = current or target
+    return ControlPlan(
+        device,
+        action,
+        percent,
+        [Write(target, level)],
+        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
+        f"set {device.name} to {percent} %",
+    )
+
+
+def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    roles = (m.COVER_UP, m.COVER_DOWN) if device.has(Capability.COVER) else (m.LEVEL_UP, m.LEVEL_DOWN)
+    value = device.values.get(roles[0]) or device.values[roles[1]]
+    # Writing false to a start/stop-level-change value stops the movement; the device reports no "stopped".
+    return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
+
+
+# ---- covers ----
+
+
+def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    target = device.values[m.COVER_TARGET]
+    opening = action == "open"
+    if _is_positional(target):
+        level = (
+            _state_value(target, "open", int(target.max or 99))
+            if opening
+            else _state_value(target, "closed", 0)
+        )
+    else:  # Barrier Operator: 255 open, 0 closed
+        level = _state_value(target, "open", 255) if opening else _state_value(target, "closed", 0)
+    watch = device.values.get(m.COVER_CURRENT) or target
+    return ControlPlan(
+        device,
+        action,
+        None,
+        [Write(target, level)],
+        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
+        f"{action} {device.name}",
+        sensitive=opening and device.is_entry,
+    )
+
+
+def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "position", "level", "value")
+    target = device.values[m.COVER_TARGET]
+    current = device.values.get(m.COVER_CURRENT)
+    percent = _percent(device, "position", raw, current)
+    level = _to_device_level(percent, target)
+    watch = current or target
+    return ControlPlan(
+        device,
+        action,
+        percent,
+        [Write(target, level)],
+        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
+        f"set {device.name} to {percent} % open",
+        sensitive=device.is_entry and percent > 0,
+    )
+
+
+# ---- locks ----
+
+
+def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    target = device.values[m.LOCK_TARGET]
+    locking = action == "lock"
+    mode = _state_value(target, "secured", 255) if locking else _state_value(target, "unsecured", 0)
+    watch = device.values.get(m.LOCK_CURRENT) or target
+    text = target.state_text(mode) or str(mode)
+    return ControlPlan(
+        device,
+        action,
+        None,
+        [Write(target, mode)],
+        [Expectation(watch, mode, "equals", f"{watch.label} = {mode} ({text})")],
+        f"{action} {device.name}",
+        sensitive=not locking,
+    )
+
+
+# ---- thermostats ----
+
+
+def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "value", "level")
+    setpoint = _pick_setpoint(device, args.get("setpoint"))
+    name = (setpoint.property_key_name or f"setpoint {setpoint.property_key}").lower()
+    unit = setpoint.unit or ""
+    number, relative = _parse_number(raw, what=f"{device.name} {name} setpoint", unit=unit)
+    if relative:
+        if not _is_number(setpoint.value):
+            raise StateUnknown(
+                f"The {name} setpoint of {device.name} has not been reported yet, so it cannot be changed by "
+                f"{_fmt(number, signed=True)}; give a temperature instead."
+            )
+        number = round(setpoint.value + number, 2)
+    _check_range(number, setpoint, f"{device.name} {name} setpoint", unit)
+    target = int(number) if float(number).is_integer() else number
+    return ControlPlan(
+        device,
+        action,
+        target,
+        [Write(setpoint, target)],
+        [Expectation(setpoint, target, "equals", f"{setpoint.label} = {_fmt(target)}")],
+        f"set {device.name} {name} to {_fmt(target)}{_unit(unit)}",
+        details={"setpoint_type": setpoint.property_key, "previous": setpoint.value},
+    )
+
+
+def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
+    setpoints = device.setpoints()
+    names = ", ".join((v.property_key_name or str(k)).lower() for k, v in setpoints.items())
+    if wanted is not None and wanted != "":
+        key: int | None = None
+        if isinstance(wanted, int) and not isinstance(wanted, bool):
+            key = wanted
+        elif isinstance(wanted, str):
+            said = wanted.strip().casefold()
+            key = next(
+                (k for k, v in setpoints.items() if (v.property_key_name or "").casefold() == said), None
+            )
+            key = key if key is not None else SETPOINT_WORDS.get(said)
+            if key is None and said.isdigit():
+                key = int(said)
+        if key is None or key not in setpoints:
+            shown = echo(str(wanted))
+            raise InvalidValue(f"{device.name} has no '{shown}' setpoint; it has: {names}.")
+        return setpoints[key]
+    if len(setpoints) == 1:
+        return next(iter(setpoints.values()))
+    mode = device.values.get(m.THERMOSTAT_MODE)
+    mode_value = mode.value if mode is not None else None
+    key = MODE_SETPOINT.get(mode_value) if isinstance(mode_value, int) else None
+    if key is not None and key in setpoints:
+        return setpoints[key]
+    if mode is not None and mode_value is not None:
+        why = f"is in {mode.state_text() or mode_value} mode"
+    else:
+        why = "has not reported its mode"
+    raise InvalidValue(f"{device.name} {why}, so say which setpoint to set: {names}.")
+
+
+def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "mode", "value")
+    mode_value = device.values[m.THERMOSTAT_MODE]
+    choices = ", ".join(s.text for s in mode_value.states)
+    chosen = None
+    if isinstance(raw, str):
+        said = re.sub(r"[\s_\-]+", "", raw.casefold())
+        chosen = next(
+            (s for s in mode_value.states if re.sub(r"[\s_\-]+", "", s.text.casefold()) == said), None
+        )
+    elif isinstance(raw, int) and not isinstance(raw, bool):
+        chosen = next((s for s in mode_value.states if s.value == raw), None)
+    if chosen is None:
+        if raw is None or raw == "":
+            raise InvalidValue(f"Say which mode to set {device.name} to: {choices}.")
+        raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
+    return ControlPlan(
+        device,
+        action,
+        chosen.text,
+        [Write(mode_value, chosen.value)],
+        [
+            Expectation(
+                mode_value, chosen.value, "equals", f"{mode_value.label} = {chosen.value} ({chosen.text})"
+            )
+        ],
+        f"set {device.name} to {chosen.text} mode",
+        details={"previous": mode_value.state_text()},
+    )
+
+
+# ---- colour ----
+
+
+def _set_color(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "color", "value")
+    wanted = parse_color(raw)
+    if wanted is None:
+        shown = "nothing" if raw is None or raw == "" else f"'{echo(str(raw))}'"
+        raise InvalidValue(
+            f"{device.name} cannot be set to {shown}; give a colour name like red or warm white, "
+            "or a hex code like #ff5000."
+        )
+    target = device.values.get(m.COLOR_TARGET)
+    hex_value = device.values.get(m.COLOR_HEX)
+    shown = wanted.label
+    if target is not None:
+        endpoint_values = [v for v in device.node.values.values() if v.endpoint == target.endpoint]
+        components = _components(wanted, color_components(endpoint_values))
+        current = device.values.get(m.COLOR_CURRENT)
+        if current is not None:
+            expectation = Expectation(current, components, "contains", f"{current.label} has {components}")
+        elif hex_value is not None:
+            expectation = Expectation(hex_value, wanted.hex, "equals", f"{hex_value.label} = {wanted.hex}")
+        else:
+            expectation = Expectation(target, components, "contains", f"{target.label} has {components}")
+        writes = [Write(target, components)]
+    else:
+        assert hex_value is not None  # COLOR needs targetColor or hexColor (capabilities._color_switch)
+        writes = [Write(hex_value, wanted.hex)]
+        expectation = Expectation(hex_value, wanted.hex, "equals", f"{hex_value.label} = {wanted.hex}")
+    return ControlPlan(device, action, wanted.key, writes, [expectation], f"set {device.name} to {shown}")
+
+
+def _components(wanted: Color, available: list[str]) -> dict[str, int]:
+    """The targetColor object: every channel the bulb has, so a white channel left on does not tint a colour."""
+    channels = available or ["red", "green", "blue"]
+    white = next((w for w in wanted.whites if w in channels), None)
+    if white is not None:
+        return {c: 255 if c == white else 0 for c in channels}
+    rgb = {"red": wanted.red, "green": wanted.green, "blue": wanted.blue}
+    return {c: rgb.get(c, 0) for c in channels}
+
+
+# ---- helpers ----
+
+
+def _first(args: dict[str, Any], *names: str) -> Any:
+    for name in names:
+        if args.get(name) is not None and args.get(name) != "":
+            return args[name]
+    return None
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if _is_number(a) and _is_number(b):
+        return math.isclose(float(a), float(b), abs_tol=0.01)
+    return bool(a == b) and type(a) is type(b)
+
+
+def _is_positional(target: ZValue) -> bool:
+    return target.property == "targetValue" and target.type == "number"
+
+
+def _is_on(device: Device) -> bool:
+    current = device.values.get(m.LEVEL_CURRENT) or device.values.get(m.SWITCH_CURRENT)
+    if current is None or current.value is None:
+        raise StateUnknown(
+            f"{device.name} has not reported whether it is on, so it cannot be toggled; say on or off."
+        )
+    return current.value is True or (_is_number(current.value) and current.value > 0)
+
+
+def _on_level(target: ZValue) -> int:
+    top = int(target.max) if target.max is not None else 99
+    return 255 if target.command_class == 32 and top >= 255 else top
+
+
+def _off_level(target: ZValue) -> int:
+    return int(target.min) if target.min is not None else 0
+
+
+def _state_value(value: ZValue, text: str, default: int) -> int:
+    for state in value.states:
+        if state.text.casefold() == text and isinstance(state.value, int):
+            return state.value
+    return default
+
+
+def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int:
+    """0–100 % from "30", 30, "30%", or relative "+10" / "-20" (relative ones are clamped to 0–100)."""
+    number, relative = _parse_number(raw, what=f"{device.name} {what}", unit="%")
+    if relative:
+        if current is None or not _is_number(current.value):
+            raise StateUnknown(
+                f"{device.name} has not reported its {what}, so it cannot be changed by "
+                f"{_fmt(number, signed=True)} %; give a level from 0 to 100 instead."
+            )
+        top = current.max or 99
+        now = round(current.value * 100 / top)
+        return max(0, min(100, round(now + number)))
+    if not 0 <= number <= 100:
+        raise InvalidValue(f"{device.name} {what} must be from 0 to 100 %; got {_fmt(number)}.")
+    return round(number)
+
+
+def _to_device_level(percent: int, target: ZValue) -> int:
+    """0–100 % → the value's own range (Multilevel Switch and Window Covering: 0–99, 99 = 100 %)."""
+    low = int(target.min) if target.min is not None else 0
+    high = int(target.max) if target.max is not None else 99
+    return low + round(percent * (high - low) / 100)
+
+
+def _parse_number(raw: Any, *, what: str, unit: str) -> tuple[float, bool]:
+    if _is_number(raw):
+        if not math.isfinite(raw):
+            raise InvalidValue(f"{what} must be a number; got {raw}.")
+        return float(raw), False
+    if isinstance(raw, str) and len(raw) <= 32:
+        if match := _RELATIVE.fullmatch(raw):
+            sign = 1 if match.group(1) == "+" else -1
+            return sign * float(match.group(2)), True
+        if match := _ABSOLUTE.fullmatch(raw):
+            return float(match.group(1)), False
+    if raw is None or raw == "":
+        raise InvalidValue(f"Say what to set {what} to: a number, or a change like +10 or -20.")
+    raise InvalidValue(f"{what} must be a number, or a change like +10 or -20; got '{echo(str(raw))}'.")
+
+
+def _check_range(number: float, value: ZValue, what: str, unit: str) -> None:
+    low, high = value.min, value.max
+    if (low is not None and number < low) or (high is not None and number > high):
+        bounds = (
+            f"from {_fmt(low)} to {_fmt(high)}"
+            if low is not None and high is not None
+            else (f"at least {_fmt(low)}" if low is not None else f"at most {_fmt(high)}")
+        )
+        raise InvalidValue(f"{what} must be {bounds}{_unit(unit)}; got {_fmt(number)}.")
+
+
+def _fmt(x: Any, signed: bool = False) -> str:
+    if _is_number(x):
+        text = f"{x:+g}" if signed else f"{x:g}"
+        return text
+    return str(x)
+
+
+def _unit(unit: str) -> str:
+    return f" {unit}" if unit else ""
+
+
+_PLANNERS: dict[str, Callable[[Device, str, dict[str, Any]], ControlPlan]] = {
+    "on": _on_off,
+    "off": _on_off,
+    "toggle": _on_off,
+    "dim": _set_level,
+    "set_level": _set_level,
+    "open": _open_close,
+    "close": _open_close,
+    "stop": _stop,
+    "set_position": _set_position,
+    "lock": _lock,
+    "unlock": _lock,
+    "set_temperature": _set_temperature,
+    "set_mode": _set_mode,
+    "set_color": _set_color,
+}
