@@ -1,0 +1,93 @@
+"""`zwave-mcp simulate`: run the zwave-js-ui simulator alone until SIGINT/SIGTERM.
+
+Logs go to stderr; nothing is written to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from urllib.parse import urlparse
+
+from zwave_mcp.simulator.house import load_house
+from zwave_mcp.simulator.settings import FAST, PAYLOAD_TYPES, TOPIC_STYLES, SimConfig
+from zwave_mcp.simulator.simulator import Simulator
+
+log = logging.getLogger("zwave_mcp.simulator")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zwave-mcp simulate",
+        description="Run a simulated zwave-js-ui MQTT gateway (no hardware needed).",
+    )
+    parser.add_argument(
+        "--house", default="captured", help="captured (default), generated:N[:seed], or a getNodes JSON file"
+    )
+    parser.add_argument(
+        "--broker", default="mqtt://127.0.0.1:1883", help="MQTT broker URL (mqtt://host:port)"
+    )
+    parser.add_argument("--topics", choices=TOPIC_STYLES, default="named", help="gateway topic style")
+    parser.add_argument("--payload", choices=PAYLOAD_TYPES, default="timevalue", help="gateway payload type")
+    parser.add_argument("--prefix", default="zwave", help="MQTT prefix (default zwave)")
+    parser.add_argument("--name", default="zwave-js-ui", help="gateway name (default zwave-js-ui)")
+    parser.add_argument("--ignore-loc", action="store_true", help="leave locations out of topics")
+    parser.add_argument("--node-info", action="store_true", help="includeNodeInfo + publishNodeDetails")
+    parser.add_argument("--no-events", action="store_true", help="do not publish _EVENTS")
+    parser.add_argument("--fast", action="store_true", help="near-zero delays")
+    parser.add_argument("--quiet-devices", action="store_true", help="no periodic wake-ups, meter or motion")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    url = urlparse(args.broker if "://" in args.broker else f"mqtt://{args.broker}")
+    if url.scheme not in ("mqtt", "tcp"):
+        print(
+            f"zwave-mcp simulate: unsupported broker URL {args.broker!r} (use mqtt://host:port)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        house = load_house(args.house)
+    except (OSError, ValueError) as exc:
+        print(f"zwave-mcp simulate: cannot load house {args.house!r}: {exc}", file=sys.stderr)
+        return 2
+    config = SimConfig(
+        name=args.name,
+        prefix=args.prefix,
+        topics=args.topics,
+        payload=args.payload,
+        ignore_loc=args.ignore_loc,
+        include_node_info=args.node_info,
+        publish_node_details=args.node_info,
+        send_events=not args.no_events,
+        periodic=not args.quiet_devices,
+        client_id_suffix="",
+    )
+    if args.fast:
+        config.timing = FAST
+    sim = Simulator(url.hostname or "127.0.0.1", url.port or 1883, house, config)
+    done = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: done.set())
+    try:
+        sim.start(wait=True, timeout=15)
+    except (OSError, TimeoutError) as exc:
+        print(f"zwave-mcp simulate: cannot reach the MQTT broker at {args.broker}: {exc}", file=sys.stderr)
+        sim.scheduler.stop()
+        return 1
+    real = sum(1 for n in house if not n.get("virtual")) - 1
+    log.info("simulated zwave-js-ui ready: %d devices on %s, prefix %s", real, args.broker, args.prefix)
+    done.wait()
+    log.info("stopping (graceful: driver/status false)")
+    sim.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
