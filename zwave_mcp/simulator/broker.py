@@ -142,7 +142,7 @@ class EmbeddedBroker:
 
     def start(self, timeout: float = 10.0) -> int:
         for name in ("amqtt", "transitions", "passlib"):
-            logging.getLogger(name).setLevel(logging.ERROR)
+            logging.getLogger(name).setLevel(logging.CRITICAL)  # "No data from client" on every disconnect
         self._thread = threading.Thread(target=self._run, name="zwave-embedded-broker", daemon=True)
         self._thread.start()
         if not self._started.wait(timeout):
