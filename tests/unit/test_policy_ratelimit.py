@@ -1,0 +1,128 @@
+"""Rate limits: per device and overall, exact retry times, recovery, through the policy's messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.policy_devices import FRONT_DOOR, KITCHEN_LIGHT, LAMP
+from zwave_mcp.policy import Policy, PolicyConfig, RateLimiter
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 50.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_per_device_limit_refuses_then_recovers():
+    clock = Clock()
+    limiter = RateLimiter(per_device=3, overall=100, window_s=60, clock=clock)
+    for step in range(3):
+        assert limiter.admit("2") is None
+        clock.now += 10  # commands at 50, 60, 70
+        del step
+    refusal = limiter.admit("2")
+    assert refusal is not None and refusal.scope == "device" and refusal.limit == 3
+    assert refusal.retry_after_s == 30  # now 80; the command at 50 leaves the window at 110
+    assert limiter.admit("3") is None, "other devices are not affected"
+    clock.now = 109.9
+    assert limiter.admit("2") is not None
+    clock.now = 110.0
+    assert limiter.admit("2") is None
+
+
+def test_overall_limit_spans_devices():
+    clock = Clock()
+    limiter = RateLimiter(per_device=10, overall=2, window_s=60, clock=clock)
+    assert limiter.admit("2") is None
+    assert limiter.admit("3") is None
+    refusal = limiter.admit("4")
+    assert refusal is not None and refusal.scope == "overall" and refusal.retry_after_s == 60
+    clock.now += 60
+    assert limiter.admit("4") is None
+
+
+def test_a_refused_command_is_not_counted_and_check_counts_nothing():
+    clock = Clock()
+    limiter = RateLimiter(per_device=1, overall=100, window_s=60, clock=clock)
+    for _ in range(5):
+        assert limiter.check("2") is None
+    assert limiter.admit("2") is None
+    for _ in range(5):
+        assert limiter.admit("2") is not None
+    clock.now += 60
+    assert limiter.admit("2") is None, "refusals did not extend the wait"
+
+
+def test_zero_switches_a_limit_off():
+    limiter = RateLimiter(per_device=0, overall=0, clock=Clock())
+    assert all(limiter.admit("2") is None for _ in range(1000))
+
+
+def test_retry_time_is_at_least_one_second():
+    clock = Clock()
+    limiter = RateLimiter(per_device=1, overall=0, window_s=60, clock=clock)
+    limiter.admit("2")
+    clock.now += 59.95
+    refusal = limiter.admit("2")
+    assert refusal is not None and refusal.retry_after_s == 1
+
+
+def test_idle_devices_are_forgotten():
+    clock = Clock()
+    limiter = RateLimiter(per_device=5, overall=0, window_s=60, clock=clock)
+    for key in map(str, range(100)):
+        limiter.admit(key)
+    clock.now += 61
+    limiter.admit("x")
+    assert set(limiter._by_device) == {"x"}
+
+
+def test_invalid_limits():
+    with pytest.raises(ValueError):
+        RateLimiter(per_device=-1)
+    with pytest.raises(ValueError):
+        RateLimiter(window_s=0)
+
+
+def test_policy_refusal_names_the_device_the_limit_and_the_wait():
+    clock = Clock()
+    p = Policy(PolicyConfig(rate_limit_device=2, rate_limit_total=3), clock=clock)
+    assert p.authorize(KITCHEN_LIGHT, "on").allowed
+    clock.now += 12
+    assert p.authorize(KITCHEN_LIGHT, "off").allowed
+    decision = p.authorize(KITCHEN_LIGHT, "on")
+    assert decision.refused and decision.retry_after_s == 48
+    assert decision.message == (
+        "Refused to turn on Kitchen Light (Kitchen): Kitchen Light (Kitchen) already had 2 commands in the last "
+        "60 s (the limit per device); try again in 48 s."
+    )
+    assert p.authorize(LAMP, "on").allowed
+    overall = p.authorize(LAMP, "off")
+    assert overall.message == (
+        "Refused to turn off Living Room Lamp (Living Room): 3 commands were sent in the last 60 s (the overall "
+        "limit); try again in 48 s."
+    )
+    clock.now += 48
+    assert p.authorize(KITCHEN_LIGHT, "on").allowed, "recovers when the window moves on"
+
+
+def test_confirmation_requests_do_not_use_up_the_limit_and_a_limited_token_is_not_spent():
+    clock = Clock()
+    p = Policy(PolicyConfig(rate_limit_device=1), clock=clock, rate_window_s=30)  # shorter than the token ttl
+    for _ in range(5):
+        assert p.authorize(FRONT_DOOR, "unlock").needs_confirmation
+    assert p.authorize(FRONT_DOOR, "lock").allowed
+    token = p.issue_token(FRONT_DOOR.key, "unlock")
+    assert "try again in 30 s" in p.authorize(FRONT_DOOR, "unlock", token=token).message
+    clock.now += 30
+    assert p.authorize(FRONT_DOOR, "unlock", token=token).allowed, "the token survived the rate refusal"
+
+
+def test_changes_without_a_device_count_against_the_overall_limit():
+    p = Policy(PolicyConfig(rate_limit_total=1), clock=Clock())
+    assert p.authorize_without_device("activate scene 'Movie night'").allowed
+    decision = p.authorize(KITCHEN_LIGHT, "on")
+    assert decision.refused and "(the overall limit)" in decision.message

@@ -1,0 +1,374 @@
+"""Policy rules: read-only, allow/deny/hide lists, sensitive changes, the safe band, and their messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.unit.policy_devices import (
+    BLINDS,
+    COFFEE,
+    FRONT_DOOR,
+    GARAGE_DOOR,
+    GARAGE_MOTION,
+    HOUSE,
+    KITCHEN_LIGHT,
+    LAMP,
+    PORCH_1,
+    PORCH_2,
+    SIREN,
+    THERMOSTAT,
+)
+from zwave_mcp.config import ConfigError, load_settings
+from zwave_mcp.errors import PolicyRefusal
+from zwave_mcp.policy import Policy, PolicyConfig, TermError, Verdict, parse_terms
+from zwave_mcp.policy.sensitive import normalize_action
+
+
+def policy(**env: str) -> Policy:
+    environ = {"ZWAVE_MCP_" + k.upper(): v for k, v in env.items()}
+    return Policy.from_settings(load_settings(environ=environ))
+
+
+# --- no configuration -------------------------------------------------------------------------------
+
+
+def test_default_policy_lets_everyday_actions_through():
+    p = Policy()
+    for device, action, value in [
+        (KITCHEN_LIGHT, "on", None),
+        (LAMP, "set_level", 30),
+        (BLINDS, "open", None),
+        (FRONT_DOOR, "lock", None),
+        (THERMOSTAT, "set_temperature", 21),
+        (GARAGE_DOOR, "close", None),
+    ]:
+        decision = p.check_mutation(device, action, value)
+        assert decision.verdict is Verdict.ALLOWED, (device.name, action, decision)
+    assert all(p.visible(d) and p.can_control(d) for d in HOUSE)
+
+
+# --- read-only --------------------------------------------------------------------------------------
+
+
+def test_read_only_refuses_every_action_on_every_device():
+    p = policy(read_only="true")
+    assert p.read_only
+    for device in HOUSE:
+        assert p.visible(device), "read-only still shows devices"
+        assert not p.can_control(device)
+        for action in ("on", "off", "lock", "unlock", "open", "close", "set_temperature", "set_color"):
+            decision = p.authorize(device, action, 21)
+            assert decision.refused, (device.name, action)
+            assert "read-only mode (ZWAVE_MCP_READ_ONLY)" in decision.message
+    assert p.authorize_without_device("activate scene 'Movie night'").refused
+
+
+def test_read_only_message_is_one_clear_sentence():
+    decision = policy(read_only="1").check_mutation(KITCHEN_LIGHT, "on")
+    assert decision.message == (
+        "Refused to turn on Kitchen Light (Kitchen): zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), "
+        "so nothing can be switched or set; reading devices still works."
+    )
+    with pytest.raises(PolicyRefusal) as caught:
+        decision.raise_if_refused()
+    assert caught.value.message == decision.message
+
+
+def test_read_only_refuses_even_a_confirmed_or_tokened_unlock():
+    p = policy(read_only="true")
+    token = p.issue_token(FRONT_DOOR.key, "unlock")
+    assert p.authorize(FRONT_DOOR, "unlock", token=token).refused
+    assert p.authorize(FRONT_DOOR, "unlock", confirmed=True).refused
+
+
+# --- allow / deny / hide ----------------------------------------------------------------------------
+
+
+def test_deny_by_capability_makes_devices_read_only_but_visible():
+    p = policy(deny="lock,cover")
+    for device in (FRONT_DOOR, BLINDS, GARAGE_DOOR):
+        assert p.visible(device), "denied devices stay visible so their state can be read"
+        assert not p.can_control(device)
+    assert p.can_control(KITCHEN_LIGHT) and p.can_control(THERMOSTAT)
+    assert p.check_mutation(BLINDS, "open").message == (
+        "Refused to open Living Room Blinds (Living Room): the policy makes this device read-only "
+        "('cover' is on the deny list, ZWAVE_MCP_DENY); you can still read its state."
+    )
+
+
+def test_allow_by_location_limits_control_to_those_rooms():
+    p = policy(allow="Kitchen, living-room")
+    controllable = {d.name for d in HOUSE if p.can_control(d)}
+    assert controllable == {KITCHEN_LIGHT.name, COFFEE.name, LAMP.name, BLINDS.name}
+    assert p.check_mutation(PORCH_1, "on").message == (
+        "Refused to turn on Porch Double Switch 1 (Porch): the policy makes this device read-only "
+        "(only Kitchen, living-room can be changed, ZWAVE_MCP_ALLOW); you can still read its state."
+    )
+
+
+def test_deny_wins_over_allow():
+    p = policy(allow="Kitchen", deny="Coffee Maker Plug")
+    assert p.can_control(KITCHEN_LIGHT)
+    assert not p.can_control(COFFEE)
+    assert "'Coffee Maker Plug' is on the deny list" in p.check_mutation(COFFEE, "off").message
+
+
+def test_node_ids_and_endpoint_keys_select_devices():
+    p = policy(deny="11.2, node:5")
+    assert p.can_control(PORCH_1)
+    assert not p.can_control(PORCH_2)
+    assert not p.can_control(FRONT_DOOR)
+    whole_node = policy(deny="11")
+    assert not whole_node.can_control(PORCH_1) and not whole_node.can_control(PORCH_2)
+
+
+def test_prefixed_terms_match_only_their_field():
+    # "Garage" is a room; as a name it matches nothing.
+    assert not policy(deny="location:garage").can_control(GARAGE_DOOR)
+    assert policy(deny="name:garage").can_control(GARAGE_DOOR)
+    assert not policy(deny="name:garage door").can_control(GARAGE_DOOR)
+    assert not policy(deny="cap:meter").can_control(COFFEE)
+    assert policy(deny="capability:kitchen").can_control(KITCHEN_LIGHT)
+
+
+def test_hidden_devices_are_invisible_and_refused():
+    p = policy(hide="Garage Motion, room:porch")
+    assert not p.visible(GARAGE_MOTION) and not p.visible(PORCH_1) and not p.visible(PORCH_2)
+    assert p.visible(KITCHEN_LIGHT)
+    assert not p.can_control(PORCH_1)
+    assert p.check_mutation(PORCH_1, "on").message == (
+        "Refused to change this device: the policy hides it (ZWAVE_MCP_HIDE), so it cannot be read or changed."
+    )
+
+
+@pytest.mark.parametrize(
+    ("entry", "hint"),
+    [("node:kitchen", "needs a node id"), (" : ", "names nothing"), ("x" * 201, "too long")],
+)
+def test_malformed_list_entries_are_config_errors(entry, hint):
+    with pytest.raises(TermError, match=hint):
+        parse_terms(entry)
+    with pytest.raises(ConfigError, match=f"deny \\(ZWAVE_MCP_DENY\\):.*{hint}"):
+        policy(deny=entry)
+
+
+def test_blank_and_duplicate_entries_are_ignored():
+    terms = parse_terms("Kitchen,, kitchen ,  ,lock")
+    assert [t.text for t in terms] == ["Kitchen", "lock"]
+
+
+# --- sensitive changes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("device", "action", "value", "why"),
+    [
+        (FRONT_DOOR, "unlock", None, "it can unlock a door"),
+        (FRONT_DOOR, "toggle", None, "it can unlock a door"),
+        (GARAGE_DOOR, "open", None, "it can open a way into the house"),
+        (GARAGE_DOOR, "set_position", 40, "it can open a way into the house"),
+        (SIREN, "off", None, "it can switch off an alarm"),
+        (KITCHEN_LIGHT, "disarm", None, "it can switch off an alarm"),
+        (THERMOSTAT, "set_temperature", 35, "35 is outside the safe range 10-28 °C"),
+        (THERMOSTAT, "set_temperature", 5, "5 is outside the safe range 10-28 °C"),
+        (
+            THERMOSTAT,
+            "set_temperature",
+            "+2",
+            "the target is not a plain temperature, so it may be outside the safe range 10-28 °C",
+        ),
+    ],
+)
+def test_built_in_sensitive_changes_need_confirmation(device, action, value, why):
+    decision = Policy().check_mutation(device, action, value)
+    assert decision.verdict is Verdict.NEEDS_CONFIRMATION
+    assert decision.why == why
+    assert decision.sensitive
+
+
+@pytest.mark.parametrize(
+    ("device", "action", "value"),
+    [
+        (FRONT_DOOR, "lock", None),
+        (GARAGE_DOOR, "close", None),
+        (GARAGE_DOOR, "stop", None),
+        (BLINDS, "open", None),  # an ordinary cover is not a way in
+        (SIREN, "on", None),
+        (THERMOSTAT, "set_temperature", 10),
+        (THERMOSTAT, "set_temperature", 28),
+        (THERMOSTAT, "set_temperature", "21.5"),
+    ],
+)
+def test_safe_changes_need_no_confirmation(device, action, value):
+    assert Policy().check_mutation(device, action, value).allowed
+
+
+def test_fahrenheit_targets_are_checked_against_the_celsius_band():
+    p = Policy()
+    assert p.check_mutation(THERMOSTAT, "set_temperature", 70, unit="°F").allowed  # 21.1 °C
+    decision = p.check_mutation(THERMOSTAT, "set_temperature", 90, unit="°F")  # 32.2 °C
+    assert decision.needs_confirmation
+    assert decision.why == "90 °F is outside the safe range 10-28 °C"
+    assert decision.action_text == "set Hallway Thermostat (Hallway) to 90 °F"
+
+
+def test_safe_band_is_configurable_and_validated():
+    p = policy(safe_temp_min="16", safe_temp_max="24")
+    assert p.check_mutation(THERMOSTAT, "set_temperature", 25).needs_confirmation
+    assert p.check_mutation(THERMOSTAT, "set_temperature", 17).allowed
+    with pytest.raises(ConfigError, match="low < high"):
+        policy(safe_temp_min="30", safe_temp_max="20")
+
+
+def test_configured_actions_and_devices_need_confirmation():
+    p = policy(confirm_actions="open, Set-Mode", confirm_devices="Living Room Lamp")
+    opening = p.check_mutation(BLINDS, "open")
+    assert opening.needs_confirmation
+    assert opening.why == "'open' is on the list of actions that need confirmation"
+    assert p.check_mutation(THERMOSTAT, "set_mode", "off").needs_confirmation
+    lamp = p.check_mutation(LAMP, "off")
+    assert lamp.why == (
+        "every change to it needs confirmation (matched 'Living Room Lamp' in ZWAVE_MCP_CONFIRM_DEVICES)"
+    )
+    assert p.check_mutation(KITCHEN_LIGHT, "off").allowed
+
+
+def test_forbidding_sensitive_actions_refuses_them_with_a_reason():
+    p = policy(forbid_sensitive="true")
+    decision = p.authorize(FRONT_DOOR, "unlock", confirmed=True)
+    assert decision.refused
+    assert decision.message == (
+        "Refused to unlock Front Door Lock (Entry): it can unlock a door, and sensitive actions are switched "
+        "off by policy (ZWAVE_MCP_FORBID_SENSITIVE); do it at the device itself instead."
+    )
+    assert p.authorize(FRONT_DOOR, "lock").allowed, "only sensitive actions are forbidden"
+
+
+def test_action_names_are_normalized():
+    assert normalize_action(" Set-Temperature ") == "set_temperature"
+    assert Policy().check_mutation(FRONT_DOOR, "UNLOCK").needs_confirmation
+
+
+# --- the confirmation flow through authorize --------------------------------------------------------
+
+
+def test_unlock_without_token_asks_with_token_works_once():
+    p = Policy(token_factory=iter(["A" * 22, "B" * 22]).__next__)
+    first = p.authorize(FRONT_DOOR, "unlock")
+    assert first.needs_confirmation
+    answer = p.request_confirmation(FRONT_DOOR, "unlock", None, first)
+    assert answer == (
+        "Confirmation required to unlock Front Door Lock (Entry) because it can unlock a door: ask the person, "
+        'and only if they agree call again with the same device, action and value and confirmationToken="'
+        + "A" * 22
+        + '" within 60 s.'
+    )
+    second = p.authorize(FRONT_DOOR, "unlock", token="A" * 22)
+    assert second.allowed and second.confirmed_by == "token"
+    again = p.authorize(FRONT_DOOR, "unlock", token="A" * 22)
+    assert again.refused and "already used" in again.message
+
+
+def test_the_unlock_token_does_not_work_for_the_thermostat():
+    p = Policy()
+    token = p.request_confirmation(FRONT_DOOR, "unlock", None, p.authorize(FRONT_DOOR, "unlock")).split('"')[
+        1
+    ]
+    decision = p.authorize(THERMOSTAT, "set_temperature", 35, token=token)
+    assert decision.refused
+    assert decision.message.startswith(
+        "That confirmation token was issued for unlock Front Door Lock (Entry), not for this device, action "
+        "and value"
+    )
+    assert p.authorize(FRONT_DOOR, "unlock", token=token).refused, "a misused token is cancelled"
+
+
+def test_elicitation_confirmation_allows_and_a_token_is_ignored_when_not_needed():
+    p = Policy()
+    decision = p.authorize(FRONT_DOOR, "unlock", confirmed=True)
+    assert decision.allowed and decision.confirmed_by == "elicitation"
+    token = p.issue_token(FRONT_DOOR.key, "unlock")
+    assert p.authorize(KITCHEN_LIGHT, "on", token=token).allowed
+    assert p.authorize(FRONT_DOOR, "unlock", token=token).allowed, "an unneeded token is not spent"
+
+
+def test_prompts_for_elicitation_and_decline():
+    decision = Policy().check_mutation(GARAGE_DOOR, "open")
+    assert decision.elicitation_prompt() == (
+        "Do you want to open Garage Door (Garage)? Confirmation is needed because it can open a way into the house."
+    )
+    assert (
+        decision.declined_message()
+        == "Did not open Garage Door (Garage): the person declined the confirmation."
+    )
+    assert decision.declined_message(cancelled=True).endswith("the person cancelled the confirmation.")
+
+
+def test_check_mutation_has_no_side_effects():
+    p = policy(rate_limit_device="1")
+    for _ in range(5):
+        assert p.check_mutation(KITCHEN_LIGHT, "on").allowed
+    assert p.authorize(KITCHEN_LIGHT, "on").allowed
+    assert p.authorize(KITCHEN_LIGHT, "on").refused
+
+
+# --- settings and the policy file -------------------------------------------------------------------
+
+
+def test_policy_file_toml(tmp_path):
+    path = tmp_path / "policy.toml"
+    path.write_text(
+        'allow = ["Kitchen"]\ndeny = "Coffee Maker Plug"\nconfirm_actions = ["open"]\n'
+        "safe_temp_max = 25\nrate_limit_device = 3\nforbid_sensitive = true\n"
+    )
+    p = policy(policy_file=str(path))
+    assert p.can_control(KITCHEN_LIGHT) and not p.can_control(COFFEE) and not p.can_control(LAMP)
+    assert p.config.safe_band.high == 25 and p.config.rate_limit_device == 3
+    assert p.config.confirm_actions == frozenset({"open"})
+    assert p.config.forbid_sensitive
+    assert "policy.toml" in p.check_mutation(LAMP, "on").message
+
+
+def test_policy_file_json_and_env_precedence(tmp_path):
+    path = tmp_path / "policy.json"
+    path.write_text(
+        json.dumps({"allow": ["Porch"], "deny": ["11.2"], "read_only": True, "rate_limit_total": 5})
+    )
+    p = policy(policy_file=str(path), allow="Kitchen", deny="lock", read_only="false", rate_limit_total="7")
+    assert p.read_only, "read-only from either source wins"
+    assert p.config.rate_limit_total == 7, "env replaces the file's number"
+    assert [t.text for t in p.config.allow.terms] == ["Kitchen"], "env replaces the file's allow list"
+    assert {t.text for t in p.config.deny.terms} == {"lock", "11.2"}, "deny lists add up"
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "hint"),
+    [
+        ("allow = [", "p.toml", "not valid TOML"),
+        ("[1, 2]", "p.json", "must hold an object"),
+        ('{"alow": []}', "p.json", "unknown key 'alow'"),
+        ('{"deny": 5}', "p.json", "expected a list"),
+    ],
+)
+def test_bad_policy_files_are_config_errors(tmp_path, content, name, hint):
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(ConfigError, match=hint):
+        policy(policy_file=str(path))
+
+
+def test_missing_policy_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match=r"ZWAVE_MCP_POLICY_FILE=.*cannot read it"):
+        policy(policy_file=str(tmp_path / "nope.toml"))
+
+
+def test_config_defaults():
+    config = PolicyConfig.from_settings(load_settings(environ={}))
+    assert config == PolicyConfig(
+        allow=config.allow, deny=config.deny, hide=config.hide, confirm_devices=config.confirm_devices
+    )
+    assert not (config.allow or config.deny or config.hide or config.confirm_devices)
+    assert (config.safe_band.low, config.safe_band.high, config.confirm_token_ttl) == (10.0, 28.0, 60.0)
+    assert (config.rate_limit_device, config.rate_limit_total) == (10, 60)
