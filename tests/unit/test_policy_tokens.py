@@ -158,3 +158,27 @@ def test_invalid_construction():
         ConfirmationTokens(ttl_s=0)
     with pytest.raises(ValueError):
         ConfirmationTokens(max_entries=0)
+
+
+def test_concurrent_redeems_of_one_token_succeed_exactly_once():
+    import threading
+
+    tokens = ConfirmationTokens(clock=Clock())
+    token = tokens.issue("5", "unlock")
+    start = threading.Barrier(8)
+    results: list[str] = []
+
+    def attempt() -> None:
+        start.wait()
+        try:
+            tokens.redeem(token, "5", "unlock")
+            results.append("ok")
+        except PolicyRefusal:
+            results.append("refused")
+
+    threads = [threading.Thread(target=attempt) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=5)
+    assert sorted(results) == ["ok"] + ["refused"] * 7

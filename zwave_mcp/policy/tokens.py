@@ -31,7 +31,8 @@ DEFAULT_TTL_S = 60.0
 DEFAULT_MAX_ENTRIES = 256
 # Spent and expired entries are remembered this long after expiry, to answer "already used"/"expired".
 DEFAULT_RETAIN_S = 600.0
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22}")
+# What a token can look like (ours are 22 characters); anything else is not looked up at all.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def canonical_value(value: object) -> str:
