@@ -69,9 +69,10 @@ def describe_connect_error(exc: BaseException, address: str) -> str:
     if isinstance(exc, TimeoutError | socket.timeout):
         return f"no answer from {address} within {CONNECT_TIMEOUT_S:g} s"
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"TLS certificate of {address} not trusted: {exc.verify_message or exc.reason or exc}"
+        detail = getattr(exc, "verify_message", None) or getattr(exc, "reason", None) or exc
+        return f"TLS certificate of {address} not trusted: {detail}"
     if isinstance(exc, ssl.SSLError):
-        return f"TLS error with {address}: {exc.reason or exc}"
+        return f"TLS error with {address}: {getattr(exc, 'reason', None) or exc}"
     if isinstance(exc, ssl.CertificateError):
         return f"TLS certificate of {address} does not match the host: {exc}"
     if isinstance(exc, OSError):
