@@ -10,15 +10,20 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from zwave_mcp.config import ConfigError, Settings, flag_name, load_settings
+from zwave_mcp.stdio import StdioWire, protect_stdout
+
+if TYPE_CHECKING:
+    from zwave_mcp.config import Settings
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo")
 
 
 def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per setting, named after it (`mqtt_url` → `--mqtt-url`); env vars are the fallback."""
+    from zwave_mcp.config import Settings, flag_name
+
     group = parser.add_argument_group("settings (each also as env ZWAVE_MCP_<NAME>)")
     for name, info in Settings.model_fields.items():
         if info.annotation is bool:
@@ -30,8 +35,13 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _settings_from(args: argparse.Namespace) -> Settings:
+    from zwave_mcp.config import Settings, load_settings
+    from zwave_mcp.policy import PolicyConfig
+
     overrides = {name: getattr(args, name, None) for name in Settings.model_fields}
-    return load_settings(overrides)
+    settings = load_settings(overrides)
+    PolicyConfig.from_settings(settings)  # a bad list entry, band or policy file is a setting error too
+    return settings
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -72,6 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return demo_main(argv[1:])
     if not argv or argv[0].startswith("-"):
         argv = ["serve", *argv]
+    # Before anything else is imported: from here on only the MCP transport can write to the real stdout.
+    wire = protect_stdout() if argv[0] == "serve" and "-h" not in argv and "--help" not in argv else None
+
+    from zwave_mcp.config import ConfigError
 
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -86,14 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "tools":
         return _print_tools(settings, args.format)
-    return serve(settings)
+    return serve(settings, wire or protect_stdout())
 
 
-def serve(settings: Settings) -> int:
+def serve(settings: Settings, wire: StdioWire) -> int:
     """Run the stdio server until stdin closes or a signal arrives."""
-    from zwave_mcp.stdio import protect_stdout
-
-    wire = protect_stdout()
     from zwave_mcp.logs import configure_logging
 
     configure_logging(settings.log_level, settings.log_format)

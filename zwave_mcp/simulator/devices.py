@@ -105,6 +105,12 @@ def _send(
     t = sim.timing
     cc = value.get("commandClass")
     prop = value.get("property")
+    if cc == 38 and prop == "restorePrevious" and new is True:
+        # zwave-js sends Multilevel Switch Set 0xFF: the device ramps back to its last level.
+        target = node.get("values", {}).get(value_key(cc, value.get("endpoint"), "targetValue"))
+        if target is not None:
+            sim.radio.submit(t.write_working, lambda: _ramp(sim, node, target, 255, options, done))
+            return
     if cc in (38, 106) and prop == "targetValue":
         sim.radio.submit(t.write_working, lambda: _ramp(sim, node, value, new, options, done))
     elif cc in SUPERVISED_CCS:

@@ -89,6 +89,8 @@ class Simulator:
         )
         client.will_set(naming.clients_topic(self.config, "status"), '{"value":false}', qos=1, retain=True)
         client.on_connect = self._on_connect
+        # zwave-js-ui retries every 3 s (mqtt.reconnectPeriod 3000 in the captured settings).
+        client.reconnect_delay_set(min_delay=1, max_delay=3)
         client.on_message = self._on_message
         client.on_socket_open = _no_delay
         self._client = client

@@ -1,0 +1,85 @@
+"""Builds the MCP server: the app's parts, the executor, the tools, resources and prompts. Thin by design.
+
+The gateway connects in the background from the lifespan, so `initialize` and `tools/list` are answered at
+once even with no broker; tools answer "Z-Wave service unavailable: <why>" until it is up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from mcp.server.mcpserver import MCPServer
+
+from zwave_mcp import __version__
+from zwave_mcp.config import Settings
+from zwave_mcp.devices.service import DeviceService
+from zwave_mcp.executor import ToolExecutor
+from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.policy import Policy
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
+    "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
+    "device actually reported: 'confirmed' means the device reported the new state; 'sent but not "
+    "confirmed' means it did not report in time. Unlocking and opening doors asks for confirmation: pass "
+    "back the confirmationToken only after the person has agreed."
+)
+
+
+@dataclass
+class App:
+    """Everything a tool needs, built once per server."""
+
+    settings: Settings
+    gateway: ZwaveGateway
+    policy: Policy
+    devices: DeviceService
+
+
+def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
+    gateway = gateway or ZwaveGateway(settings)
+    policy = Policy.from_settings(settings)
+    devices = DeviceService(gateway, policy, settings)
+    return App(settings=settings, gateway=gateway, policy=policy, devices=devices)
+
+
+def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
+    """The MCP server for these settings (pass a gateway to share one across servers in tests)."""
+    from zwave_mcp.prompts import register_prompts
+    from zwave_mcp.resources import register_resources
+    from zwave_mcp.tools import tool_specs
+
+    app = build_app(settings, gateway)
+    executor = ToolExecutor(
+        timeout_s=settings.tool_timeout,
+        slow_call_ms=settings.slow_call_ms,
+        read_only=app.policy.read_only,  # also set by a policy file
+        unavailable=app.gateway.unavailable_reason,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
+        app.gateway.start()  # returns at once; the connection is made in the background
+        try:
+            yield app
+        finally:
+            await app.gateway.stop()
+
+    server: MCPServer[App] = MCPServer(
+        name="zwave-mcp",
+        title="Z-Wave (zwave-js-ui)",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        middleware=[executor.middleware],
+    )
+    for spec in tool_specs(app):
+        executor.register(server, spec)
+    register_resources(server, app)
+    register_prompts(server, app)
+    return server

@@ -1,0 +1,165 @@
+"""Reading tools: list devices, verify one, its whole state, its sensor readings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mcp_types import ToolAnnotations
+
+from zwave_mcp.devices.control import available_actions
+from zwave_mcp.devices.describe import readings, sentence
+from zwave_mcp.devices.errors import DeviceNotFound
+from zwave_mcp.executor import ToolSpec
+from zwave_mcp.tools.models import (
+    DeviceArgs,
+    DeviceCheck,
+    DeviceList,
+    DeviceState,
+    ListDevicesArgs,
+    Reading,
+    SensorArgs,
+    SensorData,
+    ValueReport,
+)
+from zwave_mcp.tools.present import age_seconds, now_ms, plural, summarize
+
+if TYPE_CHECKING:
+    from zwave_mcp.server import App
+
+READ = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+def specs(app: App) -> list[ToolSpec]:
+    service = app.devices
+
+    async def list_devices(args: ListDevicesArgs, _ctx: Any) -> DeviceList:
+        chosen = service.select(
+            text=args.filter,
+            location=args.location,
+            capability=args.capability,
+            include_inactive=args.includeInactive,
+        )
+        page = chosen[args.offset : args.offset + args.limit]
+        shown = [summarize(d) for d in page]
+        if not chosen:
+            summary = (
+                "No devices match." if (args.filter or args.location or args.capability) else "No devices."
+            )
+        else:
+            listing = ", ".join(f"{d.name} ({d.state})" for d in shown[:8])
+            more = f", and {len(chosen) - 8} more" if len(chosen) > 8 and len(shown) > 8 else ""
+            summary = f"{plural(len(chosen), 'device')}: {listing}{more}."
+        return DeviceList(
+            summary=summary, total=len(chosen), offset=args.offset, count=len(shown), devices=shown
+        )
+
+    async def verify_device(args: DeviceArgs, _ctx: Any) -> DeviceCheck:
+        try:
+            device = service.resolve(args.deviceName)
+        except DeviceNotFound as exc:
+            return DeviceCheck(summary=exc.message, exists=False)
+        actions = available_actions(device) if app.policy.can_control(device) else []
+        node = device.node
+        ready = node.ready and node.status != "Dead"
+        if node.status == "Dead":
+            condition = "is not responding (dead)"
+        elif node.is_sleeping_device:
+            condition = "is a battery device that sleeps; commands wait until it wakes up"
+        else:
+            condition = "is ready" if node.ready else "is not ready yet (still being interviewed)"
+        can = f"It can: {', '.join(actions)}." if actions else "It only reports readings."
+        return DeviceCheck(
+            summary=f"{device.label} exists and {condition}. {can}",
+            exists=True,
+            device=summarize(device),
+            ready=ready,
+            sleeping=node.is_sleeping_device,
+            actions=actions,
+        )
+
+    async def get_device_state(args: DeviceArgs, _ctx: Any) -> DeviceState:
+        device = service.resolve(args.deviceName)
+        now = now_ms()
+        values = [
+            ValueReport(
+                label=v.label,
+                value=v.value,
+                text=v.state_text(),
+                unit=v.unit,
+                ageSeconds=age_seconds(v.last_update_ms, now),
+                valueId=v.value_id,
+                writeable=v.writeable,
+            )
+            for v in device.all_values()
+        ]
+        return DeviceState(summary=sentence(device), device=summarize(device), values=values)
+
+    async def get_device_sensor_data(args: SensorArgs, _ctx: Any) -> SensorData:
+        device = service.resolve(args.deviceName)
+        found = readings(device, now_ms())
+        refreshed: set[str] = set()
+        if args.refresh:
+            old = [r.value_id for r in found if r.age_s is None or r.age_s > args.maxAgeSeconds]
+            values = [v for v in device.all_values() if v.value_id in old]
+            refreshed = set(await service.refresh(device, values))
+            found = readings(device, now_ms())
+        items = [
+            Reading(
+                label=r.label,
+                value=r.value,
+                text=r.text,
+                unit=r.unit,
+                ageSeconds=r.age_s,
+                source="refreshed" if r.value_id in refreshed else "live",
+                valueId=r.value_id,
+            )
+            for r in found
+        ]
+        if not items:
+            summary = f"{device.name} has no sensor readings."
+        else:
+            summary = f"{device.name}: " + ", ".join(r.spoken() for r in found) + "."
+        return SensorData(summary=summary, device=summarize(device), readings=items)
+
+    return [
+        ToolSpec(
+            "list_zwave_devices",
+            "List the Z-Wave devices with their room, type, current state and status. Filter by name words, "
+            "room or capability; paginated (limit/offset) with a total.",
+            ListDevicesArgs,
+            DeviceList,
+            list_devices,
+            annotations=READ,
+            title="List devices",
+        ),
+        ToolSpec(
+            "verify_device",
+            "Check that a device exists and is ready, and list the actions it takes.",
+            DeviceArgs,
+            DeviceCheck,
+            verify_device,
+            annotations=READ,
+            title="Verify a device",
+        ),
+        ToolSpec(
+            "get_device_state",
+            "Everything currently known about one device: every value with its unit and how old it is.",
+            DeviceArgs,
+            DeviceState,
+            get_device_state,
+            annotations=READ,
+            title="Device state",
+        ),
+        ToolSpec(
+            "get_device_sensor_data",
+            "A device's sensor readings (temperature, humidity, motion, power, energy, battery…) with units "
+            "and age. refresh=true asks the device again for readings older than maxAgeSeconds.",
+            SensorArgs,
+            SensorData,
+            get_device_sensor_data,
+            annotations=READ,
+            title="Sensor readings",
+        ),
+    ]

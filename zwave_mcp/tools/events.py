@@ -1,0 +1,86 @@
+"""get_recent_events: what changed lately, from the bounded in-memory history of the live picture."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.executor import ToolSpec
+from zwave_mcp.gateway.model import Change
+from zwave_mcp.tools.devices import READ
+from zwave_mcp.tools.models import Event, RecentEvents, RecentEventsArgs
+from zwave_mcp.tools.present import plural
+
+if TYPE_CHECKING:
+    from zwave_mcp.server import App
+
+
+def describe_change(app: App, change: Change) -> tuple[str | None, str]:
+    """(device label, what happened in words) for one change."""
+    node = app.gateway.inventory.node(change.node_id) if change.node_id is not None else None
+    device = node.display_name if node is not None else None
+    if change.kind == "value" and node is not None and change.value_id:
+        value = node.values.get(change.value_id)
+        label = value.label if value is not None else change.value_id
+        text = value.state_text(change.new) if value is not None else None
+        unit = f" {value.unit}" if value is not None and value.unit else ""
+        return device, f"{label} → {text or change.new}{unit}"
+    if change.kind == "status":
+        return device, f"status {change.old} → {change.new}"
+    if change.kind == "gateway":
+        return None, f"gateway {change.value_id}: {change.old} → {change.new}"
+    if change.kind == "removed":
+        return device, f"{change.value_id} removed"
+    return device, f"{change.kind} changed"
+
+
+def recent_events(app: App, minutes: float, device_name: str | None, limit: int) -> RecentEvents:
+    now = time.time()
+    node_ids: set[int] | None = None
+    if device_name:
+        node_ids = {app.devices.resolve(device_name).node_id}
+    events: list[Event] = []
+    for recorded in reversed(app.gateway.inventory.history):
+        if recorded.at < now - minutes * 60 or len(events) >= limit:
+            break
+        change = recorded.change
+        if change.kind == "node" or (node_ids is not None and change.node_id not in node_ids):
+            continue
+        if change.kind == "value" and change.old == change.new:
+            continue  # a fresh report of the same value: news for waiters, not for people
+        device, what = describe_change(app, change)
+        events.append(
+            Event(
+                at=datetime.fromtimestamp(recorded.at, UTC).isoformat(timespec="seconds"),
+                ageSeconds=round(now - recorded.at, 1),
+                device=device,
+                what=what,
+                value=change.new,
+            )
+        )
+    if not events:
+        summary = f"Nothing changed in the last {minutes:g} minutes."
+    else:
+        latest = "; ".join(f"{e.device + ': ' if e.device else ''}{e.what}" for e in events[:5])
+        summary = f"{plural(len(events), 'change')} in the last {minutes:g} minutes, latest first: {latest}."
+    return RecentEvents(summary=summary, events=events)
+
+
+def specs(app: App) -> list[ToolSpec]:
+    async def get_recent_events(args: RecentEventsArgs, _ctx: Any) -> RecentEvents:
+        return recent_events(app, args.minutes, args.deviceName, args.limit)
+
+    return [
+        ToolSpec(
+            "get_recent_events",
+            "What changed lately (switches, readings, motion, devices going dead or asleep), newest first, "
+            "from the server's in-memory history.",
+            RecentEventsArgs,
+            RecentEvents,
+            get_recent_events,
+            needs_gateway=False,
+            annotations=READ,
+            title="Recent events",
+        )
+    ]

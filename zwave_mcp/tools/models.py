@@ -1,0 +1,222 @@
+"""Argument and result models of the public tools: the schemas clients see (camelCase, as the seeds name them).
+
+Free text is bounded here (length) and checked again by the policy (control characters); nothing a caller
+types ever becomes part of an MQTT topic: names are resolved through the inventory.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from zwave_mcp.devices.model import Capability
+from zwave_mcp.executor import ToolResult
+
+NAME_MAX = 200
+DeviceName = Field(
+    min_length=1,
+    max_length=NAME_MAX,
+    description="The device as a person names it: 'kitchen light', 'front door', 'porch switch 2', or a node id",
+)
+
+Action = Literal[
+    "on",
+    "off",
+    "toggle",
+    "dim",
+    "set_level",
+    "lock",
+    "unlock",
+    "open",
+    "close",
+    "stop",
+    "set_position",
+    "set_temperature",
+    "set_mode",
+    "set_color",
+]
+ACTIONS: tuple[str, ...] = get_args(Action)
+
+
+class _Args(BaseModel):
+    # The executor drops unknown arguments before validation (the seeds: extra parameters are ignored).
+    model_config = ConfigDict(extra="ignore")
+
+
+class ListDevicesArgs(_Args):
+    filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
+    location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
+    capability: Capability | None = Field(None, description="Only devices that have this capability")
+    includeInactive: bool = Field(False, description="Also list dead or failed devices")
+    limit: int = Field(50, ge=1, le=500, description="At most this many devices")
+    offset: int = Field(0, ge=0, description="Skip this many devices (for paging)")
+
+
+class DeviceArgs(_Args):
+    deviceName: str = DeviceName
+
+
+class SensorArgs(_Args):
+    deviceName: str = DeviceName
+    refresh: bool = Field(False, description="Ask the device for fresh readings when the stored ones are old")
+    maxAgeSeconds: float = Field(
+        300, ge=0, le=86400, description="With refresh: readings older than this are asked for again"
+    )
+
+
+class ControlArgs(_Args):
+    deviceName: str = DeviceName
+    action: Action = Field(description="What to do; verify_device lists the actions a device takes")
+    level: float | str | None = Field(
+        None,
+        description="dim/set_level: 0-100 %, or relative '+10' / '-20'. set_temperature: degrees, or '+1'",
+    )
+    value: float | str | None = Field(
+        None, description="Same as level (for set_temperature: the temperature; for set_mode: the mode)"
+    )
+    position: float | None = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
+    setpoint: str | None = Field(
+        None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
+    )
+    mode: str | None = Field(None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'")
+    color: str | None = Field(
+        None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'"
+    )
+    confirmationToken: str | None = Field(
+        None,
+        max_length=200,
+        description="Only after the person agreed: the token a previous 'confirmation required' answer gave",
+    )
+
+
+class SceneArgs(_Args):
+    scene: str = Field(min_length=1, max_length=NAME_MAX, description="Scene name or id")
+
+
+class RecentEventsArgs(_Args):
+    minutes: float = Field(60, gt=0, le=1440, description="How far back to look")
+    deviceName: str | None = Field(None, max_length=NAME_MAX, description="Only this device")
+    limit: int = Field(100, ge=1, le=1000, description="At most this many events")
+
+
+class NoArgs(_Args):
+    pass
+
+
+# --- results ----------------------------------------------------------------------------------------
+
+
+class DeviceSummary(BaseModel):
+    key: str = Field(description="Stable id: node id, or node.endpoint")
+    name: str
+    location: str
+    type: str | None = Field(description="Main capability")
+    capabilities: list[str]
+    state: str = Field(description="Short current state, e.g. 'on', '30 %', 'locked'")
+    status: str = Field(description="Alive, Asleep, Awake, Dead or Unknown")
+    nodeId: int
+    endpoint: int | None = None
+
+
+class DeviceList(ToolResult):
+    total: int
+    offset: int
+    count: int
+    devices: list[DeviceSummary]
+
+
+class DeviceCheck(ToolResult):
+    exists: bool
+    device: DeviceSummary | None = None
+    ready: bool = False
+    sleeping: bool = False
+    actions: list[str] = Field(default_factory=list)
+
+
+class ValueReport(BaseModel):
+    label: str
+    value: Any = None
+    text: str | None = Field(None, description="What zwave-js calls this value, e.g. 'Secured'")
+    unit: str | None = None
+    ageSeconds: float | None = Field(None, description="Seconds since the device last reported it")
+    valueId: str
+    writeable: bool = False
+
+
+class DeviceState(ToolResult):
+    device: DeviceSummary
+    values: list[ValueReport]
+
+
+class Reading(BaseModel):
+    label: str
+    value: Any = None
+    text: str | None = None
+    unit: str | None = None
+    ageSeconds: float | None = None
+    source: Literal["live", "refreshed"] = "live"
+    valueId: str
+
+
+class SensorData(ToolResult):
+    device: DeviceSummary
+    readings: list[Reading]
+
+
+Outcome = Literal["confirmed", "working", "queued", "sent", "failed", "confirmation_required", "dry_run"]
+
+
+class MqttMessage(BaseModel):
+    topic: str
+    payload: Any
+
+
+class ControlResult(ToolResult):
+    device: DeviceSummary
+    action: str
+    outcome: Outcome = Field(
+        description="confirmed: the device reported the new state; working: it is moving there; queued: it "
+        "sleeps and applies on wake-up; sent: no report in time; failed; confirmation_required; dry_run"
+    )
+    target: Any = None
+    reported: Any = Field(None, description="The device's last reported value")
+    confirmationToken: str | None = None
+    expiresInSeconds: float | None = None
+    wouldSend: list[MqttMessage] | None = Field(None, description="dry run: the messages that would be sent")
+
+
+class HealthReport(ToolResult):
+    healthy: bool
+    broker: dict[str, Any]
+    gateway: dict[str, Any]
+    nodes: dict[str, int]
+    lastMessageAgeSeconds: float | None = None
+    problems: list[str] = Field(default_factory=list)
+    advice: list[str] = Field(default_factory=list)
+
+
+class Scene(BaseModel):
+    id: int
+    label: str
+    values: int = Field(description="How many values the scene sets")
+
+
+class SceneList(ToolResult):
+    scenes: list[Scene]
+
+
+class SceneActivation(ToolResult):
+    scene: Scene
+
+
+class Event(BaseModel):
+    at: str = Field(description="ISO time")
+    ageSeconds: float
+    device: str | None = None
+    what: str
+    value: Any = None
+
+
+class RecentEvents(ToolResult):
+    events: list[Event]
