@@ -224,18 +224,7 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
 
 def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "level", "value", "position")
-    target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
-    percent = _percent(device, "level", raw, current)
-    level = _to_device_level(percent, target)
-    watch = current or target
-    return ControlPlan(
-        device,
-        action,
-        percent,
-        [Write(target, level)],
-        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
-        f"set {device.name} to {percent} %",
-    )
+    return _level_plan(device, action, raw, m.LEVEL_TARGET, m.LEVEL_CURRENT, "level", "%")
 
 
 def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -273,9 +262,17 @@ def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPla
 
 def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "position", "level", "value")
-    target = device.values[m.COVER_TARGET]
-    current = device.values.get(m.COVER_CURRENT)
-    percent = _percent(device, "position", raw, current)
+    plan = _level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
+    plan.sensitive = device.is_entry and plan.argument > 0
+    return plan
+
+
+def _level_plan(
+    device: Device, action: str, raw: Any, target_role: str, current_role: str, what: str, unit: str
+) -> ControlPlan:
+    """A 0-100 % request (absolute or relative) written as the device's own level, confirmed by its report."""
+    target, current = device.values[target_role], device.values.get(current_role)
+    percent = _percent(device, what, raw, current)
     level = _to_device_level(percent, target)
     watch = current or target
     return ControlPlan(
@@ -284,12 +281,8 @@ def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlP
         percent,
         [Write(target, level)],
         [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
-        f"set {device.name} to {percent} % open",
-        sensitive=device.is_entry and percent > 0,
+        f"set {device.name} to {percent} {unit}",
     )
-
-
-# ---- locks ----
 
 
 def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
