@@ -1,4 +1,8 @@
-"""MCP resources: the inventory, one device, and health, as JSON documents."""
+"""MCP resources: the inventory, one device, and health, as JSON documents, with change subscriptions.
+
+`register_resources` adds the three resources and the 2025-era `resources/subscribe` handlers, and wires
+the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies both kinds of subscriber.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +10,43 @@ import json
 from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import MCPServer
+from mcp_types import SubscribeRequestParams, UnsubscribeRequestParams
+
+from zwave_mcp.resource_updates import (
+    DEVICE_URI_PREFIX,
+    DEVICES_URI,
+    HEALTH_URI,
+    CountingBus,
+    ResourceUpdates,
+    device_uri,
+)
 
 if TYPE_CHECKING:
     from zwave_mcp.server import App
 
-DEVICES_URI = "zwave://devices"
-HEALTH_URI = "zwave://health"
+__all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
 
 
-def device_uri(key: str) -> str:
-    return f"zwave://devices/{key}"
-
-
-def register_resources(server: MCPServer[App], app: App) -> None:
+def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> ResourceUpdates:
+    """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
     from zwave_mcp.tools.present import summarize
 
-    @server.resource(DEVICES_URI, name="devices", title="Z-Wave devices", mime_type="application/json")
+    @server.resource(
+        DEVICES_URI,
+        name="devices",
+        title="Z-Wave devices",
+        description="Every device with its key, room, type, state and status. Subscribe to hear of changes.",
+        mime_type="application/json",
+    )
     def devices() -> str:
         return json.dumps([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
 
     @server.resource(
-        "zwave://devices/{key}", name="device", title="One Z-Wave device", mime_type="application/json"
+        DEVICE_URI_PREFIX + "{key}",
+        name="device",
+        title="One Z-Wave device",
+        description="One device (key from zwave://devices, e.g. 3 or 11.2) with every value it reports.",
+        mime_type="application/json",
     )
     def device(key: str) -> str:
         found = app.devices.index.get(key)
@@ -38,7 +58,13 @@ def register_resources(server: MCPServer[App], app: App) -> None:
         }
         return json.dumps({"device": summarize(found).model_dump(mode="json"), "values": values})
 
-    @server.resource(HEALTH_URI, name="health", title="Z-Wave health", mime_type="application/json")
+    @server.resource(
+        HEALTH_URI,
+        name="health",
+        title="Z-Wave health",
+        description="Broker, zwave-js-ui and driver state, and node counts by status.",
+        mime_type="application/json",
+    )
     def health() -> str:
         report = app.gateway.health()
         return json.dumps(
@@ -52,3 +78,12 @@ def register_resources(server: MCPServer[App], app: App) -> None:
                 "lastMessageAgeSeconds": report.last_message_age_s,
             }
         )
+
+    updates = ResourceUpdates(bus, app.devices.devices)
+    app.gateway.inventory.add_listener(updates.on_change)
+    # MCPServer has no decorator for these 2025-era methods; the low-level server takes any handler, and
+    # registering them is what makes it advertise `resources.subscribe` to handshake-era clients.
+    lowlevel = server._lowlevel_server
+    lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
+    lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
+    return updates

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
 from zwave_mcp.config import Settings
@@ -51,6 +52,7 @@ def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
     """The MCP server for these settings (pass a gateway to share one across servers in tests)."""
     from zwave_mcp.prompts import register_prompts
+    from zwave_mcp.resource_updates import CountingBus
     from zwave_mcp.resources import register_resources
     from zwave_mcp.tools import tool_specs
 
@@ -62,12 +64,17 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
         unavailable=app.gateway.unavailable_reason,
     )
 
+    # Ours, not the SDK's default, so inventory changes can be published outside any request.
+    bus = CountingBus(InMemorySubscriptionBus())
+
     @asynccontextmanager
     async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
         app.gateway.start()  # returns at once; the connection is made in the background
+        updates.start()
         try:
             yield app
         finally:
+            await updates.stop()
             await app.gateway.stop()
 
     server: MCPServer[App] = MCPServer(
@@ -77,9 +84,10 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
         middleware=[executor.middleware],
+        subscriptions=bus,
     )
     for spec in tool_specs(app):
         executor.register(server, spec)
-    register_resources(server, app)
+    updates = register_resources(server, app, bus)
     register_prompts(server, app)
     return server
