@@ -120,7 +120,13 @@ def _send(
 
 
 def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] | None:
-    """The `currentValue` that reports a `targetValue` (same CC, endpoint and property key)."""
+    """The `currentValue` that reports a `targetValue` (same CC, endpoint and property key).
+
+    Only a `targetValue` has one: `Up`/`Down`/`levelChange*` start or stop a movement and
+    `restorePrevious` is handled as a ramp, so none of them may overwrite the level with their boolean.
+    """
+    if value.get("property") != "targetValue":
+        return None
     key = value_key(
         value.get("commandClass"), value.get("endpoint"), "currentValue", value.get("propertyKey")
     )
