@@ -142,11 +142,16 @@ def _schema_type(prop: Mapping[str, Any]) -> str:
 @functools.lru_cache(maxsize=128)
 def _properties(args_model: type[BaseModel]) -> dict[str, Any]:
     """The JSON-schema properties of an argument model, with `Optional[...]` unwrapped to its real type."""
-    props: dict[str, Any] = dict(args_model.model_json_schema().get("properties", {}))
+    schema = args_model.model_json_schema()
+    defs: dict[str, Any] = schema.get("$defs", {})
+    props: dict[str, Any] = dict(schema.get("properties", {}))
     for name, prop in props.items():
         arms = [p for p in prop.get("anyOf", []) if p.get("type") != "null"]
         if len(arms) == 1:
-            props[name] = {**arms[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
+            prop = props[name] = {**arms[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
+        ref = prop.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):  # an Enum type: its values live in $defs
+            props[name] = {**defs.get(ref.removeprefix("#/$defs/"), {}), **prop}
     return props
 
 
@@ -155,7 +160,8 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
     props = _properties(args_model)
     sentences: list[str] = []
     for err in exc.errors():
-        name = ".".join(str(p) for p in err["loc"]) or "arguments"
+        # Tool arguments are flat: deeper `loc` parts are pydantic's union arms ('level.float'), not paths.
+        name = str(err["loc"][0]) if err["loc"] else "arguments"
         prop = props.get(str(err["loc"][0]), {}) if err["loc"] else {}
         wanted = _schema_type(prop) if prop else ""
         given = err.get("input")
@@ -174,6 +180,10 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
             else:
                 bounds = err["msg"].removeprefix("Input should be ").lower()
             sentences.append(f"Parameter '{name}' must be {bounds} (got {shown}).")
+        elif kind == "string_too_short" and prop.get("minLength") == 1:
+            sentences.append(f"Parameter '{name}' must not be empty.")
+        elif kind == "string_too_short":
+            sentences.append(f"Parameter '{name}' is too short: at least {prop.get('minLength')} characters.")
         elif kind == "string_too_long":
             sentences.append(f"Parameter '{name}' is too long: at most {prop.get('maxLength')} characters.")
         elif wanted:
