@@ -6,6 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
+from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
@@ -30,7 +31,10 @@ class Confirm(BaseModel):
 
 
 def elicitation_asker(ctx: Context | None) -> Any:
-    """`ask(prompt)` through the client when it declared elicitation; None when it cannot ask."""
+    """`ask(prompt)` through the client when it declared elicitation; None when it cannot ask.
+
+    `ask` itself answers None when the question could not be delivered, which means the same.
+    """
     if ctx is None:
         return None
     try:
@@ -40,8 +44,14 @@ def elicitation_asker(ctx: Context | None) -> Any:
     if capabilities is None or capabilities.elicitation is None:
         return None
 
-    async def ask(prompt: str) -> str:
-        answer = await ctx.elicit(prompt, Confirm)
+    async def ask(prompt: str) -> str | None:
+        try:
+            answer = await ctx.elicit(prompt, Confirm)
+        except MCPError as exc:
+            # Declared but not deliverable (no back-channel on this transport, or the client answered
+            # with an error): fall back on the one-time token instead of failing the call.
+            log.info("elicitation failed; answering with a confirmation token", extra={"why": str(exc)})
+            return None
         if answer.action == "accept":
             data = getattr(answer, "data", None)
             return "accept" if data is None or getattr(data, "confirm", False) else "decline"
