@@ -208,6 +208,12 @@ class DeviceService:
                 continue
             if not result.succeeded:
                 reason = result.message or "zwave-js gave no reason"
+                if device.node.status == "Dead":
+                    # Status 2 alone reads as a refusal; a dead node never heard the command at all.
+                    reason += (
+                        "; zwave-js reports it as dead (not responding), so check that it has power and is "
+                        "within range"
+                    )
                 self._audit(plan, Outcome.FAILED, decision, reason=reason)
                 return ControlOutcome(
                     device,
