@@ -15,6 +15,7 @@ from zwave_mcp.tools.models import (
     DeviceCheck,
     DeviceList,
     DeviceState,
+    DeviceSummary,
     ListDevicesArgs,
     Reading,
     SensorArgs,
@@ -29,6 +30,11 @@ if TYPE_CHECKING:
 READ = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
+
+
+def _spoken_state(device: DeviceSummary) -> str:
+    # A dead device's last values are stale: say so in the sentence, not only in `status`.
+    return f"{device.state}, not responding" if device.status == "Dead" else device.state
 
 
 def specs(app: App) -> list[ToolSpec]:
@@ -47,8 +53,10 @@ def specs(app: App) -> list[ToolSpec]:
             summary = (
                 "No devices match." if (args.filter or args.location or args.capability) else "No devices."
             )
+        elif not shown:
+            summary = f"{plural(len(chosen), 'device')} in all, none from offset {args.offset} on."
         else:
-            listing = ", ".join(f"{d.name} ({d.state})" for d in shown[:8])
+            listing = ", ".join(f"{d.name} ({_spoken_state(d)})" for d in shown[:8])
             more = f", and {len(chosen) - 8} more" if len(chosen) > 8 and len(shown) > 8 else ""
             summary = f"{plural(len(chosen), 'device')}: {listing}{more}."
         return DeviceList(

@@ -16,6 +16,17 @@ if TYPE_CHECKING:
     from zwave_mcp.server import App
 
 
+def spoken_value(value: Any) -> str:
+    """A raw value as words: True → on (not Python's `True`), a colour dict → `red 255, green 0, …`."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {spoken_value(v)}" for k, v in value.items()) or "nothing"
+    if isinstance(value, list):
+        return ", ".join(spoken_value(v) for v in value) or "nothing"
+    return str(value)
+
+
 def describe_change(app: App, change: Change) -> tuple[str | None, str]:
     """(device label, what happened in words) for one change."""
     node = app.gateway.inventory.node(change.node_id) if change.node_id is not None else None
@@ -25,7 +36,7 @@ def describe_change(app: App, change: Change) -> tuple[str | None, str]:
         label = value.label if value is not None else change.value_id
         text = value.state_text(change.new) if value is not None else None
         unit = f" {value.unit}" if value is not None and value.unit else ""
-        return device, f"{label} → {text or change.new}{unit}"
+        return device, f"{label} → {text or spoken_value(change.new)}{unit}"
     if change.kind == "status":
         return device, f"status {change.old} → {change.new}"
     if change.kind == "gateway":
@@ -59,11 +70,12 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
                 value=change.new,
             )
         )
+    span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
     if not events:
-        summary = f"Nothing changed in the last {minutes:g} minutes."
+        summary = f"Nothing changed in the last {span}."
     else:
         latest = "; ".join(f"{e.device + ': ' if e.device else ''}{e.what}" for e in events[:5])
-        summary = f"{plural(len(events), 'change')} in the last {minutes:g} minutes, latest first: {latest}."
+        summary = f"{plural(len(events), 'change')} in the last {span}, latest first: {latest}."
     return RecentEvents(summary=summary, events=events)
 
 
