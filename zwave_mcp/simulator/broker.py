@@ -84,6 +84,8 @@ class MosquittoBroker:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            # Its own process group: a terminal's Ctrl-C reaches only us, and we stop the broker last.
+            start_new_session=True,
         )
         try:
             wait_for_port(self.port, timeout)

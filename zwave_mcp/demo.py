@@ -1,0 +1,625 @@
+"""`zwave-mcp demo`: a simulated Z-Wave home driven through the real server, as an MCP client would.
+
+A broker (Mosquitto when installed, else amqtt in-process) and the zwave-js-ui simulator run here; the server
+runs as a stdio subprocess (`python -m zwave_mcp`) and is driven with the MCP SDK's stdio client through a
+short scripted conversation. stdout gets only the transcript; the server's stderr goes to a temporary log
+shown (its tail) only when something fails. `--serve` keeps the broker and simulator running instead and
+prints the Claude Desktop entry that points at them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
+from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
+from zwave_mcp.simulator.simulator import Simulator
+
+log = logging.getLogger(__name__)
+
+PREFIX = "zwave"
+WIDTH = 100
+READY_TIMEOUT_S = 15.0
+LOG_TAIL_LINES = 30
+# The recorded delays, brisker: ramps, second polls and replies keep their order but the demo takes seconds.
+DEMO_TIMING: Timing = replace(
+    RECORDED.scaled(0.3),
+    driver_ready=0.3,
+    wakeup_interval=5.0,  # the sleeping bedroom sensor wakes (and reports) every few seconds
+    meter_interval=8.0,
+    motion_interval=6.0,
+    motion_clear=2.0,
+)
+EXIT_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+
+class DemoError(Exception):
+    """Something the person running the demo should read: printed as one clear message."""
+
+
+# ---------------------------------------------------------------------------------------------- the home
+@dataclass
+class Home:
+    """A running broker and simulator. `close()` stops both and is safe to call more than once."""
+
+    broker: MosquittoBroker | EmbeddedBroker
+    broker_label: str
+    simulator: Simulator | None = None
+
+    @property
+    def port(self) -> int:
+        return self.broker.port
+
+    @property
+    def mqtt_url(self) -> str:
+        return f"mqtt://{HOST}:{self.port}"
+
+    @property
+    def mqtt_version(self) -> str:
+        return "5" if isinstance(self.broker, MosquittoBroker) else "3.1.1"  # amqtt speaks 3.1.1 only
+
+    def server_env(self) -> dict[str, str]:
+        return {
+            "ZWAVE_MCP_MQTT_URL": self.mqtt_url,
+            "ZWAVE_MCP_PREFIX": PREFIX,
+            "ZWAVE_MCP_MQTT_VERSION": self.mqtt_version,
+        }
+
+    def close(self) -> None:
+        sim, self.simulator = self.simulator, None
+        if sim is not None:
+            with contextlib.suppress(Exception):
+                sim.stop()
+            with contextlib.suppress(Exception):
+                sim.scheduler.stop()
+        if isinstance(self.broker, MosquittoBroker):
+            self.broker.close()
+        else:
+            self.broker.stop()
+
+
+def make_broker(choice: str, port: int | None) -> tuple[MosquittoBroker | EmbeddedBroker, str]:
+    """Mosquitto when asked for or found; else amqtt in this process. Returns the broker and its label."""
+    mosquitto = find_mosquitto() if choice in ("auto", "mosquitto") else None
+    if choice == "mosquitto" and mosquitto is None:
+        raise DemoError("Mosquitto is not installed (not on PATH, not at /usr/sbin/mosquitto).")
+    if mosquitto is not None:
+        return MosquittoBroker(port=port, executable=mosquitto), f"Mosquitto ({mosquitto})"
+    try:
+        import amqtt  # noqa: F401
+    except ImportError:
+        raise DemoError(
+            "the demo needs an MQTT broker: install Mosquitto, or the embedded one with "
+            "pip install 'zwave-mcp[demo]'."
+        ) from None
+    return EmbeddedBroker(port=port), "embedded amqtt broker (in this process, MQTT 3.1.1)"
+
+
+def start_home(broker_choice: str, port: int | None = None) -> Home:
+    """Broker, then the simulated zwave-js-ui with the captured house. Stops what started if a step fails."""
+    broker, label = make_broker(broker_choice, port)
+    home = Home(broker, label)
+    try:
+        try:
+            broker.start()
+        except (OSError, TimeoutError, RuntimeError) as exc:
+            raise DemoError(f"the MQTT broker did not start: {exc}") from exc
+        config = SimConfig(prefix=PREFIX, timing=DEMO_TIMING)
+        home.simulator = Simulator(HOST, home.port, "captured", config)
+        try:
+            home.simulator.start(wait=False)
+        except (OSError, TimeoutError) as exc:
+            raise DemoError(f"the simulated zwave-js-ui could not connect to the broker: {exc}") from exc
+    except BaseException:
+        home.close()
+        raise
+    return home
+
+
+def server_command() -> list[str]:
+    """The venv's `zwave-mcp` script next to this interpreter when there is one, else `python -m zwave_mcp`."""
+    script = Path(sys.executable).parent / "zwave-mcp"
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script.absolute())]
+    return [sys.executable, "-m", "zwave_mcp"]
+
+
+# ---------------------------------------------------------------------------------------------- transcript
+class Transcript:
+    """Plain text on stdout, flushed line by line so a person sees the conversation as it happens."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def line(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def wrapped(self, label: str, text: str, indent: str = "  ") -> None:
+        lead = f"{indent}{label}"
+        self.line(
+            textwrap.fill(
+                text,
+                width=WIDTH,
+                initial_indent=lead,
+                subsequent_indent=" " * len(lead),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+
+
+def format_call(name: str, args: dict[str, Any]) -> str:
+    inner = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in args.items())
+    return f"{name}({inner})"
+
+
+@dataclass
+class ToolAnswer:
+    text: str
+    is_error: bool
+    result: dict[str, Any]
+
+
+def answer_of(reply: Any) -> ToolAnswer:
+    texts = [block.text for block in reply.content if getattr(block, "type", None) == "text"]
+    structured = reply.structured_content or {}
+    result = structured.get("result") if isinstance(structured.get("result"), dict) else structured
+    return ToolAnswer(" ".join(texts).strip() or "(no text)", bool(reply.is_error), result or {})
+
+
+# ---------------------------------------------------------------------------------------------- the script
+@dataclass
+class Step:
+    said: str  # what the person says
+    tool: str
+    args: dict[str, Any]
+    expect: Callable[[ToolAnswer], bool]  # did the server answer as the script expects?
+    before: Callable[[Home], None] | None = None  # something that happens in the house first
+    narration: str | None = None
+
+
+def _outcome(*wanted: str) -> Callable[[ToolAnswer], bool]:
+    return lambda a: not a.is_error and a.result.get("outcome") in wanted
+
+
+def _ok(a: ToolAnswer) -> bool:
+    return not a.is_error
+
+
+def _refused(a: ToolAnswer) -> bool:
+    return a.is_error
+
+
+def _pull_coffee_plug(home: Home) -> None:
+    if home.simulator is not None:
+        home.simulator.kill_node(8)  # Coffee Maker Plug in the captured house
+
+
+SCRIPT: list[Step] = [
+    Step("What devices do I have?", "list_zwave_devices", {}, _ok),
+    Step(
+        "Turn on the kitchen light.",
+        "control_zwave_device",
+        {"deviceName": "kitchen light", "action": "on"},
+        _outcome("confirmed"),
+    ),
+    Step(
+        "Dim the living room lamp to 30 %.",
+        "control_zwave_device",
+        {"deviceName": "living room lamp", "action": "dim", "level": 30},
+        _outcome("confirmed"),
+    ),
+    Step("How warm is it in the bedroom?", "get_device_sensor_data", {"deviceName": "bedroom sensor"}, _ok),
+    Step("Is everything working?", "check_zwave_health", {}, lambda a: a.result.get("healthy") is True),
+    Step(
+        "Switch the bedroom sensor on.",
+        "control_zwave_device",
+        {"deviceName": "bedroom sensor", "action": "on"},
+        _refused,
+    ),
+    Step(
+        "Lock the front door.",
+        "control_zwave_device",
+        {"deviceName": "front door", "action": "lock"},
+        _outcome("confirmed"),
+    ),
+]
+UNLOCK = {"deviceName": "front door", "action": "unlock"}
+DEAD_NODE = Step(
+    "Turn on the coffee maker.",
+    "control_zwave_device",
+    {"deviceName": "coffee maker", "action": "on"},
+    lambda a: a.result.get("outcome") != "confirmed",
+    before=_pull_coffee_plug,
+    narration="(In the simulated house, the coffee maker's plug stops answering: a dead node.)",
+)
+HEALTH_AFTER = Step(
+    "Is everything still working?",
+    "check_zwave_health",
+    {},
+    lambda a: a.result.get("healthy") is False and "dead" in a.text,
+)
+
+
+class Conversation:
+    """Drives the server through the script, printing each turn; counts the turns that went off-script."""
+
+    def __init__(self, client: Any, home: Home, transcript: Transcript) -> None:
+        self.client = client
+        self.home = home
+        self.t = transcript
+        self.off_script: list[str] = []
+        self.calls = 0
+
+    async def call(self, name: str, args: dict[str, Any]) -> ToolAnswer:
+        self.calls += 1
+        started = time.perf_counter()
+        answer = answer_of(await self.client.call_tool(name, args))
+        took_ms = (time.perf_counter() - started) * 1000
+        self.t.line(f"  [tool] {format_call(name, args)}  {took_ms:.0f} ms")
+        self.t.wrapped("Assistant: ", answer.text)
+        return answer
+
+    def check(self, step: str, ok: bool) -> None:
+        if not ok:
+            self.off_script.append(step)
+            self.t.line("  (not what the script expected)")
+
+    async def say(self, step: Step) -> ToolAnswer:
+        if step.before is not None:
+            step.before(self.home)
+        if step.narration:
+            self.t.line(step.narration)
+        self.t.line(f"You: {step.said}")
+        answer = await self.call(step.tool, step.args)
+        self.check(step.said, step.expect(answer))
+        self.t.line()
+        return answer
+
+    async def unlock_with_confirmation(self) -> None:
+        self.t.line("You: Unlock the front door.")
+        asked = await self.call("control_zwave_device", UNLOCK)
+        token = asked.result.get("confirmationToken")
+        self.check("unlock the front door", asked.result.get("outcome") == "confirmation_required")
+        self.t.line()
+        if not isinstance(token, str):
+            return
+        self.t.line("You: Yes, I'm at the door: unlock it.")
+        done = await self.call("control_zwave_device", {**UNLOCK, "confirmationToken": token})
+        self.check("confirm the unlock", done.result.get("outcome") == "confirmed")
+        self.t.line()
+
+    async def run(self) -> None:
+        for step in SCRIPT:
+            await self.say(step)
+        await self.unlock_with_confirmation()
+        await self.say(DEAD_NODE)
+        await self.say(HEALTH_AFTER)
+
+
+async def wait_until_ready(client: Any, timeout: float) -> ToolAnswer:
+    """Poll check_zwave_health until the gateway is healthy; the last answer either way."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = answer_of(await client.call_tool("check_zwave_health", {}))
+        if answer.result.get("healthy") is True or time.monotonic() >= deadline:
+            return answer
+        await _sleep(0.1)
+
+
+async def _sleep(seconds: float) -> None:
+    import anyio
+
+    await anyio.sleep(seconds)
+
+
+def log_tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "(no server log)"
+    tail = text.splitlines()[-lines:]
+    return "\n".join(tail) if tail else "(the server wrote nothing to stderr)"
+
+
+def innermost(exc: BaseException) -> BaseException:
+    """The first real error inside (possibly nested) exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+async def converse(
+    home: Home, transcript: Transcript, server_log: TextIO, ready_timeout: float = READY_TIMEOUT_S
+) -> None:
+    """Start the server subprocess, initialize, list tools, wait for the gateway, run the script."""
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    command = server_command()
+    env = home.server_env()
+    if "PYTHONPATH" in os.environ:  # the SDK passes only a safe subset of the environment
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+    transcript.line(f"  MCP server    {' '.join(command)} (stdio subprocess, started by the MCP client)")
+    transcript.line()
+    started = time.monotonic()
+    # mode="legacy": the initialize handshake, as Claude Desktop and other clients do it today.
+    async with Client(stdio_client(params, errlog=server_log), mode="legacy") as client:
+        info = client.server_info
+        name = f"{info.name} {info.version}" if info is not None else "the server"
+        tools = (await client.list_tools()).tools
+        transcript.wrapped(
+            "",
+            f"Connected to {name} (MCP {client.protocol_version}); {len(tools)} tools: "
+            + ", ".join(t.name for t in tools)
+            + ".",
+            indent="",
+        )
+        health = await wait_until_ready(client, ready_timeout)
+        if health.result.get("healthy") is not True:
+            advice = " ".join(health.result.get("advice") or [])
+            transcript.wrapped(
+                "",
+                f"zwave-js-ui did not become ready within {ready_timeout:g} s, so the demo stops here. "
+                f"The server says: {health.text} {advice}".strip(),
+                indent="",
+            )
+            raise DemoError(f"the simulated zwave-js-ui did not become ready within {ready_timeout:g} s")
+        transcript.line(
+            f"zwave-js-ui is ready ({time.monotonic() - started:.1f} s after the server started)."
+        )
+        transcript.line()
+        conversation = Conversation(client, home, transcript)
+        await conversation.run()
+    if conversation.off_script:
+        raise DemoError(
+            f"{len(conversation.off_script)} of the answers were not what the script expects: "
+            + "; ".join(conversation.off_script)
+        )
+    transcript.line(f"{conversation.calls} tool calls, every answer as expected.")
+
+
+async def run_with_signals(work: Callable[[], Awaitable[None]]) -> bool:
+    """Run `work`, cancelled by SIGINT or SIGTERM. True if a signal stopped it.
+
+    The handlers stay installed until `work` has finished its own (shielded) clean-up, so a second signal
+    cannot kill this process while the server subprocess is still being stopped.
+    """
+    import anyio
+
+    stopped: list[int] = []
+    work_scope = anyio.CancelScope()
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with anyio.create_task_group() as group:
+
+            async def watch() -> None:
+                async for signum in signals:
+                    stopped.append(signum)
+                    work_scope.cancel()
+
+            group.start_soon(watch)
+            with work_scope:
+                await work()
+            group.cancel_scope.cancel()
+    return bool(stopped)
+
+
+# ---------------------------------------------------------------------------------------------- processes
+def child_pids() -> list[int]:
+    """Live children of this process (Linux /proc; empty elsewhere)."""
+    me = os.getpid()
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[1] == str(me) and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def reap_children(timeout: float = 3.0) -> None:
+    """Last resort after the orderly stops: terminate, then kill, any child still alive."""
+    pids = child_pids()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while pids and time.monotonic() < deadline:
+        for pid in list(pids):
+            with contextlib.suppress(ChildProcessError, OSError):
+                done, _ = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    pids.remove(pid)
+        time.sleep(0.05)
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def signals_raise_interrupt() -> Iterator[None]:
+    """SIGTERM behaves like Ctrl-C while this is active, so `finally` blocks run and clean up."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """During clean-up a second Ctrl-C or SIGTERM must not leave a broker or simulator behind."""
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def shut_down(home: Home | None) -> None:
+    with signals_deferred():
+        if home is not None:
+            home.close()
+        reap_children()
+
+
+# ---------------------------------------------------------------------------------------------- commands
+@contextlib.contextmanager
+def open_server_log() -> Iterator[tuple[TextIO, Path]]:
+    """A temporary file for the server's stderr (a real file: the child process writes to it directly)."""
+    fd, name = tempfile.mkstemp(prefix="zwave-mcp-demo-", suffix=".log")
+    with open(fd, "w+", encoding="utf-8") as server_log:
+        yield server_log, Path(name)
+
+
+def run_demo(broker_choice: str, out: TextIO) -> int:
+    import anyio
+
+    transcript = Transcript(out)
+    home: Home | None = None
+    with (
+        open_server_log() as (server_log, log_path),
+        signals_raise_interrupt(),
+    ):
+        failure: str | None = None
+        interrupted = False
+        try:
+            transcript.line(
+                "zwave-mcp demo: a simulated Z-Wave home, driven through the MCP stdio protocol as an AI "
+                "assistant would."
+            )
+            transcript.line(
+                "(No AI model here: the scripted requests are yours, the answers are the tools'.)"
+            )
+            home = start_home(broker_choice)
+            transcript.line(f"  MQTT broker   {home.broker_label} on {HOST}:{home.port}")
+            transcript.line(
+                f"  zwave-js-ui   simulated: the captured ten-device house, prefix '{PREFIX}', brisk timing"
+            )
+            running = home
+            interrupted = anyio.run(run_with_signals, lambda: converse(running, transcript, server_log))
+        except BaseException as exc:  # task groups wrap errors (even KeyboardInterrupt): look inside
+            inner = innermost(exc)
+            if isinstance(inner, KeyboardInterrupt):
+                interrupted = True
+            elif isinstance(inner, DemoError):
+                failure = str(inner)
+            elif isinstance(inner, Exception):
+                failure = f"the demo failed: {describe(inner)}"
+            else:
+                raise
+        finally:
+            shut_down(home)
+        if interrupted:
+            print("zwave-mcp demo: interrupted; broker, simulator and server stopped.", file=sys.stderr)
+            code = EXIT_INTERRUPTED
+        elif failure is not None:
+            server_log.flush()
+            print(f"zwave-mcp demo: {failure}", file=sys.stderr)
+            print(f"--- last lines of the server's log ({log_path}) ---", file=sys.stderr)
+            print(log_tail(log_path), file=sys.stderr)
+            code = EXIT_FAILED
+        else:
+            transcript.line("Done: server, simulator and broker stopped.")
+            code = 0
+    if code == 0:
+        log_path.unlink(missing_ok=True)  # kept on failure: the person may want more than the tail
+    return code
+
+
+def desktop_entry(home: Home) -> dict[str, Any]:
+    command = server_command()
+    return {
+        "mcpServers": {"zwave-demo": {"command": command[0], "args": command[1:], "env": home.server_env()}}
+    }
+
+
+def run_serve(broker_choice: str, port: int | None, out: TextIO) -> int:
+    """Keep the broker and simulator running until SIGINT/SIGTERM, after printing the client entry."""
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    home: Home | None = None
+    try:
+        home = start_home(broker_choice, port)
+        out.write(
+            f"zwave-mcp demo --serve: a simulated Z-Wave home on {home.broker_label}, {home.mqtt_url}, "
+            f"prefix '{PREFIX}'.\nAdd this to Claude Desktop's claude_desktop_config.json "
+            "(or any MCP client's server list), then ask about your devices:\n\n"
+        )
+        out.write(json.dumps(desktop_entry(home), indent=2) + "\n\n")
+        hint = "" if port else f" (--port {home.port} keeps this entry valid across restarts)"
+        out.write(f"Running until Ctrl-C{hint}.\n")
+        out.flush()
+        stop.wait()
+    except DemoError as exc:
+        print(f"zwave-mcp demo: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        shut_down(home)
+    print("zwave-mcp demo: stopped; broker and simulator are gone.", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zwave-mcp demo",
+        description="Try zwave-mcp on a simulated Z-Wave home: no hardware, no broker to install.",
+    )
+    parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="keep the broker and simulator running and print the Claude Desktop entry for them",
+    )
+    parser.add_argument(
+        "--broker",
+        choices=("auto", "mosquitto", "embedded"),
+        default="auto",
+        help="auto (default): Mosquitto if installed, else the embedded amqtt broker",
+    )
+    parser.add_argument(
+        "--port", type=int, default=None, help="broker port for --serve (default: a free one)"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    # The demo's own diagnostics (SDK, simulator) stay short and on stderr; stdout is the transcript.
+    logging.basicConfig(stream=sys.stderr, level=logging.ERROR, format="zwave-mcp demo: %(message)s")
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # "°C" on an ASCII terminal
+    if args.serve:
+        return run_serve(args.broker, args.port, sys.stdout)
+    return run_demo(args.broker, sys.stdout)
