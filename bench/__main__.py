@@ -1,0 +1,61 @@
+"""`python -m bench` (or `make bench`): run the five benchmarks of issue 8 and print one table.
+
+Progress goes to stderr; the table (markdown) to stdout. `--quick` runs fewer iterations (a smoke run,
+not figures to record); `--only 1,3` picks sections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+
+from zwave_mcp.logs import configure_logging
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--quick", action="store_true", help="fewer iterations (smoke run)")
+    parser.add_argument("--only", default="1,2,3,4,5", help="sections to run, e.g. 2,3")
+    args = parser.parse_args(argv)
+    sections = {s.strip() for s in args.only.split(",")}
+    # Before any MCPServer exists: its constructor would install its own logging otherwise.
+    configure_logging("warning")
+
+    from bench import ingest, latency, reads, startup, throughput
+    from bench.common import Row, render_table, say
+
+    quick = args.quick
+    started = time.perf_counter()
+    rows: list[Row] = []
+    if "1" in sections:
+        rows += startup.run(spawns=4 if quick else 10)
+    if "2" in sections:
+        rows += latency.run(
+            calls=100 if quick else 500,
+            default_broker_calls=30 if quick else 150,
+            confirmed_calls=30 if quick else 100,
+        )
+    if "3" in sections:
+        rows += reads.run(calls=50 if quick else 300)
+    if "4" in sections:
+        rows += ingest.run()
+    if "5" in sections:
+        rows += throughput.run(rounds=3 if quick else 10)
+    elapsed = time.perf_counter() - started
+    say(f"done in {elapsed:.0f} s")
+    print(
+        f"zwave-mcp benchmarks, {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; "
+        f"{platform.node() or 'host'}: {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), "
+        f"Python {platform.python_version()} on {platform.system()} {platform.release()}; "
+        f"run took {elapsed:.0f} s{' (--quick)' if quick else ''}\n"
+    )
+    print(render_table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""Shared pieces of the benchmarks: statistics, the result table, a broker and a simulator process.
+
+Every figure is printed next to a baseline measured in the same run, and as a ratio: the machine is
+shared and noisy, so absolute numbers only mean something beside their baseline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zwave_mcp.config import Settings, load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+
+def percentile(samples: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100); what p50/p99 mean in the table."""
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def p50(samples: Sequence[float]) -> float:
+    return statistics.median(samples) if samples else float("nan")
+
+
+def p99(samples: Sequence[float]) -> float:
+    return percentile(samples, 99)
+
+
+@dataclass
+class Row:
+    """One line of the table: our figure, the baseline's, and the target it is judged against."""
+
+    section: str
+    metric: str
+    ours: float
+    base: float | None
+    unit: str
+    target: str = ""
+    ok: bool | None = None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.base is None or self.base == 0:
+            return None
+        return self.ours / self.base
+
+
+def _fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if abs(value) >= 1000 or unit in ("calls/s", "msg/s"):
+        return f"{value:,.0f} {unit}"
+    if abs(value) >= 100:
+        return f"{value:.0f} {unit}"
+    if abs(value) >= 10:
+        return f"{value:.1f} {unit}"
+    return f"{value:.3f} {unit}"
+
+
+def render_table(rows: Sequence[Row]) -> str:
+    header = ("section", "metric", "zwave-mcp", "baseline", "ratio", "target", "ok", "note")
+    lines = [
+        (
+            r.section,
+            r.metric,
+            _fmt(r.ours, r.unit),
+            _fmt(r.base, r.unit),
+            "-" if r.ratio is None else f"{r.ratio:.2f}x",
+            r.target,
+            {True: "yes", False: "NO", None: ""}[r.ok],
+            r.note,
+        )
+        for r in rows
+    ]
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *lines, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    out = [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    out += [line(cells) for cells in lines]
+    return "\n".join(out)
+
+
+def say(text: str) -> None:
+    """Progress for the person running the benchmark (stderr, so the table on stdout stays clean)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def rss_mb(pid: int | None = None) -> float:
+    """Resident set size in MB (Linux /proc)."""
+    status = Path(f"/proc/{pid or 'self'}/status").read_text()
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def bench_settings(broker_port: int, prefix: str, **overrides: Any) -> Settings:
+    """Settings for an in-process server: no rate limits (we call one switch hundreds of times)."""
+    values: dict[str, Any] = {
+        "mqtt_url": f"mqtt://127.0.0.1:{broker_port}",
+        "prefix": prefix,
+        "rate_limit_device": 0,
+        "rate_limit_total": 0,
+        "log_level": "warning",
+    }
+    values.update(overrides)
+    return load_settings(values, environ={})
+
+
+class SimProcess:
+    """The simulator in its own process (`python -m bench.simproc`), so its threads do not share our GIL."""
+
+    def __init__(self, broker_port: int, house: str, prefix: str, scale: float = 0.0) -> None:
+        self.args = [
+            PYTHON,
+            "-m",
+            "bench.simproc",
+            "--port",
+            str(broker_port),
+            "--house",
+            house,
+            "--prefix",
+            prefix,
+            "--scale",
+            str(scale),
+        ]
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self, timeout: float = 180.0) -> SimProcess:
+        self.proc = subprocess.Popen(
+            self.args, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, text=True
+        )
+        deadline = time.monotonic() + timeout
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()  # "ready" once start-up publishing is done
+        if line.strip() != "ready" or time.monotonic() > deadline:
+            self.stop()
+            raise RuntimeError(f"simulator did not start: {line!r}")
+        return self
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            assert proc.stdin is not None
+            proc.stdin.close()  # simproc stops gracefully when its stdin closes
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+    def __enter__(self) -> SimProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def mosquitto(nodelay: bool = False) -> Iterator[int]:
+    """A Mosquitto with its default settings (anonymous listener on 127.0.0.1, no persistence).
+
+    `nodelay` adds `set_tcp_nodelay true`. By default Mosquitto leaves Nagle on, and a request to the
+    simulator then waits for the simulator's delayed ACK of the PUBACK sent just before it: every API
+    round trip costs ~44 ms whatever the clients do, which hides sub-millisecond differences.
+    """
+    from zwave_mcp.simulator.broker import MosquittoBroker
+
+    broker = MosquittoBroker()
+    if nodelay:
+        broker._conf.write_text(broker._conf.read_text() + "set_tcp_nodelay true\n")
+    broker.start()
+    try:
+        yield broker.port
+    finally:
+        broker.close()
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """A child process environment: ours minus any ZWAVE_MCP_* the caller has set, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ZWAVE_MCP_")}
+    env.update(extra)
+    return env

@@ -1,0 +1,216 @@
+"""2. Call latency: `control_zwave_device` on a switch against a raw paho client doing the same API calls.
+
+Both talk through the same Mosquitto (default configuration) to the same simulator process, subscribe to
+the same `<prefix>/#` (so the broker's fan-out is the same), set TCP_NODELAY, and alternate in blocks.
+The raw client blocks on a `threading.Event` set by paho's network thread: the least a Python program
+can do for one request/reply.
+
+With `confirm_timeout` 0 the switch (unsupervised, status 254) is still read back once with `pollValue`
+(`DeviceService._confirm`), so a call is two round trips; the table shows it against one raw round trip
+(`writeValue`, what the issue asks) and against two (`writeValue` + `pollValue`, the same work).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+import uuid
+from typing import Any
+
+import paho.mqtt.client as paho
+from mcp import Client
+from paho.mqtt.enums import CallbackAPIVersion
+
+from bench.common import Row, SimProcess, bench_settings, mosquitto, p50, p99, say
+from zwave_mcp.devices.build import build_devices
+from zwave_mcp.devices.control import plan_control
+from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.server import build_server
+
+DEVICE = "Kitchen Light"
+PREFIX = "benchlat"
+
+
+class RawApi:
+    """A bare paho request/reply client for zwave-js-ui's API (one call in flight)."""
+
+    def __init__(self, port: int, prefix: str, gateway_name: str = "zwave-js-ui") -> None:
+        self.base = f"{prefix}/_CLIENTS/ZWAVE_GATEWAY-{gateway_name}/api/"
+        self.client = paho.Client(CallbackAPIVersion.VERSION2, protocol=paho.MQTTv5)
+        self.client.on_socket_open = lambda _c, _u, sock: sock.setsockopt(
+            socket.IPPROTO_TCP, socket.TCP_NODELAY, 1
+        )
+        self.client.on_message = self._on_message
+        self._replied = threading.Event()
+        self._reply: dict[str, Any] = {}
+        self._waiting = ""
+        self._subscribed = threading.Event()
+        self.client.on_subscribe = lambda *_a: self._subscribed.set()
+        self.client.connect("127.0.0.1", port)
+        self.client.subscribe(f"{prefix}/#")  # what zwave-mcp subscribes to
+        self.client.loop_start()
+        if not self._subscribed.wait(10):
+            raise RuntimeError("raw paho client: no SUBACK")
+        self._token = uuid.uuid4().hex[:12]
+        self._n = 0
+
+    def _on_message(self, _c: Any, _u: Any, msg: paho.MQTTMessage) -> None:
+        if msg.topic == self._waiting:
+            reply = json.loads(msg.payload)
+            if reply.get("origin", {}).get("zwaveMcpId") == f"{self._token}-{self._n}":
+                self._reply = reply
+                self._replied.set()
+
+    def call(self, api: str, *args: Any) -> dict[str, Any]:
+        self._n += 1
+        self._replied.clear()
+        self._waiting = self.base + api
+        payload = json.dumps(
+            {"args": list(args), "zwaveMcpId": f"{self._token}-{self._n}"}, separators=(",", ":")
+        )
+        self.client.publish(self._waiting + "/set", payload, qos=0)
+        if not self._replied.wait(10):
+            raise RuntimeError(f"raw paho client: no reply to {api}")
+        return self._reply
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def _switch_value_id(gateway: ZwaveGateway) -> dict[str, Any]:
+    device = next(d for d in build_devices(gateway.nodes.values()) if d.name == DEVICE)
+    return plan_control(device, "on").writes[0].value.api_value_id()
+
+
+def _raw_block(raw: RawApi, vid: dict[str, Any], n: int, start: int, poll: bool) -> list[float]:
+    times = []
+    for i in range(start, start + n):
+        t = time.perf_counter()
+        reply = raw.call("writeValue", vid, i % 2 == 0)
+        if reply.get("result", {}).get("status") not in (254, 255):
+            raise RuntimeError(f"raw writeValue failed: {reply}")
+        if poll:
+            raw.call("pollValue", vid | {"property": "currentValue"})
+        times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+async def _ours_block(client: Client, n: int, start: int) -> tuple[list[float], dict[str, int]]:
+    times = []
+    outcomes: dict[str, int] = {}
+    for i in range(start, start + n):
+        t = time.perf_counter()
+        result = await client.call_tool(
+            "control_zwave_device", {"deviceName": DEVICE, "action": ("on", "off")[i % 2]}
+        )
+        times.append((time.perf_counter() - t) * 1000)
+        outcome = (result.structured_content or {}).get("result", {}) or {}
+        key = str(outcome.get("outcome", "error"))
+        outcomes[key] = outcomes.get(key, 0) + 1
+        if result.is_error:
+            raise RuntimeError(f"control_zwave_device failed: {result.content}")
+    return times, outcomes
+
+
+async def _measure(port: int, confirm_timeout: float, calls: int, block: int) -> dict[str, Any]:
+    settings = bench_settings(port, PREFIX, confirm_timeout=confirm_timeout)
+    gateway = ZwaveGateway(settings)
+    server = build_server(settings, gateway)
+    samples: dict[str, list[float]] = {"ours": [], "raw1": [], "raw2": []}
+    outcomes: dict[str, int] = {}
+    async with Client(server) as client:
+        if not await gateway.wait_ready(60):
+            raise RuntimeError("zwave-mcp did not load the inventory")
+        vid = _switch_value_id(gateway)
+        raw = await asyncio.to_thread(RawApi, port, PREFIX)
+        try:
+            await _ours_block(client, 20, 0)  # warm-up: first calls build indexes and caches
+            await asyncio.to_thread(_raw_block, raw, vid, 20, 0, True)
+            for start in range(0, calls, block):
+                got, seen = await _ours_block(client, block, start)
+                samples["ours"] += got
+                for k, v in seen.items():
+                    outcomes[k] = outcomes.get(k, 0) + v
+                # The raw client blocks on a thread; run it off the loop so our gateway keeps ingesting.
+                samples["raw1"] += await asyncio.to_thread(_raw_block, raw, vid, block, start, False)
+                samples["raw2"] += await asyncio.to_thread(_raw_block, raw, vid, block, start, True)
+        finally:
+            await asyncio.to_thread(raw.close)
+    return {"samples": samples, "outcomes": outcomes}
+
+
+def _outcomes(result: dict[str, Any]) -> str:
+    return "outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(result["outcomes"].items()))
+
+
+def _off_rows(label: str, result: dict[str, Any]) -> list[Row]:
+    s = result["samples"]
+    o50, r50, w50 = p50(s["ours"]), p50(s["raw1"]), p50(s["raw2"])
+    n = len(s["ours"])
+    return [
+        Row(
+            "2 latency",
+            f"{label}: confirm off, p50 (n={n})",
+            o50,
+            r50,
+            "ms",
+            "+≤ 1 ms",
+            o50 - r50 <= 1.0,
+            f"vs raw writeValue; {_outcomes(result)}",
+        ),
+        Row(
+            "2 latency",
+            f"{label}: confirm off, p99",
+            p99(s["ours"]),
+            p99(s["raw1"]),
+            "ms",
+            note="vs raw writeValue",
+        ),
+        Row(
+            "2 latency",
+            f"{label}: confirm off, p50 vs 2 raw calls",
+            o50,
+            w50,
+            "ms",
+            "+≤ 1 ms",
+            o50 - w50 <= 1.0,
+            "vs raw writeValue + pollValue (the same two round trips)",
+        ),
+        Row("2 latency", f"{label}: confirm off, p99 vs 2 raw calls", p99(s["ours"]), p99(s["raw2"]), "ms"),
+    ]
+
+
+def run(calls: int = 500, default_broker_calls: int = 150, confirmed_calls: int = 100) -> list[Row]:
+    rows: list[Row] = []
+    say(f"[2/5] call latency: {calls} calls each on Mosquitto with set_tcp_nodelay, zero simulator delays")
+    with mosquitto(nodelay=True) as port:
+        with SimProcess(port, "captured", PREFIX, scale=0.0):
+            rows += _off_rows("nodelay broker", asyncio.run(_measure(port, 0.0, calls, 50)))
+        # Confirmation on, with the recorded delays scaled to 1/10: the switch answers writeValue after
+        # 9.5 ms and pollValue after 11 ms, so the device's report is in ~20.5 ms after the call starts.
+        say(f"      confirmation on: {confirmed_calls} calls each, simulator delays x0.1")
+        with SimProcess(port, "captured", PREFIX, scale=0.1):
+            on = asyncio.run(_measure(port, 5.0, confirmed_calls, 25))
+        s = on["samples"]
+        o50, w50 = p50(s["ours"]), p50(s["raw2"])
+        rows += [
+            Row(
+                "2 latency",
+                f"nodelay broker: confirm on, p50 (n={len(s['ours'])})",
+                o50,
+                w50,
+                "ms",
+                "+≤ 1 ms",
+                o50 - w50 <= 1.0,
+                f"vs raw writeValue + pollValue; report delay 20.5 ms; {_outcomes(on)}",
+            ),
+            Row("2 latency", "nodelay broker: confirm on, p99", p99(s["ours"]), p99(s["raw2"]), "ms"),
+        ]
+    say(f"      default Mosquitto: {default_broker_calls} calls each (every round trip waits ~44 ms there)")
+    with mosquitto() as port, SimProcess(port, "captured", PREFIX, scale=0.0):
+        rows += _off_rows("default broker", asyncio.run(_measure(port, 0.0, default_broker_calls, 50)))
+    return rows
