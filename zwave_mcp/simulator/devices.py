@@ -191,9 +191,19 @@ def _ramp(
     if current is None:
         return
     level = new
+    key = (
+        int(node["id"]),
+        value_key(
+            current.get("commandClass"), current.get("endpoint"), "currentValue", current.get("propertyKey")
+        ),
+    )
+    before = current.get("value")
+    if isinstance(before, int | float) and not isinstance(before, bool) and before > 0:
+        sim.last_levels[key] = before
     if isinstance(new, int | float) and not isinstance(new, bool):
         if new == 255:
-            level = current.get("value") or 99  # "restore previous"
+            # Set 0xFF ("restore previous"): the most recent non-zero level, even after an off.
+            level = sim.last_levels.get(key, 99)
         level = max(0, min(99, level))
 
     def finish() -> None:

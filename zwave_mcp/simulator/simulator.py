@@ -50,6 +50,8 @@ class Simulator:
         self.nodes: dict[int, Node] = {int(n["id"]): n for n in nodes}
         self.scenes: list[dict[str, Any]] = []
         self.jammed = False
+        # (node id, currentValue id) → the last non-zero level, what a dimmer goes back to on Set 0xFF.
+        self.last_levels: dict[tuple[int, str], Any] = {}
         self.ready = threading.Event()
         self._lock = threading.RLock()
         self._topic_values: dict[str, tuple[int, str]] = {}
