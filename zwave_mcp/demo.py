@@ -26,6 +26,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
 from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
@@ -321,13 +325,7 @@ async def wait_until_ready(client: Any, timeout: float) -> ToolAnswer:
         answer = answer_of(await client.call_tool("check_zwave_health", {}))
         if answer.result.get("healthy") is True or time.monotonic() >= deadline:
             return answer
-        await _sleep(0.1)
-
-
-async def _sleep(seconds: float) -> None:
-    import anyio
-
-    await anyio.sleep(seconds)
+        await anyio.sleep(0.1)
 
 
 def log_tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
@@ -354,9 +352,6 @@ async def converse(
     home: Home, transcript: Transcript, server_log: TextIO, ready_timeout: float = READY_TIMEOUT_S
 ) -> None:
     """Start the server subprocess, initialize, list tools, wait for the gateway, run the script."""
-    from mcp import Client, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
     command = server_command()
     env = home.server_env()
     if "PYTHONPATH" in os.environ:  # the SDK passes only a safe subset of the environment
@@ -407,8 +402,6 @@ async def run_with_signals(work: Callable[[], Awaitable[None]]) -> bool:
     The handlers stay installed until `work` has finished its own (shielded) clean-up, so a second signal
     cannot kill this process while the server subprocess is still being stopped.
     """
-    import anyio
-
     stopped: list[int] = []
     work_scope = anyio.CancelScope()
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
@@ -503,8 +496,6 @@ def open_server_log() -> Iterator[tuple[TextIO, Path]]:
 
 
 def run_demo(broker_choice: str, out: TextIO) -> int:
-    import anyio
-
     transcript = Transcript(out)
     home: Home | None = None
     with (
@@ -552,7 +543,7 @@ def run_demo(broker_choice: str, out: TextIO) -> int:
         else:
             transcript.line("Done: server, simulator and broker stopped.")
             code = 0
-    if code == 0:
+    if code != EXIT_FAILED:
         log_path.unlink(missing_ok=True)  # kept on failure: the person may want more than the tail
     return code
 
