@@ -24,7 +24,7 @@ import paho.mqtt.client as paho
 from mcp import Client
 from paho.mqtt.enums import CallbackAPIVersion
 
-from bench.common import Row, SimProcess, bench_settings, mosquitto, p50, p99, say
+from bench.common import Row, SimProcess, bench_settings, mosquitto, p50, p99, say, skip_client_validation
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import plan_control
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -125,6 +125,7 @@ async def _measure(port: int, confirm_timeout: float, calls: int, block: int) ->
     async with Client(server) as client:
         if not await gateway.wait_ready(60):
             raise RuntimeError("zwave-mcp did not load the inventory")
+        skip_client_validation(client)
         vid = _switch_value_id(gateway)
         raw = await asyncio.to_thread(RawApi, port, PREFIX)
         try:

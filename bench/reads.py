@@ -17,7 +17,19 @@ from typing import Any
 from mcp import Client
 from mcp_types import LATEST_PROTOCOL_VERSION
 
-from bench.common import PYTHON, REPO, Row, SimProcess, bench_settings, child_env, mosquitto, p50, p99, say
+from bench.common import (
+    PYTHON,
+    REPO,
+    Row,
+    SimProcess,
+    bench_settings,
+    child_env,
+    mosquitto,
+    p50,
+    p99,
+    say,
+    skip_client_validation,
+)
 from bench.hello_server import build_hello
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.server import build_server
@@ -55,8 +67,14 @@ async def _house(port: int, house: str, calls: int) -> dict[str, tuple[list[floa
     hello = build_hello()
     results: dict[str, tuple[list[float], list[float]]] = {}
     async with Client(server) as client, Client(hello) as bare:
-        if not await gateway.wait_ready(180):
+        if not await gateway.wait_ready(300):
             raise RuntimeError(f"zwave-mcp did not load {house}")
+        # Time the SDK client's own schema check of a 50-device list once, then leave it out.
+        checked = await _time(lambda: client.call_tool("list_zwave_devices", {}), 10)
+        skip_client_validation(client)
+        skip_client_validation(bare)
+        unchecked = await _time(lambda: client.call_tool("list_zwave_devices", {}), 10)
+        results["client_check"] = (checked, unchecked)
         listing = await client.call_tool("list_zwave_devices", {"limit": 50})
         names = [d["name"] for d in listing.structured_content["result"]["devices"]][:20]  # type: ignore[index]
         if not names:
@@ -138,6 +156,17 @@ def run(calls: int = 300) -> list[Row]:
             say(f"      {house}: starting the simulator and loading")
             with SimProcess(port, house, PREFIX):
                 results = asyncio.run(_house(port, house, calls))
+            checked, unchecked = results.pop("client_check")
+            rows.append(
+                Row(
+                    "3 reads",
+                    f"list_zwave_devices @{size}: SDK client's schema check",
+                    p50(checked),
+                    p50(unchecked),
+                    "ms",
+                    note="with vs without mcp.Client's output-schema validation (the client's cost; off below)",
+                )
+            )
             for tool, (ours, base) in results.items():
                 o50, b50 = p50(ours), p50(base)
                 target = tool == "get_device_state" and size == 4000
