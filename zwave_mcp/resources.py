@@ -7,9 +7,11 @@ the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies b
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp_types import SubscribeRequestParams, UnsubscribeRequestParams
 
 from zwave_mcp.resource_updates import (
@@ -26,10 +28,22 @@ if TYPE_CHECKING:
 
 __all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
 
+# A client that reads a resource right after launching the server (the Inspector CLI, a script) would
+# otherwise get an empty house: for this long after start-up, reads wait for the first load instead.
+STARTUP_WAIT_S = 10.0
+
 
 def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> ResourceUpdates:
     """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
     from zwave_mcp.tools.present import summarize
+
+    built_at = time.monotonic()
+
+    async def house_loaded() -> None:
+        """At start-up, wait (bounded) for the first load; afterwards never wait."""
+        remaining = STARTUP_WAIT_S - (time.monotonic() - built_at)
+        if remaining > 0 and app.gateway.unavailable_reason() is not None:
+            await app.gateway.wait_ready(remaining)
 
     @server.resource(
         DEVICES_URI,
@@ -38,7 +52,8 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         description="Every device with its key, room, type, state and status. Subscribe to hear of changes.",
         mime_type="application/json",
     )
-    def devices() -> str:
+    async def devices() -> str:
+        await house_loaded()
         return json.dumps([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
 
     @server.resource(
@@ -48,10 +63,15 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         description="One device (key from zwave://devices, e.g. 3 or 11.2) with every value it reports.",
         mime_type="application/json",
     )
-    def device(key: str) -> str:
+    async def device(key: str) -> str:
+        await house_loaded()
         found = app.devices.index.get(key)
         if found is None:
-            raise ValueError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
+            # ResourceError's text reaches the client; any other exception would reach it as a bare "error".
+            reason = app.gateway.unavailable_reason()
+            if reason is not None:
+                raise ResourceError(f"Z-Wave service unavailable: {reason}")
+            raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
         values = {
             v.value_id: {"label": v.label, "value": v.value, "unit": v.unit, "lastUpdate": v.last_update_ms}
             for v in found.all_values()

@@ -1,0 +1,73 @@
+"""Reading the resources in-process: the house, one device, health, and errors a person can act on."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from tests.integration.mcp_harness import settings_for, wait_until_healthy
+from zwave_mcp import resources
+from zwave_mcp.config import Settings
+from zwave_mcp.resources import DEVICES_URI, HEALTH_URI, device_uri
+from zwave_mcp.server import build_server
+
+
+async def read_json(client: Client, uri: str) -> Any:
+    result = await client.read_resource(uri)
+    assert result.contents[0].mime_type == "application/json"
+    return json.loads(result.contents[0].text)
+
+
+async def test_a_read_straight_after_start_waits_for_the_house(
+    mosquitto: Any, simulator_factory: Any
+) -> None:
+    sim = simulator_factory()
+    async with Client(build_server(settings_for(mosquitto, sim))) as client:
+        devices = await read_json(client, DEVICES_URI)  # no wait for health first
+        assert {d["key"] for d in devices} >= {"2", "3", "11.1", "11.2"}, devices
+        lamp = await read_json(client, device_uri("3"))
+        assert lamp["device"]["name"] == "Living Room Lamp"
+        assert (
+            lamp["values"]["3-38-0-currentValue"]["value"]
+            == sim.nodes[3]["values"]["38-0-currentValue"]["value"]
+        )
+
+
+async def test_health_reports_the_broker_and_nodes(mosquitto: Any, simulator_factory: Any) -> None:
+    sim = simulator_factory()
+    async with Client(build_server(settings_for(mosquitto, sim))) as client:
+        await wait_until_healthy(client)
+        health = await read_json(client, HEALTH_URI)
+        assert health["ok"] is True and health["problem"] is None
+        assert health["broker"]["connected"] is True
+        assert sum(health["nodes"].values()) >= 10, health
+
+
+async def test_an_unknown_key_says_where_keys_are(mosquitto: Any, simulator_factory: Any) -> None:
+    sim = simulator_factory()
+    async with Client(build_server(settings_for(mosquitto, sim))) as client:
+        await wait_until_healthy(client)
+        with pytest.raises(MCPError) as caught:
+            await client.read_resource(device_uri("99"))
+        assert "No device with key '99'" in str(caught.value)
+        assert "zwave://devices" in str(caught.value)
+
+
+async def test_no_broker_says_unavailable_after_the_start_up_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(resources, "STARTUP_WAIT_S", 0.3)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(mqtt_url=f"mqtt://127.0.0.1:{port}", prefix="nobody")
+    async with Client(build_server(settings)) as client:
+        with pytest.raises(MCPError) as caught:
+            await client.read_resource(device_uri("3"))
+        assert "Z-Wave service unavailable" in str(caught.value)
+        assert await read_json(client, DEVICES_URI) == []
+        health = await read_json(client, HEALTH_URI)
+        assert health["ok"] is False and health["broker"]["connected"] is False
