@@ -1,0 +1,264 @@
+"""Every bad-input case of the device tools, with the exact message a person (or model) reads.
+
+One server serves the whole table (the checks are about words, not gateway formats); nothing in the table
+may publish a write, which the broker proves at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.conftest import MessageCollector
+from tests.integration.mcp_harness import api_topic, call, connected, settings_for, writes
+from zwave_mcp.simulator import FAST, Simulator, capture_config
+
+pytestmark = pytest.mark.integration
+
+C = "control_zwave_device"
+ACTIONS = "on, off, toggle, dim, set_level, lock, unlock, open, close, stop, set_position, set_temperature, set_mode, set_color"
+TOOLS = (
+    "activate_zwave_scene, check_zwave_health, control_zwave_device, get_device_sensor_data, get_device_state, "
+    "get_recent_events, list_zwave_devices, list_zwave_scenes, verify_device"
+)
+CAPABILITIES = (
+    "switch, dimmer, color, cover, lock, thermostat, sensor, binary_sensor, notification, meter, battery"
+)
+
+BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
+    # names
+    (
+        C,
+        {"deviceName": "kitchn light", "action": "on"},
+        "No device named 'kitchn light'. Did you mean 'Kitchen Light' or 'Living Room Lamp'?",
+    ),
+    (C, {"deviceName": "zebra", "action": "on"}, "No device named 'zebra'."),
+    (
+        "get_device_state",
+        {"deviceName": "garage door"},
+        "No device named 'garage door'. Did you mean 'Garage Motion' or 'Front Door Lock'?",
+    ),
+    (
+        C,
+        {"deviceName": "light", "action": "on"},
+        "'light' matches 3 devices: Kitchen Light (Kitchen), Living Room Lamp (Living Room), Bedroom Color Bulb (Bedroom). Say which one.",
+    ),
+    (
+        C,
+        {"deviceName": "porch switch", "action": "off"},
+        "'porch switch' matches 2 devices: Porch Double Switch 1 (Porch), Porch Double Switch 2 (Porch). Say which one.",
+    ),
+    (
+        C,
+        {"deviceName": "kitchen", "action": "on"},
+        "'kitchen' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug (Kitchen). Say which one.",
+    ),
+    ("get_recent_events", {"deviceName": "zebra"}, "No device named 'zebra'."),
+    # actions the device cannot do
+    (
+        C,
+        {"deviceName": "kitchen light", "action": "lock"},
+        "Kitchen Light cannot lock; it can: on, off, toggle.",
+    ),
+    (
+        C,
+        {"deviceName": "front door", "action": "dim", "level": 20},
+        "Front Door Lock cannot dim; it can: lock, unlock.",
+    ),
+    (
+        C,
+        {"deviceName": "blinds", "action": "set_color", "color": "red"},
+        "Living Room Blinds cannot set_color; it can: open, close, stop, set_position.",
+    ),
+    (
+        C,
+        {"deviceName": "bedroom sensor", "action": "on"},
+        "Bedroom Sensor cannot be controlled; it only reports readings.",
+    ),
+    (
+        C,
+        {"deviceName": "garage motion", "action": "off"},
+        "Garage Motion cannot be controlled; it only reports readings.",
+    ),
+    # ranges from the device's metadata
+    (
+        C,
+        {"deviceName": "living room lamp", "action": "dim", "level": 150},
+        "Living Room Lamp level must be from 0 to 100 %; got 150.",
+    ),
+    (
+        C,
+        {"deviceName": "living room lamp", "action": "set_level", "level": -5},
+        "Living Room Lamp level must be from 0 to 100 %; got -5.",
+    ),
+    (
+        C,
+        {"deviceName": "thermostat", "action": "set_temperature", "value": 40},
+        "Hallway Thermostat heating setpoint must be from 5 to 30 °C; got 40.",
+    ),
+    (
+        C,
+        {"deviceName": "thermostat", "action": "set_temperature", "value": 2},
+        "Hallway Thermostat heating setpoint must be from 5 to 30 °C; got 2.",
+    ),
+    (
+        C,
+        {"deviceName": "blinds", "action": "set_position", "position": 120},
+        "Parameter 'position' must be between 0 and 100 (got 120).",
+    ),
+    # values the device cannot take
+    (
+        C,
+        {"deviceName": "living room lamp", "action": "dim", "level": "abc"},
+        "Living Room Lamp level must be a number, or a change like +10 or -20; got 'abc'.",
+    ),
+    (
+        C,
+        {"deviceName": "living room lamp", "action": "dim"},
+        "Say what to set Living Room Lamp level to: a number, or a change like +10 or -20.",
+    ),
+    (
+        C,
+        {"deviceName": "blinds", "action": "set_position"},
+        "Say what to set Living Room Blinds position to: a number, or a change like +10 or -20.",
+    ),
+    (
+        C,
+        {"deviceName": "thermostat", "action": "set_temperature", "value": "warm"},
+        "Hallway Thermostat heating setpoint must be a number, or a change like +10 or -20; got 'warm'.",
+    ),
+    (
+        C,
+        {"deviceName": "thermostat", "action": "set_temperature", "value": 22, "setpoint": "banana"},
+        "Hallway Thermostat has no 'banana' setpoint; it has: heating, cooling.",
+    ),
+    (
+        C,
+        {"deviceName": "thermostat", "action": "set_mode", "mode": "banana"},
+        "Hallway Thermostat has no mode 'banana'; it has: Off, Heat, Cool, Auto.",
+    ),
+    (
+        C,
+        {"deviceName": "thermostat", "action": "set_mode"},
+        "Say which mode to set Hallway Thermostat to: Off, Heat, Cool, Auto.",
+    ),
+    (
+        C,
+        {"deviceName": "bedroom color bulb", "action": "set_color", "color": "blurple"},
+        "Bedroom Color Bulb cannot be set to 'blurple'; give a colour name like red or warm white, or a hex code like #ff5000.",
+    ),
+    (
+        C,
+        {"deviceName": "bedroom color bulb", "action": "set_color", "color": "#12345"},
+        "Bedroom Color Bulb cannot be set to '#12345'; give a colour name like red or warm white, or a hex code like #ff5000.",
+    ),
+    # the executor: missing, wrong type, enum, range, empty
+    (
+        C,
+        {"deviceName": "kitchen light"},
+        f"Missing required parameter 'action': one of {ACTIONS} (What to do; verify_device lists the actions a device takes).",
+    ),
+    (
+        "verify_device",
+        {},
+        "Missing required parameter 'deviceName': a string (The device as a person names it: 'kitchen light', 'front door', 'porch switch 2', or a node id).",
+    ),
+    ("activate_zwave_scene", {}, "Missing required parameter 'scene': a string (Scene name or id)."),
+    (
+        C,
+        {"deviceName": "kitchen light", "action": "fly"},
+        f"Parameter 'action' must be one of: {ACTIONS} (got 'fly').",
+    ),
+    (
+        C,
+        {"deviceName": "kitchen light", "action": "ON"},
+        f"Parameter 'action' must be one of: {ACTIONS} (got 'ON').",
+    ),
+    (
+        "list_zwave_devices",
+        {"capability": "toaster"},
+        f"Parameter 'capability' must be one of: {CAPABILITIES} (got 'toaster').",
+    ),
+    ("list_zwave_devices", {"limit": "x"}, "Parameter 'limit' must be an integer (got 'x')."),
+    ("list_zwave_devices", {"limit": 0}, "Parameter 'limit' must be between 1 and 500 (got 0)."),
+    ("list_zwave_devices", {"offset": -1}, "Parameter 'offset' must be greater than or equal to 0 (got -1)."),
+    (
+        "list_zwave_devices",
+        {"includeInactive": "maybe"},
+        "Parameter 'includeInactive' must be true or false (got 'maybe').",
+    ),
+    (
+        "get_device_sensor_data",
+        {"deviceName": "kitchen light", "maxAgeSeconds": -1},
+        "Parameter 'maxAgeSeconds' must be between 0 and 86400 (got -1).",
+    ),
+    ("get_recent_events", {"minutes": 0}, "Parameter 'minutes' must be greater than 0 (got 0)."),
+    (C, {"deviceName": 123, "action": "on"}, "Parameter 'deviceName' must be a string (got 123)."),
+    (C, {"deviceName": "", "action": "on"}, "Parameter 'deviceName' must not be empty."),
+    (
+        C,
+        {"deviceName": "living room lamp", "action": "dim", "level": [1]},
+        "Parameter 'level' must be a number or a string (got [1]).",
+    ),
+    (
+        C,
+        {"deviceName": "blinds", "action": "set_position", "position": "x"},
+        "Parameter 'position' must be a number (got 'x').",
+    ),
+    # tools that do not exist
+    ("nope", {}, f"Unknown tool 'nope'. Available tools: {TOOLS}."),
+    (
+        "turn_on_light",
+        {"deviceName": "kitchen light"},
+        f"Unknown tool 'turn_on_light'. Available tools: {TOOLS}.",
+    ),
+]
+
+
+@pytest.fixture
+def sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
+    return simulator_factory(config=capture_config("a", timing=FAST, periodic=False))
+
+
+async def test_every_bad_input_gets_its_exact_message_and_sends_nothing(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    sent = collector(api_topic(sim, "writeValue"))
+    wrong: list[str] = []
+    async with connected(settings_for(mosquitto, sim)) as client:
+        for tool, args, expected in BAD_INPUTS:
+            answer = await call(client, tool, args)
+            if not answer.is_error or answer.text != expected or answer.envelope["error"] != expected:
+                wrong.append(f"{tool} {args}:\n  expected {expected!r}\n  got      {answer.text!r}")
+        assert_no_writes = [m.payload for m in sent.snapshot()]
+        # A read after the table proves the server still serves and the broker saw everything before it.
+        assert (await call(client, "list_zwave_devices", {"limit": 1})).result["total"] == 11
+    assert not wrong, "\n".join(wrong)
+    assert assert_no_writes == []
+
+
+async def test_aliases_and_extra_arguments_are_accepted(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    sent = collector(api_topic(sim, "writeValue"))
+    async with connected(settings_for(mosquitto, sim)) as client:
+        snake = await call(client, C, {"device_name": "kitchen light", "command": "on"})
+        assert snake.result["outcome"] == "confirmed" and snake.result["device"]["name"] == "Kitchen Light"
+        listed = await call(
+            client, "list_zwave_devices", {"include_inactive": True, "limit": 1, "colour": "x"}
+        )
+        assert (listed.result["total"], listed.result["count"]) == (11, 1)
+        # The canonical name wins over its alias; unknown names are ignored, not refused.
+        both = await call(
+            client,
+            C,
+            {"deviceName": "coffee maker", "device_name": "kitchen light", "action": "on", "extra": 1},
+        )
+        assert both.result["device"]["name"] == "Coffee Maker Plug"
+        events = await call(client, "get_recent_events", {"device_name": "coffee maker", "minutes": 5})
+        assert events.result["events"] and all(
+            e["device"] == "Coffee Maker Plug" for e in events.result["events"]
+        )
+    assert [(vid["nodeId"], value) for vid, value in writes(sent.snapshot())] == [(2, True), (8, True)]
