@@ -108,7 +108,7 @@ def client(inspector: Path, mosquitto: Any, simulator_factory: Any, tmp_path: Pa
     env_vars = {
         "ZWAVE_MCP_MQTT_URL": mosquitto.url,
         "ZWAVE_MCP_PREFIX": sim.config.prefix,
-        "ZWAVE_MCP_GATEWAY": sim.config.name,
+        "ZWAVE_MCP_GATEWAY_NAME": sim.config.name,
         "ZWAVE_MCP_LOG_LEVEL": "info",
     }
     return Inspector(inspector, env_vars, tmp_path, sim)

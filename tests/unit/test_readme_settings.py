@@ -1,0 +1,72 @@
+"""The README's settings table, tools and resources cannot drift from the code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zwave_mcp.config import Settings, env_name
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def settings_rows() -> dict[str, list[str]]:
+    """Table rows of the Settings section, by the first env var named in the first cell."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    rows: dict[str, list[str]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        found = re.match(r"`(ZWAVE_MCP_[A-Z0-9_]+)`", cells[0]) if line.startswith("|") else None
+        if found:
+            rows[found.group(1)] = cells
+    return rows
+
+
+def shown_default(default: Any) -> str:
+    if default is None:
+        return "–"
+    if isinstance(default, bool):
+        return f"`{str(default).lower()}`"
+    if isinstance(default, float) and default.is_integer():
+        default = int(default)
+    return f"`{default}`"
+
+
+@pytest.mark.parametrize("name", list(Settings.model_fields))
+def test_every_setting_has_a_row_with_its_default(name: str) -> None:
+    rows = settings_rows()
+    var = env_name(name)
+    assert var in rows, f"README's Settings table has no row for {var}"
+    field = Settings.model_fields[name]
+    assert rows[var][1] == shown_default(field.default), f"{var}: README says {rows[var][1]}"
+    assert rows[var][2], f"{var} has no meaning in the README"
+
+
+def test_no_row_for_a_setting_that_does_not_exist() -> None:
+    known = {env_name(n) for n in Settings.model_fields}
+    assert set(settings_rows()) <= known, set(settings_rows()) - known
+
+
+def test_secret_files_are_documented() -> None:
+    rows = settings_rows()
+    for secret in ("mqtt_password", "tls_key_password"):
+        assert f"`{env_name(secret)}_FILE`" in rows[env_name(secret)][0]
+
+
+def test_every_tool_resource_and_prompt_is_in_the_readme() -> None:
+    from zwave_mcp.config import load_settings
+    from zwave_mcp.server import build_server
+
+    text = README.read_text(encoding="utf-8")
+    server = build_server(load_settings({}, environ={}))
+    names = [t.name for t in server._tool_manager.list_tools()]
+    names += [p.name for p in server._prompt_manager.list_prompts()]
+    names += [str(r.uri) for r in server._resource_manager.list_resources()]
+    names += [t.uri_template for t in server._resource_manager.list_templates()]
+    assert len(names) >= 12, names
+    missing = [n for n in names if f"`{n}`" not in text]
+    assert not missing, f"not in README: {missing}"
