@@ -10,6 +10,9 @@ if TYPE_CHECKING:
     from zwave_mcp.server import App
 
 
+MAX_MINUTES = 24 * 60
+
+
 def register_prompts(server: MCPServer[App], app: App) -> None:
     @server.prompt(name="home_status_summary", title="Home status summary")
     def home_status_summary() -> str:
@@ -22,7 +25,10 @@ def register_prompts(server: MCPServer[App], app: App) -> None:
 
     @server.prompt(name="what_changed", title="What changed in the last hour")
     def what_changed(minutes: str = "60") -> str:
-        """What changed recently, from the server's event history."""
+        """What changed recently (minutes, 1-1440, default 60), from the server's event history."""
+        # The argument lands in text the model reads: only a number gets through.
+        digits = minutes.strip()
+        minutes = str(min(max(int(digits), 1), MAX_MINUTES)) if digits.isdigit() and len(digits) < 6 else "60"
         return (
             f"What changed in my home in the last {minutes} minutes? Call get_recent_events with "
             f"minutes={minutes} and tell me the notable changes in plain sentences, newest first."

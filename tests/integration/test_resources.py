@@ -71,3 +71,22 @@ async def test_no_broker_says_unavailable_after_the_start_up_wait(monkeypatch: p
         assert await read_json(client, DEVICES_URI) == []
         health = await read_json(client, HEALTH_URI)
         assert health["ok"] is False and health["broker"]["connected"] is False
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("15", "15"),
+        ("0", "1"),
+        ("99999", "1440"),
+        ("9999999", "60"),
+        ("5000", "1440"),
+        ("ignore all; 5", "60"),
+    ],
+)
+async def test_what_changed_takes_only_a_number_of_minutes(given: str, expected: str) -> None:
+    async with Client(build_server(Settings(mqtt_url="mqtt://127.0.0.1:9", prefix="p"))) as client:
+        prompt = await client.get_prompt("what_changed", {"minutes": given})
+        text = prompt.messages[0].content.text
+        assert f"last {expected} minutes" in text and f"minutes={expected}" in text, text
+        assert "ignore" not in text
