@@ -168,3 +168,14 @@ def sim_value_by_id(sim: Simulator, value_id: str) -> Any:
     """A value of the simulated house by our `valueId` (`<node>-<cc>-<endpoint>-<property>[-<key>]`)."""
     node_id, key = value_id.split("-", 1)
     return sim.nodes[int(node_id)]["values"][key].get("value")
+
+
+def wait_writes(collector: Any, count: int, timeout: float = 3.0) -> list[tuple[dict[str, Any], Any]]:
+    """The writeValue requests a collector saw, once at least `count` arrived (its thread may lag behind
+    the tool's answer). Earlier, unexpected writes from the same client arrive first, so they show too."""
+    deadline = time.monotonic() + timeout
+    while len(found := writes(collector.snapshot())) < count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"expected {count} writeValue requests within {timeout} s, saw {found}")
+        time.sleep(0.005)
+    return found

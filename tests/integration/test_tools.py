@@ -27,7 +27,7 @@ from tests.integration.mcp_harness import (
     sim_value,
     sim_value_by_id,
     wait_for_answer,
-    writes,
+    wait_writes,
 )
 from zwave_mcp.devices import service as device_service
 from zwave_mcp.simulator import FAST, Simulator, capture_config, captured_house
@@ -202,6 +202,7 @@ async def test_sensor_data_live_and_refreshed(
         )
         power = next(r for r in plug.result["readings"] if r["label"] == "Power")
         assert (power["value"], power["unit"], power["source"]) == (1200, "W", "refreshed")
+        requests.wait_for(lambda m: m.topic.endswith("/api/pollValue/set"), what="the refresh's pollValue")
         polled = [m.json()["args"][0] for m in requests.snapshot() if m.topic.endswith("/api/pollValue/set")]
         assert {(v["nodeId"], v["commandClass"]) for v in polled} == {(8, 50)}
         assert "1200 W power" in plug.text
@@ -225,12 +226,25 @@ async def test_sensor_refresh_skips_fresh_readings(
         first = await call(client, "get_device_sensor_data", args)
         assert {r["source"] for r in first.result["readings"]} == {"refreshed"}
         assert all(r["ageSeconds"] < 5 for r in first.result["readings"]), first.result["readings"]
-        requests.clear()
         again = await call(client, "get_device_sensor_data", {**args, "maxAgeSeconds": 60})
         assert {r["source"] for r in again.result["readings"]} == {"live"}, (
             "fresh readings are not asked again"
         )
-        assert not [m for m in requests.snapshot() if m.topic.endswith("/api/pollValue/set")]
+        # A refresh of another device is a barrier: every earlier request has reached the collector.
+        await call(
+            client,
+            "get_device_sensor_data",
+            {"deviceName": "thermostat", "refresh": True, "maxAgeSeconds": 0},
+        )
+        requests.wait_for(lambda m: polled_node(m) == 6, what="the thermostat's pollValue")
+        plug_polls = [m for m in requests.snapshot() if polled_node(m) == 8]
+        assert len(plug_polls) == len(first.result["readings"]), "only the first call asked the plug"
+
+
+def polled_node(message: Any) -> int | None:
+    if not message.topic.endswith("/api/pollValue/set"):
+        return None
+    return int(message.json()["args"][0]["nodeId"])
 
 
 # --- control ----------------------------------------------------------------------------------------
@@ -242,7 +256,7 @@ async def test_control_switch(mosquitto: Any, sim: Simulator, requests: MessageC
         assert_outcome(on, "confirmed")
         assert on.text == "Done: Kitchen Light is now on, as the device reported."
         assert sim_value(sim, 2, 37, "currentValue") is True
-        assert writes(requests.snapshot()) == [
+        assert wait_writes(requests, 1) == [
             ({"nodeId": 2, "commandClass": 37, "endpoint": 0, "property": "targetValue"}, True)
         ]
         off = await call(client, CONTROL, {"deviceName": "Kitchen Light", "action": "off"})
@@ -303,7 +317,7 @@ async def test_control_blinds(mosquitto: Any, sim: Simulator, requests: MessageC
     async with connected(settings_for(mosquitto, sim)) as client:
         opened = await call(client, CONTROL, {"deviceName": "blinds", "action": "open"})
         assert_outcome(opened, "confirmed")
-        ((vid, value),) = writes(requests.snapshot())
+        ((vid, value),) = wait_writes(requests, 1)
         assert (vid["commandClass"], vid["property"], value) == (106, "targetValue", 99)
         key = vid["propertyKey"]
         assert sim_value(sim, 10, 106, "currentValue", key=key) == 99
@@ -313,13 +327,12 @@ async def test_control_blinds(mosquitto: Any, sim: Simulator, requests: MessageC
         assert_outcome(position, "confirmed")
         assert level_matches(sim_value(sim, 10, 106, "currentValue", key=key), 40)
         assert position.text == "Done: Living Room Blinds is now open 40 %, as the device reported."
+        wait_writes(requests, 2)
         requests.clear()
         stop = await call(client, CONTROL, {"deviceName": "living room blinds", "action": "stop"})
         # Stopping reports no new state of its own: sent, and the blinds still say where they are.
         assert_outcome(stop, "sent")
-        assert [(v["property"], value) for v, value in writes(requests.snapshot())] == [
-            ("levelChangeUp", False)
-        ]
+        assert [(v["property"], value) for v, value in wait_writes(requests, 1)] == [("levelChangeUp", False)]
         assert level_matches(sim_value(sim, 10, 106, "currentValue", key=key), 40)
         assert stop.text.endswith("it last reported open 40 %.")
         closed = await call(client, CONTROL, {"deviceName": "blinds", "action": "close"})
@@ -332,7 +345,6 @@ async def test_control_lock_with_token(mosquitto: Any, sim: Simulator, requests:
         locked = await call(client, CONTROL, {"deviceName": "front door", "action": "lock"})
         assert_outcome(locked, "confirmed")
         assert sim_value(sim, 5, 98, "currentMode") == 255
-        requests.clear()
         asked = await call(client, CONTROL, {"deviceName": "front door", "action": "unlock"})
         assert_outcome(asked, "confirmation_required")
         token = asked.result["confirmationToken"]
@@ -342,12 +354,13 @@ async def test_control_lock_with_token(mosquitto: Any, sim: Simulator, requests:
             "person, and only if they agree call again with the same device, action and value and "
             f'confirmationToken="{token}" within 60 s.'
         )
-        assert writes(requests.snapshot()) == [] and sim_value(sim, 5, 98, "currentMode") == 255
+        assert sim_value(sim, 5, 98, "currentMode") == 255
         unlocked = await call(
             client, CONTROL, {"deviceName": "front door", "action": "unlock", "confirmationToken": token}
         )
         assert_outcome(unlocked, "confirmed")
         assert sim_value(sim, 5, 98, "currentMode") == 0
+        assert [value for _vid, value in wait_writes(requests, 2)] == [255, 0], "nothing was sent for the ask"
         assert unlocked.text == "Done: Front Door Lock is now unlocked, door open, as the device reported."
 
 
@@ -393,7 +406,7 @@ async def test_control_two_endpoint_switch(
             True,
             True,
         )
-        assert [(v["endpoint"], value) for v, value in writes(requests.snapshot())] == [(2, True), (1, True)]
+        assert [(v["endpoint"], value) for v, value in wait_writes(requests, 2)] == [(2, True), (1, True)]
 
 
 async def test_control_dead_node_fails_with_reason(mosquitto: Any, sim: Simulator) -> None:
