@@ -221,11 +221,13 @@ class ToolExecutor:
         slow_call_ms: float = 1000.0,
         read_only: bool = False,
         unavailable: Callable[[], str | None] | None = None,
+        settle: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.timeout_s = timeout_s
         self.slow_call_ms = slow_call_ms
         self.read_only = read_only
         self._unavailable = unavailable
+        self._settle = settle
         self.specs: dict[str, ToolSpec] = {}
 
     # registration ------------------------------------------------------------------------------
@@ -308,10 +310,8 @@ class ToolExecutor:
         result: ToolResult | None = None
         try:
             args = spec.args_model.model_validate(dict(arguments))
-            reason = self._unavailable() if self._unavailable else None
-            if reason is not None and spec.needs_gateway:
-                raise UserError(f"Z-Wave service unavailable: {reason}")
             with anyio.fail_after(self.timeout_s):
+                await self._check_available(spec)
                 result = await spec.handler(args, ctx)
         except TimeoutError:
             outcome = "timeout"
@@ -334,6 +334,15 @@ class ToolExecutor:
         answer = _envelope_result(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
         return answer
+
+    async def _check_available(self, spec: ToolSpec) -> None:
+        if not spec.needs_gateway or self._unavailable is None or self._unavailable() is None:
+            return
+        if self._settle is not None:
+            await self._settle()  # just after start: wait for the first load rather than refuse
+        reason = self._unavailable()
+        if reason is not None:
+            raise UserError(f"Z-Wave service unavailable: {reason}")
 
     def refusal(
         self, name: str, arguments: Mapping[str, Any], message: str, started: float

@@ -30,6 +30,9 @@ from zwave_mcp.config import Settings
 
 log = logging.getLogger(__name__)
 
+# `last_error` before the first attempt has finished: nothing has failed yet.
+NOT_CONNECTED_YET = "not connected yet"
+
 # Reconnect backoff, in seconds: attempt n waits BASE * FACTOR**(n-2) (the first attempt does not wait),
 # never more than CAP. CAP is short on purpose: a broker that comes back (a Mosquitto restart, a router
 # reboot) must be in use again within ~2 s, and a refused TCP connect every 2 s costs nothing.
@@ -118,7 +121,7 @@ class MqttTransport:
         self._on_disconnected_cb = on_disconnected
         self.address = f"{settings.mqtt_host}:{settings.mqtt_port}"
         self.client_id = settings.mqtt_client_id or default_client_id()
-        self.last_error: str | None = "not connected yet"
+        self.last_error: str | None = NOT_CONNECTED_YET
         self._subscriptions: dict[str, int] = {}
         self._connected = False
         self._stopping = False

@@ -62,6 +62,7 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
         slow_call_ms=settings.slow_call_ms,
         read_only=app.policy.read_only,  # also set by a policy file
         unavailable=app.gateway.unavailable_reason,
+        settle=app.gateway.settle,
     )
 
     # Ours, not the SDK's default, so inventory changes can be published outside any request.

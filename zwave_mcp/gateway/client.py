@@ -33,7 +33,7 @@ from zwave_mcp.gateway.health import GatewayHealth, build_health
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
-from zwave_mcp.mqtt import MqttTransport
+from zwave_mcp.mqtt import NOT_CONNECTED_YET, MqttTransport
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 MAX_BUFFERED_MESSAGES = 200_000
 # A failed load is retried after this long, or at once when zwave-js-ui comes (back) online.
 RESYNC_RETRY_S = 5.0
+# Calls made this soon after start wait for the first load instead of answering "unavailable".
+STARTUP_GRACE_S = 10.0
 _GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
 _SKIPPED_KINDS = (TopicKind.SET_REQUEST, TopicKind.FOREIGN)
 
@@ -66,6 +68,7 @@ class ZwaveGateway:
         self.transport.subscribe(self.topics.subscriptions())
         self.info: dict[str, Any] = {}
         self.loaded = False  # a getNodes result has been loaded at least once
+        self.started_monotonic: float | None = None
         self.last_message_monotonic: float | None = None
         self._loading = False
         self._buffer: deque[tuple[str, bytes | bytearray, bool]] = deque(maxlen=MAX_BUFFERED_MESSAGES)
@@ -80,7 +83,22 @@ class ZwaveGateway:
     # -- life -------------------------------------------------------------------------------------------
     def start(self) -> None:
         """Connect in the background; returns at once (tools answer "unavailable" until it is up)."""
+        self.started_monotonic = time.monotonic()
         self.transport.start()
+
+    async def settle(self, grace_s: float = STARTUP_GRACE_S) -> None:
+        """Just after start, wait (at most until `grace_s` after start) for the first load.
+
+        A client's first call often comes a few ms after `initialize`; answering it "unavailable" while
+        the network is loading would be true but useless. Later outages are reported at once.
+        """
+        if self.loaded or self.started_monotonic is None:
+            return
+        if not self.transport.connected and self.transport.last_error not in (None, NOT_CONNECTED_YET):
+            return  # the broker already refused or failed: say so now, do not make the caller wait
+        remaining = grace_s - (time.monotonic() - self.started_monotonic)
+        if remaining > 0:
+            await self.wait_ready(remaining)
 
     async def stop(self) -> None:
         if self._sync_task is not None:

@@ -5,6 +5,7 @@ Missing keys are normal (the Broadcast node has almost none); nothing here raise
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
@@ -24,10 +25,31 @@ def value_id_of(node_id: int, cc: int, endpoint: int, prop: Any, prop_key: Any =
     return base if prop_key is None else f"{base}-{prop_key}"
 
 
+# Thousands of nodes share a few dozen kinds of values: the same labels, names and state lists come back
+# once per node from getNodes. Sharing one copy keeps a 4,000-node picture small (strings are interned,
+# identical state lists are one list; nobody mutates them: metadata updates assign a new list).
+_intern = sys.intern
+_SHARED_STATES: dict[tuple[tuple[Any, str], ...], list[ValueState]] = {}
+_SHARED_STATES_MAX = 4096
+
+
+def _shared_text(text: Any) -> Any:
+    return _intern(text) if type(text) is str else text
+
+
 def parse_states(raw: Any) -> list[ValueState]:
     if not isinstance(raw, list):
         return []
-    return [ValueState(s.get("value"), str(s.get("text", ""))) for s in raw if isinstance(s, dict)]
+    pairs = tuple((s.get("value"), str(s.get("text", ""))) for s in raw if isinstance(s, dict))
+    try:
+        shared = _SHARED_STATES.get(pairs)
+    except TypeError:  # an unhashable state value: keep this list to itself
+        return [ValueState(v, t) for v, t in pairs]
+    if shared is None:
+        shared = [ValueState(v, _intern(t)) for v, t in pairs]
+        if len(_SHARED_STATES) < _SHARED_STATES_MAX:
+            _SHARED_STATES[pairs] = shared
+    return shared
 
 
 # parse_value runs once per value of getNodes (~58k for 4,000 nodes), so it is written for speed: one
@@ -61,17 +83,17 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         value_id,
         nid,
         cc,
-        str(get("commandClassName") or ""),
+        _intern(str(get("commandClassName") or "")),
         endpoint,
-        prop,
-        prop_key,
-        property_name,
-        get("propertyKeyName"),
-        str(get("label") or property_name or prop),
-        str(get("type") or "any"),
+        _shared_text(prop),
+        _shared_text(prop_key),
+        _shared_text(property_name),
+        _shared_text(get("propertyKeyName")),
+        _intern(str(get("label") or property_name or prop)),
+        _intern(str(get("type") or "any")),
         bool(get("readable", True)),
         bool(get("writeable", False)),
-        unit if type(unit) is str or isinstance(unit, str) else None,
+        _intern(unit) if type(unit) is str else (str(unit) if isinstance(unit, str) else None),
         None if low is None else float(low) if type(low) in (int, float) else _number(low),
         None if high is None else float(high) if type(high) in (int, float) else _number(high),
         parse_states(raw_states) if raw_states else [],
