@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Before anything else is imported: from here on only the MCP transport can write to the real stdout.
     wire = protect_stdout() if argv[0] == "serve" and "-h" not in argv and "--help" not in argv else None
 
-    from zwave_mcp.config import ConfigError
+    from zwave_mcp.config import ConfigError, unknown_env_vars
 
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -95,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"zwave-mcp: invalid setting: {exc}", file=sys.stderr)
         return 2
 
+    for unknown in unknown_env_vars():
+        print(f"zwave-mcp: warning: ignoring unknown setting {unknown}", file=sys.stderr)
     if args.command == "config":
         print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
         return 0

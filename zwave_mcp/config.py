@@ -145,6 +145,9 @@ def flag_name(field_name: str) -> str:
     return "--" + field_name.replace("_", "-")
 
 
+# Older names still read (DESIGN.md's conventions used ZWAVE_MCP_GATEWAY for the gateway name).
+ENV_ALIASES = {"ZWAVE_MCP_GATEWAY": "gateway_name"}
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -161,6 +164,9 @@ def _from_env(environ: Mapping[str, str]) -> dict[str, Any]:
                     raise ConfigError(f"{key}={value!r} is not a boolean; use true or false")
                 value = lowered in _TRUE
             raw[name] = value
+    for alias, name in ENV_ALIASES.items():
+        if alias in environ and name not in raw:
+            raw[name] = environ[alias]
     for secret in ("mqtt_password", "tls_key_password"):
         file_key = env_name(secret) + "_FILE"
         if file_key in environ and secret not in raw:
@@ -169,6 +175,20 @@ def _from_env(environ: Mapping[str, str]) -> dict[str, Any]:
             except OSError as exc:
                 raise ConfigError(f"{file_key}: cannot read {environ[file_key]!r} ({exc.strerror})") from None
     return raw
+
+
+def unknown_env_vars(environ: Mapping[str, str] | None = None) -> list[str]:
+    """`ZWAVE_MCP_*` variables no setting reads (typos would otherwise be silently ignored), with hints."""
+    import difflib
+
+    environ = os.environ if environ is None else environ
+    known = {env_name(n) for n in Settings.model_fields}
+    known |= {env_name(n) + "_FILE" for n in ("mqtt_password", "tls_key_password")} | set(ENV_ALIASES)
+    notes = []
+    for key in sorted(k for k in environ if k.startswith(ENV_PREFIX) and k not in known):
+        close = difflib.get_close_matches(key, sorted(known), n=1)
+        notes.append(f"{key} (did you mean {close[0]}?)" if close else key)
+    return notes
 
 
 def load_settings(

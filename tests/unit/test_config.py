@@ -76,3 +76,23 @@ def test_bad_url_error_does_not_echo_the_password():
     with pytest.raises(ConfigError) as err:
         load_settings(environ={"ZWAVE_MCP_MQTT_URL": "mqtt://u:s3cret@h:notaport"})
     assert "s3cret" not in str(err.value)
+
+
+def test_unknown_variables_are_named_with_a_hint():
+    from zwave_mcp.config import unknown_env_vars
+
+    notes = unknown_env_vars(
+        {
+            "ZWAVE_MCP_GATEWAY_NAM": "x",
+            "ZWAVE_MCP_PREFIX": "zwave",
+            "ZWAVE_MCP_MQTT_PASSWORD_FILE": "/p",
+            "HOME": "/",
+        }
+    )
+    assert notes == ["ZWAVE_MCP_GATEWAY_NAM (did you mean ZWAVE_MCP_GATEWAY_NAME?)"]
+
+
+def test_design_name_for_the_gateway_is_still_read():
+    assert load_settings(environ={"ZWAVE_MCP_GATEWAY": "zjs"}).gateway_name == "zjs"
+    both = {"ZWAVE_MCP_GATEWAY": "old", "ZWAVE_MCP_GATEWAY_NAME": "new"}
+    assert load_settings(environ=both).gateway_name == "new"
