@@ -6,6 +6,7 @@ no-op once the root logger has a handler.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import sys
@@ -39,6 +40,11 @@ _INLINE_SECRET = re.compile(
 _RESERVED = set(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
 
 
+# Cheap first look: text without any of these cannot hold a URL password or key=value secret.
+_MAYBE_SECRET = re.compile(r"@|pass|secret|token|key", re.I)
+
+
+@functools.lru_cache(maxsize=2048)
 def is_secret_name(name: str) -> bool:
     return bool(_SECRET_NAME.search(name))
 
@@ -62,6 +68,8 @@ def redact_url(url: str) -> str:
 
 
 def redact_text(text: str) -> str:
+    if not _MAYBE_SECRET.search(text):
+        return text
     text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
     return _INLINE_SECRET.sub(lambda m: f"{m['key']}{m['quote']}{REDACTED}", text)
 
