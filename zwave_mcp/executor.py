@@ -14,6 +14,7 @@ serves), and the executor keeps the same specs by name for the middleware.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -22,7 +23,6 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Generic, TypeVar
 
-import anyio
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -315,7 +315,9 @@ class ToolExecutor:
         result: ToolResult | None = None
         try:
             args = spec.args_model.model_validate(dict(arguments))
-            with anyio.fail_after(self.timeout_s):
+            # asyncio's own timeout: the server always runs on asyncio, and anyio's cancel scope cost
+            # ~50 µs per call here.
+            async with asyncio.timeout(self.timeout_s):
                 await self._check_available(spec)
                 result = await spec.handler(args, ctx)
         except TimeoutError:

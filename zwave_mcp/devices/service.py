@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 SLEEPING_WRITE_TIMEOUT_S = 24 * 3600.0
 # How long a write's reply may take before a sleeping device's write counts as queued.
 QUEUED_AFTER_S = 1.0
+# Names remembered between index rebuilds (cleared whole when full: a bound, not an LRU).
+RESOLVED_CACHE_MAX = 1024
 
 
 @dataclass(slots=True)
@@ -60,6 +62,7 @@ class DeviceService:
         self._index: DeviceIndex | None = None
         self._indexed_nodes: object = None  # the inventory's nodes dict the index was built from
         self._stale = True
+        self._resolved: dict[tuple[str, bool], Device] = {}
         self._background: set[asyncio.Task[Any]] = set()
         gateway.inventory.add_listener(self._on_change)
 
@@ -78,14 +81,24 @@ class DeviceService:
             self._index = DeviceIndex(devices, self._aliases)
             self._indexed_nodes = nodes
             self._stale = False
+            self._resolved.clear()
         return self._index
 
     def devices(self) -> list[Device]:
         return self.index.devices
 
     def resolve(self, name: str, *, for_mutation: bool = False) -> Device:
+        index = self.index
+        # People repeat the same names; a name that resolved once resolves the same until the index changes.
+        hit = self._resolved.get((name, for_mutation))
+        if hit is not None:
+            return hit
         check_text_argument("deviceName", name)
-        return self.index.resolve(name, for_mutation=for_mutation)
+        device = index.resolve(name, for_mutation=for_mutation)
+        if len(self._resolved) >= RESOLVED_CACHE_MAX:
+            self._resolved.clear()
+        self._resolved[(name, for_mutation)] = device
+        return device
 
     def select(
         self,
