@@ -186,6 +186,9 @@ class MqttTransport:
             raise MqttUnavailable(
                 f"cannot publish to the MQTT broker at {self.address}: {paho.error_string(info.rc)}"
             )
+        # We are on the loop thread: send now instead of waiting a loop turn for the writer callback
+        # (what is left unsent, if anything, still goes out when the socket is writable).
+        self._writable()
 
     def unavailable_text(self) -> str:
         return f"cannot reach the MQTT broker at {self.address}: {self.last_error or 'not connected'}"

@@ -280,6 +280,12 @@ class DeviceService:
         """Wait (bounded) for the device's own report; returns (outcome, last reported value)."""
         if not plan.expectations:
             return "sent", None
+        if self.settings.confirm_timeout <= 0:
+            # Confirmation switched off: answer with what zwave-js said. A supervised success (255) is
+            # the device's own acknowledgement; anything else was only sent (or is still moving).
+            if all(r.status is SetValueStatus.SUCCESS for r in results):
+                return "confirmed", None
+            return ("working" if any(r.working for r in results) else "sent"), None
         deadline = asyncio.get_running_loop().time() + self.settings.confirm_timeout
         working = any(r.status is SetValueStatus.WORKING for r in results)
         unsupervised = any(r.status is SetValueStatus.SUCCESS_UNSUPERVISED for r in results)
