@@ -9,7 +9,10 @@ Runs in a child process (`python -m bench.ingest`) so RSS is the server's alone:
   `_EVENTS/.../node_value_updated`, from `zwave_mcp.simulator.naming/payloads`) are fed to
   `ZwaveGateway._on_message`, the callback the MQTT transport calls. Baseline: `json.loads` of each
   payload and a dict store, the least any subscriber does.
-- RSS after both, against the bare SDK hello server's RSS after `initialize` (its own process).
+- RSS: a fresh process that only does what the server does at start (imports, the server, then the
+  getNodes reply decoded by the client's own decoder, `ZwaveGateway._load` and the device index), so the
+  figure is not inflated by the benchmark's own house generation and message lists. Against the bare SDK
+  hello server's RSS after `initialize` (its own process).
 """
 
 from __future__ import annotations
@@ -19,13 +22,44 @@ import gc
 import json
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from bench.common import PYTHON, REPO, Row, child_env, rss_mb, say
 
 NODES = 4000
 MESSAGES = 40_000
+
+
+BODY_FILE = Path(tempfile.gettempdir()) / "zwave-mcp-bench-getnodes.json"
+
+
+def getnodes_reply(house: list[dict[str, Any]]) -> bytes:
+    reply = {"success": True, "message": "Success zwave api call", "result": house, "origin": {"args": []}}
+    return json.dumps(reply).encode()
+
+
+def rss_child() -> dict[str, Any]:
+    """RSS of a process that has done only the server's own start-up and load of the 4,000-node house."""
+    from zwave_mcp.logs import configure_logging
+
+    configure_logging("warning")
+    from bench.common import bench_settings
+    from zwave_mcp.gateway.client import ZwaveGateway
+    from zwave_mcp.server import build_app, build_server
+
+    settings = bench_settings(1, "benchrss")
+    gateway = ZwaveGateway(settings)
+    build_server(settings, gateway)
+    service = build_app(settings, gateway).devices
+    empty = rss_mb()
+    nodes = gateway.api.decoders.get("getNodes", json.loads)(BODY_FILE.read_bytes())["result"]
+    gateway._load(nodes)
+    del nodes
+    devices = len(service.index.devices)
+    return {"rss_mb": rss_mb(), "rss_empty_mb": empty, "devices": devices}
 
 
 def _messages(house: list[dict[str, Any]], prefix: str) -> list[tuple[str, bytes]]:
@@ -69,10 +103,10 @@ def child() -> dict[str, Any]:
     rss_empty = rss_mb()
 
     house = generate_house(NODES)
-    reply = {"success": True, "message": "Success zwave api call", "result": house, "origin": {"args": []}}
-    body = json.dumps(reply).encode()
+    body = getnodes_reply(house)
+    BODY_FILE.write_bytes(body)
     messages = _messages(house, settings.prefix)
-    del house, reply
+    del house
     gc.collect()
 
     decode = load = index = base = float("inf")
@@ -82,7 +116,7 @@ def child() -> dict[str, Any]:
         base = min(base, time.perf_counter() - t)
         gc.collect()
         t0 = time.perf_counter()
-        nodes = json.loads(body)["result"]
+        nodes = gateway.api.decoders.get("getNodes", json.loads)(body)["result"]  # the client's own decoder
         t1 = time.perf_counter()
         gateway._load(nodes)
         t2 = time.perf_counter()
@@ -123,7 +157,7 @@ def child() -> dict[str, Any]:
         "ingest_cpu_s": cpu,
         "base_wall_s": base_wall,
         "rss_empty_mb": rss_empty,
-        "rss_mb": rss_mb(),
+        "rss_mb_after_ingest": rss_mb(),
     }
 
 
@@ -165,6 +199,18 @@ def run() -> list[Row]:
     if out.returncode != 0:
         raise RuntimeError(f"bench.ingest child failed:\n{out.stderr[-3000:]}")
     r = json.loads(out.stdout.strip().splitlines()[-1])
+    clean = subprocess.run(
+        [PYTHON, "-m", "bench.ingest", "rss"],
+        cwd=REPO,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if clean.returncode != 0:
+        raise RuntimeError(f"bench.ingest rss child failed:\n{clean.stderr[-3000:]}")
+    r.update(json.loads(clean.stdout.strip().splitlines()[-1]))
+    BODY_FILE.unlink(missing_ok=True)
     hello = asyncio.run(_hello_rss())
     ours_load = (r["decode_s"] + r["load_s"] + r["index_s"]) * 1000
     rate = r["messages"] / r["ingest_wall_s"]
@@ -209,11 +255,12 @@ def run() -> list[Row]:
             "MB",
             "≤ 120 MB",
             r["rss_mb"] <= 120,
-            f"baseline: bare SDK server after initialize; ours before loading {r['rss_empty_mb']:.0f} MB",
+            f"baseline: bare SDK server after initialize; ours before loading {r['rss_empty_mb']:.0f} MB, "
+            f"{r['rss_mb_after_ingest']:.0f} MB in the benchmark's own process after its ingest run",
         ),
     ]
 
 
 if __name__ == "__main__":
-    print(json.dumps(child()))
+    print(json.dumps(rss_child() if sys.argv[1:] == ["rss"] else child()))
     sys.exit(0)

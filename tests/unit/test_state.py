@@ -241,3 +241,23 @@ def test_history_is_bounded_and_timestamped() -> None:
     assert len(inv.history) == 3
     assert [r.at for r in inv.history] == [1030.0, 1040.0, 1050.0]
     assert len(inv.changes_since(1040.0)) == 2
+
+
+def test_getnodes_decoded_with_values_loads_the_same_picture():
+    """The memory-saving decoder (values become ZValues while decoding) gives the same inventory."""
+    import json as _json
+    from pathlib import Path as _Path
+
+    from zwave_mcp.gateway.nodes import decode_with_values
+    from zwave_mcp.gateway.state import Inventory as _Inventory
+    from zwave_mcp.gateway.topics import GatewayTopics as _Topics
+
+    text = (_Path(__file__).parents[2] / "fixtures" / "recorded" / "getNodes.json").read_text()
+    plain, hooked = _Inventory(_Topics()), _Inventory(_Topics())
+    plain.load_nodes(_json.loads(text))
+    hooked.load_nodes(decode_with_values(text))
+    assert plain.nodes.keys() == hooked.nodes.keys()
+    for node_id, node in plain.nodes.items():
+        assert hooked.nodes[node_id].values == node.values
+        assert hooked.nodes[node_id].name == node.name
+    assert sum(len(n.values) for n in hooked.nodes.values()) > 100

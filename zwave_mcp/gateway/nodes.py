@@ -5,6 +5,8 @@ Missing keys are normal (the Broadcast node has almost none); nothing here raise
 
 from __future__ import annotations
 
+import gc
+import json
 import sys
 from typing import Any
 
@@ -104,6 +106,31 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     )
 
 
+def value_object_hook(obj: dict[str, Any]) -> Any:
+    """`json.loads(..., object_hook=...)`: turn zwave-js-ui value objects into `ZValue`s while decoding.
+
+    A getNodes reply for thousands of nodes is mostly value objects; converting each as soon as it is
+    decoded keeps the raw dicts from all being alive at once (peak memory) and saves a second pass.
+    """
+    if "commandClass" in obj and "property" in obj and "nodeId" in obj and "id" in obj:
+        value = parse_value(obj)
+        if value is not None:
+            return value
+    return obj
+
+
+def decode_with_values(payload: bytes | bytearray | str) -> Any:
+    # Decoding makes millions of objects and no garbage cycles: the cyclic collector would only rescan
+    # the growing heap again and again (about a third of the time at 4,000 nodes).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return json.loads(payload, object_hook=value_object_hook)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def apply_node_fields(node: ZNode, raw: dict[str, Any]) -> None:
     """Update a node's own fields (not its values) from a node object or a `nodeinfo` payload."""
     if isinstance(raw.get("name"), str):
@@ -166,7 +193,10 @@ def parse_node(raw: dict[str, Any]) -> ZNode | None:
         else []
     )
     for raw_value in items:
-        if isinstance(raw_value, dict):
+        if isinstance(raw_value, ZValue):  # already converted while decoding (`decode_with_values`)
+            if raw_value.node_id == node_id:
+                node.values[raw_value.value_id] = raw_value
+        elif isinstance(raw_value, dict):
             value = parse_value(raw_value, node_id)
             if value is not None:
                 node.values[value.value_id] = value
