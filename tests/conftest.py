@@ -26,6 +26,7 @@ Fixtures
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -81,8 +82,11 @@ def mosquitto() -> Iterator[BrokerHandle]:
 
 
 def _prefix_for(request: pytest.FixtureRequest) -> str:
-    name = re.sub(r"[^A-Za-z0-9_]", "_", request.node.name)[:60]
-    return f"t_{name}"
+    # Cut long (parametrized) names, but keep them apart: two tests must never share retained messages.
+    full = request.node.nodeid
+    digest = hashlib.sha1(full.encode()).hexdigest()[:8]
+    name = re.sub(r"[^A-Za-z0-9_]", "_", request.node.name)[:48]
+    return f"t_{name}_{digest}"
 
 
 @pytest.fixture

@@ -390,7 +390,7 @@ async def test_rate_limit_says_when_to_retry(
             ).outcome == "confirmed"
         refused = await call(client, C, {"deviceName": "kitchen light", "action": "toggle"})
         assert refused.error == (
-            "Refused to toggle Kitchen Light (Kitchen) to True: Kitchen Light (Kitchen) already had 2 commands in "
+            "Refused to turn on Kitchen Light (Kitchen): Kitchen Light (Kitchen) already had 2 commands in "
             "the last 60 s (the limit per device); try again in 60 s."
         )
         other = await call(client, C, {"deviceName": "coffee maker", "action": "on"})

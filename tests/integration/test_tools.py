@@ -208,16 +208,7 @@ async def test_sensor_data_live_and_refreshed(
         assert "1200 W power" in plug.text
 
 
-# Raw payloads (config b) carry no time, and the inventory keeps getNodes' old `lastUpdate` even for a
-# value that was just refreshed: its age stays at hours, so every refresh asks the device again.
-FRESH_AGE_XFAIL = pytest.mark.xfail(
-    reason="raw payloads: a value's age is not moved to its arrival time (gateway/state.py)", strict=True
-)
-
-
-@pytest.mark.parametrize(
-    "config", ["a", pytest.param("b", marks=FRESH_AGE_XFAIL), "c"], ids=[f"config_{c}" for c in CONFIGS]
-)
+@pytest.mark.parametrize("config", ["a", "b", "c"], ids=[f"config_{c}" for c in CONFIGS])
 async def test_sensor_refresh_skips_fresh_readings(
     mosquitto: Any, sim: Simulator, requests: MessageCollector
 ) -> None:
@@ -330,11 +321,11 @@ async def test_control_blinds(mosquitto: Any, sim: Simulator, requests: MessageC
         wait_writes(requests, 2)
         requests.clear()
         stop = await call(client, CONTROL, {"deviceName": "living room blinds", "action": "stop"})
-        # Stopping reports no new state of its own: sent, and the blinds still say where they are.
-        assert_outcome(stop, "sent")
+        # Stopping reports no new state of its own; the supervised stop is the device's acknowledgement.
+        assert_outcome(stop, "confirmed")
         assert [(v["property"], value) for v, value in wait_writes(requests, 1)] == [("levelChangeUp", False)]
         assert level_matches(sim_value(sim, 10, 106, "currentValue", key=key), 40)
-        assert stop.text.endswith("it last reported open 40 %.")
+        assert stop.text == "Done: Living Room Blinds is now open 40 %, as the device reported."
         closed = await call(client, CONTROL, {"deviceName": "blinds", "action": "close"})
         assert_outcome(closed, "confirmed")
         assert sim_value(sim, 10, 106, "currentValue", key=key) == 0
@@ -477,7 +468,7 @@ async def test_control_sleeping_device_queued_until_wake(
 async def test_health_online_then_crash_then_stop(mosquitto: Any, sim: Simulator) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
         healthy = await call(client, "check_zwave_health")
-        assert healthy.text == "Z-Wave is working: zwave-js-ui is online, 10 devices (9 alive, 1 asleep)."
+        assert healthy.text == "Z-Wave is working: zwave-js-ui is online, 10 nodes (9 alive, 1 asleep)."
         assert healthy.result["nodes"] == {"Alive": 9, "Asleep": 1}
         assert healthy.result["broker"]["connected"] is True and healthy.result["gateway"]["online"] is True
 

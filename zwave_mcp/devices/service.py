@@ -279,7 +279,9 @@ class DeviceService:
     async def _confirm(self, plan: ControlPlan, results: list[WriteResult]) -> tuple[str, Any]:
         """Wait (bounded) for the device's own report; returns (outcome, last reported value)."""
         if not plan.expectations:
-            return "sent", None
+            # Nothing to watch (stop): a supervised success is the device's own acknowledgement.
+            supervised = results and all(r.status is SetValueStatus.SUCCESS for r in results)
+            return ("confirmed" if supervised else "sent"), None
         if self.settings.confirm_timeout <= 0:
             # Confirmation switched off: answer with what zwave-js said. A supervised success (255) is
             # the device's own acknowledgement; anything else was only sent (or is still moving).

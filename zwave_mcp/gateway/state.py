@@ -253,7 +253,7 @@ class Inventory:
             obj_id = decoded.value_object.get("id")
             if isinstance(obj_id, str) and obj_id != value.value_id and self.value(obj_id) is not None:
                 value = self.value(obj_id) or value  # the payload's own id is lossless
-        return self._set_value(value, decoded)
+        return self._set_value(value, decoded, live=not retain)
 
     def _unmapped(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[Change]:
         # A live message on a topic we do not know may come from a rename we have not heard of.
@@ -336,13 +336,16 @@ class Inventory:
             node.available = True
         return [Change("status", node.id, None, old, status, at_ms)]
 
-    def _set_value(self, value: ZValue, decoded: ValuePayload) -> list[Change]:
+    def _set_value(self, value: ZValue, decoded: ValuePayload, live: bool = False) -> list[Change]:
         old = value.value
         new = decoded.value
         old_time = value.last_update_ms
         value.value = new
         if decoded.time_ms is not None:
             value.last_update_ms = decoded.time_ms
+        elif live:
+            # Raw payloads carry no time; a live one was just reported, a retained one is of unknown age.
+            value.last_update_ms = int(self._clock() * 1000)
         if decoded.value_object is not None:
             _apply_metadata(value, decoded.value_object)
         if decoded.deleted:

@@ -88,6 +88,8 @@ def describe_action(device: PolicyDevice, action: str, value: object = None, uni
     label = device_label(device)
     if action in ("on", "off"):
         return f"turn {action} {label}"
+    if action == "toggle" and isinstance(value, bool):
+        return f"turn {'on' if value else 'off'} {label}"  # a toggle's value is where it will end up
     if action.startswith("set_") and value is not None:
         return f"set {label} to {format_value(value, unit)}"
     words = action.replace("_", " ")

@@ -52,8 +52,16 @@ def specs(app: App) -> list[ToolSpec]:
         counts = ", ".join(f"{n} {status.lower()}" for status, n in sorted(health.nodes_by_status.items()))
         if health.problem:
             summary = f"Z-Wave is not working: {health.problem}."
+        elif dead:
+            summary = (
+                f"Z-Wave is working, but {plural(dead, 'device')} not responding: zwave-js-ui is "
+                f"{health.zwave_js_ui_state}, {plural(health.node_count, 'node')} ({counts})."
+            )
         else:
-            summary = f"Z-Wave is working: zwave-js-ui is {health.zwave_js_ui_state}, {health.node_count} devices ({counts})."
+            summary = (
+                f"Z-Wave is working: zwave-js-ui is {health.zwave_js_ui_state}, "
+                f"{plural(health.node_count, 'node')} ({counts})."
+            )
         return HealthReport(
             summary=summary,
             healthy=not problems,
