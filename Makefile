@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install demo test lint bench
+.PHONY: install demo test lint bench mosquitto
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -14,7 +14,14 @@ install: $(PY)
 demo: $(PY)
 	$(VENV)/bin/zwave-mcp demo
 
-test: $(PY)
+# The tests start their own Mosquitto on a free 127.0.0.1 port; install it when it is missing and we may.
+mosquitto:
+	@command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null; } || \
+	  echo "Mosquitto is not installed (apt-get install mosquitto); the tests fall back on an embedded broker"
+
+test: $(PY) mosquitto
 	$(PY) -m pytest -q -p no:cacheprovider
 
 lint: $(PY)
