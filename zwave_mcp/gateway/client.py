@@ -45,6 +45,7 @@ MAX_BUFFERED_MESSAGES = 200_000
 RESYNC_RETRY_S = 5.0
 # Calls made this soon after start wait for the first load instead of answering "unavailable".
 STARTUP_GRACE_S = 10.0
+SETTLE_POLL_S = 0.05  # how often that wait looks whether the broker has failed meanwhile
 _GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
 _SKIPPED_KINDS = (TopicKind.SET_REQUEST, TopicKind.FOREIGN)
 
@@ -109,15 +110,18 @@ class ZwaveGateway:
         """Just after start, wait (at most until `grace_s` after start) for the first load.
 
         A client's first call often comes a few ms after `initialize`; answering it "unavailable" while
-        the network is loading would be true but useless. Later outages are reported at once.
+        the network is loading would be true but useless. It stops waiting as soon as the broker has
+        refused or failed (that is worth saying at once); later outages are reported at once too.
         """
-        if self.loaded or self.started_monotonic is None:
+        if self.started_monotonic is None:
             return
-        if not self.transport.connected and self.transport.last_error not in (None, NOT_CONNECTED_YET):
-            return  # the broker already refused or failed: say so now, do not make the caller wait
-        remaining = grace_s - (time.monotonic() - self.started_monotonic)
-        if remaining > 0:
-            await self.wait_ready(remaining)
+        deadline = self.started_monotonic + grace_s
+        while not self.loaded and time.monotonic() < deadline and not self._broker_failed():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._synced.wait(), min(SETTLE_POLL_S, deadline - time.monotonic()))
+
+    def _broker_failed(self) -> bool:
+        return not self.transport.connected and self.transport.last_error not in (None, NOT_CONNECTED_YET)
 
     async def stop(self) -> None:
         if self._sync_task is not None:
