@@ -6,6 +6,7 @@ shared and noisy, so absolute numbers only mean something beside their baseline.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import statistics
@@ -215,3 +216,17 @@ def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ZWAVE_MCP_")}
     env.update(extra)
     return env
+
+
+async def spawn_hello_server() -> asyncio.subprocess.Process:
+    """The baseline server on a stdio pipe (stderr dropped), for start-up, RSS and transport baselines."""
+    return await asyncio.create_subprocess_exec(
+        PYTHON,
+        "-m",
+        "bench.hello_server",
+        cwd=REPO,
+        env=child_env(),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import PYTHON, REPO, Row, child_env, rss_mb, say
+from bench.common import PYTHON, REPO, Row, child_env, rss_mb, say, spawn_hello_server
 
 NODES = 4000
 MESSAGES = 40_000
@@ -162,16 +162,7 @@ def child() -> dict[str, Any]:
 
 
 async def _hello_rss() -> float:
-    proc = await asyncio.create_subprocess_exec(
-        PYTHON,
-        "-m",
-        "bench.hello_server",
-        cwd=REPO,
-        env=child_env(),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
+    proc = await spawn_hello_server()
     assert proc.stdin and proc.stdout
     from mcp_types import LATEST_PROTOCOL_VERSION
 

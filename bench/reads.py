@@ -18,17 +18,15 @@ from mcp import Client
 from mcp_types import LATEST_PROTOCOL_VERSION
 
 from bench.common import (
-    PYTHON,
-    REPO,
     Row,
     SimProcess,
     bench_settings,
-    child_env,
     mosquitto,
     p50,
     p99,
     say,
     skip_client_validation,
+    spawn_hello_server,
 )
 from bench.hello_server import build_hello
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -103,16 +101,7 @@ async def _house(port: int, house: str, calls: int) -> dict[str, tuple[list[floa
 
 async def _stdio_vs_memory(calls: int) -> tuple[list[float], list[float]]:
     """The hello tool over a real stdio pipe and over the in-process client, alternating blocks."""
-    proc = await asyncio.create_subprocess_exec(
-        PYTHON,
-        "-m",
-        "bench.hello_server",
-        cwd=REPO,
-        env=child_env(),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
+    proc = await spawn_hello_server()
     assert proc.stdin and proc.stdout
     rid = iter(range(1, 10**9))
 

@@ -309,16 +309,7 @@ class Inventory:
         apply_node_fields(node, info)
         changes: list[Change] = []
         if (node.name, node.location) != old[:2]:
-            self.index.update_node(node)
-            changes.append(
-                Change(
-                    "node",
-                    node.id,
-                    None,
-                    {"name": old[0], "location": old[1]},
-                    {"name": node.name, "location": node.location},
-                )
-            )
+            changes.append(self._renamed(node, old[0], old[1]))
         if node.status != old[2]:
             changes.append(Change("status", node.id, None, old[2], node.status))
         if node.ready != old[3]:
@@ -365,16 +356,18 @@ class Inventory:
             node.location = location
         if (node.name, node.location) == old:
             return []
+        return [self._renamed(node, *old)]
+
+    def _renamed(self, node: ZNode, old_name: str, old_location: str) -> Change:
+        """The topic index follows the new name; listeners hear of it."""
         self.index.update_node(node)
-        return [
-            Change(
-                "node",
-                node.id,
-                None,
-                {"name": old[0], "location": old[1]},
-                {"name": node.name, "location": node.location},
-            )
-        ]
+        return Change(
+            "node",
+            node.id,
+            None,
+            {"name": old_name, "location": old_location},
+            {"name": node.name, "location": node.location},
+        )
 
     # ---- events --------------------------------------------------------------------------------
 
