@@ -32,7 +32,7 @@ from tests.integration.mcp_harness import (
     wait_writes,
     writes,
 )
-from tests.integration.test_tools import HOUSE
+from tests.integration.test_tools import HOUSE, create_scene
 from zwave_mcp.gateway.api import CORRELATION_KEY
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
@@ -553,3 +553,22 @@ async def test_the_mqtt_password_never_appears_in_what_the_server_writes(
     assert b"zwuser" in written["config"], "the config output shows the (redacted) URL"
     for where, data in written.items():
         assert PASSWORD.encode() not in data, f"the password appears in {where}"
+
+
+async def test_dry_run_scene_shows_its_message_and_activates_nothing(
+    mosquitto: Any,
+    sim: Simulator,
+    collector: Callable[[str], MessageCollector],
+    broker_traffic: MessageCollector,
+) -> None:
+    await create_scene(sim, collector, mosquitto)
+    async with connected(settings_for(mosquitto, sim, dry_run=True)) as client:
+        broker_traffic.clear()
+        dry = await call(client, "activate_zwave_scene", {"scene": "evening"})
+        await wait_until_healthy(client)
+        assert dry.text == "Dry run: would activate scene 'Evening'; nothing was sent."
+        (would,) = dry.result["wouldSend"]
+        assert would["topic"] == api_topic(sim, "_activateScene")
+        assert would["payload"] == {"args": [1]}
+        assert [r for r in set_requests(broker_traffic.snapshot()) if "_activateScene" in r] == []
+        assert sim_value(sim, 2, 37, "currentValue") is False

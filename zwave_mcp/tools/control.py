@@ -81,7 +81,7 @@ def specs(app: App) -> list[ToolSpec]:
             reported=outcome.reported,
             confirmationToken=outcome.token,
             expiresInSeconds=outcome.token_ttl_s,
-            wouldSend=[MqttMessage(topic=m["topic"], payload=m["payload"]) for m in outcome.messages] or None,
+            wouldSend=[MqttMessage(**m) for m in outcome.messages] or None,
         )
 
     return [

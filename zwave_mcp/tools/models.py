@@ -168,8 +168,12 @@ Outcome = Literal["confirmed", "working", "queued", "sent", "failed", "confirmat
 
 
 class MqttMessage(BaseModel):
+    """One MQTT publish, exactly as it would go out (the real one also carries a per-request id)."""
+
     topic: str
     payload: Any
+    qos: int = 0
+    retain: bool = False
 
 
 class ControlResult(ToolResult):
@@ -183,7 +187,7 @@ class ControlResult(ToolResult):
     reported: Any = Field(None, description="The device's last reported value")
     confirmationToken: str | None = None
     expiresInSeconds: float | None = None
-    wouldSend: list[MqttMessage] | None = Field(None, description="dry run: the messages that would be sent")
+    wouldSend: list[MqttMessage] | None = Field(default=None, description="dry run: the messages that would be sent")
 
 
 class HealthReport(ToolResult):
@@ -208,6 +212,7 @@ class SceneList(ToolResult):
 
 class SceneActivation(ToolResult):
     scene: Scene
+    wouldSend: list[MqttMessage] | None = Field(default=None, description="dry run: the messages that would be sent")
 
 
 class Event(BaseModel):

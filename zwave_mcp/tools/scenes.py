@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.devices.resolve import normalize
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.executor import ToolSpec
-from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.gateway.api import REQUEST_QOS, GatewayError
 from zwave_mcp.policy import AuditEvent, check_text_argument
 from zwave_mcp.tools.control import CONTROL
 from zwave_mcp.tools.devices import READ
-from zwave_mcp.tools.models import NoArgs, Scene, SceneActivation, SceneArgs, SceneList
+from zwave_mcp.tools.models import MqttMessage, NoArgs, Scene, SceneActivation, SceneArgs, SceneList
 from zwave_mcp.tools.present import plural
 
 if TYPE_CHECKING:
@@ -63,35 +64,24 @@ def specs(app: App) -> list[ToolSpec]:
         scene = pick_scene(await load(), args.scene)
         what = f"activate scene '{scene.label}'"
         decision = app.policy.authorize_without_device(what)
-        audit = AuditEvent(
-            tool="activate_zwave_scene", action="activate", outcome="refused", value=scene.label
-        )
+        attempt = AuditEvent(tool="activate_zwave_scene", action="activate", outcome="", value=scene.label)
         if decision.refused:
-            app.policy.audit(audit)
+            app.policy.audit(replace(attempt, outcome="refused", reason=decision.message))
             raise PolicyRefusal(decision.message)
         if app.settings.dry_run:
-            app.policy.audit(
-                AuditEvent(
-                    tool="activate_zwave_scene", action="activate", outcome="dry_run", value=scene.label
-                )
+            topic, payload = app.gateway.api.build_request("_activateScene", [scene.id])
+            app.policy.audit(replace(attempt, outcome="dry_run"))
+            return SceneActivation(
+                summary=f"Dry run: would {what}; nothing was sent.",
+                scene=scene,
+                wouldSend=[MqttMessage(topic=topic, payload=payload, qos=REQUEST_QOS, retain=False)],
             )
-            return SceneActivation(summary=f"Dry run: would {what}; nothing was sent.", scene=scene)
         try:
             await app.gateway.activate_scene(scene.id)
         except GatewayError as exc:
-            app.policy.audit(
-                AuditEvent(
-                    tool="activate_zwave_scene",
-                    action="activate",
-                    outcome="failed",
-                    value=scene.label,
-                    reason=str(exc),
-                )
-            )
+            app.policy.audit(replace(attempt, outcome="failed", reason=str(exc)))
             raise UserError(f"Could not {what}: {exc}.") from exc
-        app.policy.audit(
-            AuditEvent(tool="activate_zwave_scene", action="activate", outcome="allowed", value=scene.label)
-        )
+        app.policy.audit(replace(attempt, outcome="allowed"))
         return SceneActivation(
             summary=f"Scene '{scene.label}' started: zwave-js-ui is setting {plural(scene.values, 'value')}.",
             scene=scene,
