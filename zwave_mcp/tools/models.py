@@ -187,7 +187,9 @@ class ControlResult(ToolResult):
     reported: Any = Field(None, description="The device's last reported value")
     confirmationToken: str | None = None
     expiresInSeconds: float | None = None
-    wouldSend: list[MqttMessage] | None = Field(default=None, description="dry run: the messages that would be sent")
+    wouldSend: list[MqttMessage] | None = Field(
+        default=None, description="dry run: the messages that would be sent"
+    )
 
 
 class HealthReport(ToolResult):
@@ -212,7 +214,9 @@ class SceneList(ToolResult):
 
 class SceneActivation(ToolResult):
     scene: Scene
-    wouldSend: list[MqttMessage] | None = Field(default=None, description="dry run: the messages that would be sent")
+    wouldSend: list[MqttMessage] | None = Field(
+        default=None, description="dry run: the messages that would be sent"
+    )
 
 
 class Event(BaseModel):
