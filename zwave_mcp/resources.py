@@ -7,7 +7,6 @@ the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies b
 from __future__ import annotations
 
 import json
-import time
 from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import MCPServer
@@ -28,22 +27,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
 
-# A client that reads a resource right after launching the server (the Inspector CLI, a script) would
-# otherwise get an empty house: for this long after start-up, reads wait for the first load instead.
-STARTUP_WAIT_S = 10.0
-
 
 def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> ResourceUpdates:
     """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
     from zwave_mcp.tools.present import summarize
-
-    built_at = time.monotonic()
-
-    async def house_loaded() -> None:
-        """At start-up, wait (bounded) for the first load; afterwards never wait."""
-        remaining = STARTUP_WAIT_S - (time.monotonic() - built_at)
-        if remaining > 0 and app.gateway.unavailable_reason() is not None:
-            await app.gateway.wait_ready(remaining)
 
     @server.resource(
         DEVICES_URI,
@@ -53,7 +40,7 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         mime_type="application/json",
     )
     async def devices() -> str:
-        await house_loaded()
+        await app.gateway.settle()  # at start-up, wait (bounded) for the first load
         return json.dumps([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
 
     @server.resource(
@@ -64,7 +51,7 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         mime_type="application/json",
     )
     async def device(key: str) -> str:
-        await house_loaded()
+        await app.gateway.settle()  # at start-up, wait (bounded) for the first load
         found = app.devices.index.get(key)
         if found is None:
             # ResourceError's text reaches the client; any other exception would reach it as a bare "error".

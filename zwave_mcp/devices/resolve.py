@@ -130,6 +130,13 @@ class DeviceIndex:
 
     # ---- public API ----
 
+    def listing(self, text: str | None = None, location: str | None = None) -> list[Device]:
+        """Devices whose "name location" contains `text` and whose room is `location` (both as people
+        write them), in index order; uses the names normalized once when the index was built."""
+        wanted = normalize(text) if text else ""
+        indexes = self._by_location.get(normalize(location), []) if location else range(len(self.devices))
+        return [self.devices[i] for i in indexes if not wanted or wanted in self._names[i]]
+
     def resolve(self, text: object, *, for_mutation: bool = False) -> Device:
         """The one device `text` names, or `DeviceNotFound` / `AmbiguousDevice`."""
         if not isinstance(text, str) or not text.strip():

@@ -109,22 +109,12 @@ class DeviceService:
         include_inactive: bool = False,
     ) -> list[Device]:
         """Devices for a listing: optional name filter (words), room and capability."""
-        from zwave_mcp.devices.resolve import normalize
-
-        wanted_text = normalize(text) if text else ""
-        wanted_room = normalize(location) if location else ""
-        chosen = []
-        for device in self.devices():
-            if not include_inactive and (device.node.status == "Dead" or device.node.failed):
-                continue
-            if capability is not None and capability not in device.capabilities:
-                continue
-            if wanted_room and wanted_room != normalize(device.location):
-                continue
-            if wanted_text and wanted_text not in normalize(f"{device.name} {device.location}"):
-                continue
-            chosen.append(device)
-        return chosen
+        return [
+            device
+            for device in self.index.listing(text, location)
+            if (include_inactive or (device.node.status != "Dead" and not device.node.failed))
+            and (capability is None or capability in device.capabilities)
+        ]
 
     # -- reading ----------------------------------------------------------------------------------------
 
