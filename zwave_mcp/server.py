@@ -15,6 +15,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
+from zwave_mcp.asking import QuestionSeal
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.service import DeviceService
 from zwave_mcp.executor import ToolExecutor
@@ -40,13 +41,15 @@ class App:
     gateway: ZwaveGateway
     policy: Policy
     devices: DeviceService
+    questions: QuestionSeal  # signs the pending change a 2026-07-28 client carries between rounds
 
 
 def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
     gateway = gateway or ZwaveGateway(settings)
     policy = Policy.from_settings(settings)
     devices = DeviceService(gateway, policy, settings)
-    return App(settings=settings, gateway=gateway, policy=policy, devices=devices)
+    questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
+    return App(settings=settings, gateway=gateway, policy=policy, devices=devices, questions=questions)
 
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
