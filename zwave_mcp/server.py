@@ -54,6 +54,7 @@ def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
     """The MCP server for these settings (pass a gateway to share one across servers in tests)."""
+    from zwave_mcp.completions import register_completions
     from zwave_mcp.prompts import register_prompts
     from zwave_mcp.resource_updates import CountingBus
     from zwave_mcp.resources import register_resources
@@ -94,4 +95,5 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
         executor.register(server, spec)
     updates = register_resources(server, app, bus)
     register_prompts(server, app)
+    register_completions(server, app)
     return server
