@@ -28,8 +28,9 @@ INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
     "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
     "device actually reported: 'confirmed' means the device reported the new state; 'sent but not "
-    "confirmed' means it did not report in time. Unlocking and opening doors asks for confirmation: pass "
-    "back the confirmationToken only after the person has agreed."
+    "confirmed' means it did not report in time. Unlocking and opening doors needs the person's yes: the "
+    "server asks them through the client when the client can ask; otherwise the answer carries a "
+    "confirmationToken: pass it back only after the person has agreed."
 )
 
 
