@@ -163,7 +163,7 @@ def _reply(action: str, data: Any) -> Reply:
 
 def _confirmation(reply: Reply) -> Action:
     if reply.action == "accept":
-        return "accept" if reply.data is None or reply.data.get("confirm") is True else "decline"
+        return "accept" if reply.data is not None and reply.data.get("confirm") is True else "decline"
     return reply.action
 
 
@@ -232,10 +232,10 @@ class InputRequiredAsker(Asker):
         given = settled.get(digest)
         if given is not None:
             reply = _reply(str(given.get("action")), given.get("data"))
-            if reply.action != "accept" or reply.data is None:
+            if reply.action != "accept":
                 return reply
-            try:
-                return Reply("accept", schema.model_validate(reply.data).model_dump(mode="json"))
+            try:  # a yes counts only with the form filled in (an empty accept is no answer)
+                return Reply("accept", schema.model_validate(reply.data or {}).model_dump(mode="json"))
             except ValidationError:
                 log.info("the answer did not fit the form; asking again")
         request = ElicitRequest(

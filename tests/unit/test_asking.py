@@ -113,6 +113,14 @@ async def test_the_retry_reads_the_answer(
     assert await InputRequiredAsker(ctx, seal).ask(QUESTION, UNLOCK) == expected  # type: ignore[arg-type]
 
 
+async def test_an_empty_yes_is_no_answer(seal: QuestionSeal) -> None:
+    result = await first_round(seal)
+    ctx = retry(result)
+    (key,) = result.input_requests
+    ctx.input_responses = {key: ElicitResult(action="accept")}
+    await first_round(seal, ctx=ctx)
+
+
 async def test_an_answer_for_another_change_asks_again(seal: QuestionSeal) -> None:
     """The effect changed between rounds (another value, or a toggle that now means the opposite)."""
     result = await first_round(seal, binding="5|unlock|null")
