@@ -1,7 +1,8 @@
 """`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo.
 
-Heavy imports happen inside the subcommands, after stdout is protected, so nothing an import prints can
-reach the MCP client.
+`zwave-mcp` alone (or followed only by settings flags) serves, because that is how MCP clients start it;
+`zwave-mcp --help` lists the commands and `zwave-mcp COMMAND --help` explains one. Heavy imports happen
+inside the subcommands, after stdout is protected, so nothing an import prints can reach the MCP client.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from zwave_mcp.config import Settings
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo")
+HELP_FLAGS = ("-h", "--help")
 
 
 def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
@@ -45,22 +47,43 @@ def _settings_from(args: argparse.Namespace) -> Settings:
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from zwave_mcp import __version__
+
     parser = argparse.ArgumentParser(
         prog="zwave-mcp",
-        description="MCP stdio server for Z-Wave homes run by zwave-js-ui's MQTT gateway.",
+        usage="zwave-mcp [COMMAND] [OPTIONS]",
+        description="MCP stdio server for Z-Wave homes run by zwave-js-ui's MQTT gateway. With no command "
+        "it serves (that is how an MCP client starts it).",
+        epilog="Settings come from ZWAVE_MCP_* environment variables or the flags of serve/config/tools. "
+        "Run 'zwave-mcp COMMAND --help' for a command's options.",
     )
-    sub = parser.add_subparsers(dest="command")
-    serve = sub.add_parser("serve", help="run the MCP stdio server (the default)")
+    parser.add_argument("--version", action="version", version=f"zwave-mcp {__version__}")
+    sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+    serve = sub.add_parser(
+        "serve",
+        prog="zwave-mcp serve",
+        help="run the MCP stdio server (the default; an MCP client starts this)",
+    )
     _add_settings_flags(serve)
-    config = sub.add_parser("config", help="print the effective settings as JSON, secrets redacted")
+    config = sub.add_parser(
+        "config", prog="zwave-mcp config", help="print the effective settings as JSON, secrets redacted"
+    )
     _add_settings_flags(config)
-    tools = sub.add_parser("tools", help="print the tool definitions for another client format")
+    tools = sub.add_parser(
+        "tools", prog="zwave-mcp tools", help="print the tool definitions as JSON for another client format"
+    )
     tools.add_argument("--format", choices=("mcp", "openai", "ollama", "anthropic"), default="mcp")
     _add_settings_flags(tools)
+    # These parse their own arguments (`zwave-mcp check-stdio --help` shows them).
     sub.add_parser(
-        "check-stdio", help="check that a stdio MCP server writes only JSON-RPC to stdout", add_help=False
+        "check-stdio",
+        help="check that a stdio MCP server writes only JSON-RPC to stdout (calls read-only tools only "
+        "unless --include-writes)",
+        add_help=False,
     )
-    sub.add_parser("simulate", help="run the zwave-js-ui simulator against a broker", add_help=False)
+    sub.add_parser(
+        "simulate", help="run a simulated zwave-js-ui against your MQTT broker (no hardware)", add_help=False
+    )
     sub.add_parser("demo", help="try everything on a simulated home: no hardware, no broker", add_help=False)
     return parser
 
@@ -80,10 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from zwave_mcp.demo import main as demo_main
 
         return demo_main(argv[1:])
+    if argv and argv[0] in (*HELP_FLAGS, "--version"):
+        _build_parser().parse_args(argv[:1])  # prints the command list or the version, then exits 0
     if not argv or argv[0].startswith("-"):
         argv = ["serve", *argv]
     # Before anything else is imported: from here on only the MCP transport can write to the real stdout.
-    wire = protect_stdout() if argv[0] == "serve" and "-h" not in argv and "--help" not in argv else None
+    wire = protect_stdout() if argv[0] == "serve" and not set(HELP_FLAGS) & set(argv) else None
 
     from zwave_mcp.config import ConfigError, unknown_env_vars
 

@@ -25,9 +25,10 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ValidationError
 
+from zwave_mcp.asking import InputRequired
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.logs import redact
 
@@ -251,10 +252,10 @@ class ToolExecutor:
             structured_output=True,
         )
 
-    def _sdk_function(self, spec: ToolSpec) -> Callable[..., Awaitable[CallToolResult]]:
+    def _sdk_function(self, spec: ToolSpec) -> Callable[..., Awaitable[CallToolResult | InputRequiredResult]]:
         """A function whose signature is the argument model's fields, so the SDK derives the same schema."""
 
-        async def run_tool(ctx: Context, **kwargs: Any) -> CallToolResult:
+        async def run_tool(ctx: Context, **kwargs: Any) -> CallToolResult | InputRequiredResult:
             return await self.execute(spec, kwargs, ctx)
 
         params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
@@ -307,8 +308,14 @@ class ToolExecutor:
             return describe_validation_error(exc, spec.args_model)
         return spec, normalized
 
-    async def execute(self, spec: ToolSpec, arguments: Mapping[str, Any], ctx: Context) -> CallToolResult:
-        """Run one tool: timeout, timing, logging and the envelope. Never raises."""
+    async def execute(
+        self, spec: ToolSpec, arguments: Mapping[str, Any], ctx: Context
+    ) -> CallToolResult | InputRequiredResult:
+        """Run one tool: timeout, timing, logging and the envelope. Never raises.
+
+        A tool that must ask the person on a 2026-07-28 connection raises `InputRequired`: the call ends
+        with the SDK's input-required result (the question), and the client calls again with the answer.
+        """
         started = time.perf_counter()
         outcome = "ok"
         error: str | None = None
@@ -320,6 +327,9 @@ class ToolExecutor:
             async with asyncio.timeout(self.timeout_s):
                 await self._check_available(spec)
                 result = await spec.handler(args, ctx)
+        except InputRequired as asked:
+            self._log_call(spec.name, arguments, started, "input_required", None)
+            return asked.result
         except TimeoutError:
             outcome = "timeout"
             error = f"{spec.name} took longer than {self.timeout_s:g} s and was cancelled; nothing more will be done."

@@ -1,15 +1,28 @@
-"""MCP prompts: ready-made questions a client can offer the person."""
+"""MCP prompts: ready-made questions a client can offer the person.
+
+A prompt's arguments land in text the model reads, so none is copied in as given: a device, room or scene
+is looked up first and the prompt names it as the house does (and `completion/complete` offers those
+names, see completions.py). A name that matches nothing is an error that says what exists.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
+
+from zwave_mcp.devices.resolve import echo, normalize
+from zwave_mcp.errors import UserError
+from zwave_mcp.gateway.api import GatewayError
 
 if TYPE_CHECKING:
     from zwave_mcp.server import App
 
 
+T = TypeVar("T")
 MAX_MINUTES = 24 * 60
 
 
@@ -33,3 +46,49 @@ def register_prompts(server: MCPServer[App], app: App) -> None:
             f"What changed in my home in the last {minutes} minutes? Call get_recent_events with "
             f"minutes={minutes} and tell me the notable changes in plain sentences, newest first."
         )
+
+    @server.prompt(name="device_status", title="How is this device?")
+    async def device_status(device: str) -> str:
+        """Everything about one device (its name as you say it): state, readings, battery, whether it responds."""
+        found = _or_invalid(lambda: app.devices.resolve(device))
+        return (
+            f"How is {found.label} doing? Call get_device_state with deviceName={found.name!r} and tell me its "
+            "state, its readings and battery if it has them, and whether it is responding, in plain sentences."
+        )
+
+    @server.prompt(name="room_status", title="What is happening in a room?")
+    async def room_status(room: str) -> str:
+        """What is on, open or unlocked in one room, and its temperatures."""
+        wanted = normalize(room)
+        rooms = {normalize(d.location): d.location for d in app.devices.devices() if d.location}
+        if wanted not in rooms:
+            known = ", ".join(sorted(set(rooms.values()))) or "none"
+            raise MCPError(INVALID_PARAMS, f"No room named '{echo(room)}'. The rooms are: {known}.")
+        name = rooms[wanted]
+        return (
+            f"What is happening in the {name}? Call list_zwave_devices with location={name!r} and tell me what "
+            "is on, open or unlocked there, and the temperature, in a few plain sentences."
+        )
+
+    @server.prompt(name="start_scene", title="Start a scene")
+    async def start_scene(scene: str) -> str:
+        """Start one of zwave-js-ui's scenes by name, and say what it did."""
+        from zwave_mcp.tools.scenes import pick_scene, scenes_from
+
+        try:
+            raw = await app.gateway.get_scenes(timeout=app.settings.api_timeout)
+        except GatewayError as exc:
+            raise MCPError(INVALID_PARAMS, f"Could not read the scenes from zwave-js-ui: {exc}.") from exc
+        picked = _or_invalid(lambda: pick_scene(scenes_from(raw), scene))
+        return (
+            f"Start the scene {picked.label!r}: call activate_zwave_scene with scene={picked.label!r}, then tell "
+            "me in one sentence what it did."
+        )
+
+
+def _or_invalid(find: Callable[[], T]) -> T:
+    """The lookup's answer, or its sentence as the prompt's error (the client shows it)."""
+    try:
+        return find()
+    except UserError as exc:
+        raise MCPError(INVALID_PARAMS, exc.message) from exc

@@ -15,6 +15,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
+from zwave_mcp.asking import QuestionSeal
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.service import DeviceService
 from zwave_mcp.executor import ToolExecutor
@@ -27,8 +28,9 @@ INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
     "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
     "device actually reported: 'confirmed' means the device reported the new state; 'sent but not "
-    "confirmed' means it did not report in time. Unlocking and opening doors asks for confirmation: pass "
-    "back the confirmationToken only after the person has agreed."
+    "confirmed' means it did not report in time. Unlocking and opening doors needs the person's yes: the "
+    "server asks them through the client when the client can ask; otherwise the answer carries a "
+    "confirmationToken: pass it back only after the person has agreed."
 )
 
 
@@ -40,17 +42,20 @@ class App:
     gateway: ZwaveGateway
     policy: Policy
     devices: DeviceService
+    questions: QuestionSeal  # signs the pending change a 2026-07-28 client carries between rounds
 
 
 def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
     gateway = gateway or ZwaveGateway(settings)
     policy = Policy.from_settings(settings)
     devices = DeviceService(gateway, policy, settings)
-    return App(settings=settings, gateway=gateway, policy=policy, devices=devices)
+    questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
+    return App(settings=settings, gateway=gateway, policy=policy, devices=devices, questions=questions)
 
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
     """The MCP server for these settings (pass a gateway to share one across servers in tests)."""
+    from zwave_mcp.completions import register_completions
     from zwave_mcp.prompts import register_prompts
     from zwave_mcp.resource_updates import CountingBus
     from zwave_mcp.resources import register_resources
@@ -91,4 +96,5 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
         executor.register(server, spec)
     updates = register_resources(server, app, bus)
     register_prompts(server, app)
+    register_completions(server, app)
     return server

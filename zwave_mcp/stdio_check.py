@@ -2,7 +2,8 @@
 
 Spawns any server command (the parent's environment passes through, so `ZWAVE_MCP_*` settings reach it),
 drives a scripted session over raw lines - initialize, notifications/initialized, tools/list, ping, every
-tool called with plausible arguments, extra script messages, malformed lines, a ping to prove the server
+read-only tool (annotated readOnlyHint; every tool with `--include-writes`, which a real home should not
+get) called with plausible arguments, extra script messages, malformed lines, a ping to prove the server
 still serves, a last ping left in flight, then EOF - and checks that:
 
 - every stdout line is a JSON-RPC 2.0 message (a bad line is reported with its number and content, and
@@ -189,6 +190,7 @@ class Report:
     answered: int = 0
     tools_called: list[str] = field(default_factory=list)
     tool_outcomes: dict[str, str] = field(default_factory=dict)
+    tools_not_called: list[str] = field(default_factory=list)  # write tools, left alone by default
     exit_code: int | None = None
     exit_seconds: float | None = None
     stderr_tail: list[str] = field(default_factory=list)
@@ -203,6 +205,11 @@ class Report:
             f"tools called: {', '.join(self.tools_called) or 'none'}; exit code: {self.exit_code}"
             + (f" after {self.exit_seconds:.2f} s" if self.exit_seconds is not None else "")
         )
+        if self.tools_not_called:
+            lines.append(
+                f"  not called (they may change things; --include-writes calls them): "
+                f"{', '.join(self.tools_not_called)}"
+            )
         lines += [f"  problem: {p}" for p in self.problems]
         lines += [f"  warning: {w}" for w in self.warnings]
         if self.stderr_tail and not self.passed:
@@ -417,7 +424,7 @@ class Options:
     init_timeout: float = INIT_TIMEOUT
     reply_timeout: float = REPLY_TIMEOUT
     exit_timeout: float = EXIT_TIMEOUT
-    read_only: bool = False
+    read_only: bool = True  # call only tools annotated readOnlyHint
     strict: bool = False
 
 
@@ -464,6 +471,7 @@ async def _drive(session: Session, options: Options) -> None:
         if not isinstance(name, str) or name in script.skip_tools:
             continue
         if options.read_only and not (tool.get("annotations") or {}).get("readOnlyHint"):
+            report.tools_not_called.append(name)
             continue
         args = script.tool_args.get(name, example_args(tool.get("inputSchema")))
         answer = await session.request("tools/call", {"name": name, "arguments": args}, options.reply_timeout)
@@ -545,15 +553,22 @@ async def run_check(options: Options) -> Report:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="zwave-mcp check-stdio",
+        usage="zwave-mcp check-stdio [OPTIONS] -- COMMAND [ARGS...]",
         description="Check that a stdio MCP server writes only JSON-RPC to stdout, answers every request "
-        "and exits cleanly on EOF. WARNING: every tool is called (with --script args or generated ones); "
-        "against a real home use --read-only or skip_tools.",
+        "and exits cleanly on EOF. Starts COMMAND the way an MCP client does and calls its tools. Only tools "
+        "annotated read-only (readOnlyHint) are called unless you pass --include-writes: pointed at a real "
+        "home, a write tool would really switch lights or unlock doors.",
+        epilog="Example: zwave-mcp check-stdio -- uvx zwave-mcp   (exit 0 when pure, 1 when not, 2 for bad usage)",
     )
     parser.add_argument(
         "--script", type=Path, help="JSON (tool_args/skip_tools/messages) or JSONL of messages"
     )
     parser.add_argument("--json", action="store_true", help="print a machine-readable report on stdout")
-    parser.add_argument("--read-only", action="store_true", help="call only tools annotated readOnlyHint")
+    parser.add_argument(
+        "--include-writes",
+        action="store_true",
+        help="also call the tools not annotated read-only (they may change real devices)",
+    )
     parser.add_argument("--strict", action="store_true", help="treat warnings as failures")
     parser.add_argument(
         "--backoff",
@@ -573,9 +588,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def parse_args(argv: Sequence[str]) -> tuple[Options, bool]:
-    """Options before `--`, the server command after it."""
+    """Options before `--`, the server command after it (`--help` works without one)."""
     argv = list(argv)
     if "--" not in argv:
+        if "-h" in argv or "--help" in argv:
+            _parser().parse_args(["--help"])  # prints the help and exits 0
         raise UsageError("usage: zwave-mcp check-stdio [OPTIONS] -- COMMAND [ARGS...]")
     cut = argv.index("--")
     args = _parser().parse_args(argv[:cut])
@@ -595,7 +612,7 @@ def parse_args(argv: Sequence[str]) -> tuple[Options, bool]:
         init_timeout=args.init_timeout,
         reply_timeout=args.timeout,
         exit_timeout=args.exit_timeout,
-        read_only=args.read_only,
+        read_only=not args.include_writes,
         strict=args.strict,
     )
     return options, args.json

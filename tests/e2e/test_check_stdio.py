@@ -20,7 +20,7 @@ def check(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
 
 
 def test_passes_a_pure_server_and_reports_json() -> None:
-    done = check("--json", "--", *GOOD_SERVER)
+    done = check("--json", "--include-writes", "--", *GOOD_SERVER)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["passed"] is True
@@ -30,6 +30,23 @@ def test_passes_a_pure_server_and_reports_json() -> None:
     assert report["tool_outcomes"]["echo"] == "ok: example"  # generated from the schema's required `text`
     assert report["requests"] == report["answered"] >= 7
     assert "PASS" in done.stderr
+
+
+def test_calls_only_read_only_tools_unless_told_otherwise() -> None:
+    """People point check-stdio at their real home: by default no tool that may change things is called."""
+    done = check("--json", "--", *GOOD_SERVER)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["tools_called"] == ["echo"]  # the only tool annotated readOnlyHint
+    assert sorted(report["tools_not_called"]) == ["noisy", "slow"]
+    assert "--include-writes calls them): noisy, slow" in done.stderr
+
+
+def test_help_works_without_a_command() -> None:
+    done = check("--help")
+    assert done.returncode == 0, done.stderr
+    assert "--include-writes" in done.stdout and "read-only" in done.stdout
+    assert done.stdout.startswith("usage: zwave-mcp check-stdio [OPTIONS] -- COMMAND [ARGS...]")
 
 
 def test_fails_a_server_that_prints_a_banner_and_names_the_line() -> None:

@@ -104,7 +104,7 @@ async def test_check_stdio_calls_every_tool_against_the_simulator(
     script.write_text(json.dumps(CHECK_SCRIPT))
     started = time.monotonic()
     done = subprocess.run(
-        [*SERVER, "check-stdio", "--json", "--script", str(script), "--", *SERVER],
+        [*SERVER, "check-stdio", "--json", "--include-writes", "--script", str(script), "--", *SERVER],
         capture_output=True,
         text=True,
         timeout=120,

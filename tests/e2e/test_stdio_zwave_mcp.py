@@ -37,7 +37,8 @@ def test_acceptance_sequence_against_python_m_zwave_mcp(no_broker_env: dict[str,
 
 def test_check_stdio_passes_python_m_zwave_mcp(no_broker_env: dict[str, str]) -> None:
     done = subprocess.run(
-        [*SERVER, "check-stdio", "--", *SERVER],  # every tool is called: safe, nothing is reachable
+        # Every tool is called: safe, nothing is reachable.
+        [*SERVER, "check-stdio", "--include-writes", "--", *SERVER],
         capture_output=True,
         text=True,
         timeout=180,

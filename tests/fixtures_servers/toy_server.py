@@ -4,12 +4,13 @@ import asyncio
 import os
 
 from mcp.server.mcpserver import MCPServer
+from mcp_types import ToolAnnotations
 
 
 def build_toy_server() -> MCPServer:
     server = MCPServer("fixture-good")
 
-    @server.tool()
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def echo(text: str) -> str:
         """Answer with the given text."""
         return text

@@ -230,15 +230,18 @@ def answering(action: str, prompts: list[str]) -> Any:
     return elicit
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
 @pytest.mark.parametrize("action", ["accept", "decline", "cancel"])
 async def test_elicitation_accept_unlocks_decline_does_not(
-    mosquitto: Any, sim: Simulator, action: str
+    mosquitto: Any, sim: Simulator, action: str, mode: str
 ) -> None:
+    """Both eras ask the person natively: "legacy" by `elicitation/create` mid-call, "auto" (2026-07-28) by
+    an input-required result the client answers on its retry."""
     prompts: list[str] = []
-    # "legacy" gives the in-process client a back-channel, as a stdio client has.
     async with connected(
-        settings_for(mosquitto, sim), elicitation_callback=answering(action, prompts), mode="legacy"
+        settings_for(mosquitto, sim), elicitation_callback=answering(action, prompts), mode=mode
     ) as client:
+        assert (client.protocol_version == "2026-07-28") is (mode == "auto")
         await lock_the_door(client, sim)
         answer = await call(client, C, {"deviceName": "front door", "action": "unlock"})
     assert prompts == [
@@ -254,18 +257,36 @@ async def test_elicitation_accept_unlocks_decline_does_not(
         assert sim_value(sim, 5, 98, "currentMode") == 255
 
 
-async def test_elicitation_without_a_back_channel_falls_back_on_a_token(
-    mosquitto: Any, sim: Simulator
-) -> None:
-    prompts: list[str] = []
-    # The default in-process mode declares elicitation but cannot deliver it (no back-channel).
-    async with connected(
-        settings_for(mosquitto, sim), elicitation_callback=answering("accept", prompts)
-    ) as client:
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_client_without_elicitation_gets_a_token(mosquitto: Any, sim: Simulator, mode: str) -> None:
+    async with connected(settings_for(mosquitto, sim), mode=mode) as client:
+        await lock_the_door(client, sim)
+        answer = await call(client, C, {"deviceName": "front door", "action": "unlock"})
+        assert answer.outcome == "confirmation_required" and answer.result["confirmationToken"]
+        assert sim_value(sim, 5, 98, "currentMode") == 255
+        done = await call(
+            client,
+            C,
+            {
+                "deviceName": "front door",
+                "action": "unlock",
+                "confirmationToken": answer.result["confirmationToken"],
+            },
+        )
+        assert done.outcome == "confirmed" and sim_value(sim, 5, 98, "currentMode") == 0
+
+
+async def test_an_elicitation_error_falls_back_on_a_token(mosquitto: Any, sim: Simulator) -> None:
+    """A client that declared elicitation but answers the request with an error still gets a way through."""
+
+    async def failing(_context: Any, _params: Any) -> mcp_types.ErrorData:
+        return mcp_types.ErrorData(code=-32603, message="no user here")
+
+    async with connected(settings_for(mosquitto, sim), elicitation_callback=failing, mode="legacy") as client:
         await lock_the_door(client, sim)
         answer = await call(client, C, {"deviceName": "front door", "action": "unlock"})
     assert answer.outcome == "confirmation_required" and answer.result["confirmationToken"]
-    assert prompts == [] and sim_value(sim, 5, 98, "currentMode") == 255
+    assert sim_value(sim, 5, 98, "currentMode") == 255
 
 
 # --- injection --------------------------------------------------------------------------------------

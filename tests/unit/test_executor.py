@@ -155,3 +155,36 @@ async def test_slow_call_logs_a_warning(caplog):
         await call(server, "lamp", {"deviceName": "Lamp", "action": "on", "password": "zz"})
     warnings = [r for r in caplog.records if r.getMessage() == "slow tool call"]
     assert warnings and warnings[0].tool == "lamp" and warnings[0].outcome == "ok"
+
+
+async def test_a_question_ends_the_call_as_input_required_and_the_retry_answers_it():
+    """On 2026-07-28 a tool that asks raises `InputRequired`; the client answers and calls again."""
+    from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
+
+    from zwave_mcp.asking import InputRequired
+
+    async def asking(args: LampArgs, ctx) -> LampResult:
+        answer = (ctx.input_responses or {}).get("q")
+        if answer is None:
+            question = ElicitRequest(
+                params=ElicitRequestFormParams(
+                    message="Really?", requested_schema={"type": "object", "properties": {}}
+                )
+            )
+            raise InputRequired(InputRequiredResult(input_requests={"q": question}, request_state="pending"))
+        assert ctx.request_state == "pending"  # the SDK sealed it on the way out and opened it on the way in
+        return LampResult(summary=f"{args.deviceName}: {answer.action}.", device=args.deviceName)
+
+    asked: list[str] = []
+
+    async def person(_context, params) -> ElicitResult:
+        asked.append(params.message)
+        return ElicitResult(action="decline")
+
+    server = MCPServer("test")
+    executor = ToolExecutor()
+    executor.register(server, ToolSpec("lamp", "Switch a lamp.", LampArgs, LampResult, asking))
+    async with Client(server, elicitation_callback=person) as client:
+        reply = await client.call_tool("lamp", {"deviceName": "Lamp", "action": "on"})
+    assert asked == ["Really?"]
+    assert not reply.is_error and reply.content[0].text == "Lamp: decline."

@@ -24,6 +24,8 @@ from zwave_mcp.gateway.api import GatewayError, SetValueStatus, WriteResult
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change, ZValue
 from zwave_mcp.policy import AuditEvent, Decision, Outcome, Policy, check_text_argument
+from zwave_mcp.policy.sensitive import normalize_action
+from zwave_mcp.policy.tokens import canonical_value
 
 log = logging.getLogger(__name__)
 
@@ -145,8 +147,9 @@ class DeviceService:
     ) -> ControlOutcome:
         """Resolve, plan, authorize, write and confirm one action.
 
-        `ask(prompt) -> "accept" | "decline" | "cancel" | None` asks the person through the client
-        (elicitation); None means the client cannot ask, so a one-time token is handed out instead.
+        `ask(question, binding) -> "accept" | "decline" | "cancel" | None` asks the person through the
+        client (see `zwave_mcp.asking`; `binding` names the exact change, so an answer given for another
+        change never counts); None means the client cannot ask, so a one-time token is handed out instead.
         """
         for name in ("mode", "color", "setpoint"):
             if isinstance(params.get(name), str):
@@ -156,7 +159,8 @@ class DeviceService:
         unit = plan.writes[0].value.unit if plan.writes else None
         decision = self.policy.authorize(device, plan.action, plan.argument, unit=unit, token=token)
         if decision.needs_confirmation:
-            answer = await ask(decision.elicitation_prompt()) if ask is not None else None
+            binding = f"{device.key}|{normalize_action(plan.action)}|{canonical_value(plan.argument)}"
+            answer = await ask(decision.elicitation_prompt(), binding) if ask is not None else None
             if answer is None:
                 return self._confirmation_required(device, plan, decision)
             if answer != "accept":

@@ -99,6 +99,10 @@ class ConfirmationTokens:
     def _digest(self, token: str) -> bytes:
         return hmac.new(self._key, token.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
 
+    def mac(self, data: bytes) -> bytes:
+        """HMAC-SHA256 of `data` under this process's key (signs the questions' request state too)."""
+        return hmac.new(self._key, b"request-state:" + data, hashlib.sha256).digest()
+
     def issue(self, device_key: str, action: str, value: object = None, *, label: str = "") -> str:
         """A new token for exactly this change. `label` ("unlock Front Door Lock") is used in messages."""
         now = self._clock()

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from zwave_mcp.server import App
 
 
+def scenes_from(raw: list[dict[str, Any]]) -> list[Scene]:
+    """zwave-js-ui's `_getScenes` answer as scenes (entries without a numeric id are left out)."""
+    return [s for s in map(_scene, raw) if s is not None]
+
+
 def _scene(raw: dict[str, Any]) -> Scene | None:
     scene_id = raw.get("sceneid")
     if not isinstance(scene_id, int):
@@ -50,7 +55,7 @@ def specs(app: App) -> list[ToolSpec]:
             raw = await app.gateway.get_scenes()
         except GatewayError as exc:
             raise UserError(f"Could not read the scenes from zwave-js-ui: {exc}.") from exc
-        return [s for s in (_scene(r) for r in raw) if s is not None]
+        return scenes_from(raw)
 
     async def list_zwave_scenes(_args: NoArgs, _ctx: Any) -> SceneList:
         scenes = await load()

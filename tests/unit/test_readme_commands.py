@@ -1,0 +1,39 @@
+"""The README's one-line expansions of `make demo` and `make test` say what the Makefile does."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+MAKEFILE = (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def recipe(target: str) -> list[str]:
+    """The commands of one Makefile target, with $(PY) and $(VENV) expanded to their defaults."""
+    match = re.search(rf"^{re.escape(target)}:[^\n]*\n((?:\t[^\n]*\n)+)", MAKEFILE, re.MULTILINE)
+    assert match, f"no target {target}"
+    lines = [line.strip() for line in match.group(1).splitlines()]
+    return [line.replace("$(PY)", ".venv/bin/python").replace("$(VENV)", ".venv") for line in lines]
+
+
+def expansion(target: str) -> str:
+    match = re.search(rf"^make {target}\s+# = (.*)$", README, re.MULTILINE)
+    assert match, f"the README has no expansion of make {target}"
+    return match.group(1)
+
+
+def test_make_demo_expansion_matches_the_makefile() -> None:
+    assert recipe("demo") == [".venv/bin/zwave-mcp demo"]
+    assert ".venv/bin/zwave-mcp demo" in expansion("demo")
+    assert "python3 -m venv .venv" in recipe("$(PY)")[0].replace("$(VENV)", ".venv")
+    assert "python3 -m venv .venv" in expansion("demo")
+    assert '-e ".[test]"' in recipe("$(PY)")[-1] and '-e ".[test]"' in expansion("demo")
+
+
+def test_make_test_expansion_matches_the_makefile() -> None:
+    (command,) = recipe("test")
+    assert expansion("test").endswith(command), (command, expansion("test"))
+    assert MAKEFILE.startswith("#") and "test: $(PY) mosquitto" in MAKEFILE
+    assert "mosquitto" in expansion("test")
