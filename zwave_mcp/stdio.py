@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from zwave_mcp.safetext import encodable, loads_json
+
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
@@ -183,6 +185,8 @@ class LineVerdict:
 
 
 def error_line(request_id: int | str | None, code: int, message: str) -> bytes:
+    if isinstance(request_id, str):
+        request_id = encodable(request_id)
     reply = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
     return json.dumps(reply, separators=(",", ":")).encode() + b"\n"
 
@@ -192,9 +196,12 @@ def _reject_constant(name: str) -> Any:
 
 
 def parse_json(line: bytes | str) -> Any:
-    """json.loads that refuses NaN/Infinity and reports absurd nesting as a ValueError."""
+    """json.loads that refuses NaN/Infinity and reports absurd nesting as a ValueError.
+
+    Lone surrogates (`"\\ud800"`) become U+FFFD, so nothing read here can make a reply unserializable.
+    """
     try:
-        return json.loads(line, parse_constant=_reject_constant)
+        return loads_json(line, parse_constant=_reject_constant)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
 
@@ -428,9 +435,10 @@ async def serve_stdio(
         async with from_server:
             async for session_message in from_server:
                 msg = session_message.message
-                data = msg.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
-                await writer.write(data)
-                if isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError):
+                is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
+                if data := _message_line(msg, is_answer):
+                    await writer.write(data)
+                if is_answer:
                     pending.resolve(msg.id)
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
@@ -452,6 +460,19 @@ async def serve_stdio(
             await writer.write(error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}"))
             pending.resolve(rid)
         tg.cancel_scope.cancel()
+
+
+def _message_line(msg: Any, is_answer: bool) -> bytes:
+    """One outgoing message as a line. Text is made encodable where it enters; should anything still slip
+    through, the request gets an error answer (anything else is dropped) instead of the process dying."""
+    try:
+        return msg.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    except Exception as exc:
+        rid = getattr(msg, "id", None)
+        logger.error("outgoing message (id %r) could not be serialized: %s", rid, _short(str(exc)))
+        if not is_answer or rid is None:
+            return b""
+        return error_line(rid, INTERNAL_ERROR, "Internal error: the reply could not be serialized")
 
 
 def _track_inbound(pending: _Pending, value: dict[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""A tiny MCPServer for transport tests: `echo`, `noisy` (prints to stdout) and `slow` (sleeps)."""
+"""A tiny MCPServer for transport tests: `echo`, `noisy` (prints to stdout), `slow` (sleeps) and
+`unencodable` (answers with text no serializer can encode)."""
 
 import asyncio
 import os
@@ -26,5 +27,10 @@ def build_toy_server() -> MCPServer:
         """Sleep, then answer."""
         await asyncio.sleep(seconds)
         return f"slept {seconds}"
+
+    @server.tool()
+    def unencodable() -> str:
+        """Answer with a lone surrogate, made here rather than read, as a bug would."""
+        return "half of a pair: " + chr(0xD800)
 
     return server

@@ -78,3 +78,38 @@ async def test_a_request_the_client_cancelled_is_not_waited_for_at_eof() -> None
     replies = await serve_lines([initialize(1), INITIALIZED, slow, cancel])
     assert [shape(r) for r in replies] == [(1, "result")]
     assert loop.time() - started < 4, "a cancelled request must not hold the drain until its timeout"
+
+
+async def test_a_reply_that_cannot_be_serialized_becomes_an_error_and_serving_continues() -> None:
+    replies = await serve_lines(
+        [
+            initialize(1),
+            INITIALIZED,
+            request(2, "tools/call", {"name": "unencodable", "arguments": {}}),
+            request(3, "tools/call", {"name": "echo", "arguments": {"text": "still here"}}),
+        ]
+    )
+    assert [shape(r) for r in replies] == [(1, "result"), (2, -32603), (3, "result")]
+    assert "could not be serialized" in replies[1]["error"]["message"]
+
+
+async def test_lone_surrogates_in_any_field_are_replaced_where_they_enter() -> None:
+    echo = b'{"jsonrpc":"2.0","id":"a\\ud800","method":"tools/call","params":{"name":"echo","arguments":{"text":"x\\udfffy"}}}'
+    replies = await serve_lines(
+        [
+            initialize(1),
+            INITIALIZED,
+            echo,
+            b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo\\ud800","arguments":{}}}',
+            b'{"jsonrpc":"2.0","id":5,"method":"x\\ud800"}',
+            request(6, "ping"),
+        ]
+    )
+    by_id = {r["id"]: r for r in replies}  # tool calls run concurrently: any order
+    assert sorted(shape(r) for r in replies if r["id"] != "a\ufffd") == [
+        (1, "result"),
+        (4, "result"),
+        (5, -32601),
+        (6, "result"),
+    ]
+    assert by_id["a\ufffd"]["result"]["content"][0]["text"] == "x\ufffdy"
