@@ -35,12 +35,21 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _settings_from(args: argparse.Namespace) -> Settings:
-    from zwave_mcp.config import Settings, load_settings
+    """The settings, with every file they name checked: any problem is one `ConfigError` line."""
+    from zwave_mcp.config import ConfigError, Settings, check_files, env_name, load_settings
+    from zwave_mcp.devices.errors import AliasFileError
+    from zwave_mcp.devices.resolve import load_aliases
     from zwave_mcp.policy import PolicyConfig
 
     overrides = {name: getattr(args, name, None) for name in Settings.model_fields}
     settings = load_settings(overrides)
-    PolicyConfig.from_settings(settings)  # a bad list entry, band or policy file is a setting error too
+    policy = PolicyConfig.from_settings(settings)  # a bad list entry, band or policy file is one too
+    check_files(settings, policy.audit_file)
+    if settings.aliases_file is not None:  # read again by the device service; checked here for `config`
+        try:
+            load_aliases(settings.aliases_file)
+        except AliasFileError as exc:
+            raise ConfigError(f"{env_name('aliases_file')}: {exc}") from None
     return settings
 
 
@@ -85,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Before anything else is imported: from here on only the MCP transport can write to the real stdout.
     wire = protect_stdout() if argv[0] == "serve" and "-h" not in argv and "--help" not in argv else None
 
-    from zwave_mcp.config import ConfigError, unknown_env_vars
+    from zwave_mcp.config import ConfigError, settings_warnings
 
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -95,8 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"zwave-mcp: invalid setting: {exc}", file=sys.stderr)
         return 2
 
-    for unknown in unknown_env_vars():
-        print(f"zwave-mcp: warning: ignoring unknown setting {unknown}", file=sys.stderr)
+    for note in settings_warnings(settings):
+        print(f"zwave-mcp: warning: {note}", file=sys.stderr)
     if args.command == "config":
         print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
         return 0
