@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from zwave_mcp.stdio import StdioWire, protect_stdout
 
 if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
     from zwave_mcp.config import Settings
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo")
@@ -119,21 +121,37 @@ def serve(settings: Settings, wire: StdioWire) -> int:
     from zwave_mcp.logs import configure_logging
 
     configure_logging(settings.log_level, settings.log_format)
-    from zwave_mcp.server import build_server
     from zwave_mcp.stdio import run_stdio
 
-    server = build_server(settings)
+    server = _checked_server(settings)
+    if server is None:
+        return 1
     run_stdio(server, wire=wire, drain_timeout=settings.tool_timeout)
     return 0
+
+
+def _checked_server(settings: Settings) -> MCPServer | None:
+    """The server, once the SDK and paho parts it relies on are known to exist (else one line, None)."""
+    from zwave_mcp.compat import CompatError, check
+    from zwave_mcp.server import build_server
+
+    try:
+        server = build_server(settings)
+        check(server)
+    except CompatError as exc:
+        print(f"zwave-mcp: cannot run with the installed packages: {exc}", file=sys.stderr)
+        return None
+    return server
 
 
 def _print_tools(settings: Settings, fmt: str) -> int:
     from zwave_mcp.export import export_tools
     from zwave_mcp.logs import configure_logging
-    from zwave_mcp.server import build_server
 
     configure_logging(settings.log_level, settings.log_format)
-    server = build_server(settings)
+    server = _checked_server(settings)
+    if server is None:
+        return 1
     tools: list[dict[str, Any]] = export_tools(server, fmt)
     print(json.dumps(tools, indent=2))
     return 0

@@ -391,7 +391,9 @@ async def serve_stdio(
 
     wire = wire or protect_stdout()
     loop = asyncio.get_running_loop()
-    lowlevel = server._lowlevel_server  # the SDK's only way in with our own streams (see run_stdio_async)
+    from zwave_mcp.compat import lowlevel_server
+
+    lowlevel = lowlevel_server(server)  # the SDK's only way in with our own streams (see run_stdio_async)
     reader = _WireReader(wire.in_fd, loop, max_line_bytes)
     writer = _WireWriter(wire.out_fd, loop)
     pending = _Pending()
