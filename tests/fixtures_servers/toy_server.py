@@ -1,5 +1,4 @@
-"""A tiny MCPServer for transport tests: `echo`, `noisy` (prints to stdout), `slow` (sleeps) and
-`unencodable` (answers with text no serializer can encode)."""
+"""A tiny MCPServer for transport tests: `echo`, `noisy` (prints to stdout) and `slow` (sleeps)."""
 
 import asyncio
 import os
@@ -27,10 +26,5 @@ def build_toy_server() -> MCPServer:
         """Sleep, then answer."""
         await asyncio.sleep(seconds)
         return f"slept {seconds}"
-
-    @server.tool()
-    def unencodable() -> str:
-        """Answer with a lone surrogate, made here rather than read, as a bug would."""
-        return "half of a pair: " + chr(0xD800)
 
     return server
