@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.session import ServerSession
 
-TESTED = {"mcp": "2.3", "paho-mqtt": "2.1 and 2.2"}
+TESTED = {"mcp": "2.3", "paho-mqtt": "2.2"}
 
 
 class CompatError(RuntimeError):

@@ -5,6 +5,8 @@
 - Every input line gets an answer: not JSON → -32700 (id null); JSON that is not a JSON-RPC message →
   -32600 (with the id when one can be read). The SDK drops such lines silently (python-sdk #2751).
 - Lines are read with a bounded buffer: an over-long line is skipped (answered -32700), never held whole.
+- Text read is made encodable (lone surrogates become U+FFFD, see safetext); a reply that still cannot be
+  serialized becomes a -32603 error for its id, and serving goes on.
 - On stdin EOF, requests already read are answered (bounded by `drain_timeout`) before we return; requests
   still unanswered then get an error instead of silence. SIGTERM/SIGINT end the serving quietly.
 
@@ -27,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from zwave_mcp.safetext import encodable, loads_json
+from zwave_mcp.safetext import loads_json
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -185,8 +187,6 @@ class LineVerdict:
 
 
 def error_line(request_id: int | str | None, code: int, message: str) -> bytes:
-    if isinstance(request_id, str):
-        request_id = encodable(request_id)
     reply = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
     return json.dumps(reply, separators=(",", ":")).encode() + b"\n"
 
