@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_stdio_zwave_mcp import SERVER, no_broker_env  # noqa: F401 - fixture
+from tests.e2e.test_stdio_zwave_mcp import SERVER
 from tests.fixtures_servers.wire import INITIALIZED, initialize, request, run_lines, stdout_messages
 
 pytestmark = pytest.mark.e2e
@@ -152,7 +152,7 @@ class Gen:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_fuzzed_line_gets_a_valid_answer(seed: int, no_broker_env: dict[str, str]) -> None:  # noqa: F811
+def test_every_fuzzed_line_gets_a_valid_answer(seed: int, no_broker_env: dict[str, str]) -> None:
     gen = Gen(seed)
     lines: list[bytes] = [initialize("init"), INITIALIZED]
     expected: list[Any] = []
