@@ -8,8 +8,7 @@ replacement character), here and only here:
 
 - `encodable(text)` for one string;
 - `loads_json(data, **kwargs)` for JSON text (`json.loads` arguments pass through, `object_hook`
-  included), which rewrites lone surrogate escapes in the text before decoding, so decoders that build
-  their own objects while parsing get clean strings too.
+  included, which then receives objects already cleaned).
 
 Only the standard library: the stdio transport imports this before anything else.
 """
@@ -20,30 +19,15 @@ import json
 import re
 from typing import Any
 
-# One JSON escape sequence, scanned left to right so that `\\` (an escaped backslash) is consumed whole
-# and the `ud800` after it is not mistaken for an escape. A high+low pair is a valid character; any other
-# surrogate escape is lone.
-_ESCAPE = re.compile(
-    r"\\(?:(?P<pair>u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    r"|(?P<lone>u[dD][89a-fA-F][0-9a-fA-F]{2})|.)",
-    re.S,
-)
+REPLACEMENT = "\ufffd"
+# Any surrogate code point in a `str` is lone: JSON pairs are decoded to one character, and UTF-8 can
+# encode no surrogate at all.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def encodable(text: str) -> str:
     """`text` with every lone surrogate replaced by U+FFFD; the same object when there is none."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # Through UTF-16: surrogate pairs become their character, lone surrogates fail and are replaced.
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    return text
-
-
-def _fix(match: re.Match[str]) -> str:
-    return "\\ufffd" if match["lone"] else match[0]
+    return text if text.isascii() else _SURROGATE.sub(REPLACEMENT, text)
 
 
 def loads_json(data: bytes | bytearray | str, **kwargs: Any) -> Any:
@@ -51,6 +35,23 @@ def loads_json(data: bytes | bytearray | str, **kwargs: Any) -> Any:
     `UnicodeDecodeError` (a `ValueError`) for bytes that are not UTF-8."""
     # Bytes are decoded here, strictly: `json.loads(bytes)` would let UTF-8-encoded surrogates through.
     text = encodable(data) if isinstance(data, str) else bytes(data).decode("utf-8")
-    if "\\ud" in text or "\\uD" in text:  # cheap look first: most text has no surrogate escape
-        text = _ESCAPE.sub(_fix, text)
-    return json.loads(text, **kwargs)
+    if "\\ud" not in text and "\\uD" not in text:  # no surrogate escape: nothing to clean (most text)
+        return json.loads(text, **kwargs)
+    # Clean while decoding: each object as it is built (before the caller's hook turns it into something
+    # else), lists through their enclosing object. The parsing itself stays in C.
+    hook = kwargs.pop("object_hook", None)
+
+    def clean_object(obj: dict[str, Any]) -> Any:
+        obj = {encodable(key): _clean(value) for key, value in obj.items()}
+        return obj if hook is None else hook(obj)
+
+    return _clean(json.loads(text, object_hook=clean_object, **kwargs))
+
+
+def _clean(value: Any) -> Any:
+    """Strings and lists; objects were cleaned as they were decoded, the rest holds no text."""
+    if isinstance(value, str):
+        return encodable(value)
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    return value
