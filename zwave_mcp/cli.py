@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from zwave_mcp.stdio import StdioWire, protect_stdout
 
 if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
     from zwave_mcp.config import Settings
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo")
@@ -37,12 +39,21 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _settings_from(args: argparse.Namespace) -> Settings:
-    from zwave_mcp.config import Settings, load_settings
+    """The settings, with every file they name checked: any problem is one `ConfigError` line."""
+    from zwave_mcp.config import ConfigError, Settings, check_files, env_name, load_settings
+    from zwave_mcp.devices.errors import AliasFileError
+    from zwave_mcp.devices.resolve import load_aliases
     from zwave_mcp.policy import PolicyConfig
 
     overrides = {name: getattr(args, name, None) for name in Settings.model_fields}
     settings = load_settings(overrides)
-    PolicyConfig.from_settings(settings)  # a bad list entry, band or policy file is a setting error too
+    policy = PolicyConfig.from_settings(settings)  # a bad list entry, band or policy file is one too
+    check_files(settings, policy.audit_file)
+    if settings.aliases_file is not None:  # read again by the device service; checked here for `config`
+        try:
+            load_aliases(settings.aliases_file)
+        except AliasFileError as exc:
+            raise ConfigError(f"{env_name('aliases_file')}: {exc}") from None
     return settings
 
 
@@ -110,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Before anything else is imported: from here on only the MCP transport can write to the real stdout.
     wire = protect_stdout() if argv[0] == "serve" and not set(HELP_FLAGS) & set(argv) else None
 
-    from zwave_mcp.config import ConfigError, unknown_env_vars
+    from zwave_mcp.config import ConfigError, settings_warnings
 
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -120,8 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"zwave-mcp: invalid setting: {exc}", file=sys.stderr)
         return 2
 
-    for unknown in unknown_env_vars():
-        print(f"zwave-mcp: warning: ignoring unknown setting {unknown}", file=sys.stderr)
+    for note in settings_warnings(settings):
+        print(f"zwave-mcp: warning: {note}", file=sys.stderr)
     if args.command == "config":
         print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
         return 0
@@ -135,21 +146,37 @@ def serve(settings: Settings, wire: StdioWire) -> int:
     from zwave_mcp.logs import configure_logging
 
     configure_logging(settings.log_level, settings.log_format)
-    from zwave_mcp.server import build_server
     from zwave_mcp.stdio import run_stdio
 
-    server = build_server(settings)
+    server = _checked_server(settings)
+    if server is None:
+        return 1
     run_stdio(server, wire=wire, drain_timeout=settings.tool_timeout)
     return 0
+
+
+def _checked_server(settings: Settings) -> MCPServer | None:
+    """The server, once the SDK and paho parts it relies on are known to exist (else one line, None)."""
+    from zwave_mcp.compat import CompatError, check
+    from zwave_mcp.server import build_server
+
+    try:
+        server = build_server(settings)
+        check(server)
+    except CompatError as exc:
+        print(f"zwave-mcp: cannot run with the installed packages: {exc}", file=sys.stderr)
+        return None
+    return server
 
 
 def _print_tools(settings: Settings, fmt: str) -> int:
     from zwave_mcp.export import export_tools
     from zwave_mcp.logs import configure_logging
-    from zwave_mcp.server import build_server
 
     configure_logging(settings.log_level, settings.log_format)
-    server = build_server(settings)
+    server = _checked_server(settings)
+    if server is None:
+        return 1
     tools: list[dict[str, Any]] = export_tools(server, fmt)
     print(json.dumps(tools, indent=2))
     return 0

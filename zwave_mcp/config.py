@@ -14,6 +14,8 @@ from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
+from zwave_mcp.safetext import encodable
+
 ENV_PREFIX = "ZWAVE_MCP_"
 DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
 
@@ -84,6 +86,12 @@ class Settings(BaseModel):
         parts = urlsplit(url)
         if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl"):
             raise ValueError("must start with mqtt:// or mqtts://, e.g. mqtt://127.0.0.1:1883")
+        if "@" in url.partition("://")[2] and "@" not in parts.netloc:
+            # An unencoded #, / or ? ended the host part early: the password would become a path.
+            raise ValueError(
+                "has a user or password with #, / or ? in it: write them as %23, %2F and %3F, "
+                "or better, put the password in ZWAVE_MCP_MQTT_PASSWORD or ZWAVE_MCP_MQTT_PASSWORD_FILE"
+            )
         if not parts.hostname:
             raise ValueError("has no host, e.g. mqtt://127.0.0.1:1883")
         try:
@@ -170,11 +178,61 @@ def _from_env(environ: Mapping[str, str]) -> dict[str, Any]:
     for secret in ("mqtt_password", "tls_key_password"):
         file_key = env_name(secret) + "_FILE"
         if file_key in environ and secret not in raw:
-            try:
-                raw[secret] = Path(environ[file_key]).read_text(encoding="utf-8").rstrip("\r\n")
-            except OSError as exc:
-                raise ConfigError(f"{file_key}: cannot read {environ[file_key]!r} ({exc.strerror})") from None
+            raw[secret] = _read_secret_file(file_key, environ[file_key])
     return raw
+
+
+def _read_secret_file(key: str, path: str) -> str:
+    """The first line of a password file; a file that cannot be read or is not UTF-8 is a `ConfigError`."""
+    shown = f"{key}={encodable(path)!r}"
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
+    try:
+        return data.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{shown}: the file is not UTF-8 text") from None
+
+
+def check_files(settings: Settings, audit_file: Path | None) -> None:
+    """The files the settings name, tried at start so that a problem is one `ConfigError` line then, not a
+    traceback (TLS) or a warning per write (audit) later. `audit_file` may come from the policy file."""
+    if audit_file is not None:
+        problem = None
+        if audit_file.is_dir():
+            problem = "is a directory, not a file"
+        elif audit_file.exists():
+            problem = None if os.access(audit_file, os.W_OK) else "cannot be written (permission denied)"
+        elif not audit_file.parent.is_dir():
+            problem = "its directory does not exist"
+        elif not os.access(audit_file.parent, os.W_OK):
+            problem = "cannot be created (permission denied)"
+        if problem:
+            raise ConfigError(f"audit file {str(audit_file)!r} ({env_name('audit_file')}): {problem}")
+    if settings.mqtt_tls:
+        import ssl
+
+        from zwave_mcp.mqtt import build_tls_context
+
+        try:
+            build_tls_context(settings)
+        except (OSError, ssl.SSLError, ValueError) as exc:
+            files = {n: getattr(settings, n) for n in ("tls_ca", "tls_cert", "tls_key")}
+            named = [f"{env_name(n)}={str(path)!r}" for n, path in files.items() if path is not None]
+            given = ", ".join(named) or "the system CA bundle"
+            raise ConfigError(f"{given}: cannot load ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def settings_warnings(settings: Settings, environ: Mapping[str, str] | None = None) -> list[str]:
+    """What a person should change although the server can run: unknown variables, a password in the URL."""
+    notes = [f"ignoring unknown setting {unknown}" for unknown in unknown_env_vars(environ)]
+    if urlsplit(settings.mqtt_url).password is not None:
+        notes.append(
+            "the MQTT URL holds a password, which ends up in shell history and process lists: "
+            f"put it in {env_name('mqtt_password')} or {env_name('mqtt_password')}_FILE instead"
+        )
+    return notes
 
 
 def unknown_env_vars(environ: Mapping[str, str] | None = None) -> list[str]:
@@ -199,6 +257,8 @@ def load_settings(
     raw = _from_env(environ)
     from_flags = {k: v for k, v in (overrides or {}).items() if v is not None}
     raw.update(from_flags)
+    # The OS hands undecodable bytes of the environment and argv over as lone surrogates.
+    raw = {k: encodable(v) if isinstance(v, str) else v for k, v in raw.items()}
     try:
         return Settings(**raw)
     except ValidationError as exc:

@@ -11,7 +11,6 @@ import logging
 import re
 import sys
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from pythonjsonlogger.json import JsonFormatter
 
@@ -24,9 +23,11 @@ _SECRET_NAME = re.compile(
 # linear time: matches start only at a word boundary (lookbehind), a key's word is scanned once
 # (possessive `*+`, checked for a following `:`/`=` first) and the other repeats are bounded. The
 # unbounded originals took ~4 s on one 10,000-character argument.
-# user:password@ inside any URL-looking text.
+# user:password@ inside any URL-looking text. The password may hold any character but space, `/`, `?`,
+# `#` and `@` included (people paste them unencoded), so it runs to the last `@` (up to 1024 characters).
 _URL_CREDENTIALS = re.compile(
-    r"(?<![a-z0-9+.-])(?P<scheme>[a-z][a-z0-9+.-]{0,31}://)(?P<user>[^:/@\s]{0,256}):(?P<pw>[^@/\s]+)@", re.I
+    r"(?<![a-z0-9+.-])(?P<scheme>[a-z][a-z0-9+.-]{0,31}://)(?P<user>[^:/@\s]{0,256}):(?P<pw>\S{1,1024})@",
+    re.I,
 )
 # key=value / "key": "value" pairs inside free text.
 _INLINE_SECRET = re.compile(
@@ -50,21 +51,20 @@ def is_secret_name(name: str) -> bool:
 
 
 def redact_url(url: str) -> str:
-    """`mqtt://user:pw@host` → `mqtt://user:***@host`."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
+    """`mqtt://user:pw@host` → `mqtt://user:***@host`, whatever the password holds.
+
+    Not `urlsplit`: an unencoded `#`, `/` or `?` in the password ends its idea of the authority early
+    and the password would be shown as a path or fragment. The user part is everything up to the last
+    `@`; its password is everything after the first `:`.
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
         return redact_text(url)
-    if parts.password is None:
+    userinfo, at, host = rest.rpartition("@")
+    if not at or ":" not in userinfo:
         return url
-    netloc = f"{parts.username or ''}:{REDACTED}@{parts.hostname or ''}"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if port:
-        netloc += f":{port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    user = userinfo.partition(":")[0]
+    return f"{scheme}://{user}:{REDACTED}@{host}"
 
 
 def redact_text(text: str) -> str:

@@ -26,6 +26,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from zwave_mcp.compat import close_socket
 from zwave_mcp.config import Settings
 
 log = logging.getLogger(__name__)
@@ -159,7 +160,7 @@ class MqttTransport:
                 self._client.loop_write()  # flush DISCONNECT so the broker drops our will cleanly
         self._detach()
         with contextlib.suppress(Exception):
-            self._client._sock_close()  # paho has no public "close now" for externally driven loops
+            close_socket(self._client)  # paho has no public "close now" for externally driven loops
         self._set_disconnected("stopped")
 
     async def wait_connected(self, timeout: float) -> bool:
@@ -347,7 +348,7 @@ class MqttTransport:
     def _connection_broken(self, reason: str) -> None:
         self._detach()
         with contextlib.suppress(Exception):
-            self._client._sock_close()
+            close_socket(self._client)
         self._set_disconnected(reason)
 
     # -- paho callbacks (all on the loop thread, except socket callbacks during connect) ----------------

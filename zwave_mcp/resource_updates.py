@@ -26,6 +26,7 @@ from mcp.server.session import ServerSession
 from mcp.server.subscriptions import ResourceUpdated, ServerEvent, SubscriptionBus
 from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 
+from zwave_mcp.compat import connection_key
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import Change
 
@@ -82,11 +83,6 @@ class _LegacySubscriber:
         self.uris: set[str] = set()
 
 
-def _connection_of(session: ServerSession) -> object:
-    # The SDK builds a `ServerSession` per request; the connection behind it is what identifies a client.
-    return getattr(session, "_connection", session)
-
-
 class ResourceUpdates:
     """Turns inventory `Change`s into coalesced resource-updated notifications for both subscription styles.
 
@@ -126,7 +122,7 @@ class ResourceUpdates:
         self, ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams
     ) -> EmptyResult:
         """The `resources/subscribe` handler (2025-era clients)."""
-        key = _connection_of(ctx.session)
+        key = connection_key(ctx.session)
         subscriber = self._legacy.get(key)
         if subscriber is None:
             subscriber = self._legacy[key] = _LegacySubscriber(ctx.session)
@@ -139,7 +135,7 @@ class ResourceUpdates:
         self, ctx: ServerRequestContext[Any, Any], params: UnsubscribeRequestParams
     ) -> EmptyResult:
         """The `resources/unsubscribe` handler (2025-era clients)."""
-        key = _connection_of(ctx.session)
+        key = connection_key(ctx.session)
         subscriber = self._legacy.get(key)
         if subscriber is not None:
             subscriber.uris.discard(str(params.uri))

@@ -13,6 +13,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp_types import SubscribeRequestParams, UnsubscribeRequestParams
 
+from zwave_mcp.compat import lowlevel_server
 from zwave_mcp.resource_updates import (
     DEVICE_URI_PREFIX,
     DEVICES_URI,
@@ -90,7 +91,7 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
     app.gateway.inventory.add_listener(updates.on_change)
     # MCPServer has no decorator for these 2025-era methods; the low-level server takes any handler, and
     # registering them is what makes it advertise `resources.subscribe` to handshake-era clients.
-    lowlevel = server._lowlevel_server
+    lowlevel = lowlevel_server(server)
     lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
     lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
     return updates

@@ -5,6 +5,8 @@
 - Every input line gets an answer: not JSON → -32700 (id null); JSON that is not a JSON-RPC message →
   -32600 (with the id when one can be read). The SDK drops such lines silently (python-sdk #2751).
 - Lines are read with a bounded buffer: an over-long line is skipped (answered -32700), never held whole.
+- Text read is made encodable (lone surrogates become U+FFFD, see safetext); a reply that still cannot be
+  serialized becomes a -32603 error for its id, and serving goes on.
 - On stdin EOF, requests already read are answered (bounded by `drain_timeout`) before we return; requests
   still unanswered then get an error instead of silence. SIGTERM/SIGINT end the serving quietly.
 
@@ -26,6 +28,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from zwave_mcp.safetext import loads_json
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -192,9 +196,12 @@ def _reject_constant(name: str) -> Any:
 
 
 def parse_json(line: bytes | str) -> Any:
-    """json.loads that refuses NaN/Infinity and reports absurd nesting as a ValueError."""
+    """json.loads that refuses NaN/Infinity and reports absurd nesting as a ValueError.
+
+    Lone surrogates (`"\\ud800"`) become U+FFFD, so nothing read here can make a reply unserializable.
+    """
     try:
-        return json.loads(line, parse_constant=_reject_constant)
+        return loads_json(line, parse_constant=_reject_constant)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
 
@@ -384,7 +391,9 @@ async def serve_stdio(
 
     wire = wire or protect_stdout()
     loop = asyncio.get_running_loop()
-    lowlevel = server._lowlevel_server  # the SDK's only way in with our own streams (see run_stdio_async)
+    from zwave_mcp.compat import lowlevel_server
+
+    lowlevel = lowlevel_server(server)  # the SDK's only way in with our own streams (see run_stdio_async)
     reader = _WireReader(wire.in_fd, loop, max_line_bytes)
     writer = _WireWriter(wire.out_fd, loop)
     pending = _Pending()
@@ -428,9 +437,10 @@ async def serve_stdio(
         async with from_server:
             async for session_message in from_server:
                 msg = session_message.message
-                data = msg.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
-                await writer.write(data)
-                if isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError):
+                is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
+                if data := _message_line(msg, is_answer):
+                    await writer.write(data)
+                if is_answer:
                     pending.resolve(msg.id)
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
@@ -452,6 +462,19 @@ async def serve_stdio(
             await writer.write(error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}"))
             pending.resolve(rid)
         tg.cancel_scope.cancel()
+
+
+def _message_line(msg: Any, is_answer: bool) -> bytes:
+    """One outgoing message as a line. Text is made encodable where it enters; should anything still slip
+    through, the request gets an error answer (anything else is dropped) instead of the process dying."""
+    try:
+        return msg.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    except Exception as exc:
+        rid = getattr(msg, "id", None)
+        logger.error("outgoing message (id %r) could not be serialized: %s", rid, _short(str(exc)))
+        if not is_answer or rid is None:
+            return b""
+        return error_line(rid, INTERNAL_ERROR, "Internal error: the reply could not be serialized")
 
 
 def _track_inbound(pending: _Pending, value: dict[str, Any]) -> None:

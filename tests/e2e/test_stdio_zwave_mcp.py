@@ -1,7 +1,5 @@
 """The issue's acceptance checks against the real server, `python -m zwave_mcp`, with no broker reachable."""
 
-import os
-import socket
 import subprocess
 import sys
 
@@ -15,16 +13,6 @@ pytestmark = pytest.mark.e2e
 pytest.importorskip("zwave_mcp.server", reason="zwave_mcp.server is not importable yet")
 
 SERVER = [sys.executable, "-m", "zwave_mcp"]
-
-
-@pytest.fixture
-def no_broker_env() -> dict[str, str]:
-    """The parent's environment with the MQTT URL pointing at a closed 127.0.0.1 port."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    # A short tool timeout bounds each tool call (and the EOF drain) while the gateway is unavailable.
-    return {**os.environ, "ZWAVE_MCP_MQTT_URL": f"mqtt://127.0.0.1:{port}", "ZWAVE_MCP_TOOL_TIMEOUT": "5"}
 
 
 def test_acceptance_sequence_against_python_m_zwave_mcp(no_broker_env: dict[str, str]) -> None:

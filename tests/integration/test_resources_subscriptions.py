@@ -23,6 +23,7 @@ from mcp.shared.subscriptions import ResourceUpdated
 from mcp_types import ResourceUpdatedNotification
 
 from tests.integration.mcp_harness import settings_for, wait_until_healthy
+from zwave_mcp.compat import lowlevel_server
 from zwave_mcp.resource_updates import DEVICE_MIN_INTERVAL_S
 from zwave_mcp.resources import DEVICES_URI, HEALTH_URI, device_uri
 from zwave_mcp.server import build_server
@@ -256,7 +257,7 @@ async def test_nobody_subscribed_costs_nothing(mosquitto: Any, simulator_factory
     mode = "legacy" if style == "subscribe" else "auto"
     async with Client(server, mode=mode, message_handler=inbox.handler) as client:
         await wait_until_healthy(client)
-        updates = server._lowlevel_server.get_request_handler("resources/subscribe")
+        updates = lowlevel_server(server).get_request_handler("resources/subscribe")
         assert updates is not None
         notifier = updates.handler.__self__  # the ResourceUpdates behind the handler
         assert not notifier.has_subscribers

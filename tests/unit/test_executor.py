@@ -8,6 +8,7 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
+from zwave_mcp.compat import lowlevel_server
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolExecutor, ToolResult, ToolSpec, normalize_arguments
 
@@ -40,7 +41,7 @@ def make_server(**executor_kwargs) -> MCPServer:
     server = MCPServer("test")
     executor = ToolExecutor(**executor_kwargs)
     executor.register(server, ToolSpec("lamp", "Switch a lamp.", LampArgs, LampResult, lamp, mutating=True))
-    server._lowlevel_server.middleware.append(executor.middleware)
+    lowlevel_server(server).middleware.append(executor.middleware)
     return server
 
 

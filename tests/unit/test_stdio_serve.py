@@ -5,6 +5,8 @@ import json
 import os
 import threading
 
+from mcp.server.mcpserver import MCPServer
+
 from tests.fixtures_servers.toy_server import build_toy_server
 from tests.fixtures_servers.wire import INITIALIZED, initialize, request, shape
 from zwave_mcp.stdio import StdioWire, serve_stdio
@@ -23,8 +25,8 @@ def _read_all(fd: int, into: list[bytes]) -> None:
     os.close(fd)
 
 
-async def serve_lines(lines: list[bytes], **options: object) -> list[dict]:
-    """Serve the toy server over pipes fed with `lines` then EOF; the replies, parsed."""
+async def serve_lines(lines: list[bytes], server: MCPServer | None = None, **options: object) -> list[dict]:
+    """Serve the toy server (or `server`) over pipes fed with `lines` then EOF; the replies, parsed."""
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()
     received: list[bytes] = []
@@ -32,7 +34,11 @@ async def serve_lines(lines: list[bytes], **options: object) -> list[dict]:
     reader.start()
     feeding = asyncio.to_thread(_write_all, in_w, b"".join(line + b"\n" for line in lines))
     serving = serve_stdio(
-        build_toy_server(), drain_timeout=5, wire=StdioWire(in_r, out_w), handle_signals=False, **options
+        server or build_toy_server(),
+        drain_timeout=5,
+        wire=StdioWire(in_r, out_w),
+        handle_signals=False,
+        **options,
     )
     async with asyncio.timeout(20):
         await asyncio.gather(feeding, serving)
@@ -78,3 +84,46 @@ async def test_a_request_the_client_cancelled_is_not_waited_for_at_eof() -> None
     replies = await serve_lines([initialize(1), INITIALIZED, slow, cancel])
     assert [shape(r) for r in replies] == [(1, "result")]
     assert loop.time() - started < 4, "a cancelled request must not hold the drain until its timeout"
+
+
+async def test_a_reply_that_cannot_be_serialized_becomes_an_error_and_serving_continues() -> None:
+    server = build_toy_server()
+
+    @server.tool()
+    def unencodable() -> str:
+        """Answer with a lone surrogate, made here rather than read, as a bug would."""
+        return "half of a pair: " + chr(0xD800)
+
+    replies = await serve_lines(
+        [
+            initialize(1),
+            INITIALIZED,
+            request(2, "tools/call", {"name": "unencodable", "arguments": {}}),
+            request(3, "tools/call", {"name": "echo", "arguments": {"text": "still here"}}),
+        ],
+        server,
+    )
+    assert [shape(r) for r in replies] == [(1, "result"), (2, -32603), (3, "result")]
+    assert "could not be serialized" in replies[1]["error"]["message"]
+
+
+async def test_lone_surrogates_in_any_field_are_replaced_where_they_enter() -> None:
+    echo = b'{"jsonrpc":"2.0","id":"a\\ud800","method":"tools/call","params":{"name":"echo","arguments":{"text":"x\\udfffy"}}}'
+    replies = await serve_lines(
+        [
+            initialize(1),
+            INITIALIZED,
+            echo,
+            b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo\\ud800","arguments":{}}}',
+            b'{"jsonrpc":"2.0","id":5,"method":"x\\ud800"}',
+            request(6, "ping"),
+        ]
+    )
+    by_id = {r["id"]: r for r in replies}  # tool calls run concurrently: any order
+    assert sorted(shape(r) for r in replies if r["id"] != "a\ufffd") == [
+        (1, "result"),
+        (4, "result"),
+        (5, -32601),
+        (6, "result"),
+    ]
+    assert by_id["a\ufffd"]["result"]["content"][0]["text"] == "x\ufffdy"

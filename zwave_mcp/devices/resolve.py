@@ -27,6 +27,7 @@ from pathlib import Path
 
 from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.safetext import loads_json
 
 # Longer input is not a name; refuse it before doing any work on it.
 MAX_QUERY_CHARS = 200
@@ -336,9 +337,11 @@ def load_aliases(path: str | Path) -> dict[str, str]:
     except OSError as exc:
         raise AliasFileError(f"Alias file {file} cannot be read: {exc.strerror or exc}.") from None
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError as exc:
         raise AliasFileError(
             f"Alias file {file} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
         ) from None
+    except RecursionError:
+        raise AliasFileError(f"Alias file {file} is nested too deeply.") from None
     return parse_aliases(data, f"Alias file {file}")

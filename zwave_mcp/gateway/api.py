@@ -19,6 +19,7 @@ from enum import IntEnum
 from typing import Any, Protocol
 
 from zwave_mcp.gateway.topics import GatewayTopics
+from zwave_mcp.safetext import loads_json
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ class ApiClient:
         self._pending: dict[str, tuple[str, asyncio.Future[ApiReply]]] = {}
         self._pending_per_api: dict[str, int] = {}
         # Replies that deserve their own JSON decoding (getNodes: values become model objects as they are
-        # decoded, which halves the peak memory of a big house); everything else is plain `json.loads`.
+        # decoded, which halves the peak memory of a big house); everything else is plain `loads_json`.
         self.decoders: dict[str, Callable[[bytes | bytearray], Any]] = {}
 
     @property
@@ -142,7 +143,7 @@ class ApiClient:
             log.debug("API reply for %s ignored: no call of ours in flight", api)
             return
         try:
-            reply = self.decoders.get(api, json.loads)(payload)
+            reply = self.decoders.get(api, loads_json)(payload)
         except (ValueError, RecursionError):
             log.debug("API reply for %s ignored: not JSON (%d bytes)", api, len(payload))
             return

@@ -6,11 +6,11 @@ Missing keys are normal (the Broadcast node has almost none); nothing here raise
 from __future__ import annotations
 
 import gc
-import json
 import sys
 from typing import Any
 
 from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
+from zwave_mcp.safetext import loads_json
 
 
 def _number(raw: Any) -> float | None:
@@ -125,7 +125,7 @@ def decode_with_values(payload: bytes | bytearray | str) -> Any:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return json.loads(payload, object_hook=value_object_hook)
+        return loads_json(payload, object_hook=value_object_hook)
     finally:
         if was_enabled:
             gc.enable()

@@ -26,10 +26,11 @@ anything else is a raw value. The one theoretical clash (a raw value that is its
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from zwave_mcp.safetext import loads_json
 
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
 # getNodes are decoded by the API client, not here.
@@ -99,11 +100,9 @@ def decode_json(payload: bytes | bytearray | str) -> Any:
     if size > MAX_PAYLOAD_BYTES:
         return Undecodable("too large", size)
     try:
-        text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8")
+        return loads_json(payload)  # lone surrogates become U+FFFD: the text may reach any reply
     except UnicodeDecodeError:
         return Undecodable("not UTF-8", size)
-    try:
-        return json.loads(text)
     except (ValueError, RecursionError):
         return Undecodable("not JSON", size)
 

@@ -34,6 +34,7 @@ from typing import Any
 from zwave_mcp.config import ConfigError, Settings, env_name
 from zwave_mcp.policy.sensitive import SafeBand, normalize_action
 from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
+from zwave_mcp.safetext import loads_json
 
 POLICY_FILE_MAX_BYTES = 1_000_000
 LIST_KEYS = ("allow", "deny", "hide", "confirm_devices")
@@ -146,8 +147,8 @@ def load_policy_file(path: Path) -> dict[str, Any]:
     if len(raw) > POLICY_FILE_MAX_BYTES:
         raise ConfigError(f"{label}: larger than {POLICY_FILE_MAX_BYTES} bytes")
     try:
-        data: Any = tomllib.loads(raw.decode("utf-8")) if path.suffix.lower() == ".toml" else json.loads(raw)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        data: Any = tomllib.loads(raw.decode("utf-8")) if path.suffix.lower() == ".toml" else loads_json(raw)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ConfigError(
             f"{label}: not valid {'TOML' if path.suffix.lower() == '.toml' else 'JSON'} ({exc})"
         ) from None

@@ -46,8 +46,16 @@ def now_ms() -> int:
 
 
 def dumps(obj: Any) -> str:
-    """Compact JSON like JavaScript's JSON.stringify."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON like JavaScript's JSON.stringify, which writes a lone surrogate (a node name cut in
+    the middle of an emoji, say) as a `\\ud800` escape rather than failing."""
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj, separators=(",", ":"))  # every non-ASCII character escaped: same JSON value
+    return text
 
 
 def value_payload(value: dict[str, Any], node: dict[str, Any], config: SimConfig) -> str:

@@ -1,0 +1,80 @@
+"""compat: the SDK's and paho's private parts are all checked at start-up, and a missing one fails
+loudly with what is installed and what was tested, instead of degrading silently."""
+
+import subprocess
+import sys
+
+import paho.mqtt.client as paho
+import pytest
+from mcp.server.mcpserver import MCPServer
+from mcp.server.session import ServerSession
+
+from zwave_mcp import compat
+
+
+def test_the_installed_versions_have_every_part():
+    compat.check(MCPServer("probe"))
+
+
+def test_a_missing_paho_part_fails_loudly(monkeypatch):
+    monkeypatch.delattr(paho.Client, "_sock_close")
+    with pytest.raises(compat.CompatError, match="Client has no _sock_close") as caught:
+        compat.check(MCPServer("probe"))
+    assert "paho-mqtt 2." in str(caught.value)  # what is installed, and what was tested
+
+
+def test_a_renamed_session_connection_fails_loudly(monkeypatch):
+    original = ServerSession.__init__
+
+    def renamed(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self._conn = self.__dict__.pop("_connection")
+
+    monkeypatch.setattr(ServerSession, "__init__", renamed)
+    with pytest.raises(compat.CompatError, match="elsewhere than _connection"):
+        compat.check(MCPServer("probe"))
+
+
+def test_a_missing_lowlevel_server_fails_loudly():
+    server = MCPServer("probe")
+    del server._lowlevel_server
+    with pytest.raises(compat.CompatError, match="no _lowlevel_server"):
+        compat.check(server)
+    with pytest.raises(compat.CompatError, match="no _lowlevel_server"):
+        compat.lowlevel_server(server)
+
+
+def test_serve_refuses_to_start_with_one_line_when_a_part_is_missing(tmp_path):
+    # The real command, with the SDK's session keeping its connection under another name.
+    script = (
+        "import sys\n"
+        "from mcp.server.session import ServerSession\n"
+        "original = ServerSession.__init__\n"
+        "def renamed(self, *args, **kwargs):\n"
+        "    original(self, *args, **kwargs)\n"
+        "    self._conn = self.__dict__.pop('_connection')\n"
+        "ServerSession.__init__ = renamed\n"
+        "from zwave_mcp.cli import main\n"
+        "sys.exit(main(['serve']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=b"", capture_output=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 1 and done.stdout == b""
+    err = done.stderr.decode()
+    assert "cannot run with the installed packages" in err and "_connection" in err, err
+    assert "Traceback" not in err
+
+
+def test_no_private_sdk_or_paho_part_is_used_outside_compat():
+    import pathlib
+    import re
+
+    root = pathlib.Path(compat.__file__).parent
+    pattern = re.compile(r"_lowlevel_server|\._connection\b|_sock_close")
+    users = sorted(
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if path.name != "compat.py" and pattern.search(path.read_text())
+    )
+    assert users == []

@@ -1,0 +1,80 @@
+"""Every use of a private part of the MCP SDK or paho-mqtt, in one place, checked at start-up.
+
+Private parts can be renamed in any release. Reading them through `getattr(..., default)` would degrade
+silently; instead `check(server)` runs when the server starts and raises `CompatError` naming what is
+missing, and `mcp` is pinned to the minor version this was tested with (pyproject.toml).
+
+- `lowlevel_server(server)`: `MCPServer._lowlevel_server`, the SDK's only way to run with our own
+  streams (stdio.py) and to register the 2025-era `resources/subscribe` handlers (resources.py).
+- `connection_key(session)`: `ServerSession._connection`; the SDK builds a session per request, the
+  connection behind it is what identifies a client (resource_updates.py).
+- `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
+  from outside (mqtt.py).
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as paho
+    from mcp.server.lowlevel import Server
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.session import ServerSession
+
+TESTED = {"mcp": "2.3", "paho-mqtt": "2.2"}
+
+
+class CompatError(RuntimeError):
+    """An installed dependency lacks a private part zwave-mcp relies on; the message is for a person."""
+
+
+def lowlevel_server(server: MCPServer) -> Server[Any]:
+    try:
+        return server._lowlevel_server
+    except AttributeError:
+        raise CompatError(_explain(["mcp: MCPServer has no _lowlevel_server"])) from None
+
+
+def connection_key(session: ServerSession) -> object:
+    return session._connection
+
+
+def close_socket(client: paho.Client) -> None:
+    client._sock_close()
+
+
+def check(server: MCPServer) -> None:
+    """Raise `CompatError` unless every private part above exists with the meaning we use."""
+    import paho.mqtt.client as paho
+    from mcp.server.session import ServerSession
+
+    problems = []
+    if not hasattr(server, "_lowlevel_server"):
+        problems.append("mcp: MCPServer has no _lowlevel_server")
+    probe = SimpleNamespace(protocol_version="2025-06-18")
+    try:
+        session = ServerSession(None, probe)  # type: ignore[arg-type]
+        if vars(session).get("_connection") is not probe:
+            problems.append("mcp: ServerSession keeps its connection elsewhere than _connection")
+    except Exception as exc:
+        problems.append(f"mcp: ServerSession cannot be built as expected ({exc})")
+    if not callable(getattr(paho.Client, "_sock_close", None)):
+        problems.append("paho-mqtt: Client has no _sock_close")
+    if problems:
+        raise CompatError(_explain(problems))
+
+
+def _explain(problems: list[str]) -> str:
+    installed = ", ".join(f"{name} {_version(name)}" for name in TESTED)
+    tested = ", ".join(f"{name} {version}" for name, version in TESTED.items())
+    return f"{'; '.join(problems)}. Installed: {installed}; zwave-mcp was tested with {tested}."
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "(not installed)"

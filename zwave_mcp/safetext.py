@@ -1,0 +1,57 @@
+"""Text from outside made encodable where it enters: stdin, MQTT payloads, files, environment, argv.
+
+A Python `str` can hold a lone surrogate (U+D800-U+DFFF) that UTF-8 cannot encode: JSON lets one in
+through a `\\ud800` escape, and the OS decodes undecodable bytes of the environment and argv to lone
+surrogates (surrogateescape). Such a string passes every check and then makes the first serializer that
+meets it raise, far from where it came in. So every entry replaces them with U+FFFD (the Unicode
+replacement character), here and only here:
+
+- `encodable(text)` for one string;
+- `loads_json(data, **kwargs)` for JSON text (`json.loads` arguments pass through, `object_hook`
+  included, which then receives objects already cleaned).
+
+Only the standard library: the stdio transport imports this before anything else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+REPLACEMENT = "\ufffd"
+# Any surrogate code point in a `str` is lone: JSON pairs are decoded to one character, and UTF-8 can
+# encode no surrogate at all.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD; the same object when there is none."""
+    return text if text.isascii() else _SURROGATE.sub(REPLACEMENT, text)
+
+
+def loads_json(data: bytes | bytearray | str, **kwargs: Any) -> Any:
+    """`json.loads` whose strings (keys included) are all encodable. Raises what `json.loads` raises, and
+    `UnicodeDecodeError` (a `ValueError`) for bytes that are not UTF-8."""
+    # Bytes are decoded here, strictly: `json.loads(bytes)` would let UTF-8-encoded surrogates through.
+    text = encodable(data) if isinstance(data, str) else bytes(data).decode("utf-8")
+    if "\\ud" not in text and "\\uD" not in text:  # no surrogate escape: nothing to clean (most text)
+        return json.loads(text, **kwargs)
+    # Clean while decoding: each object as it is built (before the caller's hook turns it into something
+    # else), lists through their enclosing object. The parsing itself stays in C.
+    hook = kwargs.pop("object_hook", None)
+
+    def clean_object(obj: dict[str, Any]) -> Any:
+        obj = {encodable(key): _clean(value) for key, value in obj.items()}
+        return obj if hook is None else hook(obj)
+
+    return _clean(json.loads(text, object_hook=clean_object, **kwargs))
+
+
+def _clean(value: Any) -> Any:
+    """Strings and lists; objects were cleaned as they were decoded, the rest holds no text."""
+    if isinstance(value, str):
+        return encodable(value)
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    return value
