@@ -189,7 +189,7 @@ class Gate:
         return self._finish(
             change,
             outcome,
-            sentence(change, devices),
+            sentence(change, devices, note=str(change.details.get("note", ""))),
             reason=reason,
             confirmed_by=confirmed_by,
             devices=devices,
