@@ -260,13 +260,9 @@ class Gate:
         try:
             deliveries = await change.sender.send(change, self.gateway, self.settings.api_timeout)
             deadline = loop.time() + max(0.0, self.settings.confirm_timeout)
-            parts = await asyncio.gather(
-                *(
-                    self._prove(d, watches, before, sent_at, deadline)
-                    for d in deliveries
-                    if d.effect is not None
-                )
-            )
+            proofs = [self._prove(d, watches, before, sent_at, deadline) for d in deliveries if d.effect]
+            # One effect (a control call) is proved in place; several at once, side by side.
+            parts = [await proofs[0]] if len(proofs) == 1 else await asyncio.gather(*proofs)
         finally:
             for value_id, watch in watches.items():
                 self._unwatch(value_id, watch)
