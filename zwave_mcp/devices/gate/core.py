@@ -148,6 +148,9 @@ class Gate:
         refusal, why = self._judge(change)
         if refusal is not None:
             return self._finish(change, Outcome.REFUSED, refusal, reason=refusal)
+        limited = self._rate_check(change)  # before any token is spent: a limited call keeps its token
+        if limited is not None:
+            return self._finish(change, Outcome.REFUSED, limited, reason=limited)
         confirmed_by = None
         if why is not None:
             try:
@@ -224,13 +227,16 @@ class Gate:
                     whys.append(why)
         return None, ("; ".join(whys) if whys else None)
 
-    def _admit(self, change: Change) -> str | None:
-        keys = [d.key for d in change.devices] or ["*"]
-        for key in keys:
+    def _rate_check(self, change: Change) -> str | None:
+        for key in [d.key for d in change.devices] or ["*"]:
             refused = self.policy.rates.check(key)
-            if refused is None:
-                continue
-            return self._rate_sentence(change, key, refused)
+            if refused is not None:
+                return self._rate_sentence(change, key, refused)
+        return None
+
+    def _admit(self, change: Change) -> str | None:
+        """Count the change against the limits (another call may have taken the last slot meanwhile)."""
+        keys = [d.key for d in change.devices] or ["*"]
         for key in keys:
             refused = self.policy.rates.admit(key)
             if refused is not None:
