@@ -235,7 +235,11 @@ def test_many_devices_one_confirmation_listing_them_and_one_outcome_each() -> No
     ask, asked = asker("accept")
     rig.status = SetValueStatus.SUCCESS
     result = rig.apply(change, ask=ask)
-    assert len(asked) == 1 and "it would unlock Front Door Lock (Entry)" in asked[0][0]
+    assert len(asked) == 1 and asked[0][0] == (
+        "Do you want to switch on the kitchen light and unlock the front door (turn on Kitchen Light (Kitchen); "
+        "unlock Front Door Lock (Entry))? Confirmation is needed because it would unlock Front Door Lock (Entry) "
+        "and it can unlock a door."
+    )
     assert [(d.device.name, d.outcome) for d in result.devices] == [
         ("Kitchen Light", Outcome.CONFIRMED),
         ("Front Door Lock", Outcome.CONFIRMED),

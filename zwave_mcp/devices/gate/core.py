@@ -13,32 +13,15 @@ from typing import Any
 
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate import dialogue
-from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect
+from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, effect_text
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, per_device, sentence, worst
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change as InventoryChange
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import AuditEvent, Policy
-from zwave_mcp.policy.sensitive import describe_action
 
 log = logging.getLogger(__name__)
-
-# The word an effect is described by, when it amounts to several ("on" before "set_level").
-_WORD_ORDER = (
-    "unlock",
-    "lock",
-    "open",
-    "close",
-    "on",
-    "off",
-    "set_temperature",
-    "set_mode",
-    "set_color",
-    "set_position",
-    "set_level",
-    "stop",
-)
 
 
 @dataclass(slots=True)
@@ -67,15 +50,6 @@ _CALL_RECORDS: ContextVar[list[GateResult] | None] = ContextVar("gate_call_recor
 class _Attempt:
     records: list[GateResult]
     token: Token[list[GateResult] | None]
-
-
-def effect_text(effect: Effect) -> str:
-    """One effect in words, lower-case first: "unlock Front Door Lock (Entry)", "turn on Kitchen Light"."""
-    if effect.text:
-        return effect.text
-    word = next((w for w in _WORD_ORDER if w in effect.words), "change")
-    argument = None if word in ("on", "off", "lock", "unlock", "open", "close", "stop") else effect.argument
-    return describe_action(effect.device, word, argument, effect.unit)
 
 
 class _Watch:
