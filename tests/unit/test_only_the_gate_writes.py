@@ -18,22 +18,79 @@ ALLOWED = ("devices/gate/", "gateway/client.py", "gateway/api.py", "simulator/")
 
 # zwave-js-ui APIs that change the network, a node, a value or zwave-js-ui itself (from `allowedApis` in
 # api/lib/ZwaveClient.ts, 11.x; the read-only ones like getNodes, pollValue, pingNode are left out).
-WRITE_API_NAMES = """
-writeValue writeBroadcast writeMulticast sendCommand driverFunction
-_activateScene _createScene _removeScene _setScenes _addSceneValue _removeSceneValue
-setNodeName setNodeLocation updateControllerNodeProps setPowerlevel setRFRegion setMaxLRPowerLevel
-startInclusion stopInclusion startExclusion stopExclusion abortInclusion grantSecurityClasses validateDSK
-replaceFailedNode removeFailedNode hardReset softReset restart shutdownZwaveAPI startLearnMode stopLearnMode
-healNode beginHealingNetwork stopHealingNetwork rebuildNodeRoutes beginRebuildingRoutes stopRebuildingRoutes
-setPriorityRoute removePriorityRoute assignReturnRoutes assignPriorityReturnRoute assignPrioritySUCReturnRoute
-assignCustomReturnRoutes assignCustomSUCReturnRoutes deleteReturnRoutes deleteSUCReturnRoutes
-addAssociations removeAssociations removeAllAssociations removeNodeFromAllAssociations
-updateFirmware firmwareUpdateOTW firmwareUpdateOTA abortFirmwareUpdate installConfigUpdate restoreNVM
-provisionSmartStartNode unprovisionSmartStartNode syncNodeDateAndTime manuallyIdleNotificationValue
-setSchedule setEnabledSchedule createConfigurationTemplate updateConfigurationTemplate
-deleteConfigurationTemplate applyConfigurationTemplate importConfigurationTemplates
-setValue setConfigParameter multicastSetValue
-""".split()
+WRITE_API_NAMES = [
+    "writeValue",
+    "writeBroadcast",
+    "writeMulticast",
+    "sendCommand",
+    "driverFunction",
+    "_activateScene",
+    "_createScene",
+    "_removeScene",
+    "_setScenes",
+    "_addSceneValue",
+    "_removeSceneValue",
+    "setNodeName",
+    "setNodeLocation",
+    "updateControllerNodeProps",
+    "setPowerlevel",
+    "setRFRegion",
+    "setMaxLRPowerLevel",
+    "startInclusion",
+    "stopInclusion",
+    "startExclusion",
+    "stopExclusion",
+    "abortInclusion",
+    "grantSecurityClasses",
+    "validateDSK",
+    "replaceFailedNode",
+    "removeFailedNode",
+    "hardReset",
+    "softReset",
+    "restart",
+    "shutdownZwaveAPI",
+    "startLearnMode",
+    "stopLearnMode",
+    "healNode",
+    "beginHealingNetwork",
+    "stopHealingNetwork",
+    "rebuildNodeRoutes",
+    "beginRebuildingRoutes",
+    "stopRebuildingRoutes",
+    "setPriorityRoute",
+    "removePriorityRoute",
+    "assignReturnRoutes",
+    "assignPriorityReturnRoute",
+    "assignPrioritySUCReturnRoute",
+    "assignCustomReturnRoutes",
+    "assignCustomSUCReturnRoutes",
+    "deleteReturnRoutes",
+    "deleteSUCReturnRoutes",
+    "addAssociations",
+    "removeAssociations",
+    "removeAllAssociations",
+    "removeNodeFromAllAssociations",
+    "updateFirmware",
+    "firmwareUpdateOTW",
+    "firmwareUpdateOTA",
+    "abortFirmwareUpdate",
+    "installConfigUpdate",
+    "restoreNVM",
+    "provisionSmartStartNode",
+    "unprovisionSmartStartNode",
+    "syncNodeDateAndTime",
+    "manuallyIdleNotificationValue",
+    "setSchedule",
+    "setEnabledSchedule",
+    "createConfigurationTemplate",
+    "updateConfigurationTemplate",
+    "deleteConfigurationTemplate",
+    "applyConfigurationTemplate",
+    "importConfigurationTemplates",
+    "setValue",
+    "setConfigParameter",
+    "multicastSetValue",
+]
 WRITE_APIS = re.compile("^(" + "|".join(map(re.escape, WRITE_API_NAMES)) + ")$")
 WRITE_METHODS = frozenset({"write_value", "activate_scene"})
 
