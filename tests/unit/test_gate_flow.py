@@ -283,3 +283,26 @@ def test_an_admin_change_through_the_generic_sender_is_judged_and_recorded(
         assert rig.apply(change).outcome is expected
     assert rig.calls == [("setNodeName", (3, "Porch Lights"))]
     assert [r.outcome for r in audit] == ["refused", "confirmed"]  # type: ignore[attr-defined]
+
+
+def test_a_call_cut_short_after_the_send_is_audited_once_as_unknown(audit: AuditLines) -> None:
+    rig = Rig()
+
+    async def slow(value: Any, target: Any, options: Any = None, timeout: Any = None) -> WriteResult:
+        rig.writes.append((value.value_id, target))
+        await asyncio.sleep(10)
+        raise AssertionError("not reached")
+
+    rig.gateway.write_value = slow  # type: ignore[method-assign]
+
+    async def cut_short() -> None:
+        task = asyncio.ensure_future(rig.gate.apply(rig.change("kitchen light", "on")))
+        while not rig.writes:
+            await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cut_short())
+    assert [(r.action, r.outcome) for r in audit] == [("on", "unknown")]  # type: ignore[attr-defined]
+    assert [r.outcome for r in rig.records] == [Outcome.UNKNOWN]

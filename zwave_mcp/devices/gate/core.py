@@ -159,7 +159,20 @@ class Gate:
                 confirmed_by=confirmed_by,
                 messages=messages,
             )
-        parts, bare = await self._send(change)
+        try:
+            parts, bare = await self._send(change)
+        except asyncio.CancelledError:
+            # The call was cut short (the tool's time limit, the client went away) after the send began:
+            # the command may have gone out, so the attempt's one line says unknown, not failed.
+            self._finish(
+                change,
+                Outcome.UNKNOWN,
+                f"The call ended before zwave-js-ui answered, so the command to {change.summary} may still "
+                "have been carried out.",
+                reason="the call was cancelled while the command was being sent or confirmed",
+                confirmed_by=confirmed_by,
+            )
+            raise
         devices = per_device(parts)
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
         reason = next((d.reason for d in devices if d.reason), None)
