@@ -130,7 +130,7 @@ class Gate:
             try:
                 answer = await dialogue.confirm(self.policy, change, why, token=token, ask=ask)
             except BaseException:
-                self._finish(change, Outcome.NEEDS_CONFIRMATION, "confirmation asked", reason=why)
+                self._finish(change, Outcome.NEEDS_CONFIRMATION, dialogue.question(change, why), reason=why)
                 raise
             if answer.kind == "refused":
                 return self._finish(change, Outcome.REFUSED, answer.sentence, reason=answer.sentence)
@@ -175,11 +175,16 @@ class Gate:
             raise
         devices = per_device(parts)
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
-        reason = next((d.reason for d in devices if d.reason), None)
+        reason = next((d.reason for d in devices if d.reason), None) or next(
+            (d.reason for d in bare if d.reason), None
+        )
+        spoken = sentence(
+            change, devices, note=str(change.details.get("note", "")), outcome=outcome, reason=reason or ""
+        )
         return self._finish(
             change,
             outcome,
-            sentence(change, devices, note=str(change.details.get("note", ""))),
+            spoken,
             reason=reason,
             confirmed_by=confirmed_by,
             devices=devices,
