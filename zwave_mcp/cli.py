@@ -77,7 +77,10 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_settings_flags(serve)
     config = sub.add_parser(
-        "config", prog="zwave-mcp config", help="print the effective settings as JSON, secrets redacted"
+        "config",
+        prog="zwave-mcp config",
+        help="print the effective settings as JSON, secrets redacted, and the policy list entries that "
+        "match no device on the network",
     )
     _add_settings_flags(config)
     tools = sub.add_parser(
@@ -134,7 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for note in settings_warnings(settings):
         print(f"zwave-mcp: warning: {note}", file=sys.stderr)
     if args.command == "config":
-        print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
+        from zwave_mcp.config_check import check_policy_entries
+
+        shown = {**settings.redacted(), **check_policy_entries(settings)}
+        print(json.dumps(shown, indent=2, sort_keys=True))
         return 0
     if args.command == "tools":
         return _print_tools(settings, args.format)

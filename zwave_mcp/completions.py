@@ -93,7 +93,7 @@ def register_completions(server: MCPServer[App], app: App) -> None:
         except GatewayError as exc:
             log.info("no scenes to complete", extra={"why": str(exc)})
             return []
-        return [scene.label for scene in scenes_from(raw)]
+        return [scene.label for scene in scenes_from(raw, app.devices.visible_value)]
 
     async def values_for(kind: str, typed: str) -> list[str]:
         if kind == "scene":

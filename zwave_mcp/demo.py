@@ -301,7 +301,7 @@ class Conversation:
         self.t.line("You: Unlock the front door.")
         asked = await self.call("control_zwave_device", UNLOCK)
         token = asked.result.get("confirmationToken")
-        self.check("unlock the front door", asked.result.get("outcome") == "confirmation_required")
+        self.check("unlock the front door", asked.result.get("outcome") == "needs_confirmation")
         self.t.line()
         if not isinstance(token, str):
             return

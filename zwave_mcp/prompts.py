@@ -19,7 +19,7 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.api import GatewayError
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
 T = TypeVar("T")
@@ -79,7 +79,7 @@ def register_prompts(server: MCPServer[App], app: App) -> None:
             raw = await app.gateway.get_scenes(timeout=app.settings.api_timeout)
         except GatewayError as exc:
             raise MCPError(INVALID_PARAMS, f"Could not read the scenes from zwave-js-ui: {exc}.") from exc
-        picked = _or_invalid(lambda: pick_scene(scenes_from(raw), scene))
+        picked = _or_invalid(lambda: pick_scene(scenes_from(raw, app.devices.visible_value), scene))
         return (
             f"Start the scene {picked.label!r}: call activate_zwave_scene with scene={picked.label!r}, then tell "
             "me in one sentence what it did."

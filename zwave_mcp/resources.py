@@ -24,7 +24,7 @@ from zwave_mcp.resource_updates import (
 )
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 __all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
 
@@ -74,7 +74,7 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         mime_type="application/json",
     )
     def health() -> str:
-        report = app.gateway.health()
+        report = app.devices.health()
         return json.dumps(
             {
                 "ok": report.ok,

@@ -6,51 +6,31 @@ once even with no broker; tools answer "Z-Wave service unavailable: <why>" until
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
-from zwave_mcp.asking import QuestionSeal
+from zwave_mcp.app import App, build_app
 from zwave_mcp.config import Settings
-from zwave_mcp.devices.service import DeviceService
 from zwave_mcp.executor import ToolExecutor
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.policy import Policy
 
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
     "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
-    "device actually reported: 'confirmed' means the device reported the new state; 'sent but not "
-    "confirmed' means it did not report in time. Unlocking and opening doors needs the person's yes: the "
-    "server asks them through the client when the client can ask; otherwise the answer carries a "
-    "confirmationToken: pass it back only after the person has agreed."
+    "device actually reported: 'confirmed' means the device reported the new state; 'unconfirmed' means it "
+    "did not report in time; 'unknown' means zwave-js-ui did not answer, so it may still have happened. "
+    "Unlocking and opening doors needs the person's yes: the server asks them through the client when the "
+    "client can ask; otherwise the answer carries a confirmationToken: pass it back only after the person "
+    "has agreed."
 )
-
-
-@dataclass
-class App:
-    """Everything a tool needs, built once per server."""
-
-    settings: Settings
-    gateway: ZwaveGateway
-    policy: Policy
-    devices: DeviceService
-    questions: QuestionSeal  # signs the pending change a 2026-07-28 client carries between rounds
-
-
-def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
-    gateway = gateway or ZwaveGateway(settings)
-    policy = Policy.from_settings(settings)
-    devices = DeviceService(gateway, policy, settings)
-    questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
-    return App(settings=settings, gateway=gateway, policy=policy, devices=devices, questions=questions)
 
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
@@ -68,6 +48,7 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
         read_only=app.policy.read_only,  # also set by a policy file
         unavailable=app.gateway.unavailable_reason,
         settle=app.gateway.settle,
+        attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
     )
 
     # Ours, not the SDK's default, so inventory changes can be published outside any request.
@@ -77,9 +58,11 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
     async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
         app.gateway.start()  # returns at once; the connection is made in the background
         updates.start()
+        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
         try:
             yield app
         finally:
+            entries.cancel()
             await updates.stop()
             await app.gateway.stop()
 

@@ -147,7 +147,7 @@ async def test_a_client_that_cannot_ask_unlocks_with_a_token(
             await ready(client)
             await lock(client, sim)
             asked = await call(client, "control_zwave_device", UNLOCK)
-            assert asked.outcome == "confirmation_required", asked.text
+            assert asked.outcome == "needs_confirmation", asked.text
             assert sim_value(sim, 5, 98, "currentMode") == 255, "nothing happened before the yes"
             token = asked.result["confirmationToken"]
             done = await call(client, "control_zwave_device", {**UNLOCK, "confirmationToken": token})

@@ -13,31 +13,18 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from zwave_mcp.logs import redact
+from zwave_mcp.outcome import Outcome
 
 AUDIT_LOGGER = "zwave_mcp.audit"
 MAX_TEXT = 300
 
 log = logging.getLogger(__name__)
-
-
-class Outcome(StrEnum):
-    """What became of an attempt (the `outcome` field); tools may use other words for finer results."""
-
-    ALLOWED = "allowed"  # passed the policy and was sent
-    DONE = "done"  # the device reported the new state
-    REFUSED = "refused"
-    CONFIRMATION_REQUESTED = "confirmation_requested"
-    CONFIRMED = "confirmed"  # the person confirmed (token or elicitation) and it was sent
-    DECLINED = "declined"  # the person declined or cancelled the confirmation
-    FAILED = "failed"
-    DRY_RUN = "dry_run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +33,16 @@ class AuditEvent:
 
     tool: str
     action: str
-    outcome: str
+    outcome: Outcome
     device: str | None = None
     device_key: str | None = None
     value: Any = None
-    decision: str | None = None  # the policy's verdict: allowed / refused / needs_confirmation
     reason: str | None = None
     confirmed_by: str | None = None  # "token" or "elicitation"
     detail: str | None = None
+
+
+_FIELDS = tuple(f.name for f in fields(AuditEvent))
 
 
 def _bounded(value: Any) -> Any:
@@ -70,7 +59,8 @@ def _bounded(value: Any) -> Any:
 
 def audit_fields(event: AuditEvent) -> dict[str, Any]:
     """The event as JSON-safe, redacted, bounded fields (None fields left out)."""
-    fields = {k: _bounded(redact(v)) for k, v in asdict(event).items() if v is not None}
+    # Shallow on purpose: the fields are plain values, and `asdict`'s deep copy cost more than the rest.
+    fields = {k: _bounded(redact(v)) for k in _FIELDS if (v := getattr(event, k)) is not None}
     fields["event"] = "mutation"
     return fields
 
@@ -83,6 +73,13 @@ class AuditLog:
         self._wall_clock = wall_clock
         self._logger = logging.getLogger(AUDIT_LOGGER)
         self._logger.setLevel(logging.INFO)
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+
+    def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        """`listener(fields)` gets every audit line as written (the write gate's records, and the lines of
+        calls that ended before it); returns an unsubscribe. A failing listener is logged, never raised."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def __call__(self, event: AuditEvent) -> dict[str, Any]:
         """Emit one line; returns the fields written (handy for callers and tests)."""
@@ -94,6 +91,11 @@ class AuditLog:
         if self.file is not None:
             stamped = {"time": datetime.fromtimestamp(self._wall_clock(), UTC).isoformat(), **fields}
             self._append(json.dumps(stamped, ensure_ascii=False, default=str) + "\n")
+        for listener in list(self._listeners):
+            try:
+                listener(fields)
+            except Exception:
+                log.warning("an audit listener failed", exc_info=True)
         return fields
 
     def _append(self, line: str) -> None:

@@ -13,7 +13,7 @@ from zwave_mcp.tools.models import ControlArgs, ControlResult, MqttMessage
 from zwave_mcp.tools.present import summarize
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 CONTROL = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True
@@ -25,23 +25,24 @@ def specs(app: App) -> list[ToolSpec]:
 
     async def control_zwave_device(args: ControlArgs, ctx: Context) -> ControlResult:
         params = args.model_dump(include={"level", "value", "setpoint", "mode", "color", "position"})
-        outcome = await service.control(
+        plan, result = await service.control(
             args.deviceName,
             args.action,
             params=params,
             token=args.confirmationToken,
             ask=asker_for(ctx, app.questions),
         )
+        device = result.devices[0] if result.devices else None
         return ControlResult(
-            summary=outcome.sentence,
-            device=summarize(outcome.device),
-            action=outcome.action,
-            outcome=outcome.outcome,  # type: ignore[arg-type]
-            target=outcome.target,
-            reported=outcome.reported,
-            confirmationToken=outcome.token,
-            expiresInSeconds=outcome.token_ttl_s,
-            wouldSend=[MqttMessage(**m) for m in outcome.messages] or None,
+            summary=result.sentence,
+            device=summarize(plan.device),
+            action=plan.action,
+            outcome=result.outcome,
+            target=plan.argument,
+            reported=device.reported if device is not None else None,
+            confirmationToken=result.token,
+            expiresInSeconds=result.token_ttl_s,
+            wouldSend=[MqttMessage(**m) for m in result.messages] or None,
         )
 
     return [
@@ -50,7 +51,8 @@ def specs(app: App) -> list[ToolSpec]:
             "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
             "close, stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own "
             "report and says whether it was confirmed, is still moving, is queued (sleeping device), was "
-            "sent but not confirmed, or failed. Unlocking and opening doors need the person's confirmation.",
+            "sent but unconfirmed, failed, or got no answer from zwave-js-ui (unknown). Also accepts words like "
+            "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
             ControlArgs,
             ControlResult,
             control_zwave_device,

@@ -11,7 +11,7 @@ from zwave_mcp.tools.models import HealthReport, NoArgs
 from zwave_mcp.tools.present import plural
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
 def advice_for(health: GatewayHealth, prefix: str, gateway_name: str) -> list[str]:
@@ -44,7 +44,7 @@ def specs(app: App) -> list[ToolSpec]:
     settings = app.settings
 
     async def check_zwave_health(_args: NoArgs, _ctx: Any) -> HealthReport:
-        health = app.gateway.health()
+        health = app.devices.health()
         problems = [health.problem] if health.problem else []
         dead = health.nodes_by_status.get("Dead", 0)
         if dead and not problems:
