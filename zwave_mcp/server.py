@@ -6,6 +6,7 @@ once even with no broker; tools answer "Z-Wave service unavailable: <why>" until
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,6 +20,7 @@ from zwave_mcp.config import Settings
 from zwave_mcp.devices.service import DeviceService
 from zwave_mcp.executor import ToolExecutor
 from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.history import History, build_history
 from zwave_mcp.policy import Policy
 
 log = logging.getLogger(__name__)
@@ -40,13 +42,16 @@ class App:
     gateway: ZwaveGateway
     policy: Policy
     devices: DeviceService
+    history: History
 
 
 def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
     gateway = gateway or ZwaveGateway(settings)
     policy = Policy.from_settings(settings)
     devices = DeviceService(gateway, policy, settings)
-    return App(settings=settings, gateway=gateway, policy=policy, devices=devices)
+    history = build_history(settings, devices, gateway.inventory)
+    policy.audit_log.listeners.append(history.recorder.record_outcome)  # the gate's outcomes
+    return App(settings=settings, gateway=gateway, policy=policy, devices=devices, history=history)
 
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
@@ -71,12 +76,14 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
     @asynccontextmanager
     async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
         app.gateway.start()  # returns at once; the connection is made in the background
+        app.history.recorder.start()  # opens the store in its own thread
         updates.start()
         try:
             yield app
         finally:
             await updates.stop()
             await app.gateway.stop()
+            await asyncio.to_thread(app.history.recorder.stop)
 
     server: MCPServer[App] = MCPServer(
         name="zwave-mcp",

@@ -83,6 +83,8 @@ class AuditLog:
         self._wall_clock = wall_clock
         self._logger = logging.getLogger(AUDIT_LOGGER)
         self._logger.setLevel(logging.INFO)
+        # Called with every event as a plain mapping (the history records the gate's outcomes).
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
 
     def __call__(self, event: AuditEvent) -> dict[str, Any]:
         """Emit one line; returns the fields written (handy for callers and tests)."""
@@ -94,6 +96,22 @@ class AuditLog:
         if self.file is not None:
             stamped = {"time": datetime.fromtimestamp(self._wall_clock(), UTC).isoformat(), **fields}
             self._append(json.dumps(stamped, ensure_ascii=False, default=str) + "\n")
+        if self.listeners:
+            record = {
+                "tool": event.tool,
+                "action": event.action,
+                "device_key": event.device_key,
+                "device": event.device,
+                "value": fields.get("value"),  # redacted and bounded, as in the log
+                "outcome": event.outcome,
+                "reason": event.reason,
+                "time": self._wall_clock(),
+            }
+            for listener in list(self.listeners):
+                try:
+                    listener(record)
+                except Exception:  # a listener must never break a tool call
+                    log.debug("audit listener failed", exc_info=True)
         return fields
 
     def _append(self, line: str) -> None:
