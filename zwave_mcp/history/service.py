@@ -44,6 +44,7 @@ from zwave_mcp.history.words import (
     describe_gateway,
     describe_status,
     describe_value,
+    spoken_label,
 )
 
 if TYPE_CHECKING:
@@ -94,6 +95,10 @@ def _number(value: float) -> str:
 
 def _unit(value: ZValue | None) -> str:
     return f" {value.unit}" if value is not None and value.unit else ""
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def _ago(seconds: float) -> str:
@@ -284,6 +289,8 @@ class HistoryService:
             source = sources[row.series]
             if source.kind == "value" and _is_numeric(source.value, row.new):
                 numeric.setdefault(row.series, []).append((row.at, float(row.new)))
+            elif source.kind == "status" and row.old is None:
+                continue  # the status first seen at a load: where things stood, not something that happened
             else:
                 events.append((row.at, self._event(source, row)))
         for o in outcomes:
@@ -346,6 +353,10 @@ class HistoryService:
         now = self.now()
         if not events and not readings:
             return f"Nothing was recorded for {label} {period.words}."
+        # Speak what the devices reported; the gate's records (requests) are said only when nothing else
+        # happened, and are always in the structured result.
+        reported = [e for e in events if e[1].source != "command"]
+        events = reported or events
         parts: list[str] = []
         if events:
             spoken = events[-SPOKEN_EVENTS:]
@@ -356,26 +367,29 @@ class HistoryService:
                     count = f"{len(events)}{'+' if truncated else ''}"
                     parts.append(f"{label} changed {count} times {period.words}; the latest: {text}")
                 else:
-                    parts.append(f"{label} {text} {period.words}".rstrip())
+                    parts.append(f"{label} {text}")
             else:
                 phrases = [
                     f"{e.device or 'the gateway'} {e.what} {when(self._dt(at), now)}" for at, e in spoken
                 ]
-                lead = f"{_cap(period.words)}, {label} had {len(events)}{'+' if truncated else ''} changes"
+                lead = f"{_cap(period.words)}, {label} had {len(events)}{'+' if truncated else ''} change{'' if len(events) == 1 else 's'}"
                 parts.append(f"{lead}; the latest: {'; '.join(phrases)}")
         for r in readings[:SPOKEN_SERIES]:
             unit = f" {r.unit}" if r.unit else ""
             who = "it" if single and events else r.device
             at = when(datetime.fromisoformat(r.lastAt), now)
             if r.count == 1:
-                parts.append(f"{who} reported {r.label.lower()} {_number(r.last)}{unit} {at}")
+                parts.append(f"{who} reported {spoken_label(r.label)} {_number(r.last)}{unit} {at}")
             else:
                 parts.append(
-                    f"{who} reported {r.label.lower()} {r.count} times, from {_number(r.min)} to "
+                    f"{who} reported {spoken_label(r.label)} {_times(r.count)}, from {_number(r.min)} to "
                     f"{_number(r.max)}{unit}, last {_number(r.last)}{unit} {at}"
                 )
         if len(readings) > SPOKEN_SERIES:
-            parts.append(f"and {len(readings) - SPOKEN_SERIES} more readings are in the result")
+            more = len(readings) - SPOKEN_SERIES
+            parts.append(
+                f"{more} more {'kind of reading is' if more == 1 else 'kinds of readings are'} in the result"
+            )
         if not events and single:
             parts[0] = f"{_cap(period.words)}, {parts[0].replace('it reported', label + ' reported', 1)}"
         return _cap(". ".join(_cap(p) if i else p for i, p in enumerate(parts))) + "."
@@ -404,6 +418,8 @@ class HistoryService:
             source = sources[row.series]
             if source.kind == "value" and _is_numeric(source.value, row.new):
                 continue
+            if source.kind == "status" and row.old is None:
+                continue
             event = self._event(source, row)
             if args.state == "any" or event.state == args.state:
                 found, found_at = event, row.at
@@ -417,8 +433,9 @@ class HistoryService:
             )
         now = self.now()
         ago = max(0.0, now.timestamp() - found_at / 1000)
-        who = found.device or label
-        summary = f"The last time {who} {found.what} was {when(self._dt(found_at), now)}, {_ago(ago)} ago."
+        who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
+        ago_text = "just now" if ago < 5 else f"{_ago(ago)} ago"
+        summary = f"The last time {who}{found.what} was {when(self._dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(ago, 1))
 
     # ---- energy ----------------------------------------------------------------------------------------

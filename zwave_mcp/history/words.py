@@ -6,6 +6,7 @@ value the picture no longer has is described by its stored number or text. Pure.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,11 @@ class Phrase:
     shown: Any  # the value in words or a number, for the structured result
 
 
+def spoken_label(label: str) -> str:
+    """'Electric Consumption [kWh]' → 'electric consumption' (the unit is said with the number)."""
+    return re.sub(r"\s*\[[^\]]*\]", "", label).strip().lower() or label.lower()
+
+
 def _number(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}".rstrip("0").rstrip(".")
@@ -75,7 +81,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         return Phrase(f"reported {_number(shown)}", None, shown)
     cc = value.command_class
     label = (value.label or str(value.property)).strip()
-    lowered_label = label.lower()
+    lowered_label = spoken_label(label)
     text = value.state_text(raw)
     unit = f" {value.unit}" if value.unit else ""
     if cc == CC_DOOR_LOCK and value.property == "currentMode":
