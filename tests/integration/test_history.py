@@ -3,6 +3,7 @@ from the store; a meter reset inside a period; a damaged or locked file; the hid
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Callable
@@ -205,3 +206,16 @@ async def test_history_off(mosquitto: Any, sim: Simulator) -> None:
     async with connected(settings(mosquitto, sim, "off")) as client:
         answer = await call(client, "get_device_history", {"deviceName": "front door"})
     assert answer.is_error and "history is turned off" in answer.error
+
+
+async def test_device_history_resource(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    async with connected(settings(mosquitto, sim, store_file, hide="Kitchen Light")) as client:
+        await call(client, CONTROL, {"deviceName": "coffee maker", "action": "on"})
+        read = await client.read_resource("zwave://devices/8/history")
+        with pytest.raises(Exception, match="No device with key '2'"):
+            await client.read_resource("zwave://devices/2/history")
+        device = await client.read_resource("zwave://devices/8")
+    body = json.loads(read.contents[0].text)
+    assert body["summary"].startswith("Coffee Maker Plug was turned on at ")
+    assert body["period"]["words"] == "in the last 24 hours"
+    assert "device" in json.loads(device.contents[0].text), "the device resource is still itself"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from zwave_mcp.history.recorder import Recorder
+from zwave_mcp.history.recorder import DEFAULT, Recorder
 
 if TYPE_CHECKING:
     from zwave_mcp.config import Settings
@@ -23,20 +23,18 @@ if TYPE_CHECKING:
     from zwave_mcp.gateway.state import Inventory
     from zwave_mcp.history.service import HistoryService
 
-FILE_NAME = "history.sqlite3"
 OFF = ("off", "none", "false", "no", "0", "")
 
 
 def history_path(setting: str | None) -> str | None:
-    """Where the store lives: None (off), ':memory:', or a file path (default: the user state directory)."""
-    if setting is not None:
-        text = setting.strip()
-        if text.lower() in OFF:
-            return None
-        return text if text == ":memory:" else str(_expand(text))
-    import platformdirs  # the platform's convention (XDG on Linux, Application Support on macOS, …)
-
-    return str(platformdirs.user_state_path("zwave-mcp", appauthor=False) / FILE_NAME)
+    """Where the store lives: None (off), ':memory:', a file path, or DEFAULT (the user state directory,
+    found by the recorder's thread so that start-up does not pay for it)."""
+    if setting is None:
+        return DEFAULT
+    text = setting.strip()
+    if text.lower() in OFF:
+        return None
+    return text if text == ":memory:" else str(_expand(text))
 
 
 def _expand(text: str) -> object:

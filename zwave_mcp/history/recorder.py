@@ -31,6 +31,14 @@ PRUNE_EVERY_S = 3600.0
 WRITE_ATTEMPTS = 3
 
 _STOP = object()
+DEFAULT = "<default>"  # the store file in the user state directory
+FILE_NAME = "history.sqlite3"
+
+
+def default_path() -> str:
+    import platformdirs  # the platform's convention (XDG on Linux, Application Support on macOS, …)
+
+    return str(platformdirs.user_state_path("zwave-mcp", appauthor=False) / FILE_NAME)
 
 
 class Recorder:
@@ -133,6 +141,8 @@ class Recorder:
 
         assert self.path is not None
         try:
+            if self.path == DEFAULT:
+                self.path = default_path()
             store = Store.open(self.path)
             self._latest = store.latest()
             store.prune(self.keep_days, self.max_bytes, int(self._clock() * 1000))
