@@ -170,8 +170,8 @@ def parse_period(text: str | None, now: datetime, default: str = "today") -> Per
                 return Period(start, min(end, now), f"between {_stamp(start, now)} and {_stamp(end, now)}")
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", said):
         start = _parse_iso(said, now)
-        assert start is not None
-        return Period(start, min(start + timedelta(days=1), now), f"on {start.day} {start:%b}")
+        if start is not None and start <= now:
+            return Period(start, min(start + timedelta(days=1), now), f"on {start.day} {start:%b}")
     start = _parse_iso(raw, now)
     if start is not None and start <= now:
         return Period(start, now, f"since {_stamp(start, now)}")
