@@ -42,7 +42,7 @@ def recorder(path: Path) -> Iterator[Recorder]:
 def rows(path: Path) -> list[tuple[str, int, str | None, str | None]]:
     with sqlite3.connect(path) as conn:
         return conn.execute(
-            "SELECT s.key, c.at, c.old, c.new FROM changes c JOIN series s ON s.id = c.series ORDER BY c.rowid"
+            "SELECT s.key, c.at, c.old, c.new FROM changes c JOIN series s ON s.id = c.series ORDER BY c.at"
         ).fetchall()
 
 

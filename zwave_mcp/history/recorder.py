@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-BATCH_MAX = 20_000  # items per transaction
+BATCH_MAX = 50_000  # items per transaction
+BATCH_WINDOW_S = 0.5  # a change waits at most this long to be written (unless a flush asks sooner)
 MAX_PENDING = 1_000_000  # beyond this the recorder is hopelessly behind: drop and count
 PRUNE_EVERY_S = 3600.0
 WRITE_ATTEMPTS = 3
+YIELD_EVERY = 128  # items handled between two voluntary releases of the GIL
 
 _STOP = object()
 DEFAULT = "<default>"  # the store file in the user state directory
@@ -180,9 +182,13 @@ class Recorder:
         next_prune = time.monotonic() + PRUNE_EVERY_S
         while True:
             items = [self._queue.get()]
-            while len(items) < BATCH_MAX:
+            # Gather for a moment: one transaction rewrites every page it touches, so a few large ones
+            # cost far less than many small ones. A flush or a stop ends the wait at once.
+            deadline = time.monotonic() + BATCH_WINDOW_S
+            while len(items) < BATCH_MAX and isinstance(items[-1], tuple):
+                left = deadline - time.monotonic()
                 try:
-                    items.append(self._queue.get_nowait())
+                    items.append(self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait())
                 except queue.Empty:
                     break
             stop = any(item is _STOP for item in items)
@@ -222,12 +228,13 @@ class Recorder:
         outcomes: list[tuple[Any, ...]] = []
         latest = self._latest
         now_ms = int(self._clock() * 1000)
+        series_ids = store.series_ids
 
         def report(
             kind: str, key: str, node: int | None, old: Any, new: Any, at: int | None, touch: bool = True
         ) -> None:
             at = now_ms if at is None else int(at)
-            sid = store.series_id(kind, key, node)
+            sid = series_ids.get((kind, key)) or store.series_id(kind, key, node)
             new_json = to_json(new)
             cur = latest.get(sid)
             if cur is not None and cur[0] == new_json:  # the same value reported again
@@ -242,7 +249,11 @@ class Recorder:
             latest[sid] = (new_json, at, at)
             dirty.add(sid)
 
-        for item in items:
+        for n, item in enumerate(items):
+            if n % YIELD_EVERY == YIELD_EVERY - 1:
+                # Let the event loop's thread have the GIL: otherwise it could wait a whole switch
+                # interval (5 ms) for it behind this loop, and tool calls would feel it.
+                time.sleep(0)
             tag = item[0]
             if tag in ("value", "status", "gateway"):
                 _, key, node, old, new, at = item

@@ -6,13 +6,14 @@ connection for both, behind the same lock.
 
 Rows are small on purpose (size per million changes is a benchmark figure): a `series` row names what
 changed once (a value id, a node's status, a gateway fact) and `changes` rows refer to it by number.
-`UNIQUE(series, at)` makes a re-delivered report (the broker's retained copy after a reconnect, or a
+The key `(series, at)` (one b-tree: the table is WITHOUT ROWID) makes a re-delivered report (the broker's retained copy after a reconnect, or a
 second server on the same file) an insert that is ignored.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import threading
 import time
@@ -22,13 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS series(
     id INTEGER PRIMARY KEY, kind TEXT NOT NULL, key TEXT NOT NULL, node INTEGER, UNIQUE(kind, key));
-CREATE TABLE IF NOT EXISTS changes(series INTEGER NOT NULL, at INTEGER NOT NULL, old TEXT, new TEXT, num REAL);
-CREATE UNIQUE INDEX IF NOT EXISTS changes_series_at ON changes(series, at);
+CREATE TABLE IF NOT EXISTS changes(
+    series INTEGER NOT NULL, at INTEGER NOT NULL, old TEXT, new TEXT, num REAL, PRIMARY KEY(series, at)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS latest(series INTEGER PRIMARY KEY, at INTEGER, new TEXT, seen INTEGER);
 CREATE TABLE IF NOT EXISTS outcomes(
     at INTEGER NOT NULL, tool TEXT, action TEXT, device_key TEXT, device TEXT, value TEXT, outcome TEXT,
@@ -57,6 +59,16 @@ def explain(exc: BaseException, path: str) -> str:
 
 
 def to_json(value: Any) -> str:
+    # The common cases without json.dumps (the writer thread does this for every change).
+    kind = type(value)
+    if kind is float and math.isfinite(value):
+        return repr(value)
+    if kind is int:
+        return str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
@@ -221,11 +233,15 @@ class Store:
                 total = w.execute("SELECT count(*) FROM changes").fetchone()[0]
                 if total == 0:
                     break
-                # rowid order is arrival order: the oldest arrivals go first.
+                # The oldest reports go first.
+                edge = w.execute(
+                    "SELECT at FROM changes ORDER BY at LIMIT 1 OFFSET ?", (max(1, total // 10),)
+                ).fetchone()
                 gone = w.execute(
-                    "DELETE FROM changes WHERE rowid IN (SELECT rowid FROM changes ORDER BY rowid LIMIT ?)",
-                    (max(1, total // 10),),
+                    "DELETE FROM changes WHERE at < ?", (edge[0] if edge else 2**62,)
                 ).rowcount
+                if gone == 0:  # one instant holds a tenth of everything: take that instant too
+                    gone = w.execute("DELETE FROM changes WHERE at <= ?", (edge[0] if edge else 2**62,)).rowcount
                 deleted += gone
         return deleted
 
