@@ -199,14 +199,16 @@ async def _queries(port: int, path: Path, calls: int) -> dict[str, list[float]]:
     return out
 
 
-def run(seconds: float = 5.0, rate: int = 25_000, total: int = 1_000_000, calls: int = 100) -> list[Row]:
+def run(
+    seconds: float = 5.0, rate: int = 25_000, total: int = 1_000_000, calls: int = 100, rounds: int = 3
+) -> list[Row]:
     rows: list[Row] = []
     say(f"[6] history: ingest {rate:,}/s for {seconds:g} s while get_device_state runs, off vs on")
     with tempfile.TemporaryDirectory(prefix="zwave-mcp-bench-") as tmp, mosquitto(nodelay=True) as port:
         tmpdir = Path(tmp)
         with SimProcess(port, "captured", PREFIX):
             runs: dict[str, list[dict[str, Any]]] = {"off": [], "on": []}
-            for round_ in range(2):  # alternate, so drift on a shared machine hits both
+            for round_ in range(rounds):  # alternate, so drift on a shared machine hits both
                 runs["off"].append(asyncio.run(_ingest_run(port, "off", rate, seconds)))
                 runs["on"].append(
                     asyncio.run(_ingest_run(port, str(tmpdir / f"ingest{round_}.sqlite3"), rate, seconds))

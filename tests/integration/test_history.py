@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.mcp_harness import call, connected, settings_for
+from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 from zwave_mcp.simulator.house import value_key
 
@@ -164,6 +164,39 @@ async def test_hidden_devices_stay_hidden(mosquitto: Any, sim: Simulator, store_
     assert "Front Door Lock" not in house.text
     assert "Front Door Lock" not in {b["device"] for b in batteries.result["batteries"]}
     assert {b["device"] for b in batteries.result["batteries"]} == {"Bedroom Sensor", "Garage Motion"}
+    with sqlite3.connect(store_file) as conn:  # not even kept in the file
+        assert conn.execute("SELECT count(*) FROM series WHERE node = 5").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM series WHERE node = 8").fetchone()[0] > 0
+
+
+async def test_a_change_during_a_broker_outage_is_recorded(
+    mosquitto: Any, sim: Simulator, store_file: Path
+) -> None:
+    if not mosquitto.is_mosquitto:
+        pytest.skip("needs Mosquitto (the embedded broker cannot restart)")
+    light = sim.nodes[2]
+    current = light["values"][value_key(37, 0, "currentValue")]
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        before = await call(client, "get_last_event", {"deviceName": "kitchen light", "state": "on"})
+        mosquitto.kill()
+        try:
+            sim.set_value(light, current, True)  # published into the void: nobody hears it
+        finally:
+            mosquitto.start()
+        # The server reconnects, reloads the house, and finds the new value with the device's own time.
+        after = await wait_for_answer(
+            client,
+            "get_last_event",
+            {"deviceName": "kitchen light", "state": "on"},
+            lambda a: not a.is_error and a.result["found"],
+            timeout=30,
+        )
+    assert before.result["found"] is False, before.text
+    assert after.result["event"]["at"] == _iso_ms(current["lastUpdate"])
+
+
+def _iso_ms(at_ms: int) -> str:
+    return datetime.fromtimestamp(at_ms / 1000).astimezone().isoformat(timespec="seconds")
 
 
 async def test_bad_period_gets_examples(mosquitto: Any, sim: Simulator, store_file: Path) -> None:

@@ -43,6 +43,22 @@ def _expand(text: str) -> object:
     return Path(text).expanduser()
 
 
+class VisibleNodes:
+    """`keep(node_id)`: whether a node has a device the policy lets people see (follows renames)."""
+
+    def __init__(self, devices: DeviceService) -> None:
+        self._devices = devices
+        self._index: object = None
+        self._nodes: frozenset[int] = frozenset()
+
+    def __call__(self, node_id: int) -> bool:
+        index = self._devices.index  # rebuilt by the device service after renames and loads
+        if index is not self._index:
+            self._index = index
+            self._nodes = frozenset(d.node_id for d in index.devices)
+        return node_id in self._nodes
+
+
 @dataclass
 class History:
     recorder: Recorder
@@ -53,10 +69,13 @@ def build_history(settings: Settings, devices: DeviceService, inventory: Invento
     """The recorder wired to the inventory, and the service the tools ask. Nothing is opened here."""
     from zwave_mcp.history.service import HistoryService
 
+    # Hidden means hidden everywhere: with a hide list, nothing of a node without a visible device is kept.
+    keep = VisibleNodes(devices) if devices.policy.config.hide else None
     recorder = Recorder(
         history_path(settings.history_path),
         keep_days=settings.history_days,
         max_bytes=int(settings.history_max_mb * 1024 * 1024),
+        keep=keep,
     )
     if recorder.path is not None:
         inventory.add_listener(recorder.on_change)

@@ -12,7 +12,9 @@ or this server was away is recorded from zwave-js-ui's own `lastUpdate` once it 
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -30,6 +32,7 @@ BATCH_WINDOW_S = 0.5  # a change waits at most this long to be written (unless a
 MAX_PENDING = 1_000_000  # beyond this the recorder is hopelessly behind: drop and count
 PRUNE_EVERY_S = 3600.0
 WRITE_ATTEMPTS = 3
+WRITER_NICE = 10  # nice value of the writer thread (Linux), above the process's 0
 YIELD_EVERY = 128  # items handled between two voluntary releases of the GIL
 
 _STOP = object()
@@ -52,9 +55,11 @@ class Recorder:
         *,
         keep_days: float = 30.0,
         max_bytes: int | None = None,
+        keep: Callable[[int], bool] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.path = path
+        self._keep = keep  # node id → recorded at all (the hide policy); None: every node
         self.keep_days = keep_days
         self.max_bytes = max_bytes
         self._clock = clock
@@ -114,6 +119,8 @@ class Recorder:
     def on_change(self, change: Change) -> None:
         """Inventory listener."""
         kind = change.kind
+        if self._keep is not None and change.node_id is not None and not self._keep(change.node_id):
+            return
         if kind in ("value", "status", "gateway"):
             key = change.value_id if kind != "status" else str(change.node_id)
             self._put((kind, key, change.node_id, change.old, change.new, change.at_ms))
@@ -122,6 +129,7 @@ class Recorder:
         """After a (re)load: a snapshot of every value and status, compared with the store by the writer."""
         if not self._accepting:
             return
+        nodes = [node for node in nodes if self._keep is None or self._keep(node.id)]
         values = [
             (v.value_id, node.id, v.value, v.last_update_ms)
             for node in nodes
@@ -140,6 +148,8 @@ class Recorder:
 
     def _run(self) -> None:
         from zwave_mcp.history.store import Store, StoreUnavailable
+
+        _lower_priority()
 
         assert self.path is not None
         try:
@@ -279,3 +289,14 @@ class Recorder:
             self.written += len(changes)
         else:
             self.dropped += len(changes) + len(outcomes)
+
+
+def _lower_priority() -> None:
+    """On Linux a thread has its own nice value: the writer gives way to the thread answering tool calls
+    when the CPUs are busy. Elsewhere (no per-thread nice) nothing changes."""
+    if sys.platform != "linux":
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
+    except OSError:  # not allowed or not supported: the writer keeps the process's priority
+        log.debug("could not lower the history writer's priority", exc_info=True)

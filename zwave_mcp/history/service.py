@@ -9,6 +9,7 @@ says why, never a traceback.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -60,6 +61,7 @@ OPEN_WAIT_S = 5.0
 FLUSH_WAIT_S = 2.0
 SPOKEN_EVENTS = 4
 SPOKEN_SERIES = 3
+LAST_EVENT_PAGE = 500
 LAST_EVENT_SCAN = 50_000
 TREND_DAYS = 30
 NUMERIC_CCS = (CC_MULTILEVEL_SENSOR, CC_METER, CC_BATTERY)
@@ -411,18 +413,25 @@ class HistoryService:
             }
         found: HistoryEvent | None = None
         found_at: int | None = None
-        rows = await self._query(
-            lambda: store.rows(list(sources), 0, 2**62, limit=LAST_EVENT_SCAN, newest_first=True)
-        )
-        for row in rows:
-            source = sources[row.series]
-            if source.kind == "value" and _is_numeric(source.value, row.new):
-                continue
-            if source.kind == "status" and row.old is None:
-                continue
-            event = self._event(source, row)
-            if args.state == "any" or event.state == args.state:
-                found, found_at = event, row.at
+        wanted_sources = {
+            sid: s for sid, s in sources.items() if not (s.kind == "value" and _is_numeric(s.value, 0.0))
+        }  # numeric readings (temperatures, meters) never reach a state
+        # The newest rows first: most questions are answered by the first page.
+        series = list(wanted_sources)
+        for limit in (LAST_EVENT_PAGE, LAST_EVENT_SCAN):
+            rows = await self._query(
+                functools.partial(store.rows, series, 0, 2**62, limit=limit, newest_first=True)
+            )
+            for row in rows:
+                source = wanted_sources[row.series]
+                if source.kind == "value" and _is_numeric(source.value, row.new):
+                    continue
+                if source.kind == "status" and row.old is None:
+                    continue
+                if args.state == "any" or self._phrase(source, row.new).state == args.state:
+                    found, found_at = self._event(source, row), row.at
+                    break
+            if found is not None or len(rows) < limit:
                 break
         wanted = "changed" if args.state == "any" else _STATE_WORDS.get(args.state, args.state)
         if found is None or found_at is None:

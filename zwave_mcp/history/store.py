@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 2
+CHUNK = 500  # series per statement (SQLite takes at most 32,766 parameters)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS series(
@@ -237,11 +238,11 @@ class Store:
                 edge = w.execute(
                     "SELECT at FROM changes ORDER BY at LIMIT 1 OFFSET ?", (max(1, total // 10),)
                 ).fetchone()
-                gone = w.execute(
-                    "DELETE FROM changes WHERE at < ?", (edge[0] if edge else 2**62,)
-                ).rowcount
+                gone = w.execute("DELETE FROM changes WHERE at < ?", (edge[0] if edge else 2**62,)).rowcount
                 if gone == 0:  # one instant holds a tenth of everything: take that instant too
-                    gone = w.execute("DELETE FROM changes WHERE at <= ?", (edge[0] if edge else 2**62,)).rowcount
+                    gone = w.execute(
+                        "DELETE FROM changes WHERE at <= ?", (edge[0] if edge else 2**62,)
+                    ).rowcount
                 deleted += gone
         return deleted
 
@@ -262,20 +263,26 @@ class Store:
         newest_first: bool = False,
     ) -> list[Row]:
         """Changes of these series with start ≤ at < end, oldest first (or newest first)."""
-        if not series:
-            return []
-        marks = ",".join("?" * len(series))
         order = "DESC" if newest_first else "ASC"
-        sql = (
-            f"SELECT series, at, old, new FROM changes WHERE series IN ({marks}) AND at >= ? AND at < ? "
-            f"ORDER BY at {order}"
-        )
-        params: list[Any] = [*series, start_ms, end_ms]
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        with self._read_lock:
-            found = self._reader.execute(sql, params).fetchall()
+        found: list[tuple[int, int, str | None, str | None]] = []
+        # A whole house has more series than one statement takes parameters: ask in chunks (each uses
+        # the (series, at) key), then merge.
+        for i in range(0, len(series), CHUNK):
+            chunk = series[i : i + CHUNK]
+            sql = (
+                f"SELECT series, at, old, new FROM changes WHERE series IN ({','.join('?' * len(chunk))}) "
+                f"AND at >= ? AND at < ? ORDER BY at {order}"
+            )
+            params: list[Any] = [*chunk, start_ms, end_ms]
+            if limit is not None:
+                sql += " LIMIT ?"
+                params.append(limit)
+            with self._read_lock:
+                found += self._reader.execute(sql, params).fetchall()
+        if len(series) > CHUNK:
+            found.sort(key=lambda r: r[1], reverse=newest_first)
+            if limit is not None:
+                found = found[:limit]
         return [Row(s, at, _decode(old), _decode(new)) for s, at, old, new in found]
 
     def numbers(self, series: int, start_ms: int, end_ms: int) -> list[tuple[int, float]]:
@@ -295,13 +302,14 @@ class Store:
 
     def latest_of(self, series: Sequence[int]) -> dict[int, tuple[Any, int | None, int | None]]:
         """series → (last value, its time, last report time)."""
-        if not series:
-            return {}
-        marks = ",".join("?" * len(series))
-        with self._read_lock:
-            found = self._reader.execute(
-                f"SELECT series, new, at, seen FROM latest WHERE series IN ({marks})", list(series)
-            ).fetchall()
+        found: list[tuple[int, str | None, int | None, int | None]] = []
+        for i in range(0, len(series), CHUNK):
+            chunk = list(series[i : i + CHUNK])
+            with self._read_lock:
+                found += self._reader.execute(
+                    f"SELECT series, new, at, seen FROM latest WHERE series IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                ).fetchall()
         return {s: (_decode(new), at, seen) for s, new, at, seen in found}
 
     def outcomes(
@@ -309,15 +317,16 @@ class Store:
     ) -> list[Outcome]:
         params: list[Any] = [start_ms, end_ms]
         where = "at >= ? AND at < ?"
-        if device_keys is not None:
-            if not device_keys:
-                return []
-            where += f" AND device_key IN ({','.join('?' * len(device_keys))})"
-            params += list(device_keys)
+        wanted = None if device_keys is None else set(device_keys)
+        if wanted is not None and len(wanted) <= CHUNK:
+            where += f" AND device_key IN ({','.join('?' * len(wanted))})"
+            params += list(wanted)
         with self._read_lock:
             found = self._reader.execute(
-                f"SELECT * FROM outcomes WHERE {where} ORDER BY at DESC LIMIT ?", [*params, limit]
+                f"SELECT * FROM outcomes WHERE {where} ORDER BY at DESC", params
             ).fetchall()
+        # Many keys (a whole house): the outcomes of the period, filtered here.
+        found = [row for row in found if wanted is None or row[3] in wanted][:limit]
         return [
             Outcome(at, tool, action, key, device, _decode(value), outcome, reason)
             for at, tool, action, key, device, value, outcome, reason in found
