@@ -48,6 +48,11 @@ def span(text: str) -> tuple[str, str, str]:
             "between 20 Nov 06:00 and 22 Nov 00:00",
         ),
         ("2026-11-22T10:00", "2026-11-22T10:00:00+02:00", "2026-11-23T09:30:00+02:00", "since 22 Nov 10:00"),
+        ("this morning", "2026-11-23T06:00:00+02:00", "2026-11-23T09:30:00+02:00", "this morning"),
+        ("last night", "2026-11-22T18:00:00+02:00", "2026-11-23T06:00:00+02:00", "last night"),
+        ("Saturday", "2026-11-21T00:00:00+02:00", "2026-11-22T00:00:00+02:00", "on Saturday"),
+        ("last monday", "2026-11-16T00:00:00+02:00", "2026-11-17T00:00:00+02:00", "on Monday"),
+        ("monday", "2026-11-23T00:00:00+02:00", "2026-11-23T09:30:00+02:00", "today"),
     ],
 )
 def test_periods(text: str, start: str, end: str, words: str) -> None:
@@ -55,7 +60,17 @@ def test_periods(text: str, start: str, end: str, words: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["fortnight-ish", "last 5 blorps", "since tomorrow", "2026-13-40", "since 25:00", "x" * 200, " "]
+    "text",
+    [
+        "fortnight-ish",
+        "last 5 blorps",
+        "since tomorrow",
+        "2026-13-40",
+        "since 25:00",
+        "x" * 200,
+        " ",
+        "this evening",
+    ],
 )
 def test_unreadable_periods_get_examples(text: str) -> None:
     with pytest.raises(PeriodError) as caught:

@@ -53,6 +53,17 @@ _RELATIVE = re.compile(
 _CLOCK = re.compile(r"^(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$")
 
 
+# Parts of a day: (first hour, end hour, days back from today).
+_PARTS_OF_DAY = {
+    "this morning": (6, 12, 0),
+    "this afternoon": (12, 18, 0),
+    "this evening": (18, 24, 0),
+    "tonight": (18, 24, 0),
+    "last night": (18, 30, 1),
+}
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
 class PeriodError(UserError):
     """A period we cannot read; the message lists examples that work."""
 
@@ -153,6 +164,19 @@ def parse_period(text: str | None, now: datetime, default: str = "today") -> Per
         first = now.date().replace(day=1)
         previous = (first - timedelta(days=1)).replace(day=1)
         return Period(_midnight(previous, tz), _midnight(first, tz), "last month")
+    part = _PARTS_OF_DAY.get(said)
+    if part is not None:
+        start = today + timedelta(hours=part[0] - 24 * part[2])
+        end = today + timedelta(hours=part[1] - 24 * part[2])
+        if start <= now:
+            return Period(start, min(end, now), said)
+    weekday = said.removeprefix("on ").removeprefix("last ")
+    if weekday in _WEEKDAYS:
+        back = (now.weekday() - _WEEKDAYS.index(weekday)) % 7 or (7 if said.startswith("last ") else 0)
+        day = _midnight(now.date() - timedelta(days=back), tz)
+        return Period(
+            day, min(day + timedelta(days=1), now), "today" if back == 0 else f"on {weekday.title()}"
+        )
     if said.startswith(("since ", "from ")) and " to " not in said:
         start = _since(said.split(" ", 1)[1].strip(), now)
         if start is not None and start <= now:
