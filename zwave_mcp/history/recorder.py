@@ -32,7 +32,7 @@ BATCH_WINDOW_S = 0.5  # a change waits at most this long to be written (unless a
 MAX_PENDING = 1_000_000  # beyond this the recorder is hopelessly behind: drop and count
 PRUNE_EVERY_S = 3600.0
 WRITE_ATTEMPTS = 3
-WRITER_NICE = 10  # nice value of the writer thread (Linux), above the process's 0
+WRITER_NICE = 5  # nice value of the writer thread (Linux), above the process's 0
 YIELD_EVERY = 128  # items handled between two voluntary releases of the GIL
 
 _STOP = object()
