@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -53,7 +54,12 @@ async def test_history_survives_a_restart(mosquitto: Any, sim: Simulator, store_
         await lock_and_unlock(client)
         first = await call(client, "get_device_history", {"deviceName": "front door", "period": "last hour"})
         last_unlock = await call(client, "get_last_event", {"deviceName": "front door", "state": "unlocked"})
+        locks = await call(client, "get_device_history", {"kind": "lock", "period": "last hour"})
+        entry = await call(client, "get_last_event", {"room": "entry"})
     assert not first.is_error, first.text
+    assert locks.text.startswith("Front Door Lock was locked at "), locks.text  # the one lock, by name
+    assert {e["device"] for e in locks.result["events"]} == {"Front Door Lock"}
+    assert entry.result["found"] and entry.result["event"]["device"] == "Front Door Lock", entry.text
     lock_events = [e for e in first.result["events"] if e["source"] == "value"]
     assert [e["state"] for e in lock_events][-2:] == ["locked", "unlocked"], first.result["events"]
     assert (
@@ -233,6 +239,27 @@ async def test_charts_are_png_image_content(mosquitto: Any, sim: Simulator, stor
     assert image.mime_type == "image/png"
     assert reply.structured_content["result"]["chart"] == "attached"
     assert [c.type for c in plain.content] == ["text"]
+
+
+async def test_history_chart_and_a_missing_plotting_library(
+    mosquitto: Any, sim: Simulator, store_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    args = {"deviceName": "bedroom sensor", "period": "last 7 days", "chart": True}
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        drawn = await client.call_tool("get_device_history", args)
+        for module in ("matplotlib.figure", "matplotlib.backends.backend_agg"):
+            monkeypatch.setitem(sys.modules, module, None)  # as if the charts extra were not installed
+        missing = await client.call_tool("get_device_history", args)
+    assert [c.type for c in drawn.content] == ["text", "image"]
+    assert [c.type for c in missing.content] == ["text"]
+    assert not missing.is_error
+    text = missing.content[0].text
+    assert "Bedroom Sensor reported" in text
+    assert text.endswith("No chart: charts need matplotlib: install zwave-mcp[charts].")
+    assert (
+        missing.structured_content["result"]["chart"] == "charts need matplotlib: install zwave-mcp[charts]"
+    )
 
 
 async def test_history_off(mosquitto: Any, sim: Simulator) -> None:

@@ -191,6 +191,8 @@ class HistoryService:
             rooms = sorted({d.location for d in self.devices.devices() if d.location})
             hint = f" Rooms: {', '.join(rooms[:12])}." if rooms else ""
             raise UserError(f"No devices in a room named '{room[:60]}'.{hint}")
+        if len(found) == 1:  # a room or kind with one device: say its name
+            return found, found[0].name
         what = f"{kind} devices" if kind else "devices"
         if room:
             return found, f"the {room}" if kind is None else f"the {what} in the {room}"
@@ -295,6 +297,7 @@ class HistoryService:
                 continue  # the status first seen at a load: where things stood, not something that happened
             else:
                 events.append((row.at, self._event(source, row)))
+        names = {d.key: d.name for d in devices}  # the name people use now, as value events have it
         for o in outcomes:
             text = f"was told to {o.action.replace('_', ' ')} ({o.outcome.replace('_', ' ')})"
             events.append(
@@ -302,7 +305,7 @@ class HistoryService:
                     o.at,
                     HistoryEvent(
                         at=self._iso(o.at),
-                        device=o.device,
+                        device=names.get(o.device_key or "", o.device),
                         deviceKey=o.device_key,
                         what=text,
                         value=o.value,
