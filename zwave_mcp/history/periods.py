@@ -166,10 +166,10 @@ def parse_period(text: str | None, now: datetime, default: str = "today") -> Per
         return Period(_midnight(previous, tz), _midnight(first, tz), "last month")
     part = _PARTS_OF_DAY.get(said)
     if part is not None:
-        start = today + timedelta(hours=part[0] - 24 * part[2])
-        end = today + timedelta(hours=part[1] - 24 * part[2])
-        if start <= now:
-            return Period(start, min(end, now), said)
+        part_start = today + timedelta(hours=part[0] - 24 * part[2])
+        part_end = today + timedelta(hours=part[1] - 24 * part[2])
+        if part_start <= now:
+            return Period(part_start, min(part_end, now), said)
     weekday = said.removeprefix("on ").removeprefix("last ")
     if weekday in _WEEKDAYS:
         back = (now.weekday() - _WEEKDAYS.index(weekday)) % 7 or (7 if said.startswith("last ") else 0)
