@@ -92,14 +92,6 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
-class Series:
-    id: int
-    kind: str  # "value" | "status" | "gateway"
-    key: str  # value id, node id, gateway fact
-    node: int | None
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     at: int
     tool: str
@@ -247,11 +239,6 @@ class Store:
         return deleted
 
     # ---- reading (any thread) ------------------------------------------------------------------
-
-    def all_series(self) -> list[Series]:
-        with self._read_lock:
-            rows = self._reader.execute("SELECT id, kind, key, node FROM series").fetchall()
-        return [Series(*r) for r in rows]
 
     def rows(
         self,
