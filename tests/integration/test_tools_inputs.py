@@ -214,6 +214,7 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     ),
     ("get_energy_usage", {"deviceName": "front door"}, "Front Door Lock has no energy meter (kWh)."),
     ("get_battery_report", {"deviceName": "kitchen light"}, "Kitchen Light has no battery."),
+    ("get_battery_report", {"room": "porch"}, "No device in the porch has a battery."),
     ("get_battery_report", {"silentHours": 0}, "Parameter 'silentHours' must be greater than 0 (got 0)."),
     (C, {"deviceName": 123, "action": "on"}, "Parameter 'deviceName' must be a string (got 123)."),
     (C, {"deviceName": "", "action": "on"}, "Parameter 'deviceName' must not be empty."),

@@ -187,7 +187,7 @@ class HistoryService:
             device = self.devices.resolve(device_name)
             return [device], device.name
         found = self.devices.select(location=room, capability=kind, include_inactive=True)
-        if room and not found:
+        if room and not found and not self.devices.select(location=room, include_inactive=True):
             rooms = sorted({d.location for d in self.devices.devices() if d.location})
             hint = f" Rooms: {', '.join(rooms[:12])}." if rooms else ""
             raise UserError(f"No devices in a room named '{room[:60]}'.{hint}")
@@ -551,8 +551,10 @@ class HistoryService:
             if value is not None and device.node_id not in by_node:
                 by_node[device.node_id] = (device, value)
         if not by_node:
+            if args.deviceName:
+                raise UserError(f"{label} has no battery.")
             raise UserError(
-                f"{_cap(label)} has no battery." if args.deviceName else f"No battery devices in {label}."
+                f"No device in the {args.room} has a battery." if args.room else "No device has a battery."
             )
         store = await self._store()
         now = self.now()
