@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 
+from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 
 EXAMPLES = "'last hour', 'last 3 days', 'today', 'yesterday', 'since 6 pm', 'this week', '2026-11-20', or an ISO range '2026-11-20T06:00/2026-11-20T09:00'"
@@ -199,7 +200,7 @@ def parse_period(text: str | None, now: datetime, default: str = "today") -> Per
     start = _parse_iso(raw, now)
     if start is not None and start <= now:
         return Period(start, now, f"since {_stamp(start, now)}")
-    raise PeriodError(f"I cannot read the period '{raw[:MAX_TEXT]}'. Try {EXAMPLES}.")
+    raise PeriodError(f"I cannot read the period '{echo(raw)}'. Try {EXAMPLES}.")
 
 
 def _stamp(at: datetime, now: datetime) -> str:

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from zwave_mcp.devices.model import BATTERY_LEVEL, Capability, Device
+from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.history import energy as energy_math
@@ -190,7 +191,7 @@ class HistoryService:
         if room and not found and not self.devices.select(location=room, include_inactive=True):
             rooms = sorted({d.location for d in self.devices.devices() if d.location})
             hint = f" Rooms: {', '.join(rooms[:12])}." if rooms else ""
-            raise UserError(f"No devices in a room named '{room[:60]}'.{hint}")
+            raise UserError(f"No devices in a room named '{echo(room)}'.{hint}")
         if len(found) == 1:  # a room or kind with one device: say its name
             return found, found[0].name
         what = f"{kind} devices" if kind else "devices"
@@ -554,7 +555,9 @@ class HistoryService:
             if args.deviceName:
                 raise UserError(f"{label} has no battery.")
             raise UserError(
-                f"No device in the {args.room} has a battery." if args.room else "No device has a battery."
+                f"No device in the {echo(args.room)} has a battery."
+                if args.room
+                else "No device has a battery."
             )
         store = await self._store()
         now = self.now()

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 2
+MAX_VALUE_CHARS = 4000  # a value's JSON beyond this is cut (values from outside are not trusted)
 CHUNK = 500  # series per statement (SQLite takes at most 32,766 parameters)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -70,7 +71,8 @@ def to_json(value: Any) -> str:
         return "true" if value else "false"
     if value is None:
         return "null"
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS]  # read back as plain text
 
 
 def number_of(value: Any) -> float | None:
