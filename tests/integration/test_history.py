@@ -182,8 +182,10 @@ async def test_a_change_during_a_broker_outage_is_recorded(
         pytest.skip("needs Mosquitto (the embedded broker cannot restart)")
     light = sim.nodes[2]
     current = light["values"][value_key(37, 0, "currentValue")]
+    house = {"period": "last 7 days", "limit": 500}
     async with connected(settings(mosquitto, sim, store_file)) as client:
         before = await call(client, "get_last_event", {"deviceName": "kitchen light", "state": "on"})
+        events_before = (await call(client, "get_device_history", house)).result["events"]
         mosquitto.kill()
         try:
             sim.set_value(light, current, True)  # published into the void: nobody hears it
@@ -197,7 +199,12 @@ async def test_a_change_during_a_broker_outage_is_recorded(
             lambda a: not a.is_error and a.result["found"],
             timeout=30,
         )
+        events_after = (await call(client, "get_device_history", house)).result["events"]
     assert before.result["found"] is False, before.text
+    # The broker re-published every retained value: nothing new but the one real change.
+    new = [e for e in events_after if e not in events_before]
+    assert [(e["device"], e["what"]) for e in new] == [("Kitchen Light", "was turned on")], new
+    assert len(events_after) == len(events_before) + 1
     assert after.result["event"]["at"] == _iso_ms(current["lastUpdate"])
 
 
