@@ -3,8 +3,10 @@
 - `recorder.py` — hears changes (inventory listener, load snapshots) and gate outcomes; a writer thread
   writes them in batches. Never on the path of a live call.
 - `store.py` — the SQLite file: schema, writes, retention, queries (the only module that imports sqlite3).
-- `service.py` — answers for the history tools: history, the last time something happened, energy,
-  batteries. `periods.py` reads periods, `energy.py` counts kWh, `words.py` says changes, `chart.py` draws.
+- `service.py` — answers for the history tools: what is asked about (names, rooms, kinds; the hide policy),
+  history and the last time something happened; `usage.py` answers energy questions and `batteries.py`
+  battery ones. `periods.py` reads periods, `energy.py` counts kWh, `words.py` says changes, `chart.py`
+  draws.
 
 Importing this package is cheap: sqlite3 is imported by the writer thread when it opens the file, and
 matplotlib only when a chart is asked for, so start-up does not pay for either.

@@ -1,5 +1,5 @@
-"""Answers from the store: a device's, room's or kind's history, the last time something happened, energy
-used, and batteries. Names resolve through the live device index, so the hide policy holds here too: a
+"""Answers from the store: a device's, room's or kind's history and the last time something happened; the
+shared parts (the store, what is asked about, times) that `usage.py` and `batteries.py` use too. Names resolve through the live device index, so the hide policy holds here too: a
 hidden device resolves to nothing and its rows are never read.
 
 Queries run in a worker thread (`asyncio.to_thread`); a store that cannot be read answers a sentence that
@@ -14,19 +14,16 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from zwave_mcp.devices.model import BATTERY_LEVEL, Capability, Device
+from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
-from zwave_mcp.history import energy as energy_math
 from zwave_mcp.history.models import (
     BatteryArgs,
-    BatteryInfo,
     BatteryResult,
-    DeviceEnergy,
     EnergyArgs,
     EnergyResult,
     HistoryArgs,
@@ -64,7 +61,6 @@ SPOKEN_EVENTS = 4
 SPOKEN_SERIES = 3
 LAST_EVENT_PAGE = 500
 LAST_EVENT_SCAN = 50_000
-TREND_DAYS = 30
 NUMERIC_CCS = (CC_MULTILEVEL_SENSOR, CC_METER, CC_BATTERY)
 # Values that are requests or settings, not what the device reports about the world.
 _NOISE_PREFIXES = ("target", "duration", "lockTimeout", "alarm", "reset")
@@ -88,11 +84,11 @@ def _is_numeric(value: ZValue | None, raw: Any) -> bool:
     return value.command_class in NUMERIC_CCS and not value.states
 
 
-def _cap(text: str) -> str:
+def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _number(value: float) -> str:
+def number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
@@ -104,7 +100,7 @@ def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
-def _ago(seconds: float) -> str:
+def ago(seconds: float) -> str:
     if seconds < 90:
         return f"{int(seconds)} seconds"
     if seconds < 5400:
@@ -146,15 +142,15 @@ class HistoryService:
     def now(self) -> datetime:
         return datetime.fromtimestamp(self._clock(), self._tz).astimezone(self._tz)
 
-    def _dt(self, at_ms: int) -> datetime:
+    def dt(self, at_ms: int) -> datetime:
         return datetime.fromtimestamp(at_ms / 1000, self._tz).astimezone(self._tz)
 
-    def _iso(self, at_ms: int) -> str:
-        return self._dt(at_ms).isoformat(timespec="seconds")
+    def iso(self, at_ms: int) -> str:
+        return self.dt(at_ms).isoformat(timespec="seconds")
 
     # ---- the store ------------------------------------------------------------------------------
 
-    async def _store(self) -> Store:
+    async def store(self) -> Store:
         recorder = self.recorder
         if recorder.state == "opening":
             await asyncio.to_thread(recorder.wait_open, OPEN_WAIT_S)
@@ -164,7 +160,7 @@ class HistoryService:
         await asyncio.to_thread(recorder.flush, FLUSH_WAIT_S)  # what just happened is asked about next
         return recorder.store
 
-    async def _query(self, work: Callable[[], T]) -> T:
+    async def query(self, work: Callable[[], T]) -> T:
         import sqlite3
 
         from zwave_mcp.history.store import explain
@@ -180,7 +176,7 @@ class HistoryService:
 
     # ---- what is asked about -------------------------------------------------------------------
 
-    def _targets(
+    def targets(
         self, device_name: str | None, room: str | None, kind: Capability | None = None
     ) -> tuple[list[Device], str]:
         """The visible devices asked about, and how to name them in a sentence."""
@@ -231,7 +227,7 @@ class HistoryService:
     def _event(self, source: _Source, row: Row) -> HistoryEvent:
         phrase = self._phrase(source, row.new)
         return HistoryEvent(
-            at=self._iso(row.at),
+            at=self.iso(row.at),
             device=source.device.name if source.device else None,
             deviceKey=source.device.key if source.device else None,
             what=phrase.text,
@@ -244,10 +240,10 @@ class HistoryService:
             else "value",
         )
 
-    def _period(self, text: str) -> Period:
+    def period(self, text: str) -> Period:
         return parse_period(text, self.now())
 
-    def _period_info(self, period: Period) -> PeriodInfo:
+    def period_info(self, period: Period) -> PeriodInfo:
         return PeriodInfo(
             start=period.start.isoformat(timespec="seconds"),
             end=period.end.isoformat(timespec="seconds"),
@@ -257,8 +253,8 @@ class HistoryService:
     # ---- history ----------------------------------------------------------------------------------
 
     async def history(self, args: HistoryArgs) -> HistoryResult:
-        period = self._period(args.period)
-        devices, label = self._targets(args.deviceName, args.room, args.kind)
+        period = self.period(args.period)
+        devices, label = self.targets(args.deviceName, args.room, args.kind)
         return await self.history_of(
             devices,
             label,
@@ -278,7 +274,7 @@ class HistoryService:
         chart: bool = False,
         gateway: bool = False,
     ) -> HistoryResult:
-        store = await self._store()
+        store = await self.store()
         sources = self._sources(store, devices, gateway=gateway)
         keys = [d.key for d in devices]
         start, end = period.start_ms, period.end_ms + 1
@@ -287,7 +283,7 @@ class HistoryService:
             rows = store.rows(list(sources), start, end)
             return rows, store.outcomes(keys, start, end, limit)
 
-        rows, outcomes = await self._query(read)
+        rows, outcomes = await self.query(read)
         events: list[tuple[int, HistoryEvent]] = []
         numeric: dict[int, list[tuple[int, float]]] = {}
         for row in rows:
@@ -305,7 +301,7 @@ class HistoryService:
                 (
                     o.at,
                     HistoryEvent(
-                        at=self._iso(o.at),
+                        at=self.iso(o.at),
                         device=names.get(o.device_key or "", o.device),
                         deviceKey=o.device_key,
                         what=text,
@@ -323,13 +319,13 @@ class HistoryService:
         summary = self._history_sentence(label, len(devices) == 1, period, events, readings, truncated)
         result = HistoryResult(
             summary=summary,
-            period=self._period_info(period),
+            period=self.period_info(period),
             events=[e for _, e in events],
             readings=readings,
             truncated=truncated,
         )
         if chart:
-            await self._attach_chart(result, lambda: self._history_chart(label, period, sources, numeric))
+            await self.attach_chart(result, lambda: self._history_chart(label, period, sources, numeric))
         return result
 
     def _numeric(self, source: _Source, points: list[tuple[int, float]]) -> NumericSeries:
@@ -344,7 +340,7 @@ class HistoryService:
             min=min(values),
             max=max(values),
             last=values[-1],
-            lastAt=self._iso(points[-1][0]),
+            lastAt=self.iso(points[-1][0]),
         )
 
     def _history_sentence(
@@ -367,7 +363,7 @@ class HistoryService:
         if events:
             spoken = events[-SPOKEN_EVENTS:]
             if single:
-                phrases = [f"{e.what} {when(self._dt(at), now)}" for at, e in spoken]
+                phrases = [f"{e.what} {when(self.dt(at), now)}" for at, e in spoken]
                 text = _join(phrases)
                 if len(events) > len(spoken) or truncated:
                     count = f"{len(events)}{'+' if truncated else ''}"
@@ -376,20 +372,20 @@ class HistoryService:
                     parts.append(f"{label} {text}")
             else:
                 phrases = [
-                    f"{e.device or 'the gateway'} {e.what} {when(self._dt(at), now)}" for at, e in spoken
+                    f"{e.device or 'the gateway'} {e.what} {when(self.dt(at), now)}" for at, e in spoken
                 ]
-                lead = f"{_cap(period.words)}, {label} had {len(events)}{'+' if truncated else ''} change{'' if len(events) == 1 else 's'}"
+                lead = f"{cap(period.words)}, {label} had {len(events)}{'+' if truncated else ''} change{'' if len(events) == 1 else 's'}"
                 parts.append(f"{lead}; the latest: {'; '.join(phrases)}")
         for r in readings[:SPOKEN_SERIES]:
             unit = f" {r.unit}" if r.unit else ""
             who = "it" if single and events else r.device
             at = when(datetime.fromisoformat(r.lastAt), now)
             if r.count == 1:
-                parts.append(f"{who} reported {spoken_label(r.label)} {_number(r.last)}{unit} {at}")
+                parts.append(f"{who} reported {spoken_label(r.label)} {number(r.last)}{unit} {at}")
             else:
                 parts.append(
-                    f"{who} reported {spoken_label(r.label)} {_times(r.count)}, from {_number(r.min)} to "
-                    f"{_number(r.max)}{unit}, last {_number(r.last)}{unit} {at}"
+                    f"{who} reported {spoken_label(r.label)} {_times(r.count)}, from {number(r.min)} to "
+                    f"{number(r.max)}{unit}, last {number(r.last)}{unit} {at}"
                 )
         if len(readings) > SPOKEN_SERIES:
             more = len(readings) - SPOKEN_SERIES
@@ -397,8 +393,8 @@ class HistoryService:
                 f"{more} more {'kind of reading is' if more == 1 else 'kinds of readings are'} in the result"
             )
         if not events and single:
-            parts[0] = f"{_cap(period.words)}, {parts[0].replace('it reported', label + ' reported', 1)}"
-        return _cap(". ".join(_cap(p) if i else p for i, p in enumerate(parts))) + "."
+            parts[0] = f"{cap(period.words)}, {parts[0].replace('it reported', label + ' reported', 1)}"
+        return cap(". ".join(cap(p) if i else p for i, p in enumerate(parts))) + "."
 
     # ---- the last time ------------------------------------------------------------------------------
 
@@ -407,9 +403,9 @@ class HistoryService:
         devices, label = (
             ([], "zwave-js-ui")
             if gateway_state and not args.deviceName
-            else self._targets(args.deviceName, args.room, args.kind)
+            else self.targets(args.deviceName, args.room, args.kind)
         )
-        store = await self._store()
+        store = await self.store()
         sources = self._sources(store, devices, gateway=gateway_state)
         if gateway_state:
             sources = {
@@ -423,7 +419,7 @@ class HistoryService:
         # The newest rows first: most questions are answered by the first page.
         series = list(wanted_sources)
         for limit in (LAST_EVENT_PAGE, LAST_EVENT_SCAN):
-            rows = await self._query(
+            rows = await self.query(
                 functools.partial(store.rows, series, 0, 2**62, limit=limit, newest_first=True)
             )
             for row in rows:
@@ -445,220 +441,27 @@ class HistoryService:
                 found=False,
             )
         now = self.now()
-        ago = max(0.0, now.timestamp() - found_at / 1000)
+        elapsed = max(0.0, now.timestamp() - found_at / 1000)
         who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
-        ago_text = "just now" if ago < 5 else f"{_ago(ago)} ago"
-        summary = f"The last time {who}{found.what} was {when(self._dt(found_at), now)}, {ago_text}."
-        return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(ago, 1))
+        ago_text = "just now" if elapsed < 5 else f"{ago(elapsed)} ago"
+        summary = f"The last time {who}{found.what} was {when(self.dt(found_at), now)}, {ago_text}."
+        return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
 
-    # ---- energy ----------------------------------------------------------------------------------------
+    # ---- energy and batteries (their own modules) --------------------------------------------------
 
     async def energy(self, args: EnergyArgs) -> EnergyResult:
-        period = self._period(args.period)
-        devices, label = self._targets(args.deviceName, args.room, None)
-        meters = [
-            (d, [v for v in d.readings.get(Capability.METER, []) if (v.unit or "").lower() == "kwh"])
-            for d in devices
-        ]
-        meters = [(d, values) for d, values in meters if values]
-        if not meters:
-            raise UserError(
-                f"{_cap(label)} has no energy meter (kWh)."
-                if args.deviceName
-                else f"No device in {label} reports energy in kWh."
-            )
-        store = await self._store()
-        now = self.now()
-        week_start = int((now - timedelta(days=7)).timestamp() * 1000)
-        with_week = period.words == "today"
-        start, end = period.start_ms, period.end_ms + 1
-        first = min(start, week_start) if with_week else start
+        from zwave_mcp.history.usage import energy
 
-        def read() -> list[list[list[tuple[int, float]]]]:
-            return [[self._readings(store, v, first, end) for v in values] for _, values in meters]
-
-        all_readings = await self._query(read)
-        results: list[DeviceEnergy] = []
-        for (device, _values), per_value in zip(meters, all_readings, strict=True):
-            used = [energy_math.used_between(r, start, end) for r in per_value]
-            week = [energy_math.used_between(r, week_start, end) for r in per_value] if with_week else []
-            results.append(
-                DeviceEnergy(
-                    device=device.name,
-                    deviceKey=device.key,
-                    kWh=_sum(used),
-                    last7DaysKWh=_sum(week) if with_week else None,
-                    resets=sum(energy_math.resets([p for p in r if p[0] >= start]) for r in per_value),
-                    readings=sum(len(r) for r in per_value),
-                )
-            )
-        total = _sum([r.kWh for r in results])
-        summary = self._energy_sentence(
-            label, len(devices) == 1 and bool(args.deviceName), period, results, total
-        )
-        result = EnergyResult(
-            summary=summary, period=self._period_info(period), totalKWh=total, devices=results
-        )
-        if args.chart:
-            per_value_all = [r for per_value in all_readings for r in per_value]
-            await self._attach_chart(result, lambda: self._energy_chart(label, period, per_value_all))
-        return result
-
-    def _readings(self, store: Store, value: ZValue, start: int, end: int) -> list[tuple[int, float]]:
-        sid = store.series_ids.get(("value", value.value_id))
-        points = store.numbers(sid, start, end) if sid is not None else []
-        live = value.value
-        at = value.last_update_ms
-        is_number = isinstance(live, int | float) and not isinstance(live, bool)
-        if is_number and at is not None and at < end and (not points or at > points[-1][0]):
-            points.append((at, float(live)))
-        return points
-
-    def _energy_sentence(
-        self, label: str, single: bool, period: Period, results: list[DeviceEnergy], total: float | None
-    ) -> str:
-        if single:
-            r = results[0]
-            if r.kWh is None:
-                return (
-                    f"{r.device} has too few meter readings {period.words} to tell its energy use; "
-                    "history needs two readings."
-                )
-            text = f"{r.device} used {_kwh(r.kWh)} {period.words}"
-            if r.last7DaysKWh is not None:
-                text += f" and {_kwh(r.last7DaysKWh)} in the last 7 days"
-            if r.resets:
-                text += (
-                    f" (its meter was reset {'once' if r.resets == 1 else f'{r.resets} times'} in between)"
-                )
-            return text + "."
-        if total is None:
-            return f"The meters in {label} have too few readings {period.words} to tell the energy used."
-        ranked = sorted((r for r in results if r.kWh), key=lambda r: -(r.kWh or 0))
-        top = ", ".join(f"{r.device} {_kwh(r.kWh or 0)}" for r in ranked[:3])
-        return f"{_cap(label)} used {_kwh(total)} {period.words}" + (f"; most: {top}." if top else ".")
-
-    # ---- batteries ---------------------------------------------------------------------------------------
+        return await energy(self, args)
 
     async def batteries(self, args: BatteryArgs) -> BatteryResult:
-        devices, label = self._targets(
-            args.deviceName, args.room, None if args.deviceName else Capability.BATTERY
-        )
-        by_node: dict[int, tuple[Device, ZValue]] = {}
-        for device in devices:
-            value = device.value(BATTERY_LEVEL) or next(
-                iter(device.readings.get(Capability.BATTERY, [])), None
-            )
-            if value is not None and device.node_id not in by_node:
-                by_node[device.node_id] = (device, value)
-        if not by_node:
-            if args.deviceName:
-                raise UserError(f"{label} has no battery.")
-            raise UserError(
-                f"No device in the {echo(args.room)} has a battery."
-                if args.room
-                else "No device has a battery."
-            )
-        store = await self._store()
-        now = self.now()
-        now_ms = int(now.timestamp() * 1000)
-        trend_start = now_ms - TREND_DAYS * 86_400_000
+        from zwave_mcp.history.batteries import batteries
 
-        def read() -> list[tuple[list[tuple[int, float]], int | None]]:
-            by_node_sids: dict[str, list[int]] = {}
-            for (kind, key), sid in list(store.series_ids.items()):
-                if kind == "value":
-                    by_node_sids.setdefault(key.split("-", 1)[0], []).append(sid)
-            out = []
-            for device, value in by_node.values():
-                series = store.series_ids.get(("value", value.value_id))
-                points = store.numbers(series, trend_start, now_ms + 1) if series is not None else []
-                node_sids = by_node_sids.get(str(device.node_id), [])
-                seen = [t for _, _, t in store.latest_of(node_sids).values() if t is not None]
-                out.append((points, max(seen, default=None)))
-            return out
-
-        stored = await self._query(read)
-        infos: list[BatteryInfo] = []
-        for (device, value), (points, stored_seen) in zip(by_node.values(), stored, strict=True):
-            level = (
-                value.value
-                if isinstance(value.value, int | float) and not isinstance(value.value, bool)
-                else None
-            )
-            reading_at = value.last_update_ms
-            if level is None and points:
-                reading_at, level = points[-1]
-            inside = [p for p in points if p[0] >= trend_start]
-            trend = trend_days = None
-            if inside and level is not None and (reading_at or now_ms) - inside[0][0] > 3600_000:
-                trend = round(float(level) - inside[0][1], 1)
-                trend_days = round(((reading_at or now_ms) - inside[0][0]) / 86_400_000, 1)
-            heard = [
-                t
-                for t in (
-                    device.node.last_active_ms,
-                    stored_seen,
-                    *(v.last_update_ms for v in device.node.values.values()),
-                )
-                if t
-            ]
-            last_heard = max(heard) if heard else None
-            silent = last_heard is None or (now_ms - last_heard) > args.silentHours * 3600_000
-            infos.append(
-                BatteryInfo(
-                    device=device.name,
-                    deviceKey=device.key,
-                    level=level,
-                    low=level is not None and level <= args.lowPercent,
-                    readingAt=self._iso(reading_at) if reading_at else None,
-                    readingAgeSeconds=round((now_ms - reading_at) / 1000, 1) if reading_at else None,
-                    trendPoints=trend,
-                    trendDays=trend_days,
-                    lastHeardAt=self._iso(last_heard) if last_heard else None,
-                    silent=silent,
-                    status=device.node.status,
-                )
-            )
-        infos.sort(key=lambda i: (i.level if i.level is not None else 101, i.device))
-        summary = self._battery_sentence(infos, now_ms)
-        return BatteryResult(
-            summary=summary,
-            batteries=infos,
-            low=[i.device for i in infos if i.low],
-            silent=[i.device for i in infos if i.silent],
-        )
-
-    def _battery_sentence(self, infos: list[BatteryInfo], now_ms: int) -> str:
-        def level_text(i: BatteryInfo) -> str:
-            text = (
-                f"{i.device} {_number(i.level)} %" if i.level is not None else f"{i.device} (level unknown)"
-            )
-            if i.trendPoints and i.trendDays:
-                direction = "down" if i.trendPoints < 0 else "up"
-                text += f", {direction} {_number(abs(i.trendPoints))} points in {_ago(i.trendDays * 86400)}"
-            if i.readingAgeSeconds is not None and i.readingAgeSeconds > 86400:
-                text += f", read {_ago(i.readingAgeSeconds)} ago"
-            return text
-
-        parts = []
-        low = [i for i in infos if i.low]
-        if low:
-            parts.append("Low: " + "; ".join(level_text(i) for i in low))
-        rest = [i for i in infos if not i.low]
-        if rest:
-            parts.append(("Others: " if low else "Batteries: ") + "; ".join(level_text(i) for i in rest[:6]))
-        for i in [i for i in infos if i.silent][:3]:
-            if i.lastHeardAt is None:
-                parts.append(f"{i.device} has not reported since history began")
-            else:
-                age = now_ms / 1000 - datetime.fromisoformat(i.lastHeardAt).timestamp()
-                parts.append(f"{i.device} has not reported for {_ago(age)}")
-        return ". ".join(parts) + "."
+        return await batteries(self, args)
 
     # ---- charts --------------------------------------------------------------------------------------
 
-    async def _attach_chart(self, result: Any, draw: Callable[[], bytes | str]) -> None:
+    async def attach_chart(self, result: Any, draw: Callable[[], bytes | str]) -> None:
         out = await asyncio.to_thread(draw)
         if isinstance(out, bytes):
             result._png = out
@@ -682,30 +485,8 @@ class HistoryService:
         for sid, points in list(numeric.items())[:4]:
             s = sources[sid]
             name = f"{s.device.name if s.device else ''} {s.value.label if s.value else ''}{_unit(s.value)}".strip()
-            lines.append((name, [(self._dt(at), v) for at, v in points]))
-        return chart.lines(f"{_cap(label)}, {period.words}", lines)
-
-    def _energy_chart(
-        self, label: str, period: Period, readings: list[list[tuple[int, float]]]
-    ) -> bytes | str:
-        from zwave_mcp.history import chart
-
-        hourly = period.end - period.start <= timedelta(hours=36)
-        step = timedelta(hours=1) if hourly else timedelta(days=1)
-        edge = period.start.replace(minute=0, second=0, microsecond=0)
-        if not hourly:
-            edge = edge.replace(hour=0)
-        edges = []
-        while edge < period.end:
-            edges.append(edge)
-            edge += step
-        ms = [int(e.timestamp() * 1000) for e in edges]
-        totals = [0.0] * len(edges)
-        for r in readings:
-            for i, used in enumerate(energy_math.per_day(r, ms, period.end_ms + 1)):
-                totals[i] += used or 0.0
-        labels = [e.strftime("%H:%M" if hourly else "%a %d") for e in edges]
-        return chart.bars(f"{_cap(label)}: energy {period.words} (kWh)", labels, totals)
+            lines.append((name, [(self.dt(at), v) for at, v in points]))
+        return chart.lines(f"{cap(label)}, {period.words}", lines)
 
 
 _STATE_WORDS = {
@@ -723,12 +504,3 @@ _STATE_WORDS = {
 
 def _join(phrases: list[str]) -> str:
     return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
-
-
-def _sum(values: Sequence[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return round(sum(known), 3) if known else None
-
-
-def _kwh(value: float) -> str:
-    return f"{value:.1f} kWh" if value >= 0.95 or value == 0 else f"{value:.2f} kWh"
