@@ -47,7 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         rows += throughput.run(rounds=3 if quick else 10)
     if "6" in sections:
         rows += history.run(
-            seconds=2 if quick else 5, total=100_000 if quick else 1_000_000, calls=20 if quick else 100
+            seconds=2 if quick else 3,
+            total=100_000 if quick else 1_000_000,
+            calls=20 if quick else 100,
+            rounds=2 if quick else 6,
         )
     elapsed = time.perf_counter() - started
     say(f"done in {elapsed:.0f} s")
