@@ -9,6 +9,11 @@
 - Queries: a store file with 1,000,000 changes over the last 30 days (the house's own values plus filler
   series, as a busy house would make), then the history tools through the in-process client: p50 ≤ 20 ms.
 - Size: bytes of the file (after a WAL checkpoint) per million changes.
+
+On the shared 2-core machine these were first run on (load 4-6), the p99 ratio swung from 1.06x to 1.84x
+between runs of the same code while p50 stayed within a few per cent. A probe with the writer in a process
+of its own (no GIL shared with the server) raised the p99 just as much (1.85x in that run): the cost is
+CPU the writer takes from a busy machine, not the GIL, so a writer process would not help.
 """
 
 from __future__ import annotations
