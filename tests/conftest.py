@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import re
+import tempfile
 import threading
 import time
 import warnings
@@ -44,6 +45,11 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from zwave_mcp.simulator import SimConfig, Simulator
 from zwave_mcp.simulator.broker import EmbeddedBroker, MosquittoBroker, find_mosquitto
+
+# Servers built in tests keep their history under a temporary state directory, never the user's real one
+# (the default store lives in the platform's user state directory; on Linux that follows XDG_STATE_HOME,
+# and child processes that inherit the environment follow it too).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="zwave-mcp-test-state-")
 
 
 @dataclass

@@ -77,6 +77,16 @@ class Settings(BaseModel):
     rate_limit_total: int = Field(60, ge=0, description="Commands per minute in all (0: no limit)")
     audit_file: Path | None = Field(None, description="Also append the audit log (JSON lines) to this file")
     policy_file: Path | None = Field(None, description="TOML or JSON file with the policy settings")
+    # History (zwave_mcp.history): an SQLite file of changes, energy readings and gate outcomes.
+    history_path: str | None = Field(
+        None,
+        description="History file (default: the user state directory); 'off' turns history off, "
+        "':memory:' keeps it only while the server runs",
+    )
+    history_days: float = Field(30.0, gt=0, le=3650, description="Days of history kept")
+    history_max_mb: float = Field(
+        500.0, gt=0, description="History file size cap in MB; the oldest changes go first"
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
     log_format: Literal["json", "text"] = Field("json", description="stderr log format")
 

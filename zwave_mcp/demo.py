@@ -83,6 +83,8 @@ class Home:
             "ZWAVE_MCP_MQTT_URL": self.mqtt_url,
             "ZWAVE_MCP_PREFIX": PREFIX,
             "ZWAVE_MCP_MQTT_VERSION": self.mqtt_version,
+            # A demo house's history is not the person's: keep it in memory, gone with the server.
+            "ZWAVE_MCP_HISTORY_PATH": ":memory:",
         }
 
     def close(self) -> None:

@@ -15,6 +15,7 @@ serves), and the executor keeps the same specs by name for the middleware.
 from __future__ import annotations
 
 import asyncio
+import base64
 import functools
 import inspect
 import logging
@@ -25,7 +26,14 @@ from typing import Annotated, Any, Generic, Protocol, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp_types import (
+    CallToolResult,
+    ContentBlock,
+    ImageContent,
+    InputRequiredResult,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, ValidationError
 
 from zwave_mcp.asking import InputRequired
@@ -210,8 +218,15 @@ def _envelope_result(
         "error": error,
     }
     sentence = result.summary if result is not None else (error or "")
+    content: list[ContentBlock] = [TextContent(type="text", text=sentence)]
+    images = getattr(result, "images", None)  # results that can carry a chart (history, energy)
+    if images is not None:
+        content += [
+            ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+            for data, mime in images()
+        ]
     return CallToolResult(
-        content=[TextContent(type="text", text=sentence)],
+        content=content,
         structured_content=envelope,
         is_error=error is not None,
     )

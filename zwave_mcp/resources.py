@@ -1,6 +1,7 @@
-"""MCP resources: the inventory, one device, and health, as JSON documents, with change subscriptions.
+"""MCP resources: the inventory, one device, its last 24 hours of history, and health, as JSON documents,
+with change subscriptions.
 
-`register_resources` adds the three resources and the 2025-era `resources/subscribe` handlers, and wires
+`register_resources` adds the resources and the 2025-era `resources/subscribe` handlers, and wires
 the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies both kinds of subscriber.
 """
 
@@ -65,6 +66,31 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
             for v in found.all_values()
         }
         return json.dumps({"device": summarize(found).model_dump(mode="json"), "values": values})
+
+    @server.resource(
+        DEVICE_URI_PREFIX + "{key}/history",
+        name="device-history",
+        title="One Z-Wave device's last 24 hours",
+        description="What one device (key from zwave://devices) reported and was told in the last 24 hours, "
+        "from the history store.",
+        mime_type="application/json",
+    )
+    async def device_history(key: str) -> str:
+        from zwave_mcp.errors import UserError
+        from zwave_mcp.history.periods import parse_period
+
+        await app.gateway.settle()
+        found = app.devices.index.get(key)  # hidden devices are not in the index
+        if found is None:
+            raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
+        service = app.history.service
+        try:
+            result = await service.history_of(
+                [found], found.name, parse_period("last 24 hours", service.now()), 500
+            )
+        except UserError as exc:
+            raise ResourceError(exc.message) from None
+        return result.model_dump_json()
 
     @server.resource(
         HEALTH_URI,

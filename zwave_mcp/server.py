@@ -22,6 +22,8 @@ from zwave_mcp.gateway.client import ZwaveGateway
 
 log = logging.getLogger(__name__)
 
+HISTORY_START_DELAY_S = 0.3
+
 INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
     "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
@@ -57,6 +59,8 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
     @asynccontextmanager
     async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
         app.gateway.start()  # returns at once; the connection is made in the background
+        # The store opens in its own thread a moment later: `initialize` is answered first.
+        opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
         updates.start()
         entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
         try:
@@ -65,6 +69,8 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
             entries.cancel()
             await updates.stop()
             await app.gateway.stop()
+            opening.cancel()
+            await asyncio.to_thread(app.history.recorder.stop)
 
     server: MCPServer[App] = MCPServer(
         name="zwave-mcp",

@@ -31,6 +31,10 @@ TOOLS = {
     "list_zwave_scenes",
     "activate_zwave_scene",
     "get_recent_events",
+    "get_device_history",
+    "get_last_event",
+    "get_energy_usage",
+    "get_battery_report",
 }
 
 
@@ -90,6 +94,10 @@ CHECK_SCRIPT = {
         "list_zwave_scenes": {},
         "activate_zwave_scene": {"scene": "Evening"},
         "get_recent_events": {"minutes": 5},
+        "get_device_history": {"deviceName": "kitchen light", "period": "last hour"},
+        "get_last_event": {"deviceName": "front door", "state": "locked"},
+        "get_energy_usage": {"deviceName": "coffee maker"},
+        "get_battery_report": {},
     }
 }
 

@@ -21,8 +21,9 @@ C = "control_zwave_device"
 ACTIONS = "on, off, toggle, dim, set_level, open, close, stop, set_position, lock, unlock, set_temperature, set_mode, set_color"
 ALIASES = "turn on, switch on, power on, turn off, switch off, power off, brightness, set brightness, level, position, temperature, set setpoint, setpoint, mode, color, colour, set colour"
 TOOLS = (
-    "activate_zwave_scene, check_zwave_health, control_zwave_device, get_device_sensor_data, get_device_state, "
-    "get_recent_events, list_zwave_devices, list_zwave_scenes, verify_device"
+    "activate_zwave_scene, check_zwave_health, control_zwave_device, get_battery_report, get_device_history, "
+    "get_device_sensor_data, get_device_state, get_energy_usage, get_last_event, get_recent_events, "
+    "list_zwave_devices, list_zwave_scenes, verify_device"
 )
 CAPABILITIES = (
     "switch, dimmer, color, cover, lock, thermostat, sensor, binary_sensor, notification, meter, battery"
@@ -196,6 +197,26 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
         "Parameter 'maxAgeSeconds' must be between 0 and 86400 (got -1).",
     ),
     ("get_recent_events", {"minutes": 0}, "Parameter 'minutes' must be greater than 0 (got 0)."),
+    (
+        "get_device_history",
+        {"deviceName": "front door", "period": "the other day"},
+        "I cannot read the period 'the other day'. Try 'last hour', 'last 3 days', 'today', 'yesterday', "
+        "'since 6 pm', 'this week', '2026-11-20', or an ISO range '2026-11-20T06:00/2026-11-20T09:00'.",
+    ),
+    (
+        "get_device_history",
+        {"room": "attic"},
+        "No devices in a room named 'attic'. Rooms: Bedroom, Entry, Garage, Hallway, Kitchen, Living Room, Porch.",
+    ),
+    (
+        "get_last_event",
+        {"deviceName": "front door", "state": "exploded"},
+        "Parameter 'state' must be one of: any, opened, closed, locked, unlocked, motion, on, off, dead, alive, asleep, awake, online, offline (got 'exploded').",
+    ),
+    ("get_energy_usage", {"deviceName": "front door"}, "Front Door Lock has no energy meter (kWh)."),
+    ("get_battery_report", {"deviceName": "kitchen light"}, "Kitchen Light has no battery."),
+    ("get_battery_report", {"room": "porch"}, "No device in the porch has a battery."),
+    ("get_battery_report", {"silentHours": 0}, "Parameter 'silentHours' must be greater than 0 (got 0)."),
     (C, {"deviceName": 123, "action": "on"}, "Parameter 'deviceName' must be a string (got 123)."),
     (C, {"deviceName": "", "action": "on"}, "Parameter 'deviceName' must not be empty."),
     (

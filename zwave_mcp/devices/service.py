@@ -55,6 +55,8 @@ class DeviceService:
         self._by_value: dict[str, Device] = {}
         self._hidden_keys: set[str] = set()
         self._hidden_nodes: set[int] = set()
+        self._everything: list[Device] = []
+        self._entries_checked: DeviceIndex | None = None
         self.unmatched: list[str] = []  # policy list entries that match no device (warned once each)
         self._recheck_pending = False
         gateway.inventory.add_listener(self._on_change)
@@ -93,11 +95,15 @@ class DeviceService:
             self._hidden_keys = {d.key for d in everything if d.key not in shown}
             self._hidden_nodes = {d.node_id for d in everything if d.key not in shown}
             self._index = DeviceIndex(devices, self._aliases)
-            if self.gateway.loaded:
-                self._check_policy_entries(everything)
+            self._everything = everything
             self._indexed_nodes = nodes
             self._stale = False
             self._resolved.clear()
+        # Checked once per index, and only once the network has loaded: an index built while a load is
+        # still being announced (a load listener asking) must not skip the check for good.
+        if self._entries_checked is not self._index and self.gateway.loaded:
+            self._entries_checked = self._index
+            self._check_policy_entries(self._everything)
         return self._index
 
     def devices(self) -> list[Device]:

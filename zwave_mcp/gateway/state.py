@@ -12,6 +12,7 @@ API:
   nodeinfo on an unknown topic is mapped by the ids inside it (and teaches the index a new name); a
   *retained* one may be a stale leftover under an old name and is ignored.
 - `add_listener(cb) -> unsubscribe` – called with every `Change`; a listener that raises is logged.
+- `add_load_listener(cb)` – called with the nodes after every `load_nodes` (which emits no Changes).
 - `history` – the last `history_size` changes as `Recorded(at, change)` (`at` = wall-clock seconds).
 
 What becomes a `Change` (see `model.Change`): "value" when a value's value or its `lastUpdate` time
@@ -105,6 +106,7 @@ class Inventory:
         self.index = ValueTopicIndex(self.nodes)
         self.history: deque[Recorded] = deque(maxlen=history_size)
         self._listeners: list[Listener] = []
+        self._load_listeners: list[Callable[[list[ZNode]], None]] = []
         self._clock = clock
 
     # ---- picture -------------------------------------------------------------------------------
@@ -127,6 +129,12 @@ class Inventory:
                 gc.enable()
         self.nodes = nodes
         self.index.rebuild(nodes)
+        # A load replaces the picture without Changes; the history compares it with what it stored.
+        for cb in list(self._load_listeners):
+            try:
+                cb(list(nodes.values()))
+            except Exception:
+                logger.warning("inventory load listener failed", exc_info=True)
 
     def node(self, node_id: int) -> ZNode | None:
         return self.nodes.get(node_id)
@@ -149,6 +157,10 @@ class Inventory:
                 self._listeners.remove(cb)
 
         return unsubscribe
+
+    def add_load_listener(self, cb: Callable[[list[ZNode]], None]) -> None:
+        """Called with the nodes after every `load_nodes`."""
+        self._load_listeners.append(cb)
 
     def _emit(self, changes: list[Change]) -> None:
         now = self._clock()

@@ -15,6 +15,14 @@ def tool_specs(app: App) -> list[ToolSpec]:
     from zwave_mcp.tools.devices import specs as device_specs
     from zwave_mcp.tools.events import specs as event_specs
     from zwave_mcp.tools.health import specs as health_specs
+    from zwave_mcp.tools.history import specs as history_specs
     from zwave_mcp.tools.scenes import specs as scene_specs
 
-    return [*device_specs(app), *control_specs(app), *health_specs(app), *scene_specs(app), *event_specs(app)]
+    return [
+        *device_specs(app),
+        *control_specs(app),
+        *health_specs(app),
+        *scene_specs(app),
+        *event_specs(app),
+        *history_specs(app),
+    ]

@@ -1,0 +1,288 @@
+"""History on Mosquitto + the simulator: changes made, the server restarted, the same questions answered
+from the store; a meter reset inside a period; a damaged or locked file; the hide policy; charts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
+from zwave_mcp.simulator import FAST, Simulator, capture_config
+from zwave_mcp.simulator.house import value_key
+
+pytestmark = pytest.mark.integration
+
+CONTROL = "control_zwave_device"
+KWH = value_key(50, 0, "value", 65537)
+
+
+@pytest.fixture
+def sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
+    return simulator_factory(config=capture_config("a", timing=FAST, periodic=False))
+
+
+@pytest.fixture
+def store_file(tmp_path: Path) -> Path:
+    return tmp_path / "state" / "history.sqlite3"
+
+
+def settings(mosquitto: Any, sim: Simulator, path: Path | str, **extra: Any) -> Any:
+    return settings_for(mosquitto, sim, history_path=str(path), **extra)
+
+
+async def lock_and_unlock(client: Any) -> None:
+    locked = await call(client, CONTROL, {"deviceName": "front door", "action": "lock"})
+    assert locked.outcome == "confirmed", locked.text
+    asked = await call(client, CONTROL, {"deviceName": "front door", "action": "unlock"})
+    token = asked.result["confirmationToken"]
+    unlocked = await call(
+        client, CONTROL, {"deviceName": "front door", "action": "unlock", "confirmationToken": token}
+    )
+    assert unlocked.outcome == "confirmed", unlocked.text
+
+
+async def test_history_survives_a_restart(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        await lock_and_unlock(client)
+        first = await call(client, "get_device_history", {"deviceName": "front door", "period": "last hour"})
+        last_unlock = await call(client, "get_last_event", {"deviceName": "front door", "state": "unlocked"})
+        locks = await call(client, "get_device_history", {"kind": "lock", "period": "last hour"})
+        entry = await call(client, "get_last_event", {"room": "entry"})
+    assert not first.is_error, first.text
+    assert locks.text.startswith("Front Door Lock was locked at "), locks.text  # the one lock, by name
+    assert {e["device"] for e in locks.result["events"]} == {"Front Door Lock"}
+    assert entry.result["found"] and entry.result["event"]["device"] == "Front Door Lock", entry.text
+    lock_events = [e for e in first.result["events"] if e["source"] == "value"]
+    assert [e["state"] for e in lock_events][-2:] == ["locked", "unlocked"], first.result["events"]
+    assert (
+        "Front Door Lock" in first.text and "was locked at" in first.text and "was unlocked at" in first.text
+    )
+    commands = [e for e in first.result["events"] if e["source"] == "command"]
+    assert {(e["what"]) for e in commands} >= {
+        "was told to lock (confirmed)",
+        "was told to unlock (confirmed)",
+    }
+    assert last_unlock.result["found"] is True, last_unlock.text
+    assert last_unlock.text.startswith("The last time Front Door Lock was unlocked was at ")
+    assert store_file.exists()
+
+    # A new server on the same file (the broker re-publishes every retained value): same answers,
+    # no duplicates.
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        again = await call(client, "get_device_history", {"deviceName": "front door", "period": "last hour"})
+        last_again = await call(client, "get_last_event", {"deviceName": "front door", "state": "unlocked"})
+        locked_last = await call(client, "get_last_event", {"deviceName": "front door", "state": "locked"})
+    assert again.result["events"] == first.result["events"]
+    assert last_again.result["event"] == last_unlock.result["event"]
+    assert locked_last.result["found"] is True
+    at = datetime.fromisoformat(again.result["events"][0]["at"])
+    assert at.utcoffset() is not None, "structured times carry their offset"
+
+
+async def test_energy_across_a_meter_reset(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    plug = sim.nodes[8]
+    meter = plug["values"][KWH]
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        start = datetime.now().astimezone()
+        time.sleep(0.01)
+        for reading in (13.0, 13.5, 0.0, 0.4):  # +0.66, +0.5, reset, +0.4 after the reset
+            sim.set_value(plug, meter, reading)
+            time.sleep(0.02)
+        await _until_stored(client, 4)
+        used = await call(
+            client, "get_energy_usage", {"deviceName": "coffee maker", "period": f"since {start.isoformat()}"}
+        )
+        today = await call(client, "get_energy_usage", {"deviceName": "coffee maker"})
+        house = await call(client, "get_energy_usage", {"period": "today"})
+    assert not used.is_error, used.text
+    device = used.result["devices"][0]
+    # The first reading's span began long before `start`, so almost none of its 0.66 kWh counts.
+    assert device["kWh"] == pytest.approx(0.9, abs=0.01), used.result
+    assert device["resets"] == 1
+    assert "Coffee Maker Plug used 0.90 kWh since" in used.text and "reset once" in used.text
+    assert today.text.startswith("Coffee Maker Plug used ") and "in the last 7 days" in today.text
+    assert house.result["totalKWh"] == today.result["totalKWh"]
+    assert house.text.startswith("The house used ")
+
+
+async def _until_stored(client: Any, count: int) -> None:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        answer = await call(
+            client, "get_device_history", {"deviceName": "coffee maker", "period": "last hour"}
+        )
+        kwh = [r for r in answer.result["readings"] if r["unit"] == "kWh"]
+        if kwh and kwh[0]["count"] >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the meter readings were not stored: {answer.result}")
+
+
+async def test_a_damaged_file_leaves_live_tools_working(
+    mosquitto: Any, sim: Simulator, store_file: Path
+) -> None:
+    store_file.parent.mkdir(parents=True)
+    store_file.write_bytes(b"this is not a database, just text that happens to sit here\n" * 200)
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        devices = await call(client, "list_zwave_devices")
+        history = await call(client, "get_device_history", {"deviceName": "front door"})
+        energy = await call(client, "get_energy_usage", {})
+        control = await call(client, CONTROL, {"deviceName": "kitchen light", "action": "on"})
+    assert not devices.is_error and devices.result["devices"]
+    assert control.outcome == "confirmed", control.text
+    for answer in (history, energy):
+        assert answer.is_error
+        assert answer.error.startswith("History cannot answer: the history file is damaged"), answer.error
+        assert "Traceback" not in answer.error and "Live readings and controls still work" in answer.error
+    assert store_file.read_bytes().startswith(b"this is not a database"), "the file is left for the person"
+
+
+async def test_a_locked_file_says_so(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    store_file.parent.mkdir(parents=True)
+    holder = sqlite3.connect(store_file, isolation_level=None)
+    holder.execute("CREATE TABLE other(x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        async with connected(settings(mosquitto, sim, store_file)) as client:
+            history = await call(client, "get_battery_report", {})
+            live = await call(client, "get_device_sensor_data", {"deviceName": "garage motion"})
+    finally:
+        holder.close()
+    assert history.is_error and "locked by another program" in history.error, history.text
+    assert not live.is_error, live.text
+
+
+async def test_hidden_devices_stay_hidden(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    async with connected(settings(mosquitto, sim, store_file, hide="Front Door Lock")) as client:
+        named = await call(client, "get_device_history", {"deviceName": "front door lock"})
+        house = await call(client, "get_device_history", {"period": "last 7 days", "limit": 500})
+        batteries = await call(client, "get_battery_report", {})
+    assert named.is_error and "No device named" in named.error
+    assert all(e["deviceKey"] != "5" for e in house.result["events"]), house.result["events"]
+    assert "Front Door Lock" not in house.text
+    assert "Front Door Lock" not in {b["device"] for b in batteries.result["batteries"]}
+    assert {b["device"] for b in batteries.result["batteries"]} == {"Bedroom Sensor", "Garage Motion"}
+    with sqlite3.connect(store_file) as conn:  # not even kept in the file
+        assert conn.execute("SELECT count(*) FROM series WHERE node = 5").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM series WHERE node = 8").fetchone()[0] > 0
+
+
+async def test_a_change_during_a_broker_outage_is_recorded(
+    mosquitto: Any, sim: Simulator, store_file: Path
+) -> None:
+    if not mosquitto.is_mosquitto:
+        pytest.skip("needs Mosquitto (the embedded broker cannot restart)")
+    light = sim.nodes[2]
+    current = light["values"][value_key(37, 0, "currentValue")]
+    house = {"period": "last 7 days", "limit": 500}
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        before = await call(client, "get_last_event", {"deviceName": "kitchen light", "state": "on"})
+        events_before = (await call(client, "get_device_history", house)).result["events"]
+        mosquitto.kill()
+        try:
+            sim.set_value(light, current, True)  # published into the void: nobody hears it
+        finally:
+            mosquitto.start()
+        # The server reconnects, reloads the house, and finds the new value with the device's own time.
+        after = await wait_for_answer(
+            client,
+            "get_last_event",
+            {"deviceName": "kitchen light", "state": "on"},
+            lambda a: not a.is_error and a.result["found"],
+            timeout=30,
+        )
+        events_after = (await call(client, "get_device_history", house)).result["events"]
+    assert before.result["found"] is False, before.text
+    # The broker re-published every retained value: nothing new but the one real change.
+    new = [e for e in events_after if e not in events_before]
+    assert [(e["device"], e["what"]) for e in new] == [("Kitchen Light", "was turned on")], new
+    assert len(events_after) == len(events_before) + 1
+    assert after.result["event"]["at"] == _iso_ms(current["lastUpdate"])
+
+
+def _iso_ms(at_ms: int) -> str:
+    return datetime.fromtimestamp(at_ms / 1000).astimezone().isoformat(timespec="seconds")
+
+
+async def test_bad_period_gets_examples(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        answer = await call(
+            client, "get_device_history", {"deviceName": "front door", "period": "fortnight ago-ish"}
+        )
+    assert answer.is_error
+    assert answer.error.startswith("I cannot read the period 'fortnight ago-ish'. Try 'last hour'")
+
+
+async def test_batteries_and_silence(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        fresh = await call(client, "get_battery_report", {"silentHours": 24 * 365})
+        strict = await call(
+            client, "get_battery_report", {"deviceName": "garage motion", "silentHours": 0.0001}
+        )
+    levels = {b["device"]: b["level"] for b in fresh.result["batteries"]}
+    assert levels == {"Bedroom Sensor": 87, "Front Door Lock": 64, "Garage Motion": 100}
+    assert fresh.result["silent"] == []
+    assert fresh.text.startswith("Batteries: Front Door Lock 64 %")
+    assert strict.result["silent"] == ["Garage Motion"]
+    assert "Garage Motion has not reported for" in strict.text
+
+
+async def test_charts_are_png_image_content(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    pytest.importorskip("matplotlib")
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        reply = await client.call_tool("get_energy_usage", {"deviceName": "coffee maker", "chart": True})
+        plain = await client.call_tool("get_energy_usage", {"deviceName": "coffee maker"})
+    kinds = [c.type for c in reply.content]
+    assert kinds == ["text", "image"], reply.content
+    image = reply.content[1]
+    assert image.mime_type == "image/png"
+    assert reply.structured_content["result"]["chart"] == "attached"
+    assert [c.type for c in plain.content] == ["text"]
+
+
+async def test_history_chart_and_a_missing_plotting_library(
+    mosquitto: Any, sim: Simulator, store_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    args = {"deviceName": "bedroom sensor", "period": "last 7 days", "chart": True}
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        drawn = await client.call_tool("get_device_history", args)
+        for module in ("matplotlib.figure", "matplotlib.backends.backend_agg"):
+            monkeypatch.setitem(sys.modules, module, None)  # as if the charts extra were not installed
+        missing = await client.call_tool("get_device_history", args)
+    assert [c.type for c in drawn.content] == ["text", "image"]
+    assert [c.type for c in missing.content] == ["text"]
+    assert not missing.is_error
+    text = missing.content[0].text
+    assert "Bedroom Sensor reported" in text
+    assert text.endswith("No chart: charts need matplotlib: install zwave-mcp[charts].")
+    assert (
+        missing.structured_content["result"]["chart"] == "charts need matplotlib: install zwave-mcp[charts]"
+    )
+
+
+async def test_history_off(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(settings(mosquitto, sim, "off")) as client:
+        answer = await call(client, "get_device_history", {"deviceName": "front door"})
+    assert answer.is_error and "history is turned off" in answer.error
+
+
+async def test_device_history_resource(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    async with connected(settings(mosquitto, sim, store_file, hide="Kitchen Light")) as client:
+        await call(client, CONTROL, {"deviceName": "coffee maker", "action": "on"})
+        read = await client.read_resource("zwave://devices/8/history")
+        with pytest.raises(Exception, match="No device with key '2'"):
+            await client.read_resource("zwave://devices/2/history")
+        device = await client.read_resource("zwave://devices/8")
+    body = json.loads(read.contents[0].text)
+    assert body["summary"].startswith("Coffee Maker Plug was turned on at ")
+    assert body["period"]["words"] == "in the last 24 hours"
+    assert "device" in json.loads(device.contents[0].text), "the device resource is still itself"

@@ -1,0 +1,175 @@
+"""The recorder and its store on a temporary file: what becomes a row, what does not, and failures."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from zwave_mcp.gateway.model import Change, ZNode, ZValue
+from zwave_mcp.history.recorder import Recorder
+from zwave_mcp.history.store import Store, StoreUnavailable
+
+VID = "8-50-0-value-65537"
+NOW_S = 1_800_000_000.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW_S
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "history.sqlite3"
+
+
+@pytest.fixture
+def recorder(path: Path) -> Iterator[Recorder]:
+    rec = Recorder(str(path), clock=Clock())
+    rec.start()
+    assert rec.wait_open(5)
+    yield rec
+    rec.stop()
+
+
+def rows(path: Path) -> list[tuple[str, int, str | None, str | None]]:
+    with sqlite3.connect(path) as conn:
+        return conn.execute(
+            "SELECT s.key, c.at, c.old, c.new FROM changes c JOIN series s ON s.id = c.series ORDER BY c.at"
+        ).fetchall()
+
+
+def value_change(new: object, at: int, old: object = None) -> Change:
+    return Change("value", 8, VID, old, new, at)
+
+
+def test_changes_are_rows_and_a_re_report_is_not(recorder: Recorder, path: Path) -> None:
+    recorder.on_change(value_change(12.0, 1000, old=11.0))
+    recorder.on_change(value_change(12.0, 2000, old=12.0))  # the same value reported again
+    recorder.on_change(value_change(12.5, 3000, old=12.0))
+    recorder.on_change(value_change(9.0, 2500, old=12.5))  # older than what is stored: the present stands
+    assert recorder.flush()
+    assert rows(path) == [(VID, 1000, "11.0", "12.0"), (VID, 3000, "12.0", "12.5")]
+    assert recorder.store is not None
+    sid = recorder.store.series_ids[("value", VID)]
+    assert recorder.store.latest_of([sid]) == {sid: (12.5, 3000, 3000)}
+
+
+def test_statuses_gateway_and_outcomes(recorder: Recorder, path: Path) -> None:
+    recorder.on_change(Change("status", 7, None, "Alive", "Dead", 1000))
+    recorder.on_change(Change("gateway", None, "client_online", True, False, 1500))
+    recorder.on_change(Change("node", 7, None, {"name": "a"}, {"name": "b"}, 1600))  # not history
+    recorder.record_outcome(
+        {
+            "tool": "control_zwave_device",
+            "action": "unlock",
+            "outcome": "confirmed",
+            "device": "Front Door Lock (Entry)",
+            "device_key": "5",
+            "value": None,
+            "time": 2.0,
+        }
+    )
+    assert recorder.flush()
+    assert rows(path) == [("7", 1000, '"Alive"', '"Dead"'), ("client_online", 1500, "true", "false")]
+    assert recorder.store is not None
+    (outcome,) = recorder.store.outcomes(["5"], 0, 10_000, 10)
+    assert (outcome.at, outcome.action, outcome.outcome, outcome.device) == (
+        2000,
+        "unlock",
+        "confirmed",
+        "Front Door Lock (Entry)",
+    )
+
+
+def test_a_restart_and_a_re_published_retained_value_add_nothing(path: Path) -> None:
+    first = Recorder(str(path), clock=Clock())
+    first.start()
+    at = int(NOW_S * 1000) - 5000  # recent: the second recorder's retention keeps it
+    first.on_change(value_change(12.0, at))
+    first.stop()
+    second = Recorder(str(path), clock=Clock())
+    second.start()
+    second.on_change(value_change(12.0, at))  # the broker's retained copy, same time
+    second.on_change(value_change(12.0, at + 4000))  # raw payloads carry no time: same value, new receipt
+    assert second.flush()
+    second.stop()
+    assert rows(path) == [(VID, at, None, "12.0")]
+
+
+def test_a_load_records_what_changed_while_away(recorder: Recorder, path: Path) -> None:
+    recorder.on_change(value_change(12.0, 1000))
+    node = ZNode(id=8, status="Alive")
+    node.values[VID] = ZValue(VID, 8, 50, "Meter", 0, "value", 65537, value=13.5, last_update_ms=9000)
+    node.values["8-37-0-currentValue"] = ZValue(
+        "8-37-0-currentValue", 8, 37, "Binary Switch", 0, "currentValue", value=True, last_update_ms=8000
+    )
+    recorder.on_load([node])
+    recorder.on_load([node])  # a second load of the same picture adds nothing
+    assert recorder.flush()
+    stored = rows(path)
+    assert (VID, 9000, "12.0", "13.5") in stored
+    assert ("8-37-0-currentValue", 8000, None, "true") in stored
+    assert ("8", int(NOW_S * 1000), None, '"Alive"') in stored  # the status first seen, as of the load
+    assert len(stored) == 4
+
+
+def test_a_damaged_file_fails_with_a_reason_and_hears_nothing(path: Path) -> None:
+    path.write_bytes(b"not a database" * 500)
+    rec = Recorder(str(path))
+    rec.start()
+    assert rec.wait_open(5) is False
+    assert rec.state == "failed"
+    assert rec.reason is not None and rec.reason.startswith("the history file is damaged")
+    rec.on_change(value_change(1.0, 1))
+    assert rec.flush() is False
+    rec.stop()
+    with pytest.raises(StoreUnavailable, match="damaged"):
+        Store.open(str(path))
+
+
+def test_an_unwritable_place_fails_with_a_reason(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    rec = Recorder(str(blocker / "history.sqlite3"))  # a directory that cannot be made
+    rec.start()
+    assert rec.wait_open(5) is False
+    assert rec.state == "failed"
+    assert rec.reason is not None and str(blocker) in rec.reason and "Traceback" not in rec.reason
+    rec.stop()
+
+
+def test_off_and_memory() -> None:
+    off = Recorder(None)
+    off.start()
+    off.on_change(value_change(1.0, 1))
+    assert off.state == "off" and off.reason is not None and "turned off" in off.reason
+    memory = Recorder(":memory:")
+    memory.start()
+    assert memory.wait_open(5)
+    memory.on_change(value_change(1.0, 1))
+    assert memory.flush()
+    assert memory.store is not None and memory.store.count() == 1
+    memory.stop()
+
+
+def test_retention_by_days_and_by_size(path: Path) -> None:
+    store = Store.open(str(path))
+    sid = store.series_id("value", VID, 8)
+    day = 86_400_000
+    now = 100 * day
+    store.write([(sid, now - 40 * day, None, "1", 1.0), (sid, now - day, "1", "2", 2.0)], [], [])
+    assert store.prune(30, None, now) == 1
+    assert store.count() == 1
+    filler = [(sid, now + i, None, "x" * 200, None) for i in range(5000)]
+    store.write(filler, [], [])
+    before = store.count()
+    store.prune(30, 200_000, now)
+    assert store.count() < before and store.used_bytes() <= 200_000
+    store.close()

@@ -1,0 +1,90 @@
+"""The home's memory: an SQLite store of what the live picture saw and what the write gate did.
+
+- `recorder.py` — hears changes (inventory listener, load snapshots) and gate outcomes; a writer thread
+  writes them in batches. Never on the path of a live call.
+- `store.py` — the SQLite file: schema, writes, retention, queries (the only module that imports sqlite3).
+- `service.py` — answers for the history tools: what is asked about (names, rooms, kinds; the hide policy),
+  history and the last time something happened; `usage.py` answers energy questions and `batteries.py`
+  battery ones. `periods.py` reads periods, `energy.py` counts kWh, `words.py` says changes, `chart.py`
+  draws.
+
+Importing this package is cheap: sqlite3 is imported by the writer thread when it opens the file, and
+matplotlib only when a chart is asked for, so start-up does not pay for either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from zwave_mcp.history.recorder import DEFAULT, Recorder
+
+if TYPE_CHECKING:
+    from zwave_mcp.config import Settings
+    from zwave_mcp.devices.service import DeviceService
+    from zwave_mcp.gateway.state import Inventory
+    from zwave_mcp.history.service import HistoryService
+
+OFF = ("off", "none", "false", "no", "0", "")
+
+
+def history_path(setting: str | None) -> str | None:
+    """Where the store lives: None (off), ':memory:', a file path, or DEFAULT (the user state directory,
+    found by the recorder's thread so that start-up does not pay for it)."""
+    if setting is None:
+        return DEFAULT
+    text = setting.strip()
+    if text.lower() in OFF:
+        return None
+    return text if text == ":memory:" else str(_expand(text))
+
+
+def _expand(text: str) -> object:
+    from pathlib import Path
+
+    return Path(text).expanduser()
+
+
+class VisibleNodes:
+    """`keep(node_id)`: whether a node has a device the policy lets people see (follows renames)."""
+
+    def __init__(self, devices: DeviceService) -> None:
+        self._devices = devices
+        self._index: object = None
+        self._nodes: frozenset[int] = frozenset()
+
+    def __call__(self, node_id: int) -> bool:
+        index = self._devices.index  # rebuilt by the device service after renames and loads
+        if index is not self._index:
+            self._index = index
+            self._nodes = frozenset(d.node_id for d in index.devices)
+        return node_id in self._nodes
+
+
+@dataclass
+class History:
+    recorder: Recorder
+    service: HistoryService
+
+
+def build_history(settings: Settings, devices: DeviceService, inventory: Inventory) -> History:
+    """The recorder wired to the inventory, and the service the tools ask. Nothing is opened here."""
+    from zwave_mcp.history.service import HistoryService
+
+    # Hidden means hidden everywhere: with a hide list, nothing of a node without a visible device is kept.
+    keep = VisibleNodes(devices) if devices.policy.config.hide else None
+    recorder = Recorder(
+        history_path(settings.history_path),
+        keep_days=settings.history_days,
+        max_bytes=int(settings.history_max_mb * 1024 * 1024),
+        keep=keep,
+    )
+    if recorder.path is not None:
+        inventory.add_listener(recorder.on_change)
+        inventory.add_load_listener(recorder.on_load)
+        if inventory.nodes:  # a picture loaded before the recorder existed (a shared gateway in tests)
+            recorder.on_load(list(inventory.nodes.values()))
+    return History(recorder, HistoryService(recorder, devices, inventory))
+
+
+__all__ = ["History", "Recorder", "build_history", "history_path"]

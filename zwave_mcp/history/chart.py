@@ -1,0 +1,56 @@
+"""Small PNG charts (matplotlib, the optional `charts` extra), imported only when a chart is asked for.
+
+Each function returns the PNG bytes, or a sentence saying why there is none (matplotlib is not installed).
+The object API with the Agg canvas, not pyplot: it keeps no global state and is safe in a worker thread.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+MISSING = "charts need matplotlib: install zwave-mcp[charts]"
+
+
+def _figure() -> tuple[Any, Any] | None:
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        return None
+    figure = Figure(figsize=(6.4, 3.2), dpi=100)
+    FigureCanvasAgg(figure)
+    return figure, figure.add_subplot()
+
+
+def _png(figure: Any) -> bytes:
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="png")
+    return out.getvalue()
+
+
+def lines(title: str, series: Sequence[tuple[str, Sequence[tuple[datetime, float]]]]) -> bytes | str:
+    made = _figure()
+    if made is None:
+        return MISSING
+    figure, axes = made
+    for name, points in series:
+        axes.step([p[0] for p in points], [p[1] for p in points], where="post", label=name)
+    axes.set_title(title, fontsize=10)
+    axes.legend(fontsize=8)
+    figure.autofmt_xdate()
+    return _png(figure)
+
+
+def bars(title: str, labels: Sequence[str], values: Sequence[float]) -> bytes | str:
+    made = _figure()
+    if made is None:
+        return MISSING
+    figure, axes = made
+    axes.bar(range(len(values)), values)
+    axes.set_xticks(range(len(labels)), labels, rotation=45, fontsize=7)
+    axes.set_title(title, fontsize=10)
+    return _png(figure)

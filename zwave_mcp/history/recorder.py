@@ -1,0 +1,302 @@
+"""The recorder: hears the live picture's changes and the write gate's outcomes, writes them in batches.
+
+The listener runs on the event loop and only puts a tuple on a queue; one thread opens the store, turns
+reports into rows and writes them a batch per transaction, so a tool call never waits for the disk.
+
+What becomes a row: a value that reports something other than its last stored value (a re-report of the
+same value only moves the "last heard" time), node status changes, gateway facts, and gate outcomes. After
+every (re)load of the network, the picture is compared with the store, so a change made while the broker
+or this server was away is recorded from zwave-js-ui's own `lastUpdate` once it is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.gateway.model import Change, ZNode
+
+if TYPE_CHECKING:
+    from zwave_mcp.history.store import Store
+
+log = logging.getLogger(__name__)
+
+BATCH_MAX = 50_000  # items per transaction
+BATCH_WINDOW_S = 0.5  # a change waits at most this long to be written (unless a flush asks sooner)
+MAX_PENDING = 1_000_000  # beyond this the recorder is hopelessly behind: drop and count
+PRUNE_EVERY_S = 3600.0
+WRITE_ATTEMPTS = 3
+WRITER_NICE = 5  # nice value of the writer thread (Linux), above the process's 0
+YIELD_EVERY = 128  # items handled between two voluntary releases of the GIL
+
+_STOP = object()
+DEFAULT = "<default>"  # the store file in the user state directory
+FILE_NAME = "history.sqlite3"
+
+
+def default_path() -> str:
+    import platformdirs  # the platform's convention (XDG on Linux, Application Support on macOS, …)
+
+    return str(platformdirs.user_state_path("zwave-mcp", appauthor=False) / FILE_NAME)
+
+
+class Recorder:
+    """`path` None: history is off. States: off, opening, ready, failed (`reason` says why)."""
+
+    def __init__(
+        self,
+        path: str | None,
+        *,
+        keep_days: float = 30.0,
+        max_bytes: int | None = None,
+        keep: Callable[[int], bool] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = path
+        self._keep = keep  # node id → recorded at all (the hide policy); None: every node
+        self.keep_days = keep_days
+        self.max_bytes = max_bytes
+        self._clock = clock
+        self.state = "off" if path is None else "opening"
+        self.reason: str | None = (
+            "history is turned off (ZWAVE_MCP_HISTORY_PATH=off)" if path is None else None
+        )
+        self.store: Store | None = None
+        self.dropped = 0
+        self.written = 0
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._accepting = path is not None
+        self._thread: threading.Thread | None = None
+        self._opened = threading.Event()
+        # series id → (last value as JSON, its time ms, last report time ms); the writer thread's alone.
+        self._latest: dict[int, tuple[str | None, int | None, int | None]] = {}
+
+    # ---- lifecycle -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.path is None or self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="zwave-history", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Write what is queued and close the file."""
+        if self._thread is None:
+            return
+        self._queue.put(_STOP)
+        self._thread.join(timeout)
+        self._thread = None
+
+    def wait_open(self, timeout: float) -> bool:
+        """Wait (blocking) until the store is open or has failed; True when it can answer."""
+        self._opened.wait(timeout)
+        return self.state == "ready"
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait (blocking) until everything queued before this call is written."""
+        if not self._accepting or self._thread is None:
+            return False
+        done = threading.Event()
+        self._queue.put(done)
+        return done.wait(timeout)
+
+    # ---- what is heard (any thread; cheap) -----------------------------------------------------
+
+    def _put(self, item: tuple[Any, ...]) -> None:
+        if not self._accepting:
+            return
+        if self._queue.qsize() >= MAX_PENDING:
+            self.dropped += 1
+            return
+        self._queue.put(item)
+
+    def on_change(self, change: Change) -> None:
+        """Inventory listener."""
+        kind = change.kind
+        if self._keep is not None and change.node_id is not None and not self._keep(change.node_id):
+            return
+        if kind in ("value", "status", "gateway"):
+            key = change.value_id if kind != "status" else str(change.node_id)
+            self._put((kind, key, change.node_id, change.old, change.new, change.at_ms))
+
+    def on_load(self, nodes: Iterable[ZNode]) -> None:
+        """After a (re)load: a snapshot of every value and status, compared with the store by the writer."""
+        if not self._accepting:
+            return
+        nodes = [node for node in nodes if self._keep is None or self._keep(node.id)]
+        values = [
+            (v.value_id, node.id, v.value, v.last_update_ms)
+            for node in nodes
+            for v in node.values.values()
+            if v.value is not None
+        ]
+        statuses = [(node.id, node.status) for node in nodes if not node.is_controller]
+        self._put(("snapshot", values, statuses, int(self._clock() * 1000)))
+
+    def record_outcome(self, record: Mapping[str, Any]) -> None:
+        """One final outcome of the write gate: a plain mapping with `tool`, `action`, `device_key`,
+        `device` (label), `value`, `outcome`, `reason` and `time` (epoch seconds; default now)."""
+        self._put(("outcome", dict(record), int(self._clock() * 1000)))
+
+    # ---- the writer thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        from zwave_mcp.history.store import Store, StoreUnavailable
+
+        _lower_priority()
+
+        assert self.path is not None
+        try:
+            if self.path == DEFAULT:
+                self.path = default_path()
+            store = Store.open(self.path)
+            self._latest = store.latest()
+            store.prune(self.keep_days, self.max_bytes, int(self._clock() * 1000))
+        except StoreUnavailable as exc:
+            self._fail(str(exc))
+            return
+        except Exception as exc:  # never let a history problem reach the server
+            log.warning("history store failed to open", exc_info=True)
+            self._fail(f"the history store failed to open: {type(exc).__name__}")
+            return
+        self.store = store
+        self.state = "ready"
+        self._opened.set()
+        log.info("history store open", extra={"path": self.path})
+        try:
+            self._loop(store)
+        finally:
+            store.close()
+
+    def _fail(self, reason: str) -> None:
+        self.state = "failed"
+        self.reason = reason
+        self._accepting = False
+        self._opened.set()
+        log.warning("history is unavailable: %s", reason)
+        while True:  # nothing will read the queue any more; let waiting flushes go
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, threading.Event):
+                item.set()
+
+    def _loop(self, store: Store) -> None:
+        next_prune = time.monotonic() + PRUNE_EVERY_S
+        while True:
+            items = [self._queue.get()]
+            # Gather for a moment: one transaction rewrites every page it touches, so a few large ones
+            # cost far less than many small ones. A flush or a stop ends the wait at once.
+            deadline = time.monotonic() + BATCH_WINDOW_S
+            while len(items) < BATCH_MAX and isinstance(items[-1], tuple):
+                left = deadline - time.monotonic()
+                try:
+                    items.append(self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = any(item is _STOP for item in items)
+            self._write(store, [i for i in items if isinstance(i, tuple)])
+            for item in items:
+                if isinstance(item, threading.Event):
+                    item.set()
+            if stop:
+                return
+            if time.monotonic() >= next_prune:
+                next_prune = time.monotonic() + PRUNE_EVERY_S
+                self._guard(lambda: store.prune(self.keep_days, self.max_bytes, int(self._clock() * 1000)))
+
+    def _guard(self, work: Callable[[], object]) -> bool:
+        import sqlite3
+
+        from zwave_mcp.history.store import explain
+
+        for attempt in range(WRITE_ATTEMPTS):
+            try:
+                work()
+                return True
+            except sqlite3.Error as exc:
+                reason = explain(exc, self.path or "")
+                log.warning("history write failed (attempt %d): %s", attempt + 1, reason)
+                if "locked" not in reason:
+                    self.reason = reason
+                    break
+                time.sleep(0.5)
+        return False
+
+    def _write(self, store: Store, items: list[tuple[Any, ...]]) -> None:
+        from zwave_mcp.history.store import number_of, outcome_row, to_json
+
+        changes: list[tuple[int, int, str | None, str | None, float | None]] = []
+        dirty: set[int] = set()
+        outcomes: list[tuple[Any, ...]] = []
+        latest = self._latest
+        now_ms = int(self._clock() * 1000)
+        series_ids = store.series_ids
+
+        def report(
+            kind: str, key: str, node: int | None, old: Any, new: Any, at: int | None, touch: bool = True
+        ) -> None:
+            at = now_ms if at is None else int(at)
+            sid = series_ids.get((kind, key)) or store.series_id(kind, key, node)
+            new_json = to_json(new)
+            cur = latest.get(sid)
+            if cur is not None and cur[0] == new_json:  # the same value reported again
+                if touch and (cur[2] is None or at > cur[2]):
+                    latest[sid] = (cur[0], cur[1], at)
+                    dirty.add(sid)
+                return
+            if cur is not None and cur[1] is not None and at < cur[1]:
+                return  # older than what is stored (a stale retained copy): the present stands
+            old_json = cur[0] if cur is not None else (None if old is None else to_json(old))
+            changes.append((sid, at, old_json, new_json, number_of(new)))
+            latest[sid] = (new_json, at, at)
+            dirty.add(sid)
+
+        for n, item in enumerate(items):
+            if n % YIELD_EVERY == YIELD_EVERY - 1:
+                # Let the event loop's thread have the GIL: otherwise it could wait a whole switch
+                # interval (5 ms) for it behind this loop, and tool calls would feel it.
+                time.sleep(0)
+            tag = item[0]
+            if tag in ("value", "status", "gateway"):
+                _, key, node, old, new, at = item
+                if key is not None:
+                    report(tag, str(key), node, old, new, at)
+            elif tag == "snapshot":
+                _, values, statuses, at = item
+                for vid, node, value, updated in values:
+                    # A value without zwave-js's time is recorded (once) as of now, but says nothing
+                    # about when the device last spoke.
+                    report("value", vid, node, None, value, updated or at, touch=updated is not None)
+                for node, status in statuses:
+                    sid = store.series_id("status", str(node), node)
+                    cur = latest.get(sid)
+                    if cur is None or cur[0] != to_json(status):
+                        report("status", str(node), node, None, status, at)
+            elif tag == "outcome":
+                outcomes.append(outcome_row(item[1], item[2]))
+        if not (changes or dirty or outcomes):
+            return
+        rows = [(sid, latest[sid][1], latest[sid][0], latest[sid][2]) for sid in dirty]
+        if self._guard(lambda: store.write(changes, rows, outcomes)):
+            self.written += len(changes)
+        else:
+            self.dropped += len(changes) + len(outcomes)
+
+
+def _lower_priority() -> None:
+    """On Linux a thread has its own nice value: the writer gives way to the thread answering tool calls
+    when the CPUs are busy. Elsewhere (no per-thread nice) nothing changes."""
+    if sys.platform != "linux":
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
+    except OSError:  # not allowed or not supported: the writer keeps the process's priority
+        log.debug("could not lower the history writer's priority", exc_info=True)

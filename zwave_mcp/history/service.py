@@ -1,0 +1,506 @@
+"""Answers from the store: a device's, room's or kind's history and the last time something happened; the
+shared parts (the store, what is asked about, times) that `usage.py` and `batteries.py` use too. Names resolve through the live device index, so the hide policy holds here too: a
+hidden device resolves to nothing and its rows are never read.
+
+Queries run in a worker thread (`asyncio.to_thread`); a store that cannot be read answers a sentence that
+says why, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.resolve import echo
+from zwave_mcp.errors import UserError
+from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.history.models import (
+    BatteryArgs,
+    BatteryResult,
+    EnergyArgs,
+    EnergyResult,
+    HistoryArgs,
+    HistoryEvent,
+    HistoryResult,
+    LastEventArgs,
+    LastEventResult,
+    NumericSeries,
+    PeriodInfo,
+)
+from zwave_mcp.history.periods import Period, parse_period, when
+from zwave_mcp.history.words import (
+    CC_BATTERY,
+    CC_METER,
+    CC_MULTILEVEL_SENSOR,
+    Phrase,
+    describe_gateway,
+    describe_status,
+    describe_value,
+    spoken_label,
+)
+
+if TYPE_CHECKING:
+    from zwave_mcp.devices.service import DeviceService
+    from zwave_mcp.gateway.state import Inventory
+    from zwave_mcp.history.recorder import Recorder
+    from zwave_mcp.history.store import Row, Store
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+OPEN_WAIT_S = 5.0
+FLUSH_WAIT_S = 2.0
+SPOKEN_EVENTS = 4
+SPOKEN_SERIES = 3
+LAST_EVENT_PAGE = 500
+LAST_EVENT_SCAN = 50_000
+NUMERIC_CCS = (CC_MULTILEVEL_SENSOR, CC_METER, CC_BATTERY)
+# Values that are requests or settings, not what the device reports about the world.
+_NOISE_PREFIXES = ("target", "duration", "lockTimeout", "alarm", "reset")
+_NOISE_CCS = (112, 114, 134, 132)  # configuration, manufacturer, version, wake up
+
+
+def _is_noise(value: ZValue) -> bool:
+    prop = str(value.property)
+    return (
+        value.command_class in _NOISE_CCS
+        or prop.startswith(_NOISE_PREFIXES)
+        or "Handles" in prop
+        or "Configuration" in prop
+        or not value.readable
+    )
+
+
+def _is_numeric(value: ZValue | None, raw: Any) -> bool:
+    if value is None or isinstance(raw, bool) or not isinstance(raw, int | float):
+        return False
+    return value.command_class in NUMERIC_CCS and not value.states
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _unit(value: ZValue | None) -> str:
+    return f" {value.unit}" if value is not None and value.unit else ""
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def ago(seconds: float) -> str:
+    if seconds < 90:
+        return f"{int(seconds)} seconds"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} minutes"
+    if seconds < 2 * 86400:
+        hours = round(seconds / 3600)
+        return f"{hours} hour{'' if hours == 1 else 's'}"
+    return f"{round(seconds / 86400)} days"
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """What one stored series is, for the devices asked about."""
+
+    device: Device | None
+    value: ZValue | None
+    kind: str  # value | status | gateway
+    key: str
+
+
+class HistoryService:
+    """`clock` (epoch seconds) and `tz` (None: the machine's zone) are injectable for tests."""
+
+    def __init__(
+        self,
+        recorder: Recorder,
+        devices: DeviceService,
+        inventory: Inventory,
+        *,
+        clock: Callable[[], float] = time.time,
+        tz: tzinfo | None = None,
+    ) -> None:
+        self.recorder = recorder
+        self.devices = devices
+        self.inventory = inventory
+        self._clock = clock
+        self._tz = tz
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self._clock(), self._tz).astimezone(self._tz)
+
+    def dt(self, at_ms: int) -> datetime:
+        return datetime.fromtimestamp(at_ms / 1000, self._tz).astimezone(self._tz)
+
+    def iso(self, at_ms: int) -> str:
+        return self.dt(at_ms).isoformat(timespec="seconds")
+
+    # ---- the store ------------------------------------------------------------------------------
+
+    async def store(self) -> Store:
+        recorder = self.recorder
+        if recorder.state == "opening":
+            await asyncio.to_thread(recorder.wait_open, OPEN_WAIT_S)
+        if recorder.state != "ready" or recorder.store is None:
+            reason = recorder.reason or "the history store is still opening"
+            raise UserError(f"History cannot answer: {reason}. Live readings and controls still work.")
+        await asyncio.to_thread(recorder.flush, FLUSH_WAIT_S)  # what just happened is asked about next
+        return recorder.store
+
+    async def query(self, work: Callable[[], T]) -> T:
+        import sqlite3
+
+        from zwave_mcp.history.store import explain
+
+        try:
+            return await asyncio.to_thread(work)
+        except sqlite3.Error as exc:
+            reason = explain(exc, self.recorder.path or "")
+            log.warning("history query failed: %s", reason)
+            raise UserError(
+                f"History cannot answer: {reason}. Live readings and controls still work."
+            ) from None
+
+    # ---- what is asked about -------------------------------------------------------------------
+
+    def targets(
+        self, device_name: str | None, room: str | None, kind: Capability | None = None
+    ) -> tuple[list[Device], str]:
+        """The visible devices asked about, and how to name them in a sentence."""
+        if device_name:
+            device = self.devices.resolve(device_name)
+            return [device], device.name
+        found = self.devices.select(location=room, capability=kind, include_inactive=True)
+        if room and not found and not self.devices.select(location=room, include_inactive=True):
+            rooms = sorted({d.location for d in self.devices.devices() if d.location})
+            hint = f" Rooms: {', '.join(rooms[:12])}." if rooms else ""
+            raise UserError(f"No devices in a room named '{echo(room)}'.{hint}")
+        if len(found) == 1:  # a room or kind with one device: say its name
+            return found, found[0].name
+        what = f"{kind} devices" if kind else "devices"
+        if room:
+            return found, f"the {room}" if kind is None else f"the {what} in the {room}"
+        return found, "the house" if kind is None else f"the {what}"
+
+    def _sources(self, store: Store, devices: Sequence[Device], *, gateway: bool) -> dict[int, _Source]:
+        ids = store.series_ids
+        sources: dict[int, _Source] = {}
+        nodes_seen: set[int] = set()
+        for device in devices:
+            for value in device.all_values():
+                if _is_noise(value):
+                    continue
+                sid = ids.get(("value", value.value_id))
+                if sid is not None:
+                    sources[sid] = _Source(device, value, "value", value.value_id)
+            if device.node_id not in nodes_seen:
+                nodes_seen.add(device.node_id)
+                sid = ids.get(("status", str(device.node_id)))
+                if sid is not None:
+                    sources[sid] = _Source(device, None, "status", str(device.node_id))
+        if gateway:
+            for (kind, key), sid in list(ids.items()):
+                if kind == "gateway":
+                    sources[sid] = _Source(None, None, "gateway", key)
+        return sources
+
+    def _phrase(self, source: _Source, raw: Any) -> Phrase:
+        if source.kind == "status":
+            return describe_status(raw)
+        if source.kind == "gateway":
+            return describe_gateway(source.key, raw)
+        return describe_value(source.value, raw)
+
+    def _event(self, source: _Source, row: Row) -> HistoryEvent:
+        phrase = self._phrase(source, row.new)
+        return HistoryEvent(
+            at=self.iso(row.at),
+            device=source.device.name if source.device else None,
+            deviceKey=source.device.key if source.device else None,
+            what=phrase.text,
+            value=phrase.shown,
+            state=phrase.state,
+            source="gateway"
+            if source.kind == "gateway"
+            else "status"
+            if source.kind == "status"
+            else "value",
+        )
+
+    def period(self, text: str) -> Period:
+        return parse_period(text, self.now())
+
+    def period_info(self, period: Period) -> PeriodInfo:
+        return PeriodInfo(
+            start=period.start.isoformat(timespec="seconds"),
+            end=period.end.isoformat(timespec="seconds"),
+            words=period.words,
+        )
+
+    # ---- history ----------------------------------------------------------------------------------
+
+    async def history(self, args: HistoryArgs) -> HistoryResult:
+        period = self.period(args.period)
+        devices, label = self.targets(args.deviceName, args.room, args.kind)
+        return await self.history_of(
+            devices,
+            label,
+            period,
+            args.limit,
+            chart=args.chart,
+            gateway=not (args.deviceName or args.room or args.kind),
+        )
+
+    async def history_of(
+        self,
+        devices: Sequence[Device],
+        label: str,
+        period: Period,
+        limit: int,
+        *,
+        chart: bool = False,
+        gateway: bool = False,
+    ) -> HistoryResult:
+        store = await self.store()
+        sources = self._sources(store, devices, gateway=gateway)
+        keys = [d.key for d in devices]
+        start, end = period.start_ms, period.end_ms + 1
+
+        def read() -> tuple[list[Row], list[Any]]:
+            rows = store.rows(list(sources), start, end)
+            return rows, store.outcomes(keys, start, end, limit)
+
+        rows, outcomes = await self.query(read)
+        events: list[tuple[int, HistoryEvent]] = []
+        numeric: dict[int, list[tuple[int, float]]] = {}
+        for row in rows:
+            source = sources[row.series]
+            if source.kind == "value" and _is_numeric(source.value, row.new):
+                numeric.setdefault(row.series, []).append((row.at, float(row.new)))
+            elif source.kind == "status" and row.old is None:
+                continue  # the status first seen at a load: where things stood, not something that happened
+            else:
+                events.append((row.at, self._event(source, row)))
+        names = {d.key: d.name for d in devices}  # the name people use now, as value events have it
+        for o in outcomes:
+            text = f"was told to {o.action.replace('_', ' ')} ({o.outcome.replace('_', ' ')})"
+            events.append(
+                (
+                    o.at,
+                    HistoryEvent(
+                        at=self.iso(o.at),
+                        device=names.get(o.device_key or "", o.device),
+                        deviceKey=o.device_key,
+                        what=text,
+                        value=o.value,
+                        state=None,
+                        source="command",
+                    ),
+                )
+            )
+        events.sort(key=lambda e: e[0])
+        truncated = len(events) > limit
+        events = events[-limit:]
+        readings = [self._numeric(sources[sid], points) for sid, points in numeric.items()]
+        readings.sort(key=lambda r: (r.device, r.label))
+        summary = self._history_sentence(label, len(devices) == 1, period, events, readings, truncated)
+        result = HistoryResult(
+            summary=summary,
+            period=self.period_info(period),
+            events=[e for _, e in events],
+            readings=readings,
+            truncated=truncated,
+        )
+        if chart:
+            await self.attach_chart(result, lambda: self._history_chart(label, period, sources, numeric))
+        return result
+
+    def _numeric(self, source: _Source, points: list[tuple[int, float]]) -> NumericSeries:
+        assert source.device is not None and source.value is not None
+        values = [v for _, v in points]
+        return NumericSeries(
+            device=source.device.name,
+            deviceKey=source.device.key,
+            label=source.value.label or str(source.value.property),
+            unit=source.value.unit,
+            count=len(values),
+            min=min(values),
+            max=max(values),
+            last=values[-1],
+            lastAt=self.iso(points[-1][0]),
+        )
+
+    def _history_sentence(
+        self,
+        label: str,
+        single: bool,
+        period: Period,
+        events: list[tuple[int, HistoryEvent]],
+        readings: list[NumericSeries],
+        truncated: bool,
+    ) -> str:
+        now = self.now()
+        if not events and not readings:
+            return f"Nothing was recorded for {label} {period.words}."
+        # Speak what the devices reported; the gate's records (requests) are said only when nothing else
+        # happened, and are always in the structured result.
+        reported = [e for e in events if e[1].source != "command"]
+        events = reported or events
+        parts: list[str] = []
+        if events:
+            spoken = events[-SPOKEN_EVENTS:]
+            if single:
+                phrases = [f"{e.what} {when(self.dt(at), now)}" for at, e in spoken]
+                text = _join(phrases)
+                if len(events) > len(spoken) or truncated:
+                    count = f"{len(events)}{'+' if truncated else ''}"
+                    parts.append(f"{label} changed {count} times {period.words}; the latest: {text}")
+                else:
+                    parts.append(f"{label} {text}")
+            else:
+                phrases = [
+                    f"{e.device or 'the gateway'} {e.what} {when(self.dt(at), now)}" for at, e in spoken
+                ]
+                lead = f"{cap(period.words)}, {label} had {len(events)}{'+' if truncated else ''} change{'' if len(events) == 1 else 's'}"
+                parts.append(f"{lead}; the latest: {'; '.join(phrases)}")
+        for r in readings[:SPOKEN_SERIES]:
+            unit = f" {r.unit}" if r.unit else ""
+            who = "it" if single and events else r.device
+            at = when(datetime.fromisoformat(r.lastAt), now)
+            if r.count == 1:
+                parts.append(f"{who} reported {spoken_label(r.label)} {number(r.last)}{unit} {at}")
+            else:
+                parts.append(
+                    f"{who} reported {spoken_label(r.label)} {_times(r.count)}, from {number(r.min)} to "
+                    f"{number(r.max)}{unit}, last {number(r.last)}{unit} {at}"
+                )
+        if len(readings) > SPOKEN_SERIES:
+            more = len(readings) - SPOKEN_SERIES
+            parts.append(
+                f"{more} more {'kind of reading is' if more == 1 else 'kinds of readings are'} in the result"
+            )
+        if not events and single:
+            parts[0] = f"{cap(period.words)}, {parts[0].replace('it reported', label + ' reported', 1)}"
+        return cap(". ".join(cap(p) if i else p for i, p in enumerate(parts))) + "."
+
+    # ---- the last time ------------------------------------------------------------------------------
+
+    async def last_event(self, args: LastEventArgs) -> LastEventResult:
+        gateway_state = args.state in ("online", "offline")
+        devices, label = (
+            ([], "zwave-js-ui")
+            if gateway_state and not args.deviceName
+            else self.targets(args.deviceName, args.room, args.kind)
+        )
+        store = await self.store()
+        sources = self._sources(store, devices, gateway=gateway_state)
+        if gateway_state:
+            sources = {
+                sid: s for sid, s in sources.items() if s.kind == "gateway" and s.key == "client_online"
+            }
+        found: HistoryEvent | None = None
+        found_at: int | None = None
+        wanted_sources = {
+            sid: s for sid, s in sources.items() if not (s.kind == "value" and _is_numeric(s.value, 0.0))
+        }  # numeric readings (temperatures, meters) never reach a state
+        # The newest rows first: most questions are answered by the first page.
+        series = list(wanted_sources)
+        for limit in (LAST_EVENT_PAGE, LAST_EVENT_SCAN):
+            rows = await self.query(
+                functools.partial(store.rows, series, 0, 2**62, limit=limit, newest_first=True)
+            )
+            for row in rows:
+                source = wanted_sources[row.series]
+                if source.kind == "value" and _is_numeric(source.value, row.new):
+                    continue
+                if source.kind == "status" and row.old is None:
+                    continue
+                if args.state == "any" or self._phrase(source, row.new).state == args.state:
+                    found, found_at = self._event(source, row), row.at
+                    break
+            if found is not None or len(rows) < limit:
+                break
+        wanted = "changed" if args.state == "any" else _STATE_WORDS.get(args.state, args.state)
+        if found is None or found_at is None:
+            kept = f"{self.recorder.keep_days:g} days"
+            return LastEventResult(
+                summary=f"There is no record of {label} having {wanted} in the stored history (kept {kept}).",
+                found=False,
+            )
+        now = self.now()
+        elapsed = max(0.0, now.timestamp() - found_at / 1000)
+        who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
+        ago_text = "just now" if elapsed < 5 else f"{ago(elapsed)} ago"
+        summary = f"The last time {who}{found.what} was {when(self.dt(found_at), now)}, {ago_text}."
+        return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
+
+    # ---- energy and batteries (their own modules) --------------------------------------------------
+
+    async def energy(self, args: EnergyArgs) -> EnergyResult:
+        from zwave_mcp.history.usage import energy
+
+        return await energy(self, args)
+
+    async def batteries(self, args: BatteryArgs) -> BatteryResult:
+        from zwave_mcp.history.batteries import batteries
+
+        return await batteries(self, args)
+
+    # ---- charts --------------------------------------------------------------------------------------
+
+    async def attach_chart(self, result: Any, draw: Callable[[], bytes | str]) -> None:
+        out = await asyncio.to_thread(draw)
+        if isinstance(out, bytes):
+            result._png = out
+            result.chart = "attached"
+        else:
+            result.chart = out
+            result.summary += f" No chart: {out}."
+
+    def _history_chart(
+        self,
+        label: str,
+        period: Period,
+        sources: dict[int, _Source],
+        numeric: dict[int, list[tuple[int, float]]],
+    ) -> bytes | str:
+        from zwave_mcp.history import chart
+
+        if not numeric:
+            return "there are no numeric readings to draw"
+        lines = []
+        for sid, points in list(numeric.items())[:4]:
+            s = sources[sid]
+            name = f"{s.device.name if s.device else ''} {s.value.label if s.value else ''}{_unit(s.value)}".strip()
+            lines.append((name, [(self.dt(at), v) for at, v in points]))
+        return chart.lines(f"{cap(label)}, {period.words}", lines)
+
+
+_STATE_WORDS = {
+    "motion": "detected motion",
+    "on": "turned on",
+    "off": "turned off",
+    "dead": "gone dead",
+    "alive": "come back",
+    "asleep": "fallen asleep",
+    "awake": "woken up",
+    "online": "come online",
+    "offline": "gone offline",
+}
+
+
+def _join(phrases: list[str]) -> str:
+    return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]

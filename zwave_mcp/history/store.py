@@ -1,0 +1,347 @@
+"""The SQLite file behind history: schema, batched writes, retention and the queries. Blocking; no asyncio.
+
+One writer connection (the recorder's thread) and one reader connection (tool queries, run in a worker
+thread); WAL lets the reader see committed rows while the writer works. An in-memory store has one
+connection for both, behind the same lock.
+
+Rows are small on purpose (size per million changes is a benchmark figure): a `series` row names what
+changed once (a value id, a node's status, a gateway fact) and `changes` rows refer to it by number.
+The key `(series, at)` (one b-tree: the table is WITHOUT ROWID) makes a re-delivered report (the broker's retained copy after a reconnect, or a
+second server on the same file) an insert that is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 2
+MAX_VALUE_CHARS = 4000  # a value's JSON beyond this is cut (values from outside are not trusted)
+CHUNK = 500  # series per statement (SQLite takes at most 32,766 parameters)
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS series(
+    id INTEGER PRIMARY KEY, kind TEXT NOT NULL, key TEXT NOT NULL, node INTEGER, UNIQUE(kind, key));
+CREATE TABLE IF NOT EXISTS changes(
+    series INTEGER NOT NULL, at INTEGER NOT NULL, old TEXT, new TEXT, num REAL, PRIMARY KEY(series, at)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS latest(series INTEGER PRIMARY KEY, at INTEGER, new TEXT, seen INTEGER);
+CREATE TABLE IF NOT EXISTS outcomes(
+    at INTEGER NOT NULL, tool TEXT, action TEXT, device_key TEXT, device TEXT, value TEXT, outcome TEXT,
+    reason TEXT);
+CREATE INDEX IF NOT EXISTS outcomes_key_at ON outcomes(device_key, at);
+"""
+
+
+class StoreUnavailable(Exception):
+    """The file cannot be used; the message says why in words a person reads."""
+
+
+def explain(exc: BaseException, path: str) -> str:
+    """Why a database error stops history, without a traceback."""
+    text = str(exc).lower()
+    where = "in memory" if path == ":memory:" else f"in {path}"
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return f"the history file is damaged ({path}); move it away and history starts afresh"
+    if "locked" in text or "busy" in text:
+        return f"the history file is locked by another program ({path})"
+    if "readonly" in text or "read-only" in text or "permission" in text or "unable to open" in text:
+        return f"the history file cannot be written ({path}): {exc}"
+    if "disk" in text and "full" in text:
+        return f"the disk is full {where}"
+    return f"the history store failed {where}: {exc}"
+
+
+def to_json(value: Any) -> str:
+    # The common cases without json.dumps (the writer thread does this for every change).
+    kind = type(value)
+    if kind is float and math.isfinite(value):
+        return repr(value)
+    if kind is int:
+        return str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS]  # read back as plain text
+
+
+def number_of(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, int | float):
+        return float(value)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One stored change: `at` ms since the epoch (the device's report time), values decoded from JSON."""
+
+    series: int
+    at: int
+    old: Any
+    new: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    at: int
+    tool: str
+    action: str
+    device_key: str | None
+    device: str | None
+    value: Any
+    outcome: str
+    reason: str | None
+
+
+def _decode(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+class Store:
+    """Open with `Store.open(path)`; raises `StoreUnavailable` for a file that cannot be used."""
+
+    def __init__(self, path: str, writer: sqlite3.Connection, reader: sqlite3.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._shared = writer is reader
+        self._write_lock = threading.Lock()
+        self._read_lock = self._write_lock if self._shared else threading.Lock()
+        self.series_ids: dict[tuple[str, str], int] = {}
+
+    @classmethod
+    def open(cls, path: str) -> Store:
+        try:
+            if path == ":memory:":
+                conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+                store = cls(path, conn, conn)
+            else:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                writer = sqlite3.connect(path, timeout=2.0, check_same_thread=False, isolation_level=None)
+                writer.execute("PRAGMA journal_mode=WAL")
+                writer.execute("PRAGMA synchronous=NORMAL")
+                reader = sqlite3.connect(path, timeout=2.0, check_same_thread=False, isolation_level=None)
+                store = cls(path, writer, reader)
+            store._create()
+            return store
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreUnavailable(explain(exc, path)) from None
+
+    def _create(self) -> None:
+        w = self._writer
+        w.executescript(SCHEMA)
+        row = w.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            w.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise sqlite3.DatabaseError(f"schema version {row[0]} is not {SCHEMA_VERSION}")
+        w.execute("PRAGMA quick_check(1)").fetchone()  # a damaged file fails here, not on the first query
+        for sid, kind, key in w.execute("SELECT id, kind, key FROM series"):
+            self.series_ids[(kind, key)] = sid
+
+    def close(self) -> None:
+        for conn in {id(self._writer): self._writer, id(self._reader): self._reader}.values():
+            with suppress(sqlite3.Error):
+                conn.close()
+
+    # ---- writing (one thread) ------------------------------------------------------------------
+
+    def series_id(self, kind: str, key: str, node: int | None) -> int:
+        sid = self.series_ids.get((kind, key))
+        if sid is None:
+            self._writer.execute(
+                "INSERT OR IGNORE INTO series(kind, key, node) VALUES(?, ?, ?)", (kind, key, node)
+            )
+            sid = int(
+                self._writer.execute("SELECT id FROM series WHERE kind=? AND key=?", (kind, key)).fetchone()[
+                    0
+                ]
+            )
+            self.series_ids[(kind, key)] = sid
+        return sid
+
+    def latest(self) -> dict[int, tuple[str | None, int | None, int | None]]:
+        """series → (new as JSON, at, seen): what the recorder compares new reports with."""
+        with self._read_lock:
+            rows = self._reader.execute("SELECT series, new, at, seen FROM latest").fetchall()
+        return {sid: (new, at, seen) for sid, new, at, seen in rows}
+
+    def write(
+        self,
+        changes: Sequence[tuple[int, int, str | None, str | None, float | None]],
+        latest: Iterable[tuple[int, int | None, str | None, int | None]],
+        outcomes: Sequence[tuple[Any, ...]],
+    ) -> None:
+        """One transaction: changes (series, at, old, new, num), latest (series, at, new, seen), outcomes."""
+        with self._write_lock, self._transaction(self._writer) as w:
+            if changes:
+                w.executemany("INSERT OR IGNORE INTO changes VALUES(?, ?, ?, ?, ?)", changes)
+            w.executemany("INSERT OR REPLACE INTO latest VALUES(?, ?, ?, ?)", latest)
+            if outcomes:
+                w.executemany("INSERT INTO outcomes VALUES(?, ?, ?, ?, ?, ?, ?, ?)", outcomes)
+
+    @contextmanager
+    def _transaction(self, conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def used_bytes(self) -> int:
+        w = self._writer
+        page_size = w.execute("PRAGMA page_size").fetchone()[0]
+        pages = (
+            w.execute("PRAGMA page_count").fetchone()[0] - w.execute("PRAGMA freelist_count").fetchone()[0]
+        )
+        return int(pages * page_size)
+
+    def prune(self, keep_days: float, max_bytes: int | None, now_ms: int | None = None) -> int:
+        """Delete changes older than `keep_days`, then the oldest tenth at a time while over `max_bytes`."""
+        now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+        cutoff = now_ms - int(keep_days * 86_400_000)
+        deleted = 0
+        with self._write_lock, self._transaction(self._writer) as w:
+            deleted += w.execute("DELETE FROM changes WHERE at < ?", (cutoff,)).rowcount
+            deleted += w.execute("DELETE FROM outcomes WHERE at < ?", (cutoff,)).rowcount
+        while max_bytes is not None and self.used_bytes() > max_bytes:
+            with self._write_lock, self._transaction(self._writer) as w:
+                total = w.execute("SELECT count(*) FROM changes").fetchone()[0]
+                if total == 0:
+                    break
+                # The oldest reports go first.
+                edge = w.execute(
+                    "SELECT at FROM changes ORDER BY at LIMIT 1 OFFSET ?", (max(1, total // 10),)
+                ).fetchone()
+                gone = w.execute("DELETE FROM changes WHERE at < ?", (edge[0] if edge else 2**62,)).rowcount
+                if gone == 0:  # one instant holds a tenth of everything: take that instant too
+                    gone = w.execute(
+                        "DELETE FROM changes WHERE at <= ?", (edge[0] if edge else 2**62,)
+                    ).rowcount
+                deleted += gone
+        return deleted
+
+    # ---- reading (any thread) ------------------------------------------------------------------
+
+    def rows(
+        self,
+        series: Sequence[int],
+        start_ms: int,
+        end_ms: int,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Row]:
+        """Changes of these series with start ≤ at < end, oldest first (or newest first)."""
+        order = "DESC" if newest_first else "ASC"
+        found: list[tuple[int, int, str | None, str | None]] = []
+        # A whole house has more series than one statement takes parameters: ask in chunks (each uses
+        # the (series, at) key), then merge.
+        for i in range(0, len(series), CHUNK):
+            chunk = series[i : i + CHUNK]
+            sql = (
+                f"SELECT series, at, old, new FROM changes WHERE series IN ({','.join('?' * len(chunk))}) "
+                f"AND at >= ? AND at < ? ORDER BY at {order}"
+            )
+            params: list[Any] = [*chunk, start_ms, end_ms]
+            if limit is not None:
+                sql += " LIMIT ?"
+                params.append(limit)
+            with self._read_lock:
+                found += self._reader.execute(sql, params).fetchall()
+        if len(series) > CHUNK:
+            found.sort(key=lambda r: r[1], reverse=newest_first)
+            if limit is not None:
+                found = found[:limit]
+        return [Row(s, at, _decode(old), _decode(new)) for s, at, old, new in found]
+
+    def numbers(self, series: int, start_ms: int, end_ms: int) -> list[tuple[int, float]]:
+        """(at, number) of one numeric series in [start, end), plus the last one before start (a baseline)."""
+        with self._read_lock:
+            before = self._reader.execute(
+                "SELECT at, num FROM changes WHERE series=? AND at < ? AND num IS NOT NULL "
+                "ORDER BY at DESC LIMIT 1",
+                (series, start_ms),
+            ).fetchall()
+            inside = self._reader.execute(
+                "SELECT at, num FROM changes WHERE series=? AND at >= ? AND at < ? AND num IS NOT NULL "
+                "ORDER BY at",
+                (series, start_ms, end_ms),
+            ).fetchall()
+        return [(int(a), float(n)) for a, n in before + inside]
+
+    def latest_of(self, series: Sequence[int]) -> dict[int, tuple[Any, int | None, int | None]]:
+        """series → (last value, its time, last report time)."""
+        found: list[tuple[int, str | None, int | None, int | None]] = []
+        for i in range(0, len(series), CHUNK):
+            chunk = list(series[i : i + CHUNK])
+            with self._read_lock:
+                found += self._reader.execute(
+                    f"SELECT series, new, at, seen FROM latest WHERE series IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                ).fetchall()
+        return {s: (_decode(new), at, seen) for s, new, at, seen in found}
+
+    def outcomes(
+        self, device_keys: Sequence[str] | None, start_ms: int, end_ms: int, limit: int
+    ) -> list[Outcome]:
+        params: list[Any] = [start_ms, end_ms]
+        where = "at >= ? AND at < ?"
+        wanted = None if device_keys is None else set(device_keys)
+        if wanted is not None and len(wanted) <= CHUNK:
+            where += f" AND device_key IN ({','.join('?' * len(wanted))})"
+            params += list(wanted)
+        with self._read_lock:
+            found = self._reader.execute(
+                f"SELECT * FROM outcomes WHERE {where} ORDER BY at DESC", params
+            ).fetchall()
+        # Many keys (a whole house): the outcomes of the period, filtered here.
+        found = [row for row in found if wanted is None or row[3] in wanted][:limit]
+        return [
+            Outcome(at, tool, action, key, device, _decode(value), outcome, reason)
+            for at, tool, action, key, device, value, outcome, reason in found
+        ]
+
+    def count(self) -> int:
+        with self._read_lock:
+            return int(self._reader.execute("SELECT count(*) FROM changes").fetchone()[0])
+
+
+def outcome_row(record: Mapping[str, Any], now_ms: int) -> tuple[Any, ...]:
+    """An outcome mapping (see `Recorder.record_outcome`) as an `outcomes` row."""
+    at = record.get("time")
+    at_ms = int(at * 1000) if isinstance(at, int | float) and not isinstance(at, bool) else now_ms
+
+    def text(name: str) -> str | None:
+        value = record.get(name)
+        return None if value is None else str(value)[:300]
+
+    return (
+        at_ms,
+        text("tool") or "",
+        text("action") or "",
+        text("device_key"),
+        text("device"),
+        to_json(record.get("value")),
+        text("outcome") or "",
+        text("reason"),
+    )

@@ -1,0 +1,152 @@
+"""A stored change as a spoken phrase ("was unlocked", "detected motion") and a state word to search for.
+
+The phrase comes from the value's metadata (command class, label, states, unit) in the live picture; a
+value the picture no longer has is described by its stored number or text. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from zwave_mcp.gateway.model import ZValue
+
+CC_BINARY_SWITCH = 37
+CC_MULTILEVEL_SWITCH = 38
+CC_BINARY_SENSOR = 48
+CC_MULTILEVEL_SENSOR = 49
+CC_METER = 50
+CC_DOOR_LOCK = 98
+CC_BARRIER = 102
+CC_NOTIFICATION = 113
+CC_BATTERY = 128
+
+# Words someone asks "when did it last …" with; each names a state a change can reach.
+STATES = (
+    "opened",
+    "closed",
+    "locked",
+    "unlocked",
+    "motion",
+    "on",
+    "off",
+    "dead",
+    "alive",
+    "asleep",
+    "awake",
+    "online",
+    "offline",
+)
+STATUS_PHRASES = {
+    "Dead": ("went dead", "dead"),
+    "Alive": ("came back", "alive"),
+    "Asleep": ("fell asleep", "asleep"),
+    "Awake": ("woke up", "awake"),
+    "Unknown": ("lost its status", None),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    text: str  # "was unlocked"
+    state: str | None  # one of STATES, or None
+    shown: Any  # the value in words or a number, for the structured result
+
+
+def spoken_label(label: str) -> str:
+    """'Electric Consumption [kWh]' → 'electric consumption' (the unit is said with the number)."""
+    return re.sub(r"\s*\[[^\]]*\]", "", label).strip().lower() or label.lower()
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def _open_close(text: str) -> str | None:
+    lowered = text.lower()
+    if "open" in lowered and "not open" not in lowered:
+        return "opened"
+    if "closed" in lowered or "close" in lowered:
+        return "closed"
+    return None
+
+
+def describe_value(value: ZValue | None, raw: Any) -> Phrase:
+    """How a value's new state is said."""
+    if value is None:
+        shown = "on" if raw is True else "off" if raw is False else raw
+        return Phrase(f"reported {_number(shown)}", None, shown)
+    cc = value.command_class
+    label = (value.label or str(value.property)).strip()
+    lowered_label = spoken_label(label)
+    text = value.state_text(raw)
+    unit = f" {value.unit}" if value.unit else ""
+    if cc == CC_DOOR_LOCK and value.property == "currentMode":
+        if raw == 255 or (text and text.lower() == "secured"):
+            return Phrase("was locked", "locked", "locked")
+        if raw == 0 or (text and "unsecured" in text.lower()):
+            return Phrase("was unlocked", "unlocked", "unlocked")
+    if cc == CC_DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
+        state = _open_close(raw)
+        if state:
+            return Phrase(f"was {state}", state, state)
+    if cc == CC_BINARY_SWITCH and isinstance(raw, bool):
+        return Phrase(f"was turned {'on' if raw else 'off'}", "on" if raw else "off", "on" if raw else "off")
+    if cc == CC_MULTILEVEL_SWITCH and isinstance(raw, int | float) and not isinstance(raw, bool):
+        if raw == 0:
+            return Phrase("was turned off", "off", 0)
+        return Phrase(f"was set to {min(int(raw), 100)} %", "on", raw)
+    if cc == CC_BARRIER and text:
+        state = _open_close(text)
+        return Phrase(f"was {state or text.lower()}", state, text)
+    if cc == CC_NOTIFICATION:
+        if text:
+            lowered = text.lower()
+            if "motion" in lowered and "idle" not in lowered:
+                return Phrase("detected motion", "motion", text)
+            state = _open_close(text)
+            if state and ("door" in lowered or "window" in lowered):
+                return Phrase(f"was {state}", state, state)
+            if raw == 0 or "idle" in lowered:
+                return Phrase(f"{lowered_label} went idle", None, text)
+            return Phrase(f"reported {lowered}", None, text)
+        if raw == 0:
+            return Phrase(f"{lowered_label} went idle", None, 0)
+    if cc == CC_BINARY_SENSOR and isinstance(raw, bool):
+        if "motion" in lowered_label:
+            return Phrase("detected motion" if raw else "motion stopped", "motion" if raw else None, raw)
+        if "door" in lowered_label or "window" in lowered_label:
+            state = "opened" if raw else "closed"
+            return Phrase(f"was {state}", state, state)
+        return Phrase(f"{lowered_label} turned {'on' if raw else 'off'}", None, raw)
+    if text:
+        return Phrase(f"{lowered_label} became {text}", None, text)
+    if isinstance(raw, bool):
+        return Phrase(f"{lowered_label} turned {'on' if raw else 'off'}", "on" if raw else "off", raw)
+    if isinstance(raw, int | float):
+        return Phrase(f"reported {lowered_label} {_number(raw)}{unit}", None, raw)
+    if raw is None:
+        return Phrase(f"{lowered_label} was cleared", None, None)
+    return Phrase(f"reported {lowered_label} {str(raw)[:60]}", None, str(raw)[:60])
+
+
+def describe_status(status: Any) -> Phrase:
+    text, state = STATUS_PHRASES.get(str(status), (f"became {status}", None))
+    return Phrase(text, state, status)
+
+
+def describe_gateway(fact: str, value: Any) -> Phrase:
+    if fact == "client_online":
+        return Phrase(
+            "zwave-js-ui came online" if value else "zwave-js-ui went offline",
+            "online" if value else "offline",
+            value,
+        )
+    if fact == "driver_ready":
+        return Phrase("the Z-Wave driver became ready" if value else "the Z-Wave driver stopped", None, value)
+    if fact == "controller_status":
+        return Phrase(f"the Z-Wave controller became {value}", None, value)
+    return Phrase(f"zwave-js-ui reported {fact.replace('_', ' ')} {str(value)[:60]}", None, value)
