@@ -101,6 +101,9 @@ class ZNode:
     endpoint_indexes: list[int] = field(default_factory=lambda: [0])
     endpoint_labels: dict[int, str] = field(default_factory=dict)
     values: dict[str, ZValue] = field(default_factory=dict)
+    # Facts for the network's keeper, as zwave-js-ui gives them (`DETAIL_KEYS` in nodes.py: security,
+    # statistics, neighbours, protocol, …); read by the admin tools only.
+    details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def display_name(self) -> str:
