@@ -51,6 +51,9 @@ class ZValue:
     value: Any = None
     # ms since the epoch, zwave-js's `lastUpdate` (not when we received it; it can be old).
     last_update_ms: int | None = None
+    # Metadata a configuration parameter carries (from the device's config file).
+    default: Any = None
+    description: str | None = None
 
     def api_value_id(self) -> dict[str, Any]:
         """The ValueID object that `api/writeValue` and `api/pollValue` take."""

@@ -103,6 +103,8 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         bool(get("stateless", False)),
         get("value"),
         last_update if type(last_update) is int else _int(last_update),
+        get("default"),
+        description if type(description := get("description")) is str else None,
     )
 
 

@@ -17,4 +17,15 @@ def tool_specs(app: App) -> list[ToolSpec]:
     from zwave_mcp.tools.health import specs as health_specs
     from zwave_mcp.tools.scenes import specs as scene_specs
 
-    return [*device_specs(app), *control_specs(app), *health_specs(app), *scene_specs(app), *event_specs(app)]
+    specs = [
+        *device_specs(app),
+        *control_specs(app),
+        *health_specs(app),
+        *scene_specs(app),
+        *event_specs(app),
+    ]
+    if app.settings.admin:  # network care: not even listed unless asked for (ZWAVE_MCP_ADMIN)
+        from zwave_mcp.tools.admin import specs as admin_specs
+
+        specs += admin_specs(app)
+    return specs
