@@ -11,7 +11,7 @@ from zwave_mcp.tools.models import HealthReport, NoArgs
 from zwave_mcp.tools.present import plural
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
 def advice_for(health: GatewayHealth, prefix: str, gateway_name: str) -> list[str]:
