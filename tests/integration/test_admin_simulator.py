@@ -128,3 +128,14 @@ async def test_health_checks_and_rebuilds(admin: NetworkAdmin, sim: Simulator) -
     status = await admin.info_status()
     assert "Rebuild Routes" in status["cntStatus"]
     assert 1 in await admin.neighbours(2)
+
+
+async def test_replace_failed_node_keeps_its_id(admin: NetworkAdmin, sim: Simulator) -> None:
+    sim.kill_node(8)
+    sim.admin.press_button(NewDevice(name="New Plug", location="Kitchen", requested=[0]))
+    assert await admin.replace_failed(8, ga.STRATEGY["s2"], {}) is True
+    progress = await until(admin, ga.GRANT)
+    assert progress.node_id == 8
+    await admin.grant_security_classes(progress.requested_classes, False)
+    await until(admin, ga.READY)
+    assert sim.nodes[8]["name"] == "New Plug" and sim.nodes[8]["security"] == "S2_Unauthenticated"

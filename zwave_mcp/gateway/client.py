@@ -221,7 +221,8 @@ class ZwaveGateway:
         release_freed_memory()
         if self._resync_after_load:
             self._resync_after_load = False
-            self._begin_sync()
+            # After this sync task has finished (it returns right after this load), not inside it.
+            asyncio.get_running_loop().call_soon(self._begin_sync)
         log.info(
             "Z-Wave network loaded: %d nodes, %d buffered messages replayed in %.1f ms",
             len(self.inventory.nodes),

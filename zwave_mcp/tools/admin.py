@@ -8,7 +8,6 @@ carried out by `admin_changes.carry_out`, the one path to the gateway's changing
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -17,12 +16,13 @@ from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.resolve import normalize
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.gateway.admin import NetworkAdmin
-from zwave_mcp.gateway.api import GatewayError, SetValueStatus
+from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.names import normalize
+from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.tools.admin_changes import AdminChange, Carried, carry_out, change_fields
 from zwave_mcp.tools.admin_jobs import Job, Jobs
@@ -47,7 +47,7 @@ from zwave_mcp.tools.devices import READ
 from zwave_mcp.tools.present import now_ms
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 CONFIGURATION_CC = 112
 WAKE_UP_CC = 132
@@ -326,42 +326,34 @@ def specs(app: App) -> list[ToolSpec]:
             tool="set_zwave_config_parameter",
             action="set_parameter",
             what=what,
-            send=lambda: app.gateway.write_value(param, target),
-            api="writeValue",
-            args=[param.api_value_id(), target],
+            words=frozenset({"configure"}),
             device=device,
             value=f"{param.property}={target}",
-            confirm=True,
+            write=param,
+            target=target,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
-        if carried.outcome != "done":
+        now_param = app.gateway.inventory.value(param.value_id) or param
+        if not carried.sent:
             return ConfigWriteResult(
                 **change_fields(carried), device=device.label, parameter=as_parameter(param), target=target
             )
-        write = carried.result
-        if not write.succeeded:
-            raise UserError(f"Could not {what}: {write.message}.")
-        reported = await app.gateway.wait_for_value(
-            param.value_id, lambda v: v.value == target, CONFIG_REPORT_S
-        )
-        if reported is None and write.status is not SetValueStatus.SUCCESS:
-            with contextlib.suppress(GatewayError):  # read it back: the device's own answer, not our hope
-                await app.gateway.poll_value(param, timeout=app.settings.api_timeout)
-            reported = app.gateway.inventory.value(param.value_id)
-        now = reported.value if reported is not None else None
-        if now == target:
-            summary = f"Parameter {param.property} ({param.label}) of {device.name} is now {_show(target, param.unit, param)}, as the device reported."
-            outcome = "confirmed"
+        outcome = carried.gate.devices[0] if carried.gate and carried.gate.devices else None
+        reported = outcome.reported if outcome is not None else now_param.value
+        if carried.outcome is Outcome.CONFIRMED:
+            summary = (
+                f"Parameter {param.property} ({param.label}) of {device.name} is now "
+                f"{_show(target, param.unit, param)}, as the device reported."
+            )
         else:
-            summary = f"Sent parameter {param.property} ({param.label}) = {target} to {device.name}, but it still reports {_show(now, param.unit, param)}."
-            outcome = "sent"
+            summary = carried.sentence
         return ConfigWriteResult(
             summary=summary,
-            outcome=outcome,
+            outcome=str(carried.outcome),
             device=device.label,
-            parameter=as_parameter(app.gateway.inventory.value(param.value_id) or param),
+            parameter=as_parameter(now_param),
             target=target,
-            reported=now,
+            reported=reported,
         )
 
     async def rename_zwave_device(args: RenameArgs, ctx: Context) -> RenameResult:
@@ -394,14 +386,15 @@ def specs(app: App) -> list[ToolSpec]:
             tool="rename_zwave_device",
             action="rename",
             what=what,
-            send=send,
-            api=first_api[0],
-            args=first_api[1],
+            words=frozenset({"rename"}),
             device=device,
             value={"name": new_name, "location": new_loc},
+            run=send,
+            api=first_api[0],
+            args=first_api[1],
         )
         carried = await admin.carry(change, None, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return RenameResult(**change_fields(carried), nodeId=node_id)
         node = app.gateway.inventory.node(node_id)
         name = node.name if node else new_name
@@ -409,7 +402,7 @@ def specs(app: App) -> list[ToolSpec]:
         where = f" in {loc}" if loc else ""
         return RenameResult(
             summary=f"Done: node {node_id} is now called {name}{where}.",
-            outcome="done",
+            outcome=str(carried.outcome),
             nodeId=node_id,
             name=name,
             location=loc,
@@ -426,7 +419,7 @@ def specs(app: App) -> list[ToolSpec]:
         timeout = app.settings.api_timeout
         if op in ("ping", "refresh_values"):
             what = f"ping {name}" if op == "ping" else f"ask {name} for all its values again"
-            send = (
+            run = (
                 (lambda: network.ping(node_id, timeout))
                 if op == "ping"
                 else (lambda: network.refresh_values(node_id, timeout))
@@ -435,13 +428,14 @@ def specs(app: App) -> list[ToolSpec]:
                 tool="run_zwave_maintenance",
                 action=op,
                 what=what,
-                send=send,
+                words=frozenset({op}),
+                device=device,
+                run=run,
                 api="pingNode" if op == "ping" else "refreshValues",
                 args=[node_id],
-                device=device,
             )
             carried = await admin.carry(change, args.confirmationToken, ctx)
-            if carried.outcome != "done":
+            if not carried.sent:
                 return MaintenanceResult(**change_fields(carried))
             if op == "ping":
                 summary = (
@@ -451,7 +445,8 @@ def specs(app: App) -> list[ToolSpec]:
                     summary=summary, outcome="answered" if carried.result else "no_answer"
                 )
             return MaintenanceResult(
-                summary=f"{name} was asked for all its values; they update as it answers.", outcome="done"
+                summary=f"{name} was asked for all its values; they update as it answers.",
+                outcome=str(carried.outcome),
             )
 
         target: Device | None = None
@@ -459,11 +454,12 @@ def specs(app: App) -> list[ToolSpec]:
             if not args.targetDevice:
                 raise UserError("check route needs the other end: say which device (targetDevice).")
             target = admin.device(args.targetDevice)
-        work, abort, what, api, api_args, confirm = _job_plan(admin, op, device, target, args.rounds)
+        work, abort, what, api, api_args, words = _job_plan(admin, op, device, target, args.rounds)
         jobs = admin.jobs
 
         async def start() -> Job:
             job = jobs.start(op, name if target is None else f"{name} to {target.name}", work, abort)
+            job.device = device
             if op in ("check_lifeline", "check_route"):
                 job.abort_api, job.abort_args = "abortHealthCheck", [node_id]
             elif op == "rebuild_routes" and device is None:
@@ -474,14 +470,14 @@ def specs(app: App) -> list[ToolSpec]:
             tool="run_zwave_maintenance",
             action=op,
             what=what,
-            send=start,
+            words=words,
+            device=device,
+            run=start,
             api=api,
             args=api_args,
-            device=device,
-            confirm=confirm,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return MaintenanceResult(**change_fields(carried))
         job = await jobs.follow(carried.result, ctx, admin.wait_s(args.waitSeconds))
         return job_answer(job)
@@ -507,13 +503,15 @@ def specs(app: App) -> list[ToolSpec]:
             tool="cancel_zwave_job",
             action="cancel_job",
             what=f"cancel the {job.operation.replace('_', ' ')} of {job.target}",
-            send=lambda: admin.jobs.cancel(job),
+            words=frozenset({"stop"}),
+            device=job.device,
+            value=job.id,
+            run=lambda: admin.jobs.cancel(job),
             api=job.abort_api or "",
             args=job.abort_args,
-            value=job.id,
         )
         carried = await admin.carry(change, None, _ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return JobList(summary=carried.sentence, jobs=[job.info()])
         return JobList(
             summary=f"Cancelled: {job.operation.replace('_', ' ')} of {job.target}.", jobs=[job.info()]
@@ -616,8 +614,8 @@ def job_answer(job: Job) -> MaintenanceResult:
 
 def _job_plan(
     admin: AdminContext, op: str, device: Device | None, target: Device | None, rounds: int
-) -> tuple[Any, Any, str, str, list[Any], bool]:
-    """(work, abort, words, api, api args, needs confirmation) of a long operation."""
+) -> tuple[Any, Any, str, str, list[Any], frozenset[str]]:
+    """(work, abort, what in words, api, api args, the words the policy judges) of a long operation."""
     network = admin.network
     long_timeout = max(admin.app.settings.api_timeout, rounds * 60.0)
     node_id = device.node_id if device is not None else 0
@@ -667,7 +665,7 @@ def _job_plan(
             f"check the {'lifeline' if lifeline else 'route'} health of {device.name}{other}",
             "checkLifelineHealth" if lifeline else "checkRouteHealth",
             [node_id, rounds] if lifeline else [node_id, target.node_id if target else 0, rounds],
-            False,
+            frozenset({"health_check"}),
         )
     if op == "reinterview":
         assert device is not None
@@ -683,7 +681,14 @@ def _job_plan(
                 {"interview": state},
             )
 
-        return (interview, None, f"re-interview {device.name}", "refreshInfo", [node_id, {}], True)
+        return (
+            interview,
+            None,
+            f"re-interview {device.name}",
+            "refreshInfo",
+            [node_id, {}],
+            frozenset({"reinterview"}),
+        )
     # rebuild_routes
     if device is not None:
 
@@ -699,7 +704,7 @@ def _job_plan(
             f"rebuild the routes of {device.name}",
             "rebuildNodeRoutes",
             [node_id],
-            False,
+            frozenset({"rebuild_routes"}),
         )
 
     async def rebuild_all(job: Job) -> tuple[str, dict[str, Any]]:
@@ -719,5 +724,5 @@ def _job_plan(
         "rebuild the routes of the whole network",
         "beginRebuildingRoutes",
         [{}],
-        True,
+        frozenset({"rebuild_network"}),
     )

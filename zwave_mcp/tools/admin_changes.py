@@ -1,131 +1,148 @@
-"""Every network-care change goes through here: policy (read-only, hide/deny/allow lists, rate limits),
-the person's confirmation (elicitation, or a one-time token handed back by the model), the audit line with
-the final outcome, and dry run. One place, so the admin tools never call the gateway's changing APIs
-themselves: they describe the change (`AdminChange`) and hand over the call that makes it.
+"""The planner in front of the write gate for every network-care change.
+
+A tool describes its change as an `AdminChange` (what, on which device or on the network itself, the words
+the policy judges, and the call that makes it); `carry_out` turns it into the gate's `Change` and calls
+`app.gate.apply`, which does the rest: policy (read-only, hide/deny/allow, confirmation of the admin words
+in `policy.sensitive.ADMIN_ACTIONS`), one confirmation by elicitation or token, rate limits, dry run, send,
+evidence and the one audit line. The admin tools never call a changing API themselves.
+
+Changes aimed at no one device (inclusion, provisioning, a network-wide route rebuild) name the network
+itself as their device (`network_device`): it is judged, rate-limited and audited as "the Z-Wave network".
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
 
+from zwave_mcp.devices.gate import Change, Delivery, Effect, Expectation, GateResult, WriteValues
+from zwave_mcp.devices.gate.change import DeliveryStatus
+from zwave_mcp.devices.gate.senders import lost, message
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import PolicyRefusal, UserError
-from zwave_mcp.gateway.api import REQUEST_QOS, GatewayError
-from zwave_mcp.policy import AuditEvent
-from zwave_mcp.tools.control import elicitation_asker
+from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.outcome import Outcome
+from zwave_mcp.tools.asker import elicitation_asker
 from zwave_mcp.tools.models import MqttMessage
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
+    from zwave_mcp.gateway.client import ZwaveGateway
 
-log = logging.getLogger(__name__)
+NETWORK_KEY = "network"
+NETWORK_NAME = "the Z-Wave network"
+CONTROLLER_ID = 1
 
-NETWORK_KEY = "network"  # the confirmation-token and rate-limit key of changes aimed at no one device
+
+def network_device(app: App) -> Device:
+    """The network itself (its controller) as the device a network-wide change is aimed at."""
+    controller = app.gateway.inventory.node(CONTROLLER_ID) or ZNode(id=CONTROLLER_ID, is_controller=True)
+    return Device(
+        key=NETWORK_KEY,
+        node_id=controller.id,
+        endpoint=None,
+        name=NETWORK_NAME,
+        location="",
+        kind=None,
+        capabilities=(),
+        node=controller,
+    )
+
+
+@dataclass
+class AdminCall:
+    """A gate `Sender` for network-care APIs: `run` makes the call(s) through `NetworkAdmin` (so their
+    replies are read in one place) and keeps the result for the tool; `calls` is what a dry run shows."""
+
+    run: Callable[[], Awaitable[Any]]
+    calls: list[tuple[str, list[Any]]]
+    result: Any = None
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        return [message(gateway, api, list(args)) for api, args in self.calls]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        try:
+            self.result = await self.run()
+        except GatewayError as exc:
+            status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
+            return [Delivery(e, status, str(exc)) for e in change.effects]
+        return [Delivery(e, "accepted", result=self.result) for e in change.effects]
 
 
 @dataclass
 class AdminChange:
-    """One change: who asks (`tool`), what (`action`, `value`, in words `what`), on which device (or the
-    network), whether the person must confirm it, and the API call that makes it (`api`, `args` as they
-    will be sent; `send` performs it through `NetworkAdmin`)."""
+    """One network-care change. `words` are what the policy judges ({"configure"}, {"include"}, {"ping"}…);
+    `value` is the argument a confirmation and the audit are bound to. Either `run` (an admin API call,
+    `api`/`args` as a dry run shows them) or `write` (a configuration value written with writeValue and
+    proven by the device's report of `target`)."""
 
     tool: str
     action: str
     what: str  # lower-case first: "set parameter 3 (LED indicator) of Bedroom Color Bulb to 0"
-    send: Callable[[], Awaitable[Any]]
-    api: str
-    args: list[Any] = field(default_factory=list)
-    device: Device | None = None
+    words: frozenset[str]
+    device: Device | None = None  # None: the network itself
     value: Any = None
-    confirm: bool = False
+    run: Callable[[], Awaitable[Any]] | None = None
+    api: str = ""
+    args: list[Any] = field(default_factory=list)
+    write: ZValue | None = None
+    target: Any = None
 
 
 @dataclass
 class Carried:
-    """What became of a change: `outcome` is done | dry_run | confirmation_required | declined."""
+    """What the gate made of it: the outcome word and sentence, the call's result, the token or messages."""
 
-    outcome: str
-    sentence: str = ""
+    outcome: Outcome
+    sentence: str
     result: Any = None
-    token: str | None = None
-    expires_in_s: float | None = None
-    would_send: dict[str, Any] | None = None
+    gate: GateResult | None = None
+
+    @property
+    def sent(self) -> bool:
+        return self.outcome not in (Outcome.DECLINED, Outcome.NEEDS_CONFIRMATION, Outcome.DRY_RUN)
 
 
 def change_fields(carried: Carried) -> dict[str, Any]:
     """The `ChangeResult` fields of a change that was not (yet) sent: asked, declined or a dry run."""
+    gate = carried.gate
     return {
         "summary": carried.sentence,
-        "outcome": carried.outcome,
-        "confirmationToken": carried.token,
-        "expiresInSeconds": carried.expires_in_s,
-        "wouldSend": [MqttMessage(**carried.would_send)] if carried.would_send else None,
+        "outcome": str(carried.outcome),
+        "confirmationToken": gate.token if gate else None,
+        "expiresInSeconds": gate.token_ttl_s if gate else None,
+        "wouldSend": [MqttMessage(**m) for m in gate.messages] if gate and gate.messages else None,
     }
 
 
 async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Context | None) -> Carried:
-    """Authorize, confirm, audit and (unless dry run) send. Raises `PolicyRefusal` / `UserError`."""
-    policy = app.policy
-    key = change.device.key if change.device is not None else NETWORK_KEY
-    attempt = AuditEvent(
-        tool=change.tool,
-        action=change.action,
-        outcome="",
-        device=change.device.label if change.device is not None else None,
-        device_key=key,
-        value=change.value,
-    )
-    confirmed_by: str | None = None
-    if change.device is not None:
-        decision = policy.authorize(change.device, change.action, change.value, token=None)
+    """Through the gate. Raises `PolicyRefusal` when refused and `UserError` when zwave-js-ui failed it."""
+    device = change.device or network_device(app)
+    if change.write is not None:
+        effect = Effect(
+            device,
+            change.write,
+            change.target,
+            change.words,
+            argument=change.target,
+            unit=change.write.unit,
+            expect=Expectation(change.write, change.target),
+            text=change.what,
+        )
+        sender: Any = WriteValues()
     else:
-        decision = policy.authorize_without_device(change.what, key)
-    if decision.refused:
-        policy.audit(replace(attempt, outcome="refused", decision="refused", reason=decision.message))
-        raise PolicyRefusal(decision.message)
-    if change.confirm or decision.needs_confirmation:
-        if token:
-            try:
-                policy.redeem(token, key, change.action, change.value)
-            except PolicyRefusal as exc:
-                policy.audit(replace(attempt, outcome="refused", decision="refused", reason=exc.message))
-                raise
-            confirmed_by = "token"
-        else:
-            ask = elicitation_asker(ctx)
-            answer = await ask(f"Do you want to {change.what}?") if ask is not None else None
-            if answer == "accept":
-                confirmed_by = "elicitation"
-            elif answer is not None:
-                policy.audit(replace(attempt, outcome="declined", decision="needs_confirmation"))
-                return Carried("declined", f"Nothing was done: you did not agree to {change.what}.")
-            else:
-                issued = policy.issue_token(key, change.action, change.value, label=change.what)
-                ttl = policy.tokens.ttl_s
-                policy.audit(
-                    replace(attempt, outcome="confirmation_requested", decision="needs_confirmation")
-                )
-                return Carried(
-                    "confirmation_required",
-                    f"To {change.what}, the person must agree first; once they do, call this tool again "
-                    f"with the same arguments and confirmationToken set to the token (valid {ttl:g} s).",
-                    token=issued,
-                    expires_in_s=ttl,
-                )
-    if app.settings.dry_run:
-        topic, payload = app.gateway.api.build_request(change.api, change.args)
-        policy.audit(replace(attempt, outcome="dry_run", confirmed_by=confirmed_by))
-        message = {"topic": topic, "payload": payload, "qos": REQUEST_QOS, "retain": False}
-        return Carried("dry_run", f"Dry run: would {change.what}; nothing was sent.", would_send=message)
-    try:
-        result = await change.send()
-    except GatewayError as exc:
-        policy.audit(replace(attempt, outcome="failed", confirmed_by=confirmed_by, reason=str(exc)))
-        raise UserError(f"Could not {change.what}: {exc}.") from exc
-    policy.audit(replace(attempt, outcome="done", confirmed_by=confirmed_by))
-    return Carried("done", result=result)
+        assert change.run is not None
+        effect = Effect(device, None, change.value, change.words, argument=change.value, text=change.what)
+        sender = AdminCall(change.run, [(change.api, change.args)])
+    gate_change = Change(change.tool, change.action, change.what, [effect], sender, argument=change.value)
+    result = await app.gate.apply(gate_change, token=token, ask=elicitation_asker(ctx))
+    if result.outcome is Outcome.REFUSED:
+        raise PolicyRefusal(result.sentence)
+    if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
+        raise UserError(result.sentence)
+    return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result)

@@ -157,8 +157,9 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="answer_zwave_inclusion",
             action="grant_security",
+            words=frozenset({"grant_security"}),
             what=f"grant the new device {' and '.join(_class_words(classes)) or 'no'} security",
-            send=lambda: network.grant_security_classes(classes, False),
+            run=lambda: network.grant_security_classes(classes, False),
             api="grantSecurityClasses",
             args=[{"securityClasses": classes, "clientSideAuth": False}],
             value=classes,
@@ -171,8 +172,9 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="answer_zwave_inclusion",
             action="enter_pin",
+            words=frozenset({"enter_pin"}),
             what="enter the new device's PIN",
-            send=lambda: network.validate_dsk(pin),
+            run=lambda: network.validate_dsk(pin),
             api="validateDSK",
             args=["•••••"],  # a dry run shows the call, never the PIN
             value="•••••",
@@ -213,8 +215,9 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="answer_zwave_inclusion",
             action="abort_inclusion",
+            words=frozenset({"abort_inclusion"}),
             what="stop the security set-up of the new device",
-            send=network.abort_inclusion,
+            run=network.abort_inclusion,
             api="abortInclusion",
         )
         await admin.carry(change, None, ctx)
@@ -238,8 +241,9 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         return AdminChange(
             tool="stop_zwave_inclusion",
             action="stop_exclusion" if excluding else "stop_inclusion",
+            words=frozenset({"stop"}),
             what=f"stop {'excluding' if excluding else 'including'} devices ({why})",
-            send=network.stop_exclusion if excluding else network.stop_inclusion,
+            run=network.stop_exclusion if excluding else network.stop_inclusion,
             api="stopExclusion" if excluding else "stopInclusion",
         )
 
@@ -265,16 +269,16 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="start_zwave_inclusion",
             action="start_inclusion",
+            words=frozenset({"include"}),
             what=f"start adding a new device{words[args.security]}"
             + (f" named {args.name}" if args.name else ""),
-            send=lambda: network.start_inclusion(strategy, options),
+            run=lambda: network.start_inclusion(strategy, options),
             api="startInclusion",
             args=[strategy, options],
             value={"security": args.security, "name": args.name, "location": args.location},
-            confirm=True,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         if carried.result is not True:
             raise UserError(
@@ -303,7 +307,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
     async def stop_zwave_inclusion(_args: NoArgs, ctx: Context) -> InclusionStatus:
         excluding = network.progress.phase == ga.EXCLUDING
         carried = await admin.carry(_stop_change(excluding, "asked"), None, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         if not carried.result:
             return status(
@@ -315,14 +319,14 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="start_zwave_exclusion",
             action="start_exclusion",
+            words=frozenset({"exclude"}),
             what="start removing a device from the network (the next device whose button is pressed leaves)",
-            send=network.start_exclusion,
+            run=network.start_exclusion,
             api="startExclusion",
             args=[{"strategy": 0}],
-            confirm=True,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         if carried.result is not True:
             raise UserError(
@@ -347,15 +351,15 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="provision_zwave_device",
             action="provision",
+            words=frozenset({"provision"}),
             what=f"put {label} (DSK {dsk[:11]}…) on the SmartStart list, so it joins by itself when powered",
-            send=lambda: network.provision(qr, args.name, args.location),
+            run=lambda: network.provision(qr, args.name, args.location),
             api="provisionSmartStartNode",
             args=[{**parsed, "name": args.name, "location": args.location}],
             value=dsk,
-            confirm=True,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         classes = _class_words([c for c in parsed.get("securityClasses") or [] if isinstance(c, int)])
         sec = f" with {' and '.join(classes)} security" if classes else ""
@@ -370,15 +374,15 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="remove_failed_zwave_node",
             action="remove_failed",
+            words=frozenset({"remove_node"}),
             what=f"remove the failed node {device.name} (node {device.node_id}) from the network",
-            send=lambda: network.remove_failed(device.node_id, max(app.settings.api_timeout, 30.0)),
+            run=lambda: network.remove_failed(device.node_id, max(app.settings.api_timeout, 30.0)),
             api="removeFailedNode",
             args=[device.node_id],
             device=device,
-            confirm=True,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         return status(f"{device.name} (node {device.node_id}) was removed from the network.", "removed")
 
@@ -390,15 +394,15 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         change = AdminChange(
             tool="replace_failed_zwave_node",
             action="replace_failed",
+            words=frozenset({"replace_node"}),
             what=f"replace the failed node {device.name} (node {device.node_id}) with a new device",
-            send=lambda: network.replace_failed(device.node_id, strategy, options),
+            run=lambda: network.replace_failed(device.node_id, strategy, options),
             api="replaceFailedNode",
             args=[device.node_id, strategy, options],
             device=device,
-            confirm=True,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
-        if carried.outcome != "done":
+        if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         return await follow(ctx, admin.wait_s(args.waitSeconds))
 

@@ -40,6 +40,7 @@ class Job:
     abort: Callable[[], Awaitable[Any]] | None = None  # what tells zwave-js-ui to stop
     abort_api: str | None = None  # that call, as a dry run would show it
     abort_args: list[Any] = field(default_factory=list)
+    device: Any = None  # the Device it works on (None: the network), for cancelling through the gate
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def report(self, progress: float | None, total: float | None, message: str | None) -> None:
