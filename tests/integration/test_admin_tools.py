@@ -269,10 +269,10 @@ async def test_s2_inclusion_with_the_pin_through_elicitation(
     ) as client:
         answer = await call(client, "start_zwave_inclusion", {"security": "s2", "waitSeconds": 8})
         assert answer.result["phase"] == "interview_completed", answer.text
-        assert answer.result["security"] == "S2 Authenticated" and answer.result["nodeId"] == 12
+        assert answer.result["security"] == "S2 authenticated" and answer.result["nodeId"] == 12
         assert (
             answer.text
-            == "Porch Motion (node 12) joined the network with S2 Authenticated security and is ready."
+            == "Porch Motion (node 12) joined the network with S2 authenticated security and is ready."
         )
         assert "S2 authenticated and S2 unauthenticated" in asked[1]
         assert device.dsk[5:] in asked[2]
@@ -295,7 +295,7 @@ async def test_s2_inclusion_two_step_without_elicitation(mosquitto: Any, sim: Si
         wrong_kind = await call(client, "answer_zwave_inclusion", {"grant": True})
         assert wrong_kind.is_error and "PIN" in wrong_kind.error
         done = await call(client, "answer_zwave_inclusion", {"pin": device.pin, "waitSeconds": 5})
-        assert done.result["phase"] == "interview_completed" and done.result["security"] == "S2 Authenticated"
+        assert done.result["phase"] == "interview_completed" and done.result["security"] == "S2 authenticated"
         assert done.result["name"] == "Garage Sensor"
         params = await call(client, "list_zwave_config_parameters", {"deviceName": "garage sensor"})
         assert len(params.result["parameters"]) == 3

@@ -33,6 +33,16 @@ SECURITY_WORDS = {
     2: "S2 access control",
     7: "S0 legacy",
 }
+
+
+def security_words(name: object) -> str:
+    """zwave-js-ui's `security` text ("S2_Authenticated", "None") in the words people read."""
+    for number, text in SECURITY_CLASSES.items():
+        if name == text:
+            return SECURITY_WORDS[number]
+    return "none" if name in (None, "None", "") else str(name).replace("_", " ")
+
+
 REMOVE_REASONS = {
     0: "excluded",
     1: "excluded",

@@ -18,7 +18,7 @@ from mcp_types import ToolAnnotations
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
-from zwave_mcp.gateway.admin import NetworkAdmin
+from zwave_mcp.gateway.admin import NetworkAdmin, security_words
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.names import normalize
@@ -118,9 +118,7 @@ def _int_value(node: ZNode, cc: int, prop: str) -> int | None:
 
 
 def _security_words(security: Any) -> str | None:
-    if not isinstance(security, str):
-        return None
-    return "none" if security == "None" else security.replace("_", " ").replace("S0 Legacy", "S0")
+    return security_words(security) if isinstance(security, str) else None
 
 
 def node_details(node: ZNode, device: Device, neighbours: list[int] | None) -> NodeDetails:

@@ -111,8 +111,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         node = app.gateway.inventory.node(p.node_id) if p.node_id is not None else None
         security = None
         if node is not None and p.phase in (ga.ADDED, ga.READY):
-            raw = node.details.get("security")
-            security = "none" if raw in (None, "None") else str(raw).replace("_", " ")
+            security = ga.security_words(node.details.get("security"))
         return InclusionStatus(
             summary=summary or describe(p, node.name if node else None, security),
             outcome=outcome or p.phase,
