@@ -82,7 +82,9 @@ def make_qr(
     """A Z-Wave provisioning QR string: `90`, version, checksum, keys, DSK, product type and id TLVs."""
     keys = sum(1 << k for k in requested)
     digits = "".join(f"{int(part):05d}" for part in dsk.split("-"))
-    product_type_tlv = "00" + "10" + f"{0x07:03d}{0x01:03d}" + f"{0x0C07 & 0xFFFF:05d}"[-5:]
+    # TLVs: type (number << 1 | critical) and length, two digits each. Product type: device class
+    # (generic << 8 | specific) and installer icon; product id: manufacturer, type, id, version (5 digits each).
+    product_type_tlv = "00" + "10" + f"{(0x07 << 8) | 0x01:05d}{0x0C07:05d}"
     product_id_tlv = "02" + "20" + f"{manufacturer_id:05d}{product_type:05d}{product_id:05d}{0x0100:05d}"
     rest = f"{keys:03d}{digits}{product_type_tlv}{product_id_tlv}"
     checksum = int.from_bytes(hashlib.sha1(rest.encode("ascii")).digest()[:2], "big")
@@ -114,11 +116,12 @@ def parse_qr(qr: Any) -> dict[str, Any]:
     while len(tlv) >= 4:
         kind, length = int(tlv[:2]) >> 1, int(tlv[2:4])
         body, tlv = tlv[4 : 4 + length], tlv[4 + length :]
-        if kind == 0 and len(body) >= 11:
+        if kind == 0 and len(body) >= 10:
+            device_class = int(body[0:5])
             info.update(
-                genericDeviceClass=int(body[0:3]),
-                specificDeviceClass=int(body[3:6]),
-                installerIconType=int(body[6:11]),
+                genericDeviceClass=device_class >> 8,
+                specificDeviceClass=device_class & 0xFF,
+                installerIconType=int(body[5:10]),
             )
         elif kind == 1 and len(body) >= 20:
             info.update(
