@@ -342,12 +342,23 @@ async def test_exclusion_and_failed_nodes(mosquitto: Any, sim: Simulator) -> Non
         assert stopped.result["outcome"] == "nothing_to_stop"
 
 
-async def test_inclusion_stops_at_its_time_limit(mosquitto: Any, sim: Simulator) -> None:
+async def test_inclusion_stops_at_its_time_limit(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    # zwave-js-ui's own limit (commandsTimeout) far away: what stops it is ours.
+    patient = SimConfig.fast(timing=dataclasses.replace(SimConfig.fast().timing, inclusion_timeout=60.0))
+    sim = simulator_factory(config=patient)
     async with connected(admin_settings(mosquitto, sim)) as client:
         started = await confirmed(client, "start_zwave_inclusion", {"timeoutSeconds": 5, "waitSeconds": 0})
         assert started.result["phase"] == "including"
-        stopped = await call(client, "stop_zwave_inclusion", {})
-        assert stopped.result["outcome"] == "stopped" and sim.admin.inclusion_state == 0
+        assert sim.admin.inclusion_state == 1
+        ended = await call(client, "get_zwave_inclusion_status", {})
+        assert ended.result["phase"] == "including"
+        await eventually(lambda: sim.admin.inclusion_state == 0, timeout=8, what="the time limit")
+        stopped = await call(client, "get_zwave_inclusion_status", {})
+        assert stopped.result["phase"] == "stopped", stopped.text
+        again = await call(client, "stop_zwave_inclusion", {})
+        assert again.result["outcome"] == "nothing_to_stop"
 
 
 # --- read-only and audit ----------------------------------------------------------------------------------

@@ -223,12 +223,11 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
 
     def arm_stop(seconds: float, excluding: bool) -> None:
         """Our own time limit on top of zwave-js-ui's: stop (through the same path) when it runs out."""
-        version = network.progress.version
+        run = network.progress  # a new start makes a new progress object: this timer is for this run only
 
         async def stop_later() -> None:
             await asyncio.sleep(seconds)
-            p = network.progress
-            if p.phase in (ga.INCLUDING, ga.EXCLUDING) and p.version >= version:
+            if network.progress is run and run.phase in (ga.INCLUDING, ga.EXCLUDING):
                 with contextlib.suppress(Exception):
                     await admin.carry(_stop_change(excluding, "time limit"), None, None)
 
