@@ -6,6 +6,7 @@ once even with no broker; tools answer "Z-Wave service unavailable: <why>" until
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -54,9 +55,11 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
     async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
         app.gateway.start()  # returns at once; the connection is made in the background
         updates.start()
+        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
         try:
             yield app
         finally:
+            entries.cancel()
             await updates.stop()
             await app.gateway.stop()
 

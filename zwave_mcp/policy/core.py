@@ -130,6 +130,11 @@ class Policy:
     def read_only(self) -> bool:
         return self.config.read_only
 
+    @property
+    def has_device_lists(self) -> bool:
+        cfg = self.config
+        return bool(cfg.allow or cfg.deny or cfg.hide or cfg.confirm_devices)
+
     def visible(self, device: PolicyDevice) -> bool:
         """Listed and readable: everything not on the hide list."""
         return self.config.hide.first_match(device) is None

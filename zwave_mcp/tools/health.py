@@ -44,7 +44,7 @@ def specs(app: App) -> list[ToolSpec]:
     settings = app.settings
 
     async def check_zwave_health(_args: NoArgs, _ctx: Any) -> HealthReport:
-        health = app.gateway.health()
+        health = app.devices.health()
         problems = [health.problem] if health.problem else []
         dead = health.nodes_by_status.get("Dead", 0)
         if dead and not problems:

@@ -154,6 +154,14 @@ class Change:
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def text(self) -> str:
+        """The change as messages say it: one device's effect with its room ("unlock Front Door Lock
+        (Entry)"), else the summary ("activate scene 'Movie Night'")."""
+        if len(self.devices) == 1 and not self.subject and self.effects[0].text:
+            return self.effects[0].text
+        return self.summary
+
+    @property
     def devices(self) -> list[Device]:
         """Each device the change touches, once, in order."""
         seen: dict[str, Device] = {}

@@ -189,7 +189,7 @@ class Gate:
         return self._finish(
             change,
             outcome,
-            sentence(change, devices),
+            sentence(change, devices, note=str(change.details.get("note", ""))),
             reason=reason,
             confirmed_by=confirmed_by,
             devices=devices,
@@ -197,7 +197,7 @@ class Gate:
 
     def _judge(self, change: Change) -> tuple[str | None, str | None]:
         """(refusal sentence, why it needs confirmation): the policy on every effect, none by name."""
-        read_only = self.policy.read_only_refusal(change.summary)
+        read_only = self.policy.read_only_refusal(change.text)
         if read_only is not None:
             return read_only, None
         alone = len(change.devices) == 1 and not change.subject
@@ -246,7 +246,7 @@ class Gate:
             )
         else:
             why = f"{rate.limit} commands were sent in the last {rate.window_s:g} s (the overall limit)"
-        return f"Refused to {change.summary}: {why}; try again in {rate.retry_after_s} s."
+        return f"Refused to {change.text}: {why}; try again in {rate.retry_after_s} s."
 
     # -- send and evidence ------------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ class Answer:
 
 
 def question(change: Change, why: str) -> str:
-    return f"Do you want to {change.summary}? Confirmation is needed because {why}."
+    return f"Do you want to {change.text}? Confirmation is needed because {why}."
 
 
 def _token_key(change: Change) -> str:
@@ -51,13 +51,14 @@ async def confirm(
         return Answer("confirmed", by="elicitation")
     if said is not None:
         verb = "cancelled" if said == "cancel" else "declined"
-        return Answer("declined", f"Did not {change.summary}: the person {verb} the confirmation.")
-    issued = policy.tokens.issue(_token_key(change), change.action, binding, label=change.summary)
+        return Answer("declined", f"Did not {change.text}: the person {verb} the confirmation.")
+    issued = policy.tokens.issue(_token_key(change), change.action, binding, label=change.text)
     ttl = policy.tokens.ttl_s
+    same = "scene" if change.subject.startswith("scene") else "device, action and value"
     return Answer(
         "pending",
-        f"Confirmation required to {change.summary} because {why}: ask the person, and only if they agree "
-        f'call again with the same request and {TOKEN_PARAMETER}="{issued}" within {ttl:g} s.',
+        f"Confirmation required to {change.text} because {why}: ask the person, and only if they agree "
+        f'call again with the same {same} and {TOKEN_PARAMETER}="{issued}" within {ttl:g} s.',
         token=issued,
         ttl_s=ttl,
     )

@@ -118,7 +118,7 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         percent = max(0, min(100, round(raw * 100 / top)))
         if device.has(Capability.COVER) or cc == CC_WINDOW_COVERING:
             return "closed" if percent == 0 else ("open" if percent == 100 else f"open {percent} %")
-        return "off" if percent == 0 else f"on at {percent} %"
+        return "off" if percent == 0 else f"{percent} %"
     if cc == CC_BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
     if cc == CC_THERMOSTAT_SETPOINT and is_number(raw):
@@ -146,6 +146,8 @@ def sentence(change: Change, devices: Sequence[DeviceOutcome], *, note: str = ""
     """One plain sentence for the whole change, from the per-device outcomes (and nothing else)."""
     if len(devices) == 1:
         return _one(change, devices[0]) + note
+    if not devices and "headline" in change.details:
+        return f"{change.details['headline']}.{note}"
     if not devices:
         return f"Done: zwave-js-ui carried out the request to {change.summary}.{note}"
     groups: dict[Outcome, list[DeviceOutcome]] = {}
@@ -167,15 +169,18 @@ def sentence(change: Change, devices: Sequence[DeviceOutcome], *, note: str = ""
                 Outcome.UNKNOWN: f"for {who} zwave-js-ui did not answer in time, so it may still happen",
             }[outcome]
         )
-    return f"{_cap(change.summary)}: " + "; ".join(parts) + "." + note
+    headline = str(change.details.get("headline") or _cap(change.summary))
+    return f"{headline}: " + "; ".join(parts) + "." + note
 
 
 def _one(change: Change, d: DeviceOutcome) -> str:
     name, summary = d.device.name, change.summary
     reported = d.reported_text
     if d.outcome is Outcome.CONFIRMED:
+        if any((p.effect.value.command_class if p.effect.value else None) == CC_COLOR for p in d.effects):
+            return f"Done: {name} reported the new colour ({summary})."
         if reported:
-            return f"Done: {name} reported {reported}."
+            return f"Done: {name} is now {reported}, as the device reported."
         return f"Done: {name} confirmed it ({summary})."
     if d.outcome is Outcome.WORKING:
         return f"{name} is on its way ({summary}); it has not reported the final state yet."
