@@ -8,6 +8,7 @@ carried out by `admin_changes.carry_out`, the one path to the gateway's changing
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -653,6 +654,8 @@ def _job_plan(
                 result = await task
             finally:
                 watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
             sentence, measured = health_summary(result, lifeline)
             return sentence, measured
 

@@ -44,6 +44,8 @@ class Job:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def report(self, progress: float | None, total: float | None, message: str | None) -> None:
+        if self.state != "running":
+            return  # a late progress poll (its cancellation can lose a race) never overwrites the answer
         self.progress, self.total, self.message = progress, total, message
         self._wake()
 
