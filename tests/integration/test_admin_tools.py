@@ -175,6 +175,16 @@ async def test_rename_and_relocate_follow_at_once(mosquitto: Any, sim: Simulator
         assert not listed.is_error
 
 
+async def test_policy_lists_follow_a_rename_at_once(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(admin_settings(mosquitto, sim, deny="Pantry Light")) as client:
+        before = await call(client, "control_zwave_device", {"deviceName": "kitchen light", "action": "on"})
+        assert not before.is_error, before.text
+        await call(client, "rename_zwave_device", {"deviceName": "kitchen light", "newName": "Pantry Light"})
+        after = await call(client, "control_zwave_device", {"deviceName": "pantry light", "action": "off"})
+    assert after.is_error and "deny list" in after.error, after.text
+    assert sim_value(sim, 2, 37, "currentValue") is True  # the refused write never went out
+
+
 # --- maintenance --------------------------------------------------------------------------------------
 
 
@@ -224,13 +234,21 @@ async def test_a_long_health_check_runs_in_the_background_and_can_be_cancelled(
 ) -> None:
     slow = SimConfig.fast(timing=dataclasses.replace(SimConfig.fast().timing, health_round=0.5))
     sim = simulator_factory(config=slow)
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
     async with connected(admin_settings(mosquitto, sim)) as client:
-        started = await call(
-            client,
+        reply = await client.call_tool(
             "run_zwave_maintenance",
-            {"operation": "check_lifeline", "deviceName": "kitchen light", "rounds": 10, "waitSeconds": 0.7},
+            {"operation": "check_lifeline", "deviceName": "kitchen light", "rounds": 10, "waitSeconds": 1.6},
+            progress_callback=on_progress,
         )
+        started = Answer(reply.content[0].text, bool(reply.is_error), reply.structured_content or {})  # type: ignore[union-attr]
         assert started.result["outcome"] == "running", started.text
+        # MCP progress notifications while it ran: rounds of 10, with zwave-js-ui's own rating
+        assert progress and progress[-1][1] == 10 and "last rating" in str(progress[-1][2]), progress
         job_id = started.result["job"]["jobId"]
         assert f"jobId {job_id}" in started.text
         status = await call(client, "get_zwave_job", {"jobId": job_id})
@@ -280,6 +298,36 @@ async def test_s2_inclusion_with_the_pin_through_elicitation(
         assert [d["name"] for d in found.result["devices"]] == ["Porch Motion"]
     assert ("answer_zwave_inclusion", "enter_pin", "confirmed") in audit_lines(caplog)
     assert device.pin not in caplog.text  # the PIN is never logged
+
+
+async def test_declining_the_security_question_adds_the_device_without_security(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    device = sim.admin.press_button(NewDevice(name="Shed Sensor", location="Shed"))
+    asked: list[str] = []
+    async with connected(
+        admin_settings(mosquitto, sim),
+        elicitation_callback=answering(device, asked, grant=False),
+        mode="legacy",
+    ) as client:
+        answer = await call(client, "start_zwave_inclusion", {"waitSeconds": 8})
+    assert answer.result["phase"] == "interview_completed" and answer.result["security"] == "none", (
+        answer.text
+    )
+    assert "without security" in answer.text and not any("PIN" in a for a in asked)
+    assert sim.nodes[12]["security"] == "None"
+
+
+async def test_hidden_devices_cannot_be_cared_for(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(admin_settings(mosquitto, sim, hide="Kitchen Light")) as client:
+        for tool, args in (
+            ("get_zwave_node_details", {"deviceName": "kitchen light"}),
+            ("rename_zwave_device", {"deviceName": "kitchen light", "newName": "X"}),
+            ("run_zwave_maintenance", {"operation": "ping", "deviceName": "kitchen light"}),
+        ):
+            answer = await call(client, tool, args)
+            assert answer.is_error and "Kitchen Light" not in answer.error, (tool, answer.text)
+    assert sim.nodes[2]["name"] == "Kitchen Light"
 
 
 async def test_s2_inclusion_two_step_without_elicitation(mosquitto: Any, sim: Simulator) -> None:
