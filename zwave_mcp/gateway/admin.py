@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,15 +41,6 @@ def security_words(name: object) -> str:
             return SECURITY_WORDS[number]
     return "none" if name in (None, "None", "") else str(name).replace("_", " ")
 
-
-REMOVE_REASONS = {
-    0: "excluded",
-    1: "excluded",
-    2: "removed as failed",
-    3: "replaced",
-    4: "replaced",
-    5: "reset",
-}
 
 # Phases of an inclusion or exclusion, in our words.
 IDLE, INCLUDING, FOUND, GRANT, DSK, ADDED, READY, STOPPED, FAILED = (
@@ -82,19 +72,12 @@ class InclusionProgress:
     client_side_auth: bool = False
     partial_dsk: str | None = None  # "-bbbbb-ccccc-…": the DSK without its first five digits (the PIN)
     removed_node: dict[str, Any] | None = None
-    removed_reason: str | None = None
-    added_node: dict[str, Any] | None = None
     version: int = 0
-    changed_at: float = field(default_factory=time.monotonic)
 
     @property
     def pending_question(self) -> str | None:
         """ "grant" or "pin" when zwave-js-ui waits for the person; None otherwise."""
         return {GRANT: "grant", DSK: "pin"}.get(self.phase)
-
-    @property
-    def active(self) -> bool:
-        return self.phase in (INCLUDING, FOUND, GRANT, DSK, ADDED, EXCLUDING)
 
 
 class NetworkAdmin:
@@ -232,7 +215,6 @@ class NetworkAdmin:
             setattr(self.progress, key, value)
         self.progress.phase = phase
         self.progress.version += 1
-        self.progress.changed_at = time.monotonic()
         self._notify()
 
     def _answered(self, question: str) -> None:
@@ -274,12 +256,13 @@ class NetworkAdmin:
             self._step(DSK, partial_dsk=first[:60])
         elif name == "node_added" and isinstance(first, dict):
             node_id = first.get("id") if isinstance(first.get("id"), int) else p.node_id
-            self._step(ADDED, node_id=node_id, added_node=first)
+            self._step(ADDED, node_id=node_id)
             self.gateway.resync()
         elif name == "node_removed" and isinstance(first, dict):
+            # zwave-js RemoveNodeReason: 0 excluded, 1 proxy-excluded (2 failed, 3/4 replaced, 5 reset).
             reason = data[1] if len(data) > 1 and isinstance(data[1], int) else None
             if p.phase in (EXCLUDING, IDLE, STOPPED) or reason in (0, 1):
-                self._step(EXCLUDED, removed_node=first, removed_reason=REMOVE_REASONS.get(reason or 0))
+                self._step(EXCLUDED, removed_node=first)
             self.gateway.resync()
         elif name in ("inclusion_stopped", "exclusion_stopped") and p.phase in (INCLUDING, EXCLUDING):
             self._step(STOPPED)
