@@ -55,8 +55,8 @@ WAKE_UP_CC = 132
 BATTERY_CC = 128
 # How often a running health check or route rebuild asks zwave-js-ui how far it is (`getInfo.cntStatus`).
 STATUS_POLL_S = 0.5
-# A configuration write is confirmed when the device's report shows it within this long.
-CONFIG_REPORT_S = 3.0
+# A spoken answer names at most this many parameters; the structured list has them all.
+SPOKEN_PARAMETERS = 5
 _HEALTH_PROGRESS = re.compile(r"(\d+)/(\d+) done, last rating (\d+)")
 _REBUILD_PROGRESS = re.compile(r"Rebuild Routes process (\w[\w ]*?)\. Healed (\d+) nodes")
 MAINTAIN = ToolAnnotations(
@@ -307,11 +307,14 @@ def specs(app: App) -> list[ToolSpec]:
         if not params:
             summary = f"{device.name} has no configuration parameters that zwave-js-ui knows of."
         else:
+            values = config_values(device.node)
             listed = "; ".join(
                 f"{p.number} {p.label} is {_show(p.value, p.unit, v)}"
-                for p, v in zip(params, config_values(device.node), strict=True)
+                for p, v in zip(params[:SPOKEN_PARAMETERS], values, strict=False)
             )
-            summary = f"{device.name} has {len(params)} parameters: {listed}."
+            more = len(params) - SPOKEN_PARAMETERS
+            rest = f"; and {more} more in the list" if more > 0 else ""
+            summary = f"{device.name} has {len(params)} parameters: {listed}{rest}."
         return ConfigList(summary=summary, device=device.label, parameters=params)
 
     async def set_zwave_config_parameter(args: ConfigWriteArgs, ctx: Context) -> ConfigWriteResult:
