@@ -25,9 +25,10 @@ log = logging.getLogger(__name__)
 INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
     "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
-    "device actually reported: 'confirmed' means the device reported the new state; 'sent but not "
-    "confirmed' means it did not report in time. Unlocking and opening doors asks for confirmation: pass "
-    "back the confirmationToken only after the person has agreed."
+    "device actually reported: 'confirmed' means the device reported the new state; 'unconfirmed' means it "
+    "did not report in time; 'unknown' means zwave-js-ui did not answer, so it may still have happened. "
+    "Unlocking and opening doors asks for confirmation: pass back the confirmationToken only after the "
+    "person has agreed."
 )
 
 

@@ -366,3 +366,18 @@ async def test_action_words_people_use_are_accepted(
         answer = await call(client, C, args)
     assert not answer.is_error and answer.result["action"] == action, answer.text
     assert answer.outcome == "confirmed", answer.text
+
+
+async def test_zwave_mcp_config_lists_entries_that_match_no_device(mosquitto: Any, sim: Simulator) -> None:
+    from zwave_mcp.config_check import policy_entry_report
+
+    report = await policy_entry_report(
+        settings_for(mosquitto, sim, deny="Porch Double Switch, Attic Fan", hide="node:99"), timeout=5.0
+    )
+    assert report == {
+        "policy_entries_matching_no_device": [
+            "'Attic Fan' on the deny list (ZWAVE_MCP_DENY) matches no device",
+            "'node:99' on the hide list (ZWAVE_MCP_HIDE) matches no device",
+        ]
+    }
+    assert await policy_entry_report(settings_for(mosquitto, sim)) == {}, "no lists, nothing to check"

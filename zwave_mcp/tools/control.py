@@ -51,7 +51,7 @@ def specs(app: App) -> list[ToolSpec]:
             "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
             "close, stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own "
             "report and says whether it was confirmed, is still moving, is queued (sleeping device), was "
-            "sent but not confirmed, failed, or got no answer from zwave-js-ui. Also accepts words like "
+            "sent but unconfirmed, failed, or got no answer from zwave-js-ui (unknown). Also accepts words like "
             "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
             ControlArgs,
             ControlResult,

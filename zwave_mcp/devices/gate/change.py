@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.policy.sensitive import describe_action
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
@@ -178,6 +179,34 @@ class Change:
             "effects": sorted((e.binding() for e in self.effects), key=lambda b: json.dumps(b, default=str)),
         }
         return json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+
+
+# The word an effect is described by, when it amounts to several ("on" before "set_level").
+_WORD_ORDER = (
+    "unlock",
+    "lock",
+    "open",
+    "close",
+    "on",
+    "off",
+    "set_temperature",
+    "set_mode",
+    "set_color",
+    "set_position",
+    "set_level",
+    "stop",
+)
+
+
+def effect_text(effect: Effect) -> str:
+    """One effect in words, lower-case first: "unlock Front Door Lock (Entry)", "turn on Kitchen Light"."""
+    if effect.text:
+        return effect.text
+    word = next((w for w in _WORD_ORDER if w in effect.words), None)
+    if word is None:
+        word = next(iter(sorted(effect.words)), "change")
+    argument = None if word in ("on", "off", "lock", "unlock", "open", "close", "stop") else effect.argument
+    return describe_action(effect.device, word, argument, effect.unit)
 
 
 # ---- what a value write amounts to -----------------------------------------------------------------

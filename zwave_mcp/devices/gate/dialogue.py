@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from zwave_mcp.devices.gate.change import Asker, Change
+from zwave_mcp.devices.gate.change import Asker, Change, effect_text
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy import TOKEN_PARAMETER, Policy
 
@@ -29,6 +29,10 @@ class Answer:
 
 
 def question(change: Change, why: str) -> str:
+    """One question for the whole change; with several devices it lists everything the change does."""
+    if len(change.devices) > 1:
+        listed = "; ".join(dict.fromkeys(effect_text(e) for e in change.effects))
+        return f"Do you want to {change.text} ({listed})? Confirmation is needed because {why}."
     return f"Do you want to {change.text}? Confirmation is needed because {why}."
 
 
