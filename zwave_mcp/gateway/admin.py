@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,20 @@ IDLE, INCLUDING, FOUND, GRANT, DSK, ADDED, READY, STOPPED, FAILED = (
     "failed",
 )
 EXCLUDING, EXCLUDED = "excluding", "node_removed"
+
+
+@dataclass(frozen=True)
+class AdminRequest:
+    """One changing call to zwave-js-ui: its API name and arguments (what a dry run shows) and `run`, which
+    makes it and reads the reply. Built here, sent by the write gate only."""
+
+    api: str
+    args: list[Any]
+    run: Callable[[], Awaitable[Any]]
+
+
+def _dict(result: Any) -> dict[str, Any]:
+    return result if isinstance(result, dict) else {}
 
 
 class AdminApiFailed(GatewayError):
@@ -121,89 +136,110 @@ class NetworkAdmin:
     async def is_failed(self, node_id: int) -> bool:
         return bool(await self._result("isFailedNode", node_id))
 
-    # -- changes (the write gate's only) --------------------------------------------------------------
-    async def set_name(self, node_id: int, name: str) -> None:
-        await self._call("setNodeName", node_id, name)
-        self.gateway.inventory.rename(node_id, name=name)
+    # -- changes: requests the write gate sends ---------------------------------------------------------
+    def _request(
+        self,
+        api: str,
+        *args: Any,
+        timeout: float | None = None,
+        before: Callable[[], Any] | None = None,
+        then: Callable[[Any], Any] | None = None,
+        shown: list[Any] | None = None,
+    ) -> AdminRequest:
+        async def run() -> Any:
+            if before is not None:
+                before()
+            result = await self._result(api, *args, timeout=timeout)
+            return then(result) if then is not None else result
 
-    async def set_location(self, node_id: int, location: str) -> None:
-        await self._call("setNodeLocation", node_id, location)
-        self.gateway.inventory.rename(node_id, location=location)
+        return AdminRequest(api, list(args) if shown is None else shown, run)
 
-    async def ping(self, node_id: int, timeout: float | None = None) -> bool:
-        return bool(await self._result("pingNode", node_id, timeout=timeout))
-
-    async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
-        await self._call("refreshValues", node_id, timeout=timeout)
-
-    async def refresh_info(self, node_id: int) -> None:
-        """Re-interview: zwave-js-ui answers at once; `interviews[node_id]` follows the events."""
-        self.interviews[node_id] = "requested"
-        await self._call("refreshInfo", node_id, {})
-
-    async def lifeline_health(self, node_id: int, rounds: int, timeout: float) -> dict[str, Any]:
-        result = await self._result("checkLifelineHealth", node_id, rounds, timeout=timeout)
-        return result if isinstance(result, dict) else {}
-
-    async def route_health(self, node_id: int, target: int, rounds: int, timeout: float) -> dict[str, Any]:
-        result = await self._result("checkRouteHealth", node_id, target, rounds, timeout=timeout)
-        return result if isinstance(result, dict) else {}
-
-    async def abort_health(self, node_id: int) -> None:
-        await self._call("abortHealthCheck", node_id)
-
-    async def rebuild_node_routes(self, node_id: int, timeout: float) -> bool:
-        return bool(await self._result("rebuildNodeRoutes", node_id, timeout=timeout))
-
-    async def begin_rebuilding_routes(self) -> bool:
-        return bool(await self._result("beginRebuildingRoutes", {}))
-
-    async def stop_rebuilding_routes(self) -> bool:
-        return bool(await self._result("stopRebuildingRoutes"))
-
-    async def start_inclusion(self, strategy: int, options: dict[str, Any]) -> bool:
-        self._reset(INCLUDING)
-        return bool(await self._result("startInclusion", strategy, options))
-
-    async def stop_inclusion(self) -> bool:
-        return bool(await self._result("stopInclusion"))
-
-    async def start_exclusion(self) -> bool:
-        self._reset(EXCLUDING)
-        return bool(await self._result("startExclusion", {"strategy": 0}))
-
-    async def stop_exclusion(self) -> bool:
-        return bool(await self._result("stopExclusion"))
-
-    async def grant_security_classes(self, classes: list[int], client_side_auth: bool) -> None:
-        await self._call(
-            "grantSecurityClasses", {"securityClasses": classes, "clientSideAuth": client_side_auth}
+    def set_name(self, node_id: int, name: str) -> AdminRequest:
+        """`setNodeName`; the inventory (names, topic index, listeners) follows at once."""
+        return self._request(
+            "setNodeName", node_id, name, then=lambda _: self.gateway.inventory.rename(node_id, name=name)
         )
-        self._answered(GRANT)
 
-    async def validate_dsk(self, pin: str) -> None:
-        await self._call("validateDSK", pin)
-        self._answered(DSK)
+    def set_location(self, node_id: int, location: str) -> AdminRequest:
+        return self._request(
+            "setNodeLocation",
+            node_id,
+            location,
+            then=lambda _: self.gateway.inventory.rename(node_id, location=location),
+        )
 
-    async def abort_inclusion(self) -> None:
-        await self._call("abortInclusion")
+    def ping(self, node_id: int, timeout: float | None = None) -> AdminRequest:
+        return self._request("pingNode", node_id, timeout=timeout, then=bool)
 
-    async def provision(self, qr: str, name: str | None, location: str | None) -> dict[str, Any]:
-        """`provisionSmartStartNode` with the parsed QR entry plus the name and room it will get."""
-        parsed = (await self.parse_qr(qr)).get("parsed")
-        if not isinstance(parsed, dict) or not parsed.get("dsk"):
-            raise AdminApiFailed("zwave-js-ui could not read that QR code")
-        entry = {**parsed, **({"name": name} if name else {}), **({"location": location} if location else {})}
-        result = await self._result("provisionSmartStartNode", entry)
-        return result if isinstance(result, dict) else entry
+    def refresh_values(self, node_id: int, timeout: float | None = None) -> AdminRequest:
+        return self._request("refreshValues", node_id, timeout=timeout)
 
-    async def remove_failed(self, node_id: int, timeout: float) -> None:
-        await self._call("removeFailedNode", node_id, timeout=timeout)
-        self.gateway.resync()
+    def refresh_info(self, node_id: int) -> AdminRequest:
+        """Re-interview: zwave-js-ui answers at once; `interviews[node_id]` follows the events."""
+        return self._request(
+            "refreshInfo", node_id, {}, before=lambda: self.interviews.__setitem__(node_id, "requested")
+        )
 
-    async def replace_failed(self, node_id: int, strategy: int, options: dict[str, Any]) -> bool:
-        self._reset(INCLUDING)
-        return bool(await self._result("replaceFailedNode", node_id, strategy, options))
+    def lifeline_health(self, node_id: int, rounds: int, timeout: float) -> AdminRequest:
+        return self._request("checkLifelineHealth", node_id, rounds, timeout=timeout, then=_dict)
+
+    def route_health(self, node_id: int, target: int, rounds: int, timeout: float) -> AdminRequest:
+        return self._request("checkRouteHealth", node_id, target, rounds, timeout=timeout, then=_dict)
+
+    def abort_health(self, node_id: int) -> AdminRequest:
+        return self._request("abortHealthCheck", node_id)
+
+    def rebuild_node_routes(self, node_id: int, timeout: float) -> AdminRequest:
+        return self._request("rebuildNodeRoutes", node_id, timeout=timeout, then=bool)
+
+    def begin_rebuilding_routes(self) -> AdminRequest:
+        return self._request("beginRebuildingRoutes", {}, then=bool)
+
+    def stop_rebuilding_routes(self) -> AdminRequest:
+        return self._request("stopRebuildingRoutes", then=bool)
+
+    def start_inclusion(self, strategy: int, options: dict[str, Any]) -> AdminRequest:
+        return self._request(
+            "startInclusion", strategy, options, before=lambda: self._reset(INCLUDING), then=bool
+        )
+
+    def stop_inclusion(self) -> AdminRequest:
+        return self._request("stopInclusion", then=bool)
+
+    def start_exclusion(self) -> AdminRequest:
+        return self._request(
+            "startExclusion", {"strategy": 0}, before=lambda: self._reset(EXCLUDING), then=bool
+        )
+
+    def stop_exclusion(self) -> AdminRequest:
+        return self._request("stopExclusion", then=bool)
+
+    def grant_security_classes(self, classes: list[int], client_side_auth: bool) -> AdminRequest:
+        grant = {"securityClasses": classes, "clientSideAuth": client_side_auth}
+        return self._request("grantSecurityClasses", grant, then=lambda _: self._answered(GRANT))
+
+    def validate_dsk(self, pin: str) -> AdminRequest:
+        # A dry run shows the call, never the PIN.
+        return self._request("validateDSK", pin, then=lambda _: self._answered(DSK), shown=["•••••"])
+
+    def abort_inclusion(self) -> AdminRequest:
+        return self._request("abortInclusion")
+
+    def provision(self, entry: dict[str, Any]) -> AdminRequest:
+        """`provisionSmartStartNode` with a parsed QR entry (plus the name and room it will get)."""
+        return self._request(
+            "provisionSmartStartNode", entry, then=lambda r: r if isinstance(r, dict) else entry
+        )
+
+    def remove_failed(self, node_id: int, timeout: float) -> AdminRequest:
+        return self._request(
+            "removeFailedNode", node_id, timeout=timeout, then=lambda _: self.gateway.resync()
+        )
+
+    def replace_failed(self, node_id: int, strategy: int, options: dict[str, Any]) -> AdminRequest:
+        return self._request(
+            "replaceFailedNode", node_id, strategy, options, before=lambda: self._reset(INCLUDING), then=bool
+        )
 
     # -- events ---------------------------------------------------------------------------------------
     def _reset(self, phase: str) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
@@ -19,14 +18,15 @@ from mcp_types import ToolAnnotations
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
-from zwave_mcp.gateway.admin import NetworkAdmin, security_words
+from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin, security_words
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.names import normalize
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import check_text_argument
-from zwave_mcp.tools.admin_changes import AdminChange, Carried, carry_out, change_fields
-from zwave_mcp.tools.admin_jobs import Job, Jobs
+from zwave_mcp.tools.admin_changes import AdminChange, AdminContext, change_fields
+from zwave_mcp.tools.admin_inclusion import specs as inclusion_specs
+from zwave_mcp.tools.admin_jobs import Job, Jobs, Work
 from zwave_mcp.tools.admin_models import (
     CancelArgs,
     ConfigList,
@@ -62,25 +62,6 @@ _REBUILD_PROGRESS = re.compile(r"Rebuild Routes process (\w[\w ]*?)\. Healed (\d
 MAINTAIN = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
 )
-
-
-@dataclass
-class AdminContext:
-    """What every admin tool shares: the app, the network wrappers and the background jobs."""
-
-    app: App
-    network: NetworkAdmin
-    jobs: Jobs
-
-    def device(self, name: str, *, for_mutation: bool = False) -> Device:
-        return self.app.devices.resolve(name, for_mutation=for_mutation)
-
-    def wait_s(self, asked: float) -> float:
-        # Leave the executor's own timeout room to answer.
-        return max(0.0, min(asked, self.app.settings.tool_timeout * 0.8))
-
-    async def carry(self, change: AdminChange, token: str | None, ctx: Context | None) -> Carried:
-        return await carry_out(self.app, change, token=token, ctx=ctx)
 
 
 # ---------------------------------------------------------------------------------- node details
@@ -286,8 +267,6 @@ def health_summary(result: dict[str, Any], lifeline: bool) -> tuple[str, dict[st
 
 
 def specs(app: App) -> list[ToolSpec]:
-    from zwave_mcp.tools.admin_inclusion import specs as inclusion_specs
-
     admin = AdminContext(app, NetworkAdmin(app.gateway), Jobs())
 
     async def get_zwave_node_details(args: NodeArgs, _ctx: Context) -> NodeDetails:
@@ -375,15 +354,9 @@ def specs(app: App) -> list[ToolSpec]:
             words.append(f"move {new_name or device.name} to {new_loc or 'no room'}")
         what = " and ".join(words)
 
-        async def send() -> None:
-            if new_name:
-                await admin.network.set_name(node_id, new_name)
-            if new_loc is not None:
-                await admin.network.set_location(node_id, new_loc)
-
-        first_api = (
-            ("setNodeName", [node_id, new_name]) if new_name else ("setNodeLocation", [node_id, new_loc])
-        )
+        requests = [admin.network.set_name(node_id, new_name)] if new_name else []
+        if new_loc is not None:
+            requests.append(admin.network.set_location(node_id, new_loc))
         change = AdminChange(
             tool="rename_zwave_device",
             action="rename",
@@ -391,9 +364,7 @@ def specs(app: App) -> list[ToolSpec]:
             words=frozenset({"rename"}),
             device=device,
             value={"name": new_name, "location": new_loc},
-            run=send,
-            api=first_api[0],
-            args=first_api[1],
+            requests=requests,
         )
         carried = await admin.carry(change, None, ctx)
         if not carried.sent:
@@ -421,10 +392,8 @@ def specs(app: App) -> list[ToolSpec]:
         timeout = app.settings.api_timeout
         if op in ("ping", "refresh_values"):
             what = f"ping {name}" if op == "ping" else f"ask {name} for all its values again"
-            run = (
-                (lambda: network.ping(node_id, timeout))
-                if op == "ping"
-                else (lambda: network.refresh_values(node_id, timeout))
+            request = (
+                network.ping(node_id, timeout) if op == "ping" else network.refresh_values(node_id, timeout)
             )
             change = AdminChange(
                 tool="run_zwave_maintenance",
@@ -432,9 +401,7 @@ def specs(app: App) -> list[ToolSpec]:
                 what=what,
                 words=frozenset({op}),
                 device=device,
-                run=run,
-                api="pingNode" if op == "ping" else "refreshValues",
-                args=[node_id],
+                requests=[request],
             )
             carried = await admin.carry(change, args.confirmationToken, ctx)
             if not carried.sent:
@@ -456,16 +423,12 @@ def specs(app: App) -> list[ToolSpec]:
             if not args.targetDevice:
                 raise UserError("check route needs the other end: say which device (targetDevice).")
             target = admin.device(args.targetDevice)
-        work, abort, what, api, api_args, words = _job_plan(admin, op, device, target, args.rounds)
+        work, abort, what, request, words = _job_plan(admin, op, device, target, args.rounds)
         jobs = admin.jobs
 
         async def start() -> Job:
             job = jobs.start(op, name if target is None else f"{name} to {target.name}", work, abort)
             job.device = device
-            if op in ("check_lifeline", "check_route"):
-                job.abort_api, job.abort_args = "abortHealthCheck", [node_id]
-            elif op == "rebuild_routes" and device is None:
-                job.abort_api = "stopRebuildingRoutes"
             return job
 
         change = AdminChange(
@@ -474,9 +437,8 @@ def specs(app: App) -> list[ToolSpec]:
             what=what,
             words=words,
             device=device,
-            run=start,
-            api=api,
-            args=api_args,
+            requests=[request],
+            start=start,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:
@@ -508,9 +470,8 @@ def specs(app: App) -> list[ToolSpec]:
             words=frozenset({"stop"}),
             device=job.device,
             value=job.id,
-            run=lambda: admin.jobs.cancel(job),
-            api=job.abort_api or "",
-            args=job.abort_args,
+            requests=[job.abort] if job.abort is not None else [],
+            start=lambda: admin.jobs.cancel(job),
         )
         carried = await admin.carry(change, None, _ctx)
         if not carried.sent:
@@ -616,8 +577,9 @@ def job_answer(job: Job) -> MaintenanceResult:
 
 def _job_plan(
     admin: AdminContext, op: str, device: Device | None, target: Device | None, rounds: int
-) -> tuple[Any, Any, str, str, list[Any], frozenset[str]]:
-    """(work, abort, what in words, api, api args, the words the policy judges) of a long operation."""
+) -> tuple[Work, AdminRequest | None, str, AdminRequest, frozenset[str]]:
+    """(work, the request that aborts it, what in words, the request it makes, the words the policy
+    judges) of a long operation."""
     network = admin.network
     long_timeout = max(admin.app.settings.api_timeout, rounds * 60.0)
     node_id = device.node_id if device is not None else 0
@@ -644,14 +606,14 @@ def _job_plan(
     if op in ("check_lifeline", "check_route"):
         lifeline = op == "check_lifeline"
         assert device is not None
+        request = (
+            network.lifeline_health(node_id, rounds, long_timeout)
+            if lifeline
+            else network.route_health(node_id, target.node_id if target else 0, rounds, long_timeout)
+        )
 
         async def health(job: Job) -> tuple[str, dict[str, Any]]:
-            call = (
-                network.lifeline_health(node_id, rounds, long_timeout)
-                if lifeline
-                else network.route_health(node_id, target.node_id if target else 0, rounds, long_timeout)
-            )
-            task = asyncio.ensure_future(call)
+            task = asyncio.ensure_future(request.run())
             watcher = asyncio.ensure_future(poll_status(job, _HEALTH_PROGRESS, task))
             try:
                 result = await task
@@ -659,23 +621,22 @@ def _job_plan(
                 watcher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watcher
-            sentence, measured = health_summary(result, lifeline)
-            return sentence, measured
+            return health_summary(result, lifeline)
 
         other = f" to {target.name}" if target else " to the controller"
         return (
             health,
-            lambda: network.abort_health(node_id),
+            network.abort_health(node_id),
             f"check the {'lifeline' if lifeline else 'route'} health of {device.name}{other}",
-            "checkLifelineHealth" if lifeline else "checkRouteHealth",
-            [node_id, rounds] if lifeline else [node_id, target.node_id if target else 0, rounds],
+            request,
             frozenset({"health_check"}),
         )
     if op == "reinterview":
         assert device is not None
+        request = network.refresh_info(node_id)
 
         async def interview(job: Job) -> tuple[str, dict[str, Any]]:
-            await network.refresh_info(node_id)
+            await request.run()
             while network.interviews.get(node_id) not in ("completed", "failed"):
                 job.report(None, None, f"interview stage {network.interviews.get(node_id, 'requested')}")
                 await network.wait(network.progress.version, STATUS_POLL_S)
@@ -685,34 +646,26 @@ def _job_plan(
                 {"interview": state},
             )
 
-        return (
-            interview,
-            None,
-            f"re-interview {device.name}",
-            "refreshInfo",
-            [node_id, {}],
-            frozenset({"reinterview"}),
-        )
-    # rebuild_routes
-    if device is not None:
+        return (interview, None, f"re-interview {device.name}", request, frozenset({"reinterview"}))
+    if device is not None:  # rebuild_routes of one node
+        request = network.rebuild_node_routes(node_id, long_timeout)
 
         async def rebuild_one(job: Job) -> tuple[str, dict[str, Any]]:
-            ok = await network.rebuild_node_routes(node_id, long_timeout)
-            return ("the routes were rebuilt" if ok else "zwave-js could not rebuild the routes"), {
-                "rebuilt": ok
-            }
+            ok = await request.run()
+            sentence = "the routes were rebuilt" if ok else "zwave-js could not rebuild the routes"
+            return sentence, {"rebuilt": ok}
 
         return (
             rebuild_one,
             None,
             f"rebuild the routes of {device.name}",
-            "rebuildNodeRoutes",
-            [node_id],
+            request,
             frozenset({"rebuild_routes"}),
         )
+    request = network.begin_rebuilding_routes()
 
     async def rebuild_all(job: Job) -> tuple[str, dict[str, Any]]:
-        if not await network.begin_rebuilding_routes():
+        if not await request.run():
             raise UserError("zwave-js-ui is already rebuilding routes")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await poll_status(job, _REBUILD_PROGRESS, done)
@@ -724,9 +677,8 @@ def _job_plan(
 
     return (
         rebuild_all,
-        network.stop_rebuilding_routes,
+        network.stop_rebuilding_routes(),
         "rebuild the routes of the whole network",
-        "beginRebuildingRoutes",
-        [{}],
+        request,
         frozenset({"rebuild_network"}),
     )

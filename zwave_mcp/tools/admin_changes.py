@@ -23,9 +23,11 @@ from zwave_mcp.devices.gate.change import DeliveryStatus
 from zwave_mcp.devices.gate.senders import lost, message
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import PolicyRefusal, UserError
+from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.outcome import Outcome
+from zwave_mcp.tools.admin_jobs import Jobs
 from zwave_mcp.tools.asker import elicitation_asker
 from zwave_mcp.tools.models import MqttMessage
 
@@ -55,19 +57,24 @@ def network_device(app: App) -> Device:
 
 @dataclass
 class AdminCall:
-    """A gate `Sender` for network-care APIs: `run` makes the call(s) through `NetworkAdmin` (so their
-    replies are read in one place) and keeps the result for the tool; `calls` is what a dry run shows."""
+    """A gate `Sender` for network-care requests (built by `NetworkAdmin`, which names the APIs and reads
+    their replies): sent in order, the last result kept for the tool. `start` replaces sending them when
+    the change starts a background job that makes them (a health check, a route rebuild)."""
 
-    run: Callable[[], Awaitable[Any]]
-    calls: list[tuple[str, list[Any]]]
+    requests: list[AdminRequest]
+    start: Callable[[], Awaitable[Any]] | None = None
     result: Any = None
 
     def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
-        return [message(gateway, api, list(args)) for api, args in self.calls]
+        return [message(gateway, r.api, list(r.args)) for r in self.requests]
 
     async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
         try:
-            self.result = await self.run()
+            if self.start is not None:
+                self.result = await self.start()
+            else:
+                for request in self.requests:
+                    self.result = await request.run()
         except GatewayError as exc:
             status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
             return [Delivery(e, status, str(exc)) for e in change.effects]
@@ -77,9 +84,9 @@ class AdminCall:
 @dataclass
 class AdminChange:
     """One network-care change. `words` are what the policy judges ({"configure"}, {"include"}, {"ping"}…);
-    `value` is the argument a confirmation and the audit are bound to. Either `run` (an admin API call,
-    `api`/`args` as a dry run shows them) or `write` (a configuration value written with writeValue and
-    proven by the device's report of `target`)."""
+    `value` is the argument a confirmation and the audit are bound to. Either `requests` (admin API calls
+    from `NetworkAdmin`; `start` when a background job makes them) or `write` (a configuration value
+    written with writeValue and proven by the device's report of `target`)."""
 
     tool: str
     action: str
@@ -87,9 +94,8 @@ class AdminChange:
     words: frozenset[str]
     device: Device | None = None  # None: the network itself
     value: Any = None
-    run: Callable[[], Awaitable[Any]] | None = None
-    api: str = ""
-    args: list[Any] = field(default_factory=list)
+    requests: list[AdminRequest] = field(default_factory=list)
+    start: Callable[[], Awaitable[Any]] | None = None
     write: ZValue | None = None
     target: Any = None
 
@@ -136,9 +142,8 @@ async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Co
         )
         sender: Any = WriteValues()
     else:
-        assert change.run is not None
         effect = Effect(device, None, change.value, change.words, argument=change.value, text=change.what)
-        sender = AdminCall(change.run, [(change.api, change.args)])
+        sender = AdminCall(change.requests, change.start)
     gate_change = Change(change.tool, change.action, change.what, [effect], sender, argument=change.value)
     result = await app.gate.apply(gate_change, token=token, ask=elicitation_asker(ctx))
     if result.outcome is Outcome.REFUSED:
@@ -146,3 +151,22 @@ async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Co
     if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
         raise UserError(result.sentence)
     return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result)
+
+
+@dataclass
+class AdminContext:
+    """What every admin tool shares: the app, the network wrappers and the background jobs."""
+
+    app: App
+    network: NetworkAdmin
+    jobs: Jobs
+
+    def device(self, name: str, *, for_mutation: bool = False) -> Device:
+        return self.app.devices.resolve(name, for_mutation=for_mutation)
+
+    def wait_s(self, asked: float) -> float:
+        # Leave the executor's own timeout room to answer.
+        return max(0.0, min(asked, self.app.settings.tool_timeout * 0.8))
+
+    async def carry(self, change: AdminChange, token: str | None, ctx: Context | None) -> Carried:
+        return await carry_out(self.app, change, token=token, ctx=ctx)

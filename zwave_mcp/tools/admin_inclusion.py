@@ -39,7 +39,7 @@ from zwave_mcp.tools.devices import READ
 from zwave_mcp.tools.models import NoArgs
 
 if TYPE_CHECKING:
-    from zwave_mcp.tools.admin import AdminContext
+    from zwave_mcp.tools.admin_changes import AdminContext
 
 log = logging.getLogger(__name__)
 
@@ -158,9 +158,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             action="grant_security",
             words=frozenset({"grant_security"}),
             what=f"grant the new device {' and '.join(_class_words(classes)) or 'no'} security",
-            run=lambda: network.grant_security_classes(classes, False),
-            api="grantSecurityClasses",
-            args=[{"securityClasses": classes, "clientSideAuth": False}],
+            requests=[network.grant_security_classes(classes, False)],
             value=classes,
         )
         await admin.carry(change, None, ctx)
@@ -173,9 +171,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             action="enter_pin",
             words=frozenset({"enter_pin"}),
             what="enter the new device's PIN",
-            run=lambda: network.validate_dsk(pin),
-            api="validateDSK",
-            args=["•••••"],  # a dry run shows the call, never the PIN
+            requests=[network.validate_dsk(pin)],
             value="•••••",
         )
         await admin.carry(change, None, ctx)
@@ -216,8 +212,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             action="abort_inclusion",
             words=frozenset({"abort_inclusion"}),
             what="stop the security set-up of the new device",
-            run=network.abort_inclusion,
-            api="abortInclusion",
+            requests=[network.abort_inclusion()],
         )
         await admin.carry(change, None, ctx)
 
@@ -241,8 +236,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             action="stop_exclusion" if excluding else "stop_inclusion",
             words=frozenset({"stop"}),
             what=f"stop {'excluding' if excluding else 'including'} devices ({why})",
-            run=network.stop_exclusion if excluding else network.stop_inclusion,
-            api="stopExclusion" if excluding else "stopInclusion",
+            requests=[network.stop_exclusion() if excluding else network.stop_inclusion()],
         )
 
     async def start_zwave_inclusion(args: InclusionArgs, ctx: Context) -> InclusionStatus:
@@ -270,9 +264,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             words=frozenset({"include"}),
             what=f"start adding a new device{words[args.security]}"
             + (f" named {args.name}" if args.name else ""),
-            run=lambda: network.start_inclusion(strategy, options),
-            api="startInclusion",
-            args=[strategy, options],
+            requests=[network.start_inclusion(strategy, options)],
             value={"security": args.security, "name": args.name, "location": args.location},
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
@@ -319,9 +311,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             action="start_exclusion",
             words=frozenset({"exclude"}),
             what="start removing a device from the network (the next device whose button is pressed leaves)",
-            run=network.start_exclusion,
-            api="startExclusion",
-            args=[{"strategy": 0}],
+            requests=[network.start_exclusion()],
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:
@@ -344,16 +334,19 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             parsed = (await network.parse_qr(qr)).get("parsed") or {}
         except GatewayError as exc:
             raise UserError(f"zwave-js-ui could not read that QR code: {exc}.") from exc
-        dsk = str(parsed.get("dsk") or "")
+        dsk = str(parsed.get("dsk") or "") if isinstance(parsed, dict) else ""
+        if not dsk:
+            raise UserError("zwave-js-ui read that QR code but found no DSK in it: it cannot be provisioned.")
+        entry = {**parsed, **({"name": args.name} if args.name else {})}
+        if args.location:
+            entry["location"] = args.location
         label = args.name or "the device"
         change = AdminChange(
             tool="provision_zwave_device",
             action="provision",
             words=frozenset({"provision"}),
             what=f"put {label} (DSK {dsk[:11]}…) on the SmartStart list, so it joins by itself when powered",
-            run=lambda: network.provision(qr, args.name, args.location),
-            api="provisionSmartStartNode",
-            args=[{**parsed, "name": args.name, "location": args.location}],
+            requests=[network.provision(entry)],
             value=dsk,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
@@ -374,9 +367,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             action="remove_failed",
             words=frozenset({"remove_node"}),
             what=f"remove the failed node {device.name} (node {device.node_id}) from the network",
-            run=lambda: network.remove_failed(device.node_id, max(app.settings.api_timeout, 30.0)),
-            api="removeFailedNode",
-            args=[device.node_id],
+            requests=[network.remove_failed(device.node_id, max(app.settings.api_timeout, 30.0))],
             device=device,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
@@ -394,9 +385,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             action="replace_failed",
             words=frozenset({"replace_node"}),
             what=f"replace the failed node {device.name} (node {device.node_id}) with a new device",
-            run=lambda: network.replace_failed(device.node_id, strategy, options),
-            api="replaceFailedNode",
-            args=[device.node_id, strategy, options],
+            requests=[network.replace_failed(device.node_id, strategy, options)],
             device=device,
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)

@@ -18,6 +18,7 @@ from typing import Any
 
 from mcp.server.mcpserver import Context
 
+from zwave_mcp.gateway.admin import AdminRequest
 from zwave_mcp.tools.admin_models import JobInfo
 
 log = logging.getLogger(__name__)
@@ -37,9 +38,7 @@ class Job:
     message: str | None = None
     result: dict[str, Any] | None = None
     task: asyncio.Task[None] | None = None
-    abort: Callable[[], Awaitable[Any]] | None = None  # what tells zwave-js-ui to stop
-    abort_api: str | None = None  # that call, as a dry run would show it
-    abort_args: list[Any] = field(default_factory=list)
+    abort: AdminRequest | None = None  # what tells zwave-js-ui to stop (sent through the gate on cancel)
     device: Any = None  # the Device it works on (None: the network), for cancelling through the gate
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -75,9 +74,7 @@ class Jobs:
         self._jobs: dict[str, Job] = {}
         self._ids = itertools.count(1)
 
-    def start(
-        self, operation: str, target: str, work: Work, abort: Callable[[], Awaitable[Any]] | None
-    ) -> Job:
+    def start(self, operation: str, target: str, work: Work, abort: AdminRequest | None) -> Job:
         job = Job(id=f"job-{next(self._ids)}", operation=operation, target=target, abort=abort)
         job.task = asyncio.get_running_loop().create_task(self._run(job, work), name=job.id)
         self._jobs[job.id] = job
@@ -108,7 +105,7 @@ class Jobs:
             return
         if job.abort is not None:
             with contextlib.suppress(Exception):
-                await job.abort()
+                await job.abort.run()
         if job.task is not None:
             job.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
