@@ -349,6 +349,14 @@ async def test_s2_inclusion_two_step_without_elicitation(mosquitto: Any, sim: Si
         assert len(params.result["parameters"]) == 3
 
 
+async def test_s0_inclusion_asks_nothing_more(mosquitto: Any, sim: Simulator) -> None:
+    sim.admin.press_button(NewDevice(name="Old Lock", location="Shed", requested=[7]))
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        done = await confirmed(client, "start_zwave_inclusion", {"security": "s0", "waitSeconds": 5})
+    assert done.result["phase"] == "interview_completed" and done.result["security"] == "S0 legacy", done.text
+    assert done.result["pending"] is None
+
+
 async def test_smart_start_provisioning_from_a_qr_code(mosquitto: Any, sim: Simulator) -> None:
     device = NewDevice(name="x", dsk="22222-33333-44444-55555-66666-77777-88888-99999")
     async with connected(admin_settings(mosquitto, sim)) as client:
