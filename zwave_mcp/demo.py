@@ -30,6 +30,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from zwave_mcp.simulator.admin import NewDevice
 from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
@@ -65,6 +66,7 @@ class Home:
     broker: MosquittoBroker | EmbeddedBroker
     broker_label: str
     simulator: Simulator | None = None
+    admin: bool = False  # --admin: the network-care tools, and a new device waiting to be included
 
     @property
     def port(self) -> int:
@@ -79,13 +81,16 @@ class Home:
         return "5" if isinstance(self.broker, MosquittoBroker) else "3.1.1"  # amqtt speaks 3.1.1 only
 
     def server_env(self) -> dict[str, str]:
-        return {
+        env = {
             "ZWAVE_MCP_MQTT_URL": self.mqtt_url,
             "ZWAVE_MCP_PREFIX": PREFIX,
             "ZWAVE_MCP_MQTT_VERSION": self.mqtt_version,
             # A demo house's history is not the person's: keep it in memory, gone with the server.
             "ZWAVE_MCP_HISTORY_PATH": ":memory:",
         }
+        if self.admin:
+            env["ZWAVE_MCP_ADMIN"] = "true"
+        return env
 
     def close(self) -> None:
         sim, self.simulator = self.simulator, None
@@ -117,10 +122,10 @@ def make_broker(choice: str, port: int | None) -> tuple[MosquittoBroker | Embedd
     return EmbeddedBroker(port=port), "embedded amqtt broker (in this process, MQTT 3.1.1)"
 
 
-def start_home(broker_choice: str, port: int | None = None) -> Home:
+def start_home(broker_choice: str, port: int | None = None, admin: bool = False) -> Home:
     """Broker, then the simulated zwave-js-ui with the captured house. Stops what started if a step fails."""
     broker, label = make_broker(broker_choice, port)
-    home = Home(broker, label)
+    home = Home(broker, label, admin=admin)
     try:
         try:
             broker.start()
@@ -256,6 +261,13 @@ DEAD_NODE = Step(
     before=_pull_coffee_plug,
     narration="(In the simulated house, the coffee maker's plug stops answering: a dead node.)",
 )
+NEW_DEVICE = NewDevice(name="Hallway Motion", location="Hallway")
+NEW_DEVICE_DETAILS = Step(
+    "What security and firmware does the new sensor have?",
+    "get_zwave_node_details",
+    {"deviceName": "hallway motion"},
+    lambda a: a.result.get("security") == "S2 authenticated",
+)
 HEALTH_AFTER = Step(
     "Is everything still working?",
     "check_zwave_health",
@@ -318,6 +330,35 @@ class Conversation:
         await self.unlock_with_confirmation()
         await self.say(DEAD_NODE)
         await self.say(HEALTH_AFTER)
+        if self.home.admin:
+            await self.include_a_device()
+
+    async def include_a_device(self) -> None:
+        """--admin: a new sensor joins with S2 security, the PIN read off its label (the two-step flow)."""
+        sim = self.home.simulator
+        device = sim.admin.press_button(NEW_DEVICE) if sim is not None else NEW_DEVICE
+        self.t.line(
+            f"(A new motion sensor is unpacked and its button pressed; its label reads DSK {device.dsk}.)"
+        )
+        self.t.line("You: Add the new motion sensor in the hallway, securely.")
+        args = {"security": "s2", "name": device.name, "location": device.location}
+        asked = await self.call("start_zwave_inclusion", args)
+        token = asked.result.get("confirmationToken")
+        self.check("start the inclusion", isinstance(token, str))
+        self.t.line()
+        self.t.line("You: Yes, go ahead.")
+        grant = await self.call("start_zwave_inclusion", {**args, "confirmationToken": token})
+        self.check("the security question", grant.result.get("pending") == "grant")
+        self.t.line()
+        self.t.line("You: Yes, grant it.")
+        pin = await self.call("answer_zwave_inclusion", {"grant": True})
+        self.check("the PIN question", pin.result.get("pending") == "pin")
+        self.t.line()
+        self.t.line(f"You: The PIN is {device.pin}.")
+        done = await self.call("answer_zwave_inclusion", {"pin": device.pin})
+        self.check("the inclusion", done.result.get("phase") == "interview_completed")
+        self.t.line()
+        await self.say(NEW_DEVICE_DETAILS)
 
 
 async def wait_until_ready(client: Any, timeout: float) -> ToolAnswer:
@@ -497,7 +538,7 @@ def open_server_log() -> Iterator[tuple[TextIO, Path]]:
         yield server_log, Path(name)
 
 
-def run_demo(broker_choice: str, out: TextIO) -> int:
+def run_demo(broker_choice: str, out: TextIO, admin: bool = False) -> int:
     transcript = Transcript(out)
     home: Home | None = None
     with (
@@ -514,7 +555,7 @@ def run_demo(broker_choice: str, out: TextIO) -> int:
             transcript.line(
                 "(No AI model here: the scripted requests are yours, the answers are the tools'.)"
             )
-            home = start_home(broker_choice)
+            home = start_home(broker_choice, admin=admin)
             transcript.line(f"  MQTT broker   {home.broker_label} on {HOST}:{home.port}")
             transcript.line(
                 f"  zwave-js-ui   simulated: the captured ten-device house, prefix '{PREFIX}', brisk timing"
@@ -557,13 +598,18 @@ def desktop_entry(home: Home) -> dict[str, Any]:
     }
 
 
-def run_serve(broker_choice: str, port: int | None, out: TextIO) -> int:
+def run_serve(broker_choice: str, port: int | None, out: TextIO, admin: bool = False) -> int:
     """Keep the broker and simulator running until SIGINT/SIGTERM, after printing the client entry."""
     stop = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     home: Home | None = None
     try:
-        home = start_home(broker_choice, port)
+        home = start_home(broker_choice, port, admin)
+        if admin and home.simulator is not None:
+            waiting = home.simulator.admin.press_button(NEW_DEVICE)
+            out.write(
+                f"A new motion sensor is waiting to be included (ask to add it); its PIN is {waiting.pin}.\n"
+            )
         out.write(
             f"zwave-mcp demo --serve: a simulated Z-Wave home on {home.broker_label}, {home.mqtt_url}, "
             f"prefix '{PREFIX}'.\nAdd this to Claude Desktop's claude_desktop_config.json "
@@ -602,6 +648,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="auto (default): Mosquitto if installed, else the embedded amqtt broker",
     )
     parser.add_argument(
+        "--admin",
+        action="store_true",
+        help="with the network-care tools (ZWAVE_MCP_ADMIN): the demo also includes a new S2 device",
+    )
+    parser.add_argument(
         "--port", type=int, default=None, help="broker port for --serve (default: a free one)"
     )
     return parser
@@ -614,5 +665,5 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # "°C" on an ASCII terminal
     if args.serve:
-        return run_serve(args.broker, args.port, sys.stdout)
-    return run_demo(args.broker, sys.stdout)
+        return run_serve(args.broker, args.port, sys.stdout, args.admin)
+    return run_demo(args.broker, sys.stdout, args.admin)

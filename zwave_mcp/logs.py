@@ -17,7 +17,7 @@ from pythonjsonlogger.json import JsonFormatter
 REDACTED = "***"
 # A field whose name contains one of these carries a secret.
 _SECRET_NAME = re.compile(
-    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth", re.I
+    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth|\bpin\b", re.I
 )
 # Both patterns run on every log record, including tool arguments of any length, so they must cost
 # linear time: matches start only at a word boundary (lookbehind), a key's word is scanned once

@@ -326,3 +326,18 @@ def test_a_gateway_that_never_becomes_ready_is_explained(mosquitto: Any, tmp_pat
     assert "zwave-js-ui did not become ready within 1.5 s, so the demo stops here." in transcript
     assert "The server says: Z-Wave is not working" in transcript, transcript
     assert "You:" not in transcript
+
+
+def test_demo_admin_includes_a_new_s2_device(demo_run: list[DemoRun]) -> None:
+    """Issue 16: `zwave-mcp demo --admin` includes a simulated device end to end, the PIN off its label."""
+    run = start(demo_run, "--admin")
+    code = run.finish(timeout=60)
+    assert code == 0, f"stdout:\n{run.stdout}\nstderr:\n{run.stderr}"
+    transcript = run.stdout
+    assert_conversation(transcript)
+    assert "start_zwave_inclusion" in transcript and "get_zwave_node_details" in transcript
+    grant = answer_after(transcript, "Yes, go ahead.")
+    assert "asks for S2 authenticated and S2 unauthenticated security" in grant, grant
+    joined = answer_after(transcript, "The PIN is 34567.")
+    assert "Hallway Motion (node 12) joined the network with S2 authenticated security" in joined, joined
+    assert run.watch.alive() == [], "processes left behind"

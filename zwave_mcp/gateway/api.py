@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 # Our key inside the request payload; zwave-js-ui reads only `args` and echoes the rest in `origin`.
 CORRELATION_KEY = "zwaveMcpId"
 
+# zwave-js-ui's `driverFunction` runs arbitrary JavaScript inside it: never exposed, never sent.
+NEVER_SENT_APIS = frozenset({"driverFunction"})
+
 # Requests go out with QoS 0, on purpose. The captures show a QoS 1 request costs ~46 ms against ~4 ms at
 # QoS 0: the broker then delivers at QoS 1 and zwave-js-ui's PUBACK waits on Nagle/delayed ACK. QoS 1
 # would buy nothing we need: with clean sessions on both sides a request is not redelivered across a
@@ -112,6 +115,8 @@ class ApiClient:
 
     async def call(self, api: str, *args: Any, timeout: float | None = None) -> ApiReply:
         """Call `api` with `args`; the reply, or `ApiTimeout` / `ApiUnavailable`. Never hangs."""
+        if api in NEVER_SENT_APIS:
+            raise GatewayError(f"{api} is never sent: it would run arbitrary code inside zwave-js-ui")
         timeout = self._default_timeout if timeout is None else timeout
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

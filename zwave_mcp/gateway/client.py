@@ -91,6 +91,7 @@ class ZwaveGateway:
         self.started_monotonic: float | None = None
         self.last_message_monotonic: float | None = None
         self._loading = False
+        self._resync_after_load = False
         self._buffer: deque[tuple[str, bytes | bytearray, bool]] = deque(maxlen=MAX_BUFFERED_MESSAGES)
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_error: str | None = None
@@ -218,12 +219,24 @@ class ZwaveGateway:
         self._synced.set()
         self._recheck_waiters()
         release_freed_memory()
+        if self._resync_after_load:
+            self._resync_after_load = False
+            # After this sync task has finished (it returns right after this load), not inside it.
+            asyncio.get_running_loop().call_soon(self._begin_sync)
         log.info(
             "Z-Wave network loaded: %d nodes, %d buffered messages replayed in %.1f ms",
             len(self.inventory.nodes),
             replayed,
             (time.perf_counter() - started) * 1000,
         )
+
+    def resync(self) -> None:
+        """Reload the network from `getNodes` (a node was added or removed: topics alone cannot add one).
+        Asked during a load, it runs once more after it, so the later change is not lost."""
+        if self._loading:
+            self._resync_after_load = True
+        elif self.loaded:
+            self._begin_sync()
 
     # -- changes → waiters and re-syncs -----------------------------------------------------------------
     def _on_change(self, change: Change) -> None:

@@ -51,6 +51,9 @@ class ZValue:
     value: Any = None
     # ms since the epoch, zwave-js's `lastUpdate` (not when we received it; it can be old).
     last_update_ms: int | None = None
+    # Metadata a configuration parameter carries (from the device's config file).
+    default: Any = None
+    description: str | None = None
 
     def api_value_id(self) -> dict[str, Any]:
         """The ValueID object that `api/writeValue` and `api/pollValue` take."""
@@ -101,6 +104,9 @@ class ZNode:
     endpoint_indexes: list[int] = field(default_factory=lambda: [0])
     endpoint_labels: dict[int, str] = field(default_factory=dict)
     values: dict[str, ZValue] = field(default_factory=dict)
+    # Facts for the network's keeper, as zwave-js-ui gives them (`DETAIL_KEYS` in nodes.py: security,
+    # statistics, neighbours, protocol, …); read by the admin tools only.
+    details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def display_name(self) -> str:

@@ -103,6 +103,8 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         bool(get("stateless", False)),
         get("value"),
         last_update if type(last_update) is int else _int(last_update),
+        get("default"),
+        description if type(description := get("description")) is str else None,
     )
 
 
@@ -131,8 +133,35 @@ def decode_with_values(payload: bytes | bytearray | str) -> Any:
             gc.enable()
 
 
+# zwave-js-ui node keys kept as they are in `ZNode.details` (what the admin's node details show).
+DETAIL_KEYS = (
+    "security",
+    "isSecure",
+    "supportsSecurity",
+    "statistics",
+    "neighbors",
+    "protocol",
+    "manufacturerId",
+    "productId",
+    "productType",
+    "protocolVersion",
+    "sdkVersion",
+    "zwavePlusVersion",
+    "isRouting",
+    "maxDataRate",
+    "dbLink",
+    "hexId",
+    "minBatteryLevel",
+    "rebuildRoutesProgress",
+    "dsk",
+)
+
+
 def apply_node_fields(node: ZNode, raw: dict[str, Any]) -> None:
     """Update a node's own fields (not its values) from a node object or a `nodeinfo` payload."""
+    for key in DETAIL_KEYS:
+        if key in raw:
+            node.details[key] = raw[key]
     if isinstance(raw.get("name"), str):
         node.name = raw["name"]
     if isinstance(raw.get("loc"), str):

@@ -88,6 +88,7 @@ class Recorded:
 
 
 Listener = Callable[[Change], None]
+EventListener = Callable[[str, str, list[Any]], None]
 
 
 class Inventory:
@@ -107,6 +108,8 @@ class Inventory:
         self.history: deque[Recorded] = deque(maxlen=history_size)
         self._listeners: list[Listener] = []
         self._load_listeners: list[Callable[[list[ZNode]], None]] = []
+        # Raw `_EVENTS` messages (scope, name, data) for those that follow a process (inclusion, interviews).
+        self._event_listeners: list[EventListener] = []
         self._clock = clock
 
     # ---- picture -------------------------------------------------------------------------------
@@ -162,6 +165,17 @@ class Inventory:
         """Called with the nodes after every `load_nodes`."""
         self._load_listeners.append(cb)
 
+    def add_event_listener(self, cb: EventListener) -> None:
+        self._event_listeners.append(cb)
+
+    def rename(self, node_id: int, name: str | None = None, location: str | None = None) -> list[Change]:
+        """What zwave-js-ui now calls a node (after our setNodeName/setNodeLocation): names, the topic
+        index (old topics stay mapped until each value is published again) and listeners follow at once."""
+        changes = self._learn_node_names(node_id, name, location)
+        if changes:
+            self._emit(changes)
+        return changes
+
     def _emit(self, changes: list[Change]) -> None:
         now = self._clock()
         for change in changes:
@@ -207,6 +221,11 @@ class Inventory:
             data = decode_event(payload)
             if isinstance(data, Undecodable):
                 return self._undecodable(topic, data)
+            for listener in list(self._event_listeners):
+                try:
+                    listener(info.scope, info.name, data)
+                except Exception:
+                    logger.warning("event listener failed", exc_info=True)
             return self._event(info.scope, info.name, data)
         if kind is TopicKind.CLIENT_STATUS:
             cs = decode_client_status(payload)
@@ -426,6 +445,8 @@ class Inventory:
                 changes += self._set_status(node, status, None)
         elif name in ("node_value_updated", "node_value_added") and len(data) > 1:
             changes += self._value_event(node, data[1], added=name == "node_value_added")
+        elif name == "statistics_updated" and len(data) > 1 and isinstance(data[1], dict):
+            node.details["statistics"] = data[1]  # node statistics: RTT, errors, last seen
         elif name == "node_metadata_updated" and len(data) > 1:
             self._metadata_event(node, data[1])
         return changes

@@ -112,6 +112,22 @@ def opens_entry(device: PolicyDevice) -> bool:
     return any(word in said for word in _ENTRY_SWITCH_WORDS)
 
 
+# Network care that changes how the network or a device is set up: always the person's call
+# (configuration parameters, adding, removing or replacing devices, re-interviews, a network-wide rebuild).
+ADMIN_ACTIONS = frozenset(
+    {
+        "configure",
+        "include",
+        "exclude",
+        "provision",
+        "remove_node",
+        "replace_node",
+        "reinterview",
+        "rebuild_network",
+    }
+)
+
+
 def sensitivity(
     device: PolicyDevice,
     action: str | frozenset[str],
@@ -135,6 +151,8 @@ def sensitivity(
     closing = bool(words & _SAFE_ON_ENTRY) and "open" not in words  # close, stop, a position of 0
     if "lock" not in caps and caps & _MOVING and opens_entry(device) and not closing:
         return "it can open a way into the house"
+    if words & ADMIN_ACTIONS:
+        return "it changes how the Z-Wave network or the device is set up"
     if words & ALARM_OFF_ACTIONS or (_has(caps, "alarm", "siren") and words & _ALARM_OFF_ON_ALARM):
         return "it can switch off an alarm"
     if words & TEMPERATURE_ACTIONS:

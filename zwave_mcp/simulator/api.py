@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.simulator import devices, payloads
+from zwave_mcp.simulator.admin import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.house import value_key
 
 if TYPE_CHECKING:
@@ -97,8 +98,8 @@ def _get_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
         "controllerId": 1,
         "uptime": round(sim.uptime(), 9),
         "status": "scan done",
-        "cntStatus": "Scan completed",
-        "inclusionState": 0,
+        "cntStatus": sim.admin.cnt_status,
+        "inclusionState": sim.admin.inclusion_state,
         "appVersion": "11.22.2",
         "zwaveVersion": "15.29.0",
         "serverVersion": "3.10.2",
@@ -317,4 +318,5 @@ HANDLERS: dict[str, Handler] = {
     "_addSceneValue": _add_scene_value,
     "_sceneGetValues": _scene_get_values,
     "_activateScene": _activate_scene,
+    **ADMIN_HANDLERS,
 }

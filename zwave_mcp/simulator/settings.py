@@ -40,6 +40,12 @@ class Timing:
     meter_interval: float = 45.0
     motion_interval: float = 90.0
     motion_clear: float = 8.0
+    # Network care (no recording: zwave-js' own pacing, shortened to keep the demo brisk).
+    inclusion_step: float = 0.5  # between inclusion steps (button press → node found → security → added)
+    inclusion_timeout: float = 30.0  # zwave-js-ui's `commandsTimeout`: inclusion/exclusion stop by themselves
+    interview_stage: float = 0.3
+    health_round: float = 0.4  # one round of a lifeline/route health check (10 pings)
+    route_rebuild: float = 0.3  # per node
 
     def scaled(self, factor: float) -> Timing:
         """Every delay multiplied by `factor` (0.02 keeps the order of events, at test speed)."""

@@ -22,6 +22,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from zwave_mcp.simulator import api, devices, naming, payloads
+from zwave_mcp.simulator.admin import Admin
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, value_key
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
@@ -66,6 +67,7 @@ class Simulator:
         self._rng = random.Random(0)
         self.scheduler = Scheduler()
         self.radio = Radio(self.scheduler)
+        self.admin = Admin(self)  # inclusion, health checks, route rebuilds (simulator/admin.py)
 
     # ------------------------------------------------------------------ lifecycle
     @property

@@ -18,7 +18,7 @@ def tool_specs(app: App) -> list[ToolSpec]:
     from zwave_mcp.tools.history import specs as history_specs
     from zwave_mcp.tools.scenes import specs as scene_specs
 
-    return [
+    specs = [
         *device_specs(app),
         *control_specs(app),
         *health_specs(app),
@@ -26,3 +26,8 @@ def tool_specs(app: App) -> list[ToolSpec]:
         *event_specs(app),
         *history_specs(app),
     ]
+    if app.settings.admin:  # network care: not even listed unless asked for (ZWAVE_MCP_ADMIN)
+        from zwave_mcp.tools.admin import specs as admin_specs
+
+        specs += admin_specs(app)
+    return specs

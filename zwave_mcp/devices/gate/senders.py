@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from zwave_mcp.gateway.api import (
 )
 
 if TYPE_CHECKING:
+    from zwave_mcp.gateway.admin import AdminRequest
     from zwave_mcp.gateway.client import ZwaveGateway
 
 log = logging.getLogger(__name__)
@@ -180,3 +181,29 @@ class ApiCall:
         return [Delivery(e, "accepted", result=results) for e in change.effects] or [
             Delivery(None, "accepted", result=results)
         ]
+
+
+@dataclass
+class AdminCall:
+    """Network-care requests (issue 16) (built by `NetworkAdmin`, which names the APIs and reads
+    their replies): sent in order, the last result kept for the tool. `start` replaces sending them when
+    the change starts a background job that makes them (a health check, a route rebuild)."""
+
+    requests: list[AdminRequest]
+    start: Callable[[], Awaitable[Any]] | None = None
+    result: Any = None
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        return [message(gateway, r.api, list(r.args)) for r in self.requests]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        try:
+            if self.start is not None:
+                self.result = await self.start()
+            else:
+                for request in self.requests:
+                    self.result = await request.run()
+        except GatewayError as exc:
+            status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
+            return [Delivery(e, status, str(exc)) for e in change.effects]
+        return [Delivery(e, "accepted", result=self.result) for e in change.effects]
