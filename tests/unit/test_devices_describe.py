@@ -34,7 +34,7 @@ def test_summaries_follow_the_values() -> None:
     assert state_summary(d["10"]) == "open 100 %"
     d["9"].values[m.LEVEL_CURRENT].value = 50
     d["9"].values[m.COLOR_HEX].value = "ff5000"
-    assert state_summary(d["9"]) == "51 %, colour #ff5000"
+    assert state_summary(d["9"]) == "50 %, colour #ff5000"
     d["7"].readings[m.Capability.NOTIFICATION][1].value = 8
     assert state_summary(d["7"]) == "motion clear, motion sensor status motion detection"
     d["2"].values[m.SWITCH_CURRENT].value = None

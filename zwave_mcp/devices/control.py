@@ -18,6 +18,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.capabilities import color_components
 from zwave_mcp.devices.colors import Color, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.levels import to_level, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.gateway.model import ZValue
@@ -273,7 +274,7 @@ def _level_plan(
     """A 0-100 % request (absolute or relative) written as the device's own level, confirmed by its report."""
     target, current = device.values[target_role], device.values.get(current_role)
     percent = _percent(device, what, raw, current)
-    level = _to_device_level(percent, target)
+    level = to_level(percent, target)
     watch = current or target
     return ControlPlan(
         device,
@@ -496,19 +497,11 @@ def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int
                 f"{device.name} has not reported its {what}, so it cannot be changed by "
                 f"{_fmt(number, signed=True)} %; give a level from 0 to 100 instead."
             )
-        top = current.max or 99
-        now = round(current.value * 100 / top)
+        now = to_percent(current.value, current)
         return max(0, min(100, round(now + number)))
     if not 0 <= number <= 100:
         raise InvalidValue(f"{device.name} {what} must be from 0 to 100 %; got {_fmt(number)}.")
     return round(number)
-
-
-def _to_device_level(percent: int, target: ZValue) -> int:
-    """0–100 % → the value's own range (Multilevel Switch and Window Covering: 0–99, 99 = 100 %)."""
-    low = int(target.min) if target.min is not None else 0
-    high = int(target.max) if target.max is not None else 99
-    return low + round(percent * (high - low) / 100)
 
 
 def _parse_number(raw: Any, *, what: str, unit: str) -> tuple[float, bool]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.control import MODE_SETPOINT
+from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
 
@@ -152,8 +153,7 @@ def _cover_summary(target: ZValue, current: ZValue | None) -> str:
 def _level_percent(value: ZValue | None) -> int | None:
     if value is None or not isinstance(value.value, int | float) or isinstance(value.value, bool):
         return None
-    top = value.max or 99
-    return max(0, min(100, round(value.value * 100 / top)))
+    return to_percent(value.value, value)
 
 
 def _number(x: Any) -> str:

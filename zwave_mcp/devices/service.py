@@ -18,7 +18,7 @@ from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, Expectation, plan_control
 from zwave_mcp.devices.describe import state_summary
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.resolve import DeviceIndex, load_aliases
+from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, load_aliases
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError, SetValueStatus, WriteResult
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -56,7 +56,7 @@ class DeviceService:
         self.gateway = gateway
         self.policy = policy
         self.settings = settings
-        self._aliases: Mapping[str, str] = (
+        self._aliases: Mapping[str, AliasTarget] = (
             load_aliases(settings.aliases_file) if settings.aliases_file else {}
         )
         self._index: DeviceIndex | None = None
