@@ -17,6 +17,7 @@ from zwave_mcp.config import Settings
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, Expectation, plan_control
 from zwave_mcp.devices.describe import state_summary
+from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, load_aliases
 from zwave_mcp.errors import PolicyRefusal, UserError
@@ -99,6 +100,12 @@ class DeviceService:
             self._resolved.clear()
         self._resolved[(name, for_mutation)] = device
         return device
+
+    def group(self, text: str) -> Group:
+        """The devices a group phrase names ("the kitchen lights", "everything"); `DeviceNotFound` if it is
+        not one."""
+        check_text_argument("target", text)
+        return self.index.group(text)
 
     def select(
         self,

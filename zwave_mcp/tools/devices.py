@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
-from zwave_mcp.devices.describe import readings, sentence
+from zwave_mcp.devices.describe import readings, sentence, spoken_readings
 from zwave_mcp.devices.errors import DeviceNotFound
+from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.tools.models import (
     DeviceArgs,
@@ -47,20 +48,46 @@ def specs(app: App) -> list[ToolSpec]:
             capability=args.capability,
             include_inactive=args.includeInactive,
         )
+        group = service.group(args.target) if args.target else None
+        if group is not None:
+            wanted = {d.key for d in group.devices}
+            chosen = [d for d in chosen if d.key in wanted]
+        unknown: list[str] = []
+        answer_text = None
+        if args.state is not None:
+            everything = group is None or not (group.target.places or group.target.kinds)
+            label = group.label if group is not None else "devices"
+            if args.location and (group is None or everything):
+                everything, label = False, f"{args.location.strip().lower()} devices"
+            answer = ask(args.state, chosen, label, everything and not (args.filter or args.capability))
+            answer_text, chosen, unknown = answer.sentence, answer.matching, [d.name for d in answer.unknown]
         page = chosen[args.offset : args.offset + args.limit]
         shown = [summarize(d) for d in page]
-        if not chosen:
-            summary = (
-                "No devices match." if (args.filter or args.location or args.capability) else "No devices."
-            )
+        pages = max(1, -(-len(chosen) // args.limit))
+        page_number = args.offset // args.limit + 1
+        if answer_text is not None:
+            summary = answer_text
+        elif not chosen:
+            narrowed = args.filter or args.location or args.capability or args.target
+            summary = "No devices match." if narrowed else "No devices."
         elif not shown:
             summary = f"{plural(len(chosen), 'device')} in all, none from offset {args.offset} on."
         else:
             listing = ", ".join(f"{d.name} ({_spoken_state(d)})" for d in shown[:8])
-            more = f", and {len(chosen) - 8} more" if len(chosen) > 8 and len(shown) > 8 else ""
-            summary = f"{plural(len(chosen), 'device')}: {listing}{more}."
+            more = f", and {len(shown) - 8} more" if len(shown) > 8 else ""
+            where = f"page {page_number} of {pages}, " if len(shown) < len(chosen) else ""
+            summary = f"{plural(len(chosen), 'device')}, {where}{listing}{more}."
+            if not where:
+                summary = f"{plural(len(chosen), 'device')}: {listing}{more}."
         return DeviceList(
-            summary=summary, total=len(chosen), offset=args.offset, count=len(shown), devices=shown
+            summary=summary,
+            total=len(chosen),
+            offset=args.offset,
+            count=len(shown),
+            page=page_number,
+            pages=pages,
+            devices=shown,
+            notReported=unknown,
         )
 
     async def verify_device(args: DeviceArgs, _ctx: Any) -> DeviceCheck:
@@ -128,14 +155,17 @@ def specs(app: App) -> list[ToolSpec]:
         if not items:
             summary = f"{device.name} has no sensor readings."
         else:
-            summary = f"{device.name}: " + ", ".join(r.spoken() for r in found) + "."
+            summary = f"{device.name}: " + ", ".join(spoken_readings(found)) + "."
         return SensorData(summary=summary, device=summarize(device), readings=items)
 
     return [
         ToolSpec(
             "list_zwave_devices",
-            "List the Z-Wave devices with their room, type, current state and status. Filter by name words, "
-            "room or capability; paginated (limit/offset) with a total.",
+            "List the Z-Wave devices with their room, type, current state and status, or answer a question "
+            "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
+            "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, or "
+            "battery levels ('is anything on in the kitchen?' = target 'kitchen', state 'on'). Paginated "
+            "(limit/offset) with a total.",
             ListDevicesArgs,
             DeviceList,
             list_devices,

@@ -11,6 +11,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from zwave_mcp.devices.model import Capability
+from zwave_mcp.devices.questions import Question
 from zwave_mcp.executor import ToolResult
 
 NAME_MAX = 200
@@ -44,7 +45,20 @@ class _Args(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+GROUP_TARGET = (
+    "Many devices as people name them: a room ('kitchen', 'the living room'), a kind ('lights', 'plugs', "
+    "'switches', 'blinds', 'locks', 'thermostats', 'sensors', 'doors'), both ('the kitchen lights', "
+    "'kitchen and living room lights'), a group from the alias file ('upstairs'), or 'everything'"
+)
+
+
 class ListDevicesArgs(_Args):
+    target: str | None = Field(None, max_length=NAME_MAX, description=GROUP_TARGET)
+    state: Question | None = Field(
+        None,
+        description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
+        "'battery' for battery levels, 'low_battery' for low ones. The summary is the one-sentence answer.",
+    )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
     location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
     capability: Capability | None = Field(None, description="Only devices that have this capability")
@@ -123,7 +137,12 @@ class DeviceList(ToolResult):
     total: int
     offset: int
     count: int
+    page: int = Field(1, description="Which page this is (limit devices a page)")
+    pages: int = Field(1, description="How many pages there are")
     devices: list[DeviceSummary]
+    notReported: list[str] = Field(
+        default_factory=list, description="With state: devices asked about that have not reported it"
+    )
 
 
 class DeviceCheck(ToolResult):
@@ -196,7 +215,10 @@ class HealthReport(ToolResult):
     healthy: bool
     broker: dict[str, Any]
     gateway: dict[str, Any]
-    nodes: dict[str, int]
+    nodes: dict[str, int] = Field(description="Z-Wave nodes by status (a node can hold several devices)")
+    devices: dict[str, int] = Field(
+        default_factory=dict, description="Devices by status, counted as list_zwave_devices counts them"
+    )
     lastMessageAgeSeconds: float | None = None
     problems: list[str] = Field(default_factory=list)
     advice: list[str] = Field(default_factory=list)
