@@ -144,7 +144,8 @@ async def test_verify_every_device(mosquitto: Any, sim: Simulator) -> None:
             answer = await call(client, "verify_device", {"deviceName": name.lower()})
             assert answer.result["exists"] is True and answer.result["actions"] == actions, answer.text
             assert answer.result["device"]["location"] == room
-            can = f"It can: {', '.join(actions)}." if actions else "It only reports readings."
+            spoken = ", ".join(a.replace("_", " ") for a in actions)  # "set level", not "set_level"
+            can = f"It can: {spoken}." if actions else "It only reports readings."
             if name == "Bedroom Sensor":
                 assert answer.result["sleeping"] is True
                 assert answer.text == (

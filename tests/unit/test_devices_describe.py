@@ -80,7 +80,7 @@ def test_sentences() -> None:
     d["6"].values[m.THERMOSTAT_TEMPERATURE].value = None
     assert sentence(d["6"]) == "Hallway Thermostat is not reporting its mode yet."
     d["2"].values[m.SWITCH_CURRENT].value = None
-    assert sentence(d["2"]) == "Kitchen Light has not reported its state yet."
+    assert sentence(d["2"]) == "Kitchen Light has not reported whether it is on."
 
 
 def test_readings_cover_every_reading_value_with_unit_and_age() -> None:

@@ -30,7 +30,7 @@ def test_as_captured(index: DeviceIndex) -> None:
         "Battery levels, lowest first: Front Door Lock 64 %, Bedroom Sensor 87 % and Garage Motion 100 %."
     )
     assert ask(index, "low_battery") == "No battery is low (all above 20 %)."
-    assert ask(index, "on", "sensors") == "None of the sensors can be on."
+    assert ask(index, "on", "sensors") == "None of the sensors can be switched on or off."
     assert (
         ask(index, "off", "porch")
         == "Both porch devices are off: Porch Double Switch 1 and Porch Double Switch 2."

@@ -391,7 +391,7 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
                 mode_value, chosen.value, "equals", f"{mode_value.label} = {chosen.value} ({chosen.text})"
             )
         ],
-        f"set {device.name} to {chosen.text} mode",
+        f"set {device.name} to {chosen.text.lower()} mode",
         details={"previous": mode_value.state_text()},
     )
 

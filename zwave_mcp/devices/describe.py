@@ -40,6 +40,7 @@ _NOTIFICATION_WORDS = {
 # zwave-js ThermostatMode → how its state reads ("is heating to 21 °C").
 _MODE_VERBS = {1: "heating to", 2: "cooling to", 11: "heating to", 12: "cooling to"}
 LOCK_SECURED = 255
+LOW_BATTERY_PERCENT = 20
 LOCK_UNKNOWN = 254
 
 
@@ -120,7 +121,25 @@ def _reading(value: ZValue, label: str, now_ms: int, text: str | None = None, id
 
 
 def state_summary(device: Device) -> str:
-    """Short state for lists: "on", "30 %", "locked, door closed", "heating to 21 °C, 20.8 °C now"."""
+    """Short state for lists: "on", "30 %", "locked, door closed", "heating to 21 °C, 20.8 °C now";
+    a low battery is added: "locked, door closed, battery low (8 %)"."""
+    text = _state_summary(device)
+    battery = _low_battery(device)
+    return f"{text}, battery low ({battery})" if battery and "battery" not in text else text
+
+
+def _low_battery(device: Device) -> str | None:
+    value = device.values.get(m.BATTERY_LEVEL)
+    if value is None or not _is_number(value.value) or value.value > LOW_BATTERY_PERCENT:
+        return None
+    return f"{_number(value.value)}{_unit(value.unit)}"
+
+
+def _without_battery(summary: str) -> str:
+    return summary.split(", battery low (")[0]
+
+
+def _state_summary(device: Device) -> str:
     v = device.values
     if device.has(Capability.LOCK):
         return _lock_summary(device)
@@ -158,13 +177,24 @@ def sentence(device: Device) -> str:
     summary = state_summary(device)
     if device.kind in m.SENSORS:
         return f"{name} reports {_and_last(summary)}."
-    if device.kind in (Capability.DIMMER, Capability.COLOR) and summary[:1].isdigit():
-        return f"{name} is on at {summary}."
-    if summary == "unknown":
-        return f"{name} has not reported its state yet."
-    if device.has(Capability.SWITCH) and summary.endswith(" W"):
-        return f"{name} is {summary.replace(', ', ' and drawing ', 1)}."
-    return f"{name} is {summary}."
+    battery = _low_battery(device)
+    low = f"; its battery is low ({battery})" if battery else ""
+    summary = _without_battery(summary)
+    if device.has(Capability.LOCK) and lock_state(device) is None:
+        opened = door_open(device)
+        door = "" if opened is None else f", and the door is {'open' if opened else 'closed'}"
+        return f"{name} has not reported whether it is locked{door}{low}."
+    if device.has(Capability.COVER) and summary == "position unknown":
+        return f"{name} has not reported its position yet{low}."
+    if summary.startswith("unknown"):
+        power = summary.partition(", ")[2]
+        drawing = f"; it is drawing {power}" if power else ""
+        return f"{name} has not reported whether it is on{drawing}{low}."
+    if device.has(Capability.SWITCH) and not device.has(Capability.DIMMER) and summary.endswith(" W"):
+        summary = summary.replace(", ", " and drawing ", 1)
+    elif device.kind in (Capability.DIMMER, Capability.COLOR) and summary[:1].isdigit():
+        summary = f"on at {summary}"
+    return f"{name} is {summary}{low}."
 
 
 def is_on(device: Device) -> bool | None:
@@ -302,8 +332,18 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         next((r for r, v in device.values.items() if v.value_id == value.value_id), None) if device else None
     )
     if new is None:
-        return f"stopped reporting its {_words(value.label)}"
+        return f"reported an unknown {_noun(role, value)}"
     told = role is not None and role.endswith(".target")
+    if role in _MOVES:
+        start, stop = _MOVES[role]
+        return start if new is True else stop
+    if role == m.LEVEL_RESTORE:
+        return "was told to go back to its last level"
+    if role in (m.COLOR_CURRENT, m.COLOR_HEX, m.COLOR_TARGET):
+        colour = color_name(new if isinstance(new, dict) else None, new if isinstance(new, str) else None)
+        if role == m.COLOR_TARGET:
+            return f"was told to change colour to {colour}" if colour else "was told to change colour"
+        return f"reported its colour as {colour}" if colour else "reported no colour (all channels off)"
     if role in (m.SWITCH_CURRENT, m.SWITCH_TARGET):
         on = new is True or (_is_number(new) and new > 0)
         return f"was told to turn {'on' if on else 'off'}" if told else f"turned {'on' if on else 'off'}"
@@ -349,6 +389,53 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         _words(text) if text else (_number(new) if not isinstance(new, bool) else ("on" if new else "off"))
     )
     return f"reported {_words(value.label)} {shown}{_unit(value.unit) if not text else ''}"
+
+
+# Start/stop-level-change values: what writing true (start) or false (stop) to them means.
+_MOVES = {
+    m.LEVEL_UP: ("started brightening", "stopped brightening"),
+    m.LEVEL_DOWN: ("started dimming", "stopped dimming"),
+    m.COVER_UP: ("started opening", "stopped opening"),
+    m.COVER_DOWN: ("started closing", "stopped closing"),
+}
+_ROLE_NOUNS = {
+    m.SWITCH_TARGET: "target state",
+    m.SWITCH_CURRENT: "state",
+    m.LEVEL_TARGET: "target level",
+    m.LEVEL_CURRENT: "level",
+    m.COVER_TARGET: "target position",
+    m.COVER_CURRENT: "position",
+    m.LOCK_TARGET: "target lock state",
+    m.LOCK_CURRENT: "lock state",
+    m.LOCK_DOOR: "door state",
+    m.LOCK_BOLT: "bolt state",
+    m.LOCK_LATCH: "latch state",
+    m.THERMOSTAT_MODE: "mode",
+    m.THERMOSTAT_OPERATING: "operating state",
+    m.THERMOSTAT_TEMPERATURE: "temperature",
+    m.BATTERY_LEVEL: "battery level",
+    m.COLOR_TARGET: "target colour",
+    m.COLOR_CURRENT: "colour",
+    m.COLOR_HEX: "colour",
+    m.LEVEL_UP: "movement",
+    m.LEVEL_DOWN: "movement",
+    m.COVER_UP: "movement",
+    m.COVER_DOWN: "movement",
+    m.LEVEL_RESTORE: "last-level setting",
+}
+
+
+def _noun(role: str | None, value: ZValue) -> str:
+    """What a value is, in words: "level", "heating setpoint", "power", "motion state"."""
+    if role in _ROLE_NOUNS:
+        return _ROLE_NOUNS[role]
+    if role is not None and role.startswith(m.SETPOINT_PREFIX):
+        return f"{(value.property_key_name or '').lower()} setpoint".strip()
+    if value.command_class == 50 and value.unit in _METER_LABELS:  # Meter
+        return _METER_LABELS[value.unit].lower()
+    if value.command_class == 48 and isinstance(value.property, str):  # Binary Sensor
+        return f"{value.property.lower()} state"
+    return _words(value.label)
 
 
 def _reading_phrase(cap: Capability, value: ZValue, new: Any) -> str:

@@ -14,10 +14,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state, readings
+from zwave_mcp.devices.describe import (
+    LOW_BATTERY_PERCENT,
+    cover_open,
+    door_open,
+    is_on,
+    level_percent,
+    lock_state,
+    readings,
+)
 from zwave_mcp.devices.model import Capability, Device
 
-LOW_BATTERY_PERCENT = 20
 MAX_NAMED = 8  # names said in one sentence before "and N more"
 
 
@@ -108,7 +115,8 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
     unknown = [d for d in asked if holds(d) is None]
     state = str(question)
     if not asked:
-        text = f"No device can be {state}" if everything else f"None of the {label} can be {state}"
+        can = _CAN[question]
+        text = f"No device can be {can}" if everything else f"None of the {label} can be {can}"
     elif not matching:
         text = f"Nothing is {state}" if everything else f"No {label} are {state}"
     elif len(matching) == len(asked) == 1 and not everything:
@@ -118,7 +126,22 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
         text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
     if unknown:
         text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-    return Answer(text + ".", matching, unknown)
+    return Answer(_capital(text) + ".", matching, unknown)
+
+
+# What a question asks a device to be able to do ("None of the blinds can be switched on or off").
+_CAN = {
+    Question.ON: "switched on or off",
+    Question.OFF: "switched on or off",
+    Question.OPEN: "open or closed",
+    Question.CLOSED: "open or closed",
+    Question.LOCKED: "locked or unlocked",
+    Question.UNLOCKED: "locked or unlocked",
+}
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _count(found: int, asked: int, label: str, everything: bool) -> str:
@@ -145,7 +168,9 @@ def _battery_answer(question: Question, devices: list[Device], label: str, every
     powered = [d for d in devices if m.BATTERY_LEVEL in d.values]
     where = "" if everything else f" among the {label}"
     if not powered:
-        return Answer(f"No battery devices{where}.")
+        return Answer(
+            "No device runs on batteries." if everything else f"None of the {label} runs on batteries."
+        )
     known = sorted((d for d in powered if _battery(d) is not None), key=lambda d: (_battery(d), d.name))
     unknown = [d for d in powered if _battery(d) is None]
     if question is Question.LOW_BATTERY:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
-from zwave_mcp.devices.describe import readings, sentence, spoken_readings
+from zwave_mcp.devices.describe import readings, sentence
 from zwave_mcp.devices.errors import DeviceNotFound
 from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.executor import ToolSpec
@@ -16,14 +16,20 @@ from zwave_mcp.tools.models import (
     DeviceCheck,
     DeviceList,
     DeviceState,
-    DeviceSummary,
     ListDevicesArgs,
     Reading,
     SensorArgs,
     SensorData,
     ValueReport,
 )
-from zwave_mcp.tools.present import age_seconds, now_ms, plural, summarize
+from zwave_mcp.tools.present import (
+    age_seconds,
+    list_summary,
+    now_ms,
+    sensor_summary,
+    summarize,
+    verify_summary,
+)
 
 if TYPE_CHECKING:
     from zwave_mcp.server import App
@@ -31,11 +37,6 @@ if TYPE_CHECKING:
 READ = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
-
-
-def _spoken_state(device: DeviceSummary) -> str:
-    # A dead device's last values are stale: say so in the sentence, not only in `status`.
-    return f"{device.state}, not responding" if device.status == "Dead" else device.state
 
 
 def specs(app: App) -> list[ToolSpec]:
@@ -65,20 +66,8 @@ def specs(app: App) -> list[ToolSpec]:
         shown = [summarize(d) for d in page]
         pages = max(1, -(-len(chosen) // args.limit))
         page_number = args.offset // args.limit + 1
-        if answer_text is not None:
-            summary = answer_text
-        elif not chosen:
-            narrowed = args.filter or args.location or args.capability or args.target
-            summary = "No devices match." if narrowed else "No devices."
-        elif not shown:
-            summary = f"{plural(len(chosen), 'device')} in all, none from offset {args.offset} on."
-        else:
-            listing = ", ".join(f"{d.name} ({_spoken_state(d)})" for d in shown[:8])
-            more = f", and {len(shown) - 8} more" if len(shown) > 8 else ""
-            where = f"page {page_number} of {pages}, " if len(shown) < len(chosen) else ""
-            summary = f"{plural(len(chosen), 'device')}, {where}{listing}{more}."
-            if not where:
-                summary = f"{plural(len(chosen), 'device')}: {listing}{more}."
+        narrowed = bool(args.filter or args.location or args.capability or args.target)
+        summary = answer_text or list_summary(len(chosen), shown, args.offset, page_number, pages, narrowed)
         return DeviceList(
             summary=summary,
             total=len(chosen),
@@ -98,15 +87,8 @@ def specs(app: App) -> list[ToolSpec]:
         actions = available_actions(device) if app.policy.can_control(device) else []
         node = device.node
         ready = node.ready and node.status != "Dead"
-        if node.status == "Dead":
-            condition = "is not responding (dead)"
-        elif node.is_sleeping_device:
-            condition = "is a battery device that sleeps; commands wait until it wakes up"
-        else:
-            condition = "is ready" if node.ready else "is not ready yet (still being interviewed)"
-        can = f"It can: {', '.join(actions)}." if actions else "It only reports readings."
         return DeviceCheck(
-            summary=f"{device.label} exists and {condition}. {can}",
+            summary=verify_summary(device, actions),
             exists=True,
             device=summarize(device),
             ready=ready,
@@ -152,11 +134,7 @@ def specs(app: App) -> list[ToolSpec]:
             )
             for r in found
         ]
-        if not items:
-            summary = f"{device.name} has no sensor readings."
-        else:
-            summary = f"{device.name}: " + ", ".join(spoken_readings(found)) + "."
-        return SensorData(summary=summary, device=summarize(device), readings=items)
+        return SensorData(summary=sensor_summary(device, found), device=summarize(device), readings=items)
 
     return [
         ToolSpec(

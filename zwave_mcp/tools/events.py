@@ -55,23 +55,29 @@ def describe_change(app: App, change: Change) -> tuple[str | None, str]:
             return device_name, "reported a value that is no longer known"
         return device_name, change_phrase(device, value, change.new)
     if change.kind == "status":
-        what = _STATUS.get(str(change.new), "status is unknown")
-        if change.new == "Alive" and change.old == "Dead":
-            what = "is responding again"
-        return device_name, what
+        return device_name, status_phrase(change.old, change.new)
     if change.kind == "gateway":
-        return None, _gateway_phrase(str(change.value_id), change.new)
+        return None, gateway_phrase(str(change.value_id), change.new)
     if change.kind == "removed":
         return device_name, "dropped a value"
     return device_name, "changed"
 
 
-def _gateway_phrase(what: str, new: object) -> str:
+def status_phrase(old: object, new: object) -> str:
+    """A node status change, to follow the device's name: "stopped responding", "woke up"."""
+    if new == "Alive" and old == "Dead":
+        return "is responding again"
+    return _STATUS.get(str(new), "has not been heard from yet")
+
+
+def gateway_phrase(what: str, new: object) -> str:
     known = _GATEWAY.get((what, new)) if isinstance(new, bool) else None
     if known:
         return known
+    if what == "driver_ready" and new is None:
+        return "zwave-js-ui no longer says whether the Z-Wave driver is ready"
     if new is None:
-        return f"the gateway no longer reports its {what.replace('_', ' ')}"
+        return f"zwave-js-ui no longer reports its {what.replace('_', ' ')}"
     if what == "version":
         return f"zwave-js-ui reports version {new}"
     if what == "driver_error":
