@@ -47,8 +47,8 @@ def rss_child() -> dict[str, Any]:
 
     configure_logging("warning")
     from bench.common import bench_settings
+    from zwave_mcp.app import build_app, build_server
     from zwave_mcp.gateway.client import ZwaveGateway
-    from zwave_mcp.server import build_app, build_server
 
     settings = bench_settings(1, "benchrss")
     gateway = ZwaveGateway(settings)
@@ -92,8 +92,8 @@ def child() -> dict[str, Any]:
 
     configure_logging("warning")
     from bench.common import bench_settings
+    from zwave_mcp.app import build_app, build_server
     from zwave_mcp.gateway.client import ZwaveGateway
-    from zwave_mcp.server import build_app, build_server
     from zwave_mcp.simulator import generate_house
 
     settings = bench_settings(1, "benchingest")  # never connects: nothing here starts the transport

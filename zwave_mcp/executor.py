@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Protocol, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
@@ -216,6 +216,17 @@ def _envelope_result(
     )
 
 
+class Attempts(Protocol):
+    """Audits mutating calls that never reached the write gate (`zwave_mcp.devices.gate.Gate` is one):
+    `begin()` before the call, `end(...)` after it, which writes a line only if the gate wrote none."""
+
+    def begin(self) -> Any: ...
+
+    def end(
+        self, attempt: Any, tool: str, arguments: Mapping[str, Any], error: str | None, *, refused: bool
+    ) -> None: ...
+
+
 class ToolExecutor:
     """Holds the tool specs, registers them on the server, and runs every call the same way."""
 
@@ -227,8 +238,10 @@ class ToolExecutor:
         read_only: bool = False,
         unavailable: Callable[[], str | None] | None = None,
         settle: Callable[[], Awaitable[object]] | None = None,
+        attempts: Attempts | None = None,
     ) -> None:
         self.timeout_s = timeout_s
+        self._attempts = attempts
         self.slow_call_ms = slow_call_ms
         self.read_only = read_only
         self._unavailable = unavailable
@@ -313,6 +326,8 @@ class ToolExecutor:
         outcome = "ok"
         error: str | None = None
         result: ToolResult | None = None
+        attempt = self._attempts.begin() if spec.mutating and self._attempts is not None else None
+        refused = False
         try:
             args = spec.args_model.model_validate(dict(arguments))
             # asyncio's own timeout: the server always runs on asyncio, and anyio's cancel scope cost
@@ -325,6 +340,7 @@ class ToolExecutor:
             error = f"{spec.name} took longer than {self.timeout_s:g} s and was cancelled; nothing more will be done."
         except PolicyRefusal as exc:
             outcome = "refused"
+            refused = True
             error = exc.message
         except UserError as exc:
             outcome = "error"
@@ -338,6 +354,11 @@ class ToolExecutor:
                 f"{spec.name} failed unexpectedly ({type(exc).__name__}); the details are in the server log."
             )
             log.exception("tool crashed", extra={"tool": spec.name})
+        finally:
+            if attempt is not None and self._attempts is not None:
+                # A mutating call that ended before the write gate (no such device, a bad value, a
+                # timeout) still leaves its one audit line.
+                self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
         answer = _envelope_result(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
         return answer
@@ -354,6 +375,9 @@ class ToolExecutor:
     def refusal(
         self, name: str, arguments: Mapping[str, Any], message: str, started: float
     ) -> CallToolResult:
+        spec = self.specs.get(name)
+        if spec is not None and spec.mutating and self._attempts is not None:
+            self._attempts.end(self._attempts.begin(), name, arguments, message, refused=self.read_only)
         self._log_call(name, arguments, started, "rejected", message)
         return _envelope_result(name, started, error=message)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from mcp.server.mcpserver import MCPServer
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
 MAX_MINUTES = 24 * 60

@@ -23,7 +23,7 @@ from zwave_mcp.resource_updates import (
 )
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 __all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
 

@@ -9,17 +9,15 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
+from zwave_mcp.app import App, build_app
 from zwave_mcp.config import Settings
-from zwave_mcp.devices.service import DeviceService
 from zwave_mcp.executor import ToolExecutor
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.policy import Policy
 
 log = logging.getLogger(__name__)
 
@@ -30,23 +28,6 @@ INSTRUCTIONS = (
     "confirmed' means it did not report in time. Unlocking and opening doors asks for confirmation: pass "
     "back the confirmationToken only after the person has agreed."
 )
-
-
-@dataclass
-class App:
-    """Everything a tool needs, built once per server."""
-
-    settings: Settings
-    gateway: ZwaveGateway
-    policy: Policy
-    devices: DeviceService
-
-
-def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
-    gateway = gateway or ZwaveGateway(settings)
-    policy = Policy.from_settings(settings)
-    devices = DeviceService(gateway, policy, settings)
-    return App(settings=settings, gateway=gateway, policy=policy, devices=devices)
 
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
@@ -63,6 +44,7 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
         read_only=app.policy.read_only,  # also set by a policy file
         unavailable=app.gateway.unavailable_reason,
         settle=app.gateway.settle,
+        attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
     )
 
     # Ours, not the SDK's default, so inventory changes can be published outside any request.

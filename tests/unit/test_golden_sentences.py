@@ -21,12 +21,16 @@ from typing import Any
 
 from tests.unit.test_devices_build import house
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.control import available_actions, plan_control
+from zwave_mcp.devices.control import available_actions, control_change, plan_control
 from zwave_mcp.devices.describe import change_phrase, readings, sentence
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.gate.evidence import EffectOutcome, Report, per_device
+from zwave_mcp.devices.gate.evidence import sentence as evidence_sentence
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.devices.resolve import DeviceIndex
+from zwave_mcp.outcome import Outcome
+from zwave_mcp.tools.control import control_sentence
 from zwave_mcp.tools.events import gateway_phrase, status_phrase
 from zwave_mcp.tools.present import list_summary, sensor_summary, summarize, verify_summary
 
@@ -72,15 +76,28 @@ def _report(plan: Any) -> None:
 
 
 def _outcome_sentences(plan: Any) -> Iterator[str]:
-    from zwave_mcp.devices.service import _outcome_sentence
-
-    for outcome in ("sent", "working"):
-        yield f"outcome {outcome} | {_outcome_sentence(plan, outcome, None)}"
+    """The control tool's answer for each outcome the gate can reach, from the same records it builds."""
+    change = control_change(plan)
+    for outcome in (Outcome.UNCONFIRMED, Outcome.WORKING, Outcome.QUEUED, Outcome.FAILED, Outcome.UNKNOWN):
+        parts = [
+            EffectOutcome(
+                e, outcome, _now(e), reason="zwave-js gave no reason" if outcome is Outcome.FAILED else ""
+            )
+            for e in change.effects
+        ]
+        said = control_sentence(plan, evidence_sentence(change, per_device(parts)), outcome)
+        yield f"outcome {outcome} | {said}"
     before = {v.value_id: v.value for v in plan.device.all_values()}
     _report(plan)
-    yield f"outcome confirmed | {_outcome_sentence(plan, 'confirmed', None)}"
+    parts = [EffectOutcome(e, Outcome.CONFIRMED, _now(e, after=True)) for e in change.effects]
+    said = control_sentence(plan, evidence_sentence(change, per_device(parts)), Outcome.CONFIRMED)
+    yield f"outcome confirmed | {said}"
     for v in plan.device.all_values():
         v.value = before[v.value_id]
+
+
+def _now(effect: Any, after: bool = False) -> Report | None:
+    return None if effect.expect is None else Report(effect.expect.value.value, after_write=after)
 
 
 def _samples(value: Any) -> list[Any]:

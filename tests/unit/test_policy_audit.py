@@ -37,27 +37,23 @@ def test_each_event_is_one_json_line_on_the_audit_logger_even_at_warning_level(s
         AuditEvent(
             tool="control_zwave_device",
             action="unlock",
-            outcome=Outcome.CONFIRMATION_REQUESTED,
+            outcome=Outcome.NEEDS_CONFIRMATION,
             device="Front Door Lock (Entry)",
             device_key="5",
-            decision="needs_confirmation",
             reason="it can unlock a door",
         )
     )
-    audit(AuditEvent(tool="control_zwave_device", action="on", outcome=Outcome.REFUSED, decision="refused"))
+    audit(AuditEvent(tool="control_zwave_device", action="on", outcome=Outcome.REFUSED))
     records = [r for r in lines(stderr_json.getvalue()) if r.get("logger") == AUDIT_LOGGER]
     assert len(records) == 2
     first = records[0]
     assert first["message"] == "audit" and first["event"] == "mutation"
-    assert {
-        k: first[k] for k in ("tool", "device", "device_key", "action", "decision", "outcome", "reason")
-    } == {
+    assert {k: first[k] for k in ("tool", "device", "device_key", "action", "outcome", "reason")} == {
         "tool": "control_zwave_device",
         "device": "Front Door Lock (Entry)",
         "device_key": "5",
         "action": "unlock",
-        "decision": "needs_confirmation",
-        "outcome": "confirmation_requested",
+        "outcome": "needs_confirmation",
         "reason": "it can unlock a door",
     }
     assert "value" not in first, "unset fields are left out"
@@ -66,10 +62,10 @@ def test_each_event_is_one_json_line_on_the_audit_logger_even_at_warning_level(s
 def test_audit_file_gets_the_same_fields_with_a_timestamp(tmp_path, stderr_json):
     path = tmp_path / "audit.jsonl"
     audit = AuditLog(path, wall_clock=lambda: 0.0)
-    for outcome in (Outcome.ALLOWED, Outcome.FAILED, Outcome.DRY_RUN):
+    for outcome in (Outcome.CONFIRMED, Outcome.FAILED, Outcome.DRY_RUN):
         audit(AuditEvent(tool="t", action="set_level", outcome=outcome, value=30, device_key="3"))
     written = lines(path.read_text())
-    assert [r["outcome"] for r in written] == ["allowed", "failed", "dry_run"]
+    assert [r["outcome"] for r in written] == ["confirmed", "failed", "dry_run"]
     assert written[0]["time"] == "1970-01-01T00:00:00+00:00"
     assert written[0]["value"] == 30
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
@@ -95,7 +91,7 @@ def test_secrets_and_long_values_are_kept_out(tmp_path, stderr_json):
 
 def test_an_unwritable_audit_file_warns_and_does_not_raise(tmp_path, stderr_json):
     audit = AuditLog(tmp_path / "missing-dir" / "audit.jsonl")
-    audit(AuditEvent(tool="t", action="on", outcome="allowed"))
+    audit(AuditEvent(tool="t", action="on", outcome=Outcome.CONFIRMED))
     warnings = [r for r in lines(stderr_json.getvalue()) if r["message"] == "cannot append to the audit file"]
     assert len(warnings) == 1 and warnings[0]["level"] == "WARNING"
 
@@ -108,12 +104,11 @@ def test_policy_audit_uses_the_configured_file(tmp_path, stderr_json):
         AuditEvent(
             tool="control_zwave_device",
             action="unlock",
-            outcome=Outcome.CONFIRMATION_REQUESTED,
+            outcome=Outcome.NEEDS_CONFIRMATION,
             device="Front Door Lock (Entry)",
             device_key=FRONT_DOOR.key,
-            decision=str(decision.verdict),
             reason=decision.why,
         )
     )
     (line,) = lines(path.read_text())
-    assert line["decision"] == "needs_confirmation" and line["reason"] == "it can unlock a door"
+    assert line["outcome"] == "needs_confirmation" and line["reason"] == "it can unlock a door"

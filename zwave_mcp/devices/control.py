@@ -11,54 +11,28 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from zwave_mcp.actions import ACTIONS, normalize_action
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.capabilities import color_components
 from zwave_mcp.devices.colors import Color, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.gate.change import (
+    Change,
+    Effect,
+    Expectation,
+    Match,
+    is_number,
+    value_effect,
+)
+from zwave_mcp.devices.gate.senders import WriteValues
 from zwave_mcp.devices.levels import to_level, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.gateway.model import ZValue
-
-# Every action, in the order they are listed to people.
-ACTIONS: tuple[str, ...] = (
-    "on",
-    "off",
-    "toggle",
-    "dim",
-    "set_level",
-    "open",
-    "close",
-    "stop",
-    "set_position",
-    "lock",
-    "unlock",
-    "set_temperature",
-    "set_mode",
-    "set_color",
-)
-
-# Other words for the same actions (models and people both use them).
-ACTION_ALIASES: dict[str, str] = {
-    "turn_on": "on",
-    "switch_on": "on",
-    "turn_off": "off",
-    "switch_off": "off",
-    "brightness": "set_level",
-    "set_brightness": "set_level",
-    "level": "set_level",
-    "position": "set_position",
-    "temperature": "set_temperature",
-    "set_setpoint": "set_temperature",
-    "setpoint": "set_temperature",
-    "mode": "set_mode",
-    "color": "set_color",
-    "colour": "set_color",
-    "set_colour": "set_color",
-}
+from zwave_mcp.policy.sensitive import describe_action
 
 # zwave-js ThermostatMode → the setpoint type that mode uses (Heat → Heating, Cool → Cooling, …).
 MODE_SETPOINT: dict[int, int] = {1: 1, 2: 2, 7: 7, 8: 8, 9: 9, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14, 15: 15}
@@ -78,33 +52,6 @@ class Write:
     options: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Expectation:
-    """What the device must report for the write to count as done.
-
-    match: "equals" (numbers within 0.01), "nonzero" (on at any level), "contains" (an object such as
-    currentColor holds these keys with these values).
-    """
-
-    value: ZValue
-    expected: Any
-    match: str = "equals"
-    description: str = ""
-
-    @property
-    def value_id(self) -> str:
-        return self.value.value_id
-
-    def is_met(self, reported: Any) -> bool:
-        if self.match == "nonzero":
-            return reported is True or (_is_number(reported) and reported > 0)
-        if self.match == "contains":
-            return isinstance(reported, dict) and all(
-                _same(reported.get(k), v) for k, v in dict(self.expected).items()
-            )
-        return _same(reported, self.expected)
-
-
 @dataclass(slots=True)
 class ControlPlan:
     device: Device
@@ -119,9 +66,20 @@ class ControlPlan:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def normalize_action(action: str) -> str:
-    key = re.sub(r"[\s\-]+", "_", action.strip().casefold())
-    return ACTION_ALIASES.get(key, key)
+def control_change(plan: ControlPlan, tool: str = "control_zwave_device") -> Change:
+    """The plan as the gate's `Change`: each write an effect, judged by what it does, proven by its
+    expectation (writes and expectations pair up in order; a write without one, like stop, has none)."""
+    effects: list[Effect] = []
+    text = describe_action(plan.device, plan.action, plan.argument, _plan_unit(plan))
+    for i, write in enumerate(plan.writes):
+        expect = plan.expectations[i] if i < len(plan.expectations) else None
+        effect = value_effect(plan.device, write.value, write.target, expect=expect, options=write.options)
+        effects.append(replace(effect, text=text))
+    return Change(tool, plan.action, plan.summary, effects, WriteValues(), argument=plan.argument)
+
+
+def _plan_unit(plan: ControlPlan) -> str | None:
+    return plan.writes[0].value.unit if plan.writes else None
 
 
 def available_actions(device: Device) -> list[str]:
@@ -197,6 +155,7 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     if device.has(Capability.DIMMER):
         target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
         restore = device.values.get(m.LEVEL_RESTORE)
+        match: Match
         if turn_on and restore is not None:
             # zwave-js "restore previous": back to the last level, as a wall switch does.
             write, expected, match = Write(restore, True), None, "nonzero"
@@ -313,7 +272,7 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
     unit = setpoint.unit or ""
     number, relative = _parse_number(raw, what=f"{device.name} {name} setpoint", unit=unit)
     if relative:
-        if not _is_number(setpoint.value):
+        if not is_number(setpoint.value):
             raise StateUnknown(
                 f"The {name} setpoint of {device.name} has not been reported yet, so it cannot be changed by "
                 f"{_fmt(number, signed=True)}; give a temperature instead."
@@ -449,16 +408,6 @@ def _first(args: dict[str, Any], *names: str) -> Any:
     return None
 
 
-def _is_number(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if _is_number(a) and _is_number(b):
-        return math.isclose(float(a), float(b), abs_tol=0.01)
-    return bool(a == b) and type(a) is type(b)
-
-
 def _is_positional(target: ZValue) -> bool:
     return target.property == "targetValue" and target.type == "number"
 
@@ -469,7 +418,7 @@ def _is_on(device: Device) -> bool:
         raise StateUnknown(
             f"{device.name} has not reported whether it is on, so it cannot be toggled; say on or off."
         )
-    return current.value is True or (_is_number(current.value) and current.value > 0)
+    return current.value is True or (is_number(current.value) and current.value > 0)
 
 
 def _on_level(target: ZValue) -> int:
@@ -492,7 +441,7 @@ def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int
     """0–100 % from "30", 30, "30%", or relative "+10" / "-20" (relative ones are clamped to 0–100)."""
     number, relative = _parse_number(raw, what=f"{device.name} {what}", unit="%")
     if relative:
-        if current is None or not _is_number(current.value):
+        if current is None or not is_number(current.value):
             raise StateUnknown(
                 f"{device.name} has not reported its {what}, so it cannot be changed by "
                 f"{_fmt(number, signed=True)} %; give a level from 0 to 100 instead."
@@ -505,7 +454,7 @@ def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int
 
 
 def _parse_number(raw: Any, *, what: str, unit: str) -> tuple[float, bool]:
-    if _is_number(raw):
+    if is_number(raw):
         if not math.isfinite(raw):
             raise InvalidValue(f"{what} must be a number; got {raw}.")
         return float(raw), False
@@ -532,7 +481,7 @@ def _check_range(number: float, value: ZValue, what: str, unit: str) -> None:
 
 
 def _fmt(x: Any, signed: bool = False) -> str:
-    if _is_number(x):
+    if is_number(x):
         text = f"{x:+g}" if signed else f"{x:g}"
         return text
     return str(x)

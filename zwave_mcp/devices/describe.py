@@ -447,3 +447,15 @@ def _reading_phrase(cap: Capability, value: ZValue, new: Any) -> str:
         return f"{value.label.lower()} back to idle" if text == "idle" else text
     label = _METER_LABELS.get(value.unit or "", value.label) if cap == Capability.METER else value.label
     return f"{label.lower()} {_number(new)}{_unit(value.unit)}"
+
+
+def after_change_note(device: Device, action: str, *, confirmed: bool) -> str:
+    """What the device's state adds to a change, as a sentence ("" when nothing): the door stands open
+    behind a lock (whatever became of the command), a colour confirmed on a bulb that is off."""
+    if action in ("lock", "unlock") and door_open(device):
+        return "The door is open, so the lock cannot secure it." if action == "lock" else "The door is open."
+    if action == "set_color" and confirmed and device.has(Capability.DIMMER):
+        level = level_percent(device.values.get(m.LEVEL_CURRENT))
+        if level == 0:
+            return f"{device.name} is off, so the new colour shows when it is turned on."
+    return ""

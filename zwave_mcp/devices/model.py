@@ -91,6 +91,8 @@ class Device:
     readings: dict[Capability, list[ZValue]] = field(default_factory=dict)
     # Cover devices that open a way into the house (Barrier Operator, "garage door"): opening is sensitive.
     is_entry: bool = False
+    # Other names people gave it (the alias file); policy lists match them too.
+    aliases: tuple[str, ...] = ()
 
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities

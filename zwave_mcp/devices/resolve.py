@@ -28,6 +28,7 @@ from pathlib import Path
 from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.groups import PLURALS, Group, GroupTarget, Kind, group_label, kinds_of, parse_group
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.names import normalize, words_of
 
 # An alias maps to one device (a name or key) or, as a list, to a group (device names, keys or rooms).
 AliasTarget = str | Sequence[str]
@@ -58,32 +59,11 @@ TYPE_WORDS: Mapping[Capability, frozenset[str]] = {
     Capability.METER: frozenset({"meter"}),
 }
 
-_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _KEY = re.compile(r"(?:node\s*(?:id\s*)?)?#?\s*(\d{1,5})(?:\s*(?:\.|/|,|endpoint|ep)\s*(\d{1,3}))?")
-
-
-def _fold(word: str) -> str:
-    """Crude singular: "blinds" → "blind", "switches" → "switch"; applied to both sides alike."""
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        if word.endswith(("ches", "shes", "xes", "sses")):
-            return word[:-2]
-        return word[:-1]
-    return word
-
-
-def words_of(text: str) -> list[str]:
-    """Normalized words: case-folded, accents kept, punctuation and spacing ignored, plurals folded."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    cleaned = _NON_WORD.sub(" ", folded.replace("'", "").replace("\u2019", ""))
-    return [_fold(w) for w in cleaned.split()]
 
 
 def _is_control(ch: str) -> bool:
     return unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
-
-
-def normalize(text: str) -> str:
-    return " ".join(words_of(text))
 
 
 def echo(text: str) -> str:

@@ -46,7 +46,11 @@ class ApiUnavailable(GatewayError):
 
 
 class ApiTimeout(GatewayError):
-    """zwave-js-ui did not answer in time."""
+    """zwave-js-ui did not answer in time (the request went out: it may still have been carried out)."""
+
+
+class ApiReplyLost(ApiUnavailable):
+    """The broker link dropped after the request went out: it may still have been carried out."""
 
 
 @dataclass(slots=True)
@@ -169,7 +173,7 @@ class ApiClient:
         for api, future in list(self._pending.values()):
             if not future.done():
                 future.set_exception(
-                    ApiUnavailable(
+                    ApiReplyLost(
                         f"{reason} before zwave-js-ui answered {api}; the request may still have been carried out"
                     )
                 )

@@ -16,10 +16,12 @@ Typical use in a mutating tool (see `Policy.authorize` for the order of the chec
     allowed                     -> write, then audit the outcome (done / failed / dry_run …)
 """
 
-from zwave_mcp.policy.audit import AUDIT_LOGGER, AuditEvent, AuditLog, Outcome
+from zwave_mcp.actions import normalize_action
+from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy.audit import AUDIT_LOGGER, AuditEvent, AuditLog
 from zwave_mcp.policy.core import TOKEN_PARAMETER, Decision, Policy, Verdict
 from zwave_mcp.policy.ratelimit import RateLimiter, RateRefusal
-from zwave_mcp.policy.sensitive import SafeBand, describe_action, normalize_action
+from zwave_mcp.policy.sensitive import SafeBand, describe_action
 from zwave_mcp.policy.settings import PolicyConfig, load_policy_file
 from zwave_mcp.policy.terms import DeviceList, PolicyDevice, Term, TermError, parse_terms
 from zwave_mcp.policy.text import InvalidArgument, check_json_argument, check_text_argument

@@ -15,29 +15,16 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from zwave_mcp.logs import redact
+from zwave_mcp.outcome import Outcome
 
 AUDIT_LOGGER = "zwave_mcp.audit"
 MAX_TEXT = 300
 
 log = logging.getLogger(__name__)
-
-
-class Outcome(StrEnum):
-    """What became of an attempt (the `outcome` field); tools may use other words for finer results."""
-
-    ALLOWED = "allowed"  # passed the policy and was sent
-    DONE = "done"  # the device reported the new state
-    REFUSED = "refused"
-    CONFIRMATION_REQUESTED = "confirmation_requested"
-    CONFIRMED = "confirmed"  # the person confirmed (token or elicitation) and it was sent
-    DECLINED = "declined"  # the person declined or cancelled the confirmation
-    FAILED = "failed"
-    DRY_RUN = "dry_run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +33,10 @@ class AuditEvent:
 
     tool: str
     action: str
-    outcome: str
+    outcome: Outcome
     device: str | None = None
     device_key: str | None = None
     value: Any = None
-    decision: str | None = None  # the policy's verdict: allowed / refused / needs_confirmation
     reason: str | None = None
     confirmed_by: str | None = None  # "token" or "elicitation"
     detail: str | None = None

@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from zwave_mcp.actions import normalize_action
 from zwave_mcp.config import Settings
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy.audit import AuditEvent, AuditLog
 from zwave_mcp.policy.ratelimit import RateLimiter, RateRefusal
-from zwave_mcp.policy.sensitive import describe_action, normalize_action, sensitivity
+from zwave_mcp.policy.sensitive import describe_action, sensitivity
 from zwave_mcp.policy.settings import PolicyConfig
 from zwave_mcp.policy.terms import PolicyDevice, device_label
 from zwave_mcp.policy.tokens import ConfirmationTokens
@@ -172,14 +173,34 @@ class Policy:
         `value` is the absolute target the write will send (for a thermostat: degrees in `unit`).
         """
         action = normalize_action(action)
-        action_text = describe_action(device, action, value, unit)
+        return self.judge(
+            device,
+            frozenset({action}),
+            value,
+            unit=unit,
+            action_text=describe_action(device, action, value, unit),
+        )
+
+    def judge(
+        self,
+        device: PolicyDevice,
+        words: frozenset[str],
+        value: object = None,
+        *,
+        unit: str | None = None,
+        action_text: str,
+    ) -> Decision:
+        """One effect judged by what it does (`words`: {"on", "set_level"}, {"unlock"}…), no side effects.
+
+        This is what the write gate asks for every effect of a change; `action_text` is the change in words.
+        """
         refusal = self._device_refusal(device, action_text)
         if refusal is not None:
             return _refused(action_text, refusal)
         cfg = self.config
         why = sensitivity(
             device,
-            action,
+            words,
             value,
             unit=unit,
             band=cfg.safe_band,
@@ -197,6 +218,29 @@ class Policy:
                 sensitive=True,
             )
         return Decision(Verdict.NEEDS_CONFIRMATION, action_text, why=why, sensitive=True)
+
+    def read_only_refusal(self, action_text: str) -> str | None:
+        if not self.config.read_only:
+            return None
+        return (
+            f"Refused to {action_text}: zwave-mcp runs in read-only mode ({READ_ONLY_SOURCE}), "
+            "so nothing can be switched or set; reading devices still works."
+        )
+
+    def unmatched_entries(self, devices: list[Any]) -> list[str]:
+        """List entries that match no device ("'Garage Doorz' in ZWAVE_MCP_DENY matches no device")."""
+        cfg = self.config
+        problems = []
+        for name, lst in (
+            ("allow", cfg.allow),
+            ("deny", cfg.deny),
+            ("hide", cfg.hide),
+            ("confirm_devices", cfg.confirm_devices),
+        ):
+            for term in lst.terms:
+                if not any(term.matches(d) for d in devices):
+                    problems.append(f"'{term.text}' on the {name} list ({lst.source}) matches no device")
+        return problems
 
     def authorize(
         self,

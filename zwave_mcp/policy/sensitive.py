@@ -2,8 +2,9 @@
 
 Built-in rules, always on:
 - a lock: anything but `lock` (unlock, toggle, …) could open the door;
-- an entry cover (garage door, gate: `device.is_entry`, set by the device domain for Barrier Operator and
-  "garage"-type covers): anything but `close` and `stop` could open it;
+- an entry (garage door, gate: `device.is_entry`, set by the device domain for Barrier Operator and
+  "garage"-type covers; or a switch whose name or product says door/gate/garage/opener/lock, the relay of a
+  garage door opener): anything but `close` and `stop` could open it;
 - an alarm or siren (a capability containing "alarm" or "siren"), or the actions `disarm`/`disable_alarm`
   anywhere: switching it off, disarming or disabling it;
 - a thermostat setpoint outside the safe band (default 10-28 °C; a °F unit is converted). The value must be
@@ -28,12 +29,9 @@ ALARM_OFF_ACTIONS = frozenset({"disarm", "disable_alarm"})
 _ALARM_OFF_ON_ALARM = frozenset({"off", "disable", "disarm", "disable_alarm", "toggle"})
 _SAFE_ON_LOCK = frozenset({"lock"})
 _SAFE_ON_ENTRY = frozenset({"close", "stop"})
+# Capabilities whose change can move a door: covers and barriers, and the relays that drive openers.
+_MOVING = frozenset({"cover", "switch", "dimmer"})
 _FAHRENHEIT = frozenset({"°f", "f", "degf", "fahrenheit"})
-
-
-def normalize_action(action: str) -> str:
-    """ "Set Temperature" / "set-temperature" → "set_temperature"."""
-    return "_".join(action.strip().casefold().replace("-", " ").split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +98,23 @@ def _has(capabilities: Collection[str], *needles: str) -> bool:
     return any(n in str(c).casefold() for c in capabilities for n in needles)
 
 
+# A switch (relay) whose name or product says one of these can open a way in ("Garage Door Opener").
+_ENTRY_SWITCH_WORDS = ("door", "gate", "garage", "opener", "lock", "barrier")
+
+
+def opens_entry(device: PolicyDevice) -> bool:
+    """A cover/barrier that is a door, gate or garage, or a switch whose name or product says so."""
+    if getattr(device, "is_entry", False):
+        return True
+    node = getattr(device, "node", None)
+    parts = (device.name, getattr(node, "name", ""), getattr(node, "product_label", ""))
+    said = " ".join(str(x or "") for x in parts).casefold()
+    return any(word in said for word in _ENTRY_SWITCH_WORDS)
+
+
 def sensitivity(
     device: PolicyDevice,
-    action: str,
+    action: str | frozenset[str],
     value: object,
     *,
     unit: str | None,
@@ -110,23 +122,30 @@ def sensitivity(
     confirm_actions: frozenset[str],
     confirm_devices: DeviceList,
 ) -> str | None:
-    """Why this change is sensitive ("it unlocks a lock"), or None when it is not. `action` is normalized."""
-    caps = device.capabilities
-    if action == "unlock" or ("lock" in {str(c).casefold() for c in caps} and action not in _SAFE_ON_LOCK):
+    """Why this change is sensitive ("it can unlock a door"), or None when it is not.
+
+    `action` is the normalized action word, or the set of words the change's effect amounts to (an
+    effect of `set_level 30` is {"on", "set_level", "dim"}; of `set_position 100` {"open", "set_position"}):
+    every rule and the confirm list is judged on what the change does, not on what it was called.
+    """
+    words = frozenset({action}) if isinstance(action, str) else action
+    caps = {str(c).casefold() for c in device.capabilities}
+    if "unlock" in words or ("lock" in caps and not words <= _SAFE_ON_LOCK):
         return "it can unlock a door"
-    if getattr(device, "is_entry", False) and action not in _SAFE_ON_ENTRY:
+    if "lock" not in caps and caps & _MOVING and opens_entry(device) and not words <= _SAFE_ON_ENTRY:
         return "it can open a way into the house"
-    if action in ALARM_OFF_ACTIONS or (_has(caps, "alarm", "siren") and action in _ALARM_OFF_ON_ALARM):
+    if words & ALARM_OFF_ACTIONS or (_has(caps, "alarm", "siren") and words & _ALARM_OFF_ON_ALARM):
         return "it can switch off an alarm"
-    if action in TEMPERATURE_ACTIONS:
+    if words & TEMPERATURE_ACTIONS:
         number = as_number(value)
         if number is None:
             return f"the target is not a plain temperature, so it may be outside the safe range {band.describe()}"
         celsius = to_celsius(number, unit)
         if not band.low <= celsius <= band.high:
             return f"{format_value(value, unit)} is outside the safe range {band.describe()}"
-    if action in confirm_actions:
-        return f"'{action}' is on the list of actions that need confirmation"
+    listed = sorted(words & confirm_actions)
+    if listed:
+        return f"'{listed[0]}' is on the list of actions that need confirmation"
     term = confirm_devices.first_match(device)
     if term is not None:
         return f"every change to it needs confirmation (matched '{term.text}' in {confirm_devices.source})"

@@ -1,8 +1,9 @@
 """Device selectors for the allow, deny, hide and confirm lists, and the small view of a device they need.
 
 A list is comma-separated text (`Kitchen, Living Room, lock, 11.2`) or, in a policy file, a list of strings.
-Each term matches a device when, compared without case, spacing or punctuation ("living-room" = "Living
-Room"), it equals the device's name, its location, one of its capabilities, its node id ("5": every
+Each term matches a device when, compared with the one name normalizer (`zwave_mcp.names`: case, spacing,
+punctuation and plurals ignored, "Garage Doors" = "Garage Door"), it equals the device's name, its node's
+name (so a node entry covers every endpoint device of the node), one of its aliases, its location, one of its capabilities, its node id ("5": every
 endpoint of node 5) or its key ("11.2": endpoint 2 of node 11). A prefix pins the term to one field when a
 word would be ambiguous: `name:`, `location:` (or `room:`), `node:`, `capability:` (or `cap:`).
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from zwave_mcp.errors import UserError
+from zwave_mcp.names import normalize
 
 Field = Literal["any", "name", "location", "node", "capability"]
 
@@ -26,7 +28,6 @@ _PREFIXES: dict[str, Field] = {
     "capability": "capability",
     "cap": "capability",
 }
-_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _NODE_KEY = re.compile(r"\d{1,5}(?:\.\d{1,3})?")
 # A list longer than this is a mistake, not a policy; bounded so a typo cannot cost much at each check.
 MAX_TERMS = 500
@@ -52,14 +53,21 @@ class TermError(UserError):
     """A list entry that cannot be a selector (e.g. `node:kitchen`)."""
 
 
-def normalize(text: str) -> str:
-    """Case, spacing and punctuation ignored: "Living-Room " → "living room"."""
-    return _NON_WORD.sub(" ", text.casefold()).strip()
-
-
 def device_label(device: PolicyDevice) -> str:
     """How a device is named in messages: "Kitchen Light (Kitchen)"."""
     return f"{device.name} ({device.location})" if device.location else device.name
+
+
+def names_of(device: PolicyDevice) -> set[str]:
+    """Every name a list entry may use for a device, normalized: its own, its node's (a node entry covers
+    all its endpoint devices: "Porch Double Switch" → "… 1" and "… 2") and its aliases."""
+    names = {normalize(device.name)}
+    node = getattr(device, "node", None)
+    node_name = getattr(node, "name", None)
+    if node_name:
+        names.add(normalize(node_name))
+    names.update(normalize(a) for a in getattr(device, "aliases", ()))
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +86,7 @@ class Term:
                 return True
         if field == "node":
             return False
-        if field in ("any", "name") and value == normalize(device.name):
+        if field in ("any", "name") and value in names_of(device):
             return True
         if field in ("any", "location") and device.location and value == normalize(device.location):
             return True

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from zwave_mcp.executor import ToolSpec
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
 def tool_specs(app: App) -> list[ToolSpec]:

@@ -14,7 +14,7 @@ from zwave_mcp.tools.models import Event, RecentEvents, RecentEventsArgs
 from zwave_mcp.tools.present import plural
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
 def spoken_value(value: Any) -> str:

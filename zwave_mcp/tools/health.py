@@ -12,7 +12,7 @@ from zwave_mcp.tools.models import HealthReport, NoArgs
 from zwave_mcp.tools.present import plural
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
 # Node statuses in words ("Unknown" is zwave-js's word for "not heard from yet").

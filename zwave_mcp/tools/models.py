@@ -6,13 +6,15 @@ types ever becomes part of an MQTT topic: names are resolved through the invento
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from zwave_mcp.actions import ACTION_ALIASES, ActionName, normalize_action
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import Question
 from zwave_mcp.executor import ToolResult
+from zwave_mcp.outcome import Outcome
 
 NAME_MAX = 200
 DeviceName = Field(
@@ -21,23 +23,14 @@ DeviceName = Field(
     description="The device as a person names it: 'kitchen light', 'front door', 'porch switch 2', or a node id",
 )
 
-Action = Literal[
-    "on",
-    "off",
-    "toggle",
-    "dim",
-    "set_level",
-    "lock",
-    "unlock",
-    "open",
-    "close",
-    "stop",
-    "set_position",
-    "set_temperature",
-    "set_mode",
-    "set_color",
-]
-ACTIONS: tuple[str, ...] = get_args(Action)
+
+def _action_word(value: Any) -> Any:
+    """Aliases people and models use ("turn_on", "switch off", "brightness") → the action name."""
+    return normalize_action(value) if isinstance(value, str) else value
+
+
+# The schema lists the action names (the one table in `zwave_mcp.actions`); aliases are accepted too.
+Action = Annotated[ActionName, BeforeValidator(_action_word)]
 
 
 class _Args(BaseModel):
@@ -81,7 +74,10 @@ class SensorArgs(_Args):
 
 class ControlArgs(_Args):
     deviceName: str = DeviceName
-    action: Action = Field(description="What to do; verify_device lists the actions a device takes")
+    action: Action = Field(
+        description="What to do; verify_device lists the actions a device takes. Also accepted: "
+        + ", ".join(a.replace("_", " ") for a in ACTION_ALIASES)
+    )
     level: float | str | None = Field(
         None,
         description="dim/set_level: 0-100 %, or relative '+10' / '-20'. set_temperature: degrees, or '+1'",
@@ -106,6 +102,11 @@ class ControlArgs(_Args):
 
 class SceneArgs(_Args):
     scene: str = Field(min_length=1, max_length=NAME_MAX, description="Scene name or id")
+    confirmationToken: str | None = Field(
+        None,
+        max_length=200,
+        description="Only after the person agreed: the token a previous 'confirmation required' answer gave",
+    )
 
 
 class RecentEventsArgs(_Args):
@@ -183,7 +184,23 @@ class SensorData(ToolResult):
     readings: list[Reading]
 
 
-Outcome = Literal["confirmed", "working", "queued", "sent", "failed", "confirmation_required", "dry_run"]
+OUTCOME_HELP = (
+    "confirmed: a report of the device after the command matches; working: it is on its way; queued: it "
+    "sleeps and applies it on waking; unconfirmed: sent, no report in time; failed: with zwave-js's reason; "
+    "unknown: zwave-js-ui did not answer in time, it may still have happened; declined; needs_confirmation; "
+    "dry_run"
+)
+
+
+class DeviceOutcomeModel(BaseModel):
+    """What became of the change on one device."""
+
+    device: str
+    key: str
+    outcome: Outcome
+    target: Any = None
+    reported: Any = Field(None, description="The device's last report of the value (after the command)")
+    reason: str | None = None
 
 
 class MqttMessage(BaseModel):
@@ -198,10 +215,7 @@ class MqttMessage(BaseModel):
 class ControlResult(ToolResult):
     device: DeviceSummary
     action: str
-    outcome: Outcome = Field(
-        description="confirmed: the device reported the new state; working: it is moving there; queued: it "
-        "sleeps and applies on wake-up; sent: no report in time; failed; confirmation_required; dry_run"
-    )
+    outcome: Outcome = Field(description=OUTCOME_HELP)
     target: Any = None
     reported: Any = Field(None, description="The device's last reported value")
     confirmationToken: str | None = None
@@ -236,6 +250,12 @@ class SceneList(ToolResult):
 
 class SceneActivation(ToolResult):
     scene: Scene
+    outcome: Outcome = Field(description=OUTCOME_HELP)
+    devices: list[DeviceOutcomeModel] = Field(
+        default_factory=list, description="Each visible device the scene sets, with what it reported"
+    )
+    confirmationToken: str | None = None
+    expiresInSeconds: float | None = None
     wouldSend: list[MqttMessage] | None = Field(
         default=None, description="dry run: the messages that would be sent"
     )

@@ -2,29 +2,43 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from zwave_mcp.devices.resolve import normalize
+from mcp.server.mcpserver import Context
+
+from zwave_mcp.devices.gate import ActivateScene, Change
+from zwave_mcp.devices.scenes import UnknownSceneValue, scene_change, value_id_of
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.executor import ToolSpec
-from zwave_mcp.gateway.api import REQUEST_QOS, GatewayError
-from zwave_mcp.policy import AuditEvent, check_text_argument
+from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.names import normalize
+from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy import check_text_argument
+from zwave_mcp.tools.asker import elicitation_asker
 from zwave_mcp.tools.control import CONTROL
 from zwave_mcp.tools.devices import READ
-from zwave_mcp.tools.models import MqttMessage, NoArgs, Scene, SceneActivation, SceneArgs, SceneList
+from zwave_mcp.tools.models import (
+    DeviceOutcomeModel,
+    MqttMessage,
+    NoArgs,
+    Scene,
+    SceneActivation,
+    SceneArgs,
+    SceneList,
+)
 from zwave_mcp.tools.present import plural
 
 if TYPE_CHECKING:
-    from zwave_mcp.server import App
+    from zwave_mcp.app import App
 
 
-def _scene(raw: dict[str, Any]) -> Scene | None:
+def _scene(raw: dict[str, Any], shown: Callable[[str], bool]) -> Scene | None:
     scene_id = raw.get("sceneid")
     if not isinstance(scene_id, int):
         return None
-    values = raw.get("values")
-    return Scene(id=scene_id, label=str(raw.get("label") or f"Scene {scene_id}"), values=len(values or []))
+    values = [v for v in raw.get("values") or [] if isinstance(v, dict) and shown(value_id_of(v))]
+    return Scene(id=scene_id, label=str(raw.get("label") or f"Scene {scene_id}"), values=len(values))
 
 
 def pick_scene(scenes: list[Scene], wanted: str) -> Scene:
@@ -45,46 +59,59 @@ def pick_scene(scenes: list[Scene], wanted: str) -> Scene:
 
 
 def specs(app: App) -> list[ToolSpec]:
-    async def load() -> list[Scene]:
+    async def load() -> list[tuple[Scene, dict[str, Any]]]:
         try:
             raw = await app.gateway.get_scenes()
         except GatewayError as exc:
             raise UserError(f"Could not read the scenes from zwave-js-ui: {exc}.") from exc
-        return [s for s in (_scene(r) for r in raw) if s is not None]
+        found = [(_scene(r, app.devices.visible_value), r) for r in raw]
+        return [(s, r) for s, r in found if s is not None]
 
     async def list_zwave_scenes(_args: NoArgs, _ctx: Any) -> SceneList:
-        scenes = await load()
+        scenes = [s for s, _raw in await load()]
         if not scenes:
             return SceneList(summary="zwave-js-ui has no scenes.", scenes=[])
         names = ", ".join(s.label for s in scenes)
         return SceneList(summary=f"{plural(len(scenes), 'scene')}: {names}.", scenes=scenes)
 
-    async def activate_zwave_scene(args: SceneArgs, _ctx: Any) -> SceneActivation:
+    async def activate_zwave_scene(args: SceneArgs, ctx: Context) -> SceneActivation:
         check_text_argument("scene", args.scene)
-        scene = pick_scene(await load(), args.scene)
-        what = f"activate scene '{scene.label}'"
-        decision = app.policy.authorize_without_device(what)
-        attempt = AuditEvent(tool="activate_zwave_scene", action="activate", outcome="", value=scene.label)
-        if decision.refused:
-            app.policy.audit(replace(attempt, outcome="refused", reason=decision.message))
-            raise PolicyRefusal(decision.message)
-        if app.settings.dry_run:
-            topic, payload = app.gateway.api.build_request("_activateScene", [scene.id])
-            app.policy.audit(replace(attempt, outcome="dry_run"))
-            return SceneActivation(
-                summary=f"Dry run: would {what}; nothing was sent.",
-                scene=scene,
-                wouldSend=[MqttMessage(topic=topic, payload=payload, qos=REQUEST_QOS, retain=False)],
-            )
+        loaded = await load()
+        scene = pick_scene([s for s, _raw in loaded], args.scene)
+        raw = next(r for s, r in loaded if s.id == scene.id)
         try:
-            await app.gateway.activate_scene(scene.id)
-        except GatewayError as exc:
-            app.policy.audit(replace(attempt, outcome="failed", reason=str(exc)))
-            raise UserError(f"Could not {what}: {exc}.") from exc
-        app.policy.audit(replace(attempt, outcome="allowed"))
+            change = scene_change(raw, app.gateway.nodes, app.devices.device_of_value)
+        except UnknownSceneValue:
+            what = f"activate scene '{scene.label}'"
+            stub = Change("activate_zwave_scene", "activate_scene", what, [], ActivateScene(scene.id))
+            refused = app.gate.refuse(
+                stub,
+                f"Refused to {what}: it sets a value zwave-mcp does not know, so it cannot be checked "
+                "against the policy.",
+            )
+            raise PolicyRefusal(refused.sentence) from None
+        result = await app.gate.apply(change, token=args.confirmationToken, ask=elicitation_asker(ctx))
+        if result.outcome is Outcome.REFUSED:
+            raise PolicyRefusal(result.sentence)
         return SceneActivation(
-            summary=f"Scene '{scene.label}' started: zwave-js-ui is setting {plural(scene.values, 'value')}.",
+            summary=result.sentence,
             scene=scene,
+            outcome=result.outcome,
+            devices=[
+                DeviceOutcomeModel(
+                    device=d.device.name,
+                    key=d.device.key,
+                    outcome=d.outcome,
+                    target=d.target,
+                    reported=d.reported,
+                    reason=d.reason or None,
+                )
+                for d in result.devices
+                if app.policy.visible(d.device)
+            ],
+            confirmationToken=result.token,
+            expiresInSeconds=result.token_ttl_s,
+            wouldSend=[MqttMessage(**m) for m in result.messages] or None,
         )
 
     return [
@@ -99,7 +126,9 @@ def specs(app: App) -> list[ToolSpec]:
         ),
         ToolSpec(
             "activate_zwave_scene",
-            "Activate a zwave-js-ui scene by name or id.",
+            "Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control "
+            "call (a scene that unlocks a door needs the person's confirmation); the answer says which "
+            "devices reported the scene's values.",
             SceneArgs,
             SceneActivation,
             activate_zwave_scene,

@@ -1,0 +1,63 @@
+"""The one action vocabulary: the action names the product accepts, and the other words people and models
+use for them. The argument model, the planner, the policy (confirm lists) and the README all read it here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, get_args
+
+# Every action, in the order they are listed to people (a type, so the argument model's schema lists them).
+ActionName = Literal[
+    "on",
+    "off",
+    "toggle",
+    "dim",
+    "set_level",
+    "open",
+    "close",
+    "stop",
+    "set_position",
+    "lock",
+    "unlock",
+    "set_temperature",
+    "set_mode",
+    "set_color",
+]
+ACTIONS: tuple[str, ...] = get_args(ActionName)
+
+# Other words for the same actions; written with underscores, matched with spaces, dashes or underscores
+# and without case ("Turn On", "switch-off", "turn_on").
+ACTION_ALIASES: dict[str, str] = {
+    "turn_on": "on",
+    "switch_on": "on",
+    "power_on": "on",
+    "turn_off": "off",
+    "switch_off": "off",
+    "power_off": "off",
+    "brightness": "set_level",
+    "set_brightness": "set_level",
+    "level": "set_level",
+    "position": "set_position",
+    "temperature": "set_temperature",
+    "set_setpoint": "set_temperature",
+    "setpoint": "set_temperature",
+    "mode": "set_mode",
+    "color": "set_color",
+    "colour": "set_color",
+    "set_colour": "set_color",
+}
+
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def action_key(action: str) -> str:
+    """ "Set-Temperature " → "set_temperature" (no alias applied)."""
+    return _SEPARATORS.sub("_", action.strip().casefold())
+
+
+def normalize_action(action: str) -> str:
+    """The action name for a word people use: "turn on" → "on", "brightness" → "set_level"; other words
+    come back in their normalized form (the caller decides whether they are known)."""
+    key = action_key(action)
+    return ACTION_ALIASES.get(key, key)

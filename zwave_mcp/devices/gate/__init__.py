@@ -1,0 +1,66 @@
+"""The one write gate: every change the product makes passes here, and nothing else writes.
+
+Steps, in order, for one call (`Gate.apply(change, token=..., ask=...)`):
+1. policy on the EFFECT, never on the action's name: read-only refuses every change; deny/allow refuse
+   (naming the device), hide refuses without naming it; sensitive effects (unsecuring a lock, opening a
+   door/gate/garage cover or switching an opener, setpoints outside the safe band, the confirm lists
+   matched against what each effect amounts to) need confirmation or, with forbid_sensitive, are refused;
+2. ONE confirmation per call, bound to `change.binding()` (the exact effects): elicitation through
+   `ask(question, binding)`, or a one-time token (`dialogue.py`);
+3. rate limits, per device and overall;
+4. dry run: the exact messages (topic, payload, qos, retain), nothing sent;
+5. send through the change's `Sender`, then evidence: each effect's outcome from the device's own report
+   received after the write (`evidence.py`);
+6. exactly one audit line per attempt with the final `Outcome`, and the same record (`GateResult`) to every
+   listener (`Gate.add_listener`).
+
+Interface
+---------
+- `Effect(device, value, target, words, argument, unit, expect, options)`: one value on one device going to
+  `target`. Build it with `value_effect(device, value, target, expect=...)`, which works out `words` (what
+  the effect amounts to: {"on", "set_level"}, {"unlock"}, {"open", "set_position"}) from the value itself.
+  An effect that is not a value write (a rename, a configuration parameter) has `value=None` and states
+  its own `words` (e.g. {"rename"}, {"configure"}); the policy then judges the device and those words.
+- `Change(tool, action, summary, effects, sender, subject="", argument=None)`: one call's change; may span
+  many devices (one confirmation listing them all, one outcome per device in `GateResult.devices`).
+- `Sender`: `preview(change, gateway) -> messages` and `async send(change, gateway, timeout) -> [Delivery]`.
+  Ready: `WriteValues()` (writeValue per effect), `ActivateScene(scene_id)`, `ApiCall([(api, args), ...])`
+  (any API answering true/false: setNodeName, configuration, inclusion…). Senders live in
+  `senders.py`, the only module that names the gateway's write APIs.
+- `GateResult`: outcome, sentence, per-device outcomes, token, messages; the tool results, the audit line
+  and the listeners all come from it.
+
+Adding a new kind of change (e.g. renaming a node) is a planner in front of the gate, never a new pipeline:
+
+    effect = Effect(device, None, "Porch Lights", frozenset({"rename"}), argument="Porch Lights")
+    change = Change("rename_zwave_device", "rename", f"rename {device.name} to Porch Lights", [effect],
+                    ApiCall([("setNodeName", [device.node_id, "Porch Lights"])]), subject=f"node {device.node_id}")
+    result = await gate.apply(change, token=token, ask=ask)
+"""
+
+from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, Expectation, Sender, value_effect
+from zwave_mcp.devices.gate.core import Gate, GateResult, effect_text
+from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
+from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, WriteValues
+from zwave_mcp.outcome import Outcome
+
+__all__ = [
+    "ActivateScene",
+    "ApiCall",
+    "Asker",
+    "Change",
+    "Delivery",
+    "DeviceOutcome",
+    "Effect",
+    "EffectOutcome",
+    "Expectation",
+    "Gate",
+    "GateResult",
+    "Outcome",
+    "Report",
+    "Sender",
+    "WriteValues",
+    "effect_text",
+    "spoken_value",
+    "value_effect",
+]

@@ -1,0 +1,250 @@
+"""What the gate takes: a `Change` (the intended effects, in words and as values) and a `Sender`.
+
+An `Effect` is one value on one device changing to a target, plus what that amounts to in the action
+vocabulary (`words`: {"on"}, {"unlock"}, {"open", "set_position"}…): the policy judges those words, never
+the name of the action that was asked for. `value_effect` works the words out from the value itself
+(command class, property, target), so a scene's values and a control call's writes are judged alike.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from zwave_mcp.devices.levels import to_percent
+from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.gateway.model import ZValue
+
+if TYPE_CHECKING:
+    from zwave_mcp.gateway.client import ZwaveGateway
+
+# Command classes, by what a write to them does.
+CC_BINARY_SWITCH = 37
+CC_MULTILEVEL_SWITCH = 38
+CC_COLOR = 51
+CC_THERMOSTAT_MODE = 64
+CC_THERMOSTAT_SETPOINT = 67
+CC_DOOR_LOCK = 98
+CC_BARRIER = 102
+CC_WINDOW_COVERING = 106
+CC_LOCK = 118
+DOOR_LOCK_SECURED = 255
+
+Match = Literal["equals", "nonzero", "contains"]
+DeliveryStatus = Literal["supervised", "unsupervised", "working", "accepted", "queued", "failed", "no_answer"]
+
+# `ask(question, binding)`: "accept", "decline", "cancel", or None when the client cannot ask (the gate then
+# hands out a one-time token). It may raise to end the call with an "input required" result.
+Asker = Callable[[str, str], Awaitable[str | None]]
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def same(a: Any, b: Any) -> bool:
+    if is_number(a) and is_number(b):
+        return math.isclose(float(a), float(b), abs_tol=0.01)
+    return bool(a == b) and type(a) is type(b)
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What the device must report for the effect to count as done.
+
+    match: "equals" (numbers within 0.01), "nonzero" (on at any level), "contains" (an object such as
+    currentColor holds these keys with these values).
+    """
+
+    value: ZValue
+    expected: Any
+    match: Match = "equals"
+    description: str = ""
+
+    @property
+    def value_id(self) -> str:
+        return self.value.value_id
+
+    def is_met(self, reported: Any) -> bool:
+        if self.match == "nonzero":
+            return reported is True or (is_number(reported) and reported > 0)
+        if self.match == "contains":
+            return isinstance(reported, dict) and all(
+                same(reported.get(k), v) for k, v in dict(self.expected).items()
+            )
+        return same(reported, self.expected)
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One thing the change does to one device: `value` (from the inventory, never from user text) goes
+    to `target`. `words` are what it amounts to in the action vocabulary; `argument` is the target as the
+    policy reads it (percent, degrees in `unit`); `expect` is the device report that proves it happened.
+    `value` is None for changes that are not a value write (a rename, a configuration call)."""
+
+    device: Device
+    value: ZValue | None
+    target: Any
+    words: frozenset[str]
+    argument: Any = None
+    unit: str | None = None
+    expect: Expectation | None = None
+    options: dict[str, Any] | None = None
+    text: str = ""  # the effect in words for messages ("unlock Front Door Lock (Entry)"); else worked out
+
+    def binding(self) -> list[Any]:
+        """The canonical form of this effect, part of what a confirmation is bound to."""
+        return [
+            self.device.key,
+            self.value.value_id if self.value is not None else None,
+            self.target,
+            sorted(self.words),
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """What zwave-js-ui said about sending one effect, before any report of the device itself.
+
+    status: "supervised" (the device itself acknowledged: SetValueStatus 255), "unsupervised" (sent, the
+    device does not acknowledge: 254, any echo is zwave-js's own), "working" (1: carrying it out),
+    "accepted" (an API that answers true/false: scene activation, admin calls), "queued" (a sleeping
+    device), "failed" (with `reason`), "no_answer" (zwave-js-ui did not answer in time: it may still have
+    been done).
+    """
+
+    effect: Effect | None  # None: the delivery of a request that is not one effect (a scene activation)
+    status: DeliveryStatus
+    reason: str = ""
+    result: Any = None
+
+
+class Sender(Protocol):
+    """How a change reaches zwave-js-ui. Senders live in `zwave_mcp.devices.gate.senders`: they are the
+    only code that names the gateway's write APIs."""
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        """The exact messages a send would publish (`topic`, `payload`, `qos`, `retain`), for a dry run."""
+        ...
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        """Send it; never raises for a gateway problem (it becomes a `failed`/`no_answer` delivery)."""
+        ...
+
+
+@dataclass(slots=True)
+class Change:
+    """One call's intended change: what the gate judges, confirms, audits and sends as one attempt.
+
+    `tool` and `action` name the attempt in the audit ("control_zwave_device", "unlock"); `summary` is the
+    change in words, lower-case first ("unlock Front Door Lock"); `subject` is what the change is about
+    beyond its effects, bound into the confirmation ("scene 3 'Movie Night'"); `argument` is the call's
+    normalized argument (audit and token binding).
+    """
+
+    tool: str
+    action: str
+    summary: str
+    effects: Sequence[Effect]
+    sender: Sender
+    subject: str = ""
+    argument: Any = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def devices(self) -> list[Device]:
+        """Each device the change touches, once, in order."""
+        seen: dict[str, Device] = {}
+        for effect in self.effects:
+            seen.setdefault(effect.device.key, effect.device)
+        return list(seen.values())
+
+    def binding(self) -> str:
+        """The canonical string of the exact change: a confirmation is valid for this and nothing else."""
+        body = {
+            "tool": self.tool,
+            "action": self.action,
+            "subject": self.subject,
+            "effects": sorted((e.binding() for e in self.effects), key=lambda b: json.dumps(b, default=str)),
+        }
+        return json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+
+
+# ---- what a value write amounts to -----------------------------------------------------------------
+
+
+def value_effect(
+    device: Device,
+    value: ZValue,
+    target: Any,
+    *,
+    expect: Expectation | None = None,
+    argument: Any = None,
+    options: dict[str, Any] | None = None,
+) -> Effect:
+    """The effect of writing `target` to `value` on `device`, its words worked out from the value alone."""
+    words, shown = effect_words(device, value, target)
+    return Effect(
+        device=device,
+        value=value,
+        target=target,
+        words=words,
+        argument=shown if argument is None else argument,
+        unit=value.unit,
+        expect=expect,
+        options=options,
+    )
+
+
+def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any]:
+    """(the action words a write amounts to, the argument the policy reads) — judged by effect: a level
+    above 0 is "on", a position above 0 is "open", any Door Lock mode but secured is "unlock"."""
+    cc, prop = value.command_class, value.property
+    if cc == CC_DOOR_LOCK:
+        if prop == "targetMode":
+            return frozenset({"lock" if target == DOOR_LOCK_SECURED else "unlock"}), target
+        return frozenset({"unlock", "set_value"}), target  # any other Door Lock setting can weaken it
+    if cc == CC_LOCK:
+        return frozenset({"lock" if target is True else "unlock"}), target
+    if cc == CC_BARRIER:
+        if prop == "targetState":
+            return frozenset({"close" if target == 0 else "open"}), target
+        return frozenset({"set_value"}), target
+    covering = cc == CC_WINDOW_COVERING or (cc == CC_MULTILEVEL_SWITCH and device.has(Capability.COVER))
+    if covering or cc == CC_MULTILEVEL_SWITCH:
+        if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
+            if target is False:
+                return frozenset({"stop"}), None
+            return (frozenset({"open"}) if covering else frozenset({"on", "set_level", "dim"})), None
+        if prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
+            if target is False:
+                return frozenset({"stop"}), None
+            return (frozenset({"close"}) if covering else frozenset({"set_level", "dim"})), None
+        if prop == "restorePrevious":
+            return (frozenset({"open"}) if covering else frozenset({"on"})), None
+        if is_number(target):
+            percent = _percent(target, value)
+            if covering:
+                return frozenset({"open" if target > 0 else "close", "set_position"}), percent
+            return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), percent
+        return frozenset({"set_position" if covering else "set_level"}), target
+    if cc == CC_BINARY_SWITCH:
+        return frozenset({"on" if bool(target) else "off"}), bool(target)
+    if cc == CC_THERMOSTAT_SETPOINT:
+        return frozenset({"set_temperature"}), target
+    if cc == CC_THERMOSTAT_MODE:
+        text = value.state_text(target) if target is not None else None
+        return frozenset({"set_mode"}), text or target
+    if cc == CC_COLOR:
+        return frozenset({"set_color"}), target
+    return frozenset({"set_value"}), target
+
+
+def _percent(level: float, value: ZValue) -> int:
+    """A device level as 0-100 % of the value's own range (0-99 on Multilevel Switch)."""
+    if level == 255:  # "on at the last level": where it lands is unknown, but it is on/open
+        return 100
+    return to_percent(level, value)

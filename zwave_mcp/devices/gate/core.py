@@ -1,0 +1,454 @@
+"""`Gate`: the one write gate. See the package docstring for the steps and the interface."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, field
+from typing import Any
+
+from zwave_mcp.config import Settings
+from zwave_mcp.devices.gate import dialogue
+from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect
+from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, per_device, sentence, worst
+from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.gateway.model import Change as InventoryChange
+from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy import AuditEvent, Policy
+from zwave_mcp.policy.sensitive import describe_action
+
+log = logging.getLogger(__name__)
+
+# The word an effect is described by, when it amounts to several ("on" before "set_level").
+_WORD_ORDER = (
+    "unlock",
+    "lock",
+    "open",
+    "close",
+    "on",
+    "off",
+    "set_temperature",
+    "set_mode",
+    "set_color",
+    "set_position",
+    "set_level",
+    "stop",
+)
+
+
+@dataclass(slots=True)
+class GateResult:
+    """The final record of one attempt: what every listener, the audit line and the tool result share."""
+
+    change: Change
+    outcome: Outcome
+    sentence: str
+    devices: list[DeviceOutcome] = field(default_factory=list)
+    reason: str | None = None
+    confirmed_by: str | None = None
+    token: str | None = None
+    token_ttl_s: float | None = None
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    at_ms: int = 0
+
+
+Listener = Callable[[GateResult], None]
+
+# The records the gate made during the current tool call (see `Gate.begin`/`Gate.end`).
+_CALL_RECORDS: ContextVar[list[GateResult] | None] = ContextVar("gate_call_records", default=None)
+
+
+@dataclass(slots=True)
+class _Attempt:
+    records: list[GateResult]
+    token: Token[list[GateResult] | None]
+
+
+def effect_text(effect: Effect) -> str:
+    """One effect in words, lower-case first: "unlock Front Door Lock (Entry)", "turn on Kitchen Light"."""
+    if effect.text:
+        return effect.text
+    word = next((w for w in _WORD_ORDER if w in effect.words), "change")
+    argument = None if word in ("on", "off", "lock", "unlock", "open", "close", "stop") else effect.argument
+    return describe_action(effect.device, word, argument, effect.unit)
+
+
+class _Watch:
+    """Reports of one value seen from before the send on: (loop time, value)."""
+
+    __slots__ = ("event", "reports")
+
+    def __init__(self) -> None:
+        self.reports: list[tuple[float, Any]] = []
+        self.event = asyncio.Event()
+
+
+class Gate:
+    """Every change passes here: policy on the effect → one confirmation → rate limits → dry run or send →
+    evidence → exactly one audit line and one record to the listeners."""
+
+    def __init__(self, gateway: ZwaveGateway, policy: Policy, settings: Settings) -> None:
+        self.gateway = gateway
+        self.policy = policy
+        self.settings = settings
+        self._listeners: list[Listener] = []
+        self._watches: dict[str, list[_Watch]] = {}
+        gateway.inventory.add_listener(self._on_change)
+
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        """`listener(result)` is called with the final record of every attempt; returns an unsubscribe."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    # -- calls that never reached the gate ---------------------------------------------------------------
+
+    def refuse(self, change: Change, spoken: str) -> GateResult:
+        """Record a change a planner could not even put together for judging (a scene value that is not in
+        the inventory): refused, audited, nothing sent."""
+        return self._finish(change, Outcome.REFUSED, spoken, reason=spoken)
+
+    def begin(self) -> _Attempt:
+        """Start watching a mutating tool call (the executor calls this; see `end`)."""
+        records: list[GateResult] = []
+        return _Attempt(records, _CALL_RECORDS.set(records))
+
+    def end(
+        self, attempt: _Attempt, tool: str, arguments: Mapping[str, Any], error: str | None, *, refused: bool
+    ) -> None:
+        """After a mutating call: if it ended before the gate made its record (no such device, a bad
+        value, read-only mode, a timeout), write that attempt's one audit line now."""
+        try:
+            _CALL_RECORDS.reset(attempt.token)
+        except ValueError:  # ended in another context than it began (never in the executor)
+            _CALL_RECORDS.set(None)
+        if attempt.records:
+            return
+        action = arguments.get("action")
+        self.policy.audit(
+            AuditEvent(
+                tool=tool,
+                action=str(action)[:40] if isinstance(action, str) else tool,
+                outcome=Outcome.REFUSED if refused else Outcome.FAILED,
+                reason=error or "ended before any change was attempted",
+            )
+        )
+
+    # -- the steps --------------------------------------------------------------------------------------
+
+    async def apply(
+        self, change: Change, *, token: str | None = None, ask: Asker | None = None
+    ) -> GateResult:
+        """Judge, confirm, limit, send and prove `change`; returns (never raises for) its final record,
+        except that an exception raised by `ask` ends the call (audited as needs_confirmation first)."""
+        refusal, why = self._judge(change)
+        if refusal is not None:
+            return self._finish(change, Outcome.REFUSED, refusal, reason=refusal)
+        confirmed_by = None
+        if why is not None:
+            try:
+                answer = await dialogue.confirm(self.policy, change, why, token=token, ask=ask)
+            except BaseException:
+                self._finish(change, Outcome.NEEDS_CONFIRMATION, "confirmation asked", reason=why)
+                raise
+            if answer.kind == "refused":
+                return self._finish(change, Outcome.REFUSED, answer.sentence, reason=answer.sentence)
+            if answer.kind == "declined":
+                return self._finish(change, Outcome.DECLINED, answer.sentence, reason=why)
+            if answer.kind == "pending":
+                return self._finish(
+                    change,
+                    Outcome.NEEDS_CONFIRMATION,
+                    answer.sentence,
+                    reason=why,
+                    token=answer.token,
+                    token_ttl_s=answer.ttl_s,
+                )
+            confirmed_by = answer.by
+        limited = self._admit(change)
+        if limited is not None:
+            return self._finish(change, Outcome.REFUSED, limited, reason=limited, confirmed_by=confirmed_by)
+        if self.settings.dry_run:
+            messages = change.sender.preview(change, self.gateway)
+            count = f"{len(messages)} MQTT message{'s' if len(messages) != 1 else ''}"
+            return self._finish(
+                change,
+                Outcome.DRY_RUN,
+                f"Dry run: would {change.summary} by sending {count}; nothing was sent.",
+                confirmed_by=confirmed_by,
+                messages=messages,
+            )
+        parts, bare = await self._send(change)
+        devices = per_device(parts)
+        outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
+        reason = next((d.reason for d in devices if d.reason), None)
+        return self._finish(
+            change,
+            outcome,
+            sentence(change, devices),
+            reason=reason,
+            confirmed_by=confirmed_by,
+            devices=devices,
+        )
+
+    def _judge(self, change: Change) -> tuple[str | None, str | None]:
+        """(refusal sentence, why it needs confirmation): the policy on every effect, none by name."""
+        read_only = self.policy.read_only_refusal(change.summary)
+        if read_only is not None:
+            return read_only, None
+        alone = len(change.devices) == 1 and not change.subject
+        whys: list[str] = []
+        for effect in change.effects:
+            text = effect_text(effect)
+            decision = self.policy.judge(
+                effect.device, effect.words, effect.argument, unit=effect.unit, action_text=text
+            )
+            if decision.refused:
+                if alone:
+                    return decision.message, None
+                if not self.policy.visible(effect.device):
+                    hide = self.policy.config.hide.source
+                    return (
+                        f"Refused to {change.summary}: it would change a device the policy hides ({hide}).",
+                        None,
+                    )
+                rest = decision.message.removeprefix("Refused to ").replace(": ", ", but ", 1)
+                return f"Refused to {change.summary}: it would {rest}", None
+            if decision.needs_confirmation:
+                why = decision.why if alone else f"it would {text} and {decision.why}"
+                if why not in whys:
+                    whys.append(why)
+        return None, ("; ".join(whys) if whys else None)
+
+    def _admit(self, change: Change) -> str | None:
+        keys = [d.key for d in change.devices] or ["*"]
+        for key in keys:
+            refused = self.policy.rates.check(key)
+            if refused is None:
+                continue
+            return self._rate_sentence(change, key, refused)
+        for key in keys:
+            refused = self.policy.rates.admit(key)
+            if refused is not None:
+                return self._rate_sentence(change, key, refused)
+        return None
+
+    def _rate_sentence(self, change: Change, key: str, rate: Any) -> str:
+        device = next((d for d in change.devices if d.key == key), None)
+        if rate.scope == "device" and device is not None:
+            why = (
+                f"{device.label} already had {rate.limit} commands in the last {rate.window_s:g} s "
+                "(the limit per device)"
+            )
+        else:
+            why = f"{rate.limit} commands were sent in the last {rate.window_s:g} s (the overall limit)"
+        return f"Refused to {change.summary}: {why}; try again in {rate.retry_after_s} s."
+
+    # -- send and evidence ------------------------------------------------------------------------------
+
+    async def _send(self, change: Change) -> tuple[list[EffectOutcome], list[Delivery]]:
+        """Send, then prove every effect; also returns the deliveries tied to no effect."""
+        loop = asyncio.get_running_loop()
+        watched = [e for e in change.effects if e.expect is not None]
+        watches = {e.expect.value_id: self._watch(e.expect.value_id) for e in watched if e.expect}
+        before = {e.expect.value_id: e.expect.value.value for e in watched if e.expect}
+        sent_at = loop.time()
+        try:
+            deliveries = await change.sender.send(change, self.gateway, self.settings.api_timeout)
+            deadline = loop.time() + max(0.0, self.settings.confirm_timeout)
+            parts = await asyncio.gather(
+                *(
+                    self._prove(d, watches, before, sent_at, deadline)
+                    for d in deliveries
+                    if d.effect is not None
+                )
+            )
+        finally:
+            for value_id, watch in watches.items():
+                self._unwatch(value_id, watch)
+        return list(parts), [d for d in deliveries if d.effect is None]
+
+    async def _prove(
+        self,
+        delivery: Delivery,
+        watches: dict[str, _Watch],
+        before: dict[str, Any],
+        sent_at: float,
+        deadline: float,
+    ) -> EffectOutcome:
+        effect = delivery.effect
+        assert effect is not None
+        expect = effect.expect
+        status = delivery.status
+        if status == "failed":
+            return EffectOutcome(effect, Outcome.FAILED, reason=delivery.reason)
+        if status == "queued":
+            return EffectOutcome(effect, Outcome.QUEUED)
+        if status == "no_answer":
+            now = await self._reread(effect)
+            return EffectOutcome(effect, Outcome.UNKNOWN, now, reason=delivery.reason)
+        if expect is None:
+            # Nothing to watch (stop, admin calls): the device's or zwave-js-ui's own acknowledgement.
+            if status in ("supervised", "accepted"):
+                return EffectOutcome(effect, Outcome.CONFIRMED)
+            return EffectOutcome(effect, Outcome.WORKING if status == "working" else Outcome.UNCONFIRMED)
+        watch = watches[expect.value_id]
+        last = Report(before.get(expect.value_id), after_write=False)
+        if self.settings.confirm_timeout <= 0:
+            outcome = {"supervised": Outcome.CONFIRMED, "working": Outcome.WORKING}.get(
+                status, Outcome.UNCONFIRMED
+            )
+            return EffectOutcome(effect, outcome, last)
+        since = sent_at
+        if status == "unsupervised":
+            # zwave-js publishes an optimistic value with an unsupervised write: that echo proves nothing.
+            # Ask the device itself; if that fails, only a report after now (zwave-js's own re-poll) counts.
+            polled = await self._poll(effect, deadline)
+            since = asyncio.get_running_loop().time()
+            if polled is not None:
+                last = polled
+                if expect.is_met(polled.value):
+                    return EffectOutcome(effect, Outcome.CONFIRMED, polled)
+        seen = await self._await_report(watch, since, expect.is_met, deadline)
+        if seen is not None:
+            return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
+        later = [v for t, v in watch.reports if t >= since]
+        if later:
+            last = Report(later[-1], after_write=True)
+        if status == "supervised" and (not later or expect.is_met(later[-1])):
+            # The device acknowledged the command itself (Supervision); no value report came meanwhile.
+            return EffectOutcome(effect, Outcome.CONFIRMED, None if not later else last)
+        return EffectOutcome(effect, Outcome.WORKING if status == "working" else Outcome.UNCONFIRMED, last)
+
+    async def _await_report(
+        self, watch: _Watch, since: float, predicate: Callable[[Any], bool], deadline: float
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        checked = 0
+        while True:
+            for at, value in watch.reports[checked:]:
+                if at >= since and _safe(predicate, value):
+                    return value
+            checked = len(watch.reports)
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return None
+            watch.event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(watch.event.wait(), remaining)
+
+    async def _poll(self, effect: Effect, deadline: float) -> Report | None:
+        assert effect.expect is not None
+        remaining = max(0.05, deadline - asyncio.get_running_loop().time())
+        try:
+            value = await self.gateway.poll_value(effect.expect.value, timeout=remaining)
+        except GatewayError as exc:
+            log.info("check-back poll failed", extra={"device": effect.device.label, "why": str(exc)})
+            return None
+        return Report(value, after_write=True)
+
+    async def _reread(self, effect: Effect) -> Report | None:
+        """After no answer: ask the device what it reports now (bounded); None if that fails too."""
+        watched = effect.expect.value if effect.expect is not None else effect.value
+        if watched is None:
+            return None
+        try:
+            value = await self.gateway.poll_value(watched, timeout=self.settings.api_timeout)
+        except GatewayError:
+            return None
+        return Report(value, after_write=True)
+
+    # -- report watching --------------------------------------------------------------------------------
+
+    def _watch(self, value_id: str) -> _Watch:
+        watch = _Watch()
+        self._watches.setdefault(value_id, []).append(watch)
+        return watch
+
+    def _unwatch(self, value_id: str, watch: _Watch) -> None:
+        watches = self._watches.get(value_id)
+        if watches is not None:
+            with contextlib.suppress(ValueError):
+                watches.remove(watch)
+            if not watches:
+                del self._watches[value_id]
+
+    def _on_change(self, change: InventoryChange) -> None:
+        if change.kind != "value" or change.value_id not in self._watches:
+            return
+        now = asyncio.get_running_loop().time()
+        for watch in self._watches[change.value_id]:
+            watch.reports.append((now, change.new))
+            watch.event.set()
+
+    # -- the record -------------------------------------------------------------------------------------
+
+    def _finish(
+        self,
+        change: Change,
+        outcome: Outcome,
+        spoken: str,
+        *,
+        reason: str | None = None,
+        confirmed_by: str | None = None,
+        devices: list[DeviceOutcome] | None = None,
+        token: str | None = None,
+        token_ttl_s: float | None = None,
+        messages: list[dict[str, Any]] | None = None,
+    ) -> GateResult:
+        result = GateResult(
+            change=change,
+            outcome=outcome,
+            sentence=spoken,
+            devices=devices or [],
+            reason=reason,
+            confirmed_by=confirmed_by,
+            token=token,
+            token_ttl_s=token_ttl_s,
+            messages=messages or [],
+            at_ms=int(time.time() * 1000),
+        )
+        touched = change.devices
+        records = _CALL_RECORDS.get()
+        if records is not None:
+            records.append(result)
+        self.policy.audit(
+            AuditEvent(
+                tool=change.tool,
+                action=change.action,
+                outcome=outcome,
+                device=", ".join(d.label for d in touched if self.policy.visible(d)) or None,
+                device_key=", ".join(d.key for d in touched) or None,
+                value=change.argument,
+                reason=reason if outcome is not Outcome.CONFIRMED else None,
+                confirmed_by=confirmed_by,
+                detail=change.subject or None,
+            )
+        )
+        for listener in list(self._listeners):
+            try:
+                listener(result)
+            except Exception:
+                log.warning("a gate listener failed", exc_info=True)
+        return result
+
+
+def _bare_outcome(bare: list[Delivery]) -> Outcome:
+    """A change with no effect to prove (a scene with no values, an admin call): what zwave-js-ui said."""
+    statuses = {d.status for d in bare}
+    if "failed" in statuses:
+        return Outcome.FAILED
+    if "no_answer" in statuses:
+        return Outcome.UNKNOWN
+    return Outcome.CONFIRMED
+
+
+def _safe(predicate: Callable[[Any], bool], value: Any) -> bool:
+    try:
+        return bool(predicate(value))
+    except Exception:
+        return False

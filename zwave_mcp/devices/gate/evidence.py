@@ -1,0 +1,195 @@
+"""From what zwave-js-ui said and what the devices reported to one outcome per device, and its sentence.
+
+The sentence is built from the same `DeviceOutcome` as the structured result (its `outcome`, `target` and
+`reported`), never by reading the cache again, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zwave_mcp.devices.colors import color_name
+from zwave_mcp.devices.gate.change import (
+    CC_BARRIER,
+    CC_BINARY_SWITCH,
+    CC_COLOR,
+    CC_DOOR_LOCK,
+    CC_LOCK,
+    CC_MULTILEVEL_SWITCH,
+    CC_THERMOSTAT_MODE,
+    CC_THERMOSTAT_SETPOINT,
+    CC_WINDOW_COVERING,
+    Change,
+    Effect,
+    is_number,
+)
+from zwave_mcp.devices.levels import to_percent
+from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.outcome import Outcome
+
+# Worst first: a device's (and a change's) outcome is the worst of its parts.
+SEVERITY = (
+    Outcome.FAILED,
+    Outcome.UNKNOWN,
+    Outcome.UNCONFIRMED,
+    Outcome.WORKING,
+    Outcome.QUEUED,
+    Outcome.CONFIRMED,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A device's report of one value: `value` as reported, `after_write` when it came after the send."""
+
+    value: Any
+    after_write: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EffectOutcome:
+    effect: Effect
+    outcome: Outcome
+    report: Report | None = None  # the evidence: what the device reported (None: nothing known)
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOutcome:
+    """What became of the change on one device: the structured result and the words come from here."""
+
+    device: Device
+    outcome: Outcome
+    target: Any
+    reported: Any  # the device's last report of the watched value (None: nothing known)
+    reported_after_write: bool
+    reason: str
+    effects: tuple[EffectOutcome, ...]
+
+    @property
+    def reported_text(self) -> str:
+        for part in self.effects:
+            if part.report is not None and part.effect.expect is not None:
+                return spoken_value(self.device, part.effect.expect.value, part.report.value)
+        return ""
+
+
+def worst(outcomes: Sequence[Outcome]) -> Outcome:
+    return next((o for o in SEVERITY if o in outcomes), Outcome.CONFIRMED)
+
+
+def per_device(parts: Sequence[EffectOutcome]) -> list[DeviceOutcome]:
+    by_device: dict[str, list[EffectOutcome]] = {}
+    for part in parts:
+        by_device.setdefault(part.effect.device.key, []).append(part)
+    result = []
+    for effects in by_device.values():
+        outcome = worst([p.outcome for p in effects])
+        main = next((p for p in effects if p.outcome is outcome), effects[0])
+        shown = next((p for p in effects if p.report is not None), None)
+        result.append(
+            DeviceOutcome(
+                device=main.effect.device,
+                outcome=outcome,
+                target=main.effect.argument,
+                reported=shown.report.value if shown is not None and shown.report is not None else None,
+                reported_after_write=bool(shown and shown.report and shown.report.after_write),
+                reason=main.reason,
+                effects=tuple(effects),
+            )
+        )
+    return result
+
+
+def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
+    """A reported value in plain words: "on", "30 %", "locked", "open 40 %", "21 °C", "Heat"."""
+    if raw is None:
+        return "nothing yet"
+    cc, prop = value.command_class, value.property
+    if cc == CC_DOOR_LOCK and prop in ("currentMode", "targetMode"):
+        return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
+    if cc == CC_LOCK:
+        return "locked" if raw is True else "unlocked"
+    if cc == CC_BARRIER:
+        return (value.state_text(raw) or str(raw)).lower()
+    if cc in (CC_MULTILEVEL_SWITCH, CC_WINDOW_COVERING) and is_number(raw):
+        percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
+        if device.has(Capability.COVER) or cc == CC_WINDOW_COVERING:
+            return "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
+        return "off" if percent == 0 else f"on at {percent} %"
+    if cc == CC_BINARY_SWITCH or isinstance(raw, bool):
+        return "on" if raw else "off"
+    if cc == CC_THERMOSTAT_SETPOINT and is_number(raw):
+        return f"{raw:g}{' ' + value.unit if value.unit else ''}"
+    if cc == CC_THERMOSTAT_MODE:
+        return f"{(value.state_text(raw) or str(raw)).lower()} mode"
+    if cc == CC_COLOR:
+        named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
+        return f"the colour {named}" if named else "the new colour"
+    text = value.state_text(raw)
+    if text:
+        return text
+    return f"{raw:g}" if is_number(raw) else str(raw)[:60]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _names(devices: Sequence[DeviceOutcome]) -> str:
+    names = [d.device.name for d in devices]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def sentence(change: Change, devices: Sequence[DeviceOutcome], *, note: str = "") -> str:
+    """One plain sentence for the whole change, from the per-device outcomes (and nothing else)."""
+    if len(devices) == 1:
+        return _one(change, devices[0]) + note
+    if not devices:
+        return f"Done: zwave-js-ui carried out the request to {change.summary}.{note}"
+    groups: dict[Outcome, list[DeviceOutcome]] = {}
+    for d in devices:
+        groups.setdefault(d.outcome, []).append(d)
+    parts = []
+    for outcome in SEVERITY:
+        found = groups.get(outcome)
+        if not found:
+            continue
+        who = _names(found)
+        parts.append(
+            {
+                Outcome.CONFIRMED: f"{who} reported the new state",
+                Outcome.WORKING: f"{who} {'is' if len(found) == 1 else 'are'} still on the way",
+                Outcome.QUEUED: f"{who} will apply it on waking up",
+                Outcome.UNCONFIRMED: f"{who} did not report in time",
+                Outcome.FAILED: f"{who} failed ({found[0].reason})",
+                Outcome.UNKNOWN: f"for {who} zwave-js-ui did not answer in time, so it may still happen",
+            }[outcome]
+        )
+    return f"{_cap(change.summary)}: " + "; ".join(parts) + "." + note
+
+
+def _one(change: Change, d: DeviceOutcome) -> str:
+    name, summary = d.device.name, change.summary
+    reported = d.reported_text
+    if d.outcome is Outcome.CONFIRMED:
+        if reported:
+            return f"Done: {name} reported {reported}."
+        return f"Done: {name} confirmed it ({summary})."
+    if d.outcome is Outcome.WORKING:
+        return f"{name} is on its way ({summary}); it has not reported the final state yet."
+    if d.outcome is Outcome.QUEUED:
+        return f"{_cap(summary)} is queued: {name} is asleep and will apply it when it next wakes up."
+    if d.outcome is Outcome.FAILED:
+        return f"Could not {summary}: {d.reason}."
+    if d.outcome is Outcome.UNKNOWN:
+        now = f"{name} now reports {reported}" if reported else f"{name} could not be read again"
+        return (
+            f"zwave-js-ui did not answer in time, so the command to {summary} may still have been carried "
+            f"out; {now}."
+        )
+    last = f"it last reported {reported}" if reported else "it has not reported its state"
+    return f"The command to {summary} was sent, but {name} has not confirmed it; {last}."

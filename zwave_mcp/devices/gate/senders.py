@@ -1,0 +1,182 @@
+"""How a change reaches zwave-js-ui: the only code that names the gateway's write APIs.
+
+- `WriteValues`: one `writeValue` per effect (control calls; later many devices at once, one by one).
+- `ActivateScene`: one `_activateScene`; zwave-js-ui then writes the scene's values itself, each after its
+  own `timeout` in seconds, so every effect is "accepted" and proven only by the device's report.
+- `ApiCall`: any other API that answers true/false (`setNodeName`, `setNodeLocation`, configuration
+  parameters, inclusion, `multicastWriteValue`…): the extension point for admin and group changes.
+
+A sender never raises for a gateway problem: a reply that never came becomes `no_answer` (it may still have
+been carried out), a refusal or a failed status becomes `failed` with zwave-js's own reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.devices.gate.change import Change, Delivery, DeliveryStatus, Effect
+from zwave_mcp.gateway.api import (
+    REQUEST_QOS,
+    ApiReplyLost,
+    ApiTimeout,
+    GatewayError,
+    SetValueStatus,
+    WriteResult,
+)
+
+if TYPE_CHECKING:
+    from zwave_mcp.gateway.client import ZwaveGateway
+
+log = logging.getLogger(__name__)
+
+# A write to a sleeping device is answered only when it wakes up (31.8 s in the captures; hours on a
+# real battery sensor). We wait for zwave-js-ui's reply in the background this long, then give up.
+SLEEPING_WRITE_TIMEOUT_S = 24 * 3600.0
+# How long a sleeping device's write may take to be answered before it counts as queued.
+QUEUED_AFTER_S = 1.0
+# Writes still waiting for a sleeping device; held here so they are not garbage-collected meanwhile.
+_BACKGROUND: set[asyncio.Task[Any]] = set()
+
+_STATUS_DELIVERY: dict[SetValueStatus, DeliveryStatus] = {
+    SetValueStatus.SUCCESS: "supervised",
+    SetValueStatus.SUCCESS_UNSUPERVISED: "unsupervised",
+    SetValueStatus.WORKING: "working",
+}
+
+
+def message(gateway: ZwaveGateway, api: str, args: list[Any]) -> dict[str, Any]:
+    """One request exactly as it would be published (the real one also carries a correlation id)."""
+    topic, payload = gateway.api.build_request(api, args)
+    return {"topic": topic, "payload": payload, "qos": REQUEST_QOS, "retain": False}
+
+
+def lost(exc: GatewayError) -> bool:
+    """The request went out but its answer did not come back: it may still have been carried out."""
+    return isinstance(exc, ApiTimeout | ApiReplyLost)
+
+
+def _write_args(effect: Effect) -> list[Any]:
+    assert effect.value is not None
+    args: list[Any] = [effect.value.api_value_id(), effect.target]
+    if effect.options:
+        args.append(effect.options)
+    return args
+
+
+@dataclass(frozen=True)
+class WriteValues:
+    """`writeValue` for each effect, in order. Sleeping devices get their write queued."""
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        return [message(gateway, "writeValue", _write_args(e)) for e in change.effects if e.value is not None]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        return [await self._one(effect, gateway, timeout) for effect in change.effects if effect.value]
+
+    async def _one(self, effect: Effect, gateway: ZwaveGateway, timeout: float) -> Delivery:
+        assert effect.value is not None
+        sleeper = effect.device.node.is_sleeping_device
+        call = gateway.write_value(
+            effect.value,
+            effect.target,
+            effect.options,
+            timeout=SLEEPING_WRITE_TIMEOUT_S if sleeper else timeout,
+        )
+        task = asyncio.ensure_future(call)
+        try:
+            if sleeper:
+                done, _ = await asyncio.wait({task}, timeout=QUEUED_AFTER_S)
+                if not done:
+                    _BACKGROUND.add(task)
+                    task.add_done_callback(_BACKGROUND.discard)
+                    task.add_done_callback(_log_late_write)
+                    return Delivery(effect, "queued")
+            result = await task
+        except GatewayError as exc:
+            return Delivery(effect, "no_answer" if lost(exc) else "failed", str(exc))
+        return _delivery(effect, result)
+
+
+def _delivery(effect: Effect, result: WriteResult) -> Delivery:
+    kind = _STATUS_DELIVERY.get(result.status) if result.status is not None else None
+    if kind is not None:
+        return Delivery(effect, kind, result=result.status)
+    reason = result.message or "zwave-js gave no reason"
+    if result.status is not None:
+        reason = f"{reason} (zwave-js status {int(result.status)} {result.status.name})"
+    if effect.device.node.status == "Dead":
+        # Status 2 alone reads as a refusal; a dead node never heard the command at all.
+        reason += (
+            "; zwave-js reports it as dead (not responding), so check that it has power and is within range"
+        )
+    return Delivery(effect, "failed", reason, result=result.status)
+
+
+def _log_late_write(task: asyncio.Task[WriteResult]) -> None:
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        log.warning("queued write to a sleeping device failed", extra={"why": str(exc)})
+    else:
+        log.info("queued write answered", extra={"status": str(task.result().status)})
+
+
+@dataclass(frozen=True)
+class ActivateScene:
+    """`_activateScene(scene_id)`: the scene's values are the change's effects (judged one by one)."""
+
+    scene_id: int
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        return [message(gateway, "_activateScene", [self.scene_id])]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        try:
+            started = await gateway.activate_scene(self.scene_id, timeout=timeout)
+        except GatewayError as exc:
+            status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
+            return [Delivery(e, status, str(exc)) for e in change.effects] or [
+                Delivery(None, status, str(exc))
+            ]
+        if not started:
+            return [Delivery(None, "failed", "zwave-js-ui did not start the scene")]
+        return [Delivery(e, "accepted") for e in change.effects] or [Delivery(None, "accepted")]
+
+
+@dataclass(frozen=True)
+class ApiCall:
+    """Any other zwave-js-ui API that carries out a change and answers true/false (or a result).
+
+    `calls` are (api, args) pairs sent in order; the first failure stops the rest. Every effect of the
+    change is then "accepted" (zwave-js-ui carried it out) or shares the failure.
+    """
+
+    calls: Sequence[tuple[str, list[Any]]]
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        return [message(gateway, api, list(args)) for api, args in self.calls]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        results: list[Any] = []
+        for api, args in self.calls:
+            try:
+                reply = await gateway.call(api, *args, timeout=timeout)
+            except GatewayError as exc:
+                status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
+                return [Delivery(e, status, str(exc)) for e in change.effects] or [
+                    Delivery(None, status, str(exc))
+                ]
+            if not reply.success or reply.result is False:
+                reason = f"zwave-js-ui could not run {api}: {reply.message or 'no reason given'}"
+                return [Delivery(e, "failed", reason) for e in change.effects] or [
+                    Delivery(None, "failed", reason)
+                ]
+            results.append(reply.result)
+        return [Delivery(e, "accepted", result=results) for e in change.effects] or [
+            Delivery(None, "accepted", result=results)
+        ]
