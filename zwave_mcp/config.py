@@ -52,7 +52,10 @@ class Settings(BaseModel):
     slow_call_ms: float = Field(1000.0, gt=0, description="Calls slower than this are logged as warnings")
     read_only: bool = Field(False, description="Refuse every write; mutating tools are not listed")
     dry_run: bool = Field(False, description="Show the MQTT messages a write would send, send nothing")
-    aliases_file: Path | None = Field(None, description="JSON file of extra device names")
+    aliases_file: Path | None = Field(
+        None,
+        description="JSON file of extra device names, and groups such as floors (a list of rooms or devices)",
+    )
     # Safety policy (zwave_mcp.policy): lists are comma-separated names, rooms, node ids or capabilities.
     allow: str | None = Field(
         None, description="Only these devices can be changed, e.g. 'Kitchen,Living Room'"

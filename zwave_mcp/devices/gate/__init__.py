@@ -41,7 +41,7 @@ Adding a new kind of change (e.g. renaming a node) is a planner in front of the 
 from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, Expectation, Sender, value_effect
 from zwave_mcp.devices.gate.core import Gate, GateResult, effect_text
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
-from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, WriteValues
+from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
 from zwave_mcp.outcome import Outcome
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "Expectation",
     "Gate",
     "GateResult",
+    "GroupWrites",
     "Outcome",
     "Report",
     "Sender",

@@ -34,7 +34,9 @@ CC_LOCK = 118
 DOOR_LOCK_SECURED = 255
 
 Match = Literal["equals", "nonzero", "contains"]
-DeliveryStatus = Literal["supervised", "unsupervised", "working", "accepted", "queued", "failed", "no_answer"]
+DeliveryStatus = Literal[
+    "supervised", "unsupervised", "multicast", "working", "accepted", "queued", "failed", "no_answer"
+]
 
 # `ask(question, binding)`: "accept", "decline", "cancel", or None when the client cannot ask (the gate then
 # hands out a one-time token). It may raise to end the call with an "input required" result.
@@ -111,6 +113,8 @@ class Delivery:
 
     status: "supervised" (the device itself acknowledged: SetValueStatus 255), "unsupervised" (sent, the
     device does not acknowledge: 254, any echo is zwave-js's own), "working" (1: carrying it out),
+    "multicast" (sent to several nodes in one frame: no node acknowledges it, and zwave-js updates each
+    node's value optimistically, so only a report after that echo is the device's own),
     "accepted" (an API that answers true/false: scene activation, admin calls), "queued" (a sleeping
     device), "failed" (with `reason`), "no_answer" (zwave-js-ui did not answer in time: it may still have
     been done).
