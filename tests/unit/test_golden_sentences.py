@@ -16,20 +16,26 @@ import difflib
 import os
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from tests.unit.test_devices_build import house
+from zwave_mcp.config import load_settings
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.control import available_actions, control_change, plan_control
 from zwave_mcp.devices.describe import change_phrase, readings, sentence
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.gate import DeviceOutcome
 from zwave_mcp.devices.gate.evidence import EffectOutcome, Report, per_device
 from zwave_mcp.devices.gate.evidence import sentence as evidence_sentence
+from zwave_mcp.devices.group_control import group_sentence, plan_group
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.devices.resolve import DeviceIndex
+from zwave_mcp.devices.service import _nothing_to_do
 from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy import Policy
 from zwave_mcp.tools.control import control_sentence
 from zwave_mcp.tools.events import gateway_phrase, status_phrase
 from zwave_mcp.tools.present import list_summary, sensor_summary, summarize, verify_summary
@@ -171,6 +177,38 @@ def _questions(index: DeviceIndex) -> Iterator[str]:
             yield f"question {question} about {target!r} | {said}"
 
 
+GROUP_ACTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("on", {}),
+    ("off", {}),
+    ("dim", {"level": 30}),
+    ("open", {}),
+    ("close", {}),
+    ("lock", {}),
+    ("unlock", {}),
+    ("set_temperature", {"value": 21.5}),
+    ("set_mode", {"mode": "heat"}),
+]
+
+
+def _group_changes(index: DeviceIndex) -> Iterator[str]:
+    policy = Policy.from_settings(load_settings(environ={"ZWAVE_MCP_DENY": "Coffee Maker Plug"}))
+    for target in ["everything", "kitchen", "lights", "kitchen and living room lights", "porch", "locks"]:
+        group = index.group(target)
+        for action, args in GROUP_ACTIONS:
+            key = f"group {action} {args} on {target!r}"
+            plan = plan_group(group, action, args, policy)
+            if not plan.plans:
+                yield f"{key} refused | {_nothing_to_do(plan)}"
+                continue
+            yield f"{key} summary | {plan.summary}"
+            done = [
+                DeviceOutcome(p.device, Outcome.CONFIRMED, p.argument, None, True, "", ()) for p in plan.plans
+            ]
+            yield f"{key} confirmed | {group_sentence(plan, done)}"
+            late = [*done[:-1], replace(done[-1], outcome=Outcome.UNCONFIRMED)]
+            yield f"{key} one late | {group_sentence(plan, late)}"
+
+
 def _paging(index: DeviceIndex) -> Iterator[str]:
     shown = [summarize(d) for d in index.devices]
     total = len(shown)
@@ -213,6 +251,7 @@ def render() -> str:
     index = DeviceIndex(house().values())
     sections: list[tuple[str, Callable[[], Iterator[str]]]] = [
         ("questions", lambda: _questions(index)),
+        ("group changes", lambda: _group_changes(index)),
         ("lists", lambda: _paging(index)),
         ("events", _events),
     ]

@@ -26,6 +26,7 @@ from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnkn
 from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.resolve import echo
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy
 
@@ -47,6 +48,22 @@ _DONE = {
     "set_temperature": ("Set", "set"),
     "set_mode": ("Set", "set"),
     "set_color": ("Set", "set"),
+}
+CANNOT = {
+    "toggle": "be toggled",
+    "open": "be opened",
+    "close": "be closed",
+    "stop": "be stopped",
+    "lock": "be locked",
+    "unlock": "be unlocked",
+    "on": "be switched on",
+    "off": "be switched off",
+    "set_level": "be dimmed",
+    "dim": "be dimmed",
+    "set_position": "be set to a position",
+    "set_temperature": "take a temperature",
+    "set_mode": "take a mode",
+    "set_color": "change colour",
 }
 _LATE = {
     Outcome.UNCONFIRMED: "did not report back",
@@ -91,23 +108,25 @@ class GroupPlan:
     @property
     def summary(self) -> str:
         """What the change is, naming its devices: "turn off the kitchen lights (Kitchen Light, …)"."""
-        names = [d.name for d in self.devices]
-        shown = ", ".join(names[:MAX_NAMED]) + (
-            f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else ""
-        )
         verb = _DONE[self.action][1]
-        return f"{verb} the {self.group.label}{self.target_words()} ({shown})"
+        return (
+            f"{verb} the {self.group.label}{self.target_words()} ({_names([d.name for d in self.devices])})"
+        )
 
 
 def plan_group(group: Group, action: str, params: Mapping[str, Any], policy: Policy) -> GroupPlan:
     """Plan `action` for every device of `group` that takes it; set the rest aside with the reason."""
     wanted = normalize_action(action) if isinstance(action, str) else ""
+    if wanted not in _DONE:
+        raise ActionNotSupported(
+            f"No action '{echo(str(action))}'; the actions are: {', '.join(_DONE)}.", list(_DONE)
+        )
     plans: list[ControlPlan] = []
     skipped: list[Skipped] = []
     check_lists = policy.read_only_refusal("change") is None  # read-only: the gate refuses the whole change
     for device in group.devices:
         if wanted not in available_actions(device):
-            skipped.append(Skipped(device, f"cannot {wanted.replace('_', ' ')}", named=False))
+            skipped.append(Skipped(device, f"cannot {CANNOT[wanted]}", named=False))
             continue
         try:
             plan = plan_control(device, wanted, **{k: params.get(k) for k in _PLAN_PARAMS})
@@ -156,8 +175,17 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
         head = f"{done} {'both' if total == 2 else f'all {total}'} {label}{plan.target_words()}"
     elif confirmed:
         head = f"{done} {len(confirmed)} of {total} {label}{plan.target_words()}"
+    elif total == 1:
+        only = devices[0]
+        late = _LATE[only.outcome].format(**{"is": "is", "they": "it", "s": "s", "reason": only.reason})
+        verb = _DONE[plan.action][1]
+        return (
+            f"Sent the command to {verb} {only.device.name}{plan.target_words()}, but it {late}"
+            + _left_alone(plan)
+        )
     else:
-        head = f"Sent the command to {_DONE[plan.action][1]} the {label}{plan.target_words()}, but none confirmed it"
+        verb = _DONE[plan.action][1]
+        head = f"Sent the command to {verb} the {label}{plan.target_words()}, but none confirmed it"
     parts = [head]
     for outcome, words in _LATE.items():
         found = [d for d in devices if d.outcome is outcome]
@@ -173,7 +201,13 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
             }
         )
         parts.append(f"{_names([d.device.name for d in found])} {said}")
+    return "; ".join(parts) + _left_alone(plan)
+
+
+def _left_alone(plan: GroupPlan) -> str:
+    """ "; Coffee Maker Plug was left alone: the policy does not let it be changed." (or ".")"""
     named = [s for s in plan.skipped if s.named]
+    parts = [""]
     for why in dict.fromkeys(s.why for s in named):
         who = [s.device.name for s in named if s.why == why]
         parts.append(f"{_names(who)} {'was' if len(who) == 1 else 'were'} left alone: {why.rstrip('.')}")

@@ -16,7 +16,7 @@ from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, control_change, plan_control
 from zwave_mcp.devices.errors import AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.gate import Asker, Gate, GateResult
-from zwave_mcp.devices.group_control import MAX_NAMED, GroupPlan, group_change, plan_group
+from zwave_mcp.devices.group_control import CANNOT, MAX_NAMED, GroupPlan, group_change, plan_group
 from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, load_aliases
@@ -236,7 +236,7 @@ class DeviceService:
 
 
 def _nothing_to_do(plan: GroupPlan) -> str:
-    label, action = plan.group.label, plan.action.replace("_", " ")
+    label, action = plan.group.label, CANNOT[plan.action]
     if not plan.group.devices:
         return f"There are no {label}."
     refused = [s for s in plan.skipped if s.named]
