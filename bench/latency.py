@@ -5,8 +5,9 @@ the same `<prefix>/#` (so the broker's fan-out is the same), set TCP_NODELAY, an
 The raw client blocks on a `threading.Event` set by paho's network thread: the least a Python program
 can do for one request/reply.
 
-With `confirm_timeout` 0 the switch (unsupervised, status 254) is still read back once with `pollValue`
-(`DeviceService._confirm`), so a call is two round trips; the table shows it against one raw round trip
+With `confirm_timeout` 0 the write gate answers with what zwave-js said (an unsupervised switch is then
+"unconfirmed"); with it on, the switch is read back once with `pollValue` (the gate never trusts the
+optimistic echo), so a call is two round trips; the table shows it against one raw round trip
 (`writeValue`, what the issue asks) and against two (`writeValue` + `pollValue`, the same work).
 """
 

@@ -52,7 +52,11 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="run the MCP stdio server (the default)")
     _add_settings_flags(serve)
-    config = sub.add_parser("config", help="print the effective settings as JSON, secrets redacted")
+    config = sub.add_parser(
+        "config",
+        help="print the effective settings as JSON, secrets redacted, and the policy list entries that "
+        "match no device on the network",
+    )
     _add_settings_flags(config)
     tools = sub.add_parser("tools", help="print the tool definitions for another client format")
     tools.add_argument("--format", choices=("mcp", "openai", "ollama", "anthropic"), default="mcp")
@@ -98,7 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for unknown in unknown_env_vars():
         print(f"zwave-mcp: warning: ignoring unknown setting {unknown}", file=sys.stderr)
     if args.command == "config":
-        print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
+        from zwave_mcp.config_check import check_policy_entries
+
+        shown = {**settings.redacted(), **check_policy_entries(settings)}
+        print(json.dumps(shown, indent=2, sort_keys=True))
         return 0
     if args.command == "tools":
         return _print_tools(settings, args.format)

@@ -73,7 +73,7 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         mime_type="application/json",
     )
     def health() -> str:
-        report = app.gateway.health()
+        report = app.devices.health()
         return json.dumps(
             {
                 "ok": report.ok,

@@ -6,6 +6,7 @@ once even with no broker; tools answer "Z-Wave service unavailable: <why>" until
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,9 +25,10 @@ log = logging.getLogger(__name__)
 INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
     "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
-    "device actually reported: 'confirmed' means the device reported the new state; 'sent but not "
-    "confirmed' means it did not report in time. Unlocking and opening doors asks for confirmation: pass "
-    "back the confirmationToken only after the person has agreed."
+    "device actually reported: 'confirmed' means the device reported the new state; 'unconfirmed' means it "
+    "did not report in time; 'unknown' means zwave-js-ui did not answer, so it may still have happened. "
+    "Unlocking and opening doors asks for confirmation: pass back the confirmationToken only after the "
+    "person has agreed."
 )
 
 
@@ -54,9 +56,11 @@ def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCP
     async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
         app.gateway.start()  # returns at once; the connection is made in the background
         updates.start()
+        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
         try:
             yield app
         finally:
+            entries.cancel()
             await updates.stop()
             await app.gateway.stop()
 

@@ -179,9 +179,9 @@ async def test_a_bare_room_for_one_device_lists_and_points_at_the_group_tool(
         assert bare.error.startswith(
             "'kitchen' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug"
         )
-        assert "use control_zwave_group with target 'kitchen'" in bare.error
+        assert "use control_zwave_group with target 'kitchen devices'" in bare.error
         all_lights = await call(client, "control_zwave_device", {"deviceName": "all lights", "action": "off"})
-        assert all_lights.is_error and "control_zwave_group with target 'all lights'" in all_lights.error
+        assert all_lights.is_error and "control_zwave_group with target 'lights'" in all_lights.error
 
 
 async def test_floors_from_the_alias_file(mosquitto: Any, sim: Simulator, tmp_path: Path) -> None:

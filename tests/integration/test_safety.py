@@ -130,7 +130,7 @@ async def test_unlock_needs_a_token_that_works_once(
     async with connected(settings_for(mosquitto, sim)) as client:
         await lock_the_door(client, sim)
         asked = await call(client, C, {"deviceName": "front door", "action": "unlock"})
-        assert asked.outcome == "confirmation_required" and not asked.is_error
+        assert asked.outcome == "needs_confirmation" and not asked.is_error
         token = asked.result["confirmationToken"]
         assert sim_value(sim, 5, 98, "currentMode") == 255
 
@@ -248,7 +248,7 @@ async def test_elicitation_accept_unlocks_decline_does_not(
         assert answer.outcome == "confirmed" and sim_value(sim, 5, 98, "currentMode") == 0
     else:
         word = "declined" if action == "decline" else "cancelled"
-        assert answer.outcome == "failed" and answer.text == (
+        assert answer.outcome == "declined" and answer.text == (
             f"Did not unlock Front Door Lock (Entry): the person {word} the confirmation."
         )
         assert sim_value(sim, 5, 98, "currentMode") == 255
@@ -264,7 +264,7 @@ async def test_elicitation_without_a_back_channel_falls_back_on_a_token(
     ) as client:
         await lock_the_door(client, sim)
         answer = await call(client, C, {"deviceName": "front door", "action": "unlock"})
-    assert answer.outcome == "confirmation_required" and answer.result["confirmationToken"]
+    assert answer.outcome == "needs_confirmation" and answer.result["confirmationToken"]
     assert prompts == [] and sim_value(sim, 5, 98, "currentMode") == 255
 
 
@@ -274,7 +274,8 @@ LONG = "x" * 10_000
 EVIL_NAMES: list[tuple[str, str]] = [
     (
         "kitchen/#",
-        "'kitchen/#' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug (Kitchen). Say which one.",
+        "'kitchen/#' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug (Kitchen). Say which one. "
+        "To change all 2 kitchen devices, use control_zwave_group with target 'kitchen devices'.",
     ),
     ("+", "No device named '+'."),
     ("#", "No device named '#'."),
@@ -335,7 +336,8 @@ async def test_injected_names_and_values_never_reach_a_topic(
         calls: list[tuple[str, dict[str, Any], str]] = []
         for name, expected in EVIL_NAMES:
             calls += [(C, {"deviceName": name, "action": "on"}, expected)]
-            calls += [("get_device_state", {"deviceName": name}, expected)]
+            # A read names no group tool: only a change says how to change them all.
+            calls += [("get_device_state", {"deviceName": name}, expected.split(" To change all ")[0])]
         calls += [(C, args, expected) for args, expected in EVIL_VALUES]
         calls += [
             ("activate_zwave_scene", {"scene": "#"}, "No scene named '#'. The scenes are: none."),
@@ -445,13 +447,13 @@ async def test_audit_lines_for_every_decision(
         )
         await call(client, C, {"deviceName": "kitchen light", "action": "on"})
     records = [r for r in caplog.records if r.name == "zwave_mcp.audit"]
-    lines = [(r.tool, r.action, r.device, r.outcome, r.decision) for r in records]  # type: ignore[attr-defined]
+    lines = [(r.tool, r.action, r.device, r.outcome) for r in records]  # type: ignore[attr-defined]
     assert lines == [
-        (C, "lock", "Front Door Lock (Entry)", "confirmed", "allowed"),
-        (C, "unlock", "Front Door Lock (Entry)", "confirmation_requested", "needs_confirmation"),
-        (C, "unlock", "Front Door Lock (Entry)", "confirmed", "allowed"),
-        (C, "unlock", "Front Door Lock (Entry)", "refused", "refused"),
-        (C, "on", "Kitchen Light (Kitchen)", "failed", "allowed"),
+        (C, "lock", "Front Door Lock (Entry)", "confirmed"),
+        (C, "unlock", "Front Door Lock (Entry)", "needs_confirmation"),
+        (C, "unlock", "Front Door Lock (Entry)", "confirmed"),
+        (C, "unlock", "Front Door Lock (Entry)", "refused"),
+        (C, "on", "Kitchen Light (Kitchen)", "failed"),
     ]
     assert records[2].confirmed_by == "token"  # type: ignore[attr-defined]
     assert "already used" in records[3].reason and "did not accept" in records[4].reason  # type: ignore[attr-defined]
@@ -566,7 +568,9 @@ async def test_dry_run_scene_shows_its_message_and_activates_nothing(
         broker_traffic.clear()
         dry = await call(client, "activate_zwave_scene", {"scene": "evening"})
         await wait_until_healthy(client)
-        assert dry.text == "Dry run: would activate scene 'Evening'; nothing was sent."
+        assert (
+            dry.text == "Dry run: would activate scene 'Evening' by sending 1 MQTT message; nothing was sent."
+        )
         (would,) = dry.result["wouldSend"]
         assert would["topic"] == api_topic(sim, "_activateScene")
         assert would["payload"] == {"args": [1]}

@@ -29,7 +29,7 @@ from tests.integration.mcp_harness import (
     wait_for_answer,
     wait_writes,
 )
-from zwave_mcp.devices import service as device_service
+from zwave_mcp.devices.gate import senders as gate_senders
 from zwave_mcp.simulator import FAST, Simulator, capture_config, captured_house
 
 pytestmark = pytest.mark.integration
@@ -290,7 +290,8 @@ async def test_control_colour_bulb(mosquitto: Any, sim: Simulator) -> None:
         assert_outcome(red, "confirmed")
         assert (
             red.text
-            == "Done: Bedroom Color Bulb reported the new colour (set Bedroom Color Bulb to red (#ff0000))."
+            == "Done: Bedroom Color Bulb reported the new colour (set Bedroom Color Bulb to red (#ff0000)). "
+            "Bedroom Color Bulb is off, so the new colour shows when it is turned on."
         )
         colour = sim_value(sim, 9, 51, "currentColor")
         assert (colour["red"], colour["green"], colour["blue"]) == (255, 0, 0)
@@ -326,7 +327,7 @@ async def test_control_blinds(mosquitto: Any, sim: Simulator, requests: MessageC
         assert_outcome(stop, "confirmed")
         assert [(v["property"], value) for v, value in wait_writes(requests, 1)] == [("levelChangeUp", False)]
         assert level_matches(sim_value(sim, 10, 106, "currentValue", key=key), 40)
-        assert stop.text == "Done: Living Room Blinds is now 40 % open, as the device reported."
+        assert stop.text == "Done: Living Room Blinds confirmed it (stop Living Room Blinds)."
         closed = await call(client, CONTROL, {"deviceName": "blinds", "action": "close"})
         assert_outcome(closed, "confirmed")
         assert sim_value(sim, 10, 106, "currentValue", key=key) == 0
@@ -338,13 +339,13 @@ async def test_control_lock_with_token(mosquitto: Any, sim: Simulator, requests:
         assert_outcome(locked, "confirmed")
         assert sim_value(sim, 5, 98, "currentMode") == 255
         asked = await call(client, CONTROL, {"deviceName": "front door", "action": "unlock"})
-        assert_outcome(asked, "confirmation_required")
+        assert_outcome(asked, "needs_confirmation")
         token = asked.result["confirmationToken"]
         assert asked.result["expiresInSeconds"] == 60
         assert asked.text == (
             "Confirmation required to unlock Front Door Lock (Entry) because it can unlock a door: ask the "
             "person, and only if they agree call again with the same device, action and value and "
-            f'confirmationToken="{token}" within 60 s.'
+            f'confirmationToken="{token}" within 60 s. The door is open.'
         )
         assert sim_value(sim, 5, 98, "currentMode") == 255
         unlocked = await call(
@@ -353,10 +354,7 @@ async def test_control_lock_with_token(mosquitto: Any, sim: Simulator, requests:
         assert_outcome(unlocked, "confirmed")
         assert sim_value(sim, 5, 98, "currentMode") == 0
         assert [value for _vid, value in wait_writes(requests, 2)] == [255, 0], "nothing was sent for the ask"
-        assert (
-            unlocked.text
-            == "Done: Front Door Lock is now unlocked and the door is open, as the device reported."
-        )
+        assert unlocked.text == "Done: Front Door Lock is now unlocked, as the device reported. The door is open."
 
 
 async def test_control_thermostat(mosquitto: Any, sim: Simulator) -> None:
@@ -367,8 +365,7 @@ async def test_control_thermostat(mosquitto: Any, sim: Simulator) -> None:
         assert_outcome(heat, "confirmed")
         assert sim_value(sim, 6, 67, "setpoint", key=1) == 21, "heating setpoint in heat mode"
         assert (
-            heat.text
-            == "Done: Hallway Thermostat is now heating to 21 °C, 20.8 °C now, as the device reported."
+            heat.text == "Done: Hallway Thermostat is now set for heating to 21 °C, as the device reported."
         )
         warmer = await call(
             client, CONTROL, {"deviceName": "thermostat", "action": "set_temperature", "level": "+1"}
@@ -414,7 +411,8 @@ async def test_control_dead_node_fails_with_reason(mosquitto: Any, sim: Simulato
         failed = await call(client, CONTROL, {"deviceName": "living room lamp", "action": "dim", "level": 70})
         assert_outcome(failed, "failed")
         assert failed.text == (
-            "Could not set Living Room Lamp to 70 %: the device did not accept the command; zwave-js reports it "
+            "Could not set Living Room Lamp to 70 %: the device did not accept the command (zwave-js status 2 "
+            "FAIL); zwave-js reports it "
             "as dead (not responding), so check that it has power and is within range."
         )
         assert sim_value(sim, 3, 38, "currentValue") == 40
@@ -445,7 +443,7 @@ async def test_control_sleeping_device_queued_until_wake(
     config: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(device_service, "QUEUED_AFTER_S", 0.2)  # the 1 s production wait, shortened
+    monkeypatch.setattr(gate_senders, "QUEUED_AFTER_S", 0.2)  # the 1 s production wait, shortened
     sim = simulator_factory(
         config=capture_config(config, timing=FAST, periodic=False), house=sleeping_light_house()
     )
@@ -555,7 +553,10 @@ async def test_scenes_list_and_activate(
         assert listed.result["scenes"] == [{"id": 1, "label": "Evening", "values": 2}]
         assert listed.text == "1 scene: Evening."
         started = await call(client, "activate_zwave_scene", {"scene": "evening"})
-        assert started.text == "Scene 'Evening' started: zwave-js-ui is setting 2 values."
+        assert (
+            started.text
+            == "Scene 'Evening' started: Kitchen Light and Living Room Lamp reported the new state."
+        )
         await eventually(lambda: sim_value(sim, 2, 37, "currentValue") is True, what="the scene's light")
         await eventually(lambda: sim_value(sim, 3, 38, "currentValue") == 10, what="the scene's lamp level")
         by_id = await call(client, "activate_zwave_scene", {"scene": "1"})

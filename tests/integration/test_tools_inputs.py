@@ -18,7 +18,8 @@ from zwave_mcp.simulator import FAST, Simulator, capture_config
 pytestmark = pytest.mark.integration
 
 C = "control_zwave_device"
-ACTIONS = "on, off, toggle, dim, set_level, lock, unlock, open, close, stop, set_position, set_temperature, set_mode, set_color"
+ACTIONS = "on, off, toggle, dim, set_level, open, close, stop, set_position, lock, unlock, set_temperature, set_mode, set_color"
+ALIASES = "turn on, switch on, power on, turn off, switch off, power off, brightness, set brightness, level, position, temperature, set setpoint, setpoint, mode, color, colour, set colour"
 TOOLS = (
     "activate_zwave_scene, check_zwave_health, control_zwave_device, get_device_sensor_data, get_device_state, "
     "get_recent_events, list_zwave_devices, list_zwave_scenes, verify_device"
@@ -158,7 +159,7 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     (
         C,
         {"deviceName": "kitchen light"},
-        f"Missing required parameter 'action': one of {ACTIONS} (What to do; verify_device lists the actions a device takes).",
+        f"Missing required parameter 'action': one of {ACTIONS} (What to do; verify_device lists the actions a device takes. Also accepted: {ALIASES}).",
     ),
     (
         "verify_device",
@@ -173,8 +174,8 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     ),
     (
         C,
-        {"deviceName": "kitchen light", "action": "ON"},
-        f"Parameter 'action' must be one of: {ACTIONS} (got 'ON').",
+        {"deviceName": "kitchen light", "action": "turn sideways"},
+        f"Parameter 'action' must be one of: {ACTIONS} (got 'turn sideways').",
     ),
     (
         "list_zwave_devices",

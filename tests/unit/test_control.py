@@ -8,9 +8,17 @@ import pytest
 
 from tests.unit.test_devices_build import house
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.control import ACTIONS, Expectation, available_actions, plan_control
+from zwave_mcp.devices.control import (
+    ACTIONS,
+    ControlPlan,
+    Expectation,
+    available_actions,
+    control_change,
+    plan_control,
+)
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
 from zwave_mcp.devices.model import Device
+from zwave_mcp.policy import Policy
 
 
 @pytest.fixture
@@ -359,6 +367,15 @@ PLANS: list[tuple[str, str, dict[str, Any], list[W], list[E], str, bool]] = [
 ]
 
 
+def needs_confirmation(plan: ControlPlan) -> bool:
+    """Sensitivity is the gate's judgement of the plan's effects (what it does), with no configuration."""
+    policy = Policy()
+    return any(
+        policy.judge(e.device, e.words, e.argument, unit=e.unit, action_text="x").needs_confirmation
+        for e in control_change(plan).effects
+    )
+
+
 @pytest.mark.parametrize(("key", "action", "kwargs", "writes", "expectations", "summary", "sensitive"), PLANS)
 def test_plans(
     d: dict[str, Device],
@@ -373,7 +390,7 @@ def test_plans(
     plan = plan_control(d[key], action, **kwargs)
     assert [(w.value.value_id, w.target) for w in plan.writes] == writes
     assert [(e.value_id, e.expected, e.match) for e in plan.expectations] == expectations
-    assert (plan.summary, plan.sensitive, plan.action) == (summary, sensitive, action)
+    assert (plan.summary, needs_confirmation(plan), plan.action) == (summary, sensitive, action)
     # Writes go to writable values of this very device, found in the inventory.
     for w in plan.writes:
         assert w.value.writeable and w.value in d[key].node.values.values()
@@ -550,9 +567,9 @@ def test_expectation_matching(d: dict[str, Device]) -> None:
 def test_entry_covers_are_sensitive_to_open(d: dict[str, Device]) -> None:
     blinds = d["10"]
     blinds.is_entry = True  # what a garage door (Barrier Operator or a cover named "Garage Door") gets
-    assert plan_control(blinds, "open").sensitive
-    assert plan_control(blinds, "set_position", position=10).sensitive
-    assert not plan_control(blinds, "close").sensitive
+    assert needs_confirmation(plan_control(blinds, "open"))
+    assert needs_confirmation(plan_control(blinds, "set_position", position=10))
+    assert not needs_confirmation(plan_control(blinds, "close"))
 
 
 def test_actions_constant_covers_every_planner() -> None:

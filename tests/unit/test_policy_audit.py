@@ -99,7 +99,7 @@ def test_an_unwritable_audit_file_warns_and_does_not_raise(tmp_path, stderr_json
 def test_policy_audit_uses_the_configured_file(tmp_path, stderr_json):
     path = tmp_path / "a.jsonl"
     p = Policy(PolicyConfig(audit_file=path))
-    decision = p.authorize(FRONT_DOOR, "unlock")
+    decision = p.check_mutation(FRONT_DOOR, "unlock")
     p.audit(
         AuditEvent(
             tool="control_zwave_device",

@@ -22,7 +22,6 @@ from tests.unit.policy_devices import (
 )
 from zwave_mcp.actions import normalize_action
 from zwave_mcp.config import ConfigError, load_settings
-from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy import Policy, PolicyConfig, TermError, Verdict, parse_terms
 
 
@@ -59,10 +58,10 @@ def test_read_only_refuses_every_action_on_every_device():
         assert p.visible(device), "read-only still shows devices"
         assert not p.can_control(device)
         for action in ("on", "off", "lock", "unlock", "open", "close", "set_temperature", "set_color"):
-            decision = p.authorize(device, action, 21)
+            decision = p.check_mutation(device, action, 21)
             assert decision.refused, (device.name, action)
             assert "read-only mode (ZWAVE_MCP_READ_ONLY)" in decision.message
-    assert p.authorize_without_device("activate scene 'Movie night'").refused
+    assert p.read_only_refusal("activate scene 'Movie night'") is not None
 
 
 def test_read_only_message_is_one_clear_sentence():
@@ -71,16 +70,6 @@ def test_read_only_message_is_one_clear_sentence():
         "Refused to turn on Kitchen Light (Kitchen): zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), "
         "so nothing can be switched or set; reading devices still works."
     )
-    with pytest.raises(PolicyRefusal) as caught:
-        decision.raise_if_refused()
-    assert caught.value.message == decision.message
-
-
-def test_read_only_refuses_even_a_confirmed_or_tokened_unlock():
-    p = policy(read_only="true")
-    token = p.issue_token(FRONT_DOOR.key, "unlock")
-    assert p.authorize(FRONT_DOOR, "unlock", token=token).refused
-    assert p.authorize(FRONT_DOOR, "unlock", confirmed=True).refused
 
 
 # --- allow / deny / hide ----------------------------------------------------------------------------
@@ -237,13 +226,13 @@ def test_configured_actions_and_devices_need_confirmation():
 
 def test_forbidding_sensitive_actions_refuses_them_with_a_reason():
     p = policy(forbid_sensitive="true")
-    decision = p.authorize(FRONT_DOOR, "unlock", confirmed=True)
+    decision = p.check_mutation(FRONT_DOOR, "unlock")
     assert decision.refused
     assert decision.message == (
         "Refused to unlock Front Door Lock (Entry): it can unlock a door, and sensitive actions are switched "
         "off by policy (ZWAVE_MCP_FORBID_SENSITIVE); do it at the device itself instead."
     )
-    assert p.authorize(FRONT_DOOR, "lock").allowed, "only sensitive actions are forbidden"
+    assert p.check_mutation(FRONT_DOOR, "lock").allowed, "only sensitive actions are forbidden"
 
 
 def test_action_names_are_normalized():
@@ -251,67 +240,11 @@ def test_action_names_are_normalized():
     assert Policy().check_mutation(FRONT_DOOR, "UNLOCK").needs_confirmation
 
 
-# --- the confirmation flow through authorize --------------------------------------------------------
-
-
-def test_unlock_without_token_asks_with_token_works_once():
-    p = Policy(token_factory=iter(["A" * 22, "B" * 22]).__next__)
-    first = p.authorize(FRONT_DOOR, "unlock")
-    assert first.needs_confirmation
-    answer = p.request_confirmation(FRONT_DOOR, "unlock", None, first)
-    assert answer == (
-        "Confirmation required to unlock Front Door Lock (Entry) because it can unlock a door: ask the person, "
-        'and only if they agree call again with the same device, action and value and confirmationToken="'
-        + "A" * 22
-        + '" within 60 s.'
-    )
-    second = p.authorize(FRONT_DOOR, "unlock", token="A" * 22)
-    assert second.allowed and second.confirmed_by == "token"
-    again = p.authorize(FRONT_DOOR, "unlock", token="A" * 22)
-    assert again.refused and "already used" in again.message
-
-
-def test_the_unlock_token_does_not_work_for_the_thermostat():
-    p = Policy()
-    token = p.request_confirmation(FRONT_DOOR, "unlock", None, p.authorize(FRONT_DOOR, "unlock")).split('"')[
-        1
-    ]
-    decision = p.authorize(THERMOSTAT, "set_temperature", 35, token=token)
-    assert decision.refused
-    assert decision.message.startswith(
-        "That confirmation token was issued for unlock Front Door Lock (Entry), not for this device, action "
-        "and value"
-    )
-    assert p.authorize(FRONT_DOOR, "unlock", token=token).refused, "a misused token is cancelled"
-
-
-def test_elicitation_confirmation_allows_and_a_token_is_ignored_when_not_needed():
-    p = Policy()
-    decision = p.authorize(FRONT_DOOR, "unlock", confirmed=True)
-    assert decision.allowed and decision.confirmed_by == "elicitation"
-    token = p.issue_token(FRONT_DOOR.key, "unlock")
-    assert p.authorize(KITCHEN_LIGHT, "on", token=token).allowed
-    assert p.authorize(FRONT_DOOR, "unlock", token=token).allowed, "an unneeded token is not spent"
-
-
-def test_prompts_for_elicitation_and_decline():
-    decision = Policy().check_mutation(GARAGE_DOOR, "open")
-    assert decision.elicitation_prompt() == (
-        "Do you want to open Garage Door (Garage)? Confirmation is needed because it can open a way into the house."
-    )
-    assert (
-        decision.declined_message()
-        == "Did not open Garage Door (Garage): the person declined the confirmation."
-    )
-    assert decision.declined_message(cancelled=True).endswith("the person cancelled the confirmation.")
-
-
 def test_check_mutation_has_no_side_effects():
     p = policy(rate_limit_device="1")
     for _ in range(5):
         assert p.check_mutation(KITCHEN_LIGHT, "on").allowed
-    assert p.authorize(KITCHEN_LIGHT, "on").allowed
-    assert p.authorize(KITCHEN_LIGHT, "on").refused
+    assert p.rates.check(KITCHEN_LIGHT.key) is None, "nothing was counted"
 
 
 # --- settings and the policy file -------------------------------------------------------------------

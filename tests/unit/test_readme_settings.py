@@ -70,3 +70,30 @@ def test_every_tool_resource_and_prompt_is_in_the_readme() -> None:
     assert len(names) >= 12, names
     missing = [n for n in names if f"`{n}`" not in text]
     assert not missing, f"not in README: {missing}"
+
+
+def test_the_action_table_is_the_one_in_the_code() -> None:
+    """One action vocabulary: the README's table lists exactly `zwave_mcp.actions` (names and aliases)."""
+    from zwave_mcp.actions import ACTION_ALIASES, ACTIONS
+
+    text = README.read_text(encoding="utf-8")
+    section = text.split("<!-- actions:", 1)[1].split("\n\n", 1)[0]
+    table: dict[str, set[str]] = {}
+    for line in section.splitlines():
+        found = re.match(r"\| `(\w+)` \|(.*)\|", line)
+        if found:
+            table[found.group(1)] = {w.strip() for w in found.group(2).split(",") if w.strip()}
+    assert list(table) == list(ACTIONS)
+    expected: dict[str, set[str]] = {a: set() for a in ACTIONS}
+    for alias, action in ACTION_ALIASES.items():
+        expected[action].add(alias.replace("_", " "))
+    assert table == expected
+
+
+def test_the_outcome_table_is_the_one_vocabulary() -> None:
+    from zwave_mcp.outcome import Outcome
+
+    text = README.read_text(encoding="utf-8")
+    section = text.split("| outcome | meaning |", 1)[1].split("\n\n", 1)[0]
+    listed = re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE)
+    assert listed == [o.value for o in Outcome]

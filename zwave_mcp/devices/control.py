@@ -61,7 +61,6 @@ class ControlPlan:
     writes: list[Write]
     expectations: list[Expectation]
     summary: str  # "turn on Kitchen Light"
-    sensitive: bool = False
     # Values the caller may want to show as "from … to …".
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -216,14 +215,12 @@ def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPla
         [Write(target, level)],
         [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
         f"{action} {device.name}",
-        sensitive=opening and device.is_entry,
     )
 
 
 def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "position", "level", "value")
     plan = _level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
-    plan.sensitive = device.is_entry and plan.argument > 0
     return plan
 
 
@@ -258,7 +255,6 @@ def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
         [Write(target, mode)],
         [Expectation(watch, mode, "equals", f"{watch.label} = {mode} ({text})")],
         f"{action} {device.name}",
-        sensitive=not locking,
     )
 
 

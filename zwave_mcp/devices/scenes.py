@@ -65,6 +65,7 @@ def scene_change(
         subject=f"scene {scene_id} '{label}'",
         argument=label,
     )
+    change.details["headline"] = f"Scene '{label}' started"
     if later:
         # zwave-js-ui writes such values only after their own delay (seconds), usually after we stop watching.
         change.details["note"] = (

@@ -7,8 +7,11 @@ turns a control request into a `Change` for the write gate (`zwave_mcp.devices.g
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from zwave_mcp.config import Settings
@@ -19,10 +22,11 @@ from zwave_mcp.devices.gate import Asker, Gate, GateResult
 from zwave_mcp.devices.group_control import CANNOT, MAX_NAMED, GroupPlan, group_change, plan_group
 from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, load_aliases
+from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, echo, load_aliases
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.gateway.health import GatewayHealth, count_statuses
 from zwave_mcp.gateway.model import Change, ZValue
 from zwave_mcp.names import normalize
 from zwave_mcp.outcome import Outcome
@@ -32,6 +36,9 @@ log = logging.getLogger(__name__)
 
 # Names remembered between index rebuilds (cleared whole when full: a bound, not an LRU).
 RESOLVED_CACHE_MAX = 1024
+# After a rename, the policy lists are checked against the devices again this much later (renames come in
+# bursts while zwave-js-ui re-interviews; one check for the burst).
+RECHECK_DELAY_S = 0.5
 
 
 class DeviceService:
@@ -51,6 +58,7 @@ class DeviceService:
         self._by_value: dict[str, Device] = {}
         self._all: list[Device] = []
         self.unmatched: list[str] = []  # policy list entries that match no device (warned once each)
+        self._recheck_pending = False
         gateway.inventory.add_listener(self._on_change)
 
     # -- devices ----------------------------------------------------------------------------------------
@@ -59,6 +67,21 @@ class DeviceService:
         # Names, locations and readiness change what people can call a device; values update in place.
         if change.kind == "node":
             self._stale = True
+            if self.policy.has_device_lists and not self._recheck_pending:
+                # A rename can make a list entry match, or stop matching: look again once things settle.
+                self._recheck_pending = True
+                with contextlib.suppress(RuntimeError):  # no loop (a test feeding the inventory directly)
+                    asyncio.get_running_loop().call_later(RECHECK_DELAY_S, self._recheck)
+
+    def _recheck(self) -> None:
+        self._recheck_pending = False
+        _ = self.index
+
+    async def check_policy_entries_when_loaded(self) -> None:
+        """At start-up: once the network is loaded, warn about list entries that match no device."""
+        while not await self.gateway.wait_ready(3600.0):
+            pass
+        _ = self.index
 
     @property
     def index(self) -> DeviceIndex:
@@ -99,6 +122,16 @@ class DeviceService:
         _ = self.index
         return node_id is None or all(self.policy.visible(d) for d in self._all if d.node_id == node_id)
 
+    def health(self) -> GatewayHealth:
+        """The gateway's health, with hidden devices left out of the node counts (a dead hidden node
+        would otherwise show itself)."""
+        health = self.gateway.health()
+        if not self.policy.config.hide:
+            return health
+        shown = {i: n for i, n in self.gateway.nodes.items() if self.visible_node(i)}
+        by_status = count_statuses(shown)
+        return replace(health, nodes_by_status=by_status, node_count=sum(by_status.values()))
+
     def _check_policy_entries(self, devices: list[Device]) -> None:
         """Warn (stderr) about list entries that match no device, once each; re-checked after renames."""
         unmatched = self.policy.unmatched_entries(devices)
@@ -131,11 +164,12 @@ class DeviceService:
             group = self.index.group(name)
             if not group.devices:
                 raise
-            hint = f" To change all {len(group.devices)} {group.label}, use control_zwave_group with target '{name.strip()[:60]}'."
+            # The group as understood (it parses back to the same group), never the caller's raw text.
+            hint = f" To change all {len(group.devices)} {group.label}, use control_zwave_group with target '{group.label}'."
             if isinstance(exc, AmbiguousDevice):
                 raise AmbiguousDevice(exc.message + hint, exc.candidates) from None
             names = ", ".join(d.name for d in group.devices[:MAX_NAMED])
-            raise DeviceNotFound(f"'{name.strip()[:60]}' names several devices ({names}).{hint}") from None
+            raise DeviceNotFound(f"'{echo(name)}' names several devices ({names}).{hint}") from None
 
     def group(self, text: str) -> Group:
         """The devices a group phrase names ("the kitchen lights", "everything"); `DeviceNotFound` if it is

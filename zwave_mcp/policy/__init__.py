@@ -1,19 +1,10 @@
-"""The safety policy: read-only, allow/deny/hide lists, confirmation of sensitive changes (elicitation or
-one-time tokens), rate limits, argument hardening and the audit trail. Pure apart from the optional audit
-file and reading the policy file at start; clocks and randomness are injectable.
+"""The safety policy: read-only, allow/deny/hide lists, which changes are sensitive, one-time confirmation
+tokens, rate limits, argument hardening and the audit trail. Pure apart from the optional audit file and
+reading the policy file at start; clocks and randomness are injectable.
 
-Typical use in a mutating tool (see `Policy.authorize` for the order of the checks):
-
-    check_text_argument("deviceName", args.deviceName)
-    decision = policy.authorize(device, action, target, unit=unit, token=args.confirmationToken,
-                                confirmed=elicitation_accepted)
-    if decision.refused:        -> audit(outcome="refused"), raise PolicyRefusal(decision.message)
-    if decision.needs_confirmation:
-        with elicitation: ask decision.elicitation_prompt(); accept → authorize(..., confirmed=True)
-                          decline/cancel → decision.declined_message()
-        without: policy.request_confirmation(device, action, target, decision) → the answer, audit
-                 outcome="confirmation_requested"
-    allowed                     -> write, then audit the outcome (done / failed / dry_run …)
+The write gate (`zwave_mcp.devices.gate`) is its one user for changes: it asks `Policy.judge` about every
+effect of a change, then confirms (`Policy.tokens` or elicitation), limits (`Policy.rates`) and audits
+(`Policy.audit`). Tools check free text with `check_text_argument` before resolving anything.
 """
 
 from zwave_mcp.actions import normalize_action

@@ -1,15 +1,12 @@
-"""`Policy`: the one gate every mutation passes through.
+"""`Policy`: the rules, and the parts the write gate (`zwave_mcp.devices.gate`) applies them with.
 
-Order of the checks for a change to a device (`authorize`):
+`judge` (and `check_mutation`, the same for one action by name) is the rules alone, without side effects:
 1. read-only mode refuses everything;
 2. hidden devices (`hide`) and devices the lists make read-only (`deny`, or not on a non-empty `allow`)
    are refused; deny wins over allow;
-3. a sensitive change (see `zwave_mcp.policy.sensitive`) is refused when sensitive actions are forbidden;
-4. the rate limits refuse with the seconds to wait;
-5. a sensitive change then needs confirmation: given by the person through elicitation
-   (`confirmed=True`) or by a one-time token from an earlier "confirmation required" answer;
-6. the command is counted against the rate limits and allowed.
-`check_mutation` is steps 1-3 and 5 without side effects (nothing counted, no token spent).
+3. a sensitive change (see `zwave_mcp.policy.sensitive`) is refused when sensitive actions are forbidden,
+   else it needs the person's confirmation.
+The gate then uses `tokens` (one-time confirmations), `rates` (rate limits) and `audit`.
 
 Denied devices stay visible, read-only: a person who denies `lock` still wants to hear whether the front
 door is locked, and a device that vanished would read as "no such device", which misleads. Devices that
@@ -26,9 +23,8 @@ from typing import Any
 
 from zwave_mcp.actions import normalize_action
 from zwave_mcp.config import Settings
-from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy.audit import AuditEvent, AuditLog
-from zwave_mcp.policy.ratelimit import RateLimiter, RateRefusal
+from zwave_mcp.policy.ratelimit import RateLimiter
 from zwave_mcp.policy.sensitive import describe_action, sensitivity
 from zwave_mcp.policy.settings import PolicyConfig
 from zwave_mcp.policy.terms import PolicyDevice, device_label
@@ -56,8 +52,6 @@ class Decision:
     message: str = ""
     why: str = ""
     sensitive: bool = False
-    confirmed_by: str | None = None  # "token" or "elicitation" when a sensitive change was confirmed
-    retry_after_s: int | None = None
 
     @property
     def allowed(self) -> bool:
@@ -70,26 +64,6 @@ class Decision:
     @property
     def needs_confirmation(self) -> bool:
         return self.verdict is Verdict.NEEDS_CONFIRMATION
-
-    def raise_if_refused(self) -> Decision:
-        if self.refused:
-            raise PolicyRefusal(self.message, verdict=str(self.verdict))
-        return self
-
-    def elicitation_prompt(self) -> str:
-        """The question to put to the person: "Unlock Front Door Lock (Entry)? It can unlock a door."."""
-        return f"Do you want to {self.action_text}? Confirmation is needed because {self.why}."
-
-    def declined_message(self, *, cancelled: bool = False) -> str:
-        return f"Did not {self.action_text}: the person {'cancelled' if cancelled else 'declined'} the confirmation."
-
-    def token_message(self, token: str, ttl_s: float, *, parameter: str = TOKEN_PARAMETER) -> str:
-        """The "confirmation required" sentence; `name="value"` so log redaction hides the token."""
-        return (
-            f"Confirmation required to {self.action_text} because {self.why}: ask the person, and only if they "
-            f'agree call again with the same device, action and value and {parameter}="{token}" '
-            f"within {ttl_s:g} s."
-        )
 
 
 def _refused(action_text: str, message: str, **extra: Any) -> Decision:
@@ -129,6 +103,11 @@ class Policy:
     @property
     def read_only(self) -> bool:
         return self.config.read_only
+
+    @property
+    def has_device_lists(self) -> bool:
+        cfg = self.config
+        return bool(cfg.allow or cfg.deny or cfg.hide or cfg.confirm_devices)
 
     def visible(self, device: PolicyDevice) -> bool:
         """Listed and readable: everything not on the hide list."""
@@ -241,102 +220,6 @@ class Policy:
                 if not any(term.matches(d) for d in devices):
                     problems.append(f"'{term.text}' on the {name} list ({lst.source}) matches no device")
         return problems
-
-    def authorize(
-        self,
-        device: PolicyDevice,
-        action: str,
-        value: object = None,
-        *,
-        unit: str | None = None,
-        token: str | None = None,
-        confirmed: bool = False,
-    ) -> Decision:
-        """The full gate before a write (see the module docstring). Counts the command when it is allowed.
-
-        `confirmed=True` only after the person accepted through elicitation. A bad token gives a refusal
-        whose message says what was wrong with it; a token given for a change that needs none is ignored.
-        """
-        decision = self.check_mutation(device, action, value, unit=unit)
-        if decision.refused:
-            return decision
-        rate = self.rates.check(device.key)
-        if rate is not None:
-            return self._rate_refusal(decision.action_text, device, rate)
-        confirmed_by: str | None = None
-        if decision.needs_confirmation:
-            if confirmed:
-                confirmed_by = "elicitation"
-            elif token:
-                try:
-                    self.tokens.redeem(token, device.key, action, value)
-                except PolicyRefusal as exc:
-                    return _refused(decision.action_text, exc.message, why=decision.why, sensitive=True)
-                confirmed_by = "token"
-            else:
-                return decision
-        rate = self.rates.admit(device.key)
-        if rate is not None:  # another call took the last slot between check and admit
-            return self._rate_refusal(decision.action_text, device, rate)
-        return Decision(
-            Verdict.ALLOWED,
-            decision.action_text,
-            why=decision.why,
-            sensitive=decision.sensitive,
-            confirmed_by=confirmed_by,
-        )
-
-    def authorize_without_device(self, what: str, key: str = "*") -> Decision:
-        """For changes not aimed at one device (activating a scene): read-only and the overall rate limit.
-
-        `what` is the change in words, lower-case first ("activate scene 'Movie night'").
-        """
-        if self.read_only:
-            return _refused(
-                what,
-                f"Refused to {what}: zwave-mcp runs in read-only mode ({READ_ONLY_SOURCE}), "
-                "so nothing can be switched or set; reading devices still works.",
-            )
-        rate = self.rates.admit(key)
-        if rate is not None:
-            return self._rate_refusal(what, None, rate)
-        return Decision(Verdict.ALLOWED, what)
-
-    def _rate_refusal(self, action_text: str, device: PolicyDevice | None, rate: RateRefusal) -> Decision:
-        if rate.scope == "device" and device is not None:
-            why = (
-                f"{device_label(device)} already had {rate.limit} commands in the last {rate.window_s:g} s "
-                "(the limit per device)"
-            )
-        else:
-            why = f"{rate.limit} commands were sent in the last {rate.window_s:g} s (the overall limit)"
-        return _refused(
-            action_text,
-            f"Refused to {action_text}: {why}; try again in {rate.retry_after_s} s.",
-            retry_after_s=rate.retry_after_s,
-        )
-
-    # --- confirmation tokens --------------------------------------------------------------------
-
-    def issue_token(self, device_key: str, action: str, value: object = None, *, label: str = "") -> str:
-        return self.tokens.issue(device_key, action, value, label=label)
-
-    def redeem(self, token: str, device_key: str, action: str, value: object = None) -> None:
-        """Spend a token on exactly this change or raise `PolicyRefusal` (unknown, used, expired, mismatch)."""
-        self.tokens.redeem(token, device_key, action, value)
-
-    def request_confirmation(
-        self,
-        device: PolicyDevice,
-        action: str,
-        value: object,
-        decision: Decision,
-        *,
-        parameter: str = TOKEN_PARAMETER,
-    ) -> str:
-        """Issue a token for a `needs_confirmation` decision; returns the sentence that hands it over."""
-        token = self.tokens.issue(device.key, action, value, label=decision.action_text)
-        return decision.token_message(token, self.tokens.ttl_s, parameter=parameter)
 
     # --- audit ----------------------------------------------------------------------------------
 

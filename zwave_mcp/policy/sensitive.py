@@ -132,7 +132,8 @@ def sensitivity(
     caps = {str(c).casefold() for c in device.capabilities}
     if "unlock" in words or ("lock" in caps and not words <= _SAFE_ON_LOCK):
         return "it can unlock a door"
-    if "lock" not in caps and caps & _MOVING and opens_entry(device) and not words <= _SAFE_ON_ENTRY:
+    closing = bool(words & _SAFE_ON_ENTRY) and "open" not in words  # close, stop, a position of 0
+    if "lock" not in caps and caps & _MOVING and opens_entry(device) and not closing:
         return "it can open a way into the house"
     if words & ALARM_OFF_ACTIONS or (_has(caps, "alarm", "siren") and words & _ALARM_OFF_ON_ALARM):
         return "it can switch off an alarm"

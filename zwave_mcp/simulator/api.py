@@ -124,7 +124,8 @@ def _write_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
     vid = _arg(args, 0)
     if not isinstance(vid, dict):
         raise RuntimeError(_js_undefined("nodeId"))
-    devices.write_value(sim, vid, _arg(args, 1), _arg(args, 2), lambda result: respond(result))
+    delay = sim.write_reply_delay  # a fault: the reply comes late (the write itself is carried out)
+    devices.write_value(sim, vid, _arg(args, 1), _arg(args, 2), lambda result: respond(result, delay=delay))
 
 
 def _write_multicast(sim: Simulator, args: list[Any], respond: Respond) -> None:
@@ -210,6 +211,9 @@ def _poll_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
     value = node.get("values", {}).get(key)
 
     def done() -> None:
+        if sim.silent:  # a fault: the device does not answer the Get
+            respond(error="The node did not acknowledge the command (ZW0204)")
+            return
         if value is None:
             respond()
             return
@@ -294,7 +298,8 @@ def _activate_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
         vid = {k: entry.get(k) for k in ("nodeId", "commandClass", "endpoint", "property", "propertyKey")}
         if vid["propertyKey"] is None:
             del vid["propertyKey"]
-        delay = sim.timing.api_reply + float(entry.get("timeout") or 0) / 1000.0 * scale
+        # `timeout` is in seconds: zwave-js-ui waits `timeout * 1000` ms (captures README, "Observed later").
+        delay = sim.timing.api_reply + float(entry.get("timeout") or 0) * scale
 
         sim.scheduler.call_later(delay, _scene_write(sim, vid, entry.get("value")))
 

@@ -151,7 +151,7 @@ def _apply(
     sim.touch(node)
     done({"status": status})
     current = _current_of(node, value)
-    if status == 254 and current is not None:
+    if status == 254 and current is not None and not sim.silent:
         sim.scheduler.call_later(
             sim.timing.second_poll - sim.timing.write_unsupervised, lambda: _repoll(sim, node, current)
         )

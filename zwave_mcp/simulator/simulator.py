@@ -51,6 +51,9 @@ class Simulator:
         self.nodes: dict[int, Node] = {int(n["id"]): n for n in nodes}
         self.scenes: list[dict[str, Any]] = [dict(s) for s in scenes or []]
         self.jammed = False
+        # Faults (see "fault injection" below): a silent device, late writeValue replies.
+        self.silent = False
+        self.write_reply_delay = 0.0
         # (node id, currentValue id) → the last non-zero level, what a dimmer goes back to on Set 0xFF.
         self.last_levels: dict[tuple[int, str], Any] = {}
         self.ready = threading.Event()
@@ -237,6 +240,35 @@ class Simulator:
         """The stick stops confirming sends: every write fails with status 2 after `timing.dead_fail`."""
         self.jammed = jammed
         self.event("controller", "status_changed", [1 if jammed else 0])
+
+    def fail_polls(self, failing: bool = True) -> None:
+        """The devices stop answering Gets: `pollValue` fails ("did not acknowledge", ZW0204) and the
+        re-poll zwave-js makes ~1.1 s after an unsupervised write publishes nothing. The optimistic value
+        zwave-js publishes with the write's reply still goes out: it is zwave-js's guess, not a report."""
+        self.silent = failing
+
+    def delay_write_replies(self, seconds: float) -> None:
+        """`writeValue` replies come this much later than the write is carried out (0: as recorded), e.g.
+        past the client's API timeout while the device has long reported its new state."""
+        self.write_reply_delay = max(0.0, seconds)
+
+    def add_scene(self, label: str, values: list[dict[str, Any]]) -> int:
+        """A scene as `_createScene` + `_addSceneValue` would leave it; each value is a ValueID with its
+        `value` and `timeout` (seconds). The value `id` is filled in as zwave-js-ui's UI does. Returns the id."""
+        with self._lock:
+            new_id = max((sc["sceneid"] for sc in self.scenes), default=0) + 1
+            entries = []
+            for raw in values:
+                entry = dict(raw)
+                key = [entry.get("nodeId"), entry.get("commandClass"), entry.get("endpoint") or 0]
+                key.append(entry.get("property"))
+                if entry.get("propertyKey") is not None:
+                    key.append(entry["propertyKey"])
+                entry.setdefault("id", "-".join(str(k) for k in key))
+                entry.setdefault("timeout", 0)
+                entries.append(entry)
+            self.scenes.append({"sceneid": new_id, "label": label, "values": entries})
+        return new_id
 
     def queue_for_wakeup(self, node_id: int, action: Action) -> None:
         with self._lock:

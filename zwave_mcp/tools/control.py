@@ -35,6 +35,8 @@ CONTROL = ToolAnnotations(
 def control_sentence(plan: ControlPlan, said: str, outcome: Outcome) -> str:
     """The gate's sentence, and what the device's state adds that the person should hear: the door stands
     open behind a lock, a colour set on a bulb that is off."""
+    if outcome in (Outcome.DECLINED, Outcome.REFUSED, Outcome.DRY_RUN):
+        return said  # nothing was sent and nothing will be: the state is not news
     note = after_change_note(plan.device, plan.action, confirmed=outcome is Outcome.CONFIRMED)
     return f"{said} {note}" if note else said
 
@@ -121,7 +123,7 @@ def specs(app: App) -> list[ToolSpec]:
             "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
             "close, stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own "
             "report and says whether it was confirmed, is still moving, is queued (sleeping device), was "
-            "sent but not confirmed, failed, or got no answer from zwave-js-ui. Also accepts words like "
+            "sent but unconfirmed, failed, or got no answer from zwave-js-ui (unknown). Also accepts words like "
             "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
             ControlArgs,
             ControlResult,

@@ -87,6 +87,12 @@ def gateway_phrase(what: str, new: object) -> str:
     return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
 
 
+def _shown(app: App, change: Change) -> bool:
+    if change.value_id is not None and change.kind in ("value", "removed"):
+        return app.devices.visible_value(change.value_id)
+    return app.devices.visible_node(change.node_id)
+
+
 def recent_events(app: App, minutes: float, device_name: str | None, limit: int) -> RecentEvents:
     now = time.time()
     node_ids: set[int] | None = None
@@ -101,6 +107,8 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
             continue
         if change.kind == "value" and change.old == change.new:
             continue  # a fresh report of the same value: news for waiters, not for people
+        if not _shown(app, change):
+            continue  # hidden means hidden: a hidden device's changes are not events either
         device, what = describe_change(app, change)
         events.append(
             Event(

@@ -57,7 +57,7 @@ def specs(app: App) -> list[ToolSpec]:
     settings = app.settings
 
     async def check_zwave_health(_args: NoArgs, _ctx: Any) -> HealthReport:
-        health = app.gateway.health()
+        health = app.devices.health()
         problems = [health.problem] if health.problem else []
         # Counted in devices, as every other tool counts (a double switch is two devices, one node).
         by_status = (

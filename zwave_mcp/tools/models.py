@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from zwave_mcp.actions import ACTION_ALIASES, ActionName, normalize_action
+from zwave_mcp.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import Question
 from zwave_mcp.executor import ToolResult
@@ -26,7 +26,10 @@ DeviceName = Field(
 
 def _action_word(value: Any) -> Any:
     """Aliases people and models use ("turn_on", "switch off", "brightness") → the action name."""
-    return normalize_action(value) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    action = normalize_action(value)
+    return action if action in ACTIONS else value  # unknown words are shown back as they were said
 
 
 # The schema lists the action names (the one table in `zwave_mcp.actions`); aliases are accepted too.

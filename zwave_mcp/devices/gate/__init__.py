@@ -38,8 +38,17 @@ Adding a new kind of change (e.g. renaming a node) is a planner in front of the 
     result = await gate.apply(change, token=token, ask=ask)
 """
 
-from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, Expectation, Sender, value_effect
-from zwave_mcp.devices.gate.core import Gate, GateResult, effect_text
+from zwave_mcp.devices.gate.change import (
+    Asker,
+    Change,
+    Delivery,
+    Effect,
+    Expectation,
+    Sender,
+    effect_text,
+    value_effect,
+)
+from zwave_mcp.devices.gate.core import Gate, GateResult
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
 from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
 from zwave_mcp.outcome import Outcome

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.policy.sensitive import describe_action
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
@@ -159,6 +160,14 @@ class Change:
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def text(self) -> str:
+        """The change as messages say it: one device's effect with its room ("unlock Front Door Lock
+        (Entry)"), else the summary ("activate scene 'Movie Night'")."""
+        if len(self.devices) == 1 and not self.subject and self.effects[0].text:
+            return self.effects[0].text
+        return self.summary
+
+    @property
     def devices(self) -> list[Device]:
         """Each device the change touches, once, in order."""
         seen: dict[str, Device] = {}
@@ -175,6 +184,34 @@ class Change:
             "effects": sorted((e.binding() for e in self.effects), key=lambda b: json.dumps(b, default=str)),
         }
         return json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+
+
+# The word an effect is described by, when it amounts to several ("on" before "set_level").
+_WORD_ORDER = (
+    "unlock",
+    "lock",
+    "open",
+    "close",
+    "on",
+    "off",
+    "set_temperature",
+    "set_mode",
+    "set_color",
+    "set_position",
+    "set_level",
+    "stop",
+)
+
+
+def effect_text(effect: Effect) -> str:
+    """One effect in words, lower-case first: "unlock Front Door Lock (Entry)", "turn on Kitchen Light"."""
+    if effect.text:
+        return effect.text
+    word = next((w for w in _WORD_ORDER if w in effect.words), None)
+    if word is None:
+        word = next(iter(sorted(effect.words)), "change")
+    argument = None if word in ("on", "off", "lock", "unlock", "open", "close", "stop") else effect.argument
+    return describe_action(effect.device, word, argument, effect.unit)
 
 
 # ---- what a value write amounts to -----------------------------------------------------------------

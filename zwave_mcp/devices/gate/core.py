@@ -13,14 +13,13 @@ from typing import Any
 
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate import dialogue
-from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect
+from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, effect_text
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, per_device, sentence, worst
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change as InventoryChange
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import AuditEvent, Policy
-from zwave_mcp.policy.sensitive import describe_action
 
 log = logging.getLogger(__name__)
 
@@ -31,23 +30,6 @@ MULTICAST_REPORT_WAIT_S = 2.0
 
 def loop_time() -> float:
     return asyncio.get_running_loop().time()
-
-
-# The word an effect is described by, when it amounts to several ("on" before "set_level").
-_WORD_ORDER = (
-    "unlock",
-    "lock",
-    "open",
-    "close",
-    "on",
-    "off",
-    "set_temperature",
-    "set_mode",
-    "set_color",
-    "set_position",
-    "set_level",
-    "stop",
-)
 
 
 @dataclass(slots=True)
@@ -76,15 +58,6 @@ _CALL_RECORDS: ContextVar[list[GateResult] | None] = ContextVar("gate_call_recor
 class _Attempt:
     records: list[GateResult]
     token: Token[list[GateResult] | None]
-
-
-def effect_text(effect: Effect) -> str:
-    """One effect in words, lower-case first: "unlock Front Door Lock (Entry)", "turn on Kitchen Light"."""
-    if effect.text:
-        return effect.text
-    word = next((w for w in _WORD_ORDER if w in effect.words), "change")
-    argument = None if word in ("on", "off", "lock", "unlock", "open", "close", "stop") else effect.argument
-    return describe_action(effect.device, word, argument, effect.unit)
 
 
 class _Watch:
@@ -157,6 +130,9 @@ class Gate:
         refusal, why = self._judge(change)
         if refusal is not None:
             return self._finish(change, Outcome.REFUSED, refusal, reason=refusal)
+        limited = self._rate_check(change)  # before any token is spent: a limited call keeps its token
+        if limited is not None:
+            return self._finish(change, Outcome.REFUSED, limited, reason=limited)
         confirmed_by = None
         if why is not None:
             try:
@@ -198,7 +174,7 @@ class Gate:
         return self._finish(
             change,
             outcome,
-            sentence(change, devices),
+            sentence(change, devices, note=str(change.details.get("note", ""))),
             reason=reason,
             confirmed_by=confirmed_by,
             devices=devices,
@@ -206,7 +182,7 @@ class Gate:
 
     def _judge(self, change: Change) -> tuple[str | None, str | None]:
         """(refusal sentence, why it needs confirmation): the policy on every effect, none by name."""
-        read_only = self.policy.read_only_refusal(change.summary)
+        read_only = self.policy.read_only_refusal(change.text)
         if read_only is not None:
             return read_only, None
         alone = len(change.devices) == 1 and not change.subject
@@ -233,13 +209,16 @@ class Gate:
                     whys.append(why)
         return None, ("; ".join(whys) if whys else None)
 
-    def _admit(self, change: Change) -> str | None:
-        keys = [d.key for d in change.devices] or ["*"]
-        for key in keys:
+    def _rate_check(self, change: Change) -> str | None:
+        for key in [d.key for d in change.devices] or ["*"]:
             refused = self.policy.rates.check(key)
-            if refused is None:
-                continue
-            return self._rate_sentence(change, key, refused)
+            if refused is not None:
+                return self._rate_sentence(change, key, refused)
+        return None
+
+    def _admit(self, change: Change) -> str | None:
+        """Count the change against the limits (another call may have taken the last slot meanwhile)."""
+        keys = [d.key for d in change.devices] or ["*"]
         for key in keys:
             refused = self.policy.rates.admit(key)
             if refused is not None:
@@ -255,7 +234,7 @@ class Gate:
             )
         else:
             why = f"{rate.limit} commands were sent in the last {rate.window_s:g} s (the overall limit)"
-        return f"Refused to {change.summary}: {why}; try again in {rate.retry_after_s} s."
+        return f"Refused to {change.text}: {why}; try again in {rate.retry_after_s} s."
 
     # -- send and evidence ------------------------------------------------------------------------------
 
@@ -269,13 +248,9 @@ class Gate:
         try:
             deliveries = await change.sender.send(change, self.gateway, self.settings.api_timeout)
             deadline = loop.time() + max(0.0, self.settings.confirm_timeout)
-            parts = await asyncio.gather(
-                *(
-                    self._prove(d, watches, before, sent_at, deadline)
-                    for d in deliveries
-                    if d.effect is not None
-                )
-            )
+            proofs = [self._prove(d, watches, before, sent_at, deadline) for d in deliveries if d.effect]
+            # One effect (a control call) is proved in place; several at once, side by side.
+            parts = [await proofs[0]] if len(proofs) == 1 else await asyncio.gather(*proofs)
         finally:
             for value_id, watch in watches.items():
                 self._unwatch(value_id, watch)

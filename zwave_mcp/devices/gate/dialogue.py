@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from zwave_mcp.devices.gate.change import Asker, Change
+from zwave_mcp.devices.gate.change import Asker, Change, effect_text
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy import TOKEN_PARAMETER, Policy
 
@@ -29,7 +29,11 @@ class Answer:
 
 
 def question(change: Change, why: str) -> str:
-    return f"Do you want to {change.summary}? Confirmation is needed because {why}."
+    """One question for the whole change; with several devices it lists everything the change does."""
+    if len(change.devices) > 1:
+        listed = "; ".join(dict.fromkeys(effect_text(e) for e in change.effects))
+        return f"Do you want to {change.text} ({listed})? Confirmation is needed because {why}."
+    return f"Do you want to {change.text}? Confirmation is needed because {why}."
 
 
 def _token_key(change: Change) -> str:
@@ -51,13 +55,14 @@ async def confirm(
         return Answer("confirmed", by="elicitation")
     if said is not None:
         verb = "cancelled" if said == "cancel" else "declined"
-        return Answer("declined", f"Did not {change.summary}: the person {verb} the confirmation.")
-    issued = policy.tokens.issue(_token_key(change), change.action, binding, label=change.summary)
+        return Answer("declined", f"Did not {change.text}: the person {verb} the confirmation.")
+    issued = policy.tokens.issue(_token_key(change), change.action, binding, label=change.text)
     ttl = policy.tokens.ttl_s
+    same = "scene" if change.subject.startswith("scene") else "device, action and value"
     return Answer(
         "pending",
-        f"Confirmation required to {change.summary} because {why}: ask the person, and only if they agree "
-        f'call again with the same request and {TOKEN_PARAMETER}="{issued}" within {ttl:g} s.',
+        f"Confirmation required to {change.text} because {why}: ask the person, and only if they agree "
+        f'call again with the same {same} and {TOKEN_PARAMETER}="{issued}" within {ttl:g} s.',
         token=issued,
         ttl_s=ttl,
     )

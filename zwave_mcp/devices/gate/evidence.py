@@ -119,13 +119,15 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
         if device.has(Capability.COVER) or cc == CC_WINDOW_COVERING:
             return "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
-        return "off" if percent == 0 else f"on at {percent} %"
+        return "off" if percent == 0 else f"{percent} %"
     if cc == CC_BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
     if cc == CC_THERMOSTAT_SETPOINT and is_number(raw):
-        return f"{raw:g}{' ' + value.unit if value.unit else ''}"
+        # A setpoint is what the thermostat aims for, not what it is: "is now set to 21.5 °C".
+        name = (value.property_key_name or "").lower()
+        return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
     if cc == CC_THERMOSTAT_MODE:
-        return f"{(value.state_text(raw) or str(raw)).lower()} mode"
+        return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
     if cc == CC_COLOR:
         named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
         return f"the colour {named}" if named else "the new colour"
@@ -148,6 +150,8 @@ def sentence(change: Change, devices: Sequence[DeviceOutcome], *, note: str = ""
     """One plain sentence for the whole change, from the per-device outcomes (and nothing else)."""
     if len(devices) == 1:
         return _one(change, devices[0]) + note
+    if not devices and "headline" in change.details:
+        return f"{change.details['headline']}.{note}"
     if not devices:
         return f"Done: zwave-js-ui carried out the request to {change.summary}.{note}"
     groups: dict[Outcome, list[DeviceOutcome]] = {}
@@ -169,15 +173,18 @@ def sentence(change: Change, devices: Sequence[DeviceOutcome], *, note: str = ""
                 Outcome.UNKNOWN: f"for {who} zwave-js-ui did not answer in time, so it may still happen",
             }[outcome]
         )
-    return f"{_cap(change.summary)}: " + "; ".join(parts) + "." + note
+    headline = str(change.details.get("headline") or _cap(change.summary))
+    return f"{headline}: " + "; ".join(parts) + "." + note
 
 
 def _one(change: Change, d: DeviceOutcome) -> str:
     name, summary = d.device.name, change.summary
     reported = d.reported_text
     if d.outcome is Outcome.CONFIRMED:
+        if any((p.effect.value.command_class if p.effect.value else None) == CC_COLOR for p in d.effects):
+            return f"Done: {name} reported the new colour ({summary})."
         if reported:
-            return f"Done: {name} reported {reported}."
+            return f"Done: {name} is now {reported}, as the device reported."
         return f"Done: {name} confirmed it ({summary})."
     if d.outcome is Outcome.WORKING:
         return f"{name} is on its way ({summary}); it has not reported the final state yet."
