@@ -191,3 +191,22 @@ async def test_floors_from_the_alias_file(mosquitto: Any, sim: Simulator, tmp_pa
         lights = await call(client, GROUP, {"target": "upstairs lights", "action": "on"})
         assert lights.text.startswith("Turned on Bedroom Color Bulb"), lights.text
         await eventually(lambda: sim_value(sim, 9, 38, "currentValue") not in (0, None), what="the bulb on")
+
+
+async def test_the_demo_house_has_movie_night_and_good_night(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    from zwave_mcp.simulator.house import captured_scenes
+
+    sim = simulator_factory(config=capture_config("a", timing=FAST, periodic=False), start=False)
+    sim.scenes = captured_scenes()
+    sim.start()
+    async with connected(settings_for(mosquitto, sim)) as client:
+        listed = await call(client, "list_zwave_scenes")
+        assert listed.text == "2 scenes: Movie Night, Good Night."
+        await call(client, GROUP, {"target": "lights", "action": "on"})
+        night = await call(client, "activate_zwave_scene", {"scene": "good night"})
+        assert not night.is_error, night.text
+        await eventually(lambda: sim_value(sim, 5, 98, "currentMode") == 255, what="the door locked")
+        off = await call(client, "list_zwave_devices", {"target": "lights", "state": "on"})
+        assert off.text == "No lights are on."

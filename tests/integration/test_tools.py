@@ -354,7 +354,10 @@ async def test_control_lock_with_token(mosquitto: Any, sim: Simulator, requests:
         assert_outcome(unlocked, "confirmed")
         assert sim_value(sim, 5, 98, "currentMode") == 0
         assert [value for _vid, value in wait_writes(requests, 2)] == [255, 0], "nothing was sent for the ask"
-        assert unlocked.text == "Done: Front Door Lock is now unlocked, as the device reported. The door is open."
+        assert (
+            unlocked.text
+            == "Done: Front Door Lock is now unlocked, as the device reported. The door is open."
+        )
 
 
 async def test_control_thermostat(mosquitto: Any, sim: Simulator) -> None:
