@@ -414,8 +414,8 @@ async def test_control_dead_node_fails_with_reason(mosquitto: Any, sim: Simulato
         failed = await call(client, CONTROL, {"deviceName": "living room lamp", "action": "dim", "level": 70})
         assert_outcome(failed, "failed")
         assert failed.text == (
-            "Could not set Living Room Lamp to 70 %: the device did not accept the command (zwave-js status 2 "
-            "FAIL); zwave-js reports it "
+            "Could not set Living Room Lamp to 70 %: the device did not accept the command (zwave-js status 2); "
+            "zwave-js reports it "
             "as dead (not responding), so check that it has power and is within range."
         )
         assert sim_value(sim, 3, 38, "currentValue") == 40

@@ -46,6 +46,9 @@ def test_effects_say_what_a_write_does_whatever_the_action_was_called(d: dict[st
     lock = d["Front Door Lock"]
     target = lock.values[m.LOCK_TARGET]
     assert value_effect(lock, target, 0).words == {"unlock"}  # a scene's lock value: an unlock like any other
+    porch = d["Porch Double Switch 1"]
+    basic = porch.node.find_value(32, "targetValue", 0)
+    assert basic is not None and "on" in value_effect(porch, basic, 99).words  # Basic Set 99: on
 
 
 def test_confirm_lists_are_judged_on_effects(d: dict[str, Device]) -> None:

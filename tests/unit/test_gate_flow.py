@@ -283,3 +283,45 @@ def test_an_admin_change_through_the_generic_sender_is_judged_and_recorded(
         assert rig.apply(change).outcome is expected
     assert rig.calls == [("setNodeName", (3, "Porch Lights"))]
     assert [r.outcome for r in audit] == ["refused", "confirmed"]  # type: ignore[attr-defined]
+
+
+def test_a_call_cut_short_after_the_send_is_audited_once_as_unknown(audit: AuditLines) -> None:
+    rig = Rig()
+
+    async def slow(value: Any, target: Any, options: Any = None, timeout: Any = None) -> WriteResult:
+        rig.writes.append((value.value_id, target))
+        await asyncio.sleep(10)
+        raise AssertionError("not reached")
+
+    rig.gateway.write_value = slow  # type: ignore[method-assign]
+
+    async def cut_short() -> None:
+        task = asyncio.ensure_future(rig.gate.apply(rig.change("kitchen light", "on")))
+        while not rig.writes:
+            await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cut_short())
+    assert [(r.action, r.outcome) for r in audit] == [("on", "unknown")]  # type: ignore[attr-defined]
+    assert [r.outcome for r in rig.records] == [Outcome.UNKNOWN]
+
+
+def test_a_change_on_no_device_is_said_from_its_own_outcome() -> None:
+    rig = Rig()
+
+    async def refuses(api: str, *args: Any, timeout: Any = None) -> ApiReply:
+        return ApiReply(success=False, message="No scene found with given sceneid", result=None, raw={})
+
+    rig.gateway.call = refuses  # type: ignore[method-assign]
+    change = Change("t", "activate_scene", "activate scene 'Empty'", [], ApiCall([("_activateScene", [9])]))
+    change.details["headline"] = "Scene 'Empty' started"
+    failed = rig.apply(change)
+    assert failed.outcome is Outcome.FAILED and failed.sentence == (
+        "Could not activate scene 'Empty': zwave-js-ui could not run _activateScene: No scene found with given "
+        "sceneid."
+    )
+    rig.gateway.call = Rig._call.__get__(rig)  # type: ignore[method-assign]
+    done = rig.apply(change)
+    assert done.outcome is Outcome.CONFIRMED and done.sentence == "Scene 'Empty' started."

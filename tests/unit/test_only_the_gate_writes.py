@@ -16,19 +16,82 @@ import zwave_mcp
 PACKAGE = Path(zwave_mcp.__file__).parent
 ALLOWED = ("devices/gate/", "gateway/client.py", "gateway/api.py", "simulator/")
 
-# zwave-js-ui APIs that change the network, a node or a value (api/lib/ZwaveClient.ts `allowedApis`).
-WRITE_APIS = re.compile(
-    r"^(writeValue|writeBroadcast|writeMulticast|multicast\w*|broadcast\w*|setValue|sendCommand|"
-    r"_activateScene|_createScene|_removeScene|_addSceneValue|_removeSceneValue|_setScenes|"
-    r"setNodeName|setNodeLocation|setNodeDefaultSetValueOptions|"
-    r"startInclusion|stopInclusion|startExclusion|stopExclusion|grantSecurityClasses|validateDSK|"
-    r"abortInclusion|replaceFailedNode|removeFailedNode|removeNode|hardReset|softReset|"
-    r"healNode|beginHealingNetwork|rebuildNodeRoutes|beginRebuildingRoutes|refreshInfo|"
-    r"updateFirmware|firmwareUpdateOTW|setPowerlevel|setRFRegion|restoreNVM|"
-    r"setAssociations|addAssociations|removeAssociations|removeAllAssociations|"
-    r"setConfigParameter|syncNodeDateAndTime|manuallyIdleNotificationValue|sendUserCodes|"
-    r"checkLifelineHealth|checkRouteHealth|setUserCode|clearUserCode)$"
-)
+# zwave-js-ui APIs that change the network, a node, a value or zwave-js-ui itself (from `allowedApis` in
+# api/lib/ZwaveClient.ts, 11.x; the read-only ones like getNodes, pollValue, pingNode are left out).
+WRITE_API_NAMES = [
+    "writeValue",
+    "writeBroadcast",
+    "writeMulticast",
+    "sendCommand",
+    "driverFunction",
+    "_activateScene",
+    "_createScene",
+    "_removeScene",
+    "_setScenes",
+    "_addSceneValue",
+    "_removeSceneValue",
+    "setNodeName",
+    "setNodeLocation",
+    "updateControllerNodeProps",
+    "setPowerlevel",
+    "setRFRegion",
+    "setMaxLRPowerLevel",
+    "startInclusion",
+    "stopInclusion",
+    "startExclusion",
+    "stopExclusion",
+    "abortInclusion",
+    "grantSecurityClasses",
+    "validateDSK",
+    "replaceFailedNode",
+    "removeFailedNode",
+    "hardReset",
+    "softReset",
+    "restart",
+    "shutdownZwaveAPI",
+    "startLearnMode",
+    "stopLearnMode",
+    "healNode",
+    "beginHealingNetwork",
+    "stopHealingNetwork",
+    "rebuildNodeRoutes",
+    "beginRebuildingRoutes",
+    "stopRebuildingRoutes",
+    "setPriorityRoute",
+    "removePriorityRoute",
+    "assignReturnRoutes",
+    "assignPriorityReturnRoute",
+    "assignPrioritySUCReturnRoute",
+    "assignCustomReturnRoutes",
+    "assignCustomSUCReturnRoutes",
+    "deleteReturnRoutes",
+    "deleteSUCReturnRoutes",
+    "addAssociations",
+    "removeAssociations",
+    "removeAllAssociations",
+    "removeNodeFromAllAssociations",
+    "updateFirmware",
+    "firmwareUpdateOTW",
+    "firmwareUpdateOTA",
+    "abortFirmwareUpdate",
+    "installConfigUpdate",
+    "restoreNVM",
+    "provisionSmartStartNode",
+    "unprovisionSmartStartNode",
+    "syncNodeDateAndTime",
+    "manuallyIdleNotificationValue",
+    "setSchedule",
+    "setEnabledSchedule",
+    "createConfigurationTemplate",
+    "updateConfigurationTemplate",
+    "deleteConfigurationTemplate",
+    "applyConfigurationTemplate",
+    "importConfigurationTemplates",
+    "setValue",
+    "setConfigParameter",
+    "multicastSetValue",
+]
+WRITE_APIS = re.compile("^(" + "|".join(map(re.escape, WRITE_API_NAMES)) + ")$")
 WRITE_METHODS = frozenset({"write_value", "activate_scene"})
 
 

@@ -56,7 +56,8 @@ class DeviceService:
         self._resolved: dict[tuple[str, bool], Device] = {}
         # Every device, hidden ones too, by the value ids it uses: the gate judges a scene's values by them.
         self._by_value: dict[str, Device] = {}
-        self._all: list[Device] = []
+        self._hidden_keys: set[str] = set()
+        self._hidden_nodes: set[int] = set()
         self.unmatched: list[str] = []  # policy list entries that match no device (warned once each)
         self._recheck_pending = False
         gateway.inventory.add_listener(self._on_change)
@@ -89,9 +90,11 @@ class DeviceService:
         if self._index is None or self._stale or nodes is not self._indexed_nodes:
             everything = build_devices(nodes.values())
             _attach_aliases(everything, self._aliases)
-            self._all = everything
             self._by_value = {v.value_id: d for d in everything for v in d.all_values()}
             devices = [d for d in everything if self.policy.visible(d)]
+            shown = {d.key for d in devices}
+            self._hidden_keys = {d.key for d in everything if d.key not in shown}
+            self._hidden_nodes = {d.node_id for d in everything if d.key not in shown}
             self._index = DeviceIndex(devices, self._aliases)
             if self.gateway.loaded:
                 self._check_policy_entries(everything)
@@ -113,14 +116,14 @@ class DeviceService:
         when their node has no hidden device)."""
         device = self.device_of_value(value_id)
         if device is not None:
-            return self.policy.visible(device)
-        node_id = value_id.split("-", 1)[0]
-        return all(self.policy.visible(d) for d in self._all if str(d.node_id) == node_id)
+            return device.key not in self._hidden_keys
+        head = value_id.split("-", 1)[0]
+        return not head.isdigit() or int(head) not in self._hidden_nodes
 
     def visible_node(self, node_id: int | None) -> bool:
         """Whether anything of this node may be shown (a node with any hidden device is hidden whole)."""
         _ = self.index
-        return node_id is None or all(self.policy.visible(d) for d in self._all if d.node_id == node_id)
+        return node_id is None or node_id not in self._hidden_nodes
 
     def health(self) -> GatewayHealth:
         """The gateway's health, with hidden devices left out of the node counts (a dead hidden node

@@ -28,7 +28,19 @@ Interface
   (any API answering true/false: setNodeName, configuration, inclusion…). Senders live in
   `senders.py`, the only module that names the gateway's write APIs.
 - `GateResult`: outcome, sentence, per-device outcomes, token, messages; the tool results, the audit line
-  and the listeners all come from it.
+  and the listeners all come from it. `Gate.add_listener(callback)` sees every final record (history).
+- `Gate.refuse(change, sentence)`: audit a change a planner could not put together for judging.
+- `Gate.begin()` / `Gate.end(...)`: the executor's hook, so a mutating call that ends before the gate (no
+  such device, a bad value, read-only mode) still leaves its one audit line.
+- The asker `ask(question, binding) -> "accept" | "decline" | "cancel" | None` (None: hand out a token);
+  `binding` is `Change.binding()`, a canonical string of the exact change, so an asker of a newer protocol
+  can bind the pending change into its request state. An exception raised by `ask` ends the call (after
+  its audit line as needs_confirmation).
+
+Many devices at once (issue 14): one `Change` whose effects span the devices; `WriteValues()` sends one
+`writeValue` each, or a new sender in `senders.py` (e.g. `writeMulticast`) sends one request for all and
+returns an "accepted" `Delivery` per effect; either way one confirmation lists them all and
+`GateResult.devices` has one outcome per device, proven by each device's own report.
 
 Adding a new kind of change (e.g. renaming a node) is a planner in front of the gate, never a new pipeline:
 

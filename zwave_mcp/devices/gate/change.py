@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
 
 # Command classes, by what a write to them does.
+CC_BASIC = 32
 CC_BINARY_SWITCH = 37
 CC_MULTILEVEL_SWITCH = 38
 CC_COLOR = 51
@@ -254,8 +255,10 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
         if prop == "targetState":
             return frozenset({"close" if target == 0 else "open"}), target
         return frozenset({"set_value"}), target
-    covering = cc == CC_WINDOW_COVERING or (cc == CC_MULTILEVEL_SWITCH and device.has(Capability.COVER))
-    if covering or cc == CC_MULTILEVEL_SWITCH:
+    # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer, a motor).
+    levels = (CC_MULTILEVEL_SWITCH, CC_BASIC)
+    covering = cc == CC_WINDOW_COVERING or (cc in levels and device.has(Capability.COVER))
+    if covering or cc in levels:
         if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
             if target is False:
                 return frozenset({"stop"}), None

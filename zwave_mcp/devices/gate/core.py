@@ -138,7 +138,7 @@ class Gate:
             try:
                 answer = await dialogue.confirm(self.policy, change, why, token=token, ask=ask)
             except BaseException:
-                self._finish(change, Outcome.NEEDS_CONFIRMATION, "confirmation asked", reason=why)
+                self._finish(change, Outcome.NEEDS_CONFIRMATION, dialogue.question(change, why), reason=why)
                 raise
             if answer.kind == "refused":
                 return self._finish(change, Outcome.REFUSED, answer.sentence, reason=answer.sentence)
@@ -167,14 +167,32 @@ class Gate:
                 confirmed_by=confirmed_by,
                 messages=messages,
             )
-        parts, bare = await self._send(change)
+        try:
+            parts, bare = await self._send(change)
+        except asyncio.CancelledError:
+            # The call was cut short (the tool's time limit, the client went away) after the send began:
+            # the command may have gone out, so the attempt's one line says unknown, not failed.
+            self._finish(
+                change,
+                Outcome.UNKNOWN,
+                f"The call ended before zwave-js-ui answered, so the command to {change.summary} may still "
+                "have been carried out.",
+                reason="the call was cancelled while the command was being sent or confirmed",
+                confirmed_by=confirmed_by,
+            )
+            raise
         devices = per_device(parts)
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
-        reason = next((d.reason for d in devices if d.reason), None)
+        reason = next((d.reason for d in devices if d.reason), None) or next(
+            (d.reason for d in bare if d.reason), None
+        )
+        spoken = sentence(
+            change, devices, note=str(change.details.get("note", "")), outcome=outcome, reason=reason or ""
+        )
         return self._finish(
             change,
             outcome,
-            sentence(change, devices, note=str(change.details.get("note", ""))),
+            spoken,
             reason=reason,
             confirmed_by=confirmed_by,
             devices=devices,

@@ -146,14 +146,20 @@ def _names(devices: Sequence[DeviceOutcome]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def sentence(change: Change, devices: Sequence[DeviceOutcome], *, note: str = "") -> str:
-    """One plain sentence for the whole change, from the per-device outcomes (and nothing else)."""
+def sentence(
+    change: Change,
+    devices: Sequence[DeviceOutcome],
+    *,
+    note: str = "",
+    outcome: Outcome = Outcome.CONFIRMED,
+    reason: str = "",
+) -> str:
+    """One plain sentence for the whole change, from the per-device outcomes (and nothing else); a change
+    that touches no device (a scene with no values, an admin call) is said from its own `outcome`."""
     if len(devices) == 1:
         return _one(change, devices[0]) + note
-    if not devices and "headline" in change.details:
-        return f"{change.details['headline']}.{note}"
     if not devices:
-        return f"Done: zwave-js-ui carried out the request to {change.summary}.{note}"
+        return _bare(change, outcome, reason) + note
     groups: dict[Outcome, list[DeviceOutcome]] = {}
     for d in devices:
         groups.setdefault(d.outcome, []).append(d)
@@ -175,6 +181,16 @@ def sentence(change: Change, devices: Sequence[DeviceOutcome], *, note: str = ""
         )
     headline = str(change.details.get("headline") or _cap(change.summary))
     return f"{headline}: " + "; ".join(parts) + "." + note
+
+
+def _bare(change: Change, outcome: Outcome, reason: str) -> str:
+    if outcome is Outcome.FAILED:
+        return f"Could not {change.summary}: {reason or 'zwave-js-ui gave no reason'}."
+    if outcome is Outcome.UNKNOWN:
+        return f"zwave-js-ui did not answer in time, so the request to {change.summary} may still have been carried out."
+    if "headline" in change.details:
+        return f"{change.details['headline']}."
+    return f"Done: zwave-js-ui carried out the request to {change.summary}."
 
 
 def _one(change: Change, d: DeviceOutcome) -> str:

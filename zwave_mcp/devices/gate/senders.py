@@ -107,7 +107,7 @@ def _delivery(effect: Effect, result: WriteResult) -> Delivery:
         return Delivery(effect, kind, result=result.status)
     reason = result.message or "zwave-js gave no reason"
     if result.status is not None:
-        reason = f"{reason} (zwave-js status {int(result.status)} {result.status.name})"
+        reason = f"{reason} (zwave-js status {int(result.status)})"
     if effect.device.node.status == "Dead":
         # Status 2 alone reads as a refusal; a dead node never heard the command at all.
         reason += (
