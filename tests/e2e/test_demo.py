@@ -194,10 +194,10 @@ def assert_conversation(transcript: str) -> None:
 
     light = answer_after(transcript, "Turn on the kitchen light.")
     assert 'control_zwave_device(deviceName="kitchen light", action="on")' in light
-    assert "Done: Kitchen Light reported on." in light, light
+    assert "Done: Kitchen Light is now on, as the device reported." in light, light
 
     lamp = answer_after(transcript, "Dim the living room lamp to 30 %.")
-    assert "Living Room Lamp reported on at 30 %" in lamp, lamp
+    assert "Living Room Lamp is now 30 %" in lamp, lamp
 
     kitchen = answer_after(transcript, "Is anything on in the kitchen?")
     assert "1 of the 2 kitchen devices is on: Kitchen Light." in kitchen, kitchen
@@ -224,10 +224,10 @@ def assert_conversation(transcript: str) -> None:
     assert token, asked
     confirmed = answer_after(transcript, "Yes, I'm at the door: unlock it.")
     assert f'confirmationToken="{token.group(1)}"' in confirmed, "the confirmation passes back the token"
-    assert "Done: Front Door Lock reported unlocked." in confirmed, confirmed
+    assert "Done: Front Door Lock is now unlocked, as the device reported." in confirmed, confirmed
 
     dead = answer_after(transcript, "Turn on the coffee maker.")
-    assert "Coffee Maker Plug" in dead and "reported on" not in dead, dead
+    assert "Coffee Maker Plug" in dead and "is now on" not in dead, dead
     after = answer_after(transcript, "Is everything still working?")
     assert "1 dead" in after, after
 
