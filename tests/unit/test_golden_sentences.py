@@ -171,7 +171,7 @@ def _questions(index: DeviceIndex) -> Iterator[str]:
     targets += ["sensors", "doors", "kitchen lights", "kitchen and living room lights"]
     for target in targets:
         group = index.group(target)
-        everything = not (group.target.places or group.target.kinds)
+        everything = group.everything
         for question in Question:
             said = answer(question, group.devices, group.label, everything).sentence
             yield f"question {question} about {target!r} | {said}"

@@ -12,7 +12,7 @@ from zwave_mcp.devices.resolve import DeviceIndex
 
 def ask(index: DeviceIndex, question: str, target: str = "everything") -> str:
     group = index.group(target)
-    everything = not group.target.places and not group.target.kinds
+    everything = group.everything
     return answer(Question(question), group.devices, group.label, everything).sentence
 
 

@@ -149,6 +149,11 @@ class Group:
     label: str
     devices: list[Device] = field(default_factory=list)
 
+    @property
+    def everything(self) -> bool:
+        """The whole house ("everything", "all"), not a room, a kind or one device."""
+        return self.target.said_all and not (self.target.places or self.target.kinds)
+
 
 def parse_group(words: list[str], places: Iterable[str]) -> GroupTarget | None:
     """Read normalized `words` as rooms / declared groups (`places`, normalized), kinds and "all" words.

@@ -91,7 +91,6 @@ class DeviceIndex:
         self._names: list[str] = []  # normalized "name location", for suggestions
         self._kinds: list[frozenset[Kind]] = []
         self._place_names: dict[str, str] = {}  # normalized room or group → as people see it
-        self._by_value: dict[str, Device] | None = None
         for i, device in enumerate(self.devices):
             name = normalize(device.name)
             location = normalize(device.location)
@@ -169,15 +168,6 @@ class DeviceIndex:
         """The device with this key ("5", "11.2"), if any."""
         i = self._by_key.get(key)
         return None if i is None else self.devices[i]
-
-    def device_for_value(self, value_id: str) -> Device | None:
-        """The device that uses this value (a role or a reading), if any; built on first use."""
-        if self._by_value is None:
-            self._by_value = {}
-            for device in self.devices:
-                for value in device.all_values():
-                    self._by_value.setdefault(value.value_id, device)
-        return self._by_value.get(value_id)
 
     def kinds(self, device: Device) -> frozenset[Kind]:
         """The kind words that name this device ("light", "plug", …); empty for a device not indexed."""

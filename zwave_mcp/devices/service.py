@@ -174,12 +174,6 @@ class DeviceService:
             names = ", ".join(d.name for d in group.devices[:MAX_NAMED])
             raise DeviceNotFound(f"'{echo(name)}' names several devices ({names}).{hint}") from None
 
-    def group(self, text: str) -> Group:
-        """The devices a group phrase names ("the kitchen lights", "everything"); `DeviceNotFound` if it is
-        not one."""
-        check_text_argument("target", text)
-        return self.index.group(text)
-
     def select(
         self,
         *,

@@ -49,14 +49,14 @@ def specs(app: App) -> list[ToolSpec]:
             capability=args.capability,
             include_inactive=args.includeInactive,
         )
-        group = service.group(args.target) if args.target else None
+        group = service.group_or_device(args.target) if args.target else None
         if group is not None:
             wanted = {d.key for d in group.devices}
             chosen = [d for d in chosen if d.key in wanted]
         unknown: list[str] = []
         answer_text = None
         if args.state is not None:
-            everything = group is None or not (group.target.places or group.target.kinds)
+            everything = group is None or group.everything
             label = group.label if group is not None else "devices"
             if args.location and (group is None or everything):
                 everything, label = False, f"{args.location.strip().lower()} devices"

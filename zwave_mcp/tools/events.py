@@ -48,7 +48,7 @@ def describe_change(app: App, change: Change) -> tuple[str | None, str]:
     device_name = node.display_name if node is not None else None
     if change.kind == "value" and node is not None and change.value_id:
         value = node.values.get(change.value_id)
-        device = app.devices.index.device_for_value(change.value_id)
+        device = app.devices.device_of_value(change.value_id)  # hidden ones never get here (see below)
         if device is not None:
             device_name = device.name
         if value is None:
