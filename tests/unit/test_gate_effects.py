@@ -134,3 +134,17 @@ def test_spoken_values() -> None:
     blinds = d["Living Room Blinds"]
     assert spoken_value(blinds, blinds.values[m.COVER_CURRENT], 0) == "closed"
     assert spoken_value(blinds, blinds.values[m.COVER_CURRENT], 99) == "open"
+
+
+def test_one_outcome_vocabulary_for_results_audit_and_gate() -> None:
+    import typing
+
+    from zwave_mcp.policy.audit import AuditEvent
+    from zwave_mcp.tools.models import ControlResult, DeviceOutcomeModel, SceneActivation
+
+    words = [o.value for o in Outcome]
+    for model in (ControlResult, SceneActivation, DeviceOutcomeModel):
+        schema = model.model_json_schema()
+        assert schema["$defs"]["Outcome"]["enum"] == words, model
+    hints = typing.get_type_hints(AuditEvent)
+    assert hints["outcome"] is Outcome
