@@ -57,7 +57,10 @@ class Settings(BaseModel):
     admin: bool = Field(
         False, description="List the network-care tools (node details, parameters, inclusion, maintenance)"
     )
-    aliases_file: Path | None = Field(None, description="JSON file of extra device names")
+    aliases_file: Path | None = Field(
+        None,
+        description="JSON file of extra device names, and groups such as floors (a list of rooms or devices)",
+    )
     # Safety policy (zwave_mcp.policy): lists are comma-separated names, rooms, node ids or capabilities.
     allow: str | None = Field(
         None, description="Only these devices can be changed, e.g. 'Kitchen,Living Room'"

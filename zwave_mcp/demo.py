@@ -32,6 +32,7 @@ from mcp.client.stdio import stdio_client
 
 from zwave_mcp.simulator.admin import NewDevice
 from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
+from zwave_mcp.simulator.house import captured_scenes
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
 
@@ -132,7 +133,7 @@ def start_home(broker_choice: str, port: int | None = None, admin: bool = False)
         except (OSError, TimeoutError, RuntimeError) as exc:
             raise DemoError(f"the MQTT broker did not start: {exc}") from exc
         config = SimConfig(prefix=PREFIX, timing=DEMO_TIMING)
-        home.simulator = Simulator(HOST, home.port, "captured", config)
+        home.simulator = Simulator(HOST, home.port, "captured", config, captured_scenes())
         try:
             home.simulator.start(wait=False)
         except (OSError, TimeoutError) as exc:
@@ -237,6 +238,20 @@ SCRIPT: list[Step] = [
         {"deviceName": "living room lamp", "action": "dim", "level": 30},
         _outcome("confirmed"),
     ),
+    Step(
+        "Is anything on in the kitchen?",
+        "list_zwave_devices",
+        {"target": "kitchen", "state": "on"},
+        _ok,
+    ),
+    Step(
+        "Turn off the kitchen and the porch.",
+        "control_zwave_group",
+        {"target": "kitchen and porch", "action": "off"},
+        _outcome("confirmed"),
+    ),
+    Step("Start Movie Night.", "activate_zwave_scene", {"scene": "movie night"}, _ok),
+    Step("Which lights are on?", "list_zwave_devices", {"target": "lights", "state": "on"}, _ok),
     Step("How warm is it in the bedroom?", "get_device_sensor_data", {"deviceName": "bedroom sensor"}, _ok),
     Step("Is everything working?", "check_zwave_health", {}, lambda a: a.result.get("healthy") is True),
     Step(

@@ -26,7 +26,10 @@ HISTORY_START_DELAY_S = 0.3
 
 INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
-    "Refer to devices by the names people use ('kitchen light', 'front door'). Every answer says what the "
+    "Refer to devices by the names people use ('kitchen light', 'front door'). For many devices at once "
+    "('turn off the kitchen', 'all lights off') use control_zwave_group with a room, a kind or 'everything'; "
+    "to ask about many ('is anything on in the kitchen?') use list_zwave_devices with target and state. "
+    "Every answer says what the "
     "device actually reported: 'confirmed' means the device reported the new state; 'unconfirmed' means it "
     "did not report in time; 'unknown' means zwave-js-ui did not answer, so it may still have happened. "
     "Unlocking and opening doors needs the person's yes: the server asks them through the client when the "

@@ -194,13 +194,23 @@ def assert_conversation(transcript: str) -> None:
 
     light = answer_after(transcript, "Turn on the kitchen light.")
     assert 'control_zwave_device(deviceName="kitchen light", action="on")' in light
-    assert "Kitchen Light is now on, as the device reported" in light, light
+    assert "Done: Kitchen Light is now on, as the device reported." in light, light
 
     lamp = answer_after(transcript, "Dim the living room lamp to 30 %.")
     assert "Living Room Lamp is now 30 %" in lamp, lamp
 
+    kitchen = answer_after(transcript, "Is anything on in the kitchen?")
+    assert "1 of the 2 kitchen devices is on: Kitchen Light." in kitchen, kitchen
+    room = answer_after(transcript, "Turn off the kitchen and the porch.")
+    assert 'control_zwave_group(target="kitchen and porch", action="off")' in room, room
+    assert "Turned off all 4 kitchen and porch devices." in room, room
+    movie = answer_after(transcript, "Start Movie Night.")
+    assert "Movie Night" in movie, movie
+    lights = answer_after(transcript, "Which lights are on?")
+    assert "lights" in lights and "Living Room Lamp" in lights, lights
+
     bedroom = answer_after(transcript, "How warm is it in the bedroom?")
-    assert re.search(r"Bedroom Sensor: \d+(\.\d+)? °C", bedroom), bedroom
+    assert re.search(r"Bedroom Sensor: air temperature \d+(\.\d+)? °C", bedroom), bedroom
 
     health = answer_after(transcript, "Is everything working?")
     assert "check_zwave_health()" in health and "Z-Wave is working" in health, health
@@ -214,7 +224,7 @@ def assert_conversation(transcript: str) -> None:
     assert token, asked
     confirmed = answer_after(transcript, "Yes, I'm at the door: unlock it.")
     assert f'confirmationToken="{token.group(1)}"' in confirmed, "the confirmation passes back the token"
-    assert "Front Door Lock is now unlocked" in confirmed and "as the device reported" in confirmed, confirmed
+    assert "Done: Front Door Lock is now unlocked, as the device reported." in confirmed, confirmed
 
     dead = answer_after(transcript, "Turn on the coffee maker.")
     assert "Coffee Maker Plug" in dead and "is now on" not in dead, dead

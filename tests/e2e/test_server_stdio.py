@@ -27,6 +27,7 @@ TOOLS = {
     "get_device_state",
     "get_device_sensor_data",
     "control_zwave_device",
+    "control_zwave_group",
     "check_zwave_health",
     "list_zwave_scenes",
     "activate_zwave_scene",
@@ -90,6 +91,7 @@ CHECK_SCRIPT = {
         "get_device_state": {"deviceName": "front door"},
         "get_device_sensor_data": {"deviceName": "bedroom sensor"},
         "control_zwave_device": {"deviceName": "kitchen light", "action": "on"},
+        "control_zwave_group": {"target": "porch", "action": "on"},
         "check_zwave_health": {},
         "list_zwave_scenes": {},
         "activate_zwave_scene": {"scene": "Evening"},
@@ -126,9 +128,11 @@ async def test_check_stdio_calls_every_tool_against_the_simulator(
     # check-stdio calls the tools right after `initialize`: they wait for the first load, then work.
     assert {tool: outcome[:4] for tool, outcome in outcomes.items()} == dict.fromkeys(TOOLS, "ok: "), outcomes
     assert outcomes["control_zwave_device"] == "ok: Done: Kitchen Light is now on, as the device reported."
+    assert outcomes["control_zwave_group"] == "ok: Turned on both porch devices."
     # The report cuts long answers; the scene's answer names the devices that reported its values.
     assert outcomes["activate_zwave_scene"].startswith(
         "ok: Scene 'Evening' started: Kitchen Light and Living Room Lamp reported the new sta"
     )
     assert sim_value(sim, 2, 37, "currentValue") is True
+    assert sim_value(sim, 11, 37, "currentValue", endpoint=2) is True
     assert report["exit_code"] == 0 and time.monotonic() - started < 60

@@ -317,7 +317,7 @@ async def test_write_reply_after_the_api_timeout_is_unknown_and_says_what_the_lo
     assert answer.outcome == "unknown" and not answer.is_error, answer.text
     assert answer.text == (
         "zwave-js-ui did not answer in time, so the command to unlock Front Door Lock may still have been "
-        "carried out; Front Door Lock now reports unlocked."
+        "carried out; Front Door Lock now reports unlocked. The door is open."  # the lock's own door report
     )
     assert answer.result["reported"] == 0 and sim_value(sim, 5, 98, "currentMode") == 0
     assert [r.outcome for r in audit_lines(caplog)][-1] == "unknown"  # type: ignore[attr-defined]

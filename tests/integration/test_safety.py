@@ -295,7 +295,8 @@ LONG = "x" * 10_000
 EVIL_NAMES: list[tuple[str, str]] = [
     (
         "kitchen/#",
-        "'kitchen/#' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug (Kitchen). Say which one.",
+        "'kitchen/#' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug (Kitchen). Say which one. "
+        "To change all 2 kitchen devices, use control_zwave_group with target 'kitchen devices'.",
     ),
     ("+", "No device named '+'."),
     ("#", "No device named '#'."),
@@ -356,7 +357,8 @@ async def test_injected_names_and_values_never_reach_a_topic(
         calls: list[tuple[str, dict[str, Any], str]] = []
         for name, expected in EVIL_NAMES:
             calls += [(C, {"deviceName": name, "action": "on"}, expected)]
-            calls += [("get_device_state", {"deviceName": name}, expected)]
+            # A read names no group tool: only a change says how to change them all.
+            calls += [("get_device_state", {"deviceName": name}, expected.split(" To change all ")[0])]
         calls += [(C, args, expected) for args, expected in EVIL_VALUES]
         calls += [
             ("activate_zwave_scene", {"scene": "#"}, "No scene named '#'. The scenes are: none."),

@@ -78,3 +78,24 @@ def test_crash_publishes_last_will_and_stop_does_not(simulator_factory, collecto
     )
     gateway = [m for m in sub.snapshot() if m.topic.endswith("_CLIENTS/ZWAVE_GATEWAY-zwave-js-ui/status")]
     assert all(m.json().get("value") is True for m in gateway), "graceful stop must not publish the will"
+
+
+def test_write_multicast_answers_like_zwave_js_ui(simulator_factory, collector) -> None:
+    """ZwaveClient.writeMulticast returns nothing and only logs its errors: `success: true`, no `result`.
+    Each node's value is echoed at once (zwave-js's optimistic update), then reported by the device."""
+    sim = simulator_factory()
+    p = sim.config.prefix
+    light = collector(f"{p}/Kitchen/Kitchen_Light/switch_binary/endpoint_0/currentValue")
+    plug = collector(f"{p}/Kitchen/Coffee_Maker_Plug/switch_binary/endpoint_0/currentValue")
+    vid = {"commandClass": 37, "endpoint": 0, "property": "targetValue"}
+    reply = _api(sim, collector, "writeMulticast", {"args": [[2, 8], vid, True]})
+    assert reply["success"] is True and "result" not in reply
+    assert reply["message"] == "Success zwave api call" and reply["args"] == [[2, 8], vid, True]
+    for values in (light, plug):
+        values.wait_for(
+            lambda m, values=values: sum(1 for x in values.snapshot() if x.json().get("value") is True) >= 2,
+            timeout=2,
+            what="the echo, then the device's own report",
+        )
+    bad = _api(sim, collector, "writeMulticast", {"args": [[2], {"commandClass": 37}, True]})
+    assert bad["success"] is True and "result" not in bad  # errors are logged, never answered

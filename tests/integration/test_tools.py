@@ -69,8 +69,8 @@ def requests(sim: Simulator, collector: Callable[[str], MessageCollector]) -> Me
 
 
 def level_matches(device_level: Any, percent: float) -> bool:
-    """A 0-99 device level is the nearest one to `percent` % (99 is 100 %)."""
-    return isinstance(device_level, int | float) and abs(device_level - percent * 99 / 100) <= 0.5
+    """The 0-99 device level for `percent` %: level n is n %, and 99 is 100 % (devices/levels.py)."""
+    return isinstance(device_level, int | float) and device_level == min(99, round(percent))
 
 
 def assert_outcome(answer: Answer, outcome: str) -> None:
@@ -144,7 +144,8 @@ async def test_verify_every_device(mosquitto: Any, sim: Simulator) -> None:
             answer = await call(client, "verify_device", {"deviceName": name.lower()})
             assert answer.result["exists"] is True and answer.result["actions"] == actions, answer.text
             assert answer.result["device"]["location"] == room
-            can = f"It can: {', '.join(actions)}." if actions else "It only reports readings."
+            spoken = ", ".join(a.replace("_", " ") for a in actions)  # "set level", not "set_level"
+            can = f"It can: {spoken}." if actions else "It only reports readings."
             if name == "Bedroom Sensor":
                 assert answer.result["sleeping"] is True
                 assert answer.text == (
@@ -171,7 +172,7 @@ async def test_state_of_every_device_matches_the_simulator(mosquitto: Any, sim: 
             for value in values:
                 assert value["value"] == sim_value_by_id(sim, value["valueId"]), (name, value)
         lock = await call(client, "get_device_state", {"deviceName": "front door"})
-        assert lock.text == "Front Door Lock is unlocked, door open."
+        assert lock.text == "Front Door Lock is unlocked and the door is open."
         mode = next(v for v in lock.result["values"] if v["valueId"] == "5-98-0-currentMode")
         assert (mode["value"], mode["text"]) == (0, "Unsecured")
         sensor = await call(client, "get_device_state", {"deviceName": "bedroom sensor"})
@@ -188,9 +189,9 @@ async def test_sensor_data_live_and_refreshed(
         assert readings["Air temperature"]["value"] == sim_value(sim, 4, 49, "Air temperature") == 21.6
         assert (readings["Humidity"]["unit"], readings["Battery"]["unit"]) == ("%", "%")
         assert {r["source"] for r in readings.values()} == {"live"}
-        assert bedroom.text == "Bedroom Sensor: 21.6 °C air temperature, 46 % humidity, 87 % battery."
+        assert bedroom.text == "Bedroom Sensor: air temperature 21.6 °C, humidity 46 %, battery 87 %."
         motion = await call(client, "get_device_sensor_data", {"deviceName": "garage motion"})
-        assert motion.text.startswith("Garage Motion: motion clear")
+        assert motion.text == "Garage Motion: no motion, battery 100 %."
 
         # The plug reports 0 W; the simulated meter now draws 1200 W but has not reported it yet.
         sim.nodes[8]["values"]["50-0-value-66049"]["value"] = 1200
@@ -205,7 +206,7 @@ async def test_sensor_data_live_and_refreshed(
         requests.wait_for(lambda m: m.topic.endswith("/api/pollValue/set"), what="the refresh's pollValue")
         polled = [m.json()["args"][0] for m in requests.snapshot() if m.topic.endswith("/api/pollValue/set")]
         assert {(v["nodeId"], v["commandClass"]) for v in polled} == {(8, 50)}
-        assert "1200 W power" in plug.text
+        assert "power 1200 W" in plug.text
 
 
 @pytest.mark.parametrize("config", ["a", "b", "c"], ids=[f"config_{c}" for c in CONFIGS])
@@ -289,7 +290,8 @@ async def test_control_colour_bulb(mosquitto: Any, sim: Simulator) -> None:
         assert_outcome(red, "confirmed")
         assert (
             red.text
-            == "Done: Bedroom Color Bulb reported the new colour (set Bedroom Color Bulb to red (#ff0000))."
+            == "Done: Bedroom Color Bulb reported the new colour (set Bedroom Color Bulb to red (#ff0000)). "
+            "Bedroom Color Bulb is off, so the new colour shows when it is turned on."
         )
         colour = sim_value(sim, 9, 51, "currentColor")
         assert (colour["red"], colour["green"], colour["blue"]) == (255, 0, 0)
@@ -317,7 +319,7 @@ async def test_control_blinds(mosquitto: Any, sim: Simulator, requests: MessageC
         )
         assert_outcome(position, "confirmed")
         assert level_matches(sim_value(sim, 10, 106, "currentValue", key=key), 40)
-        assert position.text == "Done: Living Room Blinds is now open 40 %, as the device reported."
+        assert position.text == "Done: Living Room Blinds is now 40 % open, as the device reported."
         wait_writes(requests, 2)
         requests.clear()
         stop = await call(client, CONTROL, {"deviceName": "living room blinds", "action": "stop"})
@@ -343,7 +345,7 @@ async def test_control_lock_with_token(mosquitto: Any, sim: Simulator, requests:
         assert asked.text == (
             "Confirmation required to unlock Front Door Lock (Entry) because it can unlock a door: ask the "
             "person, and only if they agree call again with the same device, action and value and "
-            f'confirmationToken="{token}" within 60 s.'
+            f'confirmationToken="{token}" within 60 s. The door is open.'
         )
         assert sim_value(sim, 5, 98, "currentMode") == 255
         unlocked = await call(
@@ -352,7 +354,10 @@ async def test_control_lock_with_token(mosquitto: Any, sim: Simulator, requests:
         assert_outcome(unlocked, "confirmed")
         assert sim_value(sim, 5, 98, "currentMode") == 0
         assert [value for _vid, value in wait_writes(requests, 2)] == [255, 0], "nothing was sent for the ask"
-        assert unlocked.text == "Done: Front Door Lock is now unlocked, as the device reported."
+        assert (
+            unlocked.text
+            == "Done: Front Door Lock is now unlocked, as the device reported. The door is open."
+        )
 
 
 async def test_control_thermostat(mosquitto: Any, sim: Simulator) -> None:
@@ -362,7 +367,9 @@ async def test_control_thermostat(mosquitto: Any, sim: Simulator) -> None:
         )
         assert_outcome(heat, "confirmed")
         assert sim_value(sim, 6, 67, "setpoint", key=1) == 21, "heating setpoint in heat mode"
-        assert heat.text == "Done: Hallway Thermostat is now 21 °C, as the device reported."
+        assert (
+            heat.text == "Done: Hallway Thermostat is now set for heating to 21 °C, as the device reported."
+        )
         warmer = await call(
             client, CONTROL, {"deviceName": "thermostat", "action": "set_temperature", "level": "+1"}
         )
@@ -467,7 +474,7 @@ async def test_control_sleeping_device_queued_until_wake(
 async def test_health_online_then_crash_then_stop(mosquitto: Any, sim: Simulator) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
         healthy = await call(client, "check_zwave_health")
-        assert healthy.text == "Z-Wave is working: zwave-js-ui is online, 10 nodes (9 alive, 1 asleep)."
+        assert healthy.text == "Z-Wave is working: zwave-js-ui is online, 11 devices (10 alive, 1 asleep)."
         assert healthy.result["nodes"] == {"Alive": 9, "Asleep": 1}
         assert healthy.result["broker"]["connected"] is True and healthy.result["gateway"]["online"] is True
 
@@ -568,13 +575,15 @@ async def test_recent_events_tell_what_changed(mosquitto: Any, sim: Simulator) -
         )
         events = await call(client, "get_recent_events", {"minutes": 1, "deviceName": "kitchen light"})
         whats = [e["what"] for e in events.result["events"]]
-        assert "Current value → on" in whats and all(
-            e["device"] == "Kitchen Light" for e in events.result["events"]
+        assert (
+            "turned on" in whats
+            and "was told to turn on" in whats
+            and all(e["device"] == "Kitchen Light" for e in events.result["events"])
         )
         assert events.text.startswith(
-            f"{len(whats)} changes in the last 1 minute, latest first: Kitchen Light: "
+            f"{len(whats)} changes in the last 1 minute, latest first: Kitchen Light "
         )
         # Another device's history holds none of the light's changes (at most its own start-up statuses).
         other = await call(client, "get_recent_events", {"minutes": 1, "deviceName": "front door"})
         assert all(e["device"] == "Front Door Lock" for e in other.result["events"]), other.text
-        assert not [e for e in other.result["events"] if e["what"].startswith("Current value")], other.text
+        assert not [e for e in other.result["events"] if "turn" in e["what"]], other.text

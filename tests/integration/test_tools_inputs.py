@@ -21,9 +21,9 @@ C = "control_zwave_device"
 ACTIONS = "on, off, toggle, dim, set_level, open, close, stop, set_position, lock, unlock, set_temperature, set_mode, set_color"
 ALIASES = "turn on, switch on, power on, turn off, switch off, power off, brightness, set brightness, level, position, temperature, set setpoint, setpoint, mode, color, colour, set colour"
 TOOLS = (
-    "activate_zwave_scene, check_zwave_health, control_zwave_device, get_battery_report, get_device_history, "
-    "get_device_sensor_data, get_device_state, get_energy_usage, get_last_event, get_recent_events, "
-    "list_zwave_devices, list_zwave_scenes, verify_device"
+    "activate_zwave_scene, check_zwave_health, control_zwave_device, control_zwave_group, get_battery_report, "
+    "get_device_history, get_device_sensor_data, get_device_state, get_energy_usage, get_last_event, "
+    "get_recent_events, list_zwave_devices, list_zwave_scenes, verify_device"
 )
 CAPABILITIES = (
     "switch, dimmer, color, cover, lock, thermostat, sensor, binary_sensor, notification, meter, battery"
@@ -45,17 +45,20 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     (
         C,
         {"deviceName": "light", "action": "on"},
-        "'light' matches 3 devices: Kitchen Light (Kitchen), Living Room Lamp (Living Room), Bedroom Color Bulb (Bedroom). Say which one.",
+        "'light' matches 3 devices: Kitchen Light (Kitchen), Living Room Lamp (Living Room), Bedroom Color Bulb (Bedroom). Say which one. "
+        "To change all 3 lights, use control_zwave_group with target 'lights'.",
     ),
     (
         C,
         {"deviceName": "porch switch", "action": "off"},
-        "'porch switch' matches 2 devices: Porch Double Switch 1 (Porch), Porch Double Switch 2 (Porch). Say which one.",
+        "'porch switch' matches 2 devices: Porch Double Switch 1 (Porch), Porch Double Switch 2 (Porch). Say which one. "
+        "To change all 2 porch switches, use control_zwave_group with target 'porch switches'.",
     ),
     (
         C,
         {"deviceName": "kitchen", "action": "on"},
-        "'kitchen' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug (Kitchen). Say which one.",
+        "'kitchen' matches 2 devices: Kitchen Light (Kitchen), Coffee Maker Plug (Kitchen). Say which one. "
+        "To change all 2 kitchen devices, use control_zwave_group with target 'kitchen devices'.",
     ),
     ("get_recent_events", {"deviceName": "zebra"}, "No device named 'zebra'."),
     # actions the device cannot do

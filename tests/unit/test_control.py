@@ -324,7 +324,7 @@ PLANS: list[tuple[str, str, dict[str, Any], list[W], list[E], str, bool]] = [
         {"mode": "heat"},
         [("6-64-0-mode", 1)],
         [("6-64-0-mode", 1, "equals")],
-        "set Hallway Thermostat to Heat mode",
+        "set Hallway Thermostat to heat mode",
         False,
     ),
     (
@@ -333,7 +333,7 @@ PLANS: list[tuple[str, str, dict[str, Any], list[W], list[E], str, bool]] = [
         {"mode": "AUTO"},
         [("6-64-0-mode", 3)],
         [("6-64-0-mode", 3, "equals")],
-        "set Hallway Thermostat to Auto mode",
+        "set Hallway Thermostat to auto mode",
         False,
     ),
     (

@@ -9,10 +9,10 @@ from zwave_mcp.devices.describe import readings, sentence, state_summary
 SUMMARIES = {
     "2": "off",
     "3": "40 %",
-    "4": "21.6 °C air temperature, 46 % humidity",
-    "5": "unlocked, door open",
-    "6": "heat to 20 °C, 20.8 °C now",
-    "7": "motion clear",
+    "4": "air temperature 21.6 °C, humidity 46 %",
+    "5": "unlocked and the door is open",
+    "6": "heating to 20 °C, 20.8 °C now",
+    "7": "no motion",
     "8": "off, 0 W",
     "9": "off",
     "10": "closed",
@@ -31,12 +31,28 @@ def test_summaries_follow_the_values() -> None:
     d["5"].values[m.LOCK_DOOR].value = "closed"
     assert state_summary(d["5"]) == "locked, door closed"
     d["10"].values[m.COVER_CURRENT].value = 99
-    assert state_summary(d["10"]) == "open 100 %"
+    assert state_summary(d["10"]) == "open"
+    d["10"].values[m.COVER_CURRENT].value = 40
+    assert state_summary(d["10"]) == "40 % open"
     d["9"].values[m.LEVEL_CURRENT].value = 50
     d["9"].values[m.COLOR_HEX].value = "ff5000"
-    assert state_summary(d["9"]) == "51 %, colour #ff5000"
+    d["9"].values[m.COLOR_CURRENT].value = {
+        "warmWhite": 0,
+        "coldWhite": 0,
+        "red": 255,
+        "green": 80,
+        "blue": 0,
+    }
+    assert state_summary(d["9"]) == "50 %, #ff5000"
+    d["9"].values[m.COLOR_CURRENT].value = {"warmWhite": 255, "coldWhite": 0, "red": 0, "green": 0, "blue": 0}
+    assert state_summary(d["9"]) == "50 %, warm white"
     d["7"].readings[m.Capability.NOTIFICATION][1].value = 8
-    assert state_summary(d["7"]) == "motion clear, motion sensor status motion detection"
+    assert state_summary(d["7"]) == "no motion, motion detected"
+    d["7"].readings[m.Capability.BINARY_SENSOR][0].value = True
+    assert state_summary(d["7"]) == "motion detected"  # the binary sensor and the notification say it once
+    assert sentence(d["7"]) == "Garage Motion reports motion detected."
+    d["7"].readings[m.Capability.NOTIFICATION][0].value = 3
+    assert sentence(d["7"]) == "Garage Motion reports motion detected and its cover has been removed."
     d["2"].values[m.SWITCH_CURRENT].value = None
     assert state_summary(d["2"]) == "unknown"
 
@@ -45,8 +61,26 @@ def test_sentences() -> None:
     d = house()
     assert sentence(d["2"]) == "Kitchen Light is off."
     assert sentence(d["3"]) == "Living Room Lamp is on at 40 %."
-    assert sentence(d["4"]) == "Bedroom Sensor reports 21.6 °C air temperature, 46 % humidity."
-    assert sentence(d["6"]) == "Hallway Thermostat is set to heat to 20 °C, 20.8 °C now."
+    assert sentence(d["4"]) == "Bedroom Sensor reports air temperature 21.6 °C and humidity 46 %."
+    assert sentence(d["6"]) == "Hallway Thermostat is heating to 20 °C; it is 20.8 °C now."
+    assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open."
+    assert sentence(d["8"]) == "Coffee Maker Plug is off and drawing 0 W."
+    d["5"].values[m.LOCK_CURRENT].value = 255
+    assert sentence(d["5"]) == "Front Door Lock is locked, but the door is open."
+    d["5"].values[m.LOCK_CURRENT].value = 1  # UnsecuredWithTimeout: no enum words
+    assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open."
+    mode = d["6"].values[m.THERMOSTAT_MODE]
+    mode.value = 2
+    assert sentence(d["6"]) == "Hallway Thermostat is cooling to 24 °C; it is 20.8 °C now."
+    mode.value = 0
+    assert sentence(d["6"]) == "Hallway Thermostat is off; it is 20.8 °C now."
+    mode.value = 3
+    assert sentence(d["6"]) == "Hallway Thermostat is in auto mode; it is 20.8 °C now."
+    mode.value = None
+    d["6"].values[m.THERMOSTAT_TEMPERATURE].value = None
+    assert sentence(d["6"]) == "Hallway Thermostat is not reporting its mode yet."
+    d["2"].values[m.SWITCH_CURRENT].value = None
+    assert sentence(d["2"]) == "Kitchen Light has not reported whether it is on."
 
 
 def test_readings_cover_every_reading_value_with_unit_and_age() -> None:
@@ -66,7 +100,7 @@ def test_readings_cover_every_reading_value_with_unit_and_age() -> None:
     assert plug == [("Energy", "kWh"), ("Power", "W"), ("Voltage", "V"), ("Current", "A")]
     motion = [(r.label, r.text) for r in readings(d["7"], now)]
     assert motion == [
-        ("Motion", "clear"),
+        ("Motion", "no motion"),
         ("Cover status", "idle"),
         ("Motion sensor status", "idle"),
         ("Battery", None),

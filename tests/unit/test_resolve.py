@@ -232,10 +232,15 @@ def test_load_aliases(tmp_path: Path) -> None:
             'must be a JSON object mapping an alias to a device name or key, like {"porch light": '
             '"Porch Double Switch 1"}.',
         ),
-        ('{"lamp": 5}', ": the alias 'lamp' must map to a device name or key (a non-empty string), not 5."),
+        (
+            '{"lamp": 5}',
+            ": the alias 'lamp' must map to a device name or key (a non-empty string), or to a list of them "
+            "for a group, not 5.",
+        ),
         (
             '{"lamp": " "}',
-            ": the alias 'lamp' must map to a device name or key (a non-empty string), not \" \".",
+            ": the alias 'lamp' must map to a device name or key (a non-empty string), or to a list of "
+            'them for a group, not " ".',
         ),
         ('{"!!": "5"}', ": the alias '!!' has no letters or digits."),
         (

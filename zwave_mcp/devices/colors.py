@@ -75,3 +75,28 @@ def parse_color(raw: object) -> Color | None:
 
 def _rgb(hex6: str) -> tuple[int, int, int]:
     return int(hex6[0:2], 16), int(hex6[2:4], 16), int(hex6[4:6], 16)
+
+
+def color_name(current: object, hex_value: object = None) -> str | None:
+    """What a bulb reports, in words: "warm white", "red", or "#ff5000"; None when it reported nothing."""
+    if isinstance(current, dict):
+        channels = {
+            k: v for k, v in current.items() if isinstance(v, int | float) and not isinstance(v, bool)
+        }
+        rgb = [int(channels.get(c, 0)) for c in ("red", "green", "blue")]
+        whites = {"warmWhite": "warm white", "coldWhite": "cold white"}
+        lit = [name for key, name in whites.items() if channels.get(key, 0) > 0]
+        if lit and not any(rgb):
+            return "white" if len(lit) == 2 else lit[0]
+        if any(rgb):
+            hex_value = "".join(f"{max(0, min(255, c)):02x}" for c in rgb)
+    if (
+        isinstance(hex_value, str)
+        and _HEX.fullmatch(hex_value.casefold())
+        and len(hex_value.lstrip("#")) == 6
+    ):
+        code = hex_value.lstrip("#").casefold()
+        if code == "000000":
+            return None
+        return next((name for name, known in NAMED.items() if known == code), f"#{code}")
+    return None

@@ -28,6 +28,7 @@ from zwave_mcp.devices.gate.change import (
     value_effect,
 )
 from zwave_mcp.devices.gate.senders import WriteValues
+from zwave_mcp.devices.levels import to_level, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.gateway.model import ZValue
@@ -229,7 +230,7 @@ def _level_plan(
     """A 0-100 % request (absolute or relative) written as the device's own level, confirmed by its report."""
     target, current = device.values[target_role], device.values.get(current_role)
     percent = _percent(device, what, raw, current)
-    level = _to_device_level(percent, target)
+    level = to_level(percent, target)
     watch = current or target
     return ControlPlan(
         device,
@@ -345,7 +346,7 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
                 mode_value, chosen.value, "equals", f"{mode_value.label} = {chosen.value} ({chosen.text})"
             )
         ],
-        f"set {device.name} to {chosen.text} mode",
+        f"set {device.name} to {chosen.text.lower()} mode",
         details={"previous": mode_value.state_text()},
     )
 
@@ -441,19 +442,11 @@ def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int
                 f"{device.name} has not reported its {what}, so it cannot be changed by "
                 f"{_fmt(number, signed=True)} %; give a level from 0 to 100 instead."
             )
-        top = current.max or 99
-        now = round(current.value * 100 / top)
+        now = to_percent(current.value, current)
         return max(0, min(100, round(now + number)))
     if not 0 <= number <= 100:
         raise InvalidValue(f"{device.name} {what} must be from 0 to 100 %; got {_fmt(number)}.")
     return round(number)
-
-
-def _to_device_level(percent: int, target: ZValue) -> int:
-    """0–100 % → the value's own range (Multilevel Switch and Window Covering: 0–99, 99 = 100 %)."""
-    low = int(target.min) if target.min is not None else 0
-    high = int(target.max) if target.max is not None else 99
-    return low + round(percent * (high - low) / 100)
 
 
 def _parse_number(raw: Any, *, what: str, unit: str) -> tuple[float, bool]:

@@ -22,13 +22,17 @@ import difflib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotFound
+from zwave_mcp.devices.groups import PLURALS, Group, GroupTarget, Kind, group_label, kinds_of, parse_group
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.names import normalize, words_of
 from zwave_mcp.safetext import loads_json
+
+# An alias maps to one device (a name or key) or, as a list, to a group (device names, keys or rooms).
+AliasTarget = str | Sequence[str]
 
 # Longer input is not a name; refuse it before doing any work on it.
 MAX_QUERY_CHARS = 200
@@ -78,7 +82,7 @@ def _or_list(items: list[str]) -> str:
 class DeviceIndex:
     """Devices with their names precomputed for fast resolution (thousands of devices)."""
 
-    def __init__(self, devices: Iterable[Device], aliases: Mapping[str, str] | None = None) -> None:
+    def __init__(self, devices: Iterable[Device], aliases: Mapping[str, AliasTarget] | None = None) -> None:
         self.devices: list[Device] = list(devices)
         self._by_name: dict[str, list[int]] = {}
         self._by_key: dict[str, int] = {}
@@ -86,6 +90,8 @@ class DeviceIndex:
         self._by_location: dict[str, list[int]] = {}
         self._by_word: dict[str, set[int]] = {}
         self._names: list[str] = []  # normalized "name location", for suggestions
+        self._kinds: list[frozenset[Kind]] = []
+        self._place_names: dict[str, str] = {}  # normalized room or group → as people see it
         for i, device in enumerate(self.devices):
             name = normalize(device.name)
             location = normalize(device.location)
@@ -94,13 +100,23 @@ class DeviceIndex:
             self._by_node.setdefault(device.node_id, []).append(i)
             if location:
                 self._by_location.setdefault(location, []).append(i)
+                self._place_names.setdefault(location, device.location.lower())
             self._names.append(f"{name} {location}".strip())
+            self._kinds.append(kinds_of(device, name.split()))
             for word in self.words_of_device(device):
                 self._by_word.setdefault(word, set()).add(i)
         self._vocabulary = sorted(self._by_word)
         self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
+        self._groups: dict[str, tuple[str, list[str]]] = {}  # normalized group → (as written, members)
+        self._group_members: dict[str, list[int]] = {}
         for alias, target in (aliases or {}).items():
-            self._aliases[normalize(alias)] = (alias, target)
+            if isinstance(target, str):
+                self._aliases[normalize(alias)] = (alias, target)
+            else:
+                norm = normalize(alias)
+                self._groups[norm] = (alias, list(target))
+                self._group_members[norm] = self._members(target)
+                self._place_names[norm] = alias
 
     @staticmethod
     def words_of_device(device: Device) -> set[str]:
@@ -154,6 +170,52 @@ class DeviceIndex:
         i = self._by_key.get(key)
         return None if i is None else self.devices[i]
 
+    def kinds(self, device: Device) -> frozenset[Kind]:
+        """The kind words that name this device ("light", "plug", …); empty for a device not indexed."""
+        i = self._by_key.get(device.key)
+        return self._kinds[i] if i is not None else frozenset()
+
+    def parse_group(self, text: str) -> GroupTarget | None:
+        """`text` read as a group phrase (rooms, declared groups, kinds, "all"), or None if it is not one."""
+        if len(text) > MAX_QUERY_CHARS or any(_is_control(ch) for ch in text):
+            return None
+        return parse_group(words_of(text), self._place_names)
+
+    def group(self, text: object) -> Group:
+        """The devices a group phrase names (maybe none); `DeviceNotFound` when it is not a group phrase."""
+        if not isinstance(text, str) or not text.strip():
+            raise DeviceNotFound("No room, kind of device or group given.")
+        target = self.parse_group(text)
+        if target is None:
+            raise DeviceNotFound(
+                f"'{echo(text)}' is not a room, a kind of device or a group. {self.group_hint()}"
+            )
+        return self.group_for(target)
+
+    def group_for(self, target: GroupTarget) -> Group:
+        indexes: Iterable[int]
+        if target.places:
+            chosen: set[int] = set()
+            for place in target.places:
+                chosen.update(self._group_members.get(place) or self._by_location.get(place, []))
+            indexes = sorted(chosen)
+        else:
+            indexes = range(len(self.devices))
+        wanted = set(target.kinds)
+        devices = [self.devices[i] for i in indexes if not wanted or wanted & self._kinds[i]]
+        label = group_label([self._place_names[p] for p in target.places], target.kinds)
+        return Group(target, label, devices)
+
+    def group_hint(self) -> str:
+        """What a group can be, for messages: the rooms, declared groups and kind words."""
+        places = sorted({*self._place_names.values()})
+        shown = ", ".join(places[:MAX_LISTED]) + (
+            f" and {len(places) - MAX_LISTED} more" if len(places) > MAX_LISTED else ""
+        )
+        kinds = ", ".join(PLURALS.values())
+        where = f"a room or group ({shown}), " if places else ""
+        return f"Say {where}a kind ({kinds}), both, or 'everything'."
+
     def alias_problems(self) -> list[str]:
         """Aliases that point nowhere or hide a device name (log them at start-up)."""
         problems = []
@@ -162,7 +224,20 @@ class DeviceIndex:
                 problems.append(f"The alias '{alias}' is also a device name; the device wins.")
             elif self._exact_target(target) is None:
                 problems.append(f"The alias '{alias}' points to '{target}', which is not a device.")
+        for norm, (alias, members) in self._groups.items():
+            if norm in self._by_location:
+                problems.append(f"The group '{alias}' is also a room name; the group wins.")
+            for member in members:
+                if not self._members([member]):
+                    problems.append(f"The group '{alias}' lists '{member}', which is not a device or room.")
         return problems
+
+    def _members(self, members: Iterable[str]) -> list[int]:
+        """A declared group's devices: each member is a room, a device name or a device key."""
+        found: set[int] = set()
+        for member in members:
+            found.update(self._by_location.get(normalize(member), []) or self._exact_target(member) or [])
+        return sorted(found)
 
     # ---- tiers ----
 
@@ -176,6 +251,8 @@ class DeviceIndex:
                 i = self._by_key.get(f"{node}.{int(endpoint)}")
                 return [i] if i is not None else []
             return self._by_node.get(node, [])
+        if query in self._group_members:
+            return self._group_members[query]  # one member resolves; several are listed to choose from
         if query in self._aliases:
             alias, target = self._aliases[query]
             found = self._exact_target(target)
@@ -273,20 +350,30 @@ class DeviceIndex:
         )
 
 
-def parse_aliases(data: object, source: str = "alias file") -> dict[str, str]:
-    """Check a decoded alias mapping `{"alias": "device name or key"}`."""
+def parse_aliases(data: object, source: str = "alias file") -> dict[str, AliasTarget]:
+    """Check a decoded alias mapping: `{"alias": "device name or key"}`, and for a group (a floor, "upstairs")
+    a list of rooms, device names or keys: `{"upstairs": ["Bedroom", "Hallway Thermostat"]}`."""
     if not isinstance(data, dict):
         raise AliasFileError(
             f"{source} must be a JSON object mapping an alias to a device name or key, "
             f'like {{"porch light": "Porch Double Switch 1"}}.'
         )
-    aliases: dict[str, str] = {}
+    aliases: dict[str, AliasTarget] = {}
     seen: dict[str, str] = {}
     for alias, target in data.items():
-        if not isinstance(target, str) or not target.strip():
+        if isinstance(target, list):
+            if not target or not all(isinstance(t, str) and t.strip() for t in target):
+                raise AliasFileError(
+                    f"{source}: the group '{echo(alias)}' must list rooms, device names or keys "
+                    f"(non-empty strings), not {json.dumps(target)[:40]}."
+                )
+            value: AliasTarget = tuple(target)
+        elif isinstance(target, str) and target.strip():
+            value = target
+        else:
             raise AliasFileError(
                 f"{source}: the alias '{echo(alias)}' must map to a device name or key (a non-empty string), "
-                f"not {json.dumps(target)[:40]}."
+                f"or to a list of them for a group, not {json.dumps(target)[:40]}."
             )
         norm = normalize(alias)
         if not norm:
@@ -296,11 +383,11 @@ def parse_aliases(data: object, source: str = "alias file") -> dict[str, str]:
                 f"{source}: the aliases '{seen[norm]}' and '{echo(alias)}' are the same name."
             )
         seen[norm] = echo(alias)
-        aliases[alias] = target
+        aliases[alias] = value
     return aliases
 
 
-def load_aliases(path: str | Path) -> dict[str, str]:
+def load_aliases(path: str | Path) -> dict[str, AliasTarget]:
     """Read a user-edited alias file; `AliasFileError` says what is wrong and where."""
     file = Path(path)
     try:

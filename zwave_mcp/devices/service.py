@@ -17,10 +17,13 @@ from typing import Any
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, control_change, plan_control
+from zwave_mcp.devices.errors import AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.gate import Asker, Gate, GateResult
+from zwave_mcp.devices.group_control import CANNOT, MAX_NAMED, GroupPlan, group_change, plan_group
+from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.resolve import DeviceIndex, load_aliases
-from zwave_mcp.errors import PolicyRefusal
+from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, echo, load_aliases
+from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.health import GatewayHealth, count_statuses
@@ -44,7 +47,7 @@ class DeviceService:
         self.gate = gate
         self.policy = policy
         self.settings = settings
-        self._aliases: Mapping[str, str] = (
+        self._aliases: Mapping[str, AliasTarget] = (
             load_aliases(settings.aliases_file) if settings.aliases_file else {}
         )
         self._index: DeviceIndex | None = None
@@ -159,6 +162,24 @@ class DeviceService:
         self._resolved[(name, for_mutation)] = device
         return device
 
+    def _one_for_change(self, name: str) -> Device:
+        """The one device a change names; a name that fits several (or none) but is a group phrase says
+        how to change them all (a bare room name still lists its devices: never act on a guess)."""
+        try:
+            return self.resolve(name, for_mutation=True)
+        except (AmbiguousDevice, DeviceNotFound) as exc:
+            if not isinstance(name, str) or self.index.parse_group(name) is None:
+                raise
+            group = self.index.group(name)
+            if not group.devices:
+                raise
+            # The group as understood (it parses back to the same group), never the caller's raw text.
+            hint = f" To change all {len(group.devices)} {group.label}, use control_zwave_group with target '{group.label}'."
+            if isinstance(exc, AmbiguousDevice):
+                raise AmbiguousDevice(exc.message + hint, exc.candidates) from None
+            names = ", ".join(d.name for d in group.devices[:MAX_NAMED])
+            raise DeviceNotFound(f"'{echo(name)}' names several devices ({names}).{hint}") from None
+
     def select(
         self,
         *,
@@ -207,24 +228,74 @@ class DeviceService:
         for name in ("mode", "color", "setpoint"):
             if isinstance(params.get(name), str):
                 check_text_argument(name, params[name], max_len=40)
-        device = self.resolve(device_name, for_mutation=True)
+        device = self._one_for_change(device_name)
         plan = plan_control(device, action, **{k: params.get(k) for k in _PLAN_PARAMS})
         result = await self.gate.apply(control_change(plan), token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
         return plan, result
 
+    async def control_group(
+        self,
+        target: str,
+        action: str,
+        *,
+        params: Mapping[str, Any],
+        token: str | None = None,
+        ask: Asker | None = None,
+    ) -> tuple[GroupPlan, GateResult]:
+        """One action on every device a group phrase names ("the kitchen lights", "everything"), through
+        the gate as one change: one confirmation listing the devices, sent together, proven per device."""
+        for name in ("mode", "color", "setpoint"):
+            if isinstance(params.get(name), str):
+                check_text_argument(name, params[name], max_len=40)
+        group = self.group_or_device(target)
+        plan = plan_group(group, action, params, self.policy)
+        if not plan.plans:
+            raise UserError(_nothing_to_do(plan))
+        change = group_change(plan)
+        result = await self.gate.apply(change, token=token, ask=ask)
+        if result.outcome is Outcome.REFUSED:
+            raise PolicyRefusal(result.sentence)
+        return plan, result
+
+    def group_or_device(self, target: str) -> Group:
+        """A group phrase's devices; a phrase that is no group but one device's name is a group of one."""
+        check_text_argument("target", target)
+        index = self.index
+        if index.parse_group(target) is not None:
+            return index.group(target)
+        try:
+            device = self.resolve(target, for_mutation=True)
+        except DeviceNotFound as exc:
+            raise DeviceNotFound(f"{exc.message} {index.group_hint()}", exc.suggestions) from None
+        return Group(GroupTarget(), device.name, [device])
+
+
+def _nothing_to_do(plan: GroupPlan) -> str:
+    label, action = plan.group.label, CANNOT[plan.action]
+    if not plan.group.devices:
+        return f"There are no {label}."
+    refused = [s for s in plan.skipped if s.named]
+    if refused:
+        why = "; ".join(f"{s.device.name}: {s.why.rstrip('.')}" for s in refused[:MAX_NAMED])
+        return f"None of the {label} can {action} now ({why})."
+    return f"None of the {label} can {action}."
+
 
 _PLAN_PARAMS = ("level", "value", "setpoint", "mode", "color", "position")
 
 
-def _attach_aliases(devices: list[Device], aliases: Mapping[str, str]) -> None:
+def _attach_aliases(devices: list[Device], aliases: Mapping[str, AliasTarget]) -> None:
     """Give each device the aliases that point at it (by key, node id or name), so policy lists match
-    them as they match the device's own name."""
+    them as they match the device's own name. A group (a list) names several devices, not one: a policy
+    entry naming a group is not read as naming each of them."""
     if not aliases:
         return
     found: dict[str, list[str]] = {}
     for alias, target in aliases.items():
+        if not isinstance(target, str):
+            continue
         wanted = normalize(target)
         for device in devices:
             if target.strip() in (device.key, str(device.node_id)) or wanted == normalize(device.name):

@@ -129,6 +129,14 @@ def _write_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
     devices.write_value(sim, vid, _arg(args, 1), _arg(args, 2), lambda result: respond(result, delay=delay))
 
 
+def _write_multicast(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    # zwave-js-ui catches and logs every error of a multicast and returns undefined: the reply is always
+    # `success: true` with no `result` key (ZwaveClient.writeMulticast).
+    devices.write_multicast(
+        sim, _arg(args, 0), _arg(args, 1), _arg(args, 2), _arg(args, 3), lambda: respond()
+    )
+
+
 def _named(field: str) -> Handler:
     def handler(sim: Simulator, args: list[Any], respond: Respond) -> None:
         node = sim.node(_arg(args, 0))
@@ -305,6 +313,7 @@ HANDLERS: dict[str, Handler] = {
     "getInfo": _get_info,
     "getNodes": _get_nodes,
     "writeValue": _write_value,
+    "writeMulticast": _write_multicast,
     "setNodeName": _named("name"),
     "setNodeLocation": _named("loc"),
     "refreshValues": _refresh_values,

@@ -12,7 +12,7 @@ import sys
 import threading
 from urllib.parse import urlparse
 
-from zwave_mcp.simulator.house import load_house
+from zwave_mcp.simulator.house import captured_scenes, load_house
 from zwave_mcp.simulator.settings import FAST, PAYLOAD_TYPES, TOPIC_STYLES, SimConfig
 from zwave_mcp.simulator.simulator import Simulator
 
@@ -38,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--node-info", action="store_true", help="includeNodeInfo + publishNodeDetails")
     parser.add_argument("--no-events", action="store_true", help="do not publish _EVENTS")
     parser.add_argument("--fast", action="store_true", help="near-zero delays")
+    parser.add_argument(
+        "--scenes",
+        action="store_true",
+        help="start with the captured house's scenes (Movie Night, Good Night)",
+    )
     parser.add_argument("--quiet-devices", action="store_true", help="no periodic wake-ups, meter or motion")
     return parser
 
@@ -71,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.fast:
         config.timing = FAST
-    sim = Simulator(url.hostname or "127.0.0.1", url.port or 1883, house, config)
+    scenes = captured_scenes() if args.scenes else None
+    sim = Simulator(url.hostname or "127.0.0.1", url.port or 1883, house, config, scenes)
     done = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: done.set())

@@ -244,3 +244,67 @@ def _apply_color(sim: Simulator, node: dict[str, Any], value: dict[str, Any], ne
     if hex_value is not None and prop != "hexColor":
         rgb = "".join(f"{int(colors.get(c, 0)):02x}" for c in ("red", "green", "blue"))
         sim.set_value(node, hex_value, rgb)
+
+
+def write_multicast(
+    sim: Simulator, node_ids: Any, vid: Any, new: Any, options: Any, done: Callable[[], None]
+) -> None:
+    """zwave-js-ui's `writeMulticast`: one frame to all the nodes, then `done()` (it returns nothing).
+
+    No node acknowledges a multicast. zwave-js then updates every addressed node's value optimistically
+    (Binary/Multilevel Switch Set), which is published at once: an echo, not a report. Each listening,
+    alive node then sends its new state on its own, as Z-Wave Plus devices do for a change they did not
+    get by singlecast from the controller ("True Status"): a switch at once, a dimmer when its ramp ends.
+    The captured stick could not multicast, so this part is modelled on zwave-js's source and the spec.
+    """
+    t = sim.timing
+    targets: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    if isinstance(node_ids, list) and isinstance(vid, dict):
+        for node_id in node_ids:
+            node = sim.node(node_id)
+            if node is None or node.get("id") == 1:
+                continue
+            key = value_key(
+                vid.get("commandClass"), vid.get("endpoint"), vid.get("property"), vid.get("propertyKey")
+            )
+            value = node.get("values", {}).get(key)
+            if value is not None and value.get("writeable") and _type_error(value, new) is None:
+                targets.append((node, value))
+
+    def frame() -> None:
+        for node, value in targets:
+            current = _current_of(node, value)
+            sim.set_value(node, value, new)
+            if current is not None:
+                sim.set_value(node, current, _level(new) if value.get("commandClass") == 38 else new)
+        done()
+        for node, value in targets:
+            awake = node.get("isListening", True) or node.get("status") == "Awake"
+            if node.get("status") != "Dead" and awake:
+                _true_status(sim, node, value, new, options)
+
+    if sim.jammed:
+        sim.radio.submit(t.dead_fail, done)
+        return
+    sim.radio.submit(t.write_unsupervised, frame)
+
+
+def _level(new: Any) -> Any:
+    return max(0, min(99, new)) if isinstance(new, int | float) and not isinstance(new, bool) else new
+
+
+def _true_status(sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any) -> None:
+    current = _current_of(node, value)
+    if current is None:
+        return
+
+    def report() -> None:
+        sim.touch(node)
+        sim.set_value(node, current, current.get("value"))
+
+    if value.get("commandClass") == 38:
+        seconds = _seconds(options)
+        ramp = sim.timing.dimmer_ramp * (seconds / 2.0 if seconds is not None else 1.0)
+        sim.scheduler.call_later(ramp, lambda: sim.radio.submit(sim.timing.report, report))
+    else:
+        sim.radio.submit(sim.timing.report, report)

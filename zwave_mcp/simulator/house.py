@@ -62,6 +62,15 @@ def captured_house() -> list[Node]:
     return nodes
 
 
+def captured_scenes() -> list[dict[str, Any]]:
+    """Scenes for the captured house, as zwave-js-ui keeps them (`_getScenes`): Movie Night (lamp and bulb
+    low, kitchen light off, blinds closed) and Good Night (everything off, blinds closed, door locked).
+    The demo starts with them; tests create their own through `_createScene`."""
+    text = resources.files("zwave_mcp.simulator").joinpath("houses/captured_scenes.json").read_text("utf-8")
+    scenes: list[dict[str, Any]] = json.loads(text)
+    return scenes
+
+
 def _node_ids(count: int) -> list[int]:
     ids: list[int] = []
     candidate = 2

@@ -35,6 +35,7 @@ class Timing:
     poll: float = 0.11
     scene_step: float = 0.3  # _activateScene: first write runs this long after the reply
     echo: float = 0.005  # multicast/broadcast echo
+    report: float = 0.02  # a device's own report frame (True Status after a multicast)
     wakeup_interval: float = 60.0  # the mock's faked Wake Up Notifications
     awake_time: float = 0.3  # Awake → Asleep when nothing is queued
     meter_interval: float = 45.0

@@ -42,6 +42,7 @@ class Simulator:
         port: int = 1883,
         house: list[Node] | str | None = None,
         config: SimConfig | None = None,
+        scenes: list[dict[str, Any]] | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -49,7 +50,7 @@ class Simulator:
         self.timing: Timing = self.config.timing
         nodes = house if isinstance(house, list) else load_house(house)
         self.nodes: dict[int, Node] = {int(n["id"]): n for n in nodes}
-        self.scenes: list[dict[str, Any]] = []
+        self.scenes: list[dict[str, Any]] = [dict(s) for s in scenes or []]
         self.jammed = False
         # Faults (see "fault injection" below): a silent device, late writeValue replies.
         self.silent = False

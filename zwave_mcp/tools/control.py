@@ -8,8 +8,20 @@ from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.asking import asker_for
+from zwave_mcp.devices.control import ControlPlan
+from zwave_mcp.devices.describe import after_change_note
+from zwave_mcp.devices.group_control import group_sentence
 from zwave_mcp.executor import ToolSpec
-from zwave_mcp.tools.models import ControlArgs, ControlResult, MqttMessage
+from zwave_mcp.outcome import NOT_SENT, Outcome
+from zwave_mcp.tools.models import (
+    ControlArgs,
+    ControlResult,
+    GroupControlArgs,
+    GroupControlResult,
+    GroupMember,
+    MqttMessage,
+    SkippedDevice,
+)
 from zwave_mcp.tools.present import summarize
 
 if TYPE_CHECKING:
@@ -18,6 +30,15 @@ if TYPE_CHECKING:
 CONTROL = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True
 )
+
+
+def control_sentence(plan: ControlPlan, said: str, outcome: Outcome) -> str:
+    """The gate's sentence, and what the device's state adds that the person should hear: the door stands
+    open behind a lock, a colour set on a bulb that is off."""
+    if outcome in (Outcome.DECLINED, Outcome.REFUSED, Outcome.DRY_RUN):
+        return said  # nothing was sent and nothing will be: the state is not news
+    note = after_change_note(plan.device, plan.action, confirmed=outcome is Outcome.CONFIRMED)
+    return f"{said} {note}" if note else said
 
 
 def specs(app: App) -> list[ToolSpec]:
@@ -33,8 +54,9 @@ def specs(app: App) -> list[ToolSpec]:
             ask=asker_for(ctx, app.questions),
         )
         device = result.devices[0] if result.devices else None
+        said = control_sentence(plan, result.sentence, result.outcome)
         return ControlResult(
-            summary=result.sentence,
+            summary=said,
             device=summarize(plan.device),
             action=plan.action,
             outcome=result.outcome,
@@ -45,7 +67,57 @@ def specs(app: App) -> list[ToolSpec]:
             wouldSend=[MqttMessage(**m) for m in result.messages] or None,
         )
 
+    async def control_zwave_group(args: GroupControlArgs, ctx: Context) -> GroupControlResult:
+        params = args.model_dump(include={"level", "value", "setpoint", "mode", "color", "position"})
+        plan, result = await service.control_group(
+            args.target,
+            args.action,
+            params=params,
+            token=args.confirmationToken,
+            ask=asker_for(ctx, app.questions),
+        )
+        proven = result.outcome not in NOT_SENT  # else the gate's own sentence (confirmation asked…)
+        said = group_sentence(plan, result.devices) if proven and result.devices else result.sentence
+        by_key = {d.device.key: d for d in result.devices}
+        members = [
+            GroupMember(
+                device=summarize(p.device),
+                outcome=by_key[p.device.key].outcome if p.device.key in by_key else result.outcome,
+                target=p.argument,
+                reported=by_key[p.device.key].reported if p.device.key in by_key else None,
+                reason=(by_key[p.device.key].reason or None) if p.device.key in by_key else None,
+            )
+            for p in plan.plans
+        ]
+        return GroupControlResult(
+            summary=said,
+            target=plan.group.label,
+            action=plan.action,
+            outcome=result.outcome,
+            devices=members,
+            skipped=[SkippedDevice(name=s.device.name, key=s.device.key, why=s.why) for s in plan.skipped],
+            value=plan.argument,
+            confirmationToken=result.token,
+            expiresInSeconds=result.token_ttl_s,
+            wouldSend=[MqttMessage(**m) for m in result.messages] or None,
+        )
+
     return [
+        ToolSpec(
+            "control_zwave_group",
+            "Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', "
+            "'dim the living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a "
+            "kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors), both, a group from "
+            "the alias file, or 'everything'; the actions and values are those of control_zwave_device. "
+            "Devices that cannot do it are left out; each one's outcome comes from its own report. Unlocking "
+            "and opening doors need the person's confirmation (asked once for the whole group).",
+            GroupControlArgs,
+            GroupControlResult,
+            control_zwave_group,
+            mutating=True,
+            annotations=CONTROL,
+            title="Control a group of devices",
+        ),
         ToolSpec(
             "control_zwave_device",
             "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
@@ -59,5 +131,5 @@ def specs(app: App) -> list[ToolSpec]:
             mutating=True,
             annotations=CONTROL,
             title="Control a device",
-        )
+        ),
     ]

@@ -9,20 +9,27 @@ from mcp_types import ToolAnnotations
 from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.describe import readings, sentence
 from zwave_mcp.devices.errors import DeviceNotFound
+from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.tools.models import (
     DeviceArgs,
     DeviceCheck,
     DeviceList,
     DeviceState,
-    DeviceSummary,
     ListDevicesArgs,
     Reading,
     SensorArgs,
     SensorData,
     ValueReport,
 )
-from zwave_mcp.tools.present import age_seconds, now_ms, plural, summarize
+from zwave_mcp.tools.present import (
+    age_seconds,
+    list_summary,
+    now_ms,
+    sensor_summary,
+    summarize,
+    verify_summary,
+)
 
 if TYPE_CHECKING:
     from zwave_mcp.app import App
@@ -30,11 +37,6 @@ if TYPE_CHECKING:
 READ = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
-
-
-def _spoken_state(device: DeviceSummary) -> str:
-    # A dead device's last values are stale: say so in the sentence, not only in `status`.
-    return f"{device.state}, not responding" if device.status == "Dead" else device.state
 
 
 def specs(app: App) -> list[ToolSpec]:
@@ -47,20 +49,34 @@ def specs(app: App) -> list[ToolSpec]:
             capability=args.capability,
             include_inactive=args.includeInactive,
         )
+        group = service.group_or_device(args.target) if args.target else None
+        if group is not None:
+            wanted = {d.key for d in group.devices}
+            chosen = [d for d in chosen if d.key in wanted]
+        unknown: list[str] = []
+        answer_text = None
+        if args.state is not None:
+            everything = group is None or group.everything
+            label = group.label if group is not None else "devices"
+            if args.location and (group is None or everything):
+                everything, label = False, f"{args.location.strip().lower()} devices"
+            answer = ask(args.state, chosen, label, everything and not (args.filter or args.capability))
+            answer_text, chosen, unknown = answer.sentence, answer.matching, [d.name for d in answer.unknown]
         page = chosen[args.offset : args.offset + args.limit]
         shown = [summarize(d) for d in page]
-        if not chosen:
-            summary = (
-                "No devices match." if (args.filter or args.location or args.capability) else "No devices."
-            )
-        elif not shown:
-            summary = f"{plural(len(chosen), 'device')} in all, none from offset {args.offset} on."
-        else:
-            listing = ", ".join(f"{d.name} ({_spoken_state(d)})" for d in shown[:8])
-            more = f", and {len(chosen) - 8} more" if len(chosen) > 8 and len(shown) > 8 else ""
-            summary = f"{plural(len(chosen), 'device')}: {listing}{more}."
+        pages = max(1, -(-len(chosen) // args.limit))
+        page_number = args.offset // args.limit + 1
+        narrowed = bool(args.filter or args.location or args.capability or args.target)
+        summary = answer_text or list_summary(len(chosen), shown, args.offset, page_number, pages, narrowed)
         return DeviceList(
-            summary=summary, total=len(chosen), offset=args.offset, count=len(shown), devices=shown
+            summary=summary,
+            total=len(chosen),
+            offset=args.offset,
+            count=len(shown),
+            page=page_number,
+            pages=pages,
+            devices=shown,
+            notReported=unknown,
         )
 
     async def verify_device(args: DeviceArgs, _ctx: Any) -> DeviceCheck:
@@ -71,15 +87,8 @@ def specs(app: App) -> list[ToolSpec]:
         actions = available_actions(device) if app.policy.can_control(device) else []
         node = device.node
         ready = node.ready and node.status != "Dead"
-        if node.status == "Dead":
-            condition = "is not responding (dead)"
-        elif node.is_sleeping_device:
-            condition = "is a battery device that sleeps; commands wait until it wakes up"
-        else:
-            condition = "is ready" if node.ready else "is not ready yet (still being interviewed)"
-        can = f"It can: {', '.join(actions)}." if actions else "It only reports readings."
         return DeviceCheck(
-            summary=f"{device.label} exists and {condition}. {can}",
+            summary=verify_summary(device, actions),
             exists=True,
             device=summarize(device),
             ready=ready,
@@ -125,17 +134,16 @@ def specs(app: App) -> list[ToolSpec]:
             )
             for r in found
         ]
-        if not items:
-            summary = f"{device.name} has no sensor readings."
-        else:
-            summary = f"{device.name}: " + ", ".join(r.spoken() for r in found) + "."
-        return SensorData(summary=summary, device=summarize(device), readings=items)
+        return SensorData(summary=sensor_summary(device, found), device=summarize(device), readings=items)
 
     return [
         ToolSpec(
             "list_zwave_devices",
-            "List the Z-Wave devices with their room, type, current state and status. Filter by name words, "
-            "room or capability; paginated (limit/offset) with a total.",
+            "List the Z-Wave devices with their room, type, current state and status, or answer a question "
+            "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
+            "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, or "
+            "battery levels ('is anything on in the kitchen?' = target 'kitchen', state 'on'). Paginated "
+            "(limit/offset) with a total.",
             ListDevicesArgs,
             DeviceList,
             list_devices,

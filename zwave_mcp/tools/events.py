@@ -6,6 +6,7 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.devices.describe import change_phrase
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.gateway.model import Change
 from zwave_mcp.tools.devices import READ
@@ -27,23 +28,63 @@ def spoken_value(value: Any) -> str:
     return str(value)
 
 
+_GATEWAY = {
+    ("client_online", True): "zwave-js-ui came online",
+    ("client_online", False): "zwave-js-ui went offline",
+    ("driver_ready", True): "the Z-Wave driver became ready",
+    ("driver_ready", False): "the Z-Wave driver stopped",
+}
+_STATUS = {
+    "Dead": "stopped responding",
+    "Asleep": "went to sleep",
+    "Awake": "woke up",
+    "Alive": "is responding",
+}
+
+
 def describe_change(app: App, change: Change) -> tuple[str | None, str]:
-    """(device label, what happened in words) for one change."""
+    """(device name, what happened in words) for one change: "Kitchen Light", "turned on"."""
     node = app.gateway.inventory.node(change.node_id) if change.node_id is not None else None
-    device = node.display_name if node is not None else None
+    device_name = node.display_name if node is not None else None
     if change.kind == "value" and node is not None and change.value_id:
         value = node.values.get(change.value_id)
-        label = value.label if value is not None else change.value_id
-        text = value.state_text(change.new) if value is not None else None
-        unit = f" {value.unit}" if value is not None and value.unit else ""
-        return device, f"{label} → {text or spoken_value(change.new)}{unit}"
+        device = app.devices.device_of_value(change.value_id)  # hidden ones never get here (see below)
+        if device is not None:
+            device_name = device.name
+        if value is None:
+            return device_name, "reported a value that is no longer known"
+        return device_name, change_phrase(device, value, change.new)
     if change.kind == "status":
-        return device, f"status {change.old} → {change.new}"
+        return device_name, status_phrase(change.old, change.new)
     if change.kind == "gateway":
-        return None, f"gateway {change.value_id}: {change.old} → {change.new}"
+        return None, gateway_phrase(str(change.value_id), change.new)
     if change.kind == "removed":
-        return device, f"{change.value_id} removed"
-    return device, f"{change.kind} changed"
+        return device_name, "dropped a value"
+    return device_name, "changed"
+
+
+def status_phrase(old: object, new: object) -> str:
+    """A node status change, to follow the device's name: "stopped responding", "woke up"."""
+    if new == "Alive" and old == "Dead":
+        return "is responding again"
+    return _STATUS.get(str(new), "has not been heard from yet")
+
+
+def gateway_phrase(what: str, new: object) -> str:
+    known = _GATEWAY.get((what, new)) if isinstance(new, bool) else None
+    if known:
+        return known
+    if what == "driver_ready" and new is None:
+        return "zwave-js-ui no longer says whether the Z-Wave driver is ready"
+    if new is None:
+        return f"zwave-js-ui no longer reports its {what.replace('_', ' ')}"
+    if what == "version":
+        return f"zwave-js-ui reports version {new}"
+    if what == "driver_error":
+        return f"the Z-Wave driver reported an error: {new}"
+    if what == "controller_status":
+        return f"the Z-Wave controller says: {new}"
+    return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
 
 
 def _shown(app: App, change: Change) -> bool:
@@ -82,7 +123,7 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
     if not events:
         summary = f"Nothing changed in the last {span}."
     else:
-        latest = "; ".join(f"{e.device + ': ' if e.device else ''}{e.what}" for e in events[:5])
+        latest = "; ".join(f"{e.device + ' ' if e.device else ''}{e.what}" for e in events[:5])
         summary = f"{plural(len(events), 'change')} in the last {span}, latest first: {latest}."
     return RecentEvents(summary=summary, events=events)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.executor import ToolSpec
@@ -14,7 +15,19 @@ if TYPE_CHECKING:
     from zwave_mcp.app import App
 
 
-def advice_for(health: GatewayHealth, prefix: str, gateway_name: str) -> list[str]:
+# Node statuses in words ("Unknown" is zwave-js's word for "not heard from yet").
+_STATUS_WORDS = {
+    "Alive": "alive",
+    "Asleep": "asleep",
+    "Awake": "awake",
+    "Dead": "dead",
+    "Unknown": "not heard from yet",
+}
+
+
+def advice_for(
+    health: GatewayHealth, prefix: str, gateway_name: str, dead_devices: int | None = None
+) -> list[str]:
     """What a person should check, given what is wrong."""
     if not health.broker_connected:
         return [
@@ -32,7 +45,7 @@ def advice_for(health: GatewayHealth, prefix: str, gateway_name: str) -> list[st
         advice.append(
             "zwave-js-ui cannot reach its Z-Wave stick: check the serial port in its Z-Wave settings."
         )
-    dead = health.nodes_by_status.get("Dead", 0)
+    dead = health.nodes_by_status.get("Dead", 0) if dead_devices is None else dead_devices
     if dead:
         advice.append(
             f"{plural(dead, 'device')} not responding: check their power and range; zwave-js-ui can ping them."
@@ -46,21 +59,29 @@ def specs(app: App) -> list[ToolSpec]:
     async def check_zwave_health(_args: NoArgs, _ctx: Any) -> HealthReport:
         health = app.devices.health()
         problems = [health.problem] if health.problem else []
-        dead = health.nodes_by_status.get("Dead", 0)
+        # Counted in devices, as every other tool counts (a double switch is two devices, one node).
+        by_status = (
+            Counter(d.node.status for d in app.devices.devices()) if health.inventory_loaded else Counter()
+        )
+        devices = dict(sorted(by_status.items()))
+        dead = devices.get("Dead", 0)
         if dead and not problems:
             problems.append(f"{plural(dead, 'device')} not responding (dead)")
-        counts = ", ".join(f"{n} {status.lower()}" for status, n in sorted(health.nodes_by_status.items()))
+        counts = ", ".join(
+            f"{n} {_STATUS_WORDS.get(status, status.lower())}" for status, n in devices.items()
+        )
+        total = sum(devices.values())
         if health.problem:
             summary = f"Z-Wave is not working: {health.problem}."
         elif dead:
             summary = (
                 f"Z-Wave is working, but {plural(dead, 'device')} not responding: zwave-js-ui is "
-                f"{health.zwave_js_ui_state}, {plural(health.node_count, 'node')} ({counts})."
+                f"{health.zwave_js_ui_state}, {plural(total, 'device')} ({counts})."
             )
         else:
             summary = (
                 f"Z-Wave is working: zwave-js-ui is {health.zwave_js_ui_state}, "
-                f"{plural(health.node_count, 'node')} ({counts})."
+                f"{plural(total, 'device')} ({counts})."
             )
         return HealthReport(
             summary=summary,
@@ -84,11 +105,14 @@ def specs(app: App) -> list[ToolSpec]:
                 "name": settings.gateway_name,
             },
             nodes=health.nodes_by_status,
+            devices=devices,
             lastMessageAgeSeconds=None
             if health.last_message_age_s is None
             else round(health.last_message_age_s, 1),
             problems=problems,
-            advice=advice_for(health, settings.prefix, settings.gateway_name),
+            advice=advice_for(
+                health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
+            ),
         )
 
     return [

@@ -12,6 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from zwave_mcp.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.devices.model import Capability
+from zwave_mcp.devices.questions import Question
 from zwave_mcp.executor import ToolResult
 from zwave_mcp.outcome import Outcome
 
@@ -40,7 +41,20 @@ class _Args(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+GROUP_TARGET = (
+    "Many devices as people name them: a room ('kitchen', 'the living room'), a kind ('lights', 'plugs', "
+    "'switches', 'blinds', 'locks', 'thermostats', 'sensors', 'doors'), both ('the kitchen lights', "
+    "'kitchen and living room lights'), a group from the alias file ('upstairs'), or 'everything'"
+)
+
+
 class ListDevicesArgs(_Args):
+    target: str | None = Field(None, max_length=NAME_MAX, description=GROUP_TARGET)
+    state: Question | None = Field(
+        None,
+        description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
+        "'battery' for battery levels, 'low_battery' for low ones. The summary is the one-sentence answer.",
+    )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
     location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
     capability: Capability | None = Field(None, description="Only devices that have this capability")
@@ -61,32 +75,55 @@ class SensorArgs(_Args):
     )
 
 
+# Fields shared by control_zwave_device and control_zwave_group.
+_ACTION: Any = Field(
+    description="What to do; verify_device lists the actions a device takes. Also accepted: "
+    + ", ".join(a.replace("_", " ") for a in ACTION_ALIASES)
+)
+_LEVEL: Any = Field(
+    None,
+    description="dim/set_level: 0-100 %, or relative '+10' / '-20'. set_temperature: degrees, or '+1'",
+)
+_VALUE: Any = Field(
+    None, description="Same as level (for set_temperature: the temperature; for set_mode: the mode)"
+)
+_POSITION: Any = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
+_SETPOINT: Any = Field(
+    None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
+)
+_MODE: Any = Field(None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'")
+_COLOR: Any = Field(None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'")
+_CONFIRMATION_TOKEN: Any = Field(
+    None,
+    max_length=200,
+    description="Only after the person agreed: the token a previous 'confirmation required' answer gave",
+)
+
+
 class ControlArgs(_Args):
     deviceName: str = DeviceName
-    action: Action = Field(
-        description="What to do; verify_device lists the actions a device takes. Also accepted: "
-        + ", ".join(a.replace("_", " ") for a in ACTION_ALIASES)
-    )
-    level: float | str | None = Field(
-        None,
-        description="dim/set_level: 0-100 %, or relative '+10' / '-20'. set_temperature: degrees, or '+1'",
-    )
-    value: float | str | None = Field(
-        None, description="Same as level (for set_temperature: the temperature; for set_mode: the mode)"
-    )
-    position: float | None = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
-    setpoint: str | None = Field(
-        None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
-    )
-    mode: str | None = Field(None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'")
-    color: str | None = Field(
-        None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'"
-    )
-    confirmationToken: str | None = Field(
-        None,
-        max_length=200,
-        description="Only after the person agreed: the token a previous 'confirmation required' answer gave",
-    )
+    action: Action = _ACTION
+    level: float | str | None = _LEVEL
+    value: float | str | None = _VALUE
+    position: float | None = _POSITION
+    setpoint: str | None = _SETPOINT
+    mode: str | None = _MODE
+    color: str | None = _COLOR
+    confirmationToken: str | None = _CONFIRMATION_TOKEN
+
+
+class GroupControlArgs(_Args):
+    """control_zwave_group: the same action and values as control_zwave_device, on a group."""
+
+    target: str = Field(min_length=1, max_length=NAME_MAX, description=GROUP_TARGET)
+    action: Action = _ACTION
+    level: float | str | None = _LEVEL
+    value: float | str | None = _VALUE
+    position: float | None = _POSITION
+    setpoint: str | None = _SETPOINT
+    mode: str | None = _MODE
+    color: str | None = _COLOR
+    confirmationToken: str | None = _CONFIRMATION_TOKEN
 
 
 class SceneArgs(_Args):
@@ -127,7 +164,12 @@ class DeviceList(ToolResult):
     total: int
     offset: int
     count: int
+    page: int = Field(1, description="Which page this is (limit devices a page)")
+    pages: int = Field(1, description="How many pages there are")
     devices: list[DeviceSummary]
+    notReported: list[str] = Field(
+        default_factory=list, description="With state: devices asked about that have not reported it"
+    )
 
 
 class DeviceCheck(ToolResult):
@@ -209,11 +251,44 @@ class ControlResult(ToolResult):
     )
 
 
+class GroupMember(BaseModel):
+    """What became of the change on one device of the group."""
+
+    device: DeviceSummary
+    outcome: Outcome = Field(description=OUTCOME_HELP)
+    target: Any = None
+    reported: Any = Field(None, description="The device's last reported value")
+    reason: str | None = None
+
+
+class SkippedDevice(BaseModel):
+    name: str
+    key: str
+    why: str = Field(description="Why it was left alone: it cannot do this, a refused value, the policy")
+
+
+class GroupControlResult(ToolResult):
+    target: str = Field(description="The group as understood: 'kitchen and living room lights'")
+    action: str
+    outcome: Outcome = Field(description="The worst outcome over the devices; " + OUTCOME_HELP)
+    devices: list[GroupMember] = Field(default_factory=list, description="Every device acted on")
+    skipped: list[SkippedDevice] = Field(default_factory=list)
+    value: Any = Field(None, description="The target as understood: percent, degrees, mode or colour")
+    confirmationToken: str | None = None
+    expiresInSeconds: float | None = None
+    wouldSend: list[MqttMessage] | None = Field(
+        default=None, description="dry run: the messages that would be sent"
+    )
+
+
 class HealthReport(ToolResult):
     healthy: bool
     broker: dict[str, Any]
     gateway: dict[str, Any]
-    nodes: dict[str, int]
+    nodes: dict[str, int] = Field(description="Z-Wave nodes by status (a node can hold several devices)")
+    devices: dict[str, int] = Field(
+        default_factory=dict, description="Devices by status, counted as list_zwave_devices counts them"
+    )
     lastMessageAgeSeconds: float | None = None
     problems: list[str] = Field(default_factory=list)
     advice: list[str] = Field(default_factory=list)

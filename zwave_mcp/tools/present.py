@@ -1,10 +1,11 @@
-"""Devices as the tools show them: the shared summary every result embeds."""
+"""Devices as the tools show them: the shared summary every result embeds, and the tools' sentences
+(pure functions, so the golden-file test renders exactly what the tools say)."""
 
 from __future__ import annotations
 
 import time
 
-from zwave_mcp.devices.describe import state_summary
+from zwave_mcp.devices.describe import Reading, spoken_readings, state_summary
 from zwave_mcp.devices.model import Device
 from zwave_mcp.tools.models import DeviceSummary
 
@@ -33,3 +34,46 @@ def age_seconds(last_update_ms: int | None, now: int) -> float | None:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def spoken_state(device: DeviceSummary) -> str:
+    # A dead device's last values are stale: say so in the sentence, not only in `status`.
+    return f"{device.state}, not responding" if device.status == "Dead" else device.state
+
+
+LISTED_IN_SUMMARY = 8
+
+
+def list_summary(
+    total: int, shown: list[DeviceSummary], offset: int, page: int, pages: int, narrowed: bool
+) -> str:
+    """ "11 devices: A (on), …", "11 devices, page 2 of 2: …", "No devices match."."""
+    if not total:
+        return "No devices match." if narrowed else "No devices."
+    if not shown:
+        return f"{plural(total, 'device')} in all, none from offset {offset} on."
+    listing = ", ".join(f"{d.name} ({spoken_state(d)})" for d in shown[:LISTED_IN_SUMMARY])
+    more = f", and {len(shown) - LISTED_IN_SUMMARY} more" if len(shown) > LISTED_IN_SUMMARY else ""
+    where = f", page {page} of {pages}" if len(shown) < total else ""
+    return f"{plural(total, 'device')}{where}: {listing}{more}."
+
+
+def verify_summary(device: Device, actions: list[str]) -> str:
+    node = device.node
+    if node.status == "Dead":
+        condition = "is not responding (dead)"
+    elif node.is_sleeping_device:
+        condition = "is a battery device that sleeps; commands wait until it wakes up"
+    else:
+        condition = "is ready" if node.ready else "is not ready yet (still being interviewed)"
+    can = (
+        f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
+        if actions
+        else "It only reports readings."
+    )
+    return f"{device.label} exists and {condition}. {can}"
+
+
+def sensor_summary(device: Device, found: list[Reading]) -> str:
+    said = spoken_readings(found)
+    return f"{device.name}: {', '.join(said)}." if said else f"{device.name} has no sensor readings."

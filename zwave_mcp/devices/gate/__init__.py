@@ -62,7 +62,7 @@ from zwave_mcp.devices.gate.change import (
 )
 from zwave_mcp.devices.gate.core import Gate, GateResult
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
-from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, WriteValues
+from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
 from zwave_mcp.outcome import Outcome
 
 __all__ = [
@@ -77,6 +77,7 @@ __all__ = [
     "Expectation",
     "Gate",
     "GateResult",
+    "GroupWrites",
     "Outcome",
     "Report",
     "Sender",

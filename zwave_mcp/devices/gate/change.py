@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.sensitive import describe_action
@@ -35,7 +36,9 @@ CC_LOCK = 118
 DOOR_LOCK_SECURED = 255
 
 Match = Literal["equals", "nonzero", "contains"]
-DeliveryStatus = Literal["supervised", "unsupervised", "working", "accepted", "queued", "failed", "no_answer"]
+DeliveryStatus = Literal[
+    "supervised", "unsupervised", "multicast", "working", "accepted", "queued", "failed", "no_answer"
+]
 
 # `ask(question, binding)`: "accept", "decline", "cancel", or None when the client cannot ask (the gate then
 # hands out a one-time token). It may raise to end the call with an "input required" result.
@@ -112,6 +115,8 @@ class Delivery:
 
     status: "supervised" (the device itself acknowledged: SetValueStatus 255), "unsupervised" (sent, the
     device does not acknowledge: 254, any echo is zwave-js's own), "working" (1: carrying it out),
+    "multicast" (sent to several nodes in one frame: no node acknowledges it, and zwave-js updates each
+    node's value optimistically, so only a report after that echo is the device's own),
     "accepted" (an API that answers true/false: scene activation, admin calls), "queued" (a sleeping
     device), "failed" (with `reason`), "no_answer" (zwave-js-ui did not answer in time: it may still have
     been done).
@@ -286,8 +291,4 @@ def _percent(level: float, value: ZValue) -> int:
     """A device level as 0-100 % of the value's own range (0-99 on Multilevel Switch)."""
     if level == 255:  # "on at the last level": where it lands is unknown, but it is on/open
         return 100
-    low = value.min if value.min is not None else 0
-    high = value.max if value.max is not None else 99
-    if high <= low:
-        return 0
-    return max(0, min(100, round((level - low) * 100 / (high - low))))
+    return to_percent(level, value)

@@ -23,6 +23,14 @@ from zwave_mcp.policy import AuditEvent, Policy
 
 log = logging.getLogger(__name__)
 
+# After a multicast, how long to wait for each device's own report before asking it (a dimmer reports at
+# the end of its ramp, about a second; a switch within a few hundred milliseconds).
+MULTICAST_REPORT_WAIT_S = 2.0
+
+
+def loop_time() -> float:
+    return asyncio.get_running_loop().time()
+
 
 @dataclass(slots=True)
 class GateResult:
@@ -298,6 +306,15 @@ class Gate:
             )
             return EffectOutcome(effect, outcome, last)
         since = sent_at
+        if status == "multicast":
+            # zwave-js updates every node of a multicast optimistically: the first matching report is that
+            # echo. Z-Wave Plus devices then report their new state on their own ("True Status"); that
+            # second report is the evidence. A device that stays silent is asked, like an unsupervised one.
+            window = min(deadline, loop_time() + MULTICAST_REPORT_WAIT_S)
+            seen = await self._await_report(watch, sent_at, expect.is_met, window, skip=1)
+            if seen is not None:
+                return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
+            status = "unsupervised"
         if status == "unsupervised":
             # zwave-js publishes an optimistic value with an unsupervised write: that echo proves nothing.
             # Ask the device itself; if that fails, only a report after now (zwave-js's own re-poll) counts.
@@ -319,14 +336,17 @@ class Gate:
         return EffectOutcome(effect, Outcome.WORKING if status == "working" else Outcome.UNCONFIRMED, last)
 
     async def _await_report(
-        self, watch: _Watch, since: float, predicate: Callable[[Any], bool], deadline: float
+        self, watch: _Watch, since: float, predicate: Callable[[Any], bool], deadline: float, skip: int = 0
     ) -> Any:
+        """The first report since `since` that meets `predicate` (after `skip` such reports), or None."""
         loop = asyncio.get_running_loop()
         checked = 0
         while True:
             for at, value in watch.reports[checked:]:
                 if at >= since and _safe(predicate, value):
-                    return value
+                    if skip <= 0:
+                        return value
+                    skip -= 1
             checked = len(watch.reports)
             remaining = deadline - loop.time()
             if remaining <= 0:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.gate.change import (
     CC_BARRIER,
     CC_BINARY_SWITCH,
@@ -24,6 +25,7 @@ from zwave_mcp.devices.gate.change import (
     Effect,
     is_number,
 )
+from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.outcome import Outcome
@@ -114,19 +116,21 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     if cc == CC_BARRIER:
         return (value.state_text(raw) or str(raw)).lower()
     if cc in (CC_MULTILEVEL_SWITCH, CC_WINDOW_COVERING) and is_number(raw):
-        top = value.max or 99
-        percent = max(0, min(100, round(raw * 100 / top)))
+        percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
         if device.has(Capability.COVER) or cc == CC_WINDOW_COVERING:
-            return "closed" if percent == 0 else ("open" if percent == 100 else f"open {percent} %")
+            return "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return "off" if percent == 0 else f"{percent} %"
     if cc == CC_BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
     if cc == CC_THERMOSTAT_SETPOINT and is_number(raw):
-        return f"{raw:g}{' ' + value.unit if value.unit else ''}"
+        # A setpoint is what the thermostat aims for, not what it is: "is now set to 21.5 °C".
+        name = (value.property_key_name or "").lower()
+        return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
     if cc == CC_THERMOSTAT_MODE:
-        return value.state_text(raw) or str(raw)
+        return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
     if cc == CC_COLOR:
-        return f"the colour #{raw}" if isinstance(raw, str) else "the new colour"
+        named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
+        return f"the colour {named}" if named else "the new colour"
     text = value.state_text(raw)
     if text:
         return text

@@ -183,6 +183,92 @@ class ApiCall:
         ]
 
 
+# Command classes zwave-js updates optimistically for a multicast Set (Binary and Multilevel Switch), the
+# ones a group change sends as one frame; other values go one writeValue each.
+MULTICAST_CCS = frozenset({37, 38})
+
+
+def _multicast_key(effect: Effect) -> tuple[Any, ...] | None:
+    """Effects with the same key can share one multicast frame; None: this one goes on its own."""
+    value = effect.value
+    if value is None or value.command_class not in MULTICAST_CCS or value.property != "targetValue":
+        return None
+    if effect.device.node.is_sleeping_device or effect.device.node.status == "Dead":
+        return None  # a sleeper is not listening, a dead node hears nothing: neither can take a multicast
+    return (value.command_class, value.endpoint, value.property, value.property_key, repr(effect.target))
+
+
+@dataclass(frozen=True)
+class GroupWrites:
+    """Many devices at once: one `writeMulticast` for each set of nodes taking the same command class,
+    property and target (one radio frame for all of them), concurrent `writeValue`s for the rest.
+
+    zwave-js-ui's `writeMulticast` answers `success: true` with no result (its errors are only logged,
+    and on CC_NotSupported it falls back to single writes itself), so a multicast's evidence is each
+    device's own report ("multicast" delivery). If the call is refused, those devices get single writes.
+    """
+
+    def _plan(self, change: Change) -> tuple[list[list[Effect]], list[Effect]]:
+        groups: dict[tuple[Any, ...], list[Effect]] = {}
+        single: list[Effect] = []
+        for effect in change.effects:
+            if effect.value is None:
+                continue
+            key = _multicast_key(effect)
+            if key is None:
+                single.append(effect)
+            else:
+                groups.setdefault(key, []).append(effect)
+        multicast = [
+            g for g in groups.values() if len({e.device.node_id for e in g}) == len(g) and len(g) > 1
+        ]
+        for g in groups.values():
+            if g not in multicast:
+                single.extend(g)
+        return multicast, single
+
+    @staticmethod
+    def _multicast_args(effects: list[Effect]) -> list[Any]:
+        first = effects[0]
+        assert first.value is not None
+        value_id = {k: v for k, v in first.value.api_value_id().items() if k != "nodeId"}
+        args: list[Any] = [[e.device.node_id for e in effects], value_id, first.target]
+        if first.options:
+            args.append(first.options)
+        return args
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        multicast, single = self._plan(change)
+        messages = [message(gateway, "writeMulticast", self._multicast_args(g)) for g in multicast]
+        return messages + [message(gateway, "writeValue", _write_args(e)) for e in single]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        multicast, single = self._plan(change)
+        writer = WriteValues()
+        jobs = [self._multicast(g, gateway, timeout, writer) for g in multicast]
+        jobs += [self._single(e, gateway, timeout, writer) for e in single]
+        results = await asyncio.gather(*jobs)
+        return [d for part in results for d in part]
+
+    async def _single(
+        self, effect: Effect, gateway: ZwaveGateway, timeout: float, writer: WriteValues
+    ) -> list[Delivery]:
+        return [await writer._one(effect, gateway, timeout)]
+
+    async def _multicast(
+        self, effects: list[Effect], gateway: ZwaveGateway, timeout: float, writer: WriteValues
+    ) -> list[Delivery]:
+        try:
+            reply = await gateway.call("writeMulticast", *self._multicast_args(effects), timeout=timeout)
+        except GatewayError as exc:
+            status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
+            return [Delivery(e, status, str(exc)) for e in effects]
+        if not reply.success:
+            log.info("multicast refused; writing one by one", extra={"why": reply.message})
+            return list(await asyncio.gather(*(writer._one(e, gateway, timeout) for e in effects)))
+        return [Delivery(e, "multicast") for e in effects]
+
+
 @dataclass
 class AdminCall:
     """Network-care requests (issue 16) (built by `NetworkAdmin`, which names the APIs and reads

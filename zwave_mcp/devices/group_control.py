@@ -1,0 +1,222 @@
+"""One action on a group of devices: the planner in front of the write gate, and the answer in one sentence.
+
+`plan_group(group, action, params, policy)` plans the action for every device of the group that takes it
+(each with its own checks, as `plan_control` does for one), and sets aside the ones it cannot act on:
+devices that cannot do it (a sensor cannot be switched off), values they refuse, and devices the policy
+does not let be changed (named in the answer). `group_change` is the gate's `Change`: every effect of every
+plan, sent by `GroupWrites` (multicast where several nodes take the same write), judged, confirmed once
+and proven per device by the gate. `group_sentence` says what came of it: "Turned off 4 of 5 kitchen and
+living room lights; Porch Double Switch 2 did not report back."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from zwave_mcp.devices.control import (
+    ControlPlan,
+    available_actions,
+    control_change,
+    normalize_action,
+    plan_control,
+)
+from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
+from zwave_mcp.devices.groups import Group
+from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.resolve import echo
+from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy import Policy
+
+MAX_NAMED = 8  # device names listed in a summary or sentence before "and N more"
+
+# Past tense for the answer, and the phrase for what was asked ("turn off").
+_DONE = {
+    "on": ("Turned on", "turn on"),
+    "off": ("Turned off", "turn off"),
+    "toggle": ("Toggled", "toggle"),
+    "dim": ("Set", "set"),
+    "set_level": ("Set", "set"),
+    "open": ("Opened", "open"),
+    "close": ("Closed", "close"),
+    "stop": ("Stopped", "stop"),
+    "set_position": ("Set", "set"),
+    "lock": ("Locked", "lock"),
+    "unlock": ("Unlocked", "unlock"),
+    "set_temperature": ("Set", "set"),
+    "set_mode": ("Set", "set"),
+    "set_color": ("Set", "set"),
+}
+CANNOT = {
+    "toggle": "be toggled",
+    "open": "be opened",
+    "close": "be closed",
+    "stop": "be stopped",
+    "lock": "be locked",
+    "unlock": "be unlocked",
+    "on": "be switched on",
+    "off": "be switched off",
+    "set_level": "be dimmed",
+    "dim": "be dimmed",
+    "set_position": "be set to a position",
+    "set_temperature": "take a temperature",
+    "set_mode": "take a mode",
+    "set_color": "change colour",
+}
+_LATE = {
+    Outcome.UNCONFIRMED: "did not report back",
+    Outcome.WORKING: "{is} still on the way",
+    Outcome.QUEUED: "will do it when {they} next wake{s} up",
+    Outcome.UNKNOWN: "may have done it (zwave-js-ui did not answer in time)",
+    Outcome.FAILED: "failed ({reason})",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    device: Device
+    why: str  # "cannot turn off", "the policy does not let it be changed", a refused value's reason
+    named: bool  # said in the answer (the policy refused it) or only listed in the result
+
+
+@dataclass(slots=True)
+class GroupPlan:
+    group: Group
+    action: str
+    plans: list[ControlPlan]
+    skipped: list[Skipped] = field(default_factory=list)
+
+    @property
+    def argument(self) -> Any:
+        return self.plans[0].argument if self.plans else None
+
+    @property
+    def devices(self) -> list[Device]:
+        return [p.device for p in self.plans]
+
+    def target_words(self) -> str:
+        """ " to 30 %", " to 21.5 °C", " to heat mode", "" — from the first plan's summary."""
+        if not self.plans or _DONE[self.action][1] != "set":
+            return ""
+        summary = self.plans[0].summary
+        name = self.plans[0].device.name
+        rest = summary.split(name, 1)[1] if name in summary else ""
+        return rest if rest.startswith((" to ", " heating to ", " cooling to ")) else ""
+
+    @property
+    def summary(self) -> str:
+        """What the change is, naming its devices: "turn off the kitchen lights (Kitchen Light, …)"."""
+        verb = _DONE[self.action][1]
+        return (
+            f"{verb} the {self.group.label}{self.target_words()} ({_names([d.name for d in self.devices])})"
+        )
+
+
+def plan_group(group: Group, action: str, params: Mapping[str, Any], policy: Policy) -> GroupPlan:
+    """Plan `action` for every device of `group` that takes it; set the rest aside with the reason."""
+    wanted = normalize_action(action) if isinstance(action, str) else ""
+    if wanted not in _DONE:
+        raise ActionNotSupported(
+            f"No action '{echo(str(action))}'; the actions are: {', '.join(_DONE)}.", list(_DONE)
+        )
+    plans: list[ControlPlan] = []
+    skipped: list[Skipped] = []
+    check_lists = policy.read_only_refusal("change") is None  # read-only: the gate refuses the whole change
+    for device in group.devices:
+        if wanted not in available_actions(device):
+            skipped.append(Skipped(device, f"cannot {CANNOT[wanted]}", named=False))
+            continue
+        try:
+            plan = plan_control(device, wanted, **{k: params.get(k) for k in _PLAN_PARAMS})
+        except (ActionNotSupported, InvalidValue, StateUnknown) as exc:
+            skipped.append(Skipped(device, exc.message, named=True))
+            continue
+        refusal = _policy_refusal(plan, policy) if check_lists else None
+        if refusal is not None:
+            skipped.append(Skipped(device, refusal, named=True))
+            continue
+        plans.append(plan)
+    return GroupPlan(group, wanted, plans, skipped)
+
+
+def _policy_refusal(plan: ControlPlan, policy: Policy) -> str | None:
+    for effect in control_change(plan).effects:
+        decision = policy.judge(
+            effect.device, effect.words, effect.argument, unit=effect.unit, action_text=plan.summary
+        )
+        if decision.refused:
+            return "the policy does not let it be changed"
+    return None
+
+
+def group_change(plan: GroupPlan, tool: str = "control_zwave_group") -> Change:
+    effects: list[Effect] = [e for p in plan.plans for e in control_change(p, tool).effects]
+    return Change(
+        tool,
+        plan.action,
+        plan.summary,
+        effects,
+        GroupWrites(),
+        subject=f"group '{plan.group.label}'",
+        argument=plan.argument,
+    )
+
+
+def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
+    """ "Turned off 4 of 5 kitchen and living room lights; Porch Double Switch 2 did not report back." """
+    done, _verb = _DONE[plan.action]
+    label, total = plan.group.label, len(plan.plans)
+    confirmed = [d for d in devices if d.outcome is Outcome.CONFIRMED]
+    if total == 1 and confirmed:
+        head = f"{done} {confirmed[0].device.name}{plan.target_words()}"
+    elif len(confirmed) == total:
+        head = f"{done} {'both' if total == 2 else f'all {total}'} {label}{plan.target_words()}"
+    elif confirmed:
+        head = f"{done} {len(confirmed)} of {total} {label}{plan.target_words()}"
+    elif total == 1:
+        only = devices[0]
+        late = _LATE[only.outcome].format(**{"is": "is", "they": "it", "s": "s", "reason": only.reason})
+        verb = _DONE[plan.action][1]
+        return (
+            f"Sent the command to {verb} {only.device.name}{plan.target_words()}, but it {late}"
+            + _left_alone(plan)
+        )
+    else:
+        verb = _DONE[plan.action][1]
+        head = f"Sent the command to {verb} the {label}{plan.target_words()}, but none confirmed it"
+    parts = [head]
+    for outcome, words in _LATE.items():
+        found = [d for d in devices if d.outcome is outcome]
+        if not found:
+            continue
+        one = len(found) == 1
+        said = words.format(
+            **{
+                "is": "is" if one else "are",
+                "they": "it" if one else "they",
+                "s": "s" if one else "",
+                "reason": found[0].reason,
+            }
+        )
+        parts.append(f"{_names([d.device.name for d in found])} {said}")
+    return "; ".join(parts) + _left_alone(plan)
+
+
+def _left_alone(plan: GroupPlan) -> str:
+    """ "; Coffee Maker Plug was left alone: the policy does not let it be changed." (or ".")"""
+    named = [s for s in plan.skipped if s.named]
+    parts = [""]
+    for why in dict.fromkeys(s.why for s in named):
+        who = [s.device.name for s in named if s.why == why]
+        parts.append(f"{_names(who)} {'was' if len(who) == 1 else 'were'} left alone: {why.rstrip('.')}")
+    return "; ".join(parts) + "."
+
+
+def _names(names: list[str]) -> str:
+    shown = names[:MAX_NAMED] + ([f"{len(names) - MAX_NAMED} more"] if len(names) > MAX_NAMED else [])
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+_PLAN_PARAMS = ("level", "value", "setpoint", "mode", "color", "position")

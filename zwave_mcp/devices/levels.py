@@ -1,0 +1,39 @@
+"""Percent ↔ a device's own level, one mapping used both ways so 50 % set is 50 % reported.
+
+zwave-js's Multilevel Switch and Window Covering levels run 0–99, where 99 means fully on/open: there are
+100 levels for 101 percents. Level n is shown as n %, and 99 as 100 %; so every percent from 0 to 98 and
+100 goes out and comes back unchanged (99 % is sent as 99 and reads back as 100 %). Scaling by 100/99
+instead turns a 50 % request into level 50 and then reads it back as 51 %.
+
+Other ranges (0–100, 0–255, …) scale linearly; with at least 100 steps that round-trips too.
+"""
+
+from __future__ import annotations
+
+from zwave_mcp.gateway.model import ZValue
+
+DEFAULT_MAX = 99
+
+
+def _bounds(value: ZValue) -> tuple[int, int]:
+    low = int(value.min) if value.min is not None else 0
+    high = int(value.max) if value.max is not None else DEFAULT_MAX
+    return low, max(high, low + 1)
+
+
+def to_level(percent: float, value: ZValue) -> int:
+    """0–100 % → the value's own level."""
+    low, high = _bounds(value)
+    percent = max(0.0, min(100.0, float(percent)))
+    if high - low == DEFAULT_MAX:
+        return low + min(DEFAULT_MAX, round(percent))
+    return low + round(percent * (high - low) / 100)
+
+
+def to_percent(level: float, value: ZValue) -> int:
+    """The value's own level → 0–100 % (clamped)."""
+    low, high = _bounds(value)
+    if high - low == DEFAULT_MAX:
+        step = round(level - low)
+        return 100 if step >= DEFAULT_MAX else max(0, step)
+    return max(0, min(100, round((level - low) * 100 / (high - low))))

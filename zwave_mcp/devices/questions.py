@@ -1,0 +1,201 @@
+"""Questions about many devices at once, answered in one sentence from the live picture.
+
+"is anything on in the kitchen?" → `answer(Question.ON, kitchen group)`; "which doors are unlocked?",
+"what is open?", "which lights are on?", "battery levels". Pure: the caller picks the group (devices
+and its label, from `DeviceIndex.group`), this module picks the devices the question is about and words
+the answer. A device the question does not apply to (a sensor for "on") is left out; one that has not
+reported is named as unknown rather than counted either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices.describe import (
+    LOW_BATTERY_PERCENT,
+    cover_open,
+    door_open,
+    is_on,
+    level_percent,
+    lock_state,
+    readings,
+)
+from zwave_mcp.devices.model import Capability, Device
+
+MAX_NAMED = 8  # names said in one sentence before "and N more"
+
+
+class Question(StrEnum):
+    ON = "on"
+    OFF = "off"
+    OPEN = "open"
+    CLOSED = "closed"
+    LOCKED = "locked"
+    UNLOCKED = "unlocked"
+    BATTERY = "battery"
+    LOW_BATTERY = "low_battery"
+
+
+@dataclass(slots=True)
+class Answer:
+    sentence: str
+    matching: list[Device] = field(default_factory=list)  # the devices the answer names
+    unknown: list[Device] = field(default_factory=list)  # asked about, but not reported
+
+
+def _switchable(device: Device) -> bool:
+    return device.has(Capability.SWITCH) or device.has(Capability.DIMMER)
+
+
+def _on(device: Device) -> bool | None:
+    return is_on(device) if _switchable(device) else None
+
+
+def _open(device: Device) -> bool | None:
+    """Covers, doors a lock reports, contact sensors: open at all."""
+    if device.has(Capability.COVER):
+        return cover_open(device)
+    if device.has(Capability.LOCK):
+        return door_open(device)
+    for r in readings(device, 0):
+        if r.text in ("open", "closed") and r.value is not None:
+            return r.text == "open"
+    return None
+
+
+def _locked(device: Device) -> bool | None:
+    if not device.has(Capability.LOCK):
+        return None
+    state = lock_state(device)
+    return None if state is None else state == "locked"
+
+
+def _battery(device: Device) -> float | None:
+    value = device.values.get(m.BATTERY_LEVEL)
+    if value is None or not isinstance(value.value, int | float) or isinstance(value.value, bool):
+        return None
+    return float(value.value)
+
+
+def _negate(test: Callable[[Device], bool | None]) -> Callable[[Device], bool | None]:
+    def negated(device: Device) -> bool | None:
+        result = test(device)
+        return None if result is None else not result
+
+    return negated
+
+
+_TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device], bool]]] = {
+    # question: (does it hold?, does the question apply to this device?)
+    Question.ON: (_on, _switchable),
+    Question.OFF: (_negate(_on), _switchable),
+    Question.OPEN: (_open, lambda d: _applies_open(d)),
+    Question.CLOSED: (_negate(_open), lambda d: _applies_open(d)),
+    Question.LOCKED: (_locked, lambda d: d.has(Capability.LOCK)),
+    Question.UNLOCKED: (_negate(_locked), lambda d: d.has(Capability.LOCK)),
+}
+
+
+def _applies_open(device: Device) -> bool:
+    if device.has(Capability.COVER) or (device.has(Capability.LOCK) and m.LOCK_DOOR in device.values):
+        return True
+    return any(r.text in ("open", "closed") or r.label == "Door/Window" for r in readings(device, 0))
+
+
+def answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
+    """One sentence about `devices` (a group called `label`; `everything` when it is the whole house)."""
+    if question in (Question.BATTERY, Question.LOW_BATTERY):
+        return _battery_answer(question, devices, label, everything)
+    holds, applies = _TESTS[question]
+    asked = [d for d in devices if applies(d)]
+    matching = [d for d in asked if holds(d) is True]
+    unknown = [d for d in asked if holds(d) is None]
+    state = str(question)
+    if not asked:
+        can = _CAN[question]
+        text = f"No device can be {can}" if everything else f"None of the {label} can be {can}"
+    elif not matching:
+        text = f"Nothing is {state}" if everything else f"No {label} are {state}"
+    elif len(matching) == len(asked) == 1 and not everything:
+        text = f"{_names(matching, question)} is {state}"
+    else:
+        verb = "is" if len(matching) == 1 else "are"
+        text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
+    if unknown:
+        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+    return Answer(_capital(text) + ".", matching, unknown)
+
+
+# What a question asks a device to be able to do ("None of the blinds can be switched on or off").
+_CAN = {
+    Question.ON: "switched on or off",
+    Question.OFF: "switched on or off",
+    Question.OPEN: "open or closed",
+    Question.CLOSED: "open or closed",
+    Question.LOCKED: "locked or unlocked",
+    Question.UNLOCKED: "locked or unlocked",
+}
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _count(found: int, asked: int, label: str, everything: bool) -> str:
+    if everything:
+        return f"{found} device{'' if found == 1 else 's'}"
+    if found == asked:
+        return ("Both " if found == 2 else f"All {found} ") + label
+    return f"{found} of the {asked} {label}"
+
+
+def _names(devices: list[Device], question: Question) -> str:
+    shown = []
+    for d in devices[:MAX_NAMED]:
+        if question in (Question.OPEN, Question.CLOSED) and d.has(Capability.LOCK):
+            shown.append(f"the door at {d.name}")  # the lock reports its door; the lock is not what opens
+            continue
+        level = level_percent(d.values.get(m.LEVEL_CURRENT)) if question is Question.ON else None
+        shown.append(f"{d.name} ({level} %)" if level is not None and 0 < level < 100 else d.name)
+    more = len(devices) - MAX_NAMED
+    return _list(shown + ([f"{more} more"] if more > 0 else []))
+
+
+def _battery_answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
+    powered = [d for d in devices if m.BATTERY_LEVEL in d.values]
+    where = "" if everything else f" among the {label}"
+    if not powered:
+        return Answer(
+            "No device runs on batteries." if everything else f"None of the {label} runs on batteries."
+        )
+    known = sorted((d for d in powered if _battery(d) is not None), key=lambda d: (_battery(d), d.name))
+    unknown = [d for d in powered if _battery(d) is None]
+    if question is Question.LOW_BATTERY:
+        low = [d for d in known if (_battery(d) or 0) <= LOW_BATTERY_PERCENT]
+        if not low:
+            text = f"No battery is low{where} (all above {LOW_BATTERY_PERCENT} %)"
+        else:
+            text = f"Low batteries{where}: {_list([_battery_name(d) for d in low])}"
+        known = low
+    else:
+        parts = [_battery_name(d) for d in known[:MAX_NAMED]]
+        more = len(known) - MAX_NAMED
+        text = f"Battery levels{where}, lowest first: {_list(parts + ([f'{more} more'] if more > 0 else []))}"
+        if not known:
+            text = f"No battery level has been reported{where}"
+    if unknown:
+        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+    return Answer(text + ".", known, unknown)
+
+
+def _battery_name(device: Device) -> str:
+    return f"{device.name} {(_battery(device) or 0):g} %"
+
+
+def _list(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
