@@ -64,7 +64,7 @@ async def test_a_relative_change_that_now_means_another_level_is_asked_again(
         sim.set_value(node, node["values"][value_key(38, 0, "currentValue")], 70)
         # Once the server has seen the new level, retry with the old answer.
         await wait_for_answer(
-            client, "get_device_state", {"deviceName": "living room lamp"}, lambda a: "71 %" in a.text
+            client, "get_device_state", {"deviceName": "living room lamp"}, lambda a: "70 %" in a.text
         )
         second = await round_(client, dim, **answer(first))
         assert isinstance(second, mcp_types.InputRequiredResult), second

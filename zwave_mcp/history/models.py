@@ -8,30 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.executor import ToolResult
-from zwave_mcp.history.words import STATES
+from zwave_mcp.history.words import LastState
 
 NAME_MAX = 200
 PERIOD_HELP = (
     "When: 'last hour', 'today', 'yesterday', 'since 6 pm', 'last 7 days', 'this week', '2026-11-20' or "
     "an ISO 8601 range '2026-11-20T06:00/2026-11-20T09:00'"
 )
-LastState = Literal[
-    "any",
-    "opened",
-    "closed",
-    "locked",
-    "unlocked",
-    "motion",
-    "on",
-    "off",
-    "dead",
-    "alive",
-    "asleep",
-    "awake",
-    "online",
-    "offline",
-]
-assert set(STATES) <= set(LastState.__args__)  # type: ignore[attr-defined]
 
 
 class _Args(BaseModel):

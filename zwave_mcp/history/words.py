@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from zwave_mcp.gateway.model import ZValue
 
@@ -22,8 +22,9 @@ CC_BARRIER = 102
 CC_NOTIFICATION = 113
 CC_BATTERY = 128
 
-# Words someone asks "when did it last …" with; each names a state a change can reach.
-STATES = (
+# Words someone asks "when did it last …" with; each names a state a change can reach ("any": anything).
+LastState = Literal[
+    "any",
     "opened",
     "closed",
     "locked",
@@ -37,7 +38,8 @@ STATES = (
     "awake",
     "online",
     "offline",
-)
+]
+STATES: tuple[str, ...] = tuple(s for s in get_args(LastState) if s != "any")
 STATUS_PHRASES = {
     "Dead": ("went dead", "dead"),
     "Alive": ("came back", "alive"),
