@@ -45,7 +45,7 @@ _ABSOLUTE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:%|°\s*[cf]?|degrees?)?\s*", re
 
 @dataclass(frozen=True, slots=True)
 class Write:
-    """One `writeValue`: the value (from the inventory, never from user text), the target, options."""
+    """One value write: the value (from the inventory, never from user text), the target, options."""
 
     value: ZValue
     target: Any

@@ -4,7 +4,7 @@
 (each with its own checks, as `plan_control` does for one), and sets aside the ones it cannot act on:
 devices that cannot do it (a sensor cannot be switched off), values they refuse, and devices the policy
 does not let be changed (named in the answer). `group_change` is the gate's `Change`: every effect of every
-plan, sent by `GroupWrites` (multicast where several nodes take the same write), judged, confirmed once
+plan, sent by `GroupWrites` (one radio frame for several nodes where they take the same write), judged, confirmed once
 and proven per device by the gate. `group_sentence` says what came of it: "Turned off 4 of 5 kitchen and
 living room lights; Porch Double Switch 2 did not report back."
 """

@@ -56,7 +56,7 @@ class ZValue:
     description: str | None = None
 
     def api_value_id(self) -> dict[str, Any]:
-        """The ValueID object that `api/writeValue` and `api/pollValue` take."""
+        """The ValueID object that zwave-js-ui's value write and poll APIs take."""
         vid: dict[str, Any] = {
             "nodeId": self.node_id,
             "commandClass": self.command_class,

@@ -169,7 +169,7 @@ class Inventory:
         self._event_listeners.append(cb)
 
     def rename(self, node_id: int, name: str | None = None, location: str | None = None) -> list[Change]:
-        """What zwave-js-ui now calls a node (after our setNodeName/setNodeLocation): names, the topic
+        """What zwave-js-ui now calls a node (after the gate renamed or moved it): names, the topic
         index (old topics stay mapped until each value is published again) and listeners follow at once."""
         changes = self._learn_node_names(node_id, name, location)
         if changes:

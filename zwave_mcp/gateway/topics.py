@@ -16,7 +16,7 @@ Pure, no I/O. The public API:
 Topics are lossy (sanitized names), so the index is built from the inventory's own values
 (property/propertyName/propertyKey/propertyKeyName), never by parsing names back.
 
-Rename policy (decided from capture a, t≈90–101): after `setNodeName`/`setNodeLocation` zwave-js-ui
+Rename policy (decided from capture a, t≈90–101): after a node is renamed or moved zwave-js-ui
 publishes every later update under the NEW name, and retained messages under the OLD name stay on the
 broker. So the index maps only the current name/location; prefixes a node used before are kept as
 *retired* and resolve to a hit with `stale=True`, which the inventory ignores (applying them would put
@@ -152,7 +152,7 @@ class TopicKind(Enum):
     EVENT = "event"  # `scope` = driver|controller|node, `name` = event name
     NODE = "node"  # `rest` = the path after the prefix (node part + value/status part)
     SET_REQUEST = "set_request"  # anything ending in /set: writes by us or others; never state
-    FOREIGN = "foreign"  # outside the prefix, other gateways, multicast/broadcast echoes
+    FOREIGN = "foreign"  # outside the prefix, other gateways, echoes of group writes
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +216,7 @@ class GatewayTopics:
                 return TopicInfo(TopicKind.CLIENT_STATUS)
             if topic == self.client_version:
                 return TopicInfo(TopicKind.CLIENT_VERSION)
-            return TopicInfo(TopicKind.FOREIGN)  # multicast/broadcast echoes, other gateways
+            return TopicInfo(TopicKind.FOREIGN)  # echoes of group writes, other gateways
         if topic == self.driver_status:
             return TopicInfo(TopicKind.DRIVER_STATUS)
         if topic.startswith(self._events_root):

@@ -514,7 +514,7 @@ def specs(app: App) -> list[ToolSpec]:
         ),
         ToolSpec(
             "rename_zwave_device",
-            "Rename a device and/or move it to another room in zwave-js-ui (setNodeName/setNodeLocation). The "
+            "Rename a device and/or move it to another room in zwave-js-ui (its node name and location). The "
             "new name works at once.",
             RenameArgs,
             RenameResult,

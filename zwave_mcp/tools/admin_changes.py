@@ -57,7 +57,7 @@ class AdminChange:
     """One network-care change. `words` are what the policy judges ({"configure"}, {"include"}, {"ping"}…);
     `value` is the argument a confirmation and the audit are bound to. Either `requests` (admin API calls
     from `NetworkAdmin`; `start` when a background job makes them) or `write` (a configuration value
-    written with writeValue and proven by the device's report of `target`)."""
+    written as a value and proven by the device's report of `target`)."""
 
     tool: str
     action: str
