@@ -68,6 +68,18 @@ def release_freed_memory() -> None:
 _malloc_trim: Any = None
 
 
+def _came_online(changes: list[Change], retain: bool) -> bool:
+    """zwave-js-ui (or its driver) has just come online, seen live.
+
+    A retained `true` delivered with our subscription says nothing new (it is the old picture, and our
+    requests were sent after it was published); a live one, or any turn from an explicit `false`, is news.
+    """
+    return any(
+        c.value_id in ("client_online", "driver_ready") and c.new is True and (not retain or c.old is False)
+        for c in changes
+    )
+
+
 class ApiFailed(GatewayError):
     """zwave-js-ui answered `success: false`; the message is its own error text."""
 
@@ -95,6 +107,7 @@ class ZwaveGateway:
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_error: str | None = None
         self._sync_wakeup = asyncio.Event()
+        self._online_now = asyncio.Event()  # zwave-js-ui came online live while a load was in flight
         self._synced = asyncio.Event()
         self._value_waiters: dict[str, list[tuple[ValuePredicate, asyncio.Future[ZValue]]]] = {}
         self._status_waiters: dict[int, list[tuple[Callable[[str], bool], asyncio.Future[str]]]] = {}
@@ -160,6 +173,10 @@ class ZwaveGateway:
             return
         elif self._loading and kind not in _GATEWAY_KINDS:
             self._buffer.append((topic, payload, retain))
+        elif kind in _GATEWAY_KINDS:
+            changes = self.inventory.apply(topic, bytes(payload), retain)
+            if self._loading and _came_online(changes, retain):
+                self._online_now.set()
         else:
             self.inventory.apply(topic, bytes(payload), retain)
 
@@ -173,12 +190,40 @@ class ZwaveGateway:
         else:
             self._sync_wakeup.set()
 
+    async def _ask_for_network(self) -> tuple[Any, Any] | None:
+        """getInfo + getNodes; None when zwave-js-ui came online meanwhile (the requests are then asked again).
+
+        A request sent before zwave-js-ui subscribed to its API topics is simply lost, and would only be
+        noticed after the API timeout (~10 s of "unavailable"). zwave-js-ui publishes its status only
+        once its subscriptions are acknowledged, so asking again at that moment is always heard.
+        """
+        self._online_now.clear()
+        asked = asyncio.ensure_future(
+            asyncio.gather(self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True)
+        )
+        online = asyncio.ensure_future(self._online_now.wait())
+        try:
+            await asyncio.wait((asked, online), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            online.cancel()
+            superseded = not asked.done()
+            if superseded:
+                asked.cancel()  # a cancelled gather does not always say `cancelled()`: hence the flag
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asked
+        if superseded:
+            log.info("zwave-js-ui came online while we were waiting for it: asking for the network again")
+            return None
+        info_reply, nodes_reply = asked.result()
+        return info_reply, nodes_reply
+
     async def _sync(self) -> None:
         while True:
             self._sync_wakeup.clear()
-            info_reply, nodes_reply = await asyncio.gather(
-                self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True
-            )
+            replies = await self._ask_for_network()
+            if replies is None:
+                continue
+            info_reply, nodes_reply = replies
             if isinstance(nodes_reply, ApiUnavailable):
                 return  # the link dropped; the next connect starts a new sync
             if (
