@@ -98,7 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for unknown in unknown_env_vars():
         print(f"zwave-mcp: warning: ignoring unknown setting {unknown}", file=sys.stderr)
     if args.command == "config":
-        print(json.dumps(settings.redacted(), indent=2, sort_keys=True))
+        shown = settings.redacted()
+        if settings.mqtt_version == "auto":  # which one is in use is only known once connected
+            shown["mqtt_version"] = "auto (MQTT 5, or 3.1.1 when the broker refuses 5; the log says which)"
+        print(json.dumps(shown, indent=2, sort_keys=True))
         return 0
     if args.command == "tools":
         return _print_tools(settings, args.format)

@@ -46,6 +46,13 @@ MISC_INTERVAL_S = 1.0
 
 MessageCallback = Callable[[str, bytes | bytearray, bool], None]
 
+# The CONNACK reason a broker gives when it does not speak the protocol level we asked for (a 3.1.1 broker's
+# return code 1 reaches paho's MQTT 5 parser as this code).
+UNSUPPORTED_PROTOCOL_VERSION = 0x84
+# With `mqtt_version=auto`: what each broker (host:port) turned out to speak in this process, so a second
+# connection to it (the control lane) starts with the right version and the log says it once.
+_versions_in_use: dict[str, str] = {}
+
 
 class MqttUnavailable(ConnectionError):
     """Publishing is impossible right now; the text says why in words a person understands."""
@@ -114,13 +121,18 @@ class MqttTransport:
         on_message: MessageCallback,
         on_connected: Callable[[], None] | None = None,
         on_disconnected: Callable[[str], None] | None = None,
+        client_id_suffix: str = "",
     ) -> None:
         self._settings = settings
         self._on_message_cb = on_message
         self._on_connected_cb = on_connected
         self._on_disconnected_cb = on_disconnected
         self.address = f"{settings.mqtt_host}:{settings.mqtt_port}"
-        self.client_id = settings.mqtt_client_id or default_client_id()
+        self.client_id = (settings.mqtt_client_id or default_client_id()) + client_id_suffix
+        # The protocol version of the next attempt: "5" or "3.1.1". With `auto`, 5 until a broker refuses it.
+        self._auto = settings.mqtt_version == "auto"
+        self._version = _versions_in_use.get(self.address, "5") if self._auto else settings.mqtt_version
+        self._version_refused = False  # the last CONNACK said "unsupported protocol version"
         self.last_error: str | None = NOT_CONNECTED_YET
         self._subscriptions: dict[str, int] = {}
         self._connected = False
@@ -137,6 +149,11 @@ class MqttTransport:
     @property
     def connected(self) -> bool:
         return self._connected
+
+    @property
+    def protocol(self) -> str | None:
+        """The MQTT version of the live connection ("5" or "3.1.1"); None while not connected."""
+        return self._version if self._connected else None
 
     def start(self) -> None:
         """Begin connecting in the background and return at once (the MCP handshake must not wait)."""
@@ -196,7 +213,7 @@ class MqttTransport:
     # -- paho set-up ------------------------------------------------------------------------------------
     def _make_client(self) -> paho.Client:
         s = self._settings
-        v5 = s.mqtt_version == "5"
+        v5 = self._version == "5"
         client = paho.Client(
             CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
@@ -242,9 +259,39 @@ class MqttTransport:
             if not await self._attempt():
                 continue
             if not await self._wait_connack():
+                if self._version_refused and self._auto and self._version == "5":
+                    self._use_version("3.1.1")
+                    attempt = 0  # not a failure to back off from: try 3.1.1 at once
                 continue
             await self._lost.wait()
             attempt = 0  # a session that was up starts the backoff afresh
+
+    def _use_version(self, version: str) -> None:
+        """Speak `version` from the next attempt on (paho fixes the protocol when the client is made)."""
+        log.info(
+            "the MQTT broker at %s does not speak MQTT %s: trying MQTT %s",
+            self.address,
+            self._version,
+            version,
+            extra={"broker": self.address, "mqtt_version": version},
+        )
+        self._detach()
+        with contextlib.suppress(Exception):
+            self._client._sock_close()
+        self._version = version
+        self._client = self._make_client()
+
+    def _note_version(self) -> None:
+        """With `auto`, say once per broker which version is in use, and remember it for other lanes."""
+        if not self._auto or _versions_in_use.get(self.address) == self._version:
+            return
+        _versions_in_use[self.address] = self._version
+        log.info(
+            "MQTT %s in use with the broker at %s (chosen automatically: ZWAVE_MCP_MQTT_VERSION=auto)",
+            self._version,
+            self.address,
+            extra={"broker": self.address, "mqtt_version": self._version},
+        )
 
     async def _wait_connack(self) -> bool:
         """True once the broker accepted us; False if it refused, hung up or stayed silent."""
@@ -270,8 +317,9 @@ class MqttTransport:
         assert self._loop is not None
         s = self._settings
         connect_kwargs: dict[str, Any] = {"keepalive": s.mqtt_keepalive}
-        if s.mqtt_version == "5":
+        if self._version == "5":
             connect_kwargs["clean_start"] = True
+        self._version_refused = False
         try:
             await self._loop.run_in_executor(
                 None, lambda: self._client.connect(s.mqtt_host, s.mqtt_port, **connect_kwargs)
@@ -369,13 +417,26 @@ class MqttTransport:
         self, client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
     ) -> None:
         if reason.is_failure:
+            if reason.value == UNSUPPORTED_PROTOCOL_VERSION:
+                self._version_refused = True
+                if self._auto and self._version == "5":
+                    return  # not a failure anyone needs to hear of: the next attempt speaks 3.1.1
             self.last_error = f"the broker at {self.address} refused the connection: {str(reason).lower()}"
+            if self._version_refused:
+                self.last_error += f" (it does not speak MQTT {self._version}; see ZWAVE_MCP_MQTT_VERSION)"
             log.warning("MQTT connection refused: %s", self.last_error, extra={"broker": self.address})
             return
         self._connected = True
         self.last_error = None
         self._connected_event.set()
-        log.info("MQTT connected to %s as %s", self.address, self.client_id, extra={"broker": self.address})
+        log.info(
+            "MQTT connected to %s as %s (MQTT %s)",
+            self.address,
+            self.client_id,
+            self._version,
+            extra={"broker": self.address, "mqtt_version": self._version},
+        )
+        self._note_version()
         if self._subscriptions:
             client.subscribe(list(self._subscriptions.items()))
         if self._on_connected_cb is not None:

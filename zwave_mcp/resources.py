@@ -82,7 +82,11 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
             {
                 "ok": report.ok,
                 "problem": report.problem,
-                "broker": {"connected": report.broker_connected, "address": report.broker_address},
+                "broker": {
+                    "connected": report.broker_connected,
+                    "address": report.broker_address,
+                    "mqttVersion": report.broker_protocol,
+                },
                 "zwaveJsUi": report.zwave_js_ui_state,
                 "driverReady": report.driver_ready,
                 "nodes": report.nodes_by_status,

@@ -396,6 +396,7 @@ class ZwaveGateway:
             broker_connected=self.transport.connected,
             broker_address=self.transport.address,
             broker_error=self.transport.last_error,
+            broker_protocol=self.transport.protocol,
             status=self.inventory.status,
             nodes=self.inventory.nodes,
             inventory_loaded=self.loaded,
