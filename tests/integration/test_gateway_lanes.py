@@ -36,3 +36,39 @@ async def test_network_loads_within_a_second_when_zwave_js_ui_comes_online_after
         assert len(gw.nodes) == len(sim.nodes)
     finally:
         await gw.stop()
+
+
+async def test_api_replies_do_not_wait_for_the_value_lane(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """A value lane that has fallen behind (here: not read at all) does not hold up API replies, and
+    once it is read again the picture ends on the last published values."""
+    sim = simulator_factory()
+    gw = ZwaveGateway(Settings(mqtt_url=mosquitto.url, prefix=sim.config.prefix, api_timeout=3.0))
+    gw.start()
+    loop = asyncio.get_running_loop()
+    try:
+        assert await gw.wait_ready(10), gw.unavailable_reason()
+        node = sim.nodes[8]
+        meter = node["values"]["50-0-value-66049"]
+        value_id = f"8-{meter['commandClass']}-0-value-66049"
+        assert gw.inventory.value(value_id) is not None
+        sock = gw.transport._sock
+        loop.remove_reader(sock)  # the value lane stops reading: its backlog grows in the broker
+        try:
+            for watts in range(1, 501):
+                sim.set_value(node, meter, float(watts))
+            started = time.monotonic()
+            reply = await gw.call("getInfo")
+            assert reply.success and time.monotonic() - started < 2.0
+        finally:
+            loop.add_reader(sock, gw.transport._readable)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            current = gw.inventory.value(value_id)
+            if current is not None and current.value == 500.0:
+                break
+            await asyncio.sleep(0.02)
+        assert gw.inventory.value(value_id).value == 500.0  # type: ignore[union-attr]
+    finally:
+        await gw.stop()

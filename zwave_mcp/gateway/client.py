@@ -1,10 +1,13 @@
-"""`ZwaveGateway`: one zwave-js-ui gateway seen through one MQTT session.
+"""`ZwaveGateway`: one zwave-js-ui gateway seen through two MQTT connections to one broker.
 
-Owns the transport, the API client and the inventory. On every (re)connect: subscribe, then
-`getInfo` + `getNodes` rebuild the picture, then live topics keep it current. Messages that arrive
-between the subscription and the `getNodes` reply (the broker's retained store, live updates) are
-buffered and replayed in order after `load_nodes`: each is at least as new as what it follows, so
-the replay ends on the latest state and nothing is lost. Gateway-level topics (client status,
+The value lane (`transport`) subscribes to everything under the prefix and keeps the live picture; the
+control lane (`control`) carries only API requests and their replies, so a reply never queues behind a
+flood of value updates. On every (re)connect of the value lane: subscribe, then `getInfo` + `getNodes`
+(on the control lane) rebuild the picture, then live topics keep it current. Messages that arrive on the
+value lane between its subscription and the `getNodes` reply (the broker's retained store, live updates)
+are buffered and replayed in order after `load_nodes`. The value lane may still hold older updates when
+the reply overtakes them; they are applied in order after the load, so the picture can look back for a
+moment but always ends on the latest state, and nothing is lost. Gateway-level topics (client status,
 version, driver status) are applied at once so health stays right while loading.
 
 Everything runs on the asyncio loop thread; reads of the inventory are plain dict lookups.
@@ -89,15 +92,26 @@ class ZwaveGateway:
         self.settings = settings
         self.topics = GatewayTopics(settings.prefix, settings.gateway_name)
         self.inventory = inventory or Inventory(self.topics)
+        # The value lane: everything under the prefix, in order, into the live picture.
         self.transport = MqttTransport(
             settings,
             on_message=self._on_message,
             on_connected=self._on_connected,
             on_disconnected=self._on_disconnected,
         )
-        self.api = ApiClient(self.transport, self.topics, default_timeout=settings.api_timeout)
+        # The control lane: API requests and their replies only, so a reply never waits behind a backlog
+        # of value updates on the value lane's socket (the broker keeps one ordered queue per connection).
+        self.control = MqttTransport(
+            settings,
+            on_message=self._on_control_message,
+            on_connected=self._on_control_connected,
+            on_disconnected=self._on_control_disconnected,
+            client_id_suffix="-control",
+        )
+        self.api = ApiClient(self.control, self.topics, default_timeout=settings.api_timeout)
         self.api.decoders["getNodes"] = decode_with_values
         self.transport.subscribe(self.topics.subscriptions())
+        self.control.subscribe([self.topics.api_replies()])
         self.info: dict[str, Any] = {}
         self.loaded = False  # a getNodes result has been loaded at least once
         self.started_monotonic: float | None = None
@@ -117,6 +131,7 @@ class ZwaveGateway:
     def start(self) -> None:
         """Connect in the background; returns at once (tools answer "unavailable" until it is up)."""
         self.started_monotonic = time.monotonic()
+        self.control.start()
         self.transport.start()
 
     async def settle(self, grace_s: float = STARTUP_GRACE_S) -> None:
@@ -134,7 +149,10 @@ class ZwaveGateway:
                 await asyncio.wait_for(self._synced.wait(), min(SETTLE_POLL_S, deadline - time.monotonic()))
 
     def _broker_failed(self) -> bool:
-        return not self.transport.connected and self.transport.last_error not in (None, NOT_CONNECTED_YET)
+        return any(
+            not lane.connected and lane.last_error not in (None, NOT_CONNECTED_YET)
+            for lane in (self.transport, self.control)
+        )
 
     async def stop(self) -> None:
         if self._sync_task is not None:
@@ -143,6 +161,7 @@ class ZwaveGateway:
                 await self._sync_task
             self._sync_task = None
         await self.transport.stop()
+        await self.control.stop()
         self.api.fail_all("the Z-Wave service is shutting down")
 
     async def wait_ready(self, timeout: float) -> bool:
@@ -164,12 +183,23 @@ class ZwaveGateway:
         self._loading = False
         self._buffer.clear()
 
+    def _on_control_connected(self) -> None:
+        # A load that could not ask (no control lane yet) asks now; a loaded picture needs nothing.
+        if self.transport.connected and not self._synced.is_set():
+            self._begin_sync()
+
+    def _on_control_disconnected(self, reason: str) -> None:
+        self.api.fail_all(reason)  # their replies would come on the lane that is gone
+
+    def _on_control_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
+        if self.topics.classify(topic).kind is TopicKind.API_REPLY:
+            self.api.handle_reply(topic.rpartition("/")[2], payload)
+
     def _on_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
         self.last_message_monotonic = time.monotonic()
         kind = self.topics.classify(topic).kind
-        if kind is TopicKind.API_REPLY:
-            self.api.handle_reply(topic.rpartition("/")[2], payload)
-        elif kind in _SKIPPED_KINDS:
+        if kind is TopicKind.API_REPLY or kind in _SKIPPED_KINDS:
+            # `<prefix>/#` cannot leave out the API replies; the control lane has its own copy.
             return
         elif self._loading and kind not in _GATEWAY_KINDS:
             self._buffer.append((topic, payload, retain))
@@ -374,8 +404,9 @@ class ZwaveGateway:
 
     def unavailable_reason(self) -> str | None:
         """Why tools cannot work right now, in one sentence; None when the gateway is usable."""
-        if not self.transport.connected:
-            return self.transport.unavailable_text()
+        for lane in (self.transport, self.control):
+            if not lane.connected:
+                return lane.unavailable_text()
         status = self.inventory.status
         if status.client_online is False:
             return f"zwave-js-ui is offline ({self._gateway_words()}): the broker published its last will"
@@ -393,9 +424,9 @@ class ZwaveGateway:
     def health(self) -> GatewayHealth:
         age = None if self.last_message_monotonic is None else time.monotonic() - self.last_message_monotonic
         return build_health(
-            broker_connected=self.transport.connected,
+            broker_connected=self.transport.connected and self.control.connected,
             broker_address=self.transport.address,
-            broker_error=self.transport.last_error,
+            broker_error=self.transport.last_error or self.control.last_error,
             broker_protocol=self.transport.protocol,
             status=self.inventory.status,
             nodes=self.inventory.nodes,
