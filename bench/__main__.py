@@ -1,4 +1,4 @@
-"""`python -m bench` (or `make bench`): run the five benchmarks of issue 8 and print one table.
+"""`python -m bench` (or `make bench`): run the benchmarks of issues 8 and 13 and print one table.
 
 Progress goes to stderr; the table (markdown) to stdout. `--quick` runs fewer iterations (a smoke run,
 not figures to record); `--only 1,3` picks sections.
@@ -19,13 +19,13 @@ from zwave_mcp.logs import configure_logging
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", help="fewer iterations (smoke run)")
-    parser.add_argument("--only", default="1,2,3,4,5", help="sections to run, e.g. 2,3")
+    parser.add_argument("--only", default="1,2,3,4,5,6", help="sections to run, e.g. 2,3")
     args = parser.parse_args(argv)
     sections = {s.strip() for s in args.only.split(",")}
     # Before any MCPServer exists: its constructor would install its own logging otherwise.
     configure_logging("warning")
 
-    from bench import ingest, latency, reads, startup, throughput
+    from bench import flood, ingest, latency, reads, startup, throughput
     from bench.common import Row, render_table, say
 
     quick = args.quick
@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += ingest.run()
     if "5" in sections:
         rows += throughput.run(rounds=3 if quick else 10)
+    if "6" in sections:
+        rows += flood.run(seconds=3 if quick else 10, burst=50_000 if quick else 200_000)
     elapsed = time.perf_counter() - started
     say(f"done in {elapsed:.0f} s")
     print(

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import random
+import select
 import socket
 import ssl
 import uuid
@@ -43,6 +44,8 @@ RECONNECT_CAP_S = 2.0
 CONNECT_TIMEOUT_S = 5.0
 # How often paho's housekeeping (keepalive pings, ping timeouts) runs.
 MISC_INTERVAL_S = 1.0
+# At most this many packets are read per readiness callback (see `_readable`).
+READ_BATCH = 64
 
 MessageCallback = Callable[[str, bytes | bytearray, bool], None]
 
@@ -52,6 +55,17 @@ UNSUPPORTED_PROTOCOL_VERSION = 0x84
 # With `mqtt_version=auto`: what each broker (host:port) turned out to speak in this process, so a second
 # connection to it (the control lane) starts with the right version and the log says it once.
 _versions_in_use: dict[str, str] = {}
+
+
+def _more_to_read(sock: Any) -> bool:
+    """Bytes are waiting on the socket (without reading them)."""
+    # TLS keeps whole records in user space: select() would not see bytes already read from the kernel.
+    if isinstance(sock, ssl.SSLSocket) and sock.pending():
+        return True
+    try:
+        return bool(select.select((sock,), (), (), 0)[0])
+    except (OSError, ValueError):
+        return False
 
 
 class MqttUnavailable(ConnectionError):
@@ -359,12 +373,17 @@ class MqttTransport:
 
     # -- loop callbacks ---------------------------------------------------------------------------------
     def _readable(self) -> None:
+        """Read up to READ_BATCH packets while bytes are waiting (paho reads one packet per call).
+
+        One event-loop turn per packet costs more than the packet itself under a flood; a bounded batch
+        keeps that cost low and still lets the other lane and the MCP session have their turn.
+        """
         sock = self._sock
         try:
-            self._client.loop_read()
-            # TLS keeps whole records in user space: select() would not wake us for bytes already read.
-            while isinstance(sock, ssl.SSLSocket) and self._sock is sock and sock.pending():
+            for _ in range(READ_BATCH):
                 self._client.loop_read()
+                if self._sock is not sock or not _more_to_read(sock):
+                    break
         except Exception as exc:  # a broken socket: paho usually handles it, this is the belt
             log.debug("MQTT read failed: %s", exc)
             self._connection_broken(f"lost the connection to {self.address}: {exc}")

@@ -18,10 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import itertools
 import logging
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -50,8 +48,8 @@ MAX_BUFFERED_MESSAGES = 200_000
 RESYNC_RETRY_S = 5.0
 # Calls made this soon after start wait for the first load instead of answering "unavailable".
 STARTUP_GRACE_S = 10.0
-# After a poll, wait at most this long for the value lane to catch up with the control lane (see
-# `_catch_up`): long enough for any healthy backlog, short enough that a flood cannot hold a call up.
+# After a poll, wait at most this long for the value lane to show the polled value (see `poll_value`):
+# long enough for any healthy backlog, short enough that a flood cannot hold a call up.
 CATCH_UP_MAX_S = 0.1
 SETTLE_POLL_S = 0.05  # how often that wait looks whether the broker has failed meanwhile
 _GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
@@ -117,10 +115,6 @@ class ZwaveGateway:
         self.api.decoders["getNodes"] = decode_with_values
         self.transport.subscribe(self.topics.subscriptions())
         self.control.subscribe([self.topics.api_replies()])
-        # A marker we publish on the control lane and read back on the value lane (see `_catch_up`).
-        self._fence_topic = f"{settings.prefix}/_zwave_mcp/{uuid.uuid4().hex[:12]}/caught-up"
-        self._fences = itertools.count(1)
-        self._fence_waiters: dict[int, asyncio.Future[None]] = {}
         self.info: dict[str, Any] = {}
         self.loaded = False  # a getNodes result has been loaded at least once
         self.started_monotonic: float | None = None
@@ -206,9 +200,6 @@ class ZwaveGateway:
 
     def _on_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
         self.last_message_monotonic = time.monotonic()
-        if topic == self._fence_topic:
-            self._fence_passed(payload)
-            return
         kind = self.topics.classify(topic).kind
         if kind is TopicKind.API_REPLY or kind in _SKIPPED_KINDS:
             # `<prefix>/#` cannot leave out the API replies; the control lane has its own copy.
@@ -486,48 +477,22 @@ class ZwaveGateway:
         return WriteResult.from_reply(reply, value_id, target)
 
     async def poll_value(self, value: ZValue | dict[str, Any], timeout: float | None = None) -> Any:
-        """The device's value, read from it; the picture shows it too when this returns (see `_catch_up`)."""
+        """The device's value, read from it; the picture shows it too when this returns (bounded).
+
+        zwave-js-ui publishes a polled value before it replies, but the reply comes on the control lane
+        and can overtake it on the value lane; a caller that reads the picture next (a confirmation
+        sentence, verify_device, recent events) would see the old value. So wait for the picture to show
+        the polled value, at most CATCH_UP_MAX_S: under a flood the bound wins, and the picture follows a
+        moment later.
+        """
         value_id = value.api_value_id() if isinstance(value, ZValue) else dict(value)
         result = await self._call_ok("pollValue", value_id, timeout=timeout)
-        await self._catch_up()
+        if isinstance(value, ZValue):
+            await self.wait_for_value(value.value_id, lambda v: v.value == result, CATCH_UP_MAX_S)
         return result
 
     async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
         await self._call_ok("refreshValues", node_id, timeout=timeout)
-        await self._catch_up()
-
-    # -- lanes in step ----------------------------------------------------------------------------------
-    async def _catch_up(self) -> None:
-        """Wait (at most CATCH_UP_MAX_S) until the value lane has seen what zwave-js-ui published before
-        the reply we just read on the control lane.
-
-        zwave-js-ui publishes a polled value before it replies, but the reply comes on the other
-        connection and can overtake it; a caller that reads the picture next would see the old value. A
-        marker published now reaches the value lane behind everything the broker queued for it before,
-        so when it is back, so is the value. Under a flood the bound wins: the call answers, the picture
-        follows a moment later.
-        """
-        if not (self.transport.connected and self.control.connected):
-            return
-        number = next(self._fences)
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._fence_waiters[number] = future
-        try:
-            self.control.publish(self._fence_topic, str(number))
-            await asyncio.wait_for(future, CATCH_UP_MAX_S)
-        except (TimeoutError, ConnectionError):
-            pass
-        finally:
-            self._fence_waiters.pop(number, None)
-
-    def _fence_passed(self, payload: bytes | bytearray) -> None:
-        try:
-            number = int(payload)
-        except ValueError:
-            return
-        for waiting, future in list(self._fence_waiters.items()):
-            if waiting <= number and not future.done():
-                future.set_result(None)
 
     async def ping_node(self, node_id: int, timeout: float | None = None) -> bool:
         return bool(await self._call_ok("pingNode", node_id, timeout=timeout))
