@@ -147,6 +147,7 @@ class MqttTransport:
         self._auto = settings.mqtt_version == "auto"
         self._version = _versions_in_use.get(self.address, "5") if self._auto else settings.mqtt_version
         self._version_refused = False  # the last CONNACK said "unsupported protocol version"
+        self._connack_seen = False  # the last attempt got a CONNACK at all
         self.last_error: str | None = NOT_CONNECTED_YET
         self._subscriptions: dict[str, int] = {}
         self._connected = False
@@ -276,6 +277,10 @@ class MqttTransport:
                 if self._version_refused and self._auto and self._version == "5":
                     self._use_version("3.1.1")
                     attempt = 0  # not a failure to back off from: try 3.1.1 at once
+                elif self._auto and not self._connack_seen and self.address not in _versions_in_use:
+                    # Some brokers that do not speak a version hang up or stay silent instead of saying
+                    # so (amqtt does with an MQTT 5 login): until one version has worked, try the other.
+                    self._use_version("3.1.1" if self._version == "5" else "5")
                 continue
             await self._lost.wait()
             attempt = 0  # a session that was up starts the backoff afresh
@@ -283,7 +288,7 @@ class MqttTransport:
     def _use_version(self, version: str) -> None:
         """Speak `version` from the next attempt on (paho fixes the protocol when the client is made)."""
         log.info(
-            "the MQTT broker at %s does not speak MQTT %s: trying MQTT %s",
+            "the MQTT broker at %s did not take MQTT %s: trying MQTT %s",
             self.address,
             self._version,
             version,
@@ -334,6 +339,7 @@ class MqttTransport:
         if self._version == "5":
             connect_kwargs["clean_start"] = True
         self._version_refused = False
+        self._connack_seen = False
         try:
             await self._loop.run_in_executor(
                 None, lambda: self._client.connect(s.mqtt_host, s.mqtt_port, **connect_kwargs)
@@ -435,6 +441,7 @@ class MqttTransport:
     def _on_connect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
     ) -> None:
+        self._connack_seen = True
         if reason.is_failure:
             if reason.value == UNSUPPORTED_PROTOCOL_VERSION:
                 self._version_refused = True

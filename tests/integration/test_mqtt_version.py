@@ -12,12 +12,19 @@ from typing import Any
 
 import pytest
 
+from zwave_mcp import mqtt
 from zwave_mcp.config import Settings
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.mqtt import MqttTransport
 from zwave_mcp.simulator.broker import EmbeddedBroker
 
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(autouse=True)
+def fresh_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test finds out the version on its own (the process remembers it per broker otherwise)."""
+    monkeypatch.setattr(mqtt, "_versions_in_use", {})
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +62,16 @@ async def test_auto_falls_back_to_3_1_1_and_says_so_once(
         await second.stop()
 
 
+async def test_auto_also_falls_back_when_the_broker_says_nothing(amqtt_broker: EmbeddedBroker) -> None:
+    # amqtt neither accepts nor refuses an MQTT 5 CONNECT with a login: it stays silent.
+    settings = Settings(mqtt_url=f"mqtt://someone:secret@127.0.0.1:{amqtt_broker.port}")
+    transport = await _connect(settings, timeout=12)
+    try:
+        assert transport.connected and transport.protocol == "3.1.1", transport.last_error
+    finally:
+        await transport.stop()
+
+
 async def test_explicit_5_is_honoured_and_the_refusal_says_why(amqtt_broker: EmbeddedBroker) -> None:
     transport = MqttTransport(Settings(mqtt_url=amqtt_broker.url, mqtt_version="5"), lambda *a: None)
     transport.start()
@@ -83,7 +100,7 @@ async def test_health_shows_the_version_in_use(mosquitto: Any) -> None:
     gateway = ZwaveGateway(Settings(mqtt_url=mosquitto.url, prefix="t_version_health"))
     gateway.start()
     try:
-        assert await gateway.transport.wait_connected(5)
+        assert await gateway.transport.wait_connected(5) and await gateway.control.wait_connected(5)
         expected = "5" if mosquitto.is_mosquitto else "3.1.1"
         assert gateway.health().broker_protocol == expected
     finally:
