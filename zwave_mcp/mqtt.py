@@ -52,9 +52,9 @@ MessageCallback = Callable[[str, bytes | bytearray, bool], None]
 # The CONNACK reason a broker gives when it does not speak the protocol level we asked for (a 3.1.1 broker's
 # return code 1 reaches paho's MQTT 5 parser as this code).
 UNSUPPORTED_PROTOCOL_VERSION = 0x84
-# With `mqtt_version=auto`: what each broker (host:port) turned out to speak in this process, so a second
-# connection to it (the control lane) starts with the right version and the log says it once.
-_versions_in_use: dict[str, str] = {}
+# With `mqtt_version=auto`: what each broker (host:port, preferred version) turned out to speak in this
+# process, so a later connection starts with the right version and the log says it once.
+_versions_in_use: dict[tuple[str, str], str] = {}
 
 
 def _more_to_read(sock: Any) -> bool:
@@ -136,6 +136,7 @@ class MqttTransport:
         on_connected: Callable[[], None] | None = None,
         on_disconnected: Callable[[str], None] | None = None,
         client_id_suffix: str = "",
+        prefer_version: str = "5",
     ) -> None:
         self._settings = settings
         self._on_message_cb = on_message
@@ -143,9 +144,14 @@ class MqttTransport:
         self._on_disconnected_cb = on_disconnected
         self.address = f"{settings.mqtt_host}:{settings.mqtt_port}"
         self.client_id = (settings.mqtt_client_id or default_client_id()) + client_id_suffix
-        # The protocol version of the next attempt: "5" or "3.1.1". With `auto`, 5 until a broker refuses it.
+        # The protocol version of the next attempt: "5" or "3.1.1". With `auto`, `prefer_version` until the
+        # broker refuses it (or stays silent), then the other one.
         self._auto = settings.mqtt_version == "auto"
-        self._version = _versions_in_use.get(self.address, "5") if self._auto else settings.mqtt_version
+        self._memory_key = (self.address, prefer_version)
+        self._prefer = prefer_version
+        self._version = (
+            _versions_in_use.get(self._memory_key, prefer_version) if self._auto else settings.mqtt_version
+        )
         self._version_refused = False  # the last CONNACK said "unsupported protocol version"
         self._connack_seen = False  # the last attempt got a CONNACK at all
         self.last_error: str | None = NOT_CONNECTED_YET
@@ -274,12 +280,12 @@ class MqttTransport:
             if not await self._attempt():
                 continue
             if not await self._wait_connack():
-                if self._version_refused and self._auto and self._version == "5":
-                    self._use_version("3.1.1")
-                    attempt = 0  # not a failure to back off from: try 3.1.1 at once
-                elif self._auto and not self._connack_seen and self.address not in _versions_in_use:
-                    # Some brokers that do not speak a version hang up or stay silent instead of saying
-                    # so (amqtt does with an MQTT 5 login): until one version has worked, try the other.
+                # Some brokers that do not speak a version hang up or stay silent instead of saying so
+                # (amqtt does with an MQTT 5 login): until one version has worked, try the other.
+                silent = not self._connack_seen and self._memory_key not in _versions_in_use
+                if self._auto and (self._version_refused or silent):
+                    if self._version_refused and self._version == self._prefer:
+                        attempt = 0  # not a failure to back off from: try the other version at once
                     self._use_version("3.1.1" if self._version == "5" else "5")
                 continue
             await self._lost.wait()
@@ -302,9 +308,9 @@ class MqttTransport:
 
     def _note_version(self) -> None:
         """With `auto`, say once per broker which version is in use, and remember it for other lanes."""
-        if not self._auto or _versions_in_use.get(self.address) == self._version:
+        if not self._auto or _versions_in_use.get(self._memory_key) == self._version:
             return
-        _versions_in_use[self.address] = self._version
+        _versions_in_use[self._memory_key] = self._version
         log.info(
             "MQTT %s in use with the broker at %s (chosen automatically: ZWAVE_MCP_MQTT_VERSION=auto)",
             self._version,
@@ -445,8 +451,8 @@ class MqttTransport:
         if reason.is_failure:
             if reason.value == UNSUPPORTED_PROTOCOL_VERSION:
                 self._version_refused = True
-                if self._auto and self._version == "5":
-                    return  # not a failure anyone needs to hear of: the next attempt speaks 3.1.1
+                if self._auto and self._version == self._prefer:
+                    return  # not a failure anyone needs to hear of: the next attempt speaks the other
             self.last_error = f"the broker at {self.address} refused the connection: {str(reason).lower()}"
             if self._version_refused:
                 self.last_error += f" (it does not speak MQTT {self._version}; see ZWAVE_MCP_MQTT_VERSION)"
