@@ -1,5 +1,6 @@
 """`python -m bench` (or `make bench`): run the benchmarks and print one table: the five of issue 8, 6: the
-write gate's own cost (issue 12), 7: history (issue 15), 8: group changes (issue 14).
+write gate's own cost (issue 12), 7: history (issue 15), 8: group changes (issue 14), 9: calls under a
+value flood (issue 13).
 
 Progress goes to stderr; the table (markdown) to stdout. `--quick` runs fewer iterations (a smoke run,
 not figures to record); `--only 1,3` picks sections.
@@ -20,13 +21,13 @@ from zwave_mcp.logs import configure_logging
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", help="fewer iterations (smoke run)")
-    parser.add_argument("--only", default="1,2,3,4,5,6,7,8", help="sections to run, e.g. 2,3")
+    parser.add_argument("--only", default="1,2,3,4,5,6,7,8,9", help="sections to run, e.g. 2,3")
     args = parser.parse_args(argv)
     sections = {s.strip() for s in args.only.split(",")}
     # Before any MCPServer exists: its constructor would install its own logging otherwise.
     configure_logging("warning")
 
-    from bench import gate, groups, history, ingest, latency, reads, startup, throughput
+    from bench import flood, gate, groups, history, ingest, latency, reads, startup, throughput
     from bench.common import Row, render_table, say
 
     quick = args.quick
@@ -57,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if "8" in sections:
         rows += groups.run(rounds=3 if quick else 10)
+    if "9" in sections:
+        rows += flood.run(seconds=3 if quick else 10, burst=50_000 if quick else 200_000)
     elapsed = time.perf_counter() - started
     say(f"done in {elapsed:.0f} s")
     print(

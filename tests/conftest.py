@@ -7,6 +7,10 @@ Fixtures
     ``.start()``, ``.restart()`` — use ``restart``/``kill`` only in tests that own the outage, and call
     ``start()`` again before returning). If Mosquitto is not installed: the tests fail when ``CI=true``;
     otherwise they fall back on the embedded amqtt broker (MQTT 3.1.1 only, no restart) with a warning.
+    ``ZWAVE_MCP_TEST_BROKER=amqtt`` picks the embedded broker on purpose (CI runs the integration and e2e
+    tests that way too); tests marked ``mosquitto_only`` (Mosquitto's own behaviour: MQTT 5,
+    retain-as-published, the captures' recorder view) are skipped there, and tests that stop the broker
+    skip themselves (``is_mosquitto``).
 
 ``simulator_factory`` (function)
     ``simulator_factory(config=None, house=None, start=True, **overrides) -> Simulator``. Starts a
@@ -70,12 +74,48 @@ class BrokerHandle:
         self.broker.restart()
 
 
+# `ZWAVE_MCP_TEST_BROKER=amqtt` runs the suite on the embedded amqtt broker even where Mosquitto is
+# installed (CI does, so the fallback the Makefile promises is tested); `mosquitto` (or unset) prefers it.
+TEST_BROKER_ENV = "ZWAVE_MCP_TEST_BROKER"
+
+
+def wanted_broker() -> str:
+    wanted = os.environ.get(TEST_BROKER_ENV, "mosquitto").strip().lower() or "mosquitto"
+    if wanted not in ("mosquitto", "amqtt"):
+        raise pytest.UsageError(f"{TEST_BROKER_ENV}={wanted!r}: use mosquitto or amqtt")
+    return wanted
+
+
+def on_embedded_broker() -> bool:
+    """The session's broker is the embedded amqtt one (asked for, or Mosquitto is missing)."""
+    return wanted_broker() == "amqtt" or find_mosquitto() is None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "mosquitto_only: checks Mosquitto's own behaviour (MQTT 5, retain-as-published, the recorder's view "
+        "of the captures); skipped on the embedded amqtt broker",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not on_embedded_broker():
+        return
+    skip = pytest.mark.skip(reason="needs Mosquitto's own behaviour; the session runs on amqtt")
+    for item in items:
+        if item.get_closest_marker("mosquitto_only"):
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def mosquitto() -> Iterator[BrokerHandle]:
-    if find_mosquitto() is None:
-        if os.environ.get("CI", "").lower() == "true":
+    forced = wanted_broker() == "amqtt"
+    if forced or find_mosquitto() is None:
+        if not forced and os.environ.get("CI", "").lower() == "true":
             pytest.fail("mosquitto is not installed: integration tests need it in CI")
-        warnings.warn("mosquitto not found: falling back on the embedded amqtt broker", stacklevel=1)
+        if not forced:
+            warnings.warn("mosquitto not found: falling back on the embedded amqtt broker", stacklevel=1)
         embedded = EmbeddedBroker()
         port = embedded.start()
         yield BrokerHandle("127.0.0.1", port, embedded.url, False, embedded)

@@ -140,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from zwave_mcp.config_check import check_policy_entries
 
         shown = {**settings.redacted(), **check_policy_entries(settings)}
+        if settings.mqtt_version == "auto":  # which one is in use is only known once connected
+            shown["mqtt_version"] = "auto (MQTT 5, or 3.1.1 when the broker refuses 5; the log says which)"
         print(json.dumps(shown, indent=2, sort_keys=True))
         return 0
     if args.command == "tools":

@@ -34,7 +34,9 @@ class Settings(BaseModel):
     mqtt_password: SecretStr | None = Field(
         None, description="Broker password (or ZWAVE_MCP_MQTT_PASSWORD_FILE)"
     )
-    mqtt_version: Literal["3.1.1", "5"] = Field("5", description="MQTT protocol version")
+    mqtt_version: Literal["auto", "3.1.1", "5"] = Field(
+        "auto", description="MQTT protocol version; auto tries 5, then 3.1.1 if the broker refuses 5"
+    )
     mqtt_client_id: str | None = Field(None, description="MQTT client id (default: unique per process)")
     mqtt_keepalive: int = Field(30, ge=5, le=3600, description="MQTT keepalive in seconds")
     tls_ca: Path | None = Field(None, description="CA bundle for mqtts://")

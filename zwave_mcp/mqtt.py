@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import random
+import select
 import socket
 import ssl
 import uuid
@@ -44,8 +45,28 @@ RECONNECT_CAP_S = 2.0
 CONNECT_TIMEOUT_S = 5.0
 # How often paho's housekeeping (keepalive pings, ping timeouts) runs.
 MISC_INTERVAL_S = 1.0
+# At most this many packets are read per readiness callback (see `_readable`).
+READ_BATCH = 64
 
 MessageCallback = Callable[[str, bytes | bytearray, bool], None]
+
+# The CONNACK reason a broker gives when it does not speak the protocol level we asked for (a 3.1.1 broker's
+# return code 1 reaches paho's MQTT 5 parser as this code).
+UNSUPPORTED_PROTOCOL_VERSION = 0x84
+# With `mqtt_version=auto`: what each broker (host:port, preferred version) turned out to speak in this
+# process, so a later connection starts with the right version and the log says it once.
+_versions_in_use: dict[tuple[str, str], str] = {}
+
+
+def _more_to_read(sock: Any) -> bool:
+    """Bytes are waiting on the socket (without reading them)."""
+    # TLS keeps whole records in user space: select() would not see bytes already read from the kernel.
+    if isinstance(sock, ssl.SSLSocket) and sock.pending():
+        return True
+    try:
+        return bool(select.select((sock,), (), (), 0)[0])
+    except (OSError, ValueError):
+        return False
 
 
 class MqttUnavailable(ConnectionError):
@@ -115,13 +136,25 @@ class MqttTransport:
         on_message: MessageCallback,
         on_connected: Callable[[], None] | None = None,
         on_disconnected: Callable[[str], None] | None = None,
+        client_id_suffix: str = "",
+        prefer_version: str = "5",
     ) -> None:
         self._settings = settings
         self._on_message_cb = on_message
         self._on_connected_cb = on_connected
         self._on_disconnected_cb = on_disconnected
         self.address = f"{settings.mqtt_host}:{settings.mqtt_port}"
-        self.client_id = settings.mqtt_client_id or default_client_id()
+        self.client_id = (settings.mqtt_client_id or default_client_id()) + client_id_suffix
+        # The protocol version of the next attempt: "5" or "3.1.1". With `auto`, `prefer_version` until the
+        # broker refuses it (or stays silent), then the other one.
+        self._auto = settings.mqtt_version == "auto"
+        self._memory_key = (self.address, prefer_version)
+        self._prefer = prefer_version
+        self._version = (
+            _versions_in_use.get(self._memory_key, prefer_version) if self._auto else settings.mqtt_version
+        )
+        self._version_refused = False  # the last CONNACK said "unsupported protocol version"
+        self._connack_seen = False  # the last attempt got a CONNACK at all
         self.last_error: str | None = NOT_CONNECTED_YET
         self._subscriptions: dict[str, int] = {}
         self._connected = False
@@ -138,6 +171,11 @@ class MqttTransport:
     @property
     def connected(self) -> bool:
         return self._connected
+
+    @property
+    def protocol(self) -> str | None:
+        """The MQTT version of the live connection ("5" or "3.1.1"); None while not connected."""
+        return self._version if self._connected else None
 
     def start(self) -> None:
         """Begin connecting in the background and return at once (the MCP handshake must not wait)."""
@@ -197,7 +235,7 @@ class MqttTransport:
     # -- paho set-up ------------------------------------------------------------------------------------
     def _make_client(self) -> paho.Client:
         s = self._settings
-        v5 = s.mqtt_version == "5"
+        v5 = self._version == "5"
         client = paho.Client(
             CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
@@ -243,9 +281,43 @@ class MqttTransport:
             if not await self._attempt():
                 continue
             if not await self._wait_connack():
+                # Some brokers that do not speak a version hang up or stay silent instead of saying so
+                # (amqtt does with an MQTT 5 login): until one version has worked, try the other.
+                silent = not self._connack_seen and self._memory_key not in _versions_in_use
+                if self._auto and (self._version_refused or silent):
+                    if self._version_refused and self._version == self._prefer:
+                        attempt = 0  # not a failure to back off from: try the other version at once
+                    self._use_version("3.1.1" if self._version == "5" else "5")
                 continue
             await self._lost.wait()
             attempt = 0  # a session that was up starts the backoff afresh
+
+    def _use_version(self, version: str) -> None:
+        """Speak `version` from the next attempt on (paho fixes the protocol when the client is made)."""
+        log.info(
+            "the MQTT broker at %s did not take MQTT %s: trying MQTT %s",
+            self.address,
+            self._version,
+            version,
+            extra={"broker": self.address, "mqtt_version": version},
+        )
+        self._detach()
+        with contextlib.suppress(Exception):
+            close_socket(self._client)
+        self._version = version
+        self._client = self._make_client()
+
+    def _note_version(self) -> None:
+        """With `auto`, say once per broker which version is in use, and remember it for other lanes."""
+        if not self._auto or _versions_in_use.get(self._memory_key) == self._version:
+            return
+        _versions_in_use[self._memory_key] = self._version
+        log.info(
+            "MQTT %s in use with the broker at %s (chosen automatically: ZWAVE_MCP_MQTT_VERSION=auto)",
+            self._version,
+            self.address,
+            extra={"broker": self.address, "mqtt_version": self._version},
+        )
 
     async def _wait_connack(self) -> bool:
         """True once the broker accepted us; False if it refused, hung up or stayed silent."""
@@ -271,8 +343,10 @@ class MqttTransport:
         assert self._loop is not None
         s = self._settings
         connect_kwargs: dict[str, Any] = {"keepalive": s.mqtt_keepalive}
-        if s.mqtt_version == "5":
+        if self._version == "5":
             connect_kwargs["clean_start"] = True
+        self._version_refused = False
+        self._connack_seen = False
         try:
             await self._loop.run_in_executor(
                 None, lambda: self._client.connect(s.mqtt_host, s.mqtt_port, **connect_kwargs)
@@ -312,12 +386,17 @@ class MqttTransport:
 
     # -- loop callbacks ---------------------------------------------------------------------------------
     def _readable(self) -> None:
+        """Read up to READ_BATCH packets while bytes are waiting (paho reads one packet per call).
+
+        One event-loop turn per packet costs more than the packet itself under a flood; a bounded batch
+        keeps that cost low and still lets the other lane and the MCP session have their turn.
+        """
         sock = self._sock
         try:
-            self._client.loop_read()
-            # TLS keeps whole records in user space: select() would not wake us for bytes already read.
-            while isinstance(sock, ssl.SSLSocket) and self._sock is sock and sock.pending():
+            for _ in range(READ_BATCH):
                 self._client.loop_read()
+                if self._sock is not sock or not _more_to_read(sock):
+                    break
         except Exception as exc:  # a broken socket: paho usually handles it, this is the belt
             log.debug("MQTT read failed: %s", exc)
             self._connection_broken(f"lost the connection to {self.address}: {exc}")
@@ -369,14 +448,28 @@ class MqttTransport:
     def _on_connect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
     ) -> None:
+        self._connack_seen = True
         if reason.is_failure:
+            if reason.value == UNSUPPORTED_PROTOCOL_VERSION:
+                self._version_refused = True
+                if self._auto and self._version == self._prefer:
+                    return  # not a failure anyone needs to hear of: the next attempt speaks the other
             self.last_error = f"the broker at {self.address} refused the connection: {str(reason).lower()}"
+            if self._version_refused:
+                self.last_error += f" (it does not speak MQTT {self._version}; see ZWAVE_MCP_MQTT_VERSION)"
             log.warning("MQTT connection refused: %s", self.last_error, extra={"broker": self.address})
             return
         self._connected = True
         self.last_error = None
         self._connected_event.set()
-        log.info("MQTT connected to %s as %s", self.address, self.client_id, extra={"broker": self.address})
+        log.info(
+            "MQTT connected to %s as %s (MQTT %s)",
+            self.address,
+            self.client_id,
+            self._version,
+            extra={"broker": self.address, "mqtt_version": self._version},
+        )
+        self._note_version()
         if self._subscriptions:
             client.subscribe(list(self._subscriptions.items()))
         if self._on_connected_cb is not None:

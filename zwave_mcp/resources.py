@@ -34,6 +34,14 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
     """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
     from zwave_mcp.tools.present import summarize
 
+    async def _require_service() -> None:
+        """Fail the read the way the tools fail their calls: an empty or stale list would be a lie."""
+        await app.gateway.settle()  # at start-up, wait (bounded) for the first load
+        reason = app.gateway.unavailable_reason()
+        if reason is not None:
+            # ResourceError's text reaches the client; any other exception would reach it as a bare "error".
+            raise ResourceError(f"Z-Wave service unavailable: {reason}")
+
     @server.resource(
         DEVICES_URI,
         name="devices",
@@ -42,7 +50,7 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         mime_type="application/json",
     )
     async def devices() -> str:
-        await app.gateway.settle()  # at start-up, wait (bounded) for the first load
+        await _require_service()
         return json.dumps([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
 
     @server.resource(
@@ -53,13 +61,9 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
         mime_type="application/json",
     )
     async def device(key: str) -> str:
-        await app.gateway.settle()  # at start-up, wait (bounded) for the first load
+        await _require_service()
         found = app.devices.index.get(key)
         if found is None:
-            # ResourceError's text reaches the client; any other exception would reach it as a bare "error".
-            reason = app.gateway.unavailable_reason()
-            if reason is not None:
-                raise ResourceError(f"Z-Wave service unavailable: {reason}")
             raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
         values = {
             v.value_id: {"label": v.label, "value": v.value, "unit": v.unit, "lastUpdate": v.last_update_ms}
@@ -105,7 +109,11 @@ def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> Re
             {
                 "ok": report.ok,
                 "problem": report.problem,
-                "broker": {"connected": report.broker_connected, "address": report.broker_address},
+                "broker": {
+                    "connected": report.broker_connected,
+                    "address": report.broker_address,
+                    "mqttVersion": report.broker_protocol,
+                },
                 "zwaveJsUi": report.zwave_js_ui_state,
                 "driverReady": report.driver_ready,
                 "nodes": report.nodes_by_status,

@@ -17,6 +17,7 @@ from zwave_mcp.simulator.broker import find_mosquitto, free_port, wait_for_port
 
 pytestmark = [
     pytest.mark.integration,
+    pytest.mark.mosquitto_only,
     pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto is not installed"),
 ]
 

@@ -21,6 +21,9 @@ import pytest
 from zwave_mcp.simulator import capture_config
 from zwave_mcp.simulator.settings import FAST
 
+# The simulator against the captures, which a recorder made on Mosquitto (MQTT 5, retain-as-published).
+pytestmark = pytest.mark.mosquitto_only
+
 RECORDED = Path(__file__).resolve().parents[2] / "fixtures" / "recorded"
 CAPTURES = ["a", "b", "c"]
 

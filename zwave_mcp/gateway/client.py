@@ -1,10 +1,13 @@
-"""`ZwaveGateway`: one zwave-js-ui gateway seen through one MQTT session.
+"""`ZwaveGateway`: one zwave-js-ui gateway seen through two MQTT connections to one broker.
 
-Owns the transport, the API client and the inventory. On every (re)connect: subscribe, then
-`getInfo` + `getNodes` rebuild the picture, then live topics keep it current. Messages that arrive
-between the subscription and the `getNodes` reply (the broker's retained store, live updates) are
-buffered and replayed in order after `load_nodes`: each is at least as new as what it follows, so
-the replay ends on the latest state and nothing is lost. Gateway-level topics (client status,
+The value lane (`transport`) subscribes to everything under the prefix and keeps the live picture; the
+control lane (`control`) carries only API requests and their replies, so a reply never queues behind a
+flood of value updates. On every (re)connect of the value lane: subscribe, then `getInfo` + `getNodes`
+(on the control lane) rebuild the picture, then live topics keep it current. Messages that arrive on the
+value lane between its subscription and the `getNodes` reply (the broker's retained store, live updates)
+are buffered and replayed in order after `load_nodes`. The value lane may still hold older updates when
+the reply overtakes them; they are applied in order after the load, so the picture can look back for a
+moment but always ends on the latest state, and nothing is lost. Gateway-level topics (client status,
 version, driver status) are applied at once so health stays right while loading.
 
 Everything runs on the asyncio loop thread; reads of the inventory are plain dict lookups.
@@ -45,6 +48,9 @@ MAX_BUFFERED_MESSAGES = 200_000
 RESYNC_RETRY_S = 5.0
 # Calls made this soon after start wait for the first load instead of answering "unavailable".
 STARTUP_GRACE_S = 10.0
+# After a poll, wait at most this long for the value lane to show the polled value (see `poll_value`):
+# long enough for any healthy backlog, short enough that a flood cannot hold a call up.
+CATCH_UP_MAX_S = 0.1
 SETTLE_POLL_S = 0.05  # how often that wait looks whether the broker has failed meanwhile
 _GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
 _SKIPPED_KINDS = (TopicKind.SET_REQUEST, TopicKind.FOREIGN)
@@ -68,6 +74,18 @@ def release_freed_memory() -> None:
 _malloc_trim: Any = None
 
 
+def _came_online(changes: list[Change], retain: bool) -> bool:
+    """zwave-js-ui (or its driver) has just come online, seen live.
+
+    A retained `true` delivered with our subscription says nothing new (it is the old picture, and our
+    requests were sent after it was published); a live one, or any turn from an explicit `false`, is news.
+    """
+    return any(
+        c.value_id in ("client_online", "driver_ready") and c.new is True and (not retain or c.old is False)
+        for c in changes
+    )
+
+
 class ApiFailed(GatewayError):
     """zwave-js-ui answered `success: false`; the message is its own error text."""
 
@@ -77,15 +95,29 @@ class ZwaveGateway:
         self.settings = settings
         self.topics = GatewayTopics(settings.prefix, settings.gateway_name)
         self.inventory = inventory or Inventory(self.topics)
+        # The value lane: everything under the prefix, in order, into the live picture. With `auto` it
+        # prefers MQTT 3.1.1: it needs nothing of MQTT 5, and paho's MQTT 5 parser builds a Properties
+        # object for every PUBLISH, which halves the rate it can take in (bench section 6).
         self.transport = MqttTransport(
             settings,
             on_message=self._on_message,
             on_connected=self._on_connected,
             on_disconnected=self._on_disconnected,
+            prefer_version="3.1.1",
         )
-        self.api = ApiClient(self.transport, self.topics, default_timeout=settings.api_timeout)
+        # The control lane: API requests and their replies only, so a reply never waits behind a backlog
+        # of value updates on the value lane's socket (the broker keeps one ordered queue per connection).
+        self.control = MqttTransport(
+            settings,
+            on_message=self._on_control_message,
+            on_connected=self._on_control_connected,
+            on_disconnected=self._on_control_disconnected,
+            client_id_suffix="-control",
+        )
+        self.api = ApiClient(self.control, self.topics, default_timeout=settings.api_timeout)
         self.api.decoders["getNodes"] = decode_with_values
         self.transport.subscribe(self.topics.subscriptions())
+        self.control.subscribe([self.topics.api_replies()])
         self.info: dict[str, Any] = {}
         self.loaded = False  # a getNodes result has been loaded at least once
         self.started_monotonic: float | None = None
@@ -96,6 +128,7 @@ class ZwaveGateway:
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_error: str | None = None
         self._sync_wakeup = asyncio.Event()
+        self._online_now = asyncio.Event()  # zwave-js-ui came online live while a load was in flight
         self._synced = asyncio.Event()
         self._value_waiters: dict[str, list[tuple[ValuePredicate, asyncio.Future[ZValue]]]] = {}
         self._status_waiters: dict[int, list[tuple[Callable[[str], bool], asyncio.Future[str]]]] = {}
@@ -105,6 +138,7 @@ class ZwaveGateway:
     def start(self) -> None:
         """Connect in the background; returns at once (tools answer "unavailable" until it is up)."""
         self.started_monotonic = time.monotonic()
+        self.control.start()
         self.transport.start()
 
     async def settle(self, grace_s: float = STARTUP_GRACE_S) -> None:
@@ -122,7 +156,10 @@ class ZwaveGateway:
                 await asyncio.wait_for(self._synced.wait(), min(SETTLE_POLL_S, deadline - time.monotonic()))
 
     def _broker_failed(self) -> bool:
-        return not self.transport.connected and self.transport.last_error not in (None, NOT_CONNECTED_YET)
+        return any(
+            not lane.connected and lane.last_error not in (None, NOT_CONNECTED_YET)
+            for lane in (self.transport, self.control)
+        )
 
     async def stop(self) -> None:
         if self._sync_task is not None:
@@ -131,6 +168,7 @@ class ZwaveGateway:
                 await self._sync_task
             self._sync_task = None
         await self.transport.stop()
+        await self.control.stop()
         self.api.fail_all("the Z-Wave service is shutting down")
 
     async def wait_ready(self, timeout: float) -> bool:
@@ -152,15 +190,30 @@ class ZwaveGateway:
         self._loading = False
         self._buffer.clear()
 
+    def _on_control_connected(self) -> None:
+        # A load that could not ask (no control lane yet) asks now; a loaded picture needs nothing.
+        if self.transport.connected and not self._synced.is_set():
+            self._begin_sync()
+
+    def _on_control_disconnected(self, reason: str) -> None:
+        self.api.fail_all(reason)  # their replies would come on the lane that is gone
+
+    def _on_control_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
+        if self.topics.classify(topic).kind is TopicKind.API_REPLY:
+            self.api.handle_reply(topic.rpartition("/")[2], payload)
+
     def _on_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
         self.last_message_monotonic = time.monotonic()
         kind = self.topics.classify(topic).kind
-        if kind is TopicKind.API_REPLY:
-            self.api.handle_reply(topic.rpartition("/")[2], payload)
-        elif kind in _SKIPPED_KINDS:
+        if kind is TopicKind.API_REPLY or kind in _SKIPPED_KINDS:
+            # `<prefix>/#` cannot leave out the API replies; the control lane has its own copy.
             return
         elif self._loading and kind not in _GATEWAY_KINDS:
             self._buffer.append((topic, payload, retain))
+        elif kind in _GATEWAY_KINDS:
+            changes = self.inventory.apply(topic, bytes(payload), retain)
+            if self._loading and _came_online(changes, retain):
+                self._online_now.set()
         else:
             self.inventory.apply(topic, bytes(payload), retain)
 
@@ -174,12 +227,40 @@ class ZwaveGateway:
         else:
             self._sync_wakeup.set()
 
+    async def _ask_for_network(self) -> tuple[Any, Any] | None:
+        """getInfo + getNodes; None when zwave-js-ui came online meanwhile (the requests are then asked again).
+
+        A request sent before zwave-js-ui subscribed to its API topics is simply lost, and would only be
+        noticed after the API timeout (~10 s of "unavailable"). zwave-js-ui publishes its status only
+        once its subscriptions are acknowledged, so asking again at that moment is always heard.
+        """
+        self._online_now.clear()
+        asked = asyncio.ensure_future(
+            asyncio.gather(self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True)
+        )
+        online = asyncio.ensure_future(self._online_now.wait())
+        try:
+            await asyncio.wait((asked, online), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            online.cancel()
+            superseded = not asked.done()
+            if superseded:
+                asked.cancel()  # a cancelled gather does not always say `cancelled()`: hence the flag
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asked
+        if superseded:
+            log.info("zwave-js-ui came online while we were waiting for it: asking for the network again")
+            return None
+        info_reply, nodes_reply = asked.result()
+        return info_reply, nodes_reply
+
     async def _sync(self) -> None:
         while True:
             self._sync_wakeup.clear()
-            info_reply, nodes_reply = await asyncio.gather(
-                self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True
-            )
+            replies = await self._ask_for_network()
+            if replies is None:
+                continue
+            info_reply, nodes_reply = replies
             if isinstance(nodes_reply, ApiUnavailable):
                 return  # the link dropped; the next connect starts a new sync
             if (
@@ -342,8 +423,9 @@ class ZwaveGateway:
 
     def unavailable_reason(self) -> str | None:
         """Why tools cannot work right now, in one sentence; None when the gateway is usable."""
-        if not self.transport.connected:
-            return self.transport.unavailable_text()
+        for lane in (self.transport, self.control):
+            if not lane.connected:
+                return lane.unavailable_text()
         status = self.inventory.status
         if status.client_online is False:
             return f"zwave-js-ui is offline ({self._gateway_words()}): the broker published its last will"
@@ -358,12 +440,20 @@ class ZwaveGateway:
             return "the Z-Wave driver is not ready (zwave-js-ui was stopped or lost its Z-Wave controller)"
         return None
 
+    def _protocols(self) -> str | None:
+        """The MQTT version in use: "5", or "5 (value lane 3.1.1)" when the lanes differ (see __init__)."""
+        control, values = self.control.protocol, self.transport.protocol
+        if control is None or values is None or control == values:
+            return control and values
+        return f"{control} (value lane {values})"
+
     def health(self) -> GatewayHealth:
         age = None if self.last_message_monotonic is None else time.monotonic() - self.last_message_monotonic
         return build_health(
-            broker_connected=self.transport.connected,
+            broker_connected=self.transport.connected and self.control.connected,
             broker_address=self.transport.address,
-            broker_error=self.transport.last_error,
+            broker_error=self.transport.last_error or self.control.last_error,
+            broker_protocol=self._protocols(),
             status=self.inventory.status,
             nodes=self.inventory.nodes,
             inventory_loaded=self.loaded,
@@ -410,8 +500,19 @@ class ZwaveGateway:
         return WriteResult.from_reply(reply, value_id, target)
 
     async def poll_value(self, value: ZValue | dict[str, Any], timeout: float | None = None) -> Any:
+        """The device's value, read from it; the picture shows it too when this returns (bounded).
+
+        zwave-js-ui publishes a polled value before it replies, but the reply comes on the control lane
+        and can overtake it on the value lane; a caller that reads the picture next (a confirmation
+        sentence, verify_device, recent events) would see the old value. So wait for the picture to show
+        the polled value, at most CATCH_UP_MAX_S: under a flood the bound wins, and the picture follows a
+        moment later.
+        """
         value_id = value.api_value_id() if isinstance(value, ZValue) else dict(value)
-        return await self._call_ok("pollValue", value_id, timeout=timeout)
+        result = await self._call_ok("pollValue", value_id, timeout=timeout)
+        if isinstance(value, ZValue):
+            await self.wait_for_value(value.value_id, lambda v: v.value == result, CATCH_UP_MAX_S)
+        return result
 
     async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
         await self._call_ok("refreshValues", node_id, timeout=timeout)

@@ -22,6 +22,7 @@ class GatewayHealth:
     broker_connected: bool
     broker_address: str
     broker_error: str | None
+    broker_protocol: str | None  # the MQTT version in use ("5" / "3.1.1"), None while not connected
     zwave_js_ui_online: bool
     zwave_js_ui_state: str  # human: "online", "offline (crashed: last will)", …
     driver_ready: bool | None
@@ -66,6 +67,7 @@ def build_health(
     broker_connected: bool,
     broker_address: str,
     broker_error: str | None,
+    broker_protocol: str | None,
     status: GatewayStatus,
     nodes: Mapping[int, ZNode],
     inventory_loaded: bool,
@@ -82,6 +84,7 @@ def build_health(
         broker_connected=broker_connected,
         broker_address=broker_address,
         broker_error=None if broker_connected else broker_error,
+        broker_protocol=broker_protocol if broker_connected else None,
         zwave_js_ui_online=online,
         zwave_js_ui_state=words,
         driver_ready=status.driver_ready,

@@ -235,7 +235,10 @@ class Inventory:
             self.status.client_online = cs.online
             self.status.client_status_time_ms = cs.time_ms
             self.status.will_received = cs.is_last_will
-            return [Change("gateway", None, "client_online", old, cs.online, cs.time_ms)]
+            changes = [Change("gateway", None, "client_online", old, cs.online, cs.time_ms)]
+            if cs.online is False:
+                changes += self._statuses_unknown()
+            return changes
         if kind is TopicKind.CLIENT_VERSION:
             version = decode_client_version(payload)
             if isinstance(version, Undecodable):
@@ -345,6 +348,16 @@ class Inventory:
             changes.append(Change("status", node.id, None, old[2], node.status))
         if node.ready != old[3]:
             changes.append(Change("node", node.id, None, {"ready": old[3]}, {"ready": node.ready}))
+        return changes
+
+    def _statuses_unknown(self) -> list[Change]:
+        """zwave-js-ui is gone: nobody watches the nodes, so "Alive" would be a claim we cannot make.
+        The next getNodes (when it is back) brings the real statuses."""
+        changes: list[Change] = []
+        for node in self.nodes.values():
+            if node.status != "Unknown":
+                changes.append(Change("status", node.id, None, node.status, "Unknown"))
+                node.status = "Unknown"
         return changes
 
     def _set_status(self, node: ZNode, status: str, at_ms: int | None) -> list[Change]:

@@ -190,6 +190,10 @@ class GatewayTopics:
     def api_reply(self, name: str) -> str:
         return f"{self._api_base}{name}"
 
+    def api_replies(self) -> str:
+        """Every API reply (and nothing else: requests are one level deeper, under `/set`)."""
+        return f"{self._api_base}+"
+
     def subscriptions(self) -> list[str]:
         """What a client subscribes to.
 

@@ -127,6 +127,29 @@ class MosquittoBroker:
         self.close()
 
 
+class _SubscriptionTable(dict[str, list[tuple[Any, int]]]):
+    """amqtt's subscription table (filter → [(session, qos)]) iterated over snapshots; `items()`, which
+    only the broadcast loop uses, lists a session under the first filter that matches `topic` only."""
+
+    def __init__(self, table: dict[str, list[tuple[Any, int]]], matches: Any) -> None:
+        super().__init__(table)
+        self.topic: str | None = None
+        self._matches = matches
+
+    def __iter__(self) -> Any:
+        return iter(list(super().__iter__()))
+
+    def items(self) -> Any:
+        seen: set[int] = set()
+        snapshot = []
+        for topic_filter, subscriptions in list(super().items()):
+            if self.topic is not None and self._matches(self.topic, topic_filter):
+                subscriptions = [(s, q) for s, q in subscriptions if id(s) not in seen]
+                seen.update(id(s) for s, _q in subscriptions)
+            snapshot.append((topic_filter, list(subscriptions)))
+        return snapshot
+
+
 class EmbeddedBroker:
     """amqtt in a daemon thread with its own asyncio loop. `start()` returns the port."""
 
@@ -157,6 +180,37 @@ class EmbeddedBroker:
     def _run(self) -> None:
         from amqtt.broker import Broker
 
+        class _Broker(Broker):
+            """amqtt 0.12 with three departures from MQTT 3.1.1 (and Mosquitto) put right:
+
+            - every connecting client got the retained messages of every filter that *any* client had
+              subscribed to; only its own subscriptions deserve them;
+            - a client with overlapping subscriptions (zwave-js-ui has `api/#` and `+/+/+/+/set`) got one
+              copy of a message per matching filter; it gets one;
+            - the subscription table was iterated across awaits, so a client subscribing meanwhile raised
+              "dictionary changed size during iteration"; iterations now go over a snapshot.
+            """
+
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                table = _SubscriptionTable(getattr(self, "_subscriptions"), self._matches)  # noqa: B009
+                setattr(self, "_subscriptions", table)  # noqa: B010
+                queued = self._broadcast_queue.get
+
+                async def next_broadcast() -> Any:
+                    message = await queued()
+                    table.topic = message.get("topic")  # what the broadcast loop iterates the table for
+                    return message
+
+                self._broadcast_queue.get = next_broadcast
+
+            async def _publish_retained_messages_for_subscription(
+                self, subscription: tuple[str, int], session: Any
+            ) -> None:
+                subscribers = getattr(self, "_subscriptions").get(subscription[0], ())  # noqa: B009
+                if any(subscriber is session for subscriber, _qos in subscribers):
+                    await super()._publish_retained_messages_for_subscription(subscription, session)
+
         loop = asyncio.new_event_loop()
         self._loop = loop
         asyncio.set_event_loop(loop)
@@ -165,7 +219,7 @@ class EmbeddedBroker:
             "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
         }
         try:
-            self._broker = Broker(config, loop=loop)
+            self._broker = _Broker(config, loop=loop)
             loop.run_until_complete(self._broker.start())
         except BaseException as exc:
             self._error = exc

@@ -90,6 +90,7 @@ def specs(app: App) -> list[ToolSpec]:
                 "connected": health.broker_connected,
                 "address": health.broker_address,
                 "error": health.broker_error,
+                "mqttVersion": health.broker_protocol,
             },
             gateway={
                 "online": health.zwave_js_ui_online,
