@@ -509,9 +509,15 @@ class ZwaveGateway:
         moment later.
         """
         value_id = value.api_value_id() if isinstance(value, ZValue) else dict(value)
+        before = self.inventory.value(value.value_id) if isinstance(value, ZValue) else None
+        mark = before.last_update_ms if before is not None else None
         result = await self._call_ok("pollValue", value_id, timeout=timeout)
         if isinstance(value, ZValue):
-            await self.wait_for_value(value.value_id, lambda v: v.value == result, CATCH_UP_MAX_S)
+            # The report of this poll, not the picture as it was: an unchanged value is re-reported with a
+            # new time, and a caller reads the reading's age next.
+            await self.wait_for_value(
+                value.value_id, lambda v: v.value == result and v.last_update_ms != mark, CATCH_UP_MAX_S
+            )
         return result
 
     async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
