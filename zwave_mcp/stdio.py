@@ -379,8 +379,13 @@ async def serve_stdio(
     max_line_bytes: int = MAX_LINE_BYTES,
     order_wait: float = ORDER_WAIT,
     handle_signals: bool = True,
+    finish: Callable[[], object] | None = None,
 ) -> None:
     """Serve `server` over the protected stdio wire until stdin ends (or SIGTERM/SIGINT), then return.
+
+    `finish` (once) completes a server that can so far only answer `initialize` (see
+    `zwave_mcp.server.StagedServer`): it is called right after the `initialize` reply is written, or
+    before any other message reaches the server, whichever comes first.
 
     Must run on the asyncio backend (`anyio.run(...)` default). Never raises for client misbehaviour.
     """
@@ -399,6 +404,11 @@ async def serve_stdio(
     pending = _Pending()
     to_server, server_inbox = anyio.create_memory_object_stream[Any](0)
     server_outbox, from_server = anyio.create_memory_object_stream[Any](0)
+    unfinished = [finish] if finish is not None else []
+
+    def finish_server() -> None:
+        if unfinished:
+            unfinished.pop()()
 
     async def answer_locally(reply: bytes) -> None:
         # Earlier requests first, so replies keep the order of the lines that caused them.
@@ -421,6 +431,8 @@ async def serve_stdio(
                         reason = _short(exc.errors()[0].get("msg", "not an MCP message"))
                         verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
                     else:
+                        if unfinished and verdict.value.get("method") != "initialize":
+                            finish_server()
                         _track_inbound(pending, verdict.value)
                         await to_server.send(SessionMessage(message))
                         continue
@@ -442,6 +454,7 @@ async def serve_stdio(
                     await writer.write(data)
                 if is_answer:
                     pending.resolve(msg.id)
+                    finish_server()  # the `initialize` reply is out: build the rest while the client reads
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:

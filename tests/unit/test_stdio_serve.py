@@ -127,3 +127,52 @@ async def test_lone_surrogates_in_any_field_are_replaced_where_they_enter() -> N
         (6, "result"),
     ]
     assert by_id["a\ufffd"]["result"]["content"][0]["text"] == "x\ufffdy"
+
+
+async def test_finish_runs_after_the_initialize_reply_and_before_any_other_request() -> None:
+    server = MCPServer("staged")
+    calls: list[str] = []
+
+    def finish() -> None:
+        calls.append("finish")
+
+        @server.tool()
+        def late() -> str:
+            """Registered by finish."""
+            return "late"
+
+    replies = await serve_lines(
+        [initialize(1), INITIALIZED, request(2, "tools/list")], server=server, finish=finish
+    )
+    assert calls == ["finish"]
+    assert [shape(r) for r in replies] == [(1, "result"), (2, "result")]
+    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["late"]
+
+
+async def test_finish_runs_before_a_first_request_that_is_not_initialize() -> None:
+    server = MCPServer("staged")
+    seen: list[bool] = []
+    finished: list[bool] = []
+
+    @server.tool()
+    def probe() -> str:
+        """Says whether finish ran before this call reached the server."""
+        seen.append(bool(finished))
+        return "ok"
+
+    call = request(
+        1,
+        "tools/call",
+        {
+            "name": "probe",
+            "arguments": {},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            },
+        },
+    )
+    await serve_lines([call], server=server, finish=lambda: finished.append(True))
+    assert finished == [True]
+    assert seen == [True]
