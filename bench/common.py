@@ -128,6 +128,18 @@ def bench_settings(broker_port: int, prefix: str, **overrides: Any) -> Settings:
     return load_settings(values, environ={})
 
 
+def server_env(broker_port: int, prefix: str, **extra: str) -> dict[str, str]:
+    """`bench_settings` as the environment of a spawned `python -m zwave_mcp` (default log level)."""
+    return {
+        "ZWAVE_MCP_MQTT_URL": f"mqtt://127.0.0.1:{broker_port}",
+        "ZWAVE_MCP_PREFIX": prefix,
+        "ZWAVE_MCP_RATE_LIMIT_DEVICE": "0",
+        "ZWAVE_MCP_RATE_LIMIT_TOTAL": "0",
+        "ZWAVE_MCP_API_TIMEOUT": "120",
+        **extra,
+    }
+
+
 class SimProcess:
     """The simulator in its own process (`python -m bench.simproc`), so its threads do not share our GIL."""
 
@@ -305,7 +317,11 @@ class StdioServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             result = await self.call_tool("check_zwave_health", {})
-            if (result.get("structuredContent") or {}).get("result", {}).get("ok"):
+            if (
+                ((result.get("structuredContent") or {}).get("result") or {})
+                .get("gateway", {})
+                .get("inventoryLoaded")
+            ):
                 return
             await asyncio.sleep(0.1)
         raise RuntimeError("zwave-mcp did not load the inventory")
