@@ -490,6 +490,7 @@ async def serve_stdio(
     wire = wire or protect_stdout()
     loop = asyncio.get_running_loop()
     from zwave_mcp.compat import lowlevel_server
+    from zwave_mcp.logs import defer_log_lines
 
     lowlevel = lowlevel_server(server)  # the SDK's only way in with our own streams (see run_stdio_async)
     reader = _wire_reader(wire.in_fd, loop, max_line_bytes)
@@ -545,6 +546,7 @@ async def serve_stdio(
                 is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
                 if data := _message_line(msg, is_answer):
                     await writer.write(data)
+                drain_logs()  # the call's log lines, now that its reply is out
                 if is_answer:
                     pending.resolve(msg.id)
                     finish_server()  # the `initialize` reply is out: build the rest while the client reads
@@ -556,6 +558,8 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
+    # Log lines wait until the reply they belong with is written (see logs.LogStream).
+    drain_logs, write_logs_through = defer_log_lines(loop)
     try:
         async with anyio.create_task_group() as tg:
             if handle_signals:
@@ -573,6 +577,7 @@ async def serve_stdio(
             tg.cancel_scope.cancel()
     finally:
         reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close
+        write_logs_through()
 
 
 def _message_line(msg: Any, is_answer: bool) -> bytes:

@@ -47,3 +47,30 @@ def test_redact_leaves_ordinary_data_alone():
     assert redact(data) == {"deviceName": "Front Door Lock", "level": 30, "nested": [{"secret_key": "***"}]}
     assert redact_url("mqtt://h:1883") == "mqtt://h:1883"
     assert redact_url("mqtts://u:pw@h") == "mqtts://u:***@h"
+
+
+async def test_a_deferring_log_stream_holds_loop_lines_until_drained_and_writes_others_at_once() -> None:
+    import asyncio
+    import io
+    import threading
+
+    from zwave_mcp.logs import LogStream
+
+    target = io.StringIO()
+    stream = LogStream(target)
+    stream.write("through\n")
+    assert target.getvalue() == "through\n"
+    stream.defer(asyncio.get_running_loop())
+    stream.write("a\n")
+    stream.write("b\n")
+    assert target.getvalue() == "through\n"  # waits for the reply to be written
+    other = threading.Thread(target=stream.write, args=("from a thread\n",))
+    other.start()
+    other.join()
+    assert target.getvalue() == "through\nfrom a thread\n"
+    stream.drain()
+    assert target.getvalue() == "through\nfrom a thread\na\nb\n"
+    stream.write("c\n")
+    stream.write_through()  # the transport stops: what waits goes out, later lines are not held
+    stream.write("d\n")
+    assert target.getvalue().endswith("a\nb\nc\nd\n")
