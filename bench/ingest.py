@@ -187,7 +187,7 @@ async def _hello_rss() -> float:
 
 
 def run() -> list[Row]:
-    say(f"[4/5] sync and ingest: {NODES}-node inventory, {MESSAGES} messages, in a child process")
+    say(f"      sync and ingest: {NODES}-node inventory, {MESSAGES} messages, in a child process")
     out = subprocess.run(
         [PYTHON, "-m", "bench.ingest"], cwd=REPO, env=child_env(), capture_output=True, text=True, check=False
     )

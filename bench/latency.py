@@ -177,7 +177,7 @@ def _off_rows(label: str, result: dict[str, Any]) -> list[Row]:
 
 def run(calls: int = 500, default_broker_calls: int = 150, confirmed_calls: int = 100) -> list[Row]:
     rows: list[Row] = []
-    say(f"[2/5] call latency: {calls} calls each on Mosquitto with set_tcp_nodelay, zero simulator delays")
+    say(f"      call latency: {calls} calls each on Mosquitto with set_tcp_nodelay, zero simulator delays")
     with mosquitto(nodelay=True) as port:
         with SimProcess(port, "captured", PREFIX, scale=0.0):
             rows += _off_rows("nodelay broker", asyncio.run(_measure(port, 0.0, calls, 50)))
