@@ -126,84 +126,72 @@ class _TextFormatter(logging.Formatter):
 
 
 LOG_FLUSH_S = 0.02
-"""Longest a log line waits in a `LogStream` that defers (when no reply comes to write it out sooner)."""
+"""Longest a record waits in a `LogHandler` that defers (when no reply comes to write it out sooner)."""
 
 
-class LogStream:
-    """The log handler's stream: writes through, unless `defer` was called from an event loop.
+class LogHandler(logging.StreamHandler):
+    """The one stderr handler: handles records at once, unless `defer` was called from an event loop.
 
-    Then lines logged on that loop's thread wait in memory and go out in one write after the reply the
-    transport is writing (`drain`), or `LOG_FLUSH_S` later at the latest. A write to stderr wakes the
-    process that reads it, and on a busy machine that costs the call ~0.3 ms before its reply is out.
-    Lines from other threads are written at once.
+    Then records logged on that loop's thread are kept as they are and handled (redacted, formatted,
+    written) after the reply the transport is writing (`drain`), or `LOG_FLUSH_S` later at the latest.
+    Formatting a JSON line and writing it to stderr (which wakes the process reading it) cost a call
+    ~0.1-0.5 ms before its reply was out. Records from other threads are handled at once.
     """
 
-    def __init__(self, target: TextIO) -> None:
-        self._target = target
-        self._parts: list[str] = []
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream)
+        self._held: list[logging.LogRecord] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: int | None = None
         self._timer: asyncio.TimerHandle | None = None
 
-    def write(self, text: str) -> int:
+    def handle(self, record: logging.LogRecord) -> bool:
         if self._loop is None or threading.get_ident() != self._thread:
-            self._target.write(text)
-            self._target.flush()
-            return len(text)
-        self._parts.append(text)
+            return bool(super().handle(record))
+        self._held.append(record)
         if self._timer is None:
             self._timer = self._loop.call_later(LOG_FLUSH_S, self.drain)
-        return len(text)
-
-    def flush(self) -> None:
-        """Called by the handler after every line: only a stream that writes through flushes here."""
+        return True
 
     def drain(self) -> None:
-        """Write what waits, in one write."""
+        """Handle what is held, in order."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._parts:
-            text, self._parts = "".join(self._parts), []
-            try:
-                self._target.write(text)
-                self._target.flush()
-            except (OSError, ValueError):  # stderr closed: nothing else to do with it
-                pass
+        held, self._held = self._held, []
+        for record in held:
+            super().handle(record)
 
     def defer(self, loop: asyncio.AbstractEventLoop) -> None:
-        """From now on, lines logged on this (the calling) thread wait for `drain`."""
+        """From now on, records logged on this (the calling) thread wait for `drain`."""
         self._loop, self._thread = loop, threading.get_ident()
 
-    def write_through(self) -> None:
+    def handle_at_once(self) -> None:
         self.drain()
         self._loop = self._thread = None
 
 
 def defer_log_lines(loop: asyncio.AbstractEventLoop) -> tuple[Callable[[], None], Callable[[], None]]:
-    """Make the root logger's `LogStream`s defer on `loop`; returns (drain, stop) for the transport."""
-    streams = [
-        h.stream
-        for h in logging.getLogger().handlers
-        if isinstance(h, logging.StreamHandler) and isinstance(h.stream, LogStream)
-    ]
-    for stream in streams:
-        stream.defer(loop)
+    """Make the root logger's `LogHandler`s defer on `loop`; returns (drain, stop) for the transport."""
+    handlers = [h for h in logging.getLogger().handlers if isinstance(h, LogHandler)]
+    for handler in handlers:
+        handler.defer(loop)
 
     def drain() -> None:
-        for stream in streams:
-            stream.drain()
+        for handler in handlers:
+            if handler._held:
+                handler.drain()
 
     def stop() -> None:
-        for stream in streams:
-            stream.write_through()
+        for handler in handlers:
+            handler.handle_at_once()
 
     return drain, stop
 
 
 def configure_logging(level: str = "info", fmt: str = "json", stream: Any = None) -> None:
     """Route every logger to stderr through one handler with the redaction filter."""
-    handler = logging.StreamHandler(LogStream(stream or sys.stderr))
+    handler = LogHandler(stream or sys.stderr)
     if fmt == "text":
         handler.setFormatter(_TextFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     else:

@@ -558,7 +558,7 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
-    # Log lines wait until the reply they belong with is written (see logs.LogStream).
+    # Log records wait until the reply they belong with is written (see logs.LogHandler).
     drain_logs, write_logs_through = defer_log_lines(loop)
     try:
         async with anyio.create_task_group() as tg:

@@ -49,28 +49,35 @@ def test_redact_leaves_ordinary_data_alone():
     assert redact_url("mqtts://u:pw@h") == "mqtts://u:***@h"
 
 
-async def test_a_deferring_log_stream_holds_loop_lines_until_drained_and_writes_others_at_once() -> None:
+async def test_a_deferring_handler_holds_loop_records_until_drained_and_handles_others_at_once() -> None:
     import asyncio
-    import io
     import threading
 
-    from zwave_mcp.logs import LogStream
+    from zwave_mcp.logs import LogHandler
 
     target = io.StringIO()
-    stream = LogStream(target)
-    stream.write("through\n")
-    assert target.getvalue() == "through\n"
-    stream.defer(asyncio.get_running_loop())
-    stream.write("a\n")
-    stream.write("b\n")
-    assert target.getvalue() == "through\n"  # waits for the reply to be written
-    other = threading.Thread(target=stream.write, args=("from a thread\n",))
-    other.start()
-    other.join()
-    assert target.getvalue() == "through\nfrom a thread\n"
-    stream.drain()
-    assert target.getvalue() == "through\nfrom a thread\na\nb\n"
-    stream.write("c\n")
-    stream.write_through()  # the transport stops: what waits goes out, later lines are not held
-    stream.write("d\n")
-    assert target.getvalue().endswith("a\nb\nc\nd\n")
+    handler = LogHandler(target)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("test.deferred")
+    logger.propagate = False
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        logger.info("through")
+        assert target.getvalue() == "through\n"
+        handler.defer(asyncio.get_running_loop())
+        logger.info("a")
+        logger.warning("b")
+        assert target.getvalue() == "through\n"  # waits for the reply to be written
+        other = threading.Thread(target=logger.info, args=("from a thread",))
+        other.start()
+        other.join()
+        assert target.getvalue() == "through\nfrom a thread\n"
+        handler.drain()
+        assert target.getvalue() == "through\nfrom a thread\na\nb\n"
+        logger.info("c")
+        handler.handle_at_once()  # the transport stops: what waits goes out, later records are not held
+        logger.info("d")
+        assert target.getvalue().endswith("a\nb\nc\nd\n")
+    finally:
+        logger.removeHandler(handler)
