@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import statistics
 import subprocess
@@ -127,6 +128,18 @@ def bench_settings(broker_port: int, prefix: str, **overrides: Any) -> Settings:
     return load_settings(values, environ={})
 
 
+def server_env(broker_port: int, prefix: str, **extra: str) -> dict[str, str]:
+    """`bench_settings` as the environment of a spawned `python -m zwave_mcp` (default log level)."""
+    return {
+        "ZWAVE_MCP_MQTT_URL": f"mqtt://127.0.0.1:{broker_port}",
+        "ZWAVE_MCP_PREFIX": prefix,
+        "ZWAVE_MCP_RATE_LIMIT_DEVICE": "0",
+        "ZWAVE_MCP_RATE_LIMIT_TOTAL": "0",
+        "ZWAVE_MCP_API_TIMEOUT": "120",
+        **extra,
+    }
+
+
 class SimProcess:
     """The simulator in its own process (`python -m bench.simproc`), so its threads do not share our GIL."""
 
@@ -230,3 +243,99 @@ async def spawn_hello_server() -> asyncio.subprocess.Process:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
     )
+
+
+class StdioServer:
+    """`python -m zwave_mcp` on pipes, spoken to in raw JSON-RPC lines: what an MCP client's transport does,
+    without an SDK client's own cost (so what is timed is the server and the pipe).
+
+    stderr (the server's JSON log lines) is read and dropped as it comes, as a client would.
+    """
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.proc: asyncio.subprocess.Process | None = None
+        self._next = 0
+        self._drain: asyncio.Task[None] | None = None
+
+    async def start(self) -> StdioServer:
+        self.proc = await asyncio.create_subprocess_exec(
+            PYTHON,
+            "-m",
+            "zwave_mcp",
+            cwd=REPO,
+            env=child_env(**self.env),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            limit=64 * 1024 * 1024,
+        )
+        assert self.proc.stderr is not None
+        self._drain = asyncio.ensure_future(self._drop(self.proc.stderr))
+        await self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"},
+            },
+        )
+        await self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return self
+
+    @staticmethod
+    async def _drop(stream: asyncio.StreamReader) -> None:
+        while await stream.read(65536):
+            pass
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and return its result (raises on a JSON-RPC error)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        self._next += 1
+        rid = self._next
+        await self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
+            if not line:
+                raise RuntimeError(f"zwave-mcp closed stdout before answering {method}")
+            message = json.loads(line)
+            if message.get("id") == rid:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return dict(message["result"])
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await self.request("tools/call", {"name": name, "arguments": arguments})
+
+    async def wait_loaded(self, timeout: float = 120.0) -> None:
+        """Until check_zwave_health says the network is loaded."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            result = await self.call_tool("check_zwave_health", {})
+            if (
+                ((result.get("structuredContent") or {}).get("result") or {})
+                .get("gateway", {})
+                .get("inventoryLoaded")
+            ):
+                return
+            await asyncio.sleep(0.1)
+        raise RuntimeError("zwave-mcp did not load the inventory")
+
+    async def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        assert proc.stdin is not None
+        proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 15)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+        if self._drain is not None:
+            self._drain.cancel()

@@ -47,13 +47,15 @@ def rss_child() -> dict[str, Any]:
 
     configure_logging("warning")
     from bench.common import bench_settings
-    from zwave_mcp.app import build_app, build_server
     from zwave_mcp.gateway.client import ZwaveGateway
+    from zwave_mcp.server import stage_server
 
     settings = bench_settings(1, "benchrss")
     gateway = ZwaveGateway(settings)
-    build_server(settings, gateway)
-    service = build_app(settings, gateway).devices
+    staged = stage_server(settings, gateway)
+    staged.finish()
+    assert staged.app is not None
+    service = staged.app.devices
     empty = rss_mb()
     nodes = gateway.api.decoders.get("getNodes", json.loads)(BODY_FILE.read_bytes())["result"]
     gateway._load(nodes)
@@ -92,14 +94,16 @@ def child() -> dict[str, Any]:
 
     configure_logging("warning")
     from bench.common import bench_settings
-    from zwave_mcp.app import build_app, build_server
     from zwave_mcp.gateway.client import ZwaveGateway
+    from zwave_mcp.server import stage_server
     from zwave_mcp.simulator import generate_house
 
     settings = bench_settings(1, "benchingest")  # never connects: nothing here starts the transport
     gateway = ZwaveGateway(settings)
-    build_server(settings, gateway)
-    service = build_app(settings, gateway).devices
+    staged = stage_server(settings, gateway)
+    staged.finish()
+    assert staged.app is not None
+    service = staged.app.devices
     rss_empty = rss_mb()
 
     house = generate_house(NODES)
@@ -183,7 +187,7 @@ async def _hello_rss() -> float:
 
 
 def run() -> list[Row]:
-    say(f"[4/5] sync and ingest: {NODES}-node inventory, {MESSAGES} messages, in a child process")
+    say(f"      sync and ingest: {NODES}-node inventory, {MESSAGES} messages, in a child process")
     out = subprocess.run(
         [PYTHON, "-m", "bench.ingest"], cwd=REPO, env=child_env(), capture_output=True, text=True, check=False
     )

@@ -139,7 +139,7 @@ async def _stdio_vs_memory(calls: int) -> tuple[list[float], list[float]]:
 
 def run(calls: int = 300) -> list[Row]:
     rows: list[Row] = []
-    say(f"[3/5] reads at scale: {calls} get_device_state calls per house, in-process client")
+    say(f"      reads at scale: {calls} get_device_state calls per house, in-process client")
     with mosquitto() as port:
         for house, size in HOUSES:
             say(f"      {house}: starting the simulator and loading")

@@ -113,7 +113,7 @@ async def _run(spawns: int, broker_port: int) -> tuple[list[dict[str, float]], l
 
 
 def run(spawns: int = 10) -> list[Row]:
-    say(f"[1/5] start-up: {spawns} spawns each, alternating")
+    say(f"      start-up: {spawns} spawns each, alternating")
     with mosquitto() as port, SimProcess(port, "captured", PREFIX):
         ours, base = asyncio.run(_run(spawns, port))
     rows = []

@@ -68,7 +68,7 @@ async def _measure(port: int, rounds: int) -> dict[str, list[float]]:
 
 
 def run(rounds: int = 10) -> list[Row]:
-    say(f"[5/5] throughput: {rounds} rounds of {IN_FLIGHT} calls in flight")
+    say(f"      throughput: {rounds} rounds of {IN_FLIGHT} calls in flight")
     from bench.common import p50
 
     with mosquitto(nodelay=True) as port, SimProcess(port, "captured", PREFIX):

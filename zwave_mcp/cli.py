@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 from zwave_mcp.stdio import StdioWire, protect_stdout
 
 if TYPE_CHECKING:
-    from mcp.server.mcpserver import MCPServer
-
     from zwave_mcp.config import Settings
+    from zwave_mcp.server import StagedServer
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo")
 HELP_FLAGS = ("-h", "--help")
@@ -41,8 +40,6 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
 def _settings_from(args: argparse.Namespace) -> Settings:
     """The settings, with every file they name checked: any problem is one `ConfigError` line."""
     from zwave_mcp.config import ConfigError, Settings, check_files, env_name, load_settings
-    from zwave_mcp.devices.errors import AliasFileError
-    from zwave_mcp.devices.resolve import load_aliases
     from zwave_mcp.policy import PolicyConfig
 
     overrides = {name: getattr(args, name, None) for name in Settings.model_fields}
@@ -50,6 +47,9 @@ def _settings_from(args: argparse.Namespace) -> Settings:
     policy = PolicyConfig.from_settings(settings)  # a bad list entry, band or policy file is one too
     check_files(settings, policy.audit_file)
     if settings.aliases_file is not None:  # read again by the device service; checked here for `config`
+        from zwave_mcp.devices.errors import AliasFileError
+        from zwave_mcp.devices.resolve import load_aliases
+
         try:
             load_aliases(settings.aliases_file)
         except AliasFileError as exc:
@@ -156,25 +156,26 @@ def serve(settings: Settings, wire: StdioWire) -> int:
     configure_logging(settings.log_level, settings.log_format)
     from zwave_mcp.stdio import run_stdio
 
-    server = _checked_server(settings)
-    if server is None:
+    staged = _checked_server(settings)
+    if staged is None:
         return 1
-    run_stdio(server, wire=wire, drain_timeout=settings.tool_timeout)
+    # `initialize` is answered by the staged server; the transport finishes it right after.
+    run_stdio(staged.server, wire=wire, drain_timeout=settings.tool_timeout, finish=staged.finish)
     return 0
 
 
-def _checked_server(settings: Settings) -> MCPServer | None:
-    """The server, once the SDK and paho parts it relies on are known to exist (else one line, None)."""
+def _checked_server(settings: Settings) -> StagedServer | None:
+    """The staged server, once the SDK and paho parts it relies on are known to exist (else one line)."""
     from zwave_mcp.compat import CompatError, check
-    from zwave_mcp.server import build_server
+    from zwave_mcp.server import stage_server
 
     try:
-        server = build_server(settings)
-        check(server)
+        staged = stage_server(settings)
+        check(staged.server)
     except CompatError as exc:
         print(f"zwave-mcp: cannot run with the installed packages: {exc}", file=sys.stderr)
         return None
-    return server
+    return staged
 
 
 def _print_tools(settings: Settings, fmt: str) -> int:
@@ -182,9 +183,9 @@ def _print_tools(settings: Settings, fmt: str) -> int:
     from zwave_mcp.logs import configure_logging
 
     configure_logging(settings.log_level, settings.log_format)
-    server = _checked_server(settings)
-    if server is None:
+    staged = _checked_server(settings)
+    if staged is None:
         return 1
-    tools: list[dict[str, Any]] = export_tools(server, fmt)
+    tools: list[dict[str, Any]] = export_tools(staged.finish(), fmt)
     print(json.dumps(tools, indent=2))
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import (
@@ -84,7 +84,7 @@ def _completion(values: list[str]) -> Completion:
     return Completion(values=values[:MAX_VALUES], total=len(values), has_more=len(values) > MAX_VALUES)
 
 
-def register_completions(server: MCPServer[App], app: App) -> None:
+def register_completions(server: MCPServer[Any], app: App) -> None:
     async def scene_labels() -> list[str]:
         if app.gateway.unavailable_reason() is not None:
             return []

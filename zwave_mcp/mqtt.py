@@ -26,6 +26,7 @@ from typing import Any
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from zwave_mcp.compat import close_socket
 from zwave_mcp.config import Settings
@@ -214,7 +215,14 @@ class MqttTransport:
         for topic, q in new:
             self._subscriptions[topic] = q
         if new and self._connected:
-            self._client.subscribe(new)
+            self._client.subscribe(self._filters(new))
+
+    def _filters(self, topics: Iterable[tuple[str, int]]) -> list[tuple[str, Any]]:
+        """Subscription filters for paho. On MQTT 5 with `noLocal`: the broker does not send our own
+        publishes back (each API request would otherwise come back to us just before its reply)."""
+        if self._settings.mqtt_version != "5":
+            return list(topics)
+        return [(topic, SubscribeOptions(qos=qos, noLocal=True)) for topic, qos in topics]
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> None:
         """Queue a message; raises `MqttUnavailable` when not connected (nothing is queued for later)."""
@@ -471,7 +479,7 @@ class MqttTransport:
         )
         self._note_version()
         if self._subscriptions:
-            client.subscribe(list(self._subscriptions.items()))
+            client.subscribe(self._filters(self._subscriptions.items()))
         if self._on_connected_cb is not None:
             try:
                 self._on_connected_cb()

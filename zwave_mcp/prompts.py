@@ -8,7 +8,7 @@ names, see completions.py). A name that matches nothing is an error that says wh
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
@@ -26,7 +26,7 @@ T = TypeVar("T")
 MAX_MINUTES = 24 * 60
 
 
-def register_prompts(server: MCPServer[App], app: App) -> None:
+def register_prompts(server: MCPServer[Any], app: App) -> None:
     @server.prompt(name="home_status_summary", title="Home status summary")
     def home_status_summary() -> str:
         """A short spoken summary of the home: what is on, open or unlocked, and anything wrong."""

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
@@ -27,8 +27,10 @@ from mcp.server.subscriptions import ResourceUpdated, ServerEvent, SubscriptionB
 from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 
 from zwave_mcp.compat import connection_key
-from zwave_mcp.devices.model import Device
-from zwave_mcp.gateway.model import Change
+
+if TYPE_CHECKING:  # not imported at run time: the staged server needs CountingBus before any device code
+    from zwave_mcp.devices.model import Device
+    from zwave_mcp.gateway.model import Change
 
 log = logging.getLogger(__name__)
 

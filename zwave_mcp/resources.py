@@ -8,7 +8,7 @@ the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies b
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
 
 
-def register_resources(server: MCPServer[App], app: App, bus: CountingBus) -> ResourceUpdates:
+def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> ResourceUpdates:
     """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
     from zwave_mcp.tools.present import summarize
 

@@ -1,7 +1,14 @@
 """Builds the MCP server: the app's parts, the executor, the tools, resources and prompts. Thin by design.
 
-The gateway connects in the background from the lifespan, so `initialize` and `tools/list` are answered at
-once even with no broker; tools answer "Z-Wave service unavailable: <why>" until it is up.
+Two steps, so the stdio transport can answer `initialize` before the expensive part exists:
+`stage_server` makes the `MCPServer` itself (identity, instructions, lifespan, the capabilities it will
+have); `StagedServer.finish` imports and builds the rest (app, gateway, tools with their schemas,
+resources, prompts, completions). `build_server` does both at once, for everything that is not the stdio
+transport (in-process clients, `zwave-mcp tools`). The transport calls `finish` before it hands the server
+anything but `initialize`, so `tools/list` and friends always see the complete server, in both eras.
+
+The gateway connects in the background once the server is built, so `initialize` and `tools/list` are
+answered at once even with no broker; tools answer "Z-Wave service unavailable: <why>" until it is up.
 """
 
 from __future__ import annotations
@@ -9,16 +16,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp_types import CompleteRequestParams, SubscribeRequestParams, UnsubscribeRequestParams
 
 from zwave_mcp import __version__
-from zwave_mcp.app import App, build_app
+from zwave_mcp.compat import lowlevel_server
 from zwave_mcp.config import Settings
-from zwave_mcp.executor import ToolExecutor
-from zwave_mcp.gateway.client import ZwaveGateway
+
+if TYPE_CHECKING:
+    from zwave_mcp.app import App
+    from zwave_mcp.gateway.client import ZwaveGateway
 
 log = logging.getLogger(__name__)
 
@@ -37,56 +48,154 @@ INSTRUCTIONS = (
     "has agreed."
 )
 
+ANNOUNCED_METHODS: dict[str, type[Any]] = {
+    "completion/complete": CompleteRequestParams,
+    "resources/subscribe": SubscribeRequestParams,
+    "resources/unsubscribe": UnsubscribeRequestParams,
+}
+"""Request methods that `finish` registers and whose presence alone changes the capabilities the SDK
+announces in `initialize` (the MCPServer constructor already registers tools, resources, prompts and
+subscriptions/listen). The staged server holds a stand-in for each, so the capabilities it answers with
+before `finish` are the finished server's; tests/unit/test_server_staging.py keeps this list true."""
 
-def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[App]:
-    """The MCP server for these settings (pass a gateway to share one across servers in tests)."""
-    from zwave_mcp.completions import register_completions
-    from zwave_mcp.prompts import register_prompts
-    from zwave_mcp.resource_updates import CountingBus
-    from zwave_mcp.resources import register_resources
-    from zwave_mcp.tools import tool_specs
 
-    app = build_app(settings, gateway)
-    executor = ToolExecutor(
-        timeout_s=settings.tool_timeout,
-        slow_call_ms=settings.slow_call_ms,
-        read_only=app.policy.read_only,  # also set by a policy file
-        unavailable=app.gateway.unavailable_reason,
-        settle=app.gateway.settle,
-        attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
-    )
+class StagedServer:
+    """An `MCPServer` whose app, tools, resources, prompts and completions are built on `finish()`."""
 
-    # Ours, not the SDK's default, so inventory changes can be published outside any request.
-    bus = CountingBus(InMemorySubscriptionBus())
+    def __init__(self, settings: Settings, gateway: ZwaveGateway | None = None) -> None:
+        self.settings = settings
+        self._gateway = gateway
+        self.app: App | None = None
+        self._finished = asyncio.Event()
+        self._started: list[Any] = []  # what the lifespan started: stopped in reverse order
+        self.server: MCPServer[StagedServer] = MCPServer(
+            name="zwave-mcp",
+            title="Z-Wave (zwave-js-ui)",
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            lifespan=self._lifespan,
+            subscriptions=self._bus(),
+        )
+        lowlevel = lowlevel_server(self.server)
+        for method, params_type in ANNOUNCED_METHODS.items():
+            lowlevel.add_request_handler(method, params_type, self._stand_in(method))
+
+    def _bus(self) -> Any:
+        # Ours, not the SDK's default, so inventory changes can be published outside any request.
+        from mcp.server.subscriptions import InMemorySubscriptionBus
+
+        from zwave_mcp.resource_updates import CountingBus
+
+        self.bus = CountingBus(InMemorySubscriptionBus())
+        return self.bus
+
+    def _stand_in(self, method: str) -> Any:
+        """A handler that finishes the server, then hands the request to the real one `finish` put there."""
+
+        async def handle(ctx: Any, params: Any) -> Any:
+            self.finish()
+            entry = lowlevel_server(self.server).get_request_handler(method)
+            if entry is None or entry.handler is handle:
+                raise RuntimeError(f"zwave-mcp registered no handler for {method}")
+            return await entry.handler(ctx, params)
+
+        return handle
+
+    @property
+    def finished(self) -> bool:
+        return self.app is not None
+
+    def finish(self) -> MCPServer[StagedServer]:
+        """Build the app and register everything on the server (once; later calls return at once)."""
+        if self.app is not None:
+            return self.server
+        from zwave_mcp.app import build_app
+        from zwave_mcp.completions import register_completions
+        from zwave_mcp.executor import ToolExecutor
+        from zwave_mcp.prompts import register_prompts
+        from zwave_mcp.resources import register_resources
+        from zwave_mcp.tools import tool_specs
+
+        settings = self.settings
+        app = build_app(settings, self._gateway)
+        executor = ToolExecutor(
+            timeout_s=settings.tool_timeout,
+            slow_call_ms=settings.slow_call_ms,
+            read_only=app.policy.read_only,  # also set by a policy file
+            unavailable=app.gateway.unavailable_reason,
+            settle=app.gateway.settle,
+            attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
+        )
+        self.server.middleware.append(executor.middleware)
+        for spec in tool_specs(app):
+            executor.register(self.server, spec)
+        self.updates = register_resources(self.server, app, self.bus)
+        register_prompts(self.server, app)
+        register_completions(self.server, app)
+        self.app = app
+        self._finished.set()
+        return self.server
+
+    def _start(self) -> None:
+        assert self.app is not None
+        app = self.app
+        app.gateway.start()  # returns at once; the connection is made in the background
+        self._started.append(app.gateway)
+        self.updates.start()
+        self._started.append(self.updates)
+        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
+        self._started.append(entries)
+        # The history store opens in its own thread a moment later, off the path of the first calls.
+        opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
+        self._started.append(_HistoryRun(app, opening))
+
+    async def _start_when_finished(self) -> None:
+        await self._finished.wait()
+        self._start()
 
     @asynccontextmanager
-    async def lifespan(_server: MCPServer[App]) -> AsyncIterator[App]:
-        app.gateway.start()  # returns at once; the connection is made in the background
-        # The store opens in its own thread a moment later: `initialize` is answered first.
-        opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
-        updates.start()
-        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
+    async def _lifespan(self, _server: MCPServer[StagedServer]) -> AsyncIterator[StagedServer]:
+        # Entered before the first message is read: when the server is not finished yet, start the
+        # gateway as soon as it is (the transport finishes it right after answering `initialize`).
+        waiting = None if self.finished else asyncio.create_task(self._start_when_finished())
+        if waiting is None:
+            self._start()
         try:
-            yield app
+            yield self
         finally:
-            entries.cancel()
-            await updates.stop()
-            await app.gateway.stop()
-            opening.cancel()
-            await asyncio.to_thread(app.history.recorder.stop)
+            if waiting is not None:
+                waiting.cancel()
+                with suppress(asyncio.CancelledError):
+                    await waiting
+            await self._stop()
 
-    server: MCPServer[App] = MCPServer(
-        name="zwave-mcp",
-        title="Z-Wave (zwave-js-ui)",
-        version=__version__,
-        instructions=INSTRUCTIONS,
-        lifespan=lifespan,
-        middleware=[executor.middleware],
-        subscriptions=bus,
-    )
-    for spec in tool_specs(app):
-        executor.register(server, spec)
-    updates = register_resources(server, app, bus)
-    register_prompts(server, app)
-    register_completions(server, app)
-    return server
+    async def _stop(self) -> None:
+        started, self._started = self._started, []
+        for part in reversed(started):
+            if isinstance(part, asyncio.Task):
+                part.cancel()
+            else:
+                await part.stop()
+
+
+@dataclass
+class _HistoryRun:
+    """The history store's life in a server: its delayed start is cancelled, then the writer thread is
+    stopped off the event loop (it flushes what it holds)."""
+
+    app: App
+    opening: asyncio.TimerHandle
+
+    async def stop(self) -> None:
+        self.opening.cancel()
+        await asyncio.to_thread(self.app.history.recorder.stop)
+
+
+def stage_server(settings: Settings, gateway: ZwaveGateway | None = None) -> StagedServer:
+    """The server, not yet finished: enough to answer `initialize` (call `finish()` before anything else)."""
+    return StagedServer(settings, gateway)
+
+
+def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[StagedServer]:
+    """The complete MCP server for these settings (pass a gateway to share one across servers in tests)."""
+    return stage_server(settings, gateway).finish()

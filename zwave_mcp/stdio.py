@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import queue
+import select
 import signal
 import sys
 import threading
@@ -278,12 +279,19 @@ _EOF = object()
 
 
 class _WireReader:
-    """Reads lines from the wire on a daemon thread into a bounded asyncio queue."""
+    """Reads lines from the wire on a daemon thread into a bounded asyncio queue (for a wire the event loop
+    cannot watch, such as a regular file)."""
 
     def __init__(self, fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> None:
         self.inbox: asyncio.Queue[bytes | Oversize | object] = asyncio.Queue(_INBOX_SIZE)
         self._fd, self._loop, self._max = fd, loop, max_line
         threading.Thread(target=self._run, name="mcp-stdin", daemon=True).start()
+
+    async def next_line(self) -> bytes | Oversize | object:
+        return await self.inbox.get()
+
+    def close(self) -> None:
+        """Nothing to undo: the daemon thread ends with the process (or at EOF)."""
 
     def _read(self) -> bytes:
         try:
@@ -306,19 +314,105 @@ class _WireReader:
         self._deliver(_EOF)
 
 
+class _LoopWireReader:
+    """Reads lines from a wire the event loop can watch (a pipe, socket or tty) on the loop itself.
+
+    A line reaches the server without a thread hop: each hop is a wake-up of another thread, which costs
+    0.1-1 ms on a busy machine. The fd stays blocking (its open file may be shared with the client); it is
+    only read when epoll says it is readable, so a read never blocks. Reading pauses while the inbox holds
+    `_INBOX_SIZE` lines (backpressure), as with the thread.
+    """
+
+    def __init__(self, fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> None:
+        self.inbox: asyncio.Queue[bytes | Oversize | object] = asyncio.Queue()
+        self._fd, self._loop = fd, loop
+        self._splitter = LineSplitter(max_line)
+        self._watching = False
+        self._ended = False
+        self._watch()  # PermissionError for a fd epoll cannot watch: the caller falls back to the thread
+
+    async def next_line(self) -> bytes | Oversize | object:
+        line = await self.inbox.get()
+        if not self._watching and not self._ended and self.inbox.qsize() < _INBOX_SIZE:
+            self._watch()
+        return line
+
+    def close(self) -> None:
+        self._ended = True
+        self._unwatch()
+
+    def _watch(self) -> None:
+        self._loop.add_reader(self._fd, self._readable)
+        self._watching = True
+
+    def _unwatch(self) -> None:
+        if self._watching:
+            self._watching = False
+            self._loop.remove_reader(self._fd)
+
+    def _readable(self) -> None:
+        try:
+            chunk = os.read(self._fd, _READ_CHUNK)
+        except OSError as exc:
+            logger.debug("stdin read failed, treating as EOF: %s", exc)
+            chunk = b""
+        if chunk:
+            lines: list[bytes | Oversize | object] = list(self._splitter.feed(chunk))
+        else:
+            lines = [*self._splitter.finish(), _EOF]
+            self.close()
+        for line in lines:
+            self.inbox.put_nowait(line)
+        if self.inbox.qsize() >= _INBOX_SIZE:
+            self._unwatch()
+
+
+def _wire_reader(fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> _WireReader | _LoopWireReader:
+    try:
+        return _LoopWireReader(fd, loop, max_line)
+    except (PermissionError, ValueError, OSError):  # a regular file or other fd epoll refuses
+        return _WireReader(fd, loop, max_line)
+
+
 class _WireWriter:
-    """Writes whole lines to the wire on a daemon thread, in submission order."""
+    """Writes whole lines to the wire in submission order: straight from the event loop when the line is
+    short and the wire has room (so the write cannot block, and no thread has to be woken for it),
+    otherwise on a daemon thread, so a client that stops reading never stalls the loop."""
 
     def __init__(self, fd: int, loop: asyncio.AbstractEventLoop) -> None:
         self._fd, self._loop = fd, loop
         self._jobs: queue.SimpleQueue[tuple[bytes, asyncio.Future[None]]] = queue.SimpleQueue()
         self._broken = False
+        self._queued = 0  # lines handed to the thread and not written yet: later lines must queue behind
+        self._room = select.poll()
+        self._room.register(fd, select.POLLOUT)
         threading.Thread(target=self._run, name="mcp-stdout", daemon=True).start()
 
     async def write(self, data: bytes) -> None:
+        if not self._queued and len(data) <= select.PIPE_BUF and self._has_room():
+            # A pipe that polls writable takes PIPE_BUF bytes at once without blocking.
+            try:
+                written = os.write(self._fd, data)
+            except OSError as exc:
+                self._break(exc)
+                return
+            if written == len(data):
+                return
+            data = data[written:]
         done: asyncio.Future[None] = self._loop.create_future()
+        self._queued += 1
         self._jobs.put((data, done))
         await asyncio.shield(done)
+
+    def _has_room(self) -> bool:
+        if self._broken:
+            return False
+        return any(events == select.POLLOUT for _fd, events in self._room.poll(0))
+
+    def _break(self, exc: OSError) -> None:
+        # The client closed our stdout; keep serving until stdin ends.
+        self._broken = True
+        logger.debug("stdout write failed, dropping further replies: %s", exc)
 
     def _run(self) -> None:
         while True:
@@ -328,16 +422,15 @@ class _WireWriter:
                     view = memoryview(data)
                     while view:
                         view = view[os.write(self._fd, view) :]
-                except OSError as exc:  # the client closed our stdout; keep serving until stdin ends
-                    self._broken = True
-                    logger.debug("stdout write failed, dropping further replies: %s", exc)
+                except OSError as exc:
+                    self._break(exc)
             with contextlib.suppress(RuntimeError):  # loop already closed
-                self._loop.call_soon_threadsafe(_resolve, done)
+                self._loop.call_soon_threadsafe(self._written, done)
 
-
-def _resolve(done: asyncio.Future[None]) -> None:
-    if not done.done():
-        done.set_result(None)
+    def _written(self, done: asyncio.Future[None]) -> None:
+        self._queued -= 1
+        if not done.done():
+            done.set_result(None)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -379,8 +472,13 @@ async def serve_stdio(
     max_line_bytes: int = MAX_LINE_BYTES,
     order_wait: float = ORDER_WAIT,
     handle_signals: bool = True,
+    finish: Callable[[], object] | None = None,
 ) -> None:
     """Serve `server` over the protected stdio wire until stdin ends (or SIGTERM/SIGINT), then return.
+
+    `finish` (once) completes a server that can so far only answer `initialize` (see
+    `zwave_mcp.server.StagedServer`): it is called right after the `initialize` reply is written, or
+    before any other message reaches the server, whichever comes first.
 
     Must run on the asyncio backend (`anyio.run(...)` default). Never raises for client misbehaviour.
     """
@@ -392,13 +490,19 @@ async def serve_stdio(
     wire = wire or protect_stdout()
     loop = asyncio.get_running_loop()
     from zwave_mcp.compat import lowlevel_server
+    from zwave_mcp.logs import defer_log_lines
 
     lowlevel = lowlevel_server(server)  # the SDK's only way in with our own streams (see run_stdio_async)
-    reader = _WireReader(wire.in_fd, loop, max_line_bytes)
+    reader = _wire_reader(wire.in_fd, loop, max_line_bytes)
     writer = _WireWriter(wire.out_fd, loop)
     pending = _Pending()
     to_server, server_inbox = anyio.create_memory_object_stream[Any](0)
     server_outbox, from_server = anyio.create_memory_object_stream[Any](0)
+    unfinished = [finish] if finish is not None else []
+
+    def finish_server() -> None:
+        if unfinished:
+            unfinished.pop()()
 
     async def answer_locally(reply: bytes) -> None:
         # Earlier requests first, so replies keep the order of the lines that caused them.
@@ -407,7 +511,7 @@ async def serve_stdio(
 
     async def pump_requests() -> None:
         async with to_server:
-            while (line := await reader.inbox.get()) is not _EOF:
+            while (line := await reader.next_line()) is not _EOF:
                 assert isinstance(line, bytes | Oversize)
                 verdict = classify_line(line)
                 if verdict.kind == "blank":
@@ -421,6 +525,8 @@ async def serve_stdio(
                         reason = _short(exc.errors()[0].get("msg", "not an MCP message"))
                         verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
                     else:
+                        if unfinished and verdict.value.get("method") != "initialize":
+                            finish_server()
                         _track_inbound(pending, verdict.value)
                         await to_server.send(SessionMessage(message))
                         continue
@@ -440,8 +546,10 @@ async def serve_stdio(
                 is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
                 if data := _message_line(msg, is_answer):
                     await writer.write(data)
+                drain_logs()  # the call's log lines, now that its reply is out
                 if is_answer:
                     pending.resolve(msg.id)
+                    finish_server()  # the `initialize` reply is out: build the rest while the client reads
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
@@ -450,18 +558,26 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
-    async with anyio.create_task_group() as tg:
-        if handle_signals:
-            tg.start_soon(watch_signals, tg.cancel_scope)
-        tg.start_soon(pump_requests)
-        async with anyio.create_task_group() as serving:
-            serving.start_soon(pump_replies)
-            await lowlevel.run(server_inbox, server_outbox, lowlevel.create_initialization_options())
-        # Whatever the drain could not finish still deserves an answer rather than silence.
-        for rid, method in list(pending.ids.items()):
-            await writer.write(error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}"))
-            pending.resolve(rid)
-        tg.cancel_scope.cancel()
+    # Log records wait until the reply they belong with is written (see logs.LogHandler).
+    drain_logs, write_logs_through = defer_log_lines(loop)
+    try:
+        async with anyio.create_task_group() as tg:
+            if handle_signals:
+                tg.start_soon(watch_signals, tg.cancel_scope)
+            tg.start_soon(pump_requests)
+            async with anyio.create_task_group() as serving:
+                serving.start_soon(pump_replies)
+                await lowlevel.run(server_inbox, server_outbox, lowlevel.create_initialization_options())
+            # Whatever the drain could not finish still deserves an answer rather than silence.
+            for rid, method in list(pending.ids.items()):
+                await writer.write(
+                    error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}")
+                )
+                pending.resolve(rid)
+            tg.cancel_scope.cancel()
+    finally:
+        reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close
+        write_logs_through()
 
 
 def _message_line(msg: Any, is_answer: bool) -> bytes:

@@ -63,25 +63,59 @@ async def test_refused_login_is_explained(closed_broker: int, version: str) -> N
 async def test_round_trip_on_the_loop_with_nodelay(mosquitto: Any, version: str) -> None:
     received: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
     connected = asyncio.Event()
+    sender_connected = asyncio.Event()
     transport = MqttTransport(
         Settings(mqtt_url=mosquitto.url, mqtt_version=version),
         on_message=lambda t, p, r: received.put_nowait((t, bytes(p), r)),
         on_connected=connected.set,
     )
+    # Another client publishes: with MQTT 5 our own publishes do not come back (noLocal).
+    sender = MqttTransport(
+        Settings(mqtt_url=mosquitto.url, mqtt_version=version),
+        on_message=lambda t, p, r: None,
+        on_connected=sender_connected.set,
+    )
     topic = f"transport_test/{version}/echo"
     transport.subscribe([topic])
     transport.start()
+    sender.start()
     try:
         await asyncio.wait_for(connected.wait(), 5)
+        await asyncio.wait_for(sender_connected.wait(), 5)
         sock = transport._sock
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
-        # Subscriptions go out in on_connect; our publish after them comes back to us, in order.
         payloads = [b"", b"\x00\xff binary", b"x" * 300_000]
         for payload in payloads:
-            transport.publish(topic, payload, qos=0)
+            sender.publish(topic, payload, qos=0)
         got = [await asyncio.wait_for(received.get(), 5) for _ in payloads]
         assert [p for _, p, _ in got] == payloads
         assert all(t == topic and not r for t, _, r in got)
     finally:
+        await sender.stop()
         await transport.stop()
     assert not transport.connected
+
+
+async def test_our_own_publishes_do_not_come_back_on_mqtt_5(mosquitto: Any) -> None:
+    """Each API request would otherwise arrive back just before its reply, to be read and thrown away."""
+    received: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
+    connected = asyncio.Event()
+    transport = MqttTransport(
+        Settings(mqtt_url=mosquitto.url, mqtt_version="5"),
+        on_message=lambda t, p, r: received.put_nowait((t, bytes(p), r)),
+        on_connected=connected.set,
+    )
+    transport.subscribe(["transport_test/nolocal/#"])
+    transport.start()
+    try:
+        await asyncio.wait_for(connected.wait(), 5)
+        transport.publish("transport_test/nolocal/mine", b"1")
+        # A retained message set by us is still delivered on the next subscription; a fresh publish is not.
+        transport.publish("transport_test/nolocal/marker", b"2", retain=True)
+        transport.subscribe(["transport_test/nolocal/marker"])
+        topic, payload, retained = await asyncio.wait_for(received.get(), 5)
+        assert (topic, payload, retained) == ("transport_test/nolocal/marker", b"2", True)
+        assert received.empty()
+    finally:
+        transport.publish("transport_test/nolocal/marker", b"", retain=True)
+        await transport.stop()

@@ -47,3 +47,37 @@ def test_redact_leaves_ordinary_data_alone():
     assert redact(data) == {"deviceName": "Front Door Lock", "level": 30, "nested": [{"secret_key": "***"}]}
     assert redact_url("mqtt://h:1883") == "mqtt://h:1883"
     assert redact_url("mqtts://u:pw@h") == "mqtts://u:***@h"
+
+
+async def test_a_deferring_handler_holds_loop_records_until_drained_and_handles_others_at_once() -> None:
+    import asyncio
+    import threading
+
+    from zwave_mcp.logs import LogHandler
+
+    target = io.StringIO()
+    handler = LogHandler(target)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("test.deferred")
+    logger.propagate = False
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        logger.info("through")
+        assert target.getvalue() == "through\n"
+        handler.defer(asyncio.get_running_loop())
+        logger.info("a")
+        logger.warning("b")
+        assert target.getvalue() == "through\n"  # waits for the reply to be written
+        other = threading.Thread(target=logger.info, args=("from a thread",))
+        other.start()
+        other.join()
+        assert target.getvalue() == "through\nfrom a thread\n"
+        handler.drain()
+        assert target.getvalue() == "through\nfrom a thread\na\nb\n"
+        logger.info("c")
+        handler.handle_at_once()  # the transport stops: what waits goes out, later records are not held
+        logger.info("d")
+        assert target.getvalue().endswith("a\nb\nc\nd\n")
+    finally:
+        logger.removeHandler(handler)

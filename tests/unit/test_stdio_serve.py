@@ -127,3 +127,92 @@ async def test_lone_surrogates_in_any_field_are_replaced_where_they_enter() -> N
         (6, "result"),
     ]
     assert by_id["a\ufffd"]["result"]["content"][0]["text"] == "x\ufffdy"
+
+
+async def test_finish_runs_after_the_initialize_reply_and_before_any_other_request() -> None:
+    server = MCPServer("staged")
+    calls: list[str] = []
+
+    def finish() -> None:
+        calls.append("finish")
+
+        @server.tool()
+        def late() -> str:
+            """Registered by finish."""
+            return "late"
+
+    replies = await serve_lines(
+        [initialize(1), INITIALIZED, request(2, "tools/list")], server=server, finish=finish
+    )
+    assert calls == ["finish"]
+    assert [shape(r) for r in replies] == [(1, "result"), (2, "result")]
+    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["late"]
+
+
+async def test_finish_runs_before_a_first_request_that_is_not_initialize() -> None:
+    server = MCPServer("staged")
+    seen: list[bool] = []
+    finished: list[bool] = []
+
+    @server.tool()
+    def probe() -> str:
+        """Says whether finish ran before this call reached the server."""
+        seen.append(bool(finished))
+        return "ok"
+
+    call = request(
+        1,
+        "tools/call",
+        {
+            "name": "probe",
+            "arguments": {},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            },
+        },
+    )
+    await serve_lines([call], server=server, finish=lambda: finished.append(True))
+    assert finished == [True]
+    assert seen == [True]
+
+
+async def test_a_wire_the_loop_cannot_watch_is_read_on_a_thread(tmp_path) -> None:
+    """stdin redirected from a regular file (epoll refuses those): served the same, by the reader thread."""
+    lines = tmp_path / "in.jsonl"
+    lines.write_bytes(b"".join(line + b"\n" for line in (initialize(1), INITIALIZED, request(2, "ping"))))
+    out_r, out_w = os.pipe()
+    received: list[bytes] = []
+    reader = threading.Thread(target=_read_all, args=(out_r, received), daemon=True)
+    reader.start()
+    in_fd = os.open(lines, os.O_RDONLY)
+    try:
+        async with asyncio.timeout(20):
+            await serve_stdio(
+                build_toy_server(), drain_timeout=5, wire=StdioWire(in_fd, out_w), handle_signals=False
+            )
+    finally:
+        os.close(in_fd)
+        os.close(out_w)
+    await asyncio.to_thread(reader.join, 5)
+    replies = [json.loads(line) for line in b"".join(received).splitlines()]
+    assert [shape(r) for r in replies] == [(1, "result"), (2, "result")]
+
+
+async def test_lines_keep_their_order_when_long_ones_go_through_the_writer_thread() -> None:
+    """Short lines go straight from the loop, long ones through the thread: a short line written after a
+    long one must still come after it on the wire, whole."""
+    from zwave_mcp.stdio import _WireWriter
+
+    out_r, out_w = os.pipe()
+    received: list[bytes] = []
+    reader = threading.Thread(target=_read_all, args=(out_r, received), daemon=True)
+    reader.start()
+    writer = _WireWriter(out_w, asyncio.get_running_loop())
+    lines = [b"short-1\n", b"L" * 300_000 + b"\n", b"short-2\n", b"short-3\n"]
+    await asyncio.gather(*(writer.write(line) for line in lines))
+    await writer.write(b"last\n")
+    os.close(out_w)
+    await asyncio.to_thread(reader.join, 5)
+    assert b"".join(received) == b"".join([*lines, b"last\n"])

@@ -1,0 +1,50 @@
+"""getNodes decoding shares equal read-only parts between values and nodes (memory at 4,000 nodes), without
+ever mixing up values that only compare equal (1 and 1.0) and without sharing anything that is changed."""
+
+from __future__ import annotations
+
+import json
+
+from zwave_mcp.gateway.nodes import decode_with_values, parse_node
+
+
+def _value(node_id: int, prop: str, **extra: object) -> dict[str, object]:
+    return {
+        "id": f"{node_id}-37-0-{prop}",
+        "nodeId": node_id,
+        "commandClass": 37,
+        "endpoint": 0,
+        "property": prop,
+        **extra,
+    }
+
+
+def _nodes(*values: dict[str, object]) -> list[object]:
+    by_node: dict[int, list[dict[str, object]]] = {}
+    for v in values:
+        by_node.setdefault(int(v["nodeId"]), []).append(v)  # type: ignore[call-overload]
+    raw = [
+        {"id": n, "endpoints": [{"index": 0, "label": ""}], "manufacturer": "Acme", "values": vs}
+        for n, vs in by_node.items()
+    ]
+    decoded = decode_with_values(json.dumps({"result": raw}).encode())["result"]
+    return [parse_node(n) for n in decoded]
+
+
+def test_equal_parts_are_one_object_and_numbers_keep_their_type() -> None:
+    a, b = _nodes(
+        _value(300, "currentValue", min=0, max=99, value=1, ccSpecific={"switchType": 2}),
+        _value(301, "currentValue", min=0, max=99, value=1.0, ccSpecific={"switchType": 2}),
+    )
+    va, vb = next(iter(a.values.values())), next(iter(b.values.values()))  # type: ignore[attr-defined]
+    assert va.max is vb.max and va.cc_specific is vb.cc_specific and va.states is vb.states == []
+    assert type(va.value) is int and type(vb.value) is float  # 1 == 1.0, but each keeps its own type
+    assert a.endpoint_labels is b.endpoint_labels and a.endpoint_indexes is b.endpoint_indexes  # type: ignore[attr-defined]
+    assert a.manufacturer is b.manufacturer  # type: ignore[attr-defined]
+    assert va.node_id == 300 and vb.node_id == 301
+
+
+def test_unhashable_parts_are_kept_to_themselves() -> None:
+    (node,) = _nodes(_value(302, "targetValue", ccSpecific={"list": [1, 2]}))
+    value = next(iter(node.values.values()))  # type: ignore[attr-defined]
+    assert value.cc_specific == {"list": [1, 2]}
