@@ -1,7 +1,9 @@
 """`ZwaveGateway`: one zwave-js-ui gateway seen through one MQTT session.
 
 Owns the transport, the API client and the inventory. On every (re)connect: subscribe, then
-`getInfo` + `getNodes` rebuild the picture, then live topics keep it current. Messages that arrive
+`getInfo` + `getNodes` rebuild the picture, then live topics keep it current. zwave-js-ui's first
+`getNodes` after a restart lists its nodes without values, so loads repeat until the picture is whole:
+`loader.LoadSchedule` says when (this module only feeds it and runs the loads). Messages that arrive
 between the subscription and the `getNodes` reply (the broker's retained store, live updates) are
 buffered and replayed in order after `load_nodes`: each is at least as new as what it follows, so
 the replay ends on the latest state and nothing is lost. Gateway-level topics (client status,
@@ -31,6 +33,7 @@ from zwave_mcp.gateway.api import (
     WriteResult,
 )
 from zwave_mcp.gateway.health import GatewayHealth, build_health
+from zwave_mcp.gateway.loader import LoadSchedule, assess
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
@@ -41,8 +44,6 @@ log = logging.getLogger(__name__)
 
 # While loading, at most this many messages wait for the getNodes reply (oldest dropped beyond it).
 MAX_BUFFERED_MESSAGES = 200_000
-# A failed load is retried after this long, or at once when zwave-js-ui comes (back) online.
-RESYNC_RETRY_S = 5.0
 # Calls made this soon after start wait for the first load instead of answering "unavailable".
 STARTUP_GRACE_S = 10.0
 SETTLE_POLL_S = 0.05  # how often that wait looks whether the broker has failed meanwhile
@@ -91,6 +92,8 @@ class ZwaveGateway:
         self.started_monotonic: float | None = None
         self.last_message_monotonic: float | None = None
         self._loading = False
+        self.schedule = LoadSchedule()
+        self._own_evidence = False  # the driver status being set comes from our own load
         self._buffer: deque[tuple[str, bytes | bytearray, bool]] = deque(maxlen=MAX_BUFFERED_MESSAGES)
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_error: str | None = None
@@ -140,10 +143,12 @@ class ZwaveGateway:
 
     # -- transport callbacks (loop thread) --------------------------------------------------------------
     def _on_connected(self) -> None:
+        self.schedule.want("connected to the broker")
         self._begin_sync()
 
     def _on_disconnected(self, reason: str) -> None:
         self._synced.clear()
+        self.schedule.disconnected()
         self.api.fail_all(reason)
         if self._sync_task is not None:
             self._sync_task.cancel()
@@ -161,25 +166,60 @@ class ZwaveGateway:
         elif self._loading and kind not in _GATEWAY_KINDS:
             self._buffer.append((topic, payload, retain))
         else:
+            unmapped = self.inventory.status.unmapped_count
             self.inventory.apply(topic, bytes(payload), retain)
+            if self.inventory.status.unmapped_count != unmapped and self.schedule.picture is not None:
+                self._nudge("a value for a node the picture has empty")  # a no-op once it is whole
 
     # -- (re)sync ---------------------------------------------------------------------------------------
     def _begin_sync(self) -> None:
         """Buffer from now on and (re)load; called on connect and when zwave-js-ui comes back."""
         self._synced.clear()
         self._loading = True
+        self._wake_sync()
+
+    def _wake_sync(self) -> None:
         if self._sync_task is None or self._sync_task.done():
-            self._sync_task = asyncio.get_running_loop().create_task(self._sync(), name="zwave-sync")
+            if self.transport.connected:
+                self._sync_task = asyncio.get_running_loop().create_task(self._sync(), name="zwave-sync")
         else:
             self._sync_wakeup.set()
 
+    def _nudge(self, reason: str) -> None:
+        self.schedule.nudge(reason)
+        self._wake_sync()
+
     async def _sync(self) -> None:
+        """Load whenever the schedule says so, for as long as the connection lasts."""
         while True:
             self._sync_wakeup.clear()
-            info_reply, nodes_reply = await asyncio.gather(
-                self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True
+            delay = self.schedule.delay()
+            if delay is None or delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._sync_wakeup.wait(), delay)
+                continue
+            reason = self.schedule.started()
+            self._loading = True
+            log.info("loading the Z-Wave network (%s)", reason)
+            fetch = asyncio.ensure_future(
+                asyncio.gather(self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True)
             )
+            while not fetch.done() and not self.schedule.restart_wanted():
+                wake = asyncio.ensure_future(self._sync_wakeup.wait())
+                either: set[asyncio.Future[Any]] = {fetch, wake}
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+                wake.cancel()
+                self._sync_wakeup.clear()
+            if not fetch.done():
+                # zwave-js-ui (re)connected meanwhile: a request sent while it was away is lost.
+                fetch.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await fetch
+                self.schedule.abandoned()
+                continue
+            info_reply, nodes_reply = fetch.result()
             if isinstance(nodes_reply, ApiUnavailable):
+                self.schedule.disconnected()
                 return  # the link dropped; the next connect starts a new sync
             if (
                 isinstance(nodes_reply, ApiReply)
@@ -193,7 +233,7 @@ class ZwaveGateway:
                 ):
                     self.info = info_reply.result
                 self._load(nodes_reply.result)
-                return
+                continue
             if isinstance(nodes_reply, ApiReply):
                 self._sync_error = f"it refused getNodes: {nodes_reply.message or 'no node list'}"
             elif isinstance(nodes_reply, GatewayError):
@@ -202,25 +242,43 @@ class ZwaveGateway:
                 log.error("loading the Z-Wave network failed", exc_info=nodes_reply)
                 self._sync_error = f"loading failed: {nodes_reply}"
             log.warning("cannot load the Z-Wave network yet: %s", self._sync_error)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._sync_wakeup.wait(), RESYNC_RETRY_S)
+            self.schedule.failed(self._sync_error)
+            if self.schedule.driver_not_ready:
+                self._set_driver_evidence(False)
+            self._replay_buffer()
 
-    def _load(self, nodes: list[Any]) -> None:
-        started = time.perf_counter()
-        self.inventory.load_nodes(nodes)
+    def _set_driver_evidence(self, ready: bool) -> None:
+        self._own_evidence = True
+        try:
+            self.inventory.set_driver_ready(ready)
+        finally:
+            self._own_evidence = False
+
+    def _replay_buffer(self) -> int:
         replayed = len(self._buffer)
         while self._buffer:
             topic, payload, retain = self._buffer.popleft()
             self.inventory.apply(topic, bytes(payload), retain)
         self._loading = False
+        return replayed
+
+    def _load(self, nodes: list[Any]) -> None:
+        started = time.perf_counter()
+        self.inventory.load_nodes(nodes)
+        replayed = self._replay_buffer()
+        picture = assess(self.inventory.nodes)
+        self.schedule.loaded(picture)
+        self._set_driver_evidence(True)  # zwave-js-ui answers its API only while its driver is ready
         self._sync_error = None
         self.loaded = True
         self._synced.set()
         self._recheck_waiters()
         release_freed_memory()
         log.info(
-            "Z-Wave network loaded: %d nodes, %d buffered messages replayed in %.1f ms",
+            "Z-Wave network loaded: %d nodes (%d devices not ready yet), %d buffered messages replayed "
+            "in %.1f ms",
             len(self.inventory.nodes),
+            picture.waiting,
             replayed,
             (time.perf_counter() - started) * 1000,
         )
@@ -228,21 +286,38 @@ class ZwaveGateway:
     # -- changes → waiters and re-syncs -----------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
         if change.kind == "gateway":
-            if (
-                change.value_id in ("client_online", "driver_ready")
-                and change.new is True
-                and change.old is not True
-            ):
-                if self._loading:
-                    self._sync_wakeup.set()  # a load that failed because zwave-js-ui was away retries now
-                elif self.loaded:
-                    # zwave-js-ui or its driver came back: nodes may have changed meanwhile, so reload.
-                    self._begin_sync()
+            self._gateway_change(change)
             return
+        if change.kind in ("node", "status") and change.node_id is not None:
+            node = self.inventory.node(change.node_id)
+            if node is not None and not node.values and not node.is_controller:
+                self._nudge("news of a node the picture has empty")  # a no-op once it is whole
         if change.kind == "status" and change.node_id is not None:
             self._resolve_status(change.node_id)
         if change.value_id is not None and change.value_id in self._value_waiters:
             self._resolve_value(change.value_id)
+
+    def _gateway_change(self, change: Change) -> None:
+        """zwave-js-ui or its driver came (back): reload. Its earlier driver status is not evidence."""
+        if change.value_id == "client_online" and change.new is True:
+            if change.old is False:
+                # It was offline (crashed or stopped): a retained driver/status true is from before.
+                self._set_driver_evidence(False)
+                self.schedule.want("zwave-js-ui came back online")
+                self._begin_sync()
+            elif change.old is True:
+                # It re-published its status: it has just (re)connected to the broker, so a request sent
+                # before may be lost, and a load that failed while it was away can run now.
+                self.schedule.want("zwave-js-ui connected to the broker")
+                self._wake_sync()
+        elif change.value_id == "driver_ready" and change.new is True and not self._own_evidence:
+            if change.old is False or self.schedule.failure is not None:
+                self.schedule.want("its Z-Wave driver is ready")
+                self._begin_sync()
+            else:
+                self._nudge("its Z-Wave driver is ready")
+        elif change.value_id == "all_nodes_ready":
+            self._nudge("all its nodes are ready")
 
     def _resolve_value(self, value_id: str) -> None:
         value = self.inventory.value(value_id)
@@ -334,6 +409,8 @@ class ZwaveGateway:
         status = self.inventory.status
         if status.client_online is False:
             return f"zwave-js-ui is offline ({self._gateway_words()}): the broker published its last will"
+        if self.schedule.driver_not_ready:
+            return "zwave-js-ui is starting: its Z-Wave driver is not ready yet (loading again when it is)"
         if not self.loaded:
             if self._sync_error is not None:
                 return (
@@ -343,7 +420,7 @@ class ZwaveGateway:
             return "still loading the Z-Wave network from zwave-js-ui"
         if status.driver_ready is False:
             return "the Z-Wave driver is not ready (zwave-js-ui was stopped or lost its Z-Wave controller)"
-        return None
+        return self.schedule.problem()
 
     def health(self) -> GatewayHealth:
         age = None if self.last_message_monotonic is None else time.monotonic() - self.last_message_monotonic
@@ -357,6 +434,7 @@ class ZwaveGateway:
             last_message_age_s=age,
             info=self.info,
             problem=self.unavailable_reason(),
+            waiting_for=self.schedule.waiting_for() if self.transport.connected else None,
         )
 
     # -- API --------------------------------------------------------------------------------------------
