@@ -94,6 +94,9 @@ class ZwaveGateway:
         self._loading = False
         self.schedule = LoadSchedule()
         self._own_evidence = False  # the driver status being set comes from our own load
+        self._stopping = False
+        self._applying_retained = False  # the message being applied came from the broker's store
+        self._driver_news = 0  # driver status changes seen; a load only speaks for the driver if none came
         self._buffer: deque[tuple[str, bytes | bytearray, bool]] = deque(maxlen=MAX_BUFFERED_MESSAGES)
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_error: str | None = None
@@ -127,6 +130,7 @@ class ZwaveGateway:
         return not self.transport.connected and self.transport.last_error not in (None, NOT_CONNECTED_YET)
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._sync_task is not None:
             self._sync_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -167,7 +171,9 @@ class ZwaveGateway:
             self._buffer.append((topic, payload, retain))
         else:
             unmapped = self.inventory.status.unmapped_count
+            self._applying_retained = retain
             self.inventory.apply(topic, bytes(payload), retain)
+            self._applying_retained = False
             if self.inventory.status.unmapped_count != unmapped and self.schedule.picture is not None:
                 self._nudge("a value for a node the picture has empty")  # a no-op once it is whole
 
@@ -180,7 +186,7 @@ class ZwaveGateway:
 
     def _wake_sync(self) -> None:
         if self._sync_task is None or self._sync_task.done():
-            if self.transport.connected:
+            if self.transport.connected and not self._stopping:
                 self._sync_task = asyncio.get_running_loop().create_task(self._sync(), name="zwave-sync")
         else:
             self._sync_wakeup.set()
@@ -199,25 +205,15 @@ class ZwaveGateway:
                     await asyncio.wait_for(self._sync_wakeup.wait(), delay)
                 continue
             reason = self.schedule.started()
+            driver_news = self._driver_news
             self._loading = True
             log.info("loading the Z-Wave network (%s)", reason)
-            fetch = asyncio.ensure_future(
-                asyncio.gather(self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True)
-            )
-            while not fetch.done() and not self.schedule.restart_wanted():
-                wake = asyncio.ensure_future(self._sync_wakeup.wait())
-                either: set[asyncio.Future[Any]] = {fetch, wake}
-                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-                wake.cancel()
-                self._sync_wakeup.clear()
-            if not fetch.done():
+            replies = await self._fetch()
+            if replies is None:
                 # zwave-js-ui (re)connected meanwhile: a request sent while it was away is lost.
-                fetch.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await fetch
                 self.schedule.abandoned()
                 continue
-            info_reply, nodes_reply = fetch.result()
+            info_reply, nodes_reply = replies
             if isinstance(nodes_reply, ApiUnavailable):
                 self.schedule.disconnected()
                 return  # the link dropped; the next connect starts a new sync
@@ -232,7 +228,7 @@ class ZwaveGateway:
                     and isinstance(info_reply.result, dict)
                 ):
                     self.info = info_reply.result
-                self._load(nodes_reply.result)
+                self._load(nodes_reply.result, driver_news)
                 continue
             if isinstance(nodes_reply, ApiReply):
                 self._sync_error = f"it refused getNodes: {nodes_reply.message or 'no node list'}"
@@ -244,10 +240,36 @@ class ZwaveGateway:
             log.warning("cannot load the Z-Wave network yet: %s", self._sync_error)
             self.schedule.failed(self._sync_error)
             if self.schedule.driver_not_ready:
-                self._set_driver_evidence(False)
+                self._set_driver_evidence(False, driver_news)
             self._replay_buffer()
 
-    def _set_driver_evidence(self, ready: bool) -> None:
+    async def _fetch(self) -> tuple[ApiReply | BaseException, ApiReply | BaseException] | None:
+        """getInfo and getNodes (replies or exceptions); None when the schedule wants a fresh start."""
+        fetch = asyncio.ensure_future(
+            asyncio.gather(self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True)
+        )
+        try:
+            while not fetch.done() and not self.schedule.restart_wanted():
+                wake = asyncio.ensure_future(self._sync_wakeup.wait())
+                either: set[asyncio.Future[Any]] = {fetch, wake}
+                try:
+                    await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    wake.cancel()
+                self._sync_wakeup.clear()
+            return fetch.result() if fetch.done() else None
+        finally:
+            if not fetch.done():
+                fetch.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await fetch
+
+    def _set_driver_evidence(self, ready: bool, news_at_request: int | None = None) -> None:
+        """What the API showed of the driver, unless `driver/status` said something after the request."""
+        if news_at_request is None:
+            self._driver_news += 1  # inferred now: loads asked before speak for an older state
+        elif news_at_request != self._driver_news:
+            return
         self._own_evidence = True
         try:
             self.inventory.set_driver_ready(ready)
@@ -262,13 +284,17 @@ class ZwaveGateway:
         self._loading = False
         return replayed
 
-    def _load(self, nodes: list[Any]) -> None:
+    def _load(self, nodes: list[Any], driver_news: int) -> None:
         started = time.perf_counter()
         self.inventory.load_nodes(nodes)
-        replayed = self._replay_buffer()
         picture = assess(self.inventory.nodes)
-        self.schedule.loaded(picture)
-        self._set_driver_evidence(True)  # zwave-js-ui answers its API only while its driver is ready
+        self.schedule.loaded(picture)  # first: news in the replay is news for this picture
+        unmapped = self.inventory.status.unmapped_count
+        replayed = self._replay_buffer()
+        if self.inventory.status.unmapped_count != unmapped:
+            self._nudge("values for nodes the picture has empty")
+        # zwave-js-ui answers its API only while its driver is ready.
+        self._set_driver_evidence(True, driver_news)
         self._sync_error = None
         self.loaded = True
         self._synced.set()
@@ -305,12 +331,15 @@ class ZwaveGateway:
                 self._set_driver_evidence(False)
                 self.schedule.want("zwave-js-ui came back online")
                 self._begin_sync()
-            elif change.old is True:
-                # It re-published its status: it has just (re)connected to the broker, so a request sent
-                # before may be lost, and a load that failed while it was away can run now.
+            elif not self._applying_retained:
+                # It has just (re)connected to the broker: a request sent before may be lost, and a load
+                # that failed while it was away can run now.
                 self.schedule.want("zwave-js-ui connected to the broker")
                 self._wake_sync()
-        elif change.value_id == "driver_ready" and change.new is True and not self._own_evidence:
+        elif change.value_id == "driver_ready" and not self._own_evidence:
+            self._driver_news += 1
+            if change.new is not True:
+                return
             if change.old is False or self.schedule.failure is not None:
                 self.schedule.want("its Z-Wave driver is ready")
                 self._begin_sync()

@@ -75,6 +75,7 @@ class LoadSchedule:
         self.loading = False
         self.loads = 0  # loads started, for logs and tests
         self._restart = False
+        self._wanted = False  # what is due was wanted (not only nudged)
         self._due: float | None = None
         self._reason: str | None = None
         self._retry_s = first_retry_s
@@ -84,6 +85,7 @@ class LoadSchedule:
     def want(self, reason: str) -> None:
         """Load as soon as possible; a running load is to be abandoned."""
         self._set_due(self._clock(), reason)
+        self._wanted = True
         self._restart = self.loading
 
     def nudge(self, reason: str) -> None:
@@ -101,6 +103,7 @@ class LoadSchedule:
         reason = self._reason or "requested"
         self.loading = True
         self._restart = False
+        self._wanted = False
         self.loads += 1
         self._due = None
         self._reason = None
@@ -122,6 +125,9 @@ class LoadSchedule:
         self.driver_not_ready = False
         if picture.complete:
             self._retry_s = self.first_retry_s
+            if not self._wanted:  # news that came while loading is in this picture already
+                self._due = None
+                self._reason = None
             return
         if picture.empty or self._retry_s < self.max_retry_s:
             self._retry(now, f"{picture.waiting} of {picture.devices} devices not ready yet")

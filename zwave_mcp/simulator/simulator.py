@@ -116,6 +116,12 @@ class Simulator:
         if wait and not self.ready.wait(timeout + self.timing.driver_ready + self.timing.nodes_ready):
             raise TimeoutError("simulator start-up publishing did not finish")
 
+    @property
+    def online(self) -> bool:
+        """Connected to the broker right now (paho reconnects by itself after a broker restart)."""
+        client = self._client
+        return self._running and client is not None and client.is_connected()
+
     def scheduler_alive(self) -> bool:
         return self.scheduler._thread.is_alive()
 
