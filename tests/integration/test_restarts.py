@@ -191,14 +191,42 @@ async def test_health_says_what_it_waits_for_in_the_empty_window(
 
 
 async def test_sentence_agrees_with_the_result_after_a_crash_restart(mosquitto: Any, sim: Simulator) -> None:
-    """Issue 19: asked "on" after a crash-restart, the answer said "now off" while the result said
-    confirmed, reported true."""
+    """Issue 19: the first control after a crash-restart, asked "on", answered "now off" while the result
+    said confirmed, reported true."""
     async with connected(settings_for(mosquitto, sim)) as client:
         off = await call(client, "control_zwave_device", {"deviceName": "Kitchen Light", "action": "off"})
         assert off.outcome == "confirmed"
         await restart("crash", sim, mosquitto)
-        await sim_ready_again(sim)
+        await honest_health(client, await sim_ready_again(sim) + RECOVERY_S)
         on = await call(client, "control_zwave_device", {"deviceName": "Kitchen Light", "action": "on"})
-        assert on.outcome == "confirmed", on.text
-        assert on.result["reported"] is True
-        assert "now on" in on.text and "off" not in on.text, on.text
+        assert on.outcome == "confirmed" and on.result["reported"] is True, on.text
+        assert on.text == "Done: Kitchen Light is now on, as the device reported."
+
+
+async def test_sentence_agrees_with_the_result_when_a_reload_comes_during_the_control(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """Why the real gateway said "now off": the network was reloaded while the control waited for the
+    light (zwave-js-ui had just come back), and the sentence read the device as resolved before the
+    reload, whose value objects no longer change."""
+    sim = simulator_factory(SimConfig.fast(timing=replace(TIMING, write_unsupervised=0.6)))
+    async with connected(settings_for(mosquitto, sim)) as client:
+        async with anyio.create_task_group() as group:
+            answers: list[Answer] = []
+
+            async def control() -> None:
+                answers.append(
+                    await call(
+                        client, "control_zwave_device", {"deviceName": "Kitchen Light", "action": "on"}
+                    )
+                )
+
+            group.start_soon(control)
+            await anyio.sleep(0.2)  # the write is on its way (its reply comes after 0.6 s)
+            # zwave-js-ui (re)connects to the broker: its status comes live, and the network is reloaded.
+            sim.publish(
+                f"{sim.config.prefix}/_CLIENTS/ZWAVE_GATEWAY-{sim.config.name}/status", '{"value":true}'
+            )
+        (on,) = answers
+        assert on.outcome == "confirmed" and on.result["reported"] is True, on.text
+        assert on.text == "Done: Kitchen Light is now on, as the device reported."

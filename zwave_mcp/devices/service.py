@@ -84,6 +84,11 @@ class DeviceService:
             self._resolved.clear()
         return self._index
 
+    def current(self, device: Device) -> Device:
+        """The same device in today's index. A reload (zwave-js-ui restarted) replaces every value object,
+        so a device resolved before it would still show the old state; same device if it is gone."""
+        return self.index.get(device.key) or device
+
     def devices(self) -> list[Device]:
         return self.index.devices
 
@@ -239,11 +244,12 @@ class DeviceService:
             )
         outcome, reported = await self._confirm(plan, results)
         self._audit(plan, outcome, decision)
+        device = self.current(device)
         return ControlOutcome(
             device,
             plan.action,
             outcome,
-            _outcome_sentence(plan, outcome, reported),
+            _outcome_sentence(plan, device, outcome, reported),
             target=plan.argument,
             reported=reported,
         )
@@ -331,16 +337,17 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _outcome_sentence(plan: ControlPlan, outcome: str, reported: Any) -> str:
-    """One plain sentence a voice assistant can speak, saying what the device itself reported."""
-    name = plan.device.name
+def _outcome_sentence(plan: ControlPlan, device: Device, outcome: str, reported: Any) -> str:
+    """One plain sentence a voice assistant can speak, saying what the device itself reported (`device`:
+    as the index has it now, not as it was when the plan was made)."""
+    name = device.name
     if outcome == "confirmed" and plan.action == "set_color":
         return f"Done: {name} reported the new colour ({plan.summary})."
     if outcome == "confirmed":
-        return f"Done: {name} is now {state_summary(plan.device)}, as the device reported."
+        return f"Done: {name} is now {state_summary(device)}, as the device reported."
     if outcome == "working":
         return f"{name} is on its way ({plan.summary}); it has not reported the final state yet."
-    last = state_summary(plan.device)
+    last = state_summary(device)
     return (
         f"The command to {plan.summary} was sent, but {name} has not confirmed it yet; "
         f"it last reported {last}."

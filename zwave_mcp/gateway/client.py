@@ -197,12 +197,14 @@ class ZwaveGateway:
 
     async def _sync(self) -> None:
         """Load whenever the schedule says so, for as long as the connection lasts."""
-        while True:
+        while not self._stopping:
             self._sync_wakeup.clear()
             delay = self.schedule.delay()
             if delay is None or delay > 0:
+                # Not wait_for: on Python 3.11 it swallows a cancel that comes as the event is set.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._sync_wakeup.wait(), delay)
+                    async with asyncio.timeout(delay):
+                        await self._sync_wakeup.wait()
                 continue
             reason = self.schedule.started()
             driver_news = self._driver_news
