@@ -442,12 +442,14 @@ class ZwaveGateway:
             return f"zwave-js-ui is offline ({self._gateway_words()}): the broker published its last will"
         if self.schedule.driver_not_ready:
             return "zwave-js-ui is starting: its Z-Wave driver is not ready yet (loading again when it is)"
-        if not self.loaded:
+        if not self._synced.is_set():  # not loaded since this connection or since zwave-js-ui came back
             if self._sync_error is not None:
                 return (
                     f"zwave-js-ui is not answering {self._gateway_words()} ({self._sync_error}) — check that "
                     "it is running, that its MQTT gateway uses this broker, and its prefix and name settings"
                 )
+            if self.loaded:  # what was loaded before may be out of date: say so rather than use it
+                return "reloading the Z-Wave network from zwave-js-ui (it or the MQTT broker restarted)"
             return "still loading the Z-Wave network from zwave-js-ui"
         if status.driver_ready is False:
             return "the Z-Wave driver is not ready (zwave-js-ui was stopped or lost its Z-Wave controller)"
