@@ -150,10 +150,13 @@ class Simulator:
         self._running = False
         self._driver_down()
         sock = client.socket()
-        client.loop_stop()  # stops the network thread without sending DISCONNECT
+        # The connection dies first, as with a killed process (the broker publishes the will at once);
+        # then the network thread stops (it may take a second) without ever sending DISCONNECT.
         if isinstance(sock, socket.socket):
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
+        client.loop_stop()
+        if isinstance(sock, socket.socket):
             sock.close()
         self._client = None
 
