@@ -106,6 +106,18 @@ def test_partial_picture_timer_retries_stop_at_the_cap_but_nudges_still_work() -
     clock.now += 60
     schedule.nudge("a node is ready")
     assert schedule.delay() == approx(0.2)
+    clock.now += 0.2
+    loaded_at(schedule, clock, PARTIAL)  # a node that never finishes its interview
+    schedule.nudge("a topic nobody can map")
+    assert schedule.delay() == approx(8.0), "news no longer reloads every second"
+    schedule.want("its Z-Wave driver is ready")  # zwave-js-ui restarted: a new episode
+    loaded_at(schedule, clock, EMPTY)
+    assert schedule.delay() == approx(0.5), "the pauses start short again"
+    schedule.nudge("a node is ready")
+    assert schedule.delay() == approx(0.5)
+    clock.now += 0.5
+    loaded_at(schedule, clock, WHOLE)
+    assert schedule.delay() is None
 
 
 def test_a_failed_load_backs_off_and_says_the_driver_is_not_ready() -> None:

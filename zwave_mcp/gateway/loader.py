@@ -9,9 +9,9 @@ due:
 - at once when the link (re)connects, zwave-js-ui comes (back) online or its driver turns ready
   (`want`); a load running meanwhile is abandoned and started again (`restart_wanted`), since its
   request may have gone out while zwave-js-ui was away or not ready;
-- soon (debounced, at most one load per `nudge_gap_s`) when the picture is waiting and something says it
-  has moved on: a node ready event, a value for a node the picture has empty, `all nodes ready`
-  (`nudge`);
+- soon (debounced, at most one load per `nudge_gap_s`, per `max_retry_s` once the timer retries have
+  reached their cap) when the picture is waiting and something says it has moved on: a node ready
+  event, a value for a node the picture has empty, `all nodes ready` (`nudge`);
 - after a growing pause (`first_retry_s` doubling to `max_retry_s`) when a load failed or the picture is
   still waiting; timer retries of a picture that is only partly waiting stop once the pause reaches its
   cap, so a node that never finishes its interview costs no endless reloads (nudges still work).
@@ -83,8 +83,10 @@ class LoadSchedule:
 
     # -- inputs -----------------------------------------------------------------------------------------
     def want(self, reason: str) -> None:
-        """Load as soon as possible; a running load is to be abandoned."""
+        """Load as soon as possible; a running load is to be abandoned. A new episode (a connect,
+        zwave-js-ui or its driver back): the pauses start short again."""
         self._set_due(self._clock(), reason)
+        self._retry_s = self.first_retry_s
         self._wanted = True
         self._restart = self.loading
 
@@ -95,7 +97,10 @@ class LoadSchedule:
         now = self._clock()
         due = now + self.nudge_delay_s
         if self._last_end is not None:
-            due = max(due, self._last_end + self.nudge_gap_s)
+            # Long after a restart, a node that never finishes its interview must not turn a stream of
+            # news (or of topics we cannot map) into a getNodes a second: space them like timer retries.
+            gap = self.nudge_gap_s if self._retry_s < self.max_retry_s else self.max_retry_s
+            due = max(due, self._last_end + gap)
         self._set_due(due, reason)
 
     def started(self) -> str:
