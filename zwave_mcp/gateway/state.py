@@ -18,7 +18,8 @@ What becomes a `Change` (see `model.Change`): "value" when a value's value or it
 changes (a report with a new time counts even when the value is the same, so a waiter sees it);
 "removed" when a value becomes undefined through a deleted retained message (raw mode); "status" for
 node status; "node" for name/location/ready changes; "gateway" for client online, version, driver
-(`set_driver_ready` adds what the API showed), all nodes ready, controller status. `lastActive` updates the node silently (it changes with every frame).
+(`set_driver_ready` adds what the API showed), all nodes ready, controller status. `lastActive`
+updates the node silently (it changes with every frame).
 
 Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact ValueID and `newValue`
 (lossless); value-object payloads carry the value id; value topics are mapped through `index`.
