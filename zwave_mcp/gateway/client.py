@@ -286,7 +286,8 @@ class ZwaveGateway:
         self._loading = False
         return replayed
 
-    def _load(self, nodes: list[Any], driver_news: int) -> None:
+    def _load(self, nodes: list[Any], driver_news: int | None = None) -> None:
+        """Take a getNodes result; `driver_news` as when it was asked for (None: now)."""
         started = time.perf_counter()
         self.inventory.load_nodes(nodes)
         picture = assess(self.inventory.nodes)
@@ -296,7 +297,7 @@ class ZwaveGateway:
         if self.inventory.status.unmapped_count != unmapped:
             self._nudge("values for nodes the picture has empty")
         # zwave-js-ui answers its API only while its driver is ready.
-        self._set_driver_evidence(True, driver_news)
+        self._set_driver_evidence(True, self._driver_news if driver_news is None else driver_news)
         self._sync_error = None
         self.loaded = True
         self._synced.set()
