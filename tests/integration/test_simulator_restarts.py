@@ -31,7 +31,10 @@ def _api(sim: Simulator, collector: Any, name: str, args: list[Any] | None = Non
 
 def test_apis_answer_not_connected_until_the_driver_is_ready(simulator_factory, collector) -> None:
     sim = simulator_factory(SimConfig.fast(timing=replace(SLOW_NODES, driver_ready=2.0)), start=False)
+    status = collector(f"{sim.config.prefix}/{GW}/status")
     sim.start(wait=False)
+    # Published after it subscribed to its API topics (one connection keeps its order).
+    status.wait_for(lambda m: m.json().get("value") is True, what="the simulator online")
     reply = _api(sim, collector, "getNodes")
     assert reply["success"] is False and reply["message"] == "Z-Wave client not connected"
 
@@ -54,7 +57,7 @@ def test_get_nodes_lists_the_nodes_empty_until_they_are_ready(simulator_factory,
 
 
 def test_crash_restart_by_topic_leaves_a_stale_driver_status(simulator_factory, collector) -> None:
-    sim = simulator_factory(SimConfig.fast(timing=SLOW_NODES))
+    sim = simulator_factory(SimConfig.fast(timing=replace(SLOW_NODES, driver_ready=2.0)))
     p = sim.config.prefix
     status = collector(f"{p}/{GW}/status")
     status.wait_for(lambda m: m.json().get("value") is True)
