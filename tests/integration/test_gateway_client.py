@@ -232,8 +232,11 @@ async def test_crash_and_graceful_stop_show_offline_within_a_second(
     assert gateway.health().zwave_js_ui_online
     stopped = time.monotonic()
     await asyncio.to_thread(sim.stop)  # publishes driver/status false first, then disconnects (slowly)
+    # (The crash above already showed the driver not ready, while zwave-js-ui came back: only newer counts.)
     change = await watch.wait_for(
-        lambda c: c.value_id == "driver_ready" and c.new is False, 1.0, "to driver stopped"
+        lambda c: c.value_id == "driver_ready" and c.new is False and watch.arrived[id(c)] >= stopped,
+        1.0,
+        "to driver stopped",
     )
     assert watch.arrived[id(change)] - stopped < 1.0
     health = gateway.health()

@@ -184,6 +184,23 @@ def test_gateway_status() -> None:
     assert inv.status.controller_status == "ready"
 
 
+def test_driver_evidence_from_the_api_and_all_nodes_ready_are_changes() -> None:
+    inv = _inv()
+    seen: list[Change] = []
+    inv.add_listener(seen.append)
+    inv.apply("zwave/driver/status", b"true")  # maybe a stale retained one
+    inv.set_driver_ready(False)  # the API answered "Z-Wave client not connected": newer, so it wins
+    assert inv.status.driver_ready is False
+    inv.set_driver_ready(False)  # no news, no change
+    inv.apply(*_event("driver", "all_nodes_ready"))
+    inv.apply(*_event("driver", "all_nodes_ready"))
+    assert [(c.value_id, c.old, c.new) for c in seen] == [
+        ("driver_ready", None, True),
+        ("driver_ready", True, False),
+        ("all_nodes_ready", False, True),
+    ]
+
+
 def test_ignored_and_garbage_messages_never_raise() -> None:
     inv = _inv()
     ignored = [

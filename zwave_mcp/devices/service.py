@@ -109,6 +109,11 @@ class DeviceService:
             self._check_policy_entries(self._everything)
         return self._index
 
+    def current(self, device: Device) -> Device:
+        """The same device in today's index. A reload (zwave-js-ui restarted) replaces every value object,
+        so a device resolved before it would still show the old state; same device if it is gone."""
+        return self.index.get(device.key) or device
+
     def devices(self) -> list[Device]:
         return self.index.devices
 

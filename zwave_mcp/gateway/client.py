@@ -3,11 +3,13 @@
 The value lane (`transport`) subscribes to everything under the prefix and keeps the live picture; the
 control lane (`control`) carries only API requests and their replies, so a reply never queues behind a
 flood of value updates. On every (re)connect of the value lane: subscribe, then `getInfo` + `getNodes`
-(on the control lane) rebuild the picture, then live topics keep it current. Messages that arrive on the
-value lane between its subscription and the `getNodes` reply (the broker's retained store, live updates)
-are buffered and replayed in order after `load_nodes`. The value lane may still hold older updates when
-the reply overtakes them; they are applied in order after the load, so the picture can look back for a
-moment but always ends on the latest state, and nothing is lost. Gateway-level topics (client status,
+(on the control lane) rebuild the picture, then live topics keep it current. zwave-js-ui's first
+`getNodes` after a restart lists its nodes without values, so loads repeat until the picture is whole:
+`loader.LoadSchedule` says when (this module only feeds it and runs the loads). Messages that arrive on
+the value lane between its subscription and the `getNodes` reply (the broker's retained store, live
+updates) are buffered and replayed in order after `load_nodes`. The value lane may still hold older
+updates when the reply overtakes them; they are applied in order after the load, so the picture can look
+back for a moment but always ends on the latest state, and nothing is lost. Gateway-level topics (client status,
 version, driver status) are applied at once so health stays right while loading.
 
 Everything runs on the asyncio loop thread; reads of the inventory are plain dict lookups.
@@ -34,6 +36,7 @@ from zwave_mcp.gateway.api import (
     WriteResult,
 )
 from zwave_mcp.gateway.health import GatewayHealth, build_health
+from zwave_mcp.gateway.loader import LoadSchedule, assess
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
@@ -44,8 +47,6 @@ log = logging.getLogger(__name__)
 
 # While loading, at most this many messages wait for the getNodes reply (oldest dropped beyond it).
 MAX_BUFFERED_MESSAGES = 200_000
-# A failed load is retried after this long, or at once when zwave-js-ui comes (back) online.
-RESYNC_RETRY_S = 5.0
 # Calls made this soon after start wait for the first load instead of answering "unavailable".
 STARTUP_GRACE_S = 10.0
 # After a poll, wait at most this long for the value lane to show the polled value (see `poll_value`):
@@ -72,18 +73,6 @@ def release_freed_memory() -> None:
 
 
 _malloc_trim: Any = None
-
-
-def _came_online(changes: list[Change], retain: bool) -> bool:
-    """zwave-js-ui (or its driver) has just come online, seen live.
-
-    A retained `true` delivered with our subscription says nothing new (it is the old picture, and our
-    requests were sent after it was published); a live one, or any turn from an explicit `false`, is news.
-    """
-    return any(
-        c.value_id in ("client_online", "driver_ready") and c.new is True and (not retain or c.old is False)
-        for c in changes
-    )
 
 
 class ApiFailed(GatewayError):
@@ -123,12 +112,15 @@ class ZwaveGateway:
         self.started_monotonic: float | None = None
         self.last_message_monotonic: float | None = None
         self._loading = False
-        self._resync_after_load = False
+        self.schedule = LoadSchedule()
+        self._own_evidence = False  # the driver status being set comes from our own load
+        self._stopping = False
+        self._applying_retained = False  # the message being applied came from the broker's store
+        self._driver_news = 0  # driver status changes seen; a load only speaks for the driver if none came
         self._buffer: deque[tuple[str, bytes | bytearray, bool]] = deque(maxlen=MAX_BUFFERED_MESSAGES)
         self._sync_task: asyncio.Task[None] | None = None
         self._sync_error: str | None = None
         self._sync_wakeup = asyncio.Event()
-        self._online_now = asyncio.Event()  # zwave-js-ui came online live while a load was in flight
         self._synced = asyncio.Event()
         self._value_waiters: dict[str, list[tuple[ValuePredicate, asyncio.Future[ZValue]]]] = {}
         self._status_waiters: dict[int, list[tuple[Callable[[str], bool], asyncio.Future[str]]]] = {}
@@ -162,6 +154,7 @@ class ZwaveGateway:
         )
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._sync_task is not None:
             self._sync_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -179,10 +172,12 @@ class ZwaveGateway:
 
     # -- transport callbacks (loop thread) --------------------------------------------------------------
     def _on_connected(self) -> None:
+        self.schedule.want("connected to the broker")
         self._begin_sync()
 
     def _on_disconnected(self, reason: str) -> None:
         self._synced.clear()
+        self.schedule.disconnected()
         self.api.fail_all(reason)
         if self._sync_task is not None:
             self._sync_task.cancel()
@@ -211,57 +206,56 @@ class ZwaveGateway:
         elif self._loading and kind not in _GATEWAY_KINDS:
             self._buffer.append((topic, payload, retain))
         elif kind in _GATEWAY_KINDS:
-            changes = self.inventory.apply(topic, bytes(payload), retain)
-            if self._loading and _came_online(changes, retain):
-                self._online_now.set()
-        else:
             self.inventory.apply(topic, bytes(payload), retain)
+        else:
+            unmapped = self.inventory.status.unmapped_count
+            self._applying_retained = retain
+            self.inventory.apply(topic, bytes(payload), retain)
+            self._applying_retained = False
+            if self.inventory.status.unmapped_count != unmapped and self.schedule.picture is not None:
+                self._nudge("a value for a node the picture has empty")  # a no-op once it is whole
 
     # -- (re)sync ---------------------------------------------------------------------------------------
     def _begin_sync(self) -> None:
         """Buffer from now on and (re)load; called on connect and when zwave-js-ui comes back."""
         self._synced.clear()
         self._loading = True
+        self._wake_sync()
+
+    def _wake_sync(self) -> None:
         if self._sync_task is None or self._sync_task.done():
-            self._sync_task = asyncio.get_running_loop().create_task(self._sync(), name="zwave-sync")
+            if self.transport.connected and not self._stopping:
+                self._sync_task = asyncio.get_running_loop().create_task(self._sync(), name="zwave-sync")
         else:
             self._sync_wakeup.set()
 
-    async def _ask_for_network(self) -> tuple[Any, Any] | None:
-        """getInfo + getNodes; None when zwave-js-ui came online meanwhile (the requests are then asked again).
-
-        A request sent before zwave-js-ui subscribed to its API topics is simply lost, and would only be
-        noticed after the API timeout (~10 s of "unavailable"). zwave-js-ui publishes its status only
-        once its subscriptions are acknowledged, so asking again at that moment is always heard.
-        """
-        self._online_now.clear()
-        asked = asyncio.ensure_future(
-            asyncio.gather(self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True)
-        )
-        online = asyncio.ensure_future(self._online_now.wait())
-        try:
-            await asyncio.wait((asked, online), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            online.cancel()
-            superseded = not asked.done()
-            if superseded:
-                asked.cancel()  # a cancelled gather does not always say `cancelled()`: hence the flag
-                with contextlib.suppress(asyncio.CancelledError):
-                    await asked
-        if superseded:
-            log.info("zwave-js-ui came online while we were waiting for it: asking for the network again")
-            return None
-        info_reply, nodes_reply = asked.result()
-        return info_reply, nodes_reply
+    def _nudge(self, reason: str) -> None:
+        self.schedule.nudge(reason)
+        self._wake_sync()
 
     async def _sync(self) -> None:
-        while True:
+        """Load whenever the schedule says so, for as long as the connection lasts."""
+        while not self._stopping:
             self._sync_wakeup.clear()
-            replies = await self._ask_for_network()
+            delay = self.schedule.delay()
+            if delay is None or delay > 0:
+                # Not wait_for: on Python 3.11 it swallows a cancel that comes as the event is set.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(delay):
+                        await self._sync_wakeup.wait()
+                continue
+            reason = self.schedule.started()
+            driver_news = self._driver_news
+            self._loading = True
+            log.info("loading the Z-Wave network (%s)", reason)
+            replies = await self._fetch()
             if replies is None:
+                # zwave-js-ui (re)connected meanwhile: a request sent while it was away is lost.
+                self.schedule.abandoned()
                 continue
             info_reply, nodes_reply = replies
             if isinstance(nodes_reply, ApiUnavailable):
+                self.schedule.disconnected()
                 return  # the link dropped; the next connect starts a new sync
             if (
                 isinstance(nodes_reply, ApiReply)
@@ -274,8 +268,8 @@ class ZwaveGateway:
                     and isinstance(info_reply.result, dict)
                 ):
                     self.info = info_reply.result
-                self._load(nodes_reply.result)
-                return
+                self._load(nodes_reply.result, driver_news)
+                continue
             if isinstance(nodes_reply, ApiReply):
                 self._sync_error = f"it refused getNodes: {nodes_reply.message or 'no node list'}"
             elif isinstance(nodes_reply, GatewayError):
@@ -284,59 +278,122 @@ class ZwaveGateway:
                 log.error("loading the Z-Wave network failed", exc_info=nodes_reply)
                 self._sync_error = f"loading failed: {nodes_reply}"
             log.warning("cannot load the Z-Wave network yet: %s", self._sync_error)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._sync_wakeup.wait(), RESYNC_RETRY_S)
+            self.schedule.failed(self._sync_error)
+            if self.schedule.driver_not_ready:
+                self._set_driver_evidence(False, driver_news)
+            self._replay_buffer()
 
-    def _load(self, nodes: list[Any]) -> None:
-        started = time.perf_counter()
-        self.inventory.load_nodes(nodes)
+    async def _fetch(self) -> tuple[ApiReply | BaseException, ApiReply | BaseException] | None:
+        """getInfo and getNodes (replies or exceptions); None when the schedule wants a fresh start."""
+        fetch = asyncio.ensure_future(
+            asyncio.gather(self.api.call("getInfo"), self.api.call("getNodes"), return_exceptions=True)
+        )
+        try:
+            while not fetch.done() and not self.schedule.restart_wanted():
+                wake = asyncio.ensure_future(self._sync_wakeup.wait())
+                either: set[asyncio.Future[Any]] = {fetch, wake}
+                try:
+                    await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    wake.cancel()
+                self._sync_wakeup.clear()
+            return fetch.result() if fetch.done() else None
+        finally:
+            if not fetch.done():
+                fetch.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await fetch
+
+    def _set_driver_evidence(self, ready: bool, news_at_request: int | None = None) -> None:
+        """What the API showed of the driver, unless `driver/status` said something after the request."""
+        if news_at_request is None:
+            self._driver_news += 1  # inferred now: loads asked before speak for an older state
+        elif news_at_request != self._driver_news:
+            return
+        self._own_evidence = True
+        try:
+            self.inventory.set_driver_ready(ready)
+        finally:
+            self._own_evidence = False
+
+    def _replay_buffer(self) -> int:
         replayed = len(self._buffer)
         while self._buffer:
             topic, payload, retain = self._buffer.popleft()
             self.inventory.apply(topic, bytes(payload), retain)
         self._loading = False
+        return replayed
+
+    def _load(self, nodes: list[Any], driver_news: int | None = None) -> None:
+        """Take a getNodes result; `driver_news` as when it was asked for (None: now)."""
+        started = time.perf_counter()
+        self.inventory.load_nodes(nodes)
+        picture = assess(self.inventory.nodes)
+        self.schedule.loaded(picture)  # first: news in the replay is news for this picture
+        unmapped = self.inventory.status.unmapped_count
+        replayed = self._replay_buffer()
+        if self.inventory.status.unmapped_count != unmapped:
+            self._nudge("values for nodes the picture has empty")
+        # zwave-js-ui answers its API only while its driver is ready.
+        self._set_driver_evidence(True, self._driver_news if driver_news is None else driver_news)
         self._sync_error = None
         self.loaded = True
         self._synced.set()
         self._recheck_waiters()
         release_freed_memory()
-        if self._resync_after_load:
-            self._resync_after_load = False
-            # After this sync task has finished (it returns right after this load), not inside it.
-            asyncio.get_running_loop().call_soon(self._begin_sync)
         log.info(
-            "Z-Wave network loaded: %d nodes, %d buffered messages replayed in %.1f ms",
+            "Z-Wave network loaded: %d nodes (%d devices not ready yet), %d buffered messages replayed "
+            "in %.1f ms",
             len(self.inventory.nodes),
+            picture.waiting,
             replayed,
             (time.perf_counter() - started) * 1000,
         )
 
     def resync(self) -> None:
         """Reload the network from `getNodes` (a node was added or removed: topics alone cannot add one).
-        Asked during a load, it runs once more after it, so the later change is not lost."""
-        if self._loading:
-            self._resync_after_load = True
-        elif self.loaded:
-            self._begin_sync()
+        Asked during a load, that load is given up for a new one, so the later change is not lost."""
+        self.schedule.want("a node was added or removed")
+        self._begin_sync()
 
     # -- changes → waiters and re-syncs -----------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
         if change.kind == "gateway":
-            if (
-                change.value_id in ("client_online", "driver_ready")
-                and change.new is True
-                and change.old is not True
-            ):
-                if self._loading:
-                    self._sync_wakeup.set()  # a load that failed because zwave-js-ui was away retries now
-                elif self.loaded:
-                    # zwave-js-ui or its driver came back: nodes may have changed meanwhile, so reload.
-                    self._begin_sync()
+            self._gateway_change(change)
             return
+        if change.kind in ("node", "status") and change.node_id is not None:
+            node = self.inventory.node(change.node_id)
+            if node is not None and not node.values and not node.is_controller:
+                self._nudge("news of a node the picture has empty")  # a no-op once it is whole
         if change.kind == "status" and change.node_id is not None:
             self._resolve_status(change.node_id)
         if change.value_id is not None and change.value_id in self._value_waiters:
             self._resolve_value(change.value_id)
+
+    def _gateway_change(self, change: Change) -> None:
+        """zwave-js-ui or its driver came (back): reload. Its earlier driver status is not evidence."""
+        if change.value_id == "client_online" and change.new is True:
+            if change.old is False:
+                # It was offline (crashed or stopped): a retained driver/status true is from before.
+                self._set_driver_evidence(False)
+                self.schedule.want("zwave-js-ui came back online")
+                self._begin_sync()
+            elif not self._applying_retained:
+                # It has just (re)connected to the broker: a request sent before may be lost, and a load
+                # that failed while it was away can run now.
+                self.schedule.want("zwave-js-ui connected to the broker")
+                self._wake_sync()
+        elif change.value_id == "driver_ready" and not self._own_evidence:
+            self._driver_news += 1
+            if change.new is not True:
+                return
+            if change.old is False or self.schedule.failure is not None:
+                self.schedule.want("its Z-Wave driver is ready")
+                self._begin_sync()
+            else:
+                self._nudge("its Z-Wave driver is ready")
+        elif change.value_id == "all_nodes_ready":
+            self._nudge("all its nodes are ready")
 
     def _resolve_value(self, value_id: str) -> None:
         value = self.inventory.value(value_id)
@@ -429,16 +486,20 @@ class ZwaveGateway:
         status = self.inventory.status
         if status.client_online is False:
             return f"zwave-js-ui is offline ({self._gateway_words()}): the broker published its last will"
-        if not self.loaded:
+        if self.schedule.driver_not_ready:
+            return "zwave-js-ui is starting: its Z-Wave driver is not ready yet (loading again when it is)"
+        if not self._synced.is_set():  # not loaded since this connection or since zwave-js-ui came back
             if self._sync_error is not None:
                 return (
                     f"zwave-js-ui is not answering {self._gateway_words()} ({self._sync_error}) — check that "
                     "it is running, that its MQTT gateway uses this broker, and its prefix and name settings"
                 )
+            if self.loaded:  # what was loaded before may be out of date: say so rather than use it
+                return "reloading the Z-Wave network from zwave-js-ui (it or the MQTT broker restarted)"
             return "still loading the Z-Wave network from zwave-js-ui"
         if status.driver_ready is False:
             return "the Z-Wave driver is not ready (zwave-js-ui was stopped or lost its Z-Wave controller)"
-        return None
+        return self.schedule.problem()
 
     def _protocols(self) -> str | None:
         """The MQTT version in use: "5", or "5 (value lane 3.1.1)" when the lanes differ (see __init__)."""
@@ -460,6 +521,7 @@ class ZwaveGateway:
             last_message_age_s=age,
             info=self.info,
             problem=self.unavailable_reason(),
+            waiting_for=self.schedule.waiting_for() if self.transport.connected else None,
         )
 
     # -- API --------------------------------------------------------------------------------------------

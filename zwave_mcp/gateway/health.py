@@ -2,8 +2,10 @@
 
 Pure: computed from what the client already knows (transport state, `GatewayStatus`, inventory,
 getInfo). zwave-js-ui's retained `_CLIENTS/.../status` is stale after a graceful stop (the broker
-drops the will on a clean disconnect), so "online" also needs `driver/status` to be true; a crash shows
-as the last will (`{"value": false}`).
+drops the will on a clean disconnect), so "online" also needs the driver to be ready; a crash shows
+as the last will (`{"value": false}`). `status.driver_ready` is the newest evidence: `driver/status`
+or what the API showed (it answers only while the driver is ready), so a stale or missing retained
+`driver/status` does not decide.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class GatewayHealth:
     home_id: Any = None
     info: dict[str, Any] = field(default_factory=dict)
     problem: str | None = None  # the one sentence a person needs, None when all is well
+    waiting_for: str | None = None  # what the network picture still waits for ("3 of 12 devices to be ready")
 
     @property
     def ok(self) -> bool:
@@ -50,7 +53,7 @@ def zwave_js_ui_state(status: GatewayStatus) -> tuple[bool, str]:
             return False, "offline (its connection died: the broker published its last will)"
         return False, "offline (it reported itself offline)"
     if status.driver_ready is False:
-        return False, "offline or its Z-Wave driver stopped (driver/status is false)"
+        return False, "offline or its Z-Wave driver is not ready"
     if status.client_online is True and status.driver_ready is True:
         return True, "online"
     if status.client_online is None and status.driver_ready is None:
@@ -74,6 +77,7 @@ def build_health(
     last_message_age_s: float | None,
     info: dict[str, Any] | None,
     problem: str | None,
+    waiting_for: str | None = None,
 ) -> GatewayHealth:
     online, words = (
         zwave_js_ui_state(status) if broker_connected else (False, "unknown (no broker connection)")
@@ -99,4 +103,5 @@ def build_health(
         home_id=info.get("homeid"),
         info=info,
         problem=problem,
+        waiting_for=waiting_for,
     )

@@ -18,8 +18,9 @@ API:
 What becomes a `Change` (see `model.Change`): "value" when a value's value or its `lastUpdate` time
 changes (a report with a new time counts even when the value is the same, so a waiter sees it);
 "removed" when a value becomes undefined through a deleted retained message (raw mode); "status" for
-node status; "node" for name/location/ready changes; "gateway" for client online, version, driver,
-controller status. `lastActive` updates the node silently (it changes with every frame).
+node status; "node" for name/location/ready changes; "gateway" for client online, version, driver
+(`set_driver_ready` adds what the API showed), all nodes ready, controller status. `lastActive`
+updates the node silently (it changes with every frame).
 
 Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact ValueID and `newValue`
 (lossless); value-object payloads carry the value id; value topics are mapped through `index`.
@@ -255,6 +256,11 @@ class Inventory:
             return self._set_driver_ready(ready)
         return []  # API replies (caller's), /set requests, foreign topics
 
+    def set_driver_ready(self, ready: bool) -> None:
+        """What the API showed of the driver (a call answered, or "not connected"): newer than the
+        retained `driver/status`, which can be stale after a crash or missing after a broker restart."""
+        self._emit(self._set_driver_ready(ready))
+
     def _set_driver_ready(self, ready: bool) -> list[Change]:
         old = self.status.driver_ready
         self.status.driver_ready = ready
@@ -422,8 +428,9 @@ class Inventory:
             if name == "driver_ready":
                 return self._set_driver_ready(True)
             if name == "all_nodes_ready":
+                old_all = self.status.all_nodes_ready
                 self.status.all_nodes_ready = True
-                return []
+                return [] if old_all else [Change("gateway", None, "all_nodes_ready", old_all, True)]
             if name == "driver_error":
                 first = data[0] if data else None
                 message = first.get("message") if isinstance(first, dict) else first

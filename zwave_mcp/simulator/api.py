@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OK = "Success zwave api call"
+NOT_CONNECTED = "Z-Wave client not connected"  # every API before the driver is ready (callApi)
 _MISSING: Any = object()
 
 Respond = Callable[..., None]
@@ -54,6 +55,9 @@ def handle(sim: Simulator, api_name: str, raw: bytes) -> None:
 
     if args is None:
         send({"success": False, "message": "Args must be an array", "origin": origin})
+        return
+    if not sim.driver_up:
+        send({"success": False, "message": NOT_CONNECTED, "args": args, "origin": origin})
         return
     handler = HANDLERS.get(api_name)
     if handler is None:
@@ -111,6 +115,10 @@ def _get_nodes(sim: Simulator, args: list[Any], respond: Respond) -> None:
     def later() -> None:
         with sim._lock:
             nodes = json.loads(payloads.dumps(sorted(sim.nodes.values(), key=_getnodes_order)))
+            if sim.interviewing:  # just after the driver is ready: nothing known about the nodes yet
+                for node in nodes:
+                    if not node.get("virtual"):
+                        node.update(ready=False, status="Unknown", values={})
         respond(nodes)
 
     sim.scheduler.call_later(sim.timing.get_nodes, later)

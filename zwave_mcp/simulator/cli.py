@@ -1,6 +1,7 @@
 """`zwave-mcp simulate`: run the zwave-js-ui simulator alone until SIGINT/SIGTERM.
 
-Logs go to stderr; nothing is written to stdout.
+SIGUSR1 restarts it gracefully, SIGUSR2 as after a crash (see `RESTARTS`). Logs go to stderr; nothing
+is written to stdout.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import logging
 import signal
 import sys
 import threading
+from dataclasses import replace
 from urllib.parse import urlparse
 
 from zwave_mcp.simulator.house import captured_scenes, load_house
@@ -18,11 +20,26 @@ from zwave_mcp.simulator.simulator import Simulator
 
 log = logging.getLogger("zwave_mcp.simulator")
 
+RESTARTS = """\
+restarts, as the real zwave-js-ui does them:
+  kill -USR1 <pid>   graceful restart: driver/status false, clean disconnect (the retained client status
+                     stays a stale true), then start again
+  kill -USR2 <pid>   crash restart: the connection drops (the broker publishes the last will; the
+                     retained driver/status true from before stays until the new driver is ready)
+  or publish "graceful" or "crash" to <prefix>/_SIMULATOR/<name>/restart/set (not zwave-js-ui's API), e.g.
+  mosquitto_pub -t zwave/_SIMULATOR/zwave-js-ui/restart/set -m crash
+After a start, every API answers "Z-Wave client not connected" until the driver is ready, then getNodes
+lists the nodes not ready and without values for a few seconds (--fast: a few tens of ms) until their
+values arrive. A restarted broker (without persistence) gets only the client status and version back.
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="zwave-mcp simulate",
         description="Run a simulated zwave-js-ui MQTT gateway (no hardware needed).",
+        epilog=RESTARTS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--house", default="captured", help="captured (default), generated:N[:seed], or a getNodes JSON file"
@@ -44,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="start with the captured house's scenes (Movie Night, Good Night)",
     )
     parser.add_argument("--quiet-devices", action="store_true", help="no periodic wake-ups, meter or motion")
+    parser.add_argument(
+        "--restart-downtime",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long a restart stays down before starting again (default 1, --fast 0.02)",
+    )
     return parser
 
 
@@ -77,10 +101,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.fast:
         config.timing = FAST
     scenes = captured_scenes() if args.scenes else None
+    if args.restart_downtime is not None:
+        config.timing = replace(config.timing, restart_downtime=max(0.0, args.restart_downtime))
     sim = Simulator(url.hostname or "127.0.0.1", url.port or 1883, house, config, scenes)
     done = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: done.set())
+    signal.signal(signal.SIGUSR1, lambda *_: sim.restart("graceful"))
+    signal.signal(signal.SIGUSR2, lambda *_: sim.restart("crash"))
     try:
         sim.start(wait=True, timeout=15)
     except (OSError, TimeoutError) as exc:
@@ -88,7 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         sim.scheduler.stop()
         return 1
     real = sum(1 for n in house if not n.get("virtual")) - 1
-    log.info("simulated zwave-js-ui ready: %d devices on %s, prefix %s", real, args.broker, args.prefix)
+    log.info(
+        "simulated zwave-js-ui ready: %d devices on %s, prefix %s (SIGUSR1: graceful restart, SIGUSR2: crash)",
+        real,
+        args.broker,
+        args.prefix,
+    )
     done.wait()
     log.info("stopping (graceful: driver/status false)")
     sim.stop()

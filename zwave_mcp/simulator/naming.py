@@ -7,6 +7,12 @@ from typing import Any
 
 from zwave_mcp.simulator.settings import SimConfig
 
+
+def restart_topic(config: SimConfig) -> str:
+    """The simulator's own restart trigger (not zwave-js-ui's): payload `graceful` or `crash`."""
+    return f"{config.prefix}/_SIMULATOR/{config.name}/restart/set"
+
+
 # zwave-js-ui's own command-class table (api/lib/Constants.ts). Window Covering (106) is missing there,
 # which is why the captures show `unknownClass_106`.
 CC_NAMES: dict[int, str] = {

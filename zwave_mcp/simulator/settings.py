@@ -20,6 +20,10 @@ class Timing:
     """Delays in seconds, close to the recorded medians on 127.0.0.1 with the mock stick."""
 
     driver_ready: float = 2.5  # MQTT connect → `driver/status` true
+    # `driver/status` true → nodes ready: meanwhile getNodes lists every node not ready, status Unknown,
+    # without values (about 3 s on the real gateway after a restart).
+    nodes_ready: float = 3.0
+    restart_downtime: float = 1.0  # restart(): stopped → started again
     api_reply: float = 0.045  # trivial APIs (getInfo, scenes, errors)
     get_nodes: float = 0.07
     write_unsupervised: float = 0.095  # binary switch, thermostat: reply with status 254

@@ -1,7 +1,14 @@
 """`Simulator`: a zwave-js-ui MQTT gateway emulated on any broker, from a house of getNodes-shaped dicts.
 
 It talks MQTT 3.1.1 like zwave-js-ui's mqtt.js client: last will on `_CLIENTS/.../status`, QoS 1,
-retained state topics, non-retained events and API replies. It never imports `zwave_mcp.gateway`'s
+retained state topics, non-retained events and API replies.
+
+Restarts behave like the real gateway's ("Observed later on the real gateway" in the captures' README):
+every API answers "Z-Wave client not connected" until the driver is ready; for `timing.nodes_ready`
+after that, getNodes lists every node not ready, status Unknown, without values; after a crash the
+retained `driver/status` true from before stays on the broker until the new driver is ready; after a
+broker restart (no persistence) only the client status and version are published again. `restart()`
+(or a message on `restart_topic`, outside zwave-js-ui's API) replays a graceful or crash restart. It never imports `zwave_mcp.gateway`'s
 client-side code, so tests against it check our client against an independent model of the captures.
 """
 
@@ -30,6 +37,7 @@ from zwave_mcp.simulator.settings import SimConfig, Timing
 log = logging.getLogger(__name__)
 
 APP_VERSION = "11.22.2"
+RESTART_MODES = ("graceful", "crash")
 HOME_ID = 2119630849
 
 
@@ -58,6 +66,8 @@ class Simulator:
         # (node id, currentValue id) → the last non-zero level, what a dimmer goes back to on Set 0xFF.
         self.last_levels: dict[tuple[int, str], Any] = {}
         self.ready = threading.Event()
+        self.driver_up = False  # zwave-js-ui's `driverReady`: its API answers only while this holds
+        self.interviewing = False  # driver ready, nodes not yet: getNodes lists them empty
         self._lock = threading.RLock()
         self._topic_values: dict[str, tuple[int, str]] = {}
         self._wake_queue: dict[int, list[Action]] = {}
@@ -109,8 +119,14 @@ class Simulator:
             self._running = False
             client.loop_stop()
             raise TimeoutError(f"simulator could not connect to {self.host}:{self.port}")
-        if wait and not self.ready.wait(timeout + self.timing.driver_ready):
+        if wait and not self.ready.wait(timeout + self.timing.driver_ready + self.timing.nodes_ready):
             raise TimeoutError("simulator start-up publishing did not finish")
+
+    @property
+    def online(self) -> bool:
+        """Connected to the broker right now (paho reconnects by itself after a broker restart)."""
+        client = self._client
+        return self._running and client is not None and client.is_connected()
 
     def scheduler_alive(self) -> bool:
         return self.scheduler._thread.is_alive()
@@ -122,8 +138,7 @@ class Simulator:
         if not self._running or client is None:
             return
         self._running = False
-        self.scheduler.stop()
-        self.radio.reset()
+        self._driver_down()
         try:
             info = client.publish(f"{self.config.prefix}/driver/status", "false", qos=1, retain=True)
             info.wait_for_publish(timeout=3)
@@ -139,15 +154,50 @@ class Simulator:
         if not self._running or client is None:
             return
         self._running = False
-        self.scheduler.stop()
-        self.radio.reset()
+        self._driver_down()
         sock = client.socket()
-        client.loop_stop()  # stops the network thread without sending DISCONNECT
+        # The connection dies first, as with a killed process (the broker publishes the will at once);
+        # then the network thread stops (it may take a second) without ever sending DISCONNECT.
         if isinstance(sock, socket.socket):
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
+        client.loop_stop()
+        if isinstance(sock, socket.socket):
             sock.close()
         self._client = None
+
+    def _driver_down(self) -> None:
+        self.scheduler.stop()
+        self.radio.reset()
+        self.driver_up = False
+        self.interviewing = False
+
+    @property
+    def restart_topic(self) -> str:
+        """Publish `graceful` (default) or `crash` here to restart the simulator: a demo and test hook
+        that is not part of zwave-js-ui's API."""
+        return naming.restart_topic(self.config)
+
+    def restart(self, mode: str = "graceful", downtime: float | None = None) -> threading.Thread:
+        """Stop (`graceful`, SIGTERM) or crash (`crash`, SIGKILL), then start again after `downtime`
+        seconds (default `timing.restart_downtime`), on a thread of its own (so it may be called from
+        an MQTT callback); returns that thread."""
+        if mode not in RESTART_MODES:
+            raise ValueError(f"restart mode must be one of {RESTART_MODES}, not {mode!r}")
+        pause = self.timing.restart_downtime if downtime is None else downtime
+
+        def run() -> None:
+            log.info("simulator restart (%s)", mode)
+            (self.crash if mode == "crash" else self.stop)()
+            time.sleep(max(0.0, pause))
+            try:
+                self.start(wait=False)
+            except (OSError, TimeoutError):
+                log.warning("simulator could not start again after a %s restart", mode, exc_info=True)
+
+        thread = threading.Thread(target=run, name="zwave-sim-restart", daemon=True)
+        thread.start()
+        return thread
 
     def __enter__(self) -> Simulator:
         self.start()
@@ -319,7 +369,14 @@ class Simulator:
             log.warning("simulator connect refused: %s", reason)
             return
         base = naming.clients_topic(self.config, "")
-        client.subscribe([(base + "api/#", 1), (base + "broadcast/#", 1), (base + "multicast/#", 1)])
+        client.subscribe(
+            [
+                (base + "api/#", 1),
+                (base + "broadcast/#", 1),
+                (base + "multicast/#", 1),
+                (self.restart_topic, 1),
+            ]
+        )
         depths = {len(t.split("/")) for t in self._writable_topics()}
         for depth in sorted(depths):
             client.subscribe("/".join([self.config.prefix, *["+"] * (depth - 1), "set"]), 1)
@@ -345,6 +402,11 @@ class Simulator:
             log.debug("simulator ignored a message on %s", msg.topic, exc_info=True)
 
     def _dispatch(self, topic: str, raw: bytes) -> None:
+        if topic == self.restart_topic:
+            mode = raw.decode("utf-8", "replace").strip().lower() or "graceful"
+            if mode in RESTART_MODES:
+                self.restart(mode)
+            return
         if not topic.endswith("/set"):
             return
         clients = naming.clients_topic(self.config, "")
@@ -382,7 +444,10 @@ class Simulator:
 
     # ------------------------------------------------------------------ start-up publishing
     def _driver_ready(self) -> None:
+        """The driver is ready; the nodes are not yet (their values come `timing.nodes_ready` later)."""
         with self._lock:
+            self.driver_up = True
+            self.interviewing = True
             self.publish(f"{self.config.prefix}/driver/status", "true")
             ordered = sorted(self.nodes.values(), key=lambda n: int(n["id"]))
             for node in ordered:
@@ -393,10 +458,16 @@ class Simulator:
             for node in real:
                 node.update(status="Unknown", ready=False, inited=False)
                 self.publish_status(node)
-            controller = self.nodes.get(CONTROLLER_ID)
             self.event(
                 "driver", "driver_ready", [{"homeid": HOME_ID, "name": f"0x{HOME_ID:08x}", "controllerId": 1}]
             )
+        self.scheduler.call_later(self.timing.nodes_ready, self._nodes_ready)
+
+    def _nodes_ready(self) -> None:
+        with self._lock:
+            ordered = sorted(self.nodes.values(), key=lambda n: int(n["id"]))
+            real = [n for n in ordered if not n.get("virtual")]
+            controller = self.nodes.get(CONTROLLER_ID)
             sleepers = [n for n in real if not n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
             listeners = [n for n in real if n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
             if controller is not None:
@@ -405,6 +476,7 @@ class Simulator:
                 self._node_comes_up(node, "Asleep", "node_sleep", announce_active=False)
             for node in listeners:
                 self._node_comes_up(node, "Alive", "node_alive", announce_active=True)
+            self.interviewing = False
             self.event("driver", "all_nodes_ready", [])
         self._start_periodic()
         self.ready.set()
@@ -512,4 +584,4 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-__all__ = ["BROADCAST_ID", "Simulator", "parse_set_payload"]
+__all__ = ["BROADCAST_ID", "RESTART_MODES", "Simulator", "parse_set_payload"]

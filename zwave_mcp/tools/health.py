@@ -83,6 +83,8 @@ def specs(app: App) -> list[ToolSpec]:
                 f"Z-Wave is working: zwave-js-ui is {health.zwave_js_ui_state}, "
                 f"{plural(total, 'device')} ({counts})."
             )
+        if health.waiting_for and not health.problem:
+            summary += f" Still waiting for {health.waiting_for}."
         return HealthReport(
             summary=summary,
             healthy=not problems,
@@ -97,6 +99,7 @@ def specs(app: App) -> list[ToolSpec]:
                 "state": health.zwave_js_ui_state,
                 "driverReady": health.driver_ready,
                 "inventoryLoaded": health.inventory_loaded,
+                "waitingFor": health.waiting_for,
                 "controllerStatus": health.controller_status,
                 "lastDriverError": health.last_driver_error,
                 "appVersion": health.app_version,
