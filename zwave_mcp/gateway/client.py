@@ -205,8 +205,6 @@ class ZwaveGateway:
             return
         elif self._loading and kind not in _GATEWAY_KINDS:
             self._buffer.append((topic, payload, retain))
-        elif kind in _GATEWAY_KINDS:
-            self.inventory.apply(topic, bytes(payload), retain)
         else:
             unmapped = self.inventory.status.unmapped_count
             self._applying_retained = retain
@@ -354,7 +352,10 @@ class ZwaveGateway:
         """Reload the network from `getNodes` (a node was added or removed: topics alone cannot add one).
         Asked during a load, that load is given up for a new one, so the later change is not lost."""
         self.schedule.want("a node was added or removed")
-        self._begin_sync()
+        # The picture stays usable meanwhile (nothing restarted): buffer and reload, without `_synced`
+        # cleared, which would make every tool say the network is reloading.
+        self._loading = True
+        self._wake_sync()
 
     # -- changes → waiters and re-syncs -----------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
