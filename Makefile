@@ -27,7 +27,7 @@ test: $(PY) mosquitto
 # The broker the tests fall back on when Mosquitto is missing (MQTT 3.1.1 only): the tests that talk to a
 # broker, again on it, so the fallback keeps working.
 test-amqtt: $(PY)
-	ZWAVE_MCP_TEST_BROKER=amqtt $(PY) -m pytest -q -p no:cacheprovider tests/integration tests/e2e
+	ZWAVE_TEST_BROKER=amqtt $(PY) -m pytest -q -p no:cacheprovider tests/integration tests/e2e
 
 lint: $(PY)
 	$(VENV)/bin/ruff check zwave_mcp tests bench

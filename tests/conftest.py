@@ -7,7 +7,7 @@ Fixtures
     ``.start()``, ``.restart()`` — use ``restart``/``kill`` only in tests that own the outage, and call
     ``start()`` again before returning). If Mosquitto is not installed: the tests fail when ``CI=true``;
     otherwise they fall back on the embedded amqtt broker (MQTT 3.1.1 only, no restart) with a warning.
-    ``ZWAVE_MCP_TEST_BROKER=amqtt`` picks the embedded broker on purpose (CI runs the integration and e2e
+    ``ZWAVE_TEST_BROKER=amqtt`` picks the embedded broker on purpose (CI runs the integration and e2e
     tests that way too); tests marked ``mosquitto_only`` (Mosquitto's own behaviour: MQTT 5,
     retain-as-published, the captures' recorder view) are skipped there, and tests that stop the broker
     skip themselves (``is_mosquitto``).
@@ -74,9 +74,9 @@ class BrokerHandle:
         self.broker.restart()
 
 
-# `ZWAVE_MCP_TEST_BROKER=amqtt` runs the suite on the embedded amqtt broker even where Mosquitto is
+# `ZWAVE_TEST_BROKER=amqtt` runs the suite on the embedded amqtt broker even where Mosquitto is
 # installed (CI does, so the fallback the Makefile promises is tested); `mosquitto` (or unset) prefers it.
-TEST_BROKER_ENV = "ZWAVE_MCP_TEST_BROKER"
+TEST_BROKER_ENV = "ZWAVE_TEST_BROKER"
 
 
 def wanted_broker() -> str:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 import paho.mqtt.publish as publish
+import pytest
 
 from zwave_mcp.simulator import SimConfig, Simulator
 from zwave_mcp.simulator.settings import FAST
@@ -84,6 +85,7 @@ def test_graceful_restart_by_topic(simulator_factory, collector) -> None:
     assert statuses and all(s.get("value") is True for s in statuses), "a graceful stop leaves no will"
 
 
+@pytest.mark.mosquitto_only  # the broker is killed and started again on its port
 def test_broker_restart_gets_only_client_status_and_version_back(
     mosquitto: Any, simulator_factory, collector
 ) -> None:
