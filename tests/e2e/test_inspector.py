@@ -165,4 +165,4 @@ def test_prompts_and_resources_are_listed(client: Inspector) -> None:
     resources = {r["uri"] for r in client.run("--method", "resources/list")["resources"]}
     assert {"zwave://devices", "zwave://health"} <= resources
     templates = client.run("--method", "resources/templates/list")["resourceTemplates"]
-    assert [t["uriTemplate"] for t in templates] == ["zwave://devices/{key}"]
+    assert [t["uriTemplate"] for t in templates] == ["zwave://devices/{key}", "zwave://devices/{key}/history"]
