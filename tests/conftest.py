@@ -218,8 +218,10 @@ class MessageCollector:
             self.messages.clear()
 
     def wait_for(
-        self, predicate: Callable[[Received], bool], timeout: float = 5.0, what: str = "a matching message"
+        self, predicate: Callable[[Received], bool], timeout: float = 15.0, what: str = "a matching message"
     ) -> Received:
+        # A bound, reached only when the message never comes: a '#' subscriber on the embedded broker is
+        # first handed every retained message of the session, which can take seconds.
         deadline = time.monotonic() + timeout
         seen = 0
         with self._cond:

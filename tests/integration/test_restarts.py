@@ -24,7 +24,10 @@ from tests.integration.mcp_harness import Answer, call, connected, settings_for,
 from zwave_mcp.simulator import SimConfig, Simulator
 from zwave_mcp.simulator.settings import FAST
 
-pytestmark = pytest.mark.integration
+# The recovery bounds (a confirmed control within 20 s of the gateway being ready) depend on how fast the
+# broker delivers; the embedded amqtt broker, shared by the whole session, falls behind under the suite's
+# load (PUBACK timeouts), so these scenarios run on Mosquitto, as on a real home's broker.
+pytestmark = [pytest.mark.integration, pytest.mark.mosquitto_only]
 
 RECOVERY_S = 20.0  # after the gateway is ready again (the issue's acceptance bound)
 # Fast, but with an empty-getNodes window long enough that a client loading once at driver ready sees it.
@@ -157,16 +160,8 @@ async def restart(order: str, sim: Simulator, mosquitto: Any) -> None:
 ORDERS = ("graceful", "crash", "broker", "both")
 
 
-def skip_unless_restartable(broker: Any, order: str = "broker") -> None:
-    """The embedded amqtt broker (ZWAVE_TEST_BROKER=amqtt) runs in the test process and cannot be killed
-    and started again on its port; Mosquitto runs these orders."""
-    if order in ("broker", "both") and not hasattr(getattr(broker, "broker", broker), "restart"):
-        pytest.skip("the embedded broker cannot be restarted; Mosquitto runs this order")
-
-
 @pytest.mark.parametrize("order", ORDERS)
 async def test_restart_while_zwave_mcp_runs(order: str, mosquitto: Any, sim: Simulator) -> None:
-    skip_unless_restartable(mosquitto, order)
     async with connected(settings_for(mosquitto, sim)) as client:
         await confirmed_control(client, sim)
         async with health_watched(client, sim):
@@ -176,7 +171,6 @@ async def test_restart_while_zwave_mcp_runs(order: str, mosquitto: Any, sim: Sim
 
 @pytest.mark.parametrize("order", ORDERS)
 async def test_zwave_mcp_started_after_a_restart(order: str, mosquitto: Any, sim: Simulator) -> None:
-    skip_unless_restartable(mosquitto, order)
     await restart(order, sim, mosquitto)
     async with connected(settings_for(mosquitto, sim), wait=False) as client, health_watched(client, sim):
         await recovers(client, sim)
@@ -187,7 +181,6 @@ async def test_zwave_mcp_started_after_a_broker_restart_sees_the_driver_ready(
 ) -> None:
     """Without persistence the broker lost `driver/status`; zwave-js-ui re-published only its client
     status and version. The API answers, so the driver is ready: health must not say "starting"."""
-    skip_unless_restartable(mosquitto)
     await anyio.to_thread.run_sync(mosquitto.restart)
     await sim_ready_again(sim)
     await anyio.sleep(TIMING.restart_downtime)
