@@ -1,4 +1,4 @@
-"""6. Calls under a value flood: control-call latency while value updates pour in, and sustained ingest.
+"""9. Calls under a value flood: control-call latency while value updates pour in, and sustained ingest.
 
 Issue 13: with 10,000 value updates/s arriving, a control call's p99 must stay ≤ 250 ms and the live picture
 must end equal to the last published values (nothing lost); and ingest must sustain ≥ 20,000 messages/s
@@ -260,9 +260,7 @@ def run(
     """Once with the default `mqtt_version=auto` (on Mosquitto: control lane MQTT 5, value lane 3.1.1),
     once with MQTT 5 on both lanes: paho's MQTT 5 parser builds a Properties object for every PUBLISH,
     which is why auto puts the value lane on 3.1.1."""
-    say(
-        f"[6] calls under a flood: {rate:,.0f} msg/s for {seconds:g} s, then {burst:,} at {burst_rate:,.0f}/s"
-    )
+    say(f"calls under a flood: {rate:,.0f} msg/s for {seconds:g} s, then {burst:,} at {burst_rate:,.0f}/s")
     rows: list[Row] = []
     for version, label in (("auto", "auto (values on 3.1.1)"), ("5", "MQTT 5 on both lanes")):
         say(f"      {label}")
@@ -281,7 +279,7 @@ def _rows(label: str, r: dict[str, Any], burst_rate: float) -> list[Row]:
 
     return [
         Row(
-            "6 flood",
+            "9 flood",
             f"{label}: control call p50 under {a['sent'] / a['send_s']:,.0f} msg/s (n={len(a['samples'])})",
             p50(a["samples"]),
             p50(quiet),
@@ -289,7 +287,7 @@ def _rows(label: str, r: dict[str, Any], burst_rate: float) -> list[Row]:
             note=f"baseline: the same calls with no flood (n={len(quiet)}); outcomes: {outcomes(a)}",
         ),
         Row(
-            "6 flood",
+            "9 flood",
             f"{label}: control call p99 under the flood",
             p99(a["samples"]),
             p99(quiet),
@@ -298,7 +296,7 @@ def _rows(label: str, r: dict[str, Any], burst_rate: float) -> list[Row]:
             p99(a["samples"]) <= 250,
         ),
         Row(
-            "6 flood",
+            "9 flood",
             f"{label}: picture = last published ({a['values']} values, {a['sent']:,} msgs)",
             a["wrong"],
             0,
@@ -309,7 +307,7 @@ def _rows(label: str, r: dict[str, Any], burst_rate: float) -> list[Row]:
             f"{a['applied']:,} of {a['sent']:,}",
         ),
         Row(
-            "6 flood",
+            "9 flood",
             f"{label}: sustained ingest, calls running ({b['sent']:,} msgs offered at {burst_rate:,.0f}/s)",
             ingest,
             b["sent"] / b["send_s"],

@@ -1,4 +1,4 @@
-"""7. Group changes: many devices at once, each confirmed by its own report.
+"""8. Group changes: many devices at once, each confirmed by its own report.
 
 - Ten switches off and on through `control_zwave_group` against one switch through `control_zwave_device`,
   both confirmed, on the simulator with the recorded delays (a write ~95 ms, a poll ~110 ms, a device's
@@ -90,14 +90,14 @@ def _alias_file(directory: str, names: list[str]) -> Path:
 def run(rounds: int = 10) -> list[Row]:
     rows: list[Row] = []
     ten = _names("generated:60", SWITCHES, 10)
-    say(f"[7] group changes: {len(ten)} switches vs one, recorded delays, {rounds} rounds of off+on")
+    say(f"group changes: {len(ten)} switches vs one, recorded delays, {rounds} rounds of off+on")
     with tempfile.TemporaryDirectory() as tmp, mosquitto(nodelay=True) as port:
         with SimProcess(port, "generated:60", PREFIX, scale=1.0):
             got = asyncio.run(_measure(port, _alias_file(tmp, ten), ten[0], rounds, with_single=True))
         g50, o50 = p50(got["group"]), p50(got["one"])
         rows.append(
             Row(
-                "7 groups",
+                "8 groups",
                 f"{len(ten)} switches off/on, confirmed, p50 (n={len(got['group'])})",
                 g50,
                 o50,
@@ -115,7 +115,7 @@ def run(rounds: int = 10) -> list[Row]:
         m50 = p50(many["group"])
         rows.append(
             Row(
-                "7 groups",
+                "8 groups",
                 f"{len(big)} of 4,000 devices off/on, confirmed, p50 (n={len(many['group'])})",
                 m50,
                 None,

@@ -1,4 +1,4 @@
-"""6. History: ingest while tool calls run, queries over a million stored changes, the store's size.
+"""7. History: ingest while tool calls run, queries over a million stored changes, the store's size.
 
 - Ingest: the captured house on Mosquitto, the server in-process; a task feeds value changes into the live
   picture's listeners (as the gateway does for every report) at `rate` changes/s while `get_device_state`
@@ -210,7 +210,7 @@ def run(
     seconds: float = 3.0, rate: int = 25_000, total: int = 1_000_000, calls: int = 100, rounds: int = 6
 ) -> list[Row]:
     rows: list[Row] = []
-    say(f"[6] history: ingest {rate:,}/s for {seconds:g} s while get_device_state runs, off vs on")
+    say(f"history: ingest {rate:,}/s for {seconds:g} s while get_device_state runs, off vs on")
     with tempfile.TemporaryDirectory(prefix="zwave-mcp-bench-") as tmp, mosquitto(nodelay=True) as port:
         tmpdir = Path(tmp)
         with SimProcess(port, "captured", PREFIX):
@@ -228,7 +228,7 @@ def run(
             ingest = stored / busy
             rows.append(
                 Row(
-                    "6 history",
+                    "7 history",
                     "ingest while calls run",
                     ingest,
                     None,
@@ -240,7 +240,7 @@ def run(
             )
             rows.append(
                 Row(
-                    "6 history",
+                    "7 history",
                     f"get_device_state p99 during ingest (n={len(on)})",
                     p99(on),
                     p99(off),
@@ -250,12 +250,12 @@ def run(
                     "baseline: the same run with ZWAVE_MCP_HISTORY_PATH=off",
                 )
             )
-            rows.append(Row("6 history", "get_device_state p50 during ingest", p50(on), p50(off), "ms"))
+            rows.append(Row("7 history", "get_device_state p50 during ingest", p50(on), p50(off), "ms"))
 
             alone = _writer_alone(tmpdir / "alone.sqlite3", 200_000)
             rows.append(
                 Row(
-                    "6 history",
+                    "7 history",
                     "recorder alone: changes written",
                     alone,
                     None,
@@ -275,7 +275,7 @@ def run(
                 count = conn.execute("SELECT count(*) FROM changes").fetchone()[0]
             rows.append(
                 Row(
-                    "6 history",
+                    "7 history",
                     "store size per 1,000,000 changes",
                     size / count * 1e6 / 2**20,
                     None,
@@ -288,7 +288,7 @@ def run(
             for label, times in results.items():
                 rows.append(
                     Row(
-                        "6 history",
+                        "7 history",
                         f"{label}: p50 (n={len(times)})",
                         p50(times),
                         None,
@@ -297,7 +297,7 @@ def run(
                         p50(times) <= 20,
                     )
                 )
-                rows.append(Row("6 history", f"{label}: p99", p99(times), None, "ms"))
+                rows.append(Row("7 history", f"{label}: p99", p99(times), None, "ms"))
     return rows
 
 
