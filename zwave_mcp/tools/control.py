@@ -41,11 +41,15 @@ def control_sentence(plan: ControlPlan, said: str, outcome: Outcome) -> str:
     return f"{said} {note}" if note else said
 
 
+# The arguments that carry the value of a change, for one device or a group alike.
+VALUE_ARGUMENTS: set[str] = {"level", "value", "setpoint", "mode", "color", "position"}
+
+
 def specs(app: App) -> list[ToolSpec]:
     service = app.devices
 
     async def control_zwave_device(args: ControlArgs, ctx: Context) -> ControlResult:
-        params = args.model_dump(include={"level", "value", "setpoint", "mode", "color", "position"})
+        params = args.model_dump(include=VALUE_ARGUMENTS)
         plan, result = await service.control(
             args.deviceName,
             args.action,
@@ -68,7 +72,7 @@ def specs(app: App) -> list[ToolSpec]:
         )
 
     async def control_zwave_group(args: GroupControlArgs, ctx: Context) -> GroupControlResult:
-        params = args.model_dump(include={"level", "value", "setpoint", "mode", "color", "position"})
+        params = args.model_dump(include=VALUE_ARGUMENTS)
         plan, result = await service.control_group(
             args.target,
             args.action,
