@@ -264,14 +264,19 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             requests=[network.start_inclusion(strategy, options)],
             value={"security": args.security, "name": args.name, "location": args.location},
         )
+        return await begin(change, args, ctx, excluding=False)
+
+    async def begin(change: AdminChange, args: Any, ctx: Context, *, excluding: bool) -> InclusionStatus:
+        """Start including or excluding through the gate, arm the time limit, then follow it."""
         carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         if carried.result is not True:
+            doing = "excluding" if excluding else "including"
             raise UserError(
-                "zwave-js-ui did not start including: it is busy adding or removing another device."
+                f"zwave-js-ui did not start {doing}: it is busy adding or removing another device."
             )
-        arm_stop(args.timeoutSeconds, excluding=False)
+        arm_stop(args.timeoutSeconds, excluding=excluding)
         return await follow(ctx, admin.wait_s(args.waitSeconds))
 
     async def get_zwave_inclusion_status(_args: NoArgs, _ctx: Context) -> InclusionStatus:
@@ -310,15 +315,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             what="start removing a device from the network (the next device whose button is pressed leaves)",
             requests=[network.start_exclusion()],
         )
-        carried = await admin.carry(change, args.confirmationToken, ctx)
-        if not carried.sent:
-            return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
-        if carried.result is not True:
-            raise UserError(
-                "zwave-js-ui did not start excluding: it is busy adding or removing another device."
-            )
-        arm_stop(args.timeoutSeconds, excluding=True)
-        return await follow(ctx, admin.wait_s(args.waitSeconds))
+        return await begin(change, args, ctx, excluding=True)
 
     async def provision_zwave_device(args: ProvisionArgs, ctx: Context) -> InclusionStatus:
         qr = args.qrCode.strip()
