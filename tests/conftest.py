@@ -198,7 +198,8 @@ class MessageCollector:
             self._client.subscribe(topic_filter, options=SubscribeOptions(qos=2, retainAsPublished=True))
         else:
             self._client.subscribe(topic_filter, qos=1)
-        if not self._subscribed.wait(5):
+        # A bound, reached only when the broker never answers (the embedded broker can take seconds under load).
+        if not self._subscribed.wait(15):
             raise TimeoutError(f"could not subscribe to {topic_filter}")
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:

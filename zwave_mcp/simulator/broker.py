@@ -127,6 +127,14 @@ class MosquittoBroker:
         self.close()
 
 
+def literal_head(topic_filter: str) -> str:
+    """The part of an MQTT topic filter before its first wildcard: every matching topic starts with it."""
+    cut = min(
+        (i for i in (topic_filter.find("+"), topic_filter.find("#")) if i >= 0), default=len(topic_filter)
+    )
+    return topic_filter[:cut]
+
+
 class _SubscriptionTable(dict[str, list[tuple[Any, int]]]):
     """amqtt's subscription table (filter → [(session, qos)]) iterated over snapshots; `items()`, which
     only the broadcast loop uses, lists a session under the first filter that matches `topic` only."""
@@ -188,7 +196,10 @@ class EmbeddedBroker:
             - a client with overlapping subscriptions (zwave-js-ui has `api/#` and `+/+/+/+/set`) got one
               copy of a message per matching filter; it gets one;
             - the subscription table was iterated across awaits, so a client subscribing meanwhile raised
-              "dictionary changed size during iteration"; iterations now go over a snapshot.
+              "dictionary changed size during iteration"; iterations now go over a snapshot;
+            - every SUBSCRIBE matched its filter against every retained message of the broker's life (with
+              a debug line formatted per message, logging on or off): over a long test session that grew to
+              seconds per SUBSCRIBE; only the retained topics under the filter's literal head are matched.
             """
 
             def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -207,9 +218,21 @@ class EmbeddedBroker:
             async def _publish_retained_messages_for_subscription(
                 self, subscription: tuple[str, int], session: Any
             ) -> None:
-                subscribers = getattr(self, "_subscriptions").get(subscription[0], ())  # noqa: B009
-                if any(subscriber is session for subscriber, _qos in subscribers):
-                    await super()._publish_retained_messages_for_subscription(subscription, session)
+                topic_filter, qos = subscription
+                subscribers = getattr(self, "_subscriptions").get(topic_filter, ())  # noqa: B009
+                handler = self._get_handler(session)
+                if handler is None or not any(subscriber is session for subscriber, _qos in subscribers):
+                    return
+                head = literal_head(topic_filter)
+                sends = [
+                    asyncio.ensure_future(
+                        handler.mqtt_publish(kept.topic, kept.data, min(qos, kept.qos or qos), retain=True)
+                    )
+                    for topic, kept in list(self._retained_messages.items())
+                    if topic.startswith(head) and self._matches(topic, topic_filter)
+                ]
+                if sends:
+                    await asyncio.wait(sends)
 
         loop = asyncio.new_event_loop()
         self._loop = loop
