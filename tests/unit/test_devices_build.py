@@ -152,6 +152,14 @@ def test_multilevel_switch_with_a_motor_device_class_is_a_cover() -> None:
     assert _lamp_as(cc.GENERIC_MULTILEVEL_SWITCH, 0x01).capabilities == (C.DIMMER,)
 
 
+@pytest.mark.parametrize(
+    ("name", "entry"),
+    [("Driveway Gate", True), ("Garage Doors", True), ("Outdoor Blinds", False), ("Indoor Shade", False)],
+)
+def test_a_cover_is_a_way_in_when_its_name_says_so_in_whole_words(name: str, entry: bool) -> None:
+    assert _lamp_as(cc.GENERIC_MULTILEVEL_SWITCH, 0x07, name=name).is_entry is entry
+
+
 def test_multilevel_switch_with_open_close_values_is_a_cover() -> None:
     node = next(n for n in house_nodes() if n.id == 3)
     for v in node.values.values():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -305,3 +306,34 @@ def test_config_defaults():
     assert not (config.allow or config.deny or config.hide or config.confirm_devices)
     assert (config.safe_band.low, config.safe_band.high, config.confirm_token_ttl) == (10.0, 28.0, 60.0)
     assert (config.rate_limit_device, config.rate_limit_total) == (10, 60)
+
+
+# A relay named for a door, gate or garage may be the opener's contact: switching it is sensitive. The words
+# are whole words, and a switch whose name says it is a light is a light.
+@pytest.mark.parametrize(
+    ("name", "product", "sensitive"),
+    [
+        ("Garage Door Opener", "", True),
+        ("Garage", "", True),
+        ("Driveway Gate", "", True),
+        ("Relay 3", "Garage Door Controller", True),
+        ("Back Gates", "", True),
+        ("Outdoor Light", "", False),  # "door" inside "outdoor"
+        ("Indoor Plug", "", False),
+        ("Clock Radio", "", False),  # "lock" inside "clock"
+        ("Block Heater", "", False),
+        ("Garage Lamp", "", False),  # a light, wherever it hangs
+        ("Gate Lights", "", False),
+    ],
+)
+def test_a_switch_is_an_opener_only_when_its_words_say_so(name, product, sensitive):
+    switch = SimpleNamespace(
+        key="40",
+        node_id=40,
+        name=name,
+        location="Outside",
+        capabilities=("switch",),
+        node=SimpleNamespace(name=name, product_label=product),
+    )
+    decision = Policy().check_mutation(switch, "on", None)
+    assert (decision.why == "it can open a way into the house") is sensitive, decision.why

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from zwave_mcp.devices import capabilities as caps
 from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.policy.sensitive import names_an_entry
 
 # zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
 BROADCAST_NODE_IDS = frozenset({255, 4095})
@@ -83,14 +84,5 @@ def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: caps.
         node=node,
         values=found.values,
         readings={c: found.readings[c] for c in KIND_ORDER if c in found.readings},
-        is_entry=found.is_entry or (Capability.COVER in found.capabilities and _sounds_like_entry(name)),
+        is_entry=found.is_entry or (Capability.COVER in found.capabilities and names_an_entry(name)),
     )
-
-
-# A cover named like a door or gate lets people in; opening it is a sensitive action.
-_ENTRY_WORDS = ("garage", "gate", "door", "barrier")
-
-
-def _sounds_like_entry(name: str) -> bool:
-    lowered = name.lower()
-    return any(word in lowered for word in _ENTRY_WORDS)

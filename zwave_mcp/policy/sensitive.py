@@ -20,6 +20,7 @@ import math
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from zwave_mcp.names import words_of
 from zwave_mcp.policy.terms import DeviceList, PolicyDevice, device_label
 
 TEMPERATURE_ACTIONS = frozenset(
@@ -98,8 +99,17 @@ def _has(capabilities: Collection[str], *needles: str) -> bool:
     return any(n in str(c).casefold() for c in capabilities for n in needles)
 
 
-# A switch (relay) whose name or product says one of these can open a way in ("Garage Door Opener").
-_ENTRY_SWITCH_WORDS = ("door", "gate", "garage", "opener", "lock", "barrier")
+# A cover or a switch (relay) whose name or product says one of these words can open a way in ("Garage
+# Door Opener", "Driveway Gate"), unless the same words say it is a light ("Garage Lamp"). Whole words
+# only: "outdoor" is no door and "clock" no lock.
+_ENTRY_WORDS = frozenset({"door", "gate", "garage", "opener", "lock", "barrier"})
+_LIGHT_WORDS = frozenset({"light", "lamp", "bulb", "lantern", "sconce", "chandelier", "spotlight"})
+
+
+def names_an_entry(*texts: object) -> bool:
+    """The words of these names (a device's, its node's, its product's) say it can open a way in."""
+    words = {word for text in texts if text for word in words_of(str(text))}
+    return bool(words & _ENTRY_WORDS) and not words & _LIGHT_WORDS
 
 
 def opens_entry(device: PolicyDevice) -> bool:
@@ -107,9 +117,7 @@ def opens_entry(device: PolicyDevice) -> bool:
     if getattr(device, "is_entry", False):
         return True
     node = getattr(device, "node", None)
-    parts = (device.name, getattr(node, "name", ""), getattr(node, "product_label", ""))
-    said = " ".join(str(x or "") for x in parts).casefold()
-    return any(word in said for word in _ENTRY_SWITCH_WORDS)
+    return names_an_entry(device.name, getattr(node, "name", ""), getattr(node, "product_label", ""))
 
 
 # Network care that changes how the network or a device is set up: always the person's call
