@@ -199,7 +199,8 @@ class ZwaveGateway:
 
     def _on_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
         self.last_message_monotonic = time.monotonic()
-        kind = self.topics.classify(topic).kind
+        info = self.topics.classify(topic)
+        kind = info.kind
         if kind is TopicKind.API_REPLY or kind in _SKIPPED_KINDS:
             # `<prefix>/#` cannot leave out the API replies; the control lane has its own copy.
             return
@@ -208,7 +209,7 @@ class ZwaveGateway:
         else:
             unmapped = self.inventory.status.unmapped_count
             self._applying_retained = retain
-            self.inventory.apply(topic, bytes(payload), retain)
+            self.inventory.apply(topic, bytes(payload), retain, info)  # classified once per message
             self._applying_retained = False
             if self.inventory.status.unmapped_count != unmapped and self.schedule.picture is not None:
                 self._nudge("a value for a node the picture has empty")  # a no-op once it is whole
