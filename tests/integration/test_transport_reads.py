@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import shutil
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -21,6 +24,7 @@ from paho.mqtt.properties import Properties
 
 from zwave_mcp.config import Settings
 from zwave_mcp.mqtt import MqttTransport
+from zwave_mcp.simulator.broker import find_mosquitto, free_port, wait_for_port
 
 pytestmark = [pytest.mark.integration]
 
@@ -206,3 +210,74 @@ async def test_the_broker_hanging_up_mid_packet_is_a_lost_connection_then_a_new_
             assert len(lost) == 1 and "lost the connection" in lost[0], lost
         finally:
             await transport.stop()
+
+
+@pytest.fixture(scope="module")
+def tls_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+    """A Mosquitto with a TLS listener, its certificate signed by a CA made here; (port, CA file)."""
+    mosquitto = find_mosquitto()
+    if mosquitto is None or shutil.which("openssl") is None:
+        pytest.skip("needs mosquitto and openssl")
+    d = Path(tmp_path_factory.mktemp("tls"))
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+            "-days", "2", "-subj", "/CN=zwave-mcp test CA")  # fmt: skip
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr",
+            "-subj", "/CN=localhost")  # fmt: skip
+    (d / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n", "utf-8")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "server.pem", "-days", "2", "-extfile", "san.ext")  # fmt: skip
+    port = free_port()
+    conf = d / "tls.conf"
+    conf.write_text(
+        # `user root`: started as root, Mosquitto would otherwise read its key as `mosquitto`, who cannot
+        # see into pytest's private temporary directory (ignored when not started as root).
+        f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nuser root\n"
+        f"cafile {d / 'ca.pem'}\ncertfile {d / 'server.pem'}\nkeyfile {d / 'server.key'}\n",
+        "utf-8",
+    )
+    proc = subprocess.Popen(
+        [str(mosquitto), "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port)
+        yield port, d / "ca.pem"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+
+
+@pytest.mark.parametrize("version", ["3.1.1", "5"])
+async def test_over_tls_bursts_and_long_payloads_arrive_intact(
+    tls_broker: tuple[int, Path], version: str
+) -> None:
+    # TLS keeps decrypted records in user space, where the event loop cannot see them: the reader must
+    # still hand over everything (a burst bigger than one record, a payload spanning many).
+    port, ca = tls_broker
+    received: asyncio.Queue[Received] = asyncio.Queue()
+    connected = asyncio.Event()
+    settings = Settings(mqtt_url=f"mqtts://127.0.0.1:{port}", tls_ca=ca, mqtt_version=version)
+    transport = MqttTransport(
+        settings, on_message=lambda t, p, r: received.put_nowait((t, bytes(p), r)), on_connected=connected.set
+    )
+    sender_connected = asyncio.Event()
+    sender = MqttTransport(settings, on_message=lambda *a: None, on_connected=sender_connected.set)
+    transport.subscribe(["tls/#"])
+    transport.start()
+    sender.start()
+    try:
+        await asyncio.wait_for(connected.wait(), 10)
+        await asyncio.wait_for(sender_connected.wait(), 10)
+        expected = [(f"tls/n{i}", b"%d" % i, False) for i in range(2000)] + [
+            ("tls/big", b"b" * 1_000_000, False)
+        ]
+        for topic, payload, _ in expected:
+            sender.publish(topic, payload)
+        got = [await asyncio.wait_for(received.get(), 10) for _ in expected]
+        assert got == expected
+    finally:
+        await sender.stop()
+        await transport.stop()
