@@ -10,10 +10,14 @@ missing, and `mcp` is pinned to the minor version this was tested with (pyprojec
   connection behind it is what identifies a client (resource_updates.py).
 - `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
   from outside (mqtt.py).
+- `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; mqtt.py reads
+  the socket itself (many packets per `recv`, QoS 0 PUBLISH decoded by mqtt_packets.py) and gives paho
+  the other packets through `recv`, which serves them from memory.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import metadata
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -46,6 +50,11 @@ def close_socket(client: paho.Client) -> None:
     client._sock_close()
 
 
+def feed_reads(client: paho.Client, recv: Callable[[int], bytes]) -> None:
+    """From now on paho's packet reader takes its bytes from `recv` instead of the socket."""
+    client._sock_recv = recv  # type: ignore[method-assign, assignment]
+
+
 def check(server: MCPServer) -> None:
     """Raise `CompatError` unless every private part above exists with the meaning we use."""
     import paho.mqtt.client as paho
@@ -63,6 +72,11 @@ def check(server: MCPServer) -> None:
         problems.append(f"mcp: ServerSession cannot be built as expected ({exc})")
     if not callable(getattr(paho.Client, "_sock_close", None)):
         problems.append("paho-mqtt: Client has no _sock_close")
+    packet_read = getattr(paho.Client, "_packet_read", None)
+    if not callable(getattr(paho.Client, "_sock_recv", None)) or "_sock_recv" not in getattr(
+        getattr(packet_read, "__code__", None), "co_names", ()
+    ):
+        problems.append("paho-mqtt: Client no longer reads its packets through _sock_recv")
     if problems:
         raise CompatError(_explain(problems))
 

@@ -6,6 +6,12 @@ with the event loop (`add_reader`/`add_writer`), the way aiomqtt does it, so mes
 loop thread with no per-message thread hop. Only the blocking part of a connection attempt (DNS, TCP
 connect, TLS handshake) runs in an executor thread.
 
+paho keeps the protocol (CONNECT, SUBSCRIBE, keepalive, acks, publishing), but this module reads the
+socket: one `recv` brings many packets, QoS 0 PUBLISH (everything a QoS 0 subscriber receives) is decoded
+by `mqtt_packets.PacketReader`, and every other packet is handed to paho, which reads it from memory
+(`compat.feed_reads`). paho's own reader costs one `recv` per field and an `MQTTMessage` per PUBLISH:
+about 40 % of a message's cost under a value flood (bench/RESULTS.md, section 9).
+
 Everything public must be called from the event loop thread.
 """
 
@@ -16,7 +22,6 @@ import contextlib
 import logging
 import os
 import random
-import select
 import socket
 import ssl
 import uuid
@@ -28,8 +33,9 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersi
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from zwave_mcp.compat import close_socket
+from zwave_mcp.compat import close_socket, feed_reads
 from zwave_mcp.config import Settings
+from zwave_mcp.mqtt_packets import MalformedPacket, PacketReader
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +52,10 @@ RECONNECT_CAP_S = 2.0
 CONNECT_TIMEOUT_S = 5.0
 # How often paho's housekeeping (keepalive pings, ping timeouts) runs.
 MISC_INTERVAL_S = 1.0
-# At most this many packets are read per readiness callback (see `_readable`).
+# At most this many packets are handled per event-loop turn (see `_read_batch`).
 READ_BATCH = 64
+# Bytes asked of the socket per `recv`; reading stops once this much is buffered and a packet is whole.
+RECV_BYTES = 1 << 16
 
 MessageCallback = Callable[[str, bytes | bytearray, bool], None]
 
@@ -57,17 +65,6 @@ UNSUPPORTED_PROTOCOL_VERSION = 0x84
 # With `mqtt_version=auto`: what each broker (host:port, preferred version) turned out to speak in this
 # process, so a later connection starts with the right version and the log says it once.
 _versions_in_use: dict[tuple[str, str], str] = {}
-
-
-def _more_to_read(sock: Any) -> bool:
-    """Bytes are waiting on the socket (without reading them)."""
-    # TLS keeps whole records in user space: select() would not see bytes already read from the kernel.
-    if isinstance(sock, ssl.SSLSocket) and sock.pending():
-        return True
-    try:
-        return bool(select.select((sock,), (), (), 0)[0])
-    except (OSError, ValueError):
-        return False
 
 
 class MqttUnavailable(ConnectionError):
@@ -166,6 +163,14 @@ class MqttTransport:
         self._connected_event = asyncio.Event()
         self._sock: Any = None
         self._misc_handle: asyncio.TimerHandle | None = None
+        # The read side (see the module text): the packets of this connection, what paho is given to
+        # read, and how the socket ended (for paho to see on its next read).
+        self._reader = PacketReader(v5=False)
+        self._for_paho = b""
+        self._read_end: OSError | None = None  # ConnectionResetError etc.; EOF is `_eof`
+        self._eof = False
+        self._paho_sees_end = False
+        self._drain_handle: asyncio.Handle | None = None
         self._client = self._make_client()
 
     # -- public -----------------------------------------------------------------------------------------
@@ -265,6 +270,7 @@ class MqttTransport:
         client.on_socket_close = self._on_socket_close
         client.on_socket_register_write = self._on_register_write
         client.on_socket_unregister_write = self._on_unregister_write
+        feed_reads(client, self._paho_recv)
         return client
 
     # -- connection loop --------------------------------------------------------------------------------
@@ -377,6 +383,10 @@ class MqttTransport:
             # ~40 ms of Nagle + delayed ACK per QoS 1 round trip otherwise (see the captures' timing notes).
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._sock = sock
+        self._reader = PacketReader(v5=self._version == "5")
+        self._for_paho = b""
+        self._read_end = None
+        self._eof = False
         self._loop.add_reader(sock, self._readable)
         if self._client.want_write():
             self._loop.add_writer(sock, self._writable)
@@ -386,6 +396,9 @@ class MqttTransport:
         if self._misc_handle is not None:
             self._misc_handle.cancel()
             self._misc_handle = None
+        if self._drain_handle is not None:
+            self._drain_handle.cancel()
+            self._drain_handle = None
         if self._sock is not None and self._loop is not None:
             with contextlib.suppress(Exception):
                 self._loop.remove_reader(self._sock)
@@ -394,20 +407,87 @@ class MqttTransport:
 
     # -- loop callbacks ---------------------------------------------------------------------------------
     def _readable(self) -> None:
-        """Read up to READ_BATCH packets while bytes are waiting (paho reads one packet per call).
+        """The socket has bytes. Under a flood a batch is already due this turn (`_drain`): one batch
+        per turn keeps the other lane and the MCP session getting theirs."""
+        if self._drain_handle is None:
+            self._read_batch()
+
+    def _drain(self) -> None:
+        self._drain_handle = None
+        self._read_batch()
+
+    def _read_batch(self) -> None:
+        """Fill the buffer (one `recv` is usually enough), then handle up to READ_BATCH packets.
 
         One event-loop turn per packet costs more than the packet itself under a flood; a bounded batch
-        keeps that cost low and still lets the other lane and the MCP session have their turn.
+        keeps that cost low and still lets the other lane and the MCP session have their turn. Whole
+        packets left over are handled next turn (`_drain`): the socket may have nothing new to say.
         """
         sock = self._sock
+        if sock is None:
+            return
+        reader = self._reader
         try:
-            for _ in range(READ_BATCH):
-                self._client.loop_read()
-                if self._sock is not sock or not _more_to_read(sock):
+            while reader.buffered() < RECV_BYTES or not reader.has_packet():
+                try:
+                    data = sock.recv(RECV_BYTES)
+                except (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                     break
+                except OSError as exc:
+                    self._read_end = exc
+                    break
+                if not data:
+                    self._eof = True
+                    break
+                reader.feed(data)
+            reader.drain(READ_BATCH, self._deliver, self._to_paho)
+            more = self._sock is sock and reader.has_packet()
+        except MalformedPacket as exc:
+            log.warning("the MQTT broker at %s sent a malformed packet: %s", self.address, exc)
+            self._connection_broken(f"the broker at {self.address} sent a malformed packet ({exc})")
+            return
         except Exception as exc:  # a broken socket: paho usually handles it, this is the belt
             log.debug("MQTT read failed: %s", exc)
             self._connection_broken(f"lost the connection to {self.address}: {exc}")
+            return
+        if self._sock is not sock:
+            return
+        if more or (isinstance(sock, ssl.SSLSocket) and sock.pending()):
+            assert self._loop is not None
+            self._drain_handle = self._loop.call_soon(self._drain)
+        elif self._eof or self._read_end is not None:
+            self._to_paho(b"", end=True)  # paho reads the end of the connection and says so
+
+    def _deliver(self, topic: str, payload: bytes, retain: bool) -> None:
+        try:
+            self._on_message_cb(topic, payload, retain)
+        except Exception:
+            log.debug("message handler failed on %s", topic, exc_info=True)
+
+    def _to_paho(self, packet: bytes, end: bool = False) -> bool:
+        """paho handles one whole packet (CONNACK, SUBACK, PINGRESP, …), or with `end` the socket's end
+        (EOF or its error); True while the connection is still ours to read."""
+        sock = self._sock
+        self._for_paho = packet
+        self._paho_sees_end = end
+        try:
+            self._client.loop_read()
+        finally:
+            self._for_paho = b""
+            self._paho_sees_end = False
+        return self._sock is sock and sock is not None
+
+    def _paho_recv(self, bufsize: int) -> bytes:
+        """paho's socket read (`compat.feed_reads`), served from what `_to_paho` gave it."""
+        data = self._for_paho
+        if data:
+            self._for_paho = data[bufsize:]
+            return data[:bufsize]
+        if self._paho_sees_end:
+            if self._read_end is not None:
+                raise self._read_end
+            return b""
+        raise BlockingIOError
 
     def _writable(self) -> None:
         try:

@@ -23,6 +23,17 @@ def test_a_missing_paho_part_fails_loudly(monkeypatch):
     assert "paho-mqtt 2." in str(caught.value)  # what is installed, and what was tested
 
 
+def test_paho_reading_its_packets_elsewhere_fails_loudly(monkeypatch):
+    # The transport feeds paho through _sock_recv: a paho whose packet reader no longer calls it would
+    # wait forever for a CONNACK that is sitting in our buffer.
+    def reads_elsewhere(self):
+        return self._sock.recv(1)
+
+    monkeypatch.setattr(paho.Client, "_packet_read", reads_elsewhere)
+    with pytest.raises(compat.CompatError, match="no longer reads its packets through _sock_recv"):
+        compat.check(MCPServer("probe"))
+
+
 def test_a_renamed_session_connection_fails_loudly(monkeypatch):
     original = ServerSession.__init__
 
@@ -71,7 +82,7 @@ def test_no_private_sdk_or_paho_part_is_used_outside_compat():
     import re
 
     root = pathlib.Path(compat.__file__).parent
-    pattern = re.compile(r"_lowlevel_server|\._connection\b|_sock_close")
+    pattern = re.compile(r"_lowlevel_server|\._connection\b|_sock_close|_sock_recv")
     users = sorted(
         str(path.relative_to(root))
         for path in root.rglob("*.py")

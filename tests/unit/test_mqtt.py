@@ -94,3 +94,36 @@ async def test_refused_broker_keeps_trying_logs_attempts_never_the_password(
         await transport.stop()
     text = caplog.text + " ".join(str(vars(r)) for r in caplog.records)
     assert "hunter2-secret" not in text
+
+
+def _publish_packet(topic: bytes, payload: bytes) -> bytes:
+    body = len(topic).to_bytes(2, "big") + topic + payload
+    return b"\x30" + bytes([len(body)]) + body
+
+
+async def test_a_flood_read_at_once_is_handled_a_bounded_batch_per_loop_turn() -> None:
+    """Many packets arrive in one read: at most READ_BATCH are handled per event-loop turn (the other
+    lane and the MCP session get theirs in between), and the rest follow with no new bytes needed."""
+    got: list[str] = []
+    transport = MqttTransport(Settings(mqtt_version="3.1.1"), on_message=lambda t, p, r: got.append(t))
+    ours, broker = socket.socketpair()
+    ours.setblocking(False)
+    count = 10 * mqtt.READ_BATCH + 5
+    broker.sendall(b"".join(_publish_packet(b"t/%d" % i, b"x") for i in range(count)))
+    loop = asyncio.get_running_loop()
+    transport._loop = loop
+    transport._attach(ours)
+    per_turn: list[int] = []
+    try:
+        for _ in range(100):  # one sleep(0) is one loop turn
+            seen = len(got)
+            await asyncio.sleep(0)
+            per_turn.append(len(got) - seen)
+            if len(got) == count:
+                break
+        assert got == [f"t/{i}" for i in range(count)]
+        assert max(per_turn) <= mqtt.READ_BATCH
+    finally:
+        transport._detach()
+        ours.close()
+        broker.close()

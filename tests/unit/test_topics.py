@@ -213,3 +213,33 @@ def test_unknown_topics_resolve_to_none() -> None:
     index = ValueTopicIndex(_nodes())
     for rest in ("Kitchen/No_Such_Node/switch_binary/endpoint_0/targetValue", "Kitchen", "", "a/b/c/d/e/f/g"):
         assert index.resolve(rest) is None
+
+
+def test_remembered_answers_follow_new_values_and_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zwave_mcp.gateway import topics
+    from zwave_mcp.gateway.model import ZValue
+
+    nodes = _nodes()
+    index = ValueTopicIndex(nodes)
+    rest = "Porch/Porch_Double_Switch/switch_binary/endpoint_9/currentValue"
+    assert index.resolve(rest) is None  # remembered as unknown...
+    value = ZValue(
+        value_id="11-37-9-currentValue",
+        node_id=11,
+        command_class=37,
+        command_class_name="Binary Switch",
+        endpoint=9,
+        property="currentValue",
+        property_name="currentValue",
+    )
+    nodes[11].values[value.value_id] = value
+    index.invalidate_values(11)  # ...until the node's values change
+    hit = index.resolve(rest)
+    assert hit is not None and hit.value_id == "11-37-9-currentValue"
+
+    monkeypatch.setattr(topics, "RESOLVED_CACHE_SIZE", 10)
+    for i in range(25):
+        index.resolve(f"Nowhere/{i}/status")
+    index.resolve("x/" + "y" * topics.RESOLVED_CACHE_TOPIC_LEN)
+    assert len(index._resolved) <= 10
+    assert all(len(rest) <= topics.RESOLVED_CACHE_TOPIC_LEN for rest in index._resolved)

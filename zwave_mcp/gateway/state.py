@@ -5,8 +5,9 @@ API:
 - `Inventory(topics: GatewayTopics, payload_type: PayloadType = PayloadType.AUTO)`
 - `load_nodes(getnodes_result)` – replace the picture with a `getNodes` result (listeners are kept).
 - `nodes: dict[int, ZNode]`, `node(node_id)`, `value(value_id)`, `status: GatewayStatus`, `index`.
-- `apply(topic, payload, retain=False) -> list[Change]` – route one received message (anything under
-  the prefix; API replies are the caller's and return `[]`). Never raises.
+- `apply(topic, payload, retain=False, info=None) -> list[Change]` – route one received message
+  (anything under the prefix; API replies are the caller's and return `[]`). Never raises. `info`:
+  `topics.classify(topic)` when the caller has it already (the value lane does, for every message).
   `retain` = "delivered from the broker's retained store" (paho's `msg.retain` without
   retain-as-published). It only matters for topics the index does not know: a *live* object payload or
   nodeinfo on an unknown topic is mapped by the ids inside it (and teaches the index a new name); a
@@ -51,7 +52,7 @@ from zwave_mcp.gateway.payloads import (
     decode_nodeinfo,
     decode_value,
 )
-from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicKind, ValueTopicIndex
+from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
 
 logger = logging.getLogger(__name__)
 
@@ -195,12 +196,14 @@ class Inventory:
 
     # ---- ingestion -----------------------------------------------------------------------------
 
-    def apply(self, topic: str, payload: bytes, retain: bool = False) -> list[Change]:
+    def apply(
+        self, topic: str, payload: bytes, retain: bool = False, info: TopicInfo | None = None
+    ) -> list[Change]:
         """Route one message into the picture; returns (and emits) what changed. Never raises."""
         self.status.messages_seen += 1
         self.status.last_message_monotonic = time.monotonic()
         try:
-            changes = self._route(topic, payload, retain)
+            changes = self._route(topic, payload, retain, info or self.topics.classify(topic))
         except Exception:  # a bug here must not kill the MQTT callback thread
             logger.warning("failed to apply message on %s", topic, exc_info=True)
             return []
@@ -213,8 +216,7 @@ class Inventory:
         logger.debug("undecodable payload on %s: %s (%d bytes)", topic, result.reason, result.size)
         return []
 
-    def _route(self, topic: str, payload: bytes, retain: bool) -> list[Change]:
-        info = self.topics.classify(topic)
+    def _route(self, topic: str, payload: bytes, retain: bool, info: TopicInfo) -> list[Change]:
         kind = info.kind
         if kind is TopicKind.NODE:
             return self._node_topic(topic, info.rest, payload, retain)

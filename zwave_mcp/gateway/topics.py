@@ -183,6 +183,7 @@ class GatewayTopics:
         self._root = f"{self.prefix}/"
         self._clients_root = f"{self.prefix}/_CLIENTS/"
         self._events_root = f"{self.events_prefix}/"
+        self._any_events_root = f"{self.prefix}/_EVENTS/"
 
     def api_request(self, name: str) -> str:
         return f"{self._api_base}{name}/set"
@@ -228,7 +229,7 @@ class GatewayTopics:
             if scope in ("driver", "controller", "node") and name and "/" not in name:
                 return TopicInfo(TopicKind.EVENT, name=name, scope=scope)
             return TopicInfo(TopicKind.FOREIGN)
-        if topic.startswith(f"{self.prefix}/_EVENTS/"):
+        if topic.startswith(self._any_events_root):
             return TopicInfo(TopicKind.FOREIGN)
         return TopicInfo(TopicKind.NODE, rest=topic[len(self._root) :])
 
@@ -307,6 +308,10 @@ class IndexHit:
 
 
 _AMBIGUOUS = ""  # marks a suffix two values of one node share after sanitizing
+# `resolve` remembers this many answers (topics repeat: each value has one), only for topics this short
+# (a hostile flood of long unique topics must not grow memory); any change to the index forgets them.
+RESOLVED_CACHE_SIZE = 16_384
+RESOLVED_CACHE_TOPIC_LEN = 200
 
 
 def node_prefixes(node: ZNode) -> list[str]:
@@ -327,11 +332,13 @@ class ValueTopicIndex:
     value part within that node. Value parts of a node are built lazily on its first message, so
     building the index for a 4,000-node house costs only the node-part map.
     Call `update_node(node)` after a node's name/location changed, `invalidate_values(node_id)` after
-    its values changed, `rebuild(nodes)` after a new `getNodes`.
+    its values changed, `rebuild(nodes)` after a new `getNodes`. Answers are remembered per topic
+    (bounded) until one of these is called.
     """
 
     def __init__(self, nodes: Mapping[int, ZNode]) -> None:
         self._nodes: Mapping[int, ZNode] = nodes
+        self._resolved: dict[str, IndexHit | None] = {}
         self._prefixes: dict[str, tuple[int, ...]] = {}
         self._node_prefixes: dict[int, list[str]] = {}
         self._retired: dict[str, int] = {}
@@ -344,6 +351,7 @@ class ValueTopicIndex:
         self._node_prefixes = {}
         self._retired = {}
         self._suffixes = {}
+        self._resolved.clear()
         for node in nodes.values():
             self._add_prefixes(node)
 
@@ -359,6 +367,7 @@ class ValueTopicIndex:
 
     def update_node(self, node: ZNode) -> None:
         """Re-key a node after its name or location changed; old prefixes become stale."""
+        self._resolved.clear()
         old = self._node_prefixes.get(node.id, [])
         new = set(node_prefixes(node))
         for p in old:
@@ -373,6 +382,7 @@ class ValueTopicIndex:
         self._add_prefixes(node)
 
     def remove_node(self, node_id: int) -> None:
+        self._resolved.clear()
         for p in self._node_prefixes.pop(node_id, []):
             remaining = tuple(i for i in self._prefixes.get(p, ()) if i != node_id)
             if remaining:
@@ -383,6 +393,7 @@ class ValueTopicIndex:
 
     def invalidate_values(self, node_id: int) -> None:
         self._suffixes.pop(node_id, None)
+        self._resolved.clear()
 
     def _suffix_map(self, node_id: int) -> dict[str, str]:
         cached = self._suffixes.get(node_id)
@@ -421,6 +432,18 @@ class ValueTopicIndex:
 
     def resolve(self, rest: str) -> IndexHit | None:
         """Map `rest` (topic without `<prefix>/`) to a node value/attribute, or None if unknown."""
+        try:
+            return self._resolved[rest]
+        except KeyError:
+            pass
+        hit = self._resolve(rest)
+        if len(rest) <= RESOLVED_CACHE_TOPIC_LEN:
+            if len(self._resolved) >= RESOLVED_CACHE_SIZE:
+                self._resolved.clear()
+            self._resolved[rest] = hit
+        return hit
+
+    def _resolve(self, rest: str) -> IndexHit | None:
         first, sep, tail1 = rest.partition("/")
         if not sep:
             return None

@@ -1,0 +1,198 @@
+"""The packet reader: a broker's byte stream → QoS 0 PUBLISH decoded, every other packet whole, in order,
+however the bytes are split across reads; a stream that is not MQTT raises instead of being guessed at."""
+
+from __future__ import annotations
+
+import pytest
+from paho.mqtt import _packet
+from paho.mqtt.enums import MQTTProtocolVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from zwave_mcp.mqtt_packets import MalformedPacket, PacketReader
+
+
+def remaining_length(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n % 128, n // 128
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def publish(
+    topic: bytes, payload: bytes, retain: bool = False, qos: int = 0, properties: bytes | None = None
+) -> bytes:
+    body = len(topic).to_bytes(2, "big") + topic
+    if qos:
+        body += (7).to_bytes(2, "big")  # packet id
+    if properties is not None:
+        body += properties
+    body += payload
+    return bytes([0x30 | qos << 1 | int(retain)]) + remaining_length(len(body)) + body
+
+
+CONNACK = b"\x20\x02\x00\x00"
+PINGRESP = b"\xd0\x00"
+
+
+class Collect:
+    def __init__(self, keep_going: bool = True) -> None:
+        self.publishes: list[tuple[str, bytes, bool]] = []
+        self.others: list[bytes] = []
+        self.keep_going = keep_going
+
+    def publish(self, topic: str, payload: bytes, retain: bool) -> None:
+        self.publishes.append((topic, payload, retain))
+
+    def other(self, packet: bytes) -> bool:
+        self.others.append(packet)
+        return self.keep_going
+
+    def drain(self, reader: PacketReader, limit: int = 1_000_000) -> int:
+        return reader.drain(limit, self.publish, self.other)
+
+
+STREAM = [
+    CONNACK,
+    publish(b"zwave/a/b", b'{"time":1,"value":2}'),
+    publish(b"zwave/retained", b"r", retain=True),
+    PINGRESP,
+    publish(b"zwave/q1", b"one", qos=1),
+    publish(b"zwave/empty", b""),
+    publish("zwave/ünïcode".encode(), b"\x00\xff"),
+]
+
+
+def expected(collect: Collect) -> None:
+    assert collect.publishes == [
+        ("zwave/a/b", b'{"time":1,"value":2}', False),
+        ("zwave/retained", b"r", True),
+        ("zwave/empty", b"", False),
+        ("zwave/ünïcode", b"\x00\xff", False),
+    ]
+    assert collect.others == [CONNACK, PINGRESP, STREAM[4]]  # QoS 1 goes to paho, which acks it
+
+
+def test_many_packets_in_one_read_come_out_in_order() -> None:
+    reader, collect = PacketReader(v5=False), Collect()
+    reader.feed(b"".join(STREAM))
+    assert reader.has_packet()
+    assert collect.drain(reader) == len(STREAM)
+    expected(collect)
+    assert reader.buffered() == 0 and not reader.has_packet()
+
+
+def test_packets_split_at_every_byte_come_out_the_same() -> None:
+    stream = b"".join(STREAM)
+    for cut in range(1, len(stream)):
+        reader, collect = PacketReader(v5=False), Collect()
+        reader.feed(stream[:cut])
+        collect.drain(reader)
+        reader.feed(stream[cut:])
+        collect.drain(reader)
+        expected(collect)
+
+
+def test_one_byte_at_a_time() -> None:
+    reader, collect = PacketReader(v5=False), Collect()
+    for byte in b"".join(STREAM):
+        reader.feed(bytes([byte]))
+        collect.drain(reader)
+    expected(collect)
+
+
+def test_the_limit_bounds_a_batch_and_the_rest_waits() -> None:
+    reader, collect = PacketReader(v5=False), Collect()
+    reader.feed(b"".join(publish(b"t/%d" % i, b"%d" % i) for i in range(10)))
+    assert collect.drain(reader, limit=4) == 4
+    assert reader.has_packet()
+    assert collect.drain(reader, limit=100) == 6
+    assert [t for t, _, _ in collect.publishes] == [f"t/{i}" for i in range(10)]
+
+
+@pytest.mark.parametrize("size", [0, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152])
+def test_remaining_length_of_one_to_four_bytes(size: int) -> None:
+    topic = b"zwave/big"
+    payload = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+    packet = publish(topic, payload[: max(0, size - len(topic) - 2)])
+    reader, collect = PacketReader(v5=False), Collect()
+    half = len(packet) // 2
+    reader.feed(packet[:half])
+    assert collect.drain(reader) == 0 and not reader.has_packet()
+    reader.feed(packet[half:] + PINGRESP)
+    assert collect.drain(reader) == 2
+    assert collect.publishes == [("zwave/big", payload[: max(0, size - len(topic) - 2)], False)]
+    assert collect.others == [PINGRESP]
+
+
+def test_mqtt_5_properties_are_skipped_to_the_payload() -> None:
+    props = Properties(PacketTypes.PUBLISH)
+    props.PayloadFormatIndicator = 1
+    props.MessageExpiryInterval = 30
+    props.UserProperty = [("who", "gateway"), ("why", "x" * 200)]  # properties longer than 127 bytes
+    packed = props.pack()
+    packet = publish(b"zwave/v5", b'{"value":1}', retain=True, properties=packed)
+    # paho's own decoder agrees on what the packet says.
+    decoded = _packet.decode_publish(packet[0], packet[3:], MQTTProtocolVersion.MQTTv5)
+    assert decoded.payload == b'{"value":1}'
+    reader, collect = PacketReader(v5=True), Collect()
+    reader.feed(packet + publish(b"zwave/none", b"2", properties=b"\x00"))
+    assert collect.drain(reader) == 2
+    assert collect.publishes == [("zwave/v5", b'{"value":1}', True), ("zwave/none", b"2", False)]
+
+
+def test_a_topic_that_is_not_utf8_is_dropped_and_the_stream_goes_on() -> None:
+    reader, collect = PacketReader(v5=False), Collect()
+    reader.feed(publish(b"zwave/\xff\xfe", b"1") + publish(b"zwave/ok", b"2"))
+    assert collect.drain(reader) == 2
+    assert collect.publishes == [("zwave/ok", b"2", False)]
+    assert reader.dropped_topics == 1
+
+
+def test_mqtt_5_topic_alias_only_publish_is_dropped() -> None:
+    # Never asked for (no Topic Alias Maximum in CONNECT); without the alias table it names nothing.
+    reader, collect = PacketReader(v5=True), Collect()
+    reader.feed(
+        publish(b"", b"1", properties=b"\x03\x23\x00\x01") + publish(b"zwave/ok", b"2", properties=b"\x00")
+    )
+    assert collect.drain(reader) == 2
+    assert collect.publishes == [("zwave/ok", b"2", False)]
+
+
+def test_a_false_from_on_other_stops_the_drain() -> None:
+    reader, collect = PacketReader(v5=False), Collect(keep_going=False)
+    reader.feed(CONNACK + publish(b"zwave/a", b"1"))
+    assert collect.drain(reader) == 1
+    assert collect.publishes == [] and reader.has_packet()
+
+
+@pytest.mark.parametrize(
+    ("stream", "v5", "what"),
+    [
+        (b"\x30\xff\xff\xff\xff\x01", False, "longer than 4 bytes"),
+        (b"\x30\x01\x00", False, "shorter than its topic length"),
+        (b"\x30\x04\x00\x09ab", False, "topic runs past its end"),
+        (b"\x36\x04\x00\x01a\x00", False, "QoS 3"),
+        (b"\x30\x03\x00\x00x", False, "empty topic"),
+        (b"\x30\x05\x00\x01a\x05x", True, "properties run past its end"),
+        (b"\x30\x08\x00\x01a\xff\xff\xff\xff\x01", True, "properties length longer"),
+    ],
+)
+def test_a_stream_that_is_not_mqtt_raises(stream: bytes, v5: bool, what: str) -> None:
+    reader, collect = PacketReader(v5=v5), Collect()
+    reader.feed(publish(b"zwave/before", b"ok", properties=b"\x00" if v5 else None) + stream)
+    with pytest.raises(MalformedPacket, match=what):
+        collect.drain(reader)
+    assert collect.publishes == [("zwave/before", b"ok", False)]  # what came before was handed over
+
+
+def test_the_buffer_is_compacted_as_it_is_consumed() -> None:
+    reader, collect = PacketReader(v5=False), Collect()
+    packet = publish(b"zwave/t", b"x" * 1000)
+    for _ in range(2000):
+        reader.feed(packet)
+        collect.drain(reader)
+    assert len(collect.publishes) == 2000
+    assert len(reader._buf) < 2 * len(packet) + (1 << 18)
