@@ -489,6 +489,7 @@ async def serve_stdio(
 
     wire = wire or protect_stdout()
     loop = asyncio.get_running_loop()
+    from zwave_mcp import after_reply
     from zwave_mcp.compat import lowlevel_server
     from zwave_mcp.logs import defer_log_lines
 
@@ -546,7 +547,8 @@ async def serve_stdio(
                 is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
                 if data := _message_line(msg, is_answer):
                     await writer.write(data)
-                drain_logs()  # the call's log lines, now that its reply is out
+                after_reply.drain()  # the call's audit line, history rows, … now that its reply is out
+                drain_logs()  # and its log lines (the work above logs too)
                 if is_answer:
                     pending.resolve(msg.id)
                     finish_server()  # the `initialize` reply is out: build the rest while the client reads
@@ -558,8 +560,10 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
-    # Log records wait until the reply they belong with is written (see logs.LogHandler).
+    # Log records and work that the reply does not carry wait until the reply they belong with is written
+    # (see logs.LogHandler and zwave_mcp.after_reply).
     drain_logs, write_logs_through = defer_log_lines(loop)
+    after_reply.defer(loop)
     try:
         async with anyio.create_task_group() as tg:
             if handle_signals:
@@ -577,6 +581,7 @@ async def serve_stdio(
             tg.cancel_scope.cancel()
     finally:
         reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close
+        after_reply.stop()
         write_logs_through()
 
 
