@@ -354,7 +354,8 @@ class Gate:
                 return None
             watch.event.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(watch.event.wait(), remaining)
+                async with asyncio.timeout(remaining):  # wait_for would run the wait in a task of its own
+                    await watch.event.wait()
 
     async def _poll(self, effect: Effect, deadline: float) -> Report | None:
         assert effect.expect is not None
