@@ -125,6 +125,7 @@ class StagedServer:
             unavailable=app.gateway.unavailable_reason,
             settle=app.gateway.settle,
             attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
+            subscriptions=self.bus,
         )
         self.server.middleware.append(executor.middleware)
         for spec in tool_specs(app):

@@ -26,7 +26,7 @@ import select
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -489,6 +489,7 @@ async def serve_stdio(
 
     wire = wire or protect_stdout()
     loop = asyncio.get_running_loop()
+    from zwave_mcp import after_reply
     from zwave_mcp.compat import lowlevel_server
     from zwave_mcp.logs import defer_log_lines
 
@@ -496,8 +497,6 @@ async def serve_stdio(
     reader = _wire_reader(wire.in_fd, loop, max_line_bytes)
     writer = _WireWriter(wire.out_fd, loop)
     pending = _Pending()
-    to_server, server_inbox = anyio.create_memory_object_stream[Any](0)
-    server_outbox, from_server = anyio.create_memory_object_stream[Any](0)
     unfinished = [finish] if finish is not None else []
 
     def finish_server() -> None:
@@ -509,47 +508,45 @@ async def serve_stdio(
         await pending.wait_answered(list(pending.ids), order_wait)
         await writer.write(reply)
 
-    async def pump_requests() -> None:
-        async with to_server:
-            while (line := await reader.next_line()) is not _EOF:
-                assert isinstance(line, bytes | Oversize)
-                verdict = classify_line(line)
-                if verdict.kind == "blank":
-                    continue
-                if verdict.kind == "message":
-                    try:
-                        message = mcp_types.jsonrpc_message_adapter.validate_python(
-                            verdict.value, by_name=False
-                        )
-                    except ValidationError as exc:
-                        reason = _short(exc.errors()[0].get("msg", "not an MCP message"))
-                        verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
-                    else:
-                        if unfinished and verdict.value.get("method") != "initialize":
-                            finish_server()
-                        _track_inbound(pending, verdict.value)
-                        await to_server.send(SessionMessage(message))
-                        continue
-                logger.debug("answering malformed input line: %s", verdict.reason)
-                reply = verdict.error_reply()
-                assert reply is not None
-                await answer_locally(reply)
-            if pending.ids:
-                logger.info("stdin closed; finishing %d request(s) in flight", len(pending.ids))
-                if not await pending.wait_answered(list(pending.ids), drain_timeout):
-                    logger.warning("gave up on %d request(s) after %.1f s", len(pending.ids), drain_timeout)
+    async def next_message() -> Any:
+        """The next MCP message from the wire for the server (malformed lines are answered here), or
+        None at the end of input once the requests in flight are answered (bounded by drain_timeout)."""
+        while (line := await reader.next_line()) is not _EOF:
+            assert isinstance(line, bytes | Oversize)
+            verdict = classify_line(line)
+            if verdict.kind == "blank":
+                continue
+            if verdict.kind == "message":
+                try:
+                    message = mcp_types.jsonrpc_message_adapter.validate_python(verdict.value, by_name=False)
+                except ValidationError as exc:
+                    reason = _short(exc.errors()[0].get("msg", "not an MCP message"))
+                    verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
+                else:
+                    if unfinished and verdict.value.get("method") != "initialize":
+                        finish_server()
+                    _track_inbound(pending, verdict.value)
+                    return SessionMessage(message)
+            logger.debug("answering malformed input line: %s", verdict.reason)
+            reply = verdict.error_reply()
+            assert reply is not None
+            await answer_locally(reply)
+        if pending.ids:
+            logger.info("stdin closed; finishing %d request(s) in flight", len(pending.ids))
+            if not await pending.wait_answered(list(pending.ids), drain_timeout):
+                logger.warning("gave up on %d request(s) after %.1f s", len(pending.ids), drain_timeout)
+        return None
 
-    async def pump_replies() -> None:
-        async with from_server:
-            async for session_message in from_server:
-                msg = session_message.message
-                is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
-                if data := _message_line(msg, is_answer):
-                    await writer.write(data)
-                drain_logs()  # the call's log lines, now that its reply is out
-                if is_answer:
-                    pending.resolve(msg.id)
-                    finish_server()  # the `initialize` reply is out: build the rest while the client reads
+    async def write_message(session_message: Any) -> None:
+        msg = session_message.message
+        is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
+        if data := _message_line(msg, is_answer):
+            await writer.write(data)
+        after_reply.drain()  # the call's audit line, history rows, … now that its reply is out
+        drain_logs()  # and its log lines (the work above logs too)
+        if is_answer:
+            pending.resolve(msg.id)
+            finish_server()  # the `initialize` reply is out: build the rest while the client reads
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
@@ -558,16 +555,18 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
-    # Log records wait until the reply they belong with is written (see logs.LogHandler).
+    # Log records and work that the reply does not carry wait until the reply they belong with is written
+    # (see logs.LogHandler and zwave_mcp.after_reply).
     drain_logs, write_logs_through = defer_log_lines(loop)
+    after_reply.defer(loop)
     try:
         async with anyio.create_task_group() as tg:
             if handle_signals:
                 tg.start_soon(watch_signals, tg.cancel_scope)
-            tg.start_soon(pump_requests)
-            async with anyio.create_task_group() as serving:
-                serving.start_soon(pump_replies)
-                await lowlevel.run(server_inbox, server_outbox, lowlevel.create_initialization_options())
+            # The SDK reads and writes through these directly: no task of ours between it and the wire.
+            await lowlevel.run(
+                _Source(next_message), _Sink(write_message), lowlevel.create_initialization_options()
+            )
             # Whatever the drain could not finish still deserves an answer rather than silence.
             for rid, method in list(pending.ids.items()):
                 await writer.write(
@@ -577,7 +576,77 @@ async def serve_stdio(
             tg.cancel_scope.cancel()
     finally:
         reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close
+        after_reply.stop()
         write_logs_through()
+
+
+class _Source:
+    """The SDK's read stream (its `ReadStream` protocol) over `next_item()`, which returns None at the end.
+
+    The SDK pulls each message straight from the wire reader: a memory stream and a task of ours between
+    them cost a wake-up (an event-loop turn) per message."""
+
+    def __init__(self, next_item: Callable[[], Awaitable[Any]]) -> None:
+        self._next = next_item
+        self._ended = False
+        self._closed = False
+
+    async def receive(self) -> Any:
+        import anyio
+
+        if self._closed:
+            raise anyio.ClosedResourceError
+        if not self._ended:
+            item = await self._next()
+            if item is not None:
+                return item
+            self._ended = True
+        raise anyio.EndOfStream
+
+    def __aiter__(self) -> _Source:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> _Source:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+class _Sink:
+    """The SDK's write stream (its `WriteStream` protocol): each message goes to the wire in `send`, in
+    the task that answers (no task of ours to wake for it)."""
+
+    def __init__(self, write: Callable[[Any], Awaitable[None]]) -> None:
+        self._write = write
+        self._closed = False
+
+    async def send(self, item: Any, /) -> None:
+        import anyio
+
+        if self._closed:
+            raise anyio.ClosedResourceError
+        await self._write(item)
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> _Sink:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 def _message_line(msg: Any, is_answer: bool) -> bytes:

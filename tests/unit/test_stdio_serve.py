@@ -216,3 +216,40 @@ async def test_lines_keep_their_order_when_long_ones_go_through_the_writer_threa
     os.close(out_w)
     await asyncio.to_thread(reader.join, 5)
     assert b"".join(received) == b"".join([*lines, b"last\n"])
+
+
+async def test_work_after_a_reply_runs_once_that_reply_is_on_the_wire() -> None:
+    """A tool's deferred work (the gate's audit line, history rows) waits for the reply to be written."""
+    import fcntl
+    import struct
+    import termios
+
+    from zwave_mcp import after_reply
+
+    server = MCPServer("deferring")
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()  # nobody reads it while serving: what is written stays in the pipe
+    waiting: list[int] = []
+
+    def bytes_on_the_wire() -> int:
+        return int(struct.unpack("i", fcntl.ioctl(out_r, termios.FIONREAD, b"\0\0\0\0"))[0])
+
+    @server.tool()
+    async def act() -> str:  # async: on the loop's thread, where work is held (a sync tool runs on a worker)
+        """Leaves work for after its reply."""
+        waiting.append(bytes_on_the_wire())  # the initialize reply only
+        after_reply.later(lambda: waiting.append(bytes_on_the_wire()))
+        return "done"
+
+    lines = [initialize(1), INITIALIZED, request(2, "tools/call", {"name": "act", "arguments": {}})]
+    feeding = asyncio.to_thread(_write_all, in_w, b"".join(line + b"\n" for line in lines))
+    serving = serve_stdio(server, drain_timeout=5, wire=StdioWire(in_r, out_w), handle_signals=False)
+    async with asyncio.timeout(20):
+        await asyncio.gather(feeding, serving)
+    os.close(out_w)
+    os.close(in_r)
+    received: list[bytes] = []
+    _read_all(out_r, received)
+    replies = b"".join(received).splitlines()
+    assert [json.loads(r)["id"] for r in replies] == [1, 2]
+    assert waiting == [len(replies[0]) + 1, len(replies[0]) + len(replies[1]) + 2]

@@ -131,9 +131,11 @@ class ApiClient:
         self._pending_per_api[api] = self._pending_per_api.get(api, 0) + 1
         try:
             self._transport.publish(topic, json.dumps(payload, separators=(",", ":")), qos=REQUEST_QOS)
-            remaining = max(0.0, deadline - loop.time())
             try:
-                return await asyncio.wait_for(future, remaining)
+                # Not wait_for: it wakes the caller one loop turn after the reply (through a future of its
+                # own), and the value lane's reads run in that turn.
+                async with asyncio.timeout_at(deadline):
+                    return await future
             except TimeoutError:
                 raise ApiTimeout(f"zwave-js-ui did not answer {api} within {timeout:g} s") from None
         except ConnectionError as exc:  # MqttUnavailable from publish

@@ -11,6 +11,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from typing import Any
 
+from zwave_mcp import after_reply
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate import dialogue
 from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, effect_text
@@ -353,7 +354,8 @@ class Gate:
                 return None
             watch.event.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(watch.event.wait(), remaining)
+                async with asyncio.timeout(remaining):  # wait_for would run the wait in a task of its own
+                    await watch.event.wait()
 
     async def _poll(self, effect: Effect, deadline: float) -> Report | None:
         assert effect.expect is not None
@@ -426,10 +428,18 @@ class Gate:
             messages=messages or [],
             at_ms=int(time.time() * 1000),
         )
-        touched = change.devices
         records = _CALL_RECORDS.get()
         if records is not None:
             records.append(result)
+        # The audit line and the listeners (history) after the reply, which carries neither: the record
+        # above is what makes this the attempt's one line (see `end`), whenever it is written.
+        after_reply.later(self._publish, result)
+        return result
+
+    def _publish(self, result: GateResult) -> None:
+        """The record's audit line, then the listeners."""
+        change, outcome = result.change, result.outcome
+        touched = change.devices
         self.policy.audit(
             AuditEvent(
                 tool=change.tool,
@@ -438,8 +448,8 @@ class Gate:
                 device=", ".join(d.label for d in touched if self.policy.visible(d)) or None,
                 device_key=", ".join(d.key for d in touched) or None,
                 value=change.argument,
-                reason=reason if outcome is not Outcome.CONFIRMED else None,
-                confirmed_by=confirmed_by,
+                reason=result.reason if outcome is not Outcome.CONFIRMED else None,
+                confirmed_by=result.confirmed_by,
                 detail=change.subject or None,
             )
         )
@@ -448,7 +458,6 @@ class Gate:
                 listener(result)
             except Exception:
                 log.warning("a gate listener failed", exc_info=True)
-        return result
 
 
 def _bare_outcome(bare: list[Delivery]) -> Outcome:

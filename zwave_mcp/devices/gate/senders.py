@@ -87,16 +87,20 @@ class WriteValues:
             effect.options,
             timeout=SLEEPING_WRITE_TIMEOUT_S if sleeper else timeout,
         )
-        task = asyncio.ensure_future(call)
         try:
             if sleeper:
+                task = asyncio.ensure_future(call)
                 done, _ = await asyncio.wait({task}, timeout=QUEUED_AFTER_S)
                 if not done:
                     _BACKGROUND.add(task)
                     task.add_done_callback(_BACKGROUND.discard)
                     task.add_done_callback(_log_late_write)
                     return Delivery(effect, "queued")
-            result = await task
+                result = await task
+            else:
+                # In this task: a task of its own would start a loop turn later and wake us one after
+                # the reply (two turns in which the value lane's reads run first).
+                result = await call
         except GatewayError as exc:
             return Delivery(effect, "no_answer" if lost(exc) else "failed", str(exc))
         return _delivery(effect, result)
