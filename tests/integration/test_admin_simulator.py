@@ -27,7 +27,8 @@ def sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
 
 @pytest.fixture
 async def admin(mosquitto: Any, sim: Simulator) -> AsyncIterator[NetworkAdmin]:
-    gw = ZwaveGateway(Settings(mqtt_url=mosquitto.url, prefix=sim.config.prefix, api_timeout=3.0))
+    settings = Settings(mqtt_url=mosquitto.url, prefix=sim.config.prefix, api_timeout=3.0, admin=True)
+    gw = ZwaveGateway(settings)
     network = NetworkAdmin(gw)
     gw.start()
     assert await gw.wait_ready(10), gw.unavailable_reason()

@@ -83,7 +83,7 @@ class ZwaveGateway:
     def __init__(self, settings: Settings, inventory: Inventory | None = None) -> None:
         self.settings = settings
         self.topics = GatewayTopics(settings.prefix, settings.gateway_name)
-        self.inventory = inventory or Inventory(self.topics)
+        self.inventory = inventory or Inventory(self.topics, keep_details=settings.admin)
         # The value lane: everything under the prefix, in order, into the live picture. With `auto` it
         # prefers MQTT 3.1.1: it needs nothing of MQTT 5. (When paho parsed its packets, MQTT 5 also
         # halved the rate it could take in; the transport's own reader skips the properties, and both

@@ -223,11 +223,13 @@ DETAIL_KEYS = (
 )
 
 
-def apply_node_fields(node: ZNode, raw: dict[str, Any]) -> None:
-    """Update a node's own fields (not its values) from a node object or a `nodeinfo` payload."""
-    for key in DETAIL_KEYS:
-        if key in raw:
-            node.details[key] = raw[key]
+def apply_node_fields(node: ZNode, raw: dict[str, Any], details: bool = True) -> None:
+    """Update a node's own fields (not its values) from a node object or a `nodeinfo` payload; `details`
+    False leaves `ZNode.details` empty (only the admin tools read them: ~1 kB a node)."""
+    if details:
+        for key in DETAIL_KEYS:
+            if key in raw:
+                node.details[key] = raw[key]
     if isinstance(raw.get("name"), str):
         node.name = raw["name"]
     if isinstance(raw.get("loc"), str):
@@ -274,13 +276,13 @@ def apply_node_fields(node: ZNode, raw: dict[str, Any]) -> None:
             )
 
 
-def parse_node(raw: dict[str, Any]) -> ZNode | None:
+def parse_node(raw: dict[str, Any], details: bool = True) -> ZNode | None:
     """One entry of the `getNodes` result → `ZNode` with its values; None without a numeric id."""
     node_id = _int(raw.get("id"))
     if node_id is None:
         return None
     node = ZNode(id=node_id)
-    apply_node_fields(node, raw)
+    apply_node_fields(node, raw, details)
     raw_values = raw.get("values")
     items = (
         raw_values.values()

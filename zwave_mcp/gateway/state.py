@@ -101,8 +101,12 @@ class Inventory:
         *,
         history_size: int = 500,
         clock: Callable[[], float] = time.time,
+        keep_details: bool = True,
     ) -> None:
         self.topics = topics
+        # Keep each node's keeper facts (`ZNode.details`: security, statistics, neighbours)? Only the
+        # admin tools read them; without those, not keeping them saves ~5 MB at 4,000 nodes.
+        self.keep_details = keep_details
         self.payload_type = payload_type
         self.nodes: dict[int, ZNode] = {}
         self.status = GatewayStatus()
@@ -126,7 +130,7 @@ class Inventory:
         try:
             for raw in getnodes_result if isinstance(getnodes_result, list) else []:
                 if isinstance(raw, dict):
-                    node = parse_node(raw)
+                    node = parse_node(raw, self.keep_details)
                     if node is not None:
                         nodes[node.id] = node
         finally:
@@ -348,7 +352,7 @@ class Inventory:
 
     def _nodeinfo(self, node: ZNode, info: dict[str, Any]) -> list[Change]:
         old = (node.name, node.location, node.status, node.ready)
-        apply_node_fields(node, info)
+        apply_node_fields(node, info, self.keep_details)
         changes: list[Change] = []
         if (node.name, node.location) != old[:2]:
             changes.append(self._renamed(node, old[0], old[1]))
@@ -467,7 +471,9 @@ class Inventory:
                 changes += self._set_status(node, status, None)
         elif name in ("node_value_updated", "node_value_added") and len(data) > 1:
             changes += self._value_event(node, data[1], added=name == "node_value_added")
-        elif name == "statistics_updated" and len(data) > 1 and isinstance(data[1], dict):
+        elif (
+            name == "statistics_updated" and len(data) > 1 and isinstance(data[1], dict) and self.keep_details
+        ):
             node.details["statistics"] = data[1]  # node statistics: RTT, errors, last seen
         elif name == "node_metadata_updated" and len(data) > 1:
             self._metadata_event(node, data[1])
@@ -513,26 +519,25 @@ class Inventory:
 
 def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
     """Refresh a value's metadata from a value object or a metadata event (only keys present)."""
-    if isinstance(meta.get("label"), str):
-        value.label = meta["label"]
-    if isinstance(meta.get("type"), str):
-        value.type = meta["type"]
+    changes: dict[str, Any] = {}
+    for attr in ("label", "type", "unit"):
+        if isinstance(meta.get(attr), str):
+            changes[attr] = meta[attr]
     for attr in ("readable", "writeable"):
         if isinstance(meta.get(attr), bool):
-            setattr(value, attr, meta[attr])
-    if isinstance(meta.get("unit"), str):
-        value.unit = meta["unit"]
+            changes[attr] = meta[attr]
     for attr in ("min", "max"):
         raw = meta.get(attr)
         if isinstance(raw, int | float) and not isinstance(raw, bool):
-            setattr(value, attr, float(raw))
+            changes[attr] = float(raw)
     states = meta.get("states")
     if isinstance(states, dict):  # zwave-js metadata form {"<value>": "<text>"}
-        value.states = [
+        changes["states"] = [
             ValueState(int(k) if k.lstrip("-").isdigit() else k, str(v)) for k, v in states.items()
         ]
     elif isinstance(states, list):
-        value.states = parse_states(states)
+        changes["states"] = parse_states(states)
+    value.update_meta(**changes)
 
 
 __all__ = ["CONTROLLER_STATUSES", "GatewayStatus", "Inventory", "Recorded"]

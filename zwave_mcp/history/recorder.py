@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.gateway.model import Change, ZNode
+from zwave_mcp.history.latest import LatestValues
 
 if TYPE_CHECKING:
     from zwave_mcp.history.store import Store
@@ -75,7 +76,7 @@ class Recorder:
         self._thread: threading.Thread | None = None
         self._opened = threading.Event()
         # series id → (last value as JSON, its time ms, last report time ms); the writer thread's alone.
-        self._latest: dict[int, tuple[str | None, int | None, int | None]] = {}
+        self._latest = LatestValues()
 
     # ---- lifecycle -----------------------------------------------------------------------------
 
@@ -249,14 +250,14 @@ class Recorder:
             cur = latest.get(sid)
             if cur is not None and cur[0] == new_json:  # the same value reported again
                 if touch and (cur[2] is None or at > cur[2]):
-                    latest[sid] = (cur[0], cur[1], at)
+                    latest.set(sid, cur[0], cur[1], at)
                     dirty.add(sid)
                 return
             if cur is not None and cur[1] is not None and at < cur[1]:
                 return  # older than what is stored (a stale retained copy): the present stands
             old_json = cur[0] if cur is not None else (None if old is None else to_json(old))
             changes.append((sid, at, old_json, new_json, number_of(new)))
-            latest[sid] = (new_json, at, at)
+            latest.set(sid, new_json, at, at)
             dirty.add(sid)
 
         for n, item in enumerate(items):
@@ -284,7 +285,7 @@ class Recorder:
                 outcomes.append(outcome_row(item[1], item[2]))
         if not (changes or dirty or outcomes):
             return
-        rows = [(sid, latest[sid][1], latest[sid][0], latest[sid][2]) for sid in dirty]
+        rows = [(sid, entry[1], entry[0], entry[2]) for sid in dirty if (entry := latest.get(sid))]
         if self._guard(lambda: store.write(changes, rows, outcomes)):
             self.written += len(changes)
         else:

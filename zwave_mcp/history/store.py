@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zwave_mcp.history.latest import LatestValues
+
 SCHEMA_VERSION = 2
 MAX_VALUE_CHARS = 4000  # a value's JSON beyond this is cut (values from outside are not trusted)
 CHUNK = 500  # series per statement (SQLite takes at most 32,766 parameters)
@@ -114,6 +116,37 @@ def _decode(text: str | None) -> Any:
         return text
 
 
+class SeriesIds(Mapping[tuple[str, str], int]):
+    """(kind, key) → series id, kept per kind: ~50,000 value series at 4,000 nodes need no key tuple each.
+
+    Written by the history writer thread, read by tool calls: iterating goes over snapshots.
+    """
+
+    def __init__(self) -> None:
+        self._by_kind: dict[str, dict[str, int]] = {}
+
+    def __getitem__(self, kind_key: tuple[str, str]) -> int:
+        kind, key = kind_key
+        return self._by_kind[kind][key]
+
+    def get(self, kind_key: tuple[str, str], default: Any = None) -> Any:
+        kind, key = kind_key
+        ids = self._by_kind.get(kind)
+        return default if ids is None else ids.get(key, default)
+
+    def __setitem__(self, kind_key: tuple[str, str], sid: int) -> None:
+        kind, key = kind_key
+        self._by_kind.setdefault(kind, {})[key] = sid
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        for kind, ids in list(self._by_kind.items()):
+            for key in list(ids):
+                yield kind, key
+
+    def __len__(self) -> int:
+        return sum(len(ids) for ids in list(self._by_kind.values()))
+
+
 class Store:
     """Open with `Store.open(path)`; raises `StoreUnavailable` for a file that cannot be used."""
 
@@ -124,7 +157,7 @@ class Store:
         self._shared = writer is reader
         self._write_lock = threading.Lock()
         self._read_lock = self._write_lock if self._shared else threading.Lock()
-        self.series_ids: dict[tuple[str, str], int] = {}
+        self.series_ids = SeriesIds()
 
     @classmethod
     def open(cls, path: str) -> Store:
@@ -177,11 +210,10 @@ class Store:
             self.series_ids[(kind, key)] = sid
         return sid
 
-    def latest(self) -> dict[int, tuple[str | None, int | None, int | None]]:
-        """series → (new as JSON, at, seen): what the recorder compares new reports with."""
+    def latest(self) -> LatestValues:
+        """Per series (new as JSON, at, seen): what the recorder compares new reports with."""
         with self._read_lock:
-            rows = self._reader.execute("SELECT series, new, at, seen FROM latest").fetchall()
-        return {sid: (new, at, seen) for sid, new, at, seen in rows}
+            return LatestValues.of(self._reader.execute("SELECT series, new, at, seen FROM latest"))
 
     def write(
         self,
