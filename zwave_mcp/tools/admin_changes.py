@@ -27,7 +27,7 @@ from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.tools.admin_jobs import Jobs
-from zwave_mcp.tools.models import MqttMessage
+from zwave_mcp.tools.models import gate_answer
 
 if TYPE_CHECKING:
     from zwave_mcp.app import App
@@ -87,14 +87,7 @@ class Carried:
 
 def change_fields(carried: Carried) -> dict[str, Any]:
     """The `ChangeResult` fields of a change that was not (yet) sent: asked, declined or a dry run."""
-    gate = carried.gate
-    return {
-        "summary": carried.sentence,
-        "outcome": str(carried.outcome),
-        "confirmationToken": gate.token if gate else None,
-        "expiresInSeconds": gate.token_ttl_s if gate else None,
-        "wouldSend": [MqttMessage(**m) for m in gate.messages] if gate and gate.messages else None,
-    }
+    return {"summary": carried.sentence, "outcome": str(carried.outcome), **gate_answer(carried.gate)}
 
 
 async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Context | None) -> Carried:

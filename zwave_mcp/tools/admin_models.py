@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from zwave_mcp.executor import ToolResult
-from zwave_mcp.tools.models import NAME_MAX, DeviceName, MqttMessage
+from zwave_mcp.tools.models import NAME_MAX, DeviceName, GateAnswer
 
 TOKEN = Field(
     None,
@@ -172,13 +172,10 @@ class ConfigList(ToolResult):
     parameters: list[ConfigParameter]
 
 
-class ChangeResult(ToolResult):
+class ChangeResult(GateAnswer):
     """The common shape of a change: its outcome word, and the token or dry-run message when there is one."""
 
     outcome: str
-    confirmationToken: str | None = None
-    expiresInSeconds: float | None = None
-    wouldSend: list[MqttMessage] | None = None
 
 
 class ConfigWriteResult(ChangeResult):

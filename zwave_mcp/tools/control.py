@@ -19,8 +19,8 @@ from zwave_mcp.tools.models import (
     GroupControlArgs,
     GroupControlResult,
     GroupMember,
-    MqttMessage,
     SkippedDevice,
+    gate_answer,
 )
 from zwave_mcp.tools.present import summarize
 
@@ -66,9 +66,7 @@ def specs(app: App) -> list[ToolSpec]:
             outcome=result.outcome,
             target=plan.argument,
             reported=device.reported if device is not None else None,
-            confirmationToken=result.token,
-            expiresInSeconds=result.token_ttl_s,
-            wouldSend=[MqttMessage(**m) for m in result.messages] or None,
+            **gate_answer(result),
         )
 
     async def control_zwave_group(args: GroupControlArgs, ctx: Context) -> GroupControlResult:
@@ -101,9 +99,7 @@ def specs(app: App) -> list[ToolSpec]:
             devices=members,
             skipped=[SkippedDevice(name=s.device.name, key=s.device.key, why=s.why) for s in plan.skipped],
             value=plan.argument,
-            confirmationToken=result.token,
-            expiresInSeconds=result.token_ttl_s,
-            wouldSend=[MqttMessage(**m) for m in result.messages] or None,
+            **gate_answer(result),
         )
 
     return [

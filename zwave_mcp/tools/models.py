@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from zwave_mcp.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
+from zwave_mcp.devices.gate.core import GateResult
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import Question
 from zwave_mcp.executor import ToolResult
@@ -238,17 +239,34 @@ class MqttMessage(BaseModel):
     retain: bool = False
 
 
-class ControlResult(ToolResult):
-    device: DeviceSummary
-    action: str
-    outcome: Outcome = Field(description=OUTCOME_HELP)
-    target: Any = None
-    reported: Any = Field(None, description="The device's last reported value")
+class GateAnswer(ToolResult):
+    """The result of a tool that makes changes through the write gate: besides its own fields, the token
+    when the gate asked for a confirmation, or the messages a dry run would send."""
+
     confirmationToken: str | None = None
     expiresInSeconds: float | None = None
     wouldSend: list[MqttMessage] | None = Field(
         default=None, description="dry run: the messages that would be sent"
     )
+
+
+def gate_answer(result: GateResult | None) -> dict[str, Any]:
+    """The `GateAnswer` fields of what the gate did with a change."""
+    if result is None:
+        return {}
+    return {
+        "confirmationToken": result.token,
+        "expiresInSeconds": result.token_ttl_s,
+        "wouldSend": [MqttMessage(**m) for m in result.messages] or None,
+    }
+
+
+class ControlResult(GateAnswer):
+    device: DeviceSummary
+    action: str
+    outcome: Outcome = Field(description=OUTCOME_HELP)
+    target: Any = None
+    reported: Any = Field(None, description="The device's last reported value")
 
 
 class GroupMember(BaseModel):
@@ -267,18 +285,13 @@ class SkippedDevice(BaseModel):
     why: str = Field(description="Why it was left alone: it cannot do this, a refused value, the policy")
 
 
-class GroupControlResult(ToolResult):
+class GroupControlResult(GateAnswer):
     target: str = Field(description="The group as understood: 'kitchen and living room lights'")
     action: str
     outcome: Outcome = Field(description="The worst outcome over the devices; " + OUTCOME_HELP)
     devices: list[GroupMember] = Field(default_factory=list, description="Every device acted on")
     skipped: list[SkippedDevice] = Field(default_factory=list)
     value: Any = Field(None, description="The target as understood: percent, degrees, mode or colour")
-    confirmationToken: str | None = None
-    expiresInSeconds: float | None = None
-    wouldSend: list[MqttMessage] | None = Field(
-        default=None, description="dry run: the messages that would be sent"
-    )
 
 
 class HealthReport(ToolResult):
@@ -304,16 +317,11 @@ class SceneList(ToolResult):
     scenes: list[Scene]
 
 
-class SceneActivation(ToolResult):
+class SceneActivation(GateAnswer):
     scene: Scene
     outcome: Outcome = Field(description=OUTCOME_HELP)
     devices: list[DeviceOutcomeModel] = Field(
         default_factory=list, description="Each visible device the scene sets, with what it reported"
-    )
-    confirmationToken: str | None = None
-    expiresInSeconds: float | None = None
-    wouldSend: list[MqttMessage] | None = Field(
-        default=None, description="dry run: the messages that would be sent"
     )
 
 

@@ -20,12 +20,12 @@ from zwave_mcp.tools.control import CONTROL
 from zwave_mcp.tools.devices import READ
 from zwave_mcp.tools.models import (
     DeviceOutcomeModel,
-    MqttMessage,
     NoArgs,
     Scene,
     SceneActivation,
     SceneArgs,
     SceneList,
+    gate_answer,
 )
 from zwave_mcp.tools.present import plural
 
@@ -115,9 +115,7 @@ def specs(app: App) -> list[ToolSpec]:
                 for d in result.devices
                 if app.policy.visible(d.device)
             ],
-            confirmationToken=result.token,
-            expiresInSeconds=result.token_ttl_s,
-            wouldSend=[MqttMessage(**m) for m in result.messages] or None,
+            **gate_answer(result),
         )
 
     return [
