@@ -125,11 +125,12 @@ def _is_contact(device: Device) -> bool:
 def kinds_of(device: Device, name_words: Iterable[str]) -> frozenset[Kind]:
     """Every kind word that names the device: its kind, and "doors" for a lock (it sits on a door)."""
     kind = kind_of(device, name_words)
-    if kind is None:
-        return frozenset()
-    if kind is Kind.LOCK:
-        return frozenset({Kind.LOCK, Kind.DOOR})
-    return frozenset({kind})
+    return _NO_KINDS if kind is None else _KINDS_OF_KIND[kind]
+
+
+# One shared set per kind: every device of a 4,000-node house holds one.
+_NO_KINDS: frozenset[Kind] = frozenset()
+_KINDS_OF_KIND = {kind: frozenset({kind}) for kind in Kind} | {Kind.LOCK: frozenset({Kind.LOCK, Kind.DOOR})}
 
 
 @dataclass(frozen=True, slots=True)

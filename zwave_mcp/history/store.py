@@ -116,6 +116,9 @@ def _decode(text: str | None) -> Any:
         return text
 
 
+CACHE_KIB = 1024  # SQLite page cache per connection
+
+
 class SeriesIds(Mapping[tuple[str, str], int]):
     """(kind, key) → series id, kept per kind: ~50,000 value series at 4,000 nodes need no key tuple each.
 
@@ -171,6 +174,10 @@ class Store:
                 writer.execute("PRAGMA journal_mode=WAL")
                 writer.execute("PRAGMA synchronous=NORMAL")
                 reader = sqlite3.connect(path, timeout=2.0, check_same_thread=False, isolation_level=None)
+                for conn in (writer, reader):
+                    # 1 MB of page cache each (SQLite's default is 2 MB): the OS caches the file anyway,
+                    # and a home server's memory is better spent elsewhere (bench sections 4 and 7).
+                    conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
                 store = cls(path, writer, reader)
             store._create()
             return store
