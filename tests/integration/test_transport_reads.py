@@ -22,6 +22,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from tests.mqtt_wire import publish
 from zwave_mcp.config import Settings
 from zwave_mcp.mqtt import MqttTransport
 from zwave_mcp.simulator.broker import find_mosquitto, free_port, wait_for_port
@@ -29,20 +30,6 @@ from zwave_mcp.simulator.broker import find_mosquitto, free_port, wait_for_port
 pytestmark = [pytest.mark.integration]
 
 Received = tuple[str, bytes, bool]
-
-
-def _remaining_length(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n % 128, n // 128
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _publish(topic: bytes, payload: bytes) -> bytes:
-    body = len(topic).to_bytes(2, "big") + topic + payload
-    return b"\x30" + _remaining_length(len(body)) + body
 
 
 def _transport(url: str, version: str, received: asyncio.Queue[Received], **kw: Any) -> MqttTransport:
@@ -160,8 +147,8 @@ async def _scripted(scripts: list[bytes]) -> AsyncIterator[tuple[ScriptedBroker,
 
 async def test_a_malformed_packet_drops_the_connection_and_it_is_made_again() -> None:
     scripts = [
-        _publish(b"t/first", b"1") + b"\x30\xff\xff\xff\xff\x01" + _publish(b"t/never", b"x"),
-        _publish(b"t/second", b"2"),
+        publish(b"t/first", b"1") + b"\x30\xff\xff\xff\xff\x01" + publish(b"t/never", b"x"),
+        publish(b"t/second", b"2"),
     ]
     async with _scripted(scripts) as (broker, transport, (received, lost)):
         assert await asyncio.wait_for(received.get(), 5) == ("t/first", b"1", False)
@@ -172,7 +159,7 @@ async def test_a_malformed_packet_drops_the_connection_and_it_is_made_again() ->
 
 
 async def test_a_topic_that_is_not_utf8_is_ignored_and_the_connection_stays() -> None:
-    scripts = [_publish(b"t/\xff\xfe", b"bad") + _publish(b"t/ok", b"good")]
+    scripts = [publish(b"t/\xff\xfe", b"bad") + publish(b"t/ok", b"good")]
     async with _scripted(scripts) as (broker, transport, (received, lost)):
         assert await asyncio.wait_for(received.get(), 5) == ("t/ok", b"good", False)
         assert transport.connected and broker.connections == 1 and lost == []
@@ -189,15 +176,13 @@ async def test_the_broker_hanging_up_mid_packet_is_a_lost_connection_then_a_new_
             await self._packet(reader)
             writer.write(b"\x20\x02\x00\x00")
             _, body = await self._packet(reader)
-            writer.write(
-                b"\x90\x03" + body[:2] + b"\x00" + _publish(b"t/a", b"1") + _publish(b"t/b", b"2")[:5]
-            )
+            writer.write(b"\x90\x03" + body[:2] + b"\x00" + publish(b"t/a", b"1") + publish(b"t/b", b"2")[:5])
             await writer.drain()
             writer.close()
 
     received: asyncio.Queue[Received] = asyncio.Queue()
     lost: list[str] = []
-    async with HangUp([_publish(b"t/again", b"3")]) as broker:
+    async with HangUp([publish(b"t/again", b"3")]) as broker:
         transport = _transport(
             f"mqtt://127.0.0.1:{broker.port}", "3.1.1", received, on_disconnected=lost.append
         )

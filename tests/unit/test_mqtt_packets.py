@@ -9,29 +9,8 @@ from paho.mqtt.enums import MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from tests.mqtt_wire import publish
 from zwave_mcp.mqtt_packets import MalformedPacket, PacketReader
-
-
-def remaining_length(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n % 128, n // 128
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def publish(
-    topic: bytes, payload: bytes, retain: bool = False, qos: int = 0, properties: bytes | None = None
-) -> bytes:
-    body = len(topic).to_bytes(2, "big") + topic
-    if qos:
-        body += (7).to_bytes(2, "big")  # packet id
-    if properties is not None:
-        body += properties
-    body += payload
-    return bytes([0x30 | qos << 1 | int(retain)]) + remaining_length(len(body)) + body
-
 
 CONNACK = b"\x20\x02\x00\x00"
 PINGRESP = b"\xd0\x00"

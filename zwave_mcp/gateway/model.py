@@ -92,24 +92,8 @@ def shared_meta(
         default,
         description,
     )
-    key = (
-        command_class_name,
-        property_name,
-        property_key_name,
-        label,
-        type,
-        readable,
-        writeable,
-        unit,
-        min,
-        max,
-        id(states),
-        id(cc_specific),
-        stateless,
-        default,
-        default.__class__,  # 1 and True are equal keys, but not the same default
-        description,
-    )
+    # states and cc_specific by identity; the default's type too (1 and True are equal keys, not the same)
+    key = (*parts[:10], id(states), id(cc_specific), *parts[12:], default.__class__)
     try:
         meta = _SHARED_META.get(key)
     except TypeError:  # an unhashable default: this value keeps its metadata to itself
@@ -117,12 +101,8 @@ def shared_meta(
     if meta is None:
         meta = ValueMeta(*parts)
         if len(_SHARED_META) < _SHARED_META_MAX:
-            _SHARED_META[key] = meta
-            _SHARED_PARTS.append(parts)  # keeps the ids in the key from being reused by other objects
+            _SHARED_META[key] = meta  # which holds states and cc_specific: their ids stay theirs
     return meta
-
-
-_SHARED_PARTS: list[tuple[Any, ...]] = []
 
 
 def _meta_property(name: str) -> Any:
