@@ -79,6 +79,14 @@ def _or_list(items: list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
+def _device_words(device: Device, name_words: list[str], location_words: list[str]) -> set[str]:
+    """The words a device can be found by: its name's, its room's and its kinds' ("light", "lock")."""
+    words = set(name_words) | set(location_words)
+    for cap in device.capabilities:
+        words |= TYPE_WORDS.get(cap, frozenset())
+    return words
+
+
 class DeviceIndex:
     """Devices with their names precomputed for fast resolution (thousands of devices)."""
 
@@ -93,8 +101,8 @@ class DeviceIndex:
         self._kinds: list[frozenset[Kind]] = []
         self._place_names: dict[str, str] = {}  # normalized room or group → as people see it
         for i, device in enumerate(self.devices):
-            name = normalize(device.name)
-            location = normalize(device.location)
+            name_words, location_words = words_of(device.name), words_of(device.location)
+            name, location = " ".join(name_words), " ".join(location_words)  # = normalize(), once each
             self._by_name.setdefault(name, []).append(i)
             self._by_key[device.key] = i
             self._by_node.setdefault(device.node_id, []).append(i)
@@ -102,8 +110,8 @@ class DeviceIndex:
                 self._by_location.setdefault(location, []).append(i)
                 self._place_names.setdefault(location, device.location.lower())
             self._names.append(f"{name} {location}".strip())
-            self._kinds.append(kinds_of(device, name.split()))
-            for word in self.words_of_device(device):
+            self._kinds.append(kinds_of(device, name_words))
+            for word in _device_words(device, name_words, location_words):
                 self._by_word.setdefault(word, set()).add(i)
         self._vocabulary = sorted(self._by_word)
         self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
@@ -120,10 +128,7 @@ class DeviceIndex:
 
     @staticmethod
     def words_of_device(device: Device) -> set[str]:
-        words = set(words_of(device.name)) | set(words_of(device.location))
-        for cap in device.capabilities:
-            words |= TYPE_WORDS.get(cap, frozenset())
-        return words
+        return _device_words(device, words_of(device.name), words_of(device.location))
 
     # ---- public API ----
 
