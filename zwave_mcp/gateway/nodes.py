@@ -14,7 +14,12 @@ from zwave_mcp.safetext import loads_json
 
 
 def _number(raw: Any) -> float | None:
-    return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+    if not isinstance(raw, int | float) or isinstance(raw, bool):
+        return None
+    try:
+        return float(raw)
+    except OverflowError:  # an integer beyond any float (hostile input): no usable bound
+        return None
 
 
 def _int(raw: Any) -> int | None:
@@ -112,6 +117,15 @@ def parse_states(raw: Any) -> list[ValueState]:
     return shared
 
 
+# zwave-js gives a value's property and propertyKey as text or a number.
+_ID_PART_TYPES = frozenset({str, int, float})
+
+
+def _bound(raw: Any) -> float | None:
+    number = _number(raw)
+    return None if number is None else _shared_number(number)
+
+
 # parse_value runs once per value of getNodes (~58k for 4,000 nodes), so it is written for speed: one
 # dict lookup per key, exact-type checks first (JSON gives plain int/float/str), no helper calls on the
 # common path. The slower isinstance forms still decide for anything unusual, so results are the same.
@@ -126,12 +140,14 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     if type(cc) is not int:
         cc = _int(cc)
     prop = get("property")
-    if nid is None or cc is None or prop is None:
+    if nid is None or cc is None or type(prop) not in _ID_PART_TYPES:
         return None
     endpoint = get("endpoint")
     if type(endpoint) is not int:
         endpoint = _int(endpoint) or 0
     prop_key = get("propertyKey")
+    if prop_key is not None and type(prop_key) not in _ID_PART_TYPES:
+        return None  # an object or list cannot name a value (and could not be a dictionary key)
     value_id = get("id")
     if type(value_id) is not str:
         value_id = value_id_of(nid, cc, endpoint, prop, prop_key)
@@ -158,12 +174,8 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         bool(get("readable", True)),
         bool(get("writeable", False)),
         _intern(unit) if type(unit) is str else (str(unit) if isinstance(unit, str) else None),
-        None if low is None else _shared_number(float(low)) if type(low) in (int, float) else _number(low),
-        None
-        if high is None
-        else _shared_number(float(high))
-        if type(high) in (int, float)
-        else _number(high),
+        None if low is None else _shared_number(low) if type(low) is float else _bound(low),
+        None if high is None else _shared_number(high) if type(high) is float else _bound(high),
         parse_states(raw_states) if raw_states else _NO_STATES,
         None if cc_specific is None else _shared_cc_specific(cc_specific),
         bool(get("stateless", False)),
