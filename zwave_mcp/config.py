@@ -15,9 +15,11 @@ from urllib.parse import unquote, urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from zwave_mcp.safetext import encodable
+from zwave_mcp.smallfile import check_regular_file, read_small_file
 
 ENV_PREFIX = "ZWAVE_MCP_"
 DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
+SECRET_FILE_MAX_BYTES = 64 * 1024
 
 
 class ConfigError(ValueError):
@@ -93,7 +95,7 @@ class Settings(BaseModel):
     )
     history_days: float = Field(30.0, gt=0, le=3650, description="Days of history kept")
     history_max_mb: float = Field(
-        500.0, gt=0, description="History file size cap in MB; the oldest changes go first"
+        500.0, gt=0, le=1_000_000, description="History file size cap in MB; the oldest changes go first"
     )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
     log_format: Literal["json", "text"] = Field("json", description="stderr log format")
@@ -204,9 +206,11 @@ def _read_secret_file(key: str, path: str) -> str:
     """The first line of a password file; a file that cannot be read or is not UTF-8 is a `ConfigError`."""
     shown = f"{key}={encodable(path)!r}"
     try:
-        data = Path(path).read_bytes()
+        data = read_small_file(path, SECRET_FILE_MAX_BYTES)
     except OSError as exc:
         raise ConfigError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
+    if len(data) > SECRET_FILE_MAX_BYTES:
+        raise ConfigError(f"{shown}: larger than {SECRET_FILE_MAX_BYTES} bytes; it should hold one password")
     try:
         return data.decode("utf-8").rstrip("\r\n")
     except UnicodeDecodeError:
@@ -220,6 +224,8 @@ def check_files(settings: Settings, audit_file: Path | None) -> None:
         problem = None
         if audit_file.is_dir():
             problem = "is a directory, not a file"
+        elif audit_file.is_fifo() or audit_file.is_socket():
+            problem = "is a pipe or socket, not a file (writing to it could block every change)"
         elif audit_file.exists():
             problem = None if os.access(audit_file, os.W_OK) else "cannot be written (permission denied)"
         elif not audit_file.parent.is_dir():
@@ -234,6 +240,9 @@ def check_files(settings: Settings, audit_file: Path | None) -> None:
         from zwave_mcp.mqtt import build_tls_context
 
         try:
+            for name in ("tls_ca", "tls_cert", "tls_key"):
+                if getattr(settings, name) is not None:  # OpenSSL would read a pipe or device forever
+                    check_regular_file(getattr(settings, name))
             build_tls_context(settings)
         except (OSError, ssl.SSLError, ValueError) as exc:
             files = {n: getattr(settings, n) for n in ("tls_ca", "tls_cert", "tls_key")}

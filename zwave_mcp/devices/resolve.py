@@ -30,6 +30,7 @@ from zwave_mcp.devices.groups import PLURALS, Group, GroupTarget, Kind, group_la
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.names import normalize, words_of
 from zwave_mcp.safetext import loads_json
+from zwave_mcp.smallfile import read_small_file
 
 # An alias maps to one device (a name or key) or, as a list, to a group (device names, keys or rooms).
 AliasTarget = str | Sequence[str]
@@ -392,11 +393,12 @@ def load_aliases(path: str | Path) -> dict[str, AliasTarget]:
     file = Path(path)
     try:
         size = file.stat().st_size
-        if size > ALIAS_FILE_MAX_BYTES:
+        data = read_small_file(file, ALIAS_FILE_MAX_BYTES) if size <= ALIAS_FILE_MAX_BYTES else b""
+        if size > ALIAS_FILE_MAX_BYTES or len(data) > ALIAS_FILE_MAX_BYTES:
             raise AliasFileError(
-                f"Alias file {file} is too large ({size} bytes; at most {ALIAS_FILE_MAX_BYTES})."
+                f"Alias file {file} is too large ({max(size, len(data))} bytes; at most {ALIAS_FILE_MAX_BYTES})."
             )
-        text = file.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise AliasFileError(f"Alias file {file} does not exist.") from None
     except UnicodeDecodeError as exc:

@@ -36,6 +36,7 @@ from zwave_mcp.config import ConfigError, Settings, env_name
 from zwave_mcp.policy.sensitive import SafeBand
 from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
 from zwave_mcp.safetext import loads_json
+from zwave_mcp.smallfile import read_small_file
 
 POLICY_FILE_MAX_BYTES = 1_000_000
 LIST_KEYS = ("allow", "deny", "hide", "confirm_devices")
@@ -142,7 +143,7 @@ def load_policy_file(path: Path) -> dict[str, Any]:
     """Read a TOML (`.toml`) or JSON policy file; unknown keys and bad syntax are `ConfigError`s."""
     label = f"{env_name('policy_file')}={str(path)!r}"
     try:
-        raw = path.read_bytes()
+        raw = read_small_file(path, POLICY_FILE_MAX_BYTES)
     except OSError as exc:
         raise ConfigError(f"{label}: cannot read it ({exc.strerror})") from None
     if len(raw) > POLICY_FILE_MAX_BYTES:
