@@ -23,6 +23,7 @@ from zwave_mcp.devices.resolve import DeviceIndex
 from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics
+from zwave_mcp.policy.text import check_text_argument
 from zwave_mcp.tools.present import summarize
 
 JUNK: list[Any] = [
@@ -125,3 +126,31 @@ def test_junk_anywhere_in_the_node_data_never_breaks_the_house(seed: int) -> Non
     inventory = _load(_mutated(seed))
     assert inventory.nodes, "the reply loaded"
     _speak_everything(inventory)
+
+
+NAMES = {
+    2: ("Lamp\u202eRTL\x00NUL\x07bell\nnew\tline", "Living\u200bRoom\u2028"),
+    3: ("B" * 100_000, "X" * 100_000),
+    4: ("\x00", "\x1b[31mred"),
+    5: ("   ", " "),
+}
+
+
+def test_names_and_rooms_from_the_gateway_are_plain_text_people_can_type_back() -> None:
+    """Control characters, bidirectional overrides and 100 kB names were spoken and offered as they
+    came, and tool arguments refuse them: the name shown could not be said back."""
+    nodes = raw_nodes()
+    for node in nodes:
+        if node["id"] in NAMES:
+            node["name"], node["loc"] = NAMES[node["id"]]
+    devices = build_devices(_load(nodes).nodes.values())
+    index = DeviceIndex(devices)
+    by_node = {d.node_id: d for d in devices}
+    assert by_node[2].name == "LampRTLNULbell new line" and by_node[2].location == "Living\u200bRoom"
+    assert by_node[4].name == "nodeID_4" and by_node[5].name == "nodeID_5"
+    for device in devices:
+        for text in (device.location, sentence(device)):  # no control characters, no overrides
+            check_text_argument("text", text, max_len=10_000)
+        check_text_argument("deviceName", device.name)  # and short enough to be said back
+        if device.endpoint is None:
+            assert index.resolve(device.name) is device

@@ -10,10 +10,12 @@ import sys
 from typing import Any
 
 from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import loads_json, plain_text
+
+UNIT_MAX = 20
 
 
-def _number(raw: Any) -> float | None:
+def as_float(raw: Any) -> float | None:
     if not isinstance(raw, int | float) or isinstance(raw, bool):
         return None
     try:
@@ -105,7 +107,7 @@ def _shared_cc_specific(raw: Any) -> dict[str, Any] | None:
 def parse_states(raw: Any) -> list[ValueState]:
     if not isinstance(raw, list):
         return []
-    pairs = tuple((s.get("value"), str(s.get("text", ""))) for s in raw if isinstance(s, dict))
+    pairs = tuple((s.get("value"), plain_text(str(s.get("text", "")))) for s in raw if isinstance(s, dict))
     try:
         shared = _SHARED_STATES.get(pairs)
     except TypeError:  # an unhashable state value: keep this list to itself
@@ -122,7 +124,7 @@ _ID_PART_TYPES = frozenset({str, int, float})
 
 
 def _bound(raw: Any) -> float | None:
-    number = _number(raw)
+    number = as_float(raw)
     return None if number is None else _shared_number(number)
 
 
@@ -169,11 +171,11 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         _shared_text(prop_key),
         _shared_text(property_name),
         _shared_text(get("propertyKeyName")),
-        _intern(str(get("label") or property_name or prop)),
+        _intern(plain_text(str(get("label") or property_name or prop))),
         _intern(str(get("type") or "any")),
         bool(get("readable", True)),
         bool(get("writeable", False)),
-        _intern(unit) if type(unit) is str else (str(unit) if isinstance(unit, str) else None),
+        _intern(plain_text(unit, UNIT_MAX)) if isinstance(unit, str) else None,
         None if low is None else _shared_number(low) if type(low) is float else _bound(low),
         None if high is None else _shared_number(high) if type(high) is float else _bound(high),
         parse_states(raw_states) if raw_states else _NO_STATES,
