@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from tests.unit.test_devices_build import house
+from tests.unit.test_devices_build import house, raw_nodes
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.describe import readings, sentence, state_summary
+from zwave_mcp.gateway.nodes import parse_node
 
 SUMMARIES = {
     "2": "off",
@@ -106,3 +108,13 @@ def test_readings_cover_every_reading_value_with_unit_and_age() -> None:
         ("Battery", None),
     ]
     assert readings(d["2"], now) == []
+
+
+def test_a_device_that_has_reported_nothing_yet_is_said_so() -> None:
+    """Just after zwave-js-ui starts, getNodes lists nodes without values: the sentence was
+    "Kitchen Light is no readings."."""
+    raw = next(n for n in raw_nodes() if n["id"] == 2)
+    node = parse_node({**raw, "values": {}, "ready": False})
+    assert node is not None
+    (device,) = build_devices([node])
+    assert sentence(device) == "Kitchen Light has not reported anything yet."

@@ -139,6 +139,9 @@ def _without_battery(summary: str) -> str:
     return summary.split(", battery low (")[0]
 
 
+NO_READINGS = "no readings"
+
+
 def _state_summary(device: Device) -> str:
     v = device.values
     if device.has(Capability.LOCK):
@@ -165,7 +168,7 @@ def _state_summary(device: Device) -> str:
     found = readings(device, 0)
     if len(device.capabilities) > 1:
         found = [r for r in found if r.label != "Battery"]  # a sensor's battery is not its state
-    return ", ".join(spoken_readings(found)) or "no readings"
+    return ", ".join(spoken_readings(found)) or NO_READINGS
 
 
 def sentence(device: Device) -> str:
@@ -177,6 +180,8 @@ def sentence(device: Device) -> str:
     summary = state_summary(device)
     if device.kind in m.SENSORS:
         return f"{name} reports {_and_last(summary)}."
+    if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
+        return f"{name} has not reported anything yet."
     battery = _low_battery(device)
     low = f"; its battery is low ({battery})" if battery else ""
     summary = _without_battery(summary)
