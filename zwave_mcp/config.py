@@ -20,6 +20,7 @@ from zwave_mcp.smallfile import check_regular_file, read_small_file
 ENV_PREFIX = "ZWAVE_MCP_"
 DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
 SECRET_FILE_MAX_BYTES = 64 * 1024
+MQTT_STRING_MAX_BYTES = 65535
 
 
 class ConfigError(ValueError):
@@ -115,16 +116,29 @@ class Settings(BaseModel):
         if not parts.hostname:
             raise ValueError("has no host, e.g. mqtt://127.0.0.1:1883")
         try:
-            parts.port  # noqa: B018 - raises ValueError on a bad port
+            port = parts.port  # raises ValueError on a bad port
         except ValueError:
-            raise ValueError("has a port that is not a number from 1 to 65535") from None
+            port = 0
+        if port == 0:  # ":0" is no port: the default would be used without a word
+            raise ValueError("has a port that is not a number from 1 to 65535")
         return url
+
+    @field_validator("mqtt_client_id", "mqtt_username", "mqtt_password")
+    @classmethod
+    def _check_mqtt_string(cls, value: str | SecretStr | None) -> str | SecretStr | None:
+        # MQTT carries these with a 16-bit length: a longer one failed every connection attempt.
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if text is not None and len(text.encode("utf-8")) > MQTT_STRING_MAX_BYTES:
+            raise ValueError(f"is longer than MQTT allows ({MQTT_STRING_MAX_BYTES} bytes)")
+        return value
 
     @field_validator("prefix", "gateway_name")
     @classmethod
     def _check_topic_part(cls, text: str) -> str:
         if not text or any(ch in text for ch in "+#\x00") or len(text) > 200:
             raise ValueError("must be 1-200 characters without +, # or NUL")
+        if not text.isprintable():
+            raise ValueError("must not hold control characters (a line break, a tab, …)")
         return text
 
     # Derived broker facts, so nobody parses the URL twice.
@@ -293,6 +307,7 @@ def load_settings(
         name = str(err["loc"][0]) if err["loc"] else "settings"
         source = flag_name(name) if name in from_flags else env_name(name)
         shown = "***" if "password" in name else repr(raw.get(name))
+        shown = shown if len(shown) <= 100 else shown[:99] + "…"
         if name == "mqtt_url":
             from zwave_mcp.logs import redact_url
 
