@@ -25,6 +25,7 @@ from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.policy.text import check_text_argument
 from zwave_mcp.tools.present import summarize
+from zwave_mcp.tools.scenes import scenes_from
 
 JUNK: list[Any] = [
     None,
@@ -154,3 +155,13 @@ def test_names_and_rooms_from_the_gateway_are_plain_text_people_can_type_back() 
         check_text_argument("deviceName", device.name)  # and short enough to be said back
         if device.endpoint is None:
             assert index.resolve(device.name) is device
+
+
+def test_scene_labels_from_the_gateway_are_plain_text() -> None:
+    raw = [
+        {"sceneid": 1, "label": "\u202eMovie\nNight\x00", "values": "not a list"},
+        {"sceneid": 2, "label": "   "},
+        {"sceneid": 3, "label": "N" * 100_000},
+    ]
+    labels = [scene.label for scene in scenes_from(raw, lambda _value_id: True)]
+    assert labels == ["Movie Night", "Scene 2", "N" * 199 + "…"]
