@@ -118,3 +118,13 @@ def test_a_device_that_has_reported_nothing_yet_is_said_so() -> None:
     assert node is not None
     (device,) = build_devices([node])
     assert sentence(device) == "Kitchen Light has not reported anything yet."
+
+
+def test_a_door_status_that_is_neither_open_nor_closed_is_not_reported_as_closed() -> None:
+    d = house()
+    door = d["5"].values[m.LOCK_DOOR]
+    for said in ("\u202eopen", "ajar", "", "\ufffd"):
+        door.value = said
+        assert sentence(d["5"]) == "Front Door Lock is unlocked.", said
+    door.value = "Closed"
+    assert sentence(d["5"]) == "Front Door Lock is unlocked, door closed."

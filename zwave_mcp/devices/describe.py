@@ -232,7 +232,8 @@ def door_open(device: Device) -> bool | None:
     door = device.values.get(m.LOCK_DOOR)
     if door is None or not isinstance(door.value, str):
         return None
-    return door.value.casefold() == "open"
+    said = door.value.strip().casefold()  # zwave-js says "open" or "closed"; anything else tells nothing
+    return True if said == "open" else False if said == "closed" else None
 
 
 def _lock_summary(device: Device) -> str:
