@@ -128,3 +128,10 @@ def test_a_door_status_that_is_neither_open_nor_closed_is_not_reported_as_closed
         assert sentence(d["5"]) == "Front Door Lock is unlocked.", said
     door.value = "Closed"
     assert sentence(d["5"]) == "Front Door Lock is unlocked, door closed."
+
+
+def test_a_switch_state_of_the_wrong_type_is_not_reported_as_off() -> None:
+    d = house()
+    for junk in ("1", "on", [1], {"value": True}):
+        d["2"].values[m.SWITCH_CURRENT].value = junk
+        assert sentence(d["2"]) == "Kitchen Light has not reported whether it is on.", junk

@@ -205,8 +205,8 @@ def sentence(device: Device) -> str:
 def is_on(device: Device) -> bool | None:
     """Switched on (any level above 0)? None when the device has not said."""
     current = device.values.get(m.LEVEL_CURRENT) or device.values.get(m.SWITCH_CURRENT)
-    if current is None or current.value is None:
-        return None
+    if current is None or not (isinstance(current.value, bool) or _is_number(current.value)):
+        return None  # nothing, or something that is no switch state ("1", an object): not "off"
     return current.value is True or (_is_number(current.value) and current.value > 0)
 
 
