@@ -135,3 +135,21 @@ def test_a_switch_state_of_the_wrong_type_is_not_reported_as_off() -> None:
     for junk in ("1", "on", [1], {"value": True}):
         d["2"].values[m.SWITCH_CURRENT].value = junk
         assert sentence(d["2"]) == "Kitchen Light has not reported whether it is on.", junk
+
+
+def test_a_reading_no_float_can_hold_is_not_spoken_as_a_number() -> None:
+    """An integer beyond any float made the sentence raise (every list of the house crashed with it);
+    infinity and NaN (1e400 and NaN in JSON) were spoken as "inf °C" and "nan °C"."""
+    d = house()
+    temperature = d["4"].readings[m.Capability.SENSOR][0]
+    for junk in (10**400, float("inf"), float("nan")):
+        temperature.value = junk
+        said = sentence(d["4"])
+        assert "inf" not in said and "nan" not in said and "humidity 46 %" in said, said
+        state_summary(d["4"])
+    level = d["3"].values[m.LEVEL_CURRENT]
+    for junk in (10**400, float("inf"), float("nan")):
+        level.value = junk
+        assert sentence(d["3"]) == "Living Room Lamp has not reported whether it is on.", junk
+    level.value, level.min, level.max = 50, float("inf"), float("nan")
+    sentence(d["3"])

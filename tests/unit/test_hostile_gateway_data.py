@@ -33,6 +33,8 @@ JUNK: list[Any] = [
     10**400,  # an integer no float can hold
     -(10**400),
     1e308,
+    float("inf"),  # JSON Infinity, and what 1e400 reads as
+    float("nan"),
     -1,
     "",
     "²",
@@ -92,7 +94,9 @@ def _mutated(seed: int) -> list[dict[str, Any]]:
     nodes = raw_nodes()
     for _ in range(12):
         node = rng.choice(nodes)
-        values = [v for v in raw_values(node) if isinstance(v, dict)]
+        raw = node.get("values")
+        listed = list(raw.values()) if isinstance(raw, dict) else raw if isinstance(raw, list) else []
+        values = [v for v in listed if isinstance(v, dict)]
         if values and rng.random() < 0.7:
             rng.choice(values)[rng.choice(VALUE_KEYS)] = rng.choice(JUNK)
         else:

@@ -6,6 +6,7 @@ Missing keys are normal (the Broadcast node has almost none); nothing here raise
 from __future__ import annotations
 
 import gc
+import math
 import sys
 from typing import Any
 
@@ -16,12 +17,15 @@ UNIT_MAX = 20
 
 
 def as_float(raw: Any) -> float | None:
+    """A finite number as a float; None for anything else (an integer beyond any float, 1e400 read as
+    infinity, NaN: no usable bound)."""
     if not isinstance(raw, int | float) or isinstance(raw, bool):
         return None
     try:
-        return float(raw)
-    except OverflowError:  # an integer beyond any float (hostile input): no usable bound
+        number = float(raw)
+    except OverflowError:
         return None
+    return number if math.isfinite(number) else None
 
 
 def _int(raw: Any) -> int | None:
@@ -176,8 +180,16 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         bool(get("readable", True)),
         bool(get("writeable", False)),
         _intern(plain_text(unit, UNIT_MAX)) if isinstance(unit, str) else None,
-        None if low is None else _shared_number(low) if type(low) is float else _bound(low),
-        None if high is None else _shared_number(high) if type(high) is float else _bound(high),
+        None
+        if low is None
+        else _shared_number(low)
+        if type(low) is float and math.isfinite(low)
+        else _bound(low),
+        None
+        if high is None
+        else _shared_number(high)
+        if type(high) is float and math.isfinite(high)
+        else _bound(high),
         parse_states(raw_states) if raw_states else _NO_STATES,
         None if cc_specific is None else _shared_cc_specific(cc_specific),
         bool(get("stateless", False)),
