@@ -114,6 +114,19 @@ def test_a_property_key_that_is_an_object_costs_only_that_value() -> None:
     assert _speak_everything(inventory) == _speak_everything(_load(raw_nodes()))
 
 
+def test_times_no_clock_holds_are_no_times() -> None:
+    """A 400-digit lastUpdate or lastActive was kept: every sentence about the device then raised."""
+    nodes = raw_nodes()
+    sensor = next(n for n in nodes if n["id"] == 4)
+    for value in raw_values(sensor):
+        value["lastUpdate"] = 10**400
+    sensor["lastActive"] = 10**400
+    inventory = _load(nodes)
+    assert inventory.nodes[4].last_active_ms is None
+    assert all(v.last_update_ms is None for v in inventory.nodes[4].values.values())
+    _speak_everything(inventory)
+
+
 def test_a_bound_beyond_any_float_costs_only_that_bound() -> None:
     nodes = raw_nodes()
     lamp = next(n for n in nodes if n["id"] == 3)

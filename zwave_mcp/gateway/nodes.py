@@ -29,7 +29,8 @@ def as_float(raw: Any) -> float | None:
 
 
 def _int(raw: Any) -> int | None:
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+    # Ids, classes, times (ms): beyond 2**53 is junk that only breaks arithmetic later (an age in seconds).
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= 2**53 else None
 
 
 def value_id_of(node_id: int, cc: int, endpoint: int, prop: Any, prop_key: Any = None) -> str:
@@ -194,7 +195,7 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         None if cc_specific is None else _shared_cc_specific(cc_specific),
         bool(get("stateless", False)),
         _shared_number(current) if type(current) is int or type(current) is float else current,
-        last_update if type(last_update) is int else _int(last_update),
+        _int(last_update),
         get("default"),
         description if type(description := get("description")) is str else None,
     )
