@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.unit.test_devices_build import house, raw_nodes
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.build import build_devices
-from zwave_mcp.devices.describe import readings, sentence, state_summary
+from zwave_mcp.devices.describe import change_phrase, readings, sentence, state_summary
 from zwave_mcp.gateway.nodes import parse_node
 
 SUMMARIES = {
@@ -153,3 +153,13 @@ def test_a_reading_no_float_can_hold_is_not_spoken_as_a_number() -> None:
         assert sentence(d["3"]) == "Living Room Lamp has not reported whether it is on.", junk
     level.value, level.min, level.max = 50, float("inf"), float("nan")
     sentence(d["3"])
+
+
+def test_a_change_to_a_number_no_float_holds_is_said_to_be_unreadable() -> None:
+    """Recent events said "reported remaining duration nan"."""
+    d = house()
+    for device in d.values():
+        for value in device.node.values.values():
+            for junk in (float("nan"), float("inf"), 10**400):
+                said = change_phrase(device, value, junk)
+                assert "nan" not in said.split() and "inf" not in said.split() and "999" not in said, said

@@ -338,6 +338,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     )
     if new is None:
         return f"reported an unknown {_noun(role, value)}"
+    if isinstance(new, int | float) and not isinstance(new, bool) and not is_number(new):  # inf, NaN
+        return f"reported an unreadable {_noun(role, value)}"
     told = role is not None and role.endswith(".target")
     if role in _MOVES:
         start, stop = _MOVES[role]
