@@ -163,3 +163,12 @@ def test_a_change_to_a_number_no_float_holds_is_said_to_be_unreadable() -> None:
             for junk in (float("nan"), float("inf"), 10**400):
                 said = change_phrase(device, value, junk)
                 assert "nan" not in said.split() and "inf" not in said.split() and "999" not in said, said
+
+
+def test_a_colour_channel_no_float_holds_is_left_out() -> None:
+    """An infinite or 400-digit channel made every sentence about the bulb raise."""
+    d = house()
+    bulb = d["9"]
+    bulb.values[m.COLOR_CURRENT].value = {"red": float("inf"), "green": 10**400, "blue": 5, "warmWhite": 0}
+    bulb.values[m.LEVEL_CURRENT].value = 50
+    assert sentence(bulb).startswith("Bedroom Color Bulb is on at 50 %")

@@ -97,7 +97,7 @@ def _power(node: ZNode) -> str:
 def _int_value(node: ZNode, cc: int, prop: str) -> int | None:
     value = node.find_value(cc, prop)
     raw = value.value if value is not None else None
-    return int(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+    return int(raw) if raw is not None and is_number(raw) else None
 
 
 def _security_words(security: Any) -> str | None:
