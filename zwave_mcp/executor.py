@@ -329,7 +329,8 @@ class ToolExecutor:
         """Everything checked before a tool runs. Returns the spec and normalized arguments, or a refusal."""
         spec = self.specs.get(name)
         if spec is None:
-            return f"Unknown tool '{name}'. Available tools: {', '.join(self.tool_names())}."
+            shown = name if len(name) <= 80 and name.isprintable() else _short_repr(name)[1:-1]
+            return f"Unknown tool '{shown}'. Available tools: {', '.join(self.tool_names())}."
         if spec.mutating and self.read_only:
             return (
                 f"{name} is disabled: zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), so nothing "

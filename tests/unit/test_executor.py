@@ -116,6 +116,12 @@ async def test_a_huge_wrong_value_is_not_echoed_whole(given):
     assert result.content[0].text.startswith("Parameter 'deviceName' must be a string (got ")
 
 
+async def test_an_unknown_tool_name_is_quoted_short_and_plain():
+    result = await call(make_server(), "x" * 100_000 + "\u202e\n", {})
+    assert result.is_error and len(result.content[0].text) < 200, result.content[0].text[:200]
+    assert "\u202e" not in result.content[0].text and "\n" not in result.content[0].text
+
+
 async def test_unknown_tool_lists_the_tools_that_exist():
     result = await call(make_server(), "explode", {})
     assert result.is_error
