@@ -15,9 +15,12 @@ from urllib.parse import unquote, urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from zwave_mcp.safetext import encodable
+from zwave_mcp.smallfile import check_regular_file, read_small_file
 
 ENV_PREFIX = "ZWAVE_MCP_"
 DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
+SECRET_FILE_MAX_BYTES = 64 * 1024
+MQTT_STRING_MAX_BYTES = 65535
 
 
 class ConfigError(ValueError):
@@ -93,7 +96,7 @@ class Settings(BaseModel):
     )
     history_days: float = Field(30.0, gt=0, le=3650, description="Days of history kept")
     history_max_mb: float = Field(
-        500.0, gt=0, description="History file size cap in MB; the oldest changes go first"
+        500.0, gt=0, le=1_000_000, description="History file size cap in MB; the oldest changes go first"
     )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
     log_format: Literal["json", "text"] = Field("json", description="stderr log format")
@@ -113,16 +116,29 @@ class Settings(BaseModel):
         if not parts.hostname:
             raise ValueError("has no host, e.g. mqtt://127.0.0.1:1883")
         try:
-            parts.port  # noqa: B018 - raises ValueError on a bad port
+            port = parts.port  # raises ValueError on a bad port
         except ValueError:
-            raise ValueError("has a port that is not a number from 1 to 65535") from None
+            port = 0
+        if port == 0:  # ":0" is no port: the default would be used without a word
+            raise ValueError("has a port that is not a number from 1 to 65535")
         return url
+
+    @field_validator("mqtt_client_id", "mqtt_username", "mqtt_password")
+    @classmethod
+    def _check_mqtt_string(cls, value: str | SecretStr | None) -> str | SecretStr | None:
+        # MQTT carries these with a 16-bit length: a longer one failed every connection attempt.
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if text is not None and len(text.encode("utf-8")) > MQTT_STRING_MAX_BYTES:
+            raise ValueError(f"is longer than MQTT allows ({MQTT_STRING_MAX_BYTES} bytes)")
+        return value
 
     @field_validator("prefix", "gateway_name")
     @classmethod
     def _check_topic_part(cls, text: str) -> str:
         if not text or any(ch in text for ch in "+#\x00") or len(text) > 200:
             raise ValueError("must be 1-200 characters without +, # or NUL")
+        if not text.isprintable():
+            raise ValueError("must not hold control characters (a line break, a tab, …)")
         return text
 
     # Derived broker facts, so nobody parses the URL twice.
@@ -204,9 +220,11 @@ def _read_secret_file(key: str, path: str) -> str:
     """The first line of a password file; a file that cannot be read or is not UTF-8 is a `ConfigError`."""
     shown = f"{key}={encodable(path)!r}"
     try:
-        data = Path(path).read_bytes()
+        data = read_small_file(path, SECRET_FILE_MAX_BYTES)
     except OSError as exc:
         raise ConfigError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
+    if len(data) > SECRET_FILE_MAX_BYTES:
+        raise ConfigError(f"{shown}: larger than {SECRET_FILE_MAX_BYTES} bytes; it should hold one password")
     try:
         return data.decode("utf-8").rstrip("\r\n")
     except UnicodeDecodeError:
@@ -220,6 +238,8 @@ def check_files(settings: Settings, audit_file: Path | None) -> None:
         problem = None
         if audit_file.is_dir():
             problem = "is a directory, not a file"
+        elif audit_file.is_fifo() or audit_file.is_socket():
+            problem = "is a pipe or socket, not a file (writing to it could block every change)"
         elif audit_file.exists():
             problem = None if os.access(audit_file, os.W_OK) else "cannot be written (permission denied)"
         elif not audit_file.parent.is_dir():
@@ -234,6 +254,9 @@ def check_files(settings: Settings, audit_file: Path | None) -> None:
         from zwave_mcp.mqtt import build_tls_context
 
         try:
+            for name in ("tls_ca", "tls_cert", "tls_key"):
+                if getattr(settings, name) is not None:  # OpenSSL would read a pipe or device forever
+                    check_regular_file(getattr(settings, name))
             build_tls_context(settings)
         except (OSError, ssl.SSLError, ValueError) as exc:
             files = {n: getattr(settings, n) for n in ("tls_ca", "tls_cert", "tls_key")}
@@ -284,6 +307,7 @@ def load_settings(
         name = str(err["loc"][0]) if err["loc"] else "settings"
         source = flag_name(name) if name in from_flags else env_name(name)
         shown = "***" if "password" in name else repr(raw.get(name))
+        shown = shown if len(shown) <= 100 else shown[:99] + "…"
         if name == "mqtt_url":
             from zwave_mcp.logs import redact_url
 

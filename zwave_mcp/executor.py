@@ -178,6 +178,16 @@ def _properties(args_model: type[BaseModel]) -> dict[str, Any]:
     return props
 
 
+def _short_repr(value: Any, limit: int = 80) -> str:
+    """What the caller gave, quoted in a message: a value of any size from the client, so cut."""
+    if isinstance(value, list | dict) and len(value) > limit:
+        return f"a {'list' if isinstance(value, list) else 'mapping'} of {len(value)} items"
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        return f"a number of {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def describe_validation_error(exc: ValidationError, args_model: type[BaseModel]) -> str:
     """Turn pydantic's errors into sentences that name the parameter, what it needs and what was given."""
     props = _properties(args_model)
@@ -188,7 +198,7 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
         prop = props.get(str(err["loc"][0]), {}) if err["loc"] else {}
         wanted = _schema_type(prop) if prop else ""
         given = err.get("input")
-        shown = repr(given) if not isinstance(given, str) or len(given) <= 60 else repr(given[:60] + "…")
+        shown = repr(given[:60] + "…") if isinstance(given, str) and len(given) > 60 else _short_repr(given)
         kind = err["type"]
         if kind == "missing":
             hint = f" ({prop['description']})" if prop.get("description") else ""
@@ -343,7 +353,8 @@ class ToolExecutor:
         validated model, or a refusal."""
         spec = self.specs.get(name)
         if spec is None:
-            return f"Unknown tool '{name}'. Available tools: {', '.join(self.tool_names())}."
+            shown = name if len(name) <= 80 and name.isprintable() else _short_repr(name)[1:-1]
+            return f"Unknown tool '{shown}'. Available tools: {', '.join(self.tool_names())}."
         if spec.mutating and self.read_only:
             return (
                 f"{name} is disabled: zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), so nothing "

@@ -77,10 +77,18 @@ def redact_text(text: str) -> str:
     return _INLINE_SECRET.sub(lambda m: f"{m['key']}{m['quote']}{REDACTED}", text)
 
 
+MAX_DEPTH = 20
+MAX_TEXT = 4096
+"""Logged data is cut below this depth and (in log records) after this many characters a string: tool
+arguments come from the client, and a log line must neither show a secret where redaction stops looking
+nor grow without end."""
+
+
 def redact(value: Any, _depth: int = 0) -> Any:
-    """A copy of `value` with secrets replaced: by field name in mappings, by pattern in strings."""
-    if _depth > 20:
-        return value
+    """A copy of `value` with secrets replaced (by field name in mappings, by pattern in strings), cut
+    below `MAX_DEPTH` levels."""
+    if _depth > MAX_DEPTH:
+        return "…"  # what lies deeper is not looked at, so it is not logged either
     if isinstance(value, dict):
         return {
             k: (
@@ -97,6 +105,17 @@ def redact(value: Any, _depth: int = 0) -> Any:
     return value
 
 
+def _cut(value: Any) -> Any:
+    """`value` (already redacted: a cut could split a secret from what marks it) with long strings cut."""
+    if isinstance(value, str):
+        return value if len(value) <= MAX_TEXT else f"{value[:MAX_TEXT]}…(+{len(value) - MAX_TEXT} chars)"
+    if isinstance(value, dict):
+        return {k: _cut(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_cut(v) for v in value]
+    return value
+
+
 class RedactingFilter(logging.Filter):
     """Runs on every record before formatting: message, args and extra fields."""
 
@@ -110,7 +129,9 @@ class RedactingFilter(logging.Filter):
         for key, value in list(vars(record).items()):
             if key in _RESERVED:
                 continue
-            record.__dict__[key] = REDACTED if is_secret_name(key) and value is not None else redact(value)
+            record.__dict__[key] = (
+                REDACTED if is_secret_name(key) and value is not None else _cut(redact(value))
+            )
         return True
 
 

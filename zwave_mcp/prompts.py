@@ -7,9 +7,10 @@ names, see completions.py). A name that matches nothing is an error that says wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
@@ -27,6 +28,8 @@ MAX_MINUTES = 24 * 60
 
 
 def register_prompts(server: MCPServer[Any], app: App) -> None:
+    server.middleware.append(PromptCheck(server))
+
     @server.prompt(name="home_status_summary", title="Home status summary")
     def home_status_summary() -> str:
         """A short spoken summary of the home: what is on, open or unlocked, and anything wrong."""
@@ -40,8 +43,10 @@ def register_prompts(server: MCPServer[Any], app: App) -> None:
     def what_changed(minutes: str = "60") -> str:
         """What changed recently (minutes, 1-1440, default 60), from the server's event history."""
         # The argument lands in text the model reads: only a number gets through.
-        digits = minutes.strip()
-        minutes = str(min(max(int(digits), 1), MAX_MINUTES)) if digits.isdigit() and len(digits) < 6 else "60"
+        digits = minutes.strip()  # isdecimal, not isdigit: int() refuses digits such as "²"
+        minutes = (
+            str(min(max(int(digits), 1), MAX_MINUTES)) if digits.isdecimal() and len(digits) < 6 else "60"
+        )
         return (
             f"What changed in my home in the last {minutes} minutes? Call get_recent_events with "
             f"minutes={minutes} and tell me the notable changes in plain sentences, newest first."
@@ -92,3 +97,29 @@ def _or_invalid(find: Callable[[], T]) -> T:
         return find()
     except UserError as exc:
         raise MCPError(INVALID_PARAMS, exc.message) from exc
+
+
+class PromptCheck:
+    """SDK middleware: a `prompts/get` for a prompt that does not exist, or without an argument it needs,
+    is the client's mistake (-32602, saying what exists). The SDK would answer an internal error (error
+    code 0 in one protocol era, -32603 in the other) and log a traceback."""
+
+    def __init__(self, server: MCPServer[Any]) -> None:
+        self.server = server
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        if ctx.method != "prompts/get" or not isinstance(ctx.params, Mapping):
+            return await call_next(ctx)
+        name, given = ctx.params.get("name"), ctx.params.get("arguments") or {}
+        prompts = {prompt.name: prompt for prompt in await self.server.list_prompts()}
+        prompt = prompts.get(name) if isinstance(name, str) else None
+        if prompt is None:
+            shown = echo(name) if isinstance(name, str) else repr(type(name).__name__)
+            raise MCPError(
+                INVALID_PARAMS, f"No prompt named '{shown}'. The prompts are: {', '.join(prompts)}."
+            )
+        needed = [a.name for a in prompt.arguments or [] if a.required]
+        missing = [a for a in needed if not isinstance(given, Mapping) or a not in given]
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"The prompt {name} needs the argument {', '.join(missing)}.")
+        return await call_next(ctx)

@@ -10,6 +10,11 @@ replacement character), here and only here:
 - `loads_json(data, **kwargs)` for JSON text (`json.loads` arguments pass through, `object_hook`
   included, which then receives objects already cleaned).
 
+Names and labels the gateway gives (a node's name and room, a value's label and unit) are spoken, listed
+and offered as completions, and people type them back into tool arguments, which refuse control
+characters, bidirectional overrides and more than 200 characters (zwave_mcp.policy.text). So they are
+also made plain where they are read: `plain_text(text)`.
+
 Only the standard library: the stdio transport imports this before anything else.
 """
 
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 REPLACEMENT = "\ufffd"
@@ -28,6 +34,28 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def encodable(text: str) -> str:
     """`text` with every lone surrogate replaced by U+FFFD; the same object when there is none."""
     return text if text.isascii() else _SURROGATE.sub(REPLACEMENT, text)
+
+
+NAME_MAX = 200  # the longest name a tool argument takes
+# Characters that reorder text on screen (Trojan Source): "U+202E" makes "kcol" read as "lock".
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def plain_text(text: str, max_len: int = NAME_MAX) -> str:
+    """`text` as one plain line: line breaks and tabs become spaces, other control characters, lone
+    surrogates and bidirectional controls are dropped, and it is cut to `max_len` characters (ending in
+    "…"). Most text is returned as it is, at once."""
+    if text.isprintable() and len(text) <= max_len:
+        return text.strip()  # the same object when there is nothing to strip
+    kept = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if ch.isspace():
+            kept.append(" ")
+        elif category not in ("Cc", "Cs") and ch not in BIDI_CONTROLS:
+            kept.append(ch)
+    plain = "".join(kept).strip()
+    return plain if len(plain) <= max_len else plain[: max_len - 1].rstrip() + "…"
 
 
 def loads_json(data: bytes | bytearray | str, **kwargs: Any) -> Any:

@@ -116,6 +116,13 @@ def _junk(prefix: str) -> list[bytes]:
         b'{"success":true,"result":{"\\ud800":1},"origin":{"\\ud800":"\\udfff"}}',
         b"",
         prefix.encode(),
+        # Numbers no float or clock holds: a 400-digit value and time, JSON's Infinity and NaN.
+        b'{"time":1795312935204,"value":' + b"9" * 400 + b"}",
+        b'{"time":' + b"9" * 400 + b',"value":5}',
+        b'{"time":1795312935205,"value":Infinity}',
+        b'{"time":1795312935206,"value":NaN}',
+        b'{"id":"x","nodeId":4,"commandClass":49,"endpoint":0,"property":"Air temperature","value":1,'
+        b'"min":' + b"9" * 400 + b',"propertyKey":{"k":1},"lastUpdate":' + b"9" * 400 + b"}",
     ]
 
 
@@ -197,8 +204,18 @@ async def test_junk_on_every_subscribed_topic_while_calls_run(
                     )
                     assert not done.is_error, done.text
                     assert (await client.read_resource(DEVICES_URI)).contents
-                    await call(client, "check_zwave_health")
-                    await call(client, "get_recent_events", {})
+                    for tool in (
+                        "check_zwave_health",
+                        "get_recent_events",
+                        "get_energy_usage",
+                        "get_battery_report",
+                    ):
+                        answer = await call(client, tool, {})
+                        assert "failed unexpectedly" not in answer.text, answer.text
+                    history = await call(client, "get_device_history", {"device_name": "bedroom sensor"})
+                    assert (
+                        "failed unexpectedly" not in history.text and "closed database" not in history.text
+                    ), history.text
             finally:
                 stop.set()
                 await anyio.to_thread.run_sync(thread.join, 30)

@@ -98,3 +98,20 @@ def test_inclusion_tracker_follows_the_controller_events() -> None:
     assert (
         ga.security_words("S2_AccessControl") == "S2 access control" and ga.security_words("None") == "none"
     )
+
+
+def test_a_health_answer_with_junk_counts_says_what_it_can() -> None:
+    """A count that was text or an object, or a latency no float holds, made the health check raise."""
+    sentence, _measured = health_summary(
+        {
+            "rating": 7,
+            "results": [
+                {"latency": 10**400, "failedPingsNode": "many", "rating": 10},
+                {"latency": 40, "failedPingsNode": {"x": 1}, "rating": 7},
+                {"failedPingsToTarget": [1], "failedPingsToSource": 10**400},
+            ],
+        },
+        lifeline=True,
+    )
+    assert sentence.startswith("rating 7 of 10 (3 rounds of 10 pings, latency 40 to 40 ms"), sentence
+    health_summary({"results": [{"failedPingsToTarget": "x", "failedPingsToSource": None}]}, lifeline=False)

@@ -194,3 +194,22 @@ def test_write_result_keeps_gateway_message_and_duration() -> None:
 def test_write_result_envelope_failure() -> None:
     write = WriteResult.from_reply(_reply(None, success=False, message="Unknown API"), {}, 1)
     assert write.status is None and not write.succeeded and write.message == "Unknown API"
+
+
+HOSTILE = "\u202e\x00refused\x1b[31m\n" * 2_000
+
+
+async def test_zwave_js_ui_words_reach_a_person_as_one_plain_bounded_line() -> None:
+    """A failure message with control characters, overrides and 30 kB was quoted as it came."""
+    transport = FakeTransport()
+    api = ApiClient(transport, TOPICS)
+    call = asyncio.create_task(api.call("writeValue", {"nodeId": 2}, True, timeout=1))
+    await wait_sent(transport, 1)
+    api.handle_reply("writeValue", reply_for(transport.sent[0][1], success=False, message=HOSTILE))
+    reply = await call
+    write = WriteResult.from_reply(reply, {"nodeId": 2}, True)
+    assert len(write.message) <= 300 and write.message.isprintable() and "refused" in write.message
+    invalid = WriteResult.from_reply(_reply({"status": 5, "message": HOSTILE}), {"nodeId": 2}, True)
+    assert len(invalid.message) <= 300 and invalid.message.isprintable()
+    odd = WriteResult.from_reply(_reply({"status": "x" * 100_000}), {"nodeId": 2}, True)
+    assert len(odd.message) < 120

@@ -44,6 +44,13 @@ def test_password_file_is_read(tmp_path):
         ({"ZWAVE_MCP_PREFIX": "zwave/#"}, "ZWAVE_MCP_PREFIX", "without +, #"),
         ({"ZWAVE_MCP_MQTT_VERSION": "4"}, "ZWAVE_MCP_MQTT_VERSION", "'3.1.1'"),
         ({"ZWAVE_MCP_MQTT_PASSWORD_FILE": "/nonexistent/pw"}, "ZWAVE_MCP_MQTT_PASSWORD_FILE", "cannot read"),
+        # Each of these was accepted, then failed at every connection attempt or went elsewhere:
+        ({"ZWAVE_MCP_MQTT_URL": "mqtt://h:0"}, "ZWAVE_MCP_MQTT_URL", "port"),  # silently became 1883
+        ({"ZWAVE_MCP_MQTT_CLIENT_ID": "c" * 70_000}, "ZWAVE_MCP_MQTT_CLIENT_ID", "65535 bytes"),
+        ({"ZWAVE_MCP_MQTT_USERNAME": "ü" * 40_000}, "ZWAVE_MCP_MQTT_USERNAME", "65535 bytes"),
+        ({"ZWAVE_MCP_MQTT_PASSWORD": "p" * 70_000}, "ZWAVE_MCP_MQTT_PASSWORD", "65535 bytes"),
+        ({"ZWAVE_MCP_PREFIX": "zw\x01ave"}, "ZWAVE_MCP_PREFIX", "control characters"),
+        ({"ZWAVE_MCP_GATEWAY_NAME": "zwave\njs"}, "ZWAVE_MCP_GATEWAY_NAME", "control characters"),
     ],
 )
 def test_bad_values_name_the_setting_and_what_works(environ, named, hint):
@@ -96,3 +103,9 @@ def test_design_name_for_the_gateway_is_still_read():
     assert load_settings(environ={"ZWAVE_MCP_GATEWAY": "zjs"}).gateway_name == "zjs"
     both = {"ZWAVE_MCP_GATEWAY": "old", "ZWAVE_MCP_GATEWAY_NAME": "new"}
     assert load_settings(environ=both).gateway_name == "new"
+
+
+def test_a_too_long_password_is_named_but_never_shown():
+    with pytest.raises(ConfigError) as err:
+        load_settings(environ={"ZWAVE_MCP_MQTT_PASSWORD": "secret" * 20_000})
+    assert "secret" not in str(err.value) and "***" in str(err.value)

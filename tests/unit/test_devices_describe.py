@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from tests.unit.test_devices_build import house
+from tests.unit.test_devices_build import house, raw_nodes
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.describe import readings, sentence, state_summary
+from zwave_mcp.devices.build import build_devices
+from zwave_mcp.devices.describe import change_phrase, readings, sentence, state_summary
+from zwave_mcp.gateway.nodes import parse_node
 
 SUMMARIES = {
     "2": "off",
@@ -106,3 +108,68 @@ def test_readings_cover_every_reading_value_with_unit_and_age() -> None:
         ("Battery", None),
     ]
     assert readings(d["2"], now) == []
+
+
+def test_a_device_that_has_reported_nothing_yet_is_said_so() -> None:
+    """Just after zwave-js-ui starts, getNodes lists nodes without values: the sentence was
+    "Kitchen Light is no readings."."""
+    raw = next(n for n in raw_nodes() if n["id"] == 2)
+    node = parse_node({**raw, "values": {}, "ready": False})
+    assert node is not None
+    (device,) = build_devices([node])
+    assert sentence(device) == "Kitchen Light has not reported anything yet."
+
+
+def test_a_door_status_that_is_neither_open_nor_closed_is_not_reported_as_closed() -> None:
+    d = house()
+    door = d["5"].values[m.LOCK_DOOR]
+    for said in ("\u202eopen", "ajar", "", "\ufffd"):
+        door.value = said
+        assert sentence(d["5"]) == "Front Door Lock is unlocked.", said
+    door.value = "Closed"
+    assert sentence(d["5"]) == "Front Door Lock is unlocked, door closed."
+
+
+def test_a_switch_state_of_the_wrong_type_is_not_reported_as_off() -> None:
+    d = house()
+    for junk in ("1", "on", [1], {"value": True}):
+        d["2"].values[m.SWITCH_CURRENT].value = junk
+        assert sentence(d["2"]) == "Kitchen Light has not reported whether it is on.", junk
+
+
+def test_a_reading_no_float_can_hold_is_not_spoken_as_a_number() -> None:
+    """An integer beyond any float made the sentence raise (every list of the house crashed with it);
+    infinity and NaN (1e400 and NaN in JSON) were spoken as "inf °C" and "nan °C"."""
+    d = house()
+    temperature = d["4"].readings[m.Capability.SENSOR][0]
+    for junk in (10**400, float("inf"), float("nan")):
+        temperature.value = junk
+        said = sentence(d["4"])
+        assert "inf" not in said and "nan" not in said and "humidity 46 %" in said, said
+        state_summary(d["4"])
+    level = d["3"].values[m.LEVEL_CURRENT]
+    for junk in (10**400, float("inf"), float("nan")):
+        level.value = junk
+        assert sentence(d["3"]) == "Living Room Lamp has not reported whether it is on.", junk
+    level.value = 50
+    level.update_meta(min=float("inf"), max=float("nan"))
+    sentence(d["3"])
+
+
+def test_a_change_to_a_number_no_float_holds_is_said_to_be_unreadable() -> None:
+    """Recent events said "reported remaining duration nan"."""
+    d = house()
+    for device in d.values():
+        for value in device.node.values.values():
+            for junk in (float("nan"), float("inf"), 10**400):
+                said = change_phrase(device, value, junk)
+                assert "nan" not in said.split() and "inf" not in said.split() and "999" not in said, said
+
+
+def test_a_colour_channel_no_float_holds_is_left_out() -> None:
+    """An infinite or 400-digit channel made every sentence about the bulb raise."""
+    d = house()
+    bulb = d["9"]
+    bulb.values[m.COLOR_CURRENT].value = {"red": float("inf"), "green": 10**400, "blue": 5, "warmWhite": 0}
+    bulb.values[m.LEVEL_CURRENT].value = 50
+    assert sentence(bulb).startswith("Bedroom Color Bulb is on at 50 %")

@@ -108,6 +108,20 @@ async def test_validation_messages_name_parameter_and_allowed_values(arguments, 
     assert result.structured_content["error"] == message
 
 
+@pytest.mark.parametrize("given", [[1] * 100_000, 10**4000, {"k" * 100_000: 1}])
+async def test_a_huge_wrong_value_is_not_echoed_whole(given):
+    """The message quotes what was given; a value of any size used to be quoted whole."""
+    result = await call(make_server(), "lamp", {"deviceName": given, "action": "on"})
+    assert result.is_error and len(result.content[0].text) < 300, result.content[0].text[:300]
+    assert result.content[0].text.startswith("Parameter 'deviceName' must be a string (got ")
+
+
+async def test_an_unknown_tool_name_is_quoted_short_and_plain():
+    result = await call(make_server(), "x" * 100_000 + "\u202e\n", {})
+    assert result.is_error and len(result.content[0].text) < 200, result.content[0].text[:200]
+    assert "\u202e" not in result.content[0].text and "\n" not in result.content[0].text
+
+
 async def test_unknown_tool_lists_the_tools_that_exist():
     result = await call(make_server(), "explode", {})
     assert result.is_error

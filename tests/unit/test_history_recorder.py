@@ -173,3 +173,19 @@ def test_retention_by_days_and_by_size(path: Path) -> None:
     store.prune(30, 200_000, now)
     assert store.count() < before and store.used_bytes() <= 200_000
     store.close()
+
+
+def test_values_and_times_no_float_holds_cost_nothing_but_themselves(recorder: Recorder, path: Path) -> None:
+    """A 400-digit value ended the writer thread (a raw traceback on stderr, then 'closed database' for
+    every history question until a restart); so did a report time no SQLite integer holds."""
+    recorder.on_change(value_change(10**400, 1000))
+    recorder.on_change(Change("value", 8, "8-49-0-Air temperature", None, float("nan"), 1500))
+    recorder.on_change(Change("value", 8, "8-49-0-Humidity", None, 40, 10**400))
+    recorder.on_change(value_change(12.0, 2000))
+    assert recorder.flush()
+    assert recorder.state == "ready"
+    stored = {key: at for key, at, _old, _new in rows(path)}
+    assert stored[VID] == 2000 and "8-49-0-Air temperature" in stored
+    assert stored["8-49-0-Humidity"] == int(NOW_S * 1000)  # no usable time: recorded as of now
+    recorder.on_change(value_change(13.0, 3000))
+    assert recorder.flush() and [r for r in rows(path) if r[0] == VID][-1][3] == "13.0"

@@ -78,3 +78,12 @@ def test_status_and_gateway() -> None:
 
 def test_spoken_label() -> None:
     assert spoken_label("Electric Consumption [kWh]") == "electric consumption"
+
+
+@pytest.mark.parametrize("raw", [float("inf"), float("nan"), 10**400])
+def test_a_number_no_float_holds_is_said_to_be_unreadable(raw: Any) -> None:
+    """It was spoken as "reported remaining duration nan"; a level of 10**400 as "was set to 100 %"."""
+    temperature = describe_value(value(49, "Air temperature", "Air temperature", unit="°C"), raw)
+    assert temperature.text == "reported an unreadable air temperature"
+    level = describe_value(value(38, "currentValue", "Current value"), raw)
+    assert "%" not in level.text and "inf" not in level.text and "nan" not in level.text

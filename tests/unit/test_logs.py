@@ -81,3 +81,23 @@ async def test_a_deferring_handler_holds_loop_records_until_drained_and_handles_
         assert target.getvalue().endswith("a\nb\nc\nd\n")
     finally:
         logger.removeHandler(handler)
+
+
+@pytest.mark.parametrize("depth", [19, 21, 50, 900])
+def test_a_secret_nested_deeper_than_redaction_looks_is_never_logged(log_stream, depth):
+    """Tool arguments are logged; below 20 levels of nesting they used to be logged as given."""
+    nested: object = {"password": "hunter2", "url": "mqtt://u:hunter2@h"}
+    for _ in range(depth):
+        nested = [nested]
+    logging.getLogger("zwave_mcp.test").info("tool call", extra={"arguments": {"filter": nested}})
+    line = log_stream.getvalue()
+    assert "hunter2" not in line
+    assert isinstance(json.loads(line), dict)
+
+
+def test_a_huge_logged_argument_is_cut(log_stream):
+    logging.getLogger("zwave_mcp.test").info(
+        "tool call", extra={"arguments": {"deviceName": "x" * 1_000_000}}
+    )
+    line = log_stream.getvalue()
+    assert len(line) < 10_000 and "chars)" in line

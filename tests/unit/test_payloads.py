@@ -155,3 +155,15 @@ def test_auto_detection_on_every_captured_value_payload(key: str, expected: str)
         assert got.payload_type is PayloadType(expected), (topic, msg["payload"])
         seen += 1
     assert seen > 100
+
+
+def test_a_time_no_clock_can_hold_is_no_time() -> None:
+    """A 400-digit `time` was kept, and every sentence about the device raised computing its age."""
+    huge = b"9" * 400
+    pinned = decode_value(b'{"time":' + huge + b',"value":5}', PayloadType.TIMEVALUE)
+    assert isinstance(pinned, ValuePayload) and pinned.value == 5 and pinned.time_ms is None
+    assert decode_last_active(huge) != TimedPayload(int(huge), None)
+    status = decode_node_status(
+        b'{"time":' + huge + b',"value":true,"status":"Alive","nodeId":' + huge + b"}"
+    )
+    assert isinstance(status, NodeStatusPayload) and status.time_ms is None and status.node_id is None

@@ -283,7 +283,14 @@ def test_policy_file_json_and_env_precedence(tmp_path):
         ("allow = [", "p.toml", "not valid TOML"),
         ("[1, 2]", "p.json", "must hold an object"),
         ('{"alow": []}', "p.json", "unknown key 'alow'"),
-        ('{"deny": 5}', "p.json", "expected a list"),
+        ('{"deny": 5}', "p.json", r"^deny \(p.json\): expected a list"),
+        # Each of these ended `config` and `serve` in a traceback, or was read as its opposite:
+        ('{"rate_limit_total": 1e400}', "p.json", r"^rate_limit_total \(p.json\): must be a number"),
+        ('{"safe_temp_min": "x"}', "p.json", r"^safe_temp_min \(p.json\): must be a number"),
+        ('{"audit_file": 5}', "p.json", r"^audit_file \(p.json\): must be a file name"),
+        ('{"read_only": "false"}', "p.json", r"^read_only \(p.json\): must be true or false"),
+        ('{"forbid_sensitive": "no"}', "p.json", r"^forbid_sensitive \(p.json\): must be true or false"),
+        ('{"confirm_actions": 5}', "p.json", r"^confirm_actions \(p.json\): expected a list"),
     ],
 )
 def test_bad_policy_files_are_config_errors(tmp_path, content, name, hint):

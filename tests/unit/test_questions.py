@@ -69,3 +69,11 @@ def test_many_names_are_cut_short() -> None:
     lights = [house()["3"] for _ in range(12)]
     text = answer(Question.ON, lights, "lights", False).sentence
     assert text.startswith("All 12 lights are on: ") and text.endswith("and 4 more.")
+
+
+def test_a_battery_level_no_float_holds_is_no_level(index: DeviceIndex) -> None:
+    """A 400-digit battery level made "which batteries are low?" raise."""
+    lock = next(d for d in index.devices if d.key == "5")
+    lock.values[m.BATTERY_LEVEL].value = 10**400
+    assert "Front Door Lock has not reported" in ask(index, "battery")
+    ask(index, "low_battery")

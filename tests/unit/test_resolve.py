@@ -266,3 +266,21 @@ def test_missing_alias_file(tmp_path: Path) -> None:
 def test_parse_aliases_names_its_source() -> None:
     with pytest.raises(AliasFileError, match=r"^ZWAVE_MCP_ALIASES must be a JSON object"):
         parse_aliases("x", "ZWAVE_MCP_ALIASES")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"\u202eporch": "Porch Double Switch 1"},
+        {"porch\x00": "Porch Double Switch 1"},
+        {"porch": "Porch Double\nSwitch 1"},
+        {"upstairs": ["Bedroom", "\u202eHallway"]},
+        {"porch": "P" * 300},
+    ],
+)
+def test_an_alias_no_one_could_say_back_is_refused(data: dict) -> None:
+    """Tool arguments refuse control characters, overrides and over 200 characters: such an alias was
+    accepted and could never be used."""
+    with pytest.raises(AliasFileError, match="control character"):
+        parse_aliases(data, "aliases.json")
+    assert parse_aliases({" porch light ": "Porch Double Switch 1"}, "aliases.json")

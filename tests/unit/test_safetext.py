@@ -6,7 +6,8 @@ import pytest
 
 from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.payloads import Undecodable, decode_json, decode_value
-from zwave_mcp.safetext import encodable, loads_json
+from zwave_mcp.policy.text import check_text_argument
+from zwave_mcp.safetext import encodable, loads_json, plain_text
 
 
 def test_encodable_replaces_only_lone_surrogates():
@@ -51,3 +52,25 @@ def test_gateway_payload_decoders_hand_over_encodable_text():
     assert isinstance(decode_json(b'"\xed\xa0\x80"'), Undecodable)
     nodes = decode_with_values(rb'{"result": [{"id": 2, "name": "Lamp \udfff"}]}')
     assert nodes["result"][0]["name"] == "Lamp \ufffd"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Kitchen Light", "Kitchen Light"),
+        ("Küche \U0001f600", "Küche \U0001f600"),
+        ("Lamp\u202eRTL\x00NUL\x07bell\nnew\tline", "LampRTLNULbell new line"),
+        ("Living\u2028Room\u0085", "Living Room"),
+        ("\x1b[31mred", "[31mred"),
+        ("  \x00  ", ""),
+        ("a\ud800b", "ab"),
+    ],
+)
+def test_plain_text_is_one_plain_line(text, expected):
+    assert plain_text(text) == expected
+
+
+def test_plain_text_is_cut_to_what_a_tool_argument_takes():
+    cut = plain_text("B" * 100_000)
+    assert len(cut) == 200 and cut.endswith("…")
+    check_text_argument("deviceName", cut)  # what is shown can be typed back

@@ -116,3 +116,66 @@ def test_undecodable_environment_bytes_become_encodable_text():
     settings = load_settings(environ={"ZWAVE_MCP_PREFIX": "zw\udcff", "ZWAVE_MCP_MQTT_USERNAME": "\ud800"})
     assert settings.prefix == "zw\ufffd" and settings.mqtt_user == "\ufffd"
     settings.model_dump_json()  # would raise on a lone surrogate
+
+
+def _limited_memory() -> None:
+    # A reader that runs on into /dev/zero must fail here, not take the machine's memory with it.
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+
+@pytest.mark.parametrize(
+    ("setting", "kind"),
+    [
+        ("MQTT_PASSWORD_FILE", "zero"),
+        ("MQTT_PASSWORD_FILE", "fifo"),
+        ("TLS_KEY_PASSWORD_FILE", "zero"),
+        ("ALIASES_FILE", "zero"),
+        ("ALIASES_FILE", "fifo"),
+        ("POLICY_FILE", "fifo"),
+        ("POLICY_FILE", "zero"),
+        ("AUDIT_FILE", "fifo"),
+        ("TLS_CA", "fifo"),
+    ],
+)
+def test_a_file_setting_that_leads_to_a_pipe_or_device_is_refused_not_read_forever(setting, kind, tmp_path):
+    """A symlink to /dev/zero used to be read until memory ran out, a named pipe blocked the start."""
+    path = tmp_path / f"{kind}-link"
+    if kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(ENV_PREFIX)}
+    env[ENV_PREFIX + setting] = str(path)
+    if setting == "TLS_CA":
+        env[ENV_PREFIX + "MQTT_URL"] = "mqtts://127.0.0.1:8883"
+    done = subprocess.run(
+        [sys.executable, "-m", "zwave_mcp", "config"],
+        capture_output=True,
+        timeout=30,
+        env=env,
+        preexec_fn=_limited_memory,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2 and done.stdout == b"", err
+    assert err.count("\n") == 1 and ENV_PREFIX + setting in err and "Traceback" not in err, err
+    assert "pipe" in err, err
+
+
+def test_an_oversized_password_file_is_refused(tmp_path, clean_env, capsys):
+    (tmp_path / "pw").write_bytes(b"x" * 100_000)
+    clean_env.setenv("ZWAVE_MCP_MQTT_PASSWORD_FILE", str(tmp_path / "pw"))
+    assert main(["config"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ZWAVE_MCP_MQTT_PASSWORD_FILE" in err and "larger than" in err, err
+
+
+@pytest.mark.parametrize("size", ["inf", "1e308"])
+def test_a_history_cap_too_large_to_use_is_a_setting_problem(size, clean_env, capsys):
+    """It passed validation, then `int(inf)` ended `config` and `serve` in a traceback."""
+    clean_env.setenv("ZWAVE_MCP_HISTORY_MAX_MB", size)
+    clean_env.setenv("ZWAVE_MCP_HISTORY_PATH", "off")
+    assert main(["config"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ZWAVE_MCP_HISTORY_MAX_MB" in err, err

@@ -278,3 +278,26 @@ def test_getnodes_decoded_with_values_loads_the_same_picture():
         assert hooked.nodes[node_id].values == node.values
         assert hooked.nodes[node_id].name == node.name
     assert sum(len(n.values) for n in hooked.nodes.values()) > 100
+
+
+def test_metadata_with_absurd_numbers_and_text_is_applied_not_lost(caplog: Any) -> None:
+    """A bound beyond any float or a state key int() refuses ("²") threw the whole message away with a
+    traceback in the log; a label or unit with control characters reached spoken sentences."""
+    inv = _inv()
+    summary = {"id": 6, "name": "Hallway Thermostat", "location": "Hallway", "status": 4}
+    metadata = {
+        "min": 10**400,
+        "max": 30,
+        "states": {"\u00b2": "two", "--5": "x", "1": "one\n"},
+        "label": "\u202eSetpoint\x00",
+        "unit": "°C\n\x1b[31m",
+    }
+    meta = {"commandClass": 67, "endpoint": 0, "property": "setpoint", "propertyKey": 1, "metadata": metadata}
+    with caplog.at_level("WARNING"):
+        inv.apply(*_event("node", "node_metadata_updated", summary, meta))
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    value = inv.value("6-67-0-setpoint-1")
+    assert value is not None
+    assert (value.min, value.max) == (None, 30.0)
+    assert [(s.value, s.text) for s in value.states] == [("\u00b2", "two"), ("--5", "x"), (1, "one")]
+    assert value.label == "Setpoint" and value.unit == "°C [31m"

@@ -78,7 +78,7 @@ def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: caps.
         node_id=node.id,
         endpoint=endpoint,
         name=name,
-        location=node.location,
+        location=node.display_location,
         kind=ordered[0] if ordered else None,
         capabilities=ordered,
         node=node,

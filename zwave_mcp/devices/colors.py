@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from zwave_mcp.devices.levels import is_number
+
 
 @dataclass(frozen=True, slots=True)
 class Color:
@@ -80,9 +82,7 @@ def _rgb(hex6: str) -> tuple[int, int, int]:
 def color_name(current: object, hex_value: object = None) -> str | None:
     """What a bulb reports, in words: "warm white", "red", or "#ff5000"; None when it reported nothing."""
     if isinstance(current, dict):
-        channels = {
-            k: v for k, v in current.items() if isinstance(v, int | float) and not isinstance(v, bool)
-        }
+        channels = {k: v for k, v in current.items() if is_number(v)}
         rgb = [int(channels.get(c, 0)) for c in ("red", "green", "blue")]
         whites = {"warmWhite": "warm white", "coldWhite": "cold white"}
         lit = [name for key, name in whites.items() if channels.get(key, 0) > 0]

@@ -8,7 +8,6 @@ waits for `plan.expectations` (the device's own report, never the optimistic ech
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -450,9 +449,9 @@ def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int
 
 
 def _parse_number(raw: Any, *, what: str, unit: str) -> tuple[float, bool]:
-    if is_number(raw):
-        if not math.isfinite(raw):
-            raise InvalidValue(f"{what} must be a number; got {raw}.")
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        if not is_number(raw):  # infinity, NaN, an integer beyond any float
+            raise InvalidValue(f"{what} must be a number; got {echo(str(raw))}.")
         return float(raw), False
     if isinstance(raw, str) and len(raw) <= 32:
         if match := _RELATIVE.fullmatch(raw):

@@ -13,9 +13,10 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.control import MODE_SETPOINT
-from zwave_mcp.devices.levels import to_percent
+from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.safetext import plain_text
 
 # Meter readings are named by unit; zwave-js labels them "Electric Consumption [W]".
 _METER_LABELS = {"W": "Power", "kWh": "Energy", "V": "Voltage", "A": "Current"}
@@ -60,6 +61,8 @@ class Reading:
             return f"{self.label.lower()} not reported yet"
         if self.text is not None:
             return self.text
+        if isinstance(self.value, int | float) and not is_number(self.value):  # inf, NaN, 10**400
+            return f"{self.label.lower()} not readable"
         return f"{self.label.lower()} {_number(self.value)}{_unit(self.unit)}"
 
 
@@ -130,13 +133,16 @@ def state_summary(device: Device) -> str:
 
 def _low_battery(device: Device) -> str | None:
     value = device.values.get(m.BATTERY_LEVEL)
-    if value is None or not _is_number(value.value) or value.value > LOW_BATTERY_PERCENT:
+    if value is None or not is_number(value.value) or value.value > LOW_BATTERY_PERCENT:
         return None
     return f"{_number(value.value)}{_unit(value.unit)}"
 
 
 def _without_battery(summary: str) -> str:
     return summary.split(", battery low (")[0]
+
+
+NO_READINGS = "no readings"
 
 
 def _state_summary(device: Device) -> str:
@@ -165,7 +171,7 @@ def _state_summary(device: Device) -> str:
     found = readings(device, 0)
     if len(device.capabilities) > 1:
         found = [r for r in found if r.label != "Battery"]  # a sensor's battery is not its state
-    return ", ".join(spoken_readings(found)) or "no readings"
+    return ", ".join(spoken_readings(found)) or NO_READINGS
 
 
 def sentence(device: Device) -> str:
@@ -177,6 +183,8 @@ def sentence(device: Device) -> str:
     summary = state_summary(device)
     if device.kind in m.SENSORS:
         return f"{name} reports {_and_last(summary)}."
+    if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
+        return f"{name} has not reported anything yet."
     battery = _low_battery(device)
     low = f"; its battery is low ({battery})" if battery else ""
     summary = _without_battery(summary)
@@ -200,9 +208,9 @@ def sentence(device: Device) -> str:
 def is_on(device: Device) -> bool | None:
     """Switched on (any level above 0)? None when the device has not said."""
     current = device.values.get(m.LEVEL_CURRENT) or device.values.get(m.SWITCH_CURRENT)
-    if current is None or current.value is None:
-        return None
-    return current.value is True or (_is_number(current.value) and current.value > 0)
+    if current is None or not (isinstance(current.value, bool) or is_number(current.value)):
+        return None  # nothing, or something that is no switch state ("1", an object): not "off"
+    return current.value is True or (is_number(current.value) and current.value > 0)
 
 
 def current_color(device: Device) -> str | None:
@@ -217,7 +225,7 @@ def current_color(device: Device) -> str | None:
 def lock_state(device: Device) -> str | None:
     """ "locked" / "unlocked"; None when not reported (or the lock itself does not know)."""
     current = device.values.get(m.LOCK_CURRENT)
-    if current is None or not _is_number(current.value) or current.value == LOCK_UNKNOWN:
+    if current is None or not is_number(current.value) or current.value == LOCK_UNKNOWN:
         return None
     return "locked" if current.value == LOCK_SECURED else "unlocked"
 
@@ -227,7 +235,8 @@ def door_open(device: Device) -> bool | None:
     door = device.values.get(m.LOCK_DOOR)
     if door is None or not isinstance(door.value, str):
         return None
-    return door.value.casefold() == "open"
+    said = door.value.strip().casefold()  # zwave-js says "open" or "closed"; anything else tells nothing
+    return True if said == "open" else False if said == "closed" else None
 
 
 def _lock_summary(device: Device) -> str:
@@ -247,11 +256,11 @@ def _thermostat_parts(device: Device) -> tuple[str, str | None]:
     temperature = device.values.get(m.THERMOSTAT_TEMPERATURE)
     now = (
         f"{_number(temperature.value)}{_unit(temperature.unit)}"
-        if temperature is not None and _is_number(temperature.value)
+        if temperature is not None and is_number(temperature.value)
         else None
     )
     if mode is None or mode.value is None:
-        setpoints = [s for s in device.setpoints().values() if _is_number(s.value)]
+        setpoints = [s for s in device.setpoints().values() if is_number(s.value)]
         if len(setpoints) == 1:
             return f"set to {_number(setpoints[0].value)}{_unit(setpoints[0].unit)}", now
         return "not reporting its mode yet", now
@@ -260,7 +269,7 @@ def _thermostat_parts(device: Device) -> tuple[str, str | None]:
     setpoint = device.setpoints().get(MODE_SETPOINT.get(mode.value, -1))
     target = (
         f"{_number(setpoint.value)}{_unit(setpoint.unit)}"
-        if setpoint is not None and _is_number(setpoint.value)
+        if setpoint is not None and is_number(setpoint.value)
         else None
     )
     verb = _MODE_VERBS.get(mode.value)
@@ -287,7 +296,7 @@ def _cover_summary(target: ZValue, current: ZValue | None) -> str:
 def cover_open(device: Device) -> bool | None:
     """Is the cover (blind, garage door) open at all? None when not reported."""
     watch = device.values.get(m.COVER_CURRENT) or device.values.get(m.COVER_TARGET)
-    if watch is None or not _is_number(watch.value):
+    if watch is None or not is_number(watch.value):
         return None
     if watch.property in ("currentState", "targetState"):
         return watch.value != 0  # 0 closed; opening, stopped part-way and open all let people in
@@ -295,13 +304,9 @@ def cover_open(device: Device) -> bool | None:
 
 
 def level_percent(value: ZValue | None) -> int | None:
-    if value is None or not _is_number(value.value):
+    if value is None or not is_number(value.value):
         return None
     return to_percent(value.value, value)
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
 
 
 def _words(text: str) -> str:
@@ -317,7 +322,7 @@ def _and_last(listing: str) -> str:
 
 
 def _number(x: Any) -> str:
-    return f"{x:g}" if _is_number(x) else str(x)
+    return f"{x:g}" if is_number(x) else plain_text(str(x)[:200], 40)  # what a broken gateway reports
 
 
 def _unit(unit: str | None) -> str:
@@ -333,6 +338,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     )
     if new is None:
         return f"reported an unknown {_noun(role, value)}"
+    if isinstance(new, int | float) and not isinstance(new, bool) and not is_number(new):  # inf, NaN
+        return f"reported an unreadable {_noun(role, value)}"
     told = role is not None and role.endswith(".target")
     if role in _MOVES:
         start, stop = _MOVES[role]
@@ -345,20 +352,20 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
             return f"was told to change colour to {colour}" if colour else "was told to change colour"
         return f"reported its colour as {colour}" if colour else "reported no colour (all channels off)"
     if role in (m.SWITCH_CURRENT, m.SWITCH_TARGET):
-        on = new is True or (_is_number(new) and new > 0)
+        on = new is True or (is_number(new) and new > 0)
         return f"was told to turn {'on' if on else 'off'}" if told else f"turned {'on' if on else 'off'}"
-    if role in (m.LEVEL_CURRENT, m.LEVEL_TARGET) and _is_number(new):
+    if role in (m.LEVEL_CURRENT, m.LEVEL_TARGET) and is_number(new):
         percent = to_percent(new, value)
         if told:
             return "was told to turn off" if percent == 0 else f"was told to go to {percent} %"
         return "turned off" if percent == 0 else f"went to {percent} %"
     if role in (m.COVER_CURRENT, m.COVER_TARGET):
-        if value.property in ("currentState", "targetState") or not _is_number(new):
+        if value.property in ("currentState", "targetState") or not is_number(new):
             return f"is {_words(value.state_text(new) or f'state {new}')}"
         percent = to_percent(new, value)
         where = "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
-    if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and _is_number(new):
+    if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and is_number(new):
         state = "locked" if new == LOCK_SECURED else "unlocked"
         if new == LOCK_UNKNOWN:
             return "does not know whether it is locked"

@@ -10,14 +10,28 @@ Other ranges (0–100, 0–255, …) scale linearly; with at least 100 steps tha
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from zwave_mcp.gateway.model import ZValue
 
 DEFAULT_MAX = 99
 
 
+def is_number(x: Any) -> bool:
+    """A finite int or float (not a bool): what a level, reading or setpoint can be. An integer beyond
+    any float, infinity or NaN from a broken gateway is no reading: it could not be formatted or scaled."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
+
+
 def _bounds(value: ZValue) -> tuple[int, int]:
-    low = int(value.min) if value.min is not None else 0
-    high = int(value.max) if value.max is not None else DEFAULT_MAX
+    low = int(value.min) if value.min is not None and is_number(value.min) else 0
+    high = int(value.max) if value.max is not None and is_number(value.max) else DEFAULT_MAX
     return low, max(high, low + 1)
 
 

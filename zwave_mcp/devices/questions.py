@@ -23,6 +23,7 @@ from zwave_mcp.devices.describe import (
     lock_state,
     readings,
 )
+from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
@@ -75,7 +76,7 @@ def _locked(device: Device) -> bool | None:
 
 def _battery(device: Device) -> float | None:
     value = device.values.get(m.BATTERY_LEVEL)
-    if value is None or not isinstance(value.value, int | float) or isinstance(value.value, bool):
+    if value is None or not is_number(value.value):
         return None
     return float(value.value)
 

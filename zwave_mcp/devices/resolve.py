@@ -29,7 +29,8 @@ from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotF
 from zwave_mcp.devices.groups import PLURALS, Group, GroupTarget, Kind, group_label, kinds_of, parse_group
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.names import normalize, words_of
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import loads_json, plain_text
+from zwave_mcp.smallfile import read_small_file
 
 # An alias maps to one device (a name or key) or, as a list, to a group (device names, keys or rooms).
 AliasTarget = str | Sequence[str]
@@ -380,6 +381,13 @@ def parse_aliases(data: object, source: str = "alias file") -> dict[str, AliasTa
                 f"{source}: the alias '{echo(alias)}' must map to a device name or key (a non-empty string), "
                 f"or to a list of them for a group, not {json.dumps(target)[:40]}."
             )
+        texts = [alias, *(value if isinstance(value, tuple) else (value,))]
+        if any(plain_text(text, MAX_QUERY_CHARS) != text.strip() for text in texts):
+            # Names are said back in tool arguments, which refuse these: such an alias could never work.
+            raise AliasFileError(
+                f"{source}: the alias '{echo(alias)}' holds a control character, a line break or a "
+                f"direction override, or is longer than {MAX_QUERY_CHARS} characters."
+            )
         norm = normalize(alias)
         if not norm:
             raise AliasFileError(f"{source}: the alias '{echo(alias)}' has no letters or digits.")
@@ -397,11 +405,12 @@ def load_aliases(path: str | Path) -> dict[str, AliasTarget]:
     file = Path(path)
     try:
         size = file.stat().st_size
-        if size > ALIAS_FILE_MAX_BYTES:
+        data = read_small_file(file, ALIAS_FILE_MAX_BYTES) if size <= ALIAS_FILE_MAX_BYTES else b""
+        if size > ALIAS_FILE_MAX_BYTES or len(data) > ALIAS_FILE_MAX_BYTES:
             raise AliasFileError(
-                f"Alias file {file} is too large ({size} bytes; at most {ALIAS_FILE_MAX_BYTES})."
+                f"Alias file {file} is too large ({max(size, len(data))} bytes; at most {ALIAS_FILE_MAX_BYTES})."
             )
-        text = file.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise AliasFileError(f"Alias file {file} does not exist.") from None
     except UnicodeDecodeError as exc:

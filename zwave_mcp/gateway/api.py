@@ -19,12 +19,13 @@ from enum import IntEnum
 from typing import Any, Protocol
 
 from zwave_mcp.gateway.topics import GatewayTopics
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import loads_json, plain_text
 
 log = logging.getLogger(__name__)
 
 # Our key inside the request payload; zwave-js-ui reads only `args` and echoes the rest in `origin`.
 CORRELATION_KEY = "zwaveMcpId"
+MESSAGE_MAX = 300  # zwave-js-ui's own words are quoted to a person: one plain line, bounded
 
 # zwave-js-ui's `driverFunction` runs arbitrary JavaScript inside it: never exposed, never sent.
 NEVER_SENT_APIS = frozenset({"driverFunction"})
@@ -170,7 +171,7 @@ class ApiClient:
             future.set_result(
                 ApiReply(
                     success=reply.get("success") is True,
-                    message=str(reply.get("message") or ""),
+                    message=plain_text(str(reply.get("message") or ""), MESSAGE_MAX),
                     result=reply.get("result"),
                     raw=reply,
                 )
@@ -258,11 +259,15 @@ class WriteResult:
         if not reply.success:
             message = reply.message or "zwave-js-ui refused the write"
         elif status is None:
-            message = f"zwave-js-ui answered without a usable write status ({raw_status!r})"
+            message = (
+                f"zwave-js-ui answered without a usable write status ({plain_text(repr(raw_status), 40)})"
+            )
         else:
             gateway_text = result.get("message")
             message = (
-                str(gateway_text) if isinstance(gateway_text, str) and gateway_text else _STATUS_TEXT[status]
+                plain_text(gateway_text, MESSAGE_MAX)
+                if isinstance(gateway_text, str) and plain_text(gateway_text)
+                else _STATUS_TEXT[status]
             )
         return cls(
             status=status if reply.success else None,

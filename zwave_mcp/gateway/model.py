@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from zwave_mcp.safetext import plain_text
+
 # zwave-js node status texts, as zwave-js-ui publishes them on `<node>/status` and in `getNodes`.
 NODE_STATUSES = ("Unknown", "Asleep", "Awake", "Dead", "Alive")
 
@@ -286,8 +288,13 @@ class ZNode:
 
     @property
     def display_name(self) -> str:
-        """The name people see; zwave-js-ui shows `nodeID_<n>` for unnamed nodes."""
-        return self.name or f"nodeID_{self.id}"
+        """The name people see, as plain text; zwave-js-ui shows `nodeID_<n>` for unnamed nodes."""
+        return plain_text(self.name) or f"nodeID_{self.id}"
+
+    @property
+    def display_location(self) -> str:
+        """The room people see, as plain text ("" for none)."""
+        return plain_text(self.location)
 
     @property
     def is_sleeping_device(self) -> bool:

@@ -6,19 +6,31 @@ Missing keys are normal (the Broadcast node has almost none); nothing here raise
 from __future__ import annotations
 
 import gc
+import math
 import sys
 from typing import Any
 
 from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import loads_json, plain_text
+
+UNIT_MAX = 20
 
 
-def _number(raw: Any) -> float | None:
-    return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+def as_float(raw: Any) -> float | None:
+    """A finite number as a float; None for anything else (an integer beyond any float, 1e400 read as
+    infinity, NaN: no usable bound)."""
+    if not isinstance(raw, int | float) or isinstance(raw, bool):
+        return None
+    try:
+        number = float(raw)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _int(raw: Any) -> int | None:
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+    # Ids, classes, times (ms): beyond 2**53 is junk that only breaks arithmetic later (an age in seconds).
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= 2**53 else None
 
 
 def value_id_of(node_id: int, cc: int, endpoint: int, prop: Any, prop_key: Any = None) -> str:
@@ -100,7 +112,7 @@ def _shared_cc_specific(raw: Any) -> dict[str, Any] | None:
 def parse_states(raw: Any) -> list[ValueState]:
     if not isinstance(raw, list):
         return []
-    pairs = tuple((s.get("value"), str(s.get("text", ""))) for s in raw if isinstance(s, dict))
+    pairs = tuple((s.get("value"), plain_text(str(s.get("text", "")))) for s in raw if isinstance(s, dict))
     try:
         shared = _SHARED_STATES.get(pairs)
     except TypeError:  # an unhashable state value: keep this list to itself
@@ -110,6 +122,15 @@ def parse_states(raw: Any) -> list[ValueState]:
         if len(_SHARED_STATES) < _SHARED_STATES_MAX:
             _SHARED_STATES[pairs] = shared
     return shared
+
+
+# zwave-js gives a value's property and propertyKey as text or a number.
+_ID_PART_TYPES = frozenset({str, int, float})
+
+
+def _bound(raw: Any) -> float | None:
+    number = as_float(raw)
+    return None if number is None else _shared_number(number)
 
 
 # parse_value runs once per value of getNodes (~58k for 4,000 nodes), so it is written for speed: one
@@ -126,12 +147,14 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     if type(cc) is not int:
         cc = _int(cc)
     prop = get("property")
-    if nid is None or cc is None or prop is None:
+    if nid is None or cc is None or type(prop) not in _ID_PART_TYPES:
         return None
     endpoint = get("endpoint")
     if type(endpoint) is not int:
         endpoint = _int(endpoint) or 0
     prop_key = get("propertyKey")
+    if prop_key is not None and type(prop_key) not in _ID_PART_TYPES:
+        return None  # an object or list cannot name a value (and could not be a dictionary key)
     value_id = get("id")
     if type(value_id) is not str:
         value_id = value_id_of(nid, cc, endpoint, prop, prop_key)
@@ -153,22 +176,26 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         _shared_text(prop_key),
         _shared_text(property_name),
         _shared_text(get("propertyKeyName")),
-        _intern(str(get("label") or property_name or prop)),
+        _intern(plain_text(str(get("label") or property_name or prop))),
         _intern(str(get("type") or "any")),
         bool(get("readable", True)),
         bool(get("writeable", False)),
-        _intern(unit) if type(unit) is str else (str(unit) if isinstance(unit, str) else None),
-        None if low is None else _shared_number(float(low)) if type(low) in (int, float) else _number(low),
+        _intern(plain_text(unit, UNIT_MAX)) if isinstance(unit, str) else None,
+        None
+        if low is None
+        else _shared_number(low)
+        if type(low) is float and math.isfinite(low)
+        else _bound(low),
         None
         if high is None
-        else _shared_number(float(high))
-        if type(high) in (int, float)
-        else _number(high),
+        else _shared_number(high)
+        if type(high) is float and math.isfinite(high)
+        else _bound(high),
         parse_states(raw_states) if raw_states else _NO_STATES,
         None if cc_specific is None else _shared_cc_specific(cc_specific),
         bool(get("stateless", False)),
         _shared_number(current) if type(current) is int or type(current) is float else current,
-        last_update if type(last_update) is int else _int(last_update),
+        _int(last_update),
         get("default"),
         description if type(description := get("description")) is str else None,
     )

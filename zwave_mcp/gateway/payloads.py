@@ -86,7 +86,8 @@ class ClientStatusPayload:
 
 
 def _int(raw: Any) -> int | None:
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+    # Times (ms), node ids: beyond 2**53 is junk that only breaks arithmetic later (an age in seconds).
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= 2**53 else None
 
 
 _NOTHING = object()

@@ -38,7 +38,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.gateway.model import Change, ValueState, ZNode, ZValue
-from zwave_mcp.gateway.nodes import apply_node_fields, parse_node, parse_states, parse_value, value_id_of
+from zwave_mcp.gateway.nodes import (
+    UNIT_MAX,
+    apply_node_fields,
+    as_float,
+    parse_node,
+    parse_states,
+    parse_value,
+    value_id_of,
+)
 from zwave_mcp.gateway.payloads import (
     PayloadType,
     Undecodable,
@@ -53,6 +61,7 @@ from zwave_mcp.gateway.payloads import (
     decode_value,
 )
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
+from zwave_mcp.safetext import plain_text
 
 logger = logging.getLogger(__name__)
 
@@ -520,24 +529,33 @@ class Inventory:
 def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
     """Refresh a value's metadata from a value object or a metadata event (only keys present)."""
     changes: dict[str, Any] = {}
-    for attr in ("label", "type", "unit"):
-        if isinstance(meta.get(attr), str):
-            changes[attr] = meta[attr]
+    if isinstance(meta.get("label"), str):
+        changes["label"] = plain_text(meta["label"])
+    if isinstance(meta.get("type"), str):
+        changes["type"] = meta["type"]
     for attr in ("readable", "writeable"):
         if isinstance(meta.get(attr), bool):
             changes[attr] = meta[attr]
+    if isinstance(meta.get("unit"), str):
+        changes["unit"] = plain_text(meta["unit"], UNIT_MAX)
     for attr in ("min", "max"):
         raw = meta.get(attr)
         if isinstance(raw, int | float) and not isinstance(raw, bool):
-            changes[attr] = float(raw)
+            changes[attr] = as_float(raw)  # None for an integer beyond any float
     states = meta.get("states")
     if isinstance(states, dict):  # zwave-js metadata form {"<value>": "<text>"}
-        changes["states"] = [
-            ValueState(int(k) if k.lstrip("-").isdigit() else k, str(v)) for k, v in states.items()
-        ]
+        changes["states"] = [ValueState(_state_key(k), plain_text(str(v))) for k, v in states.items()]
     elif isinstance(states, list):
         changes["states"] = parse_states(states)
     value.update_meta(**changes)
+
+
+def _state_key(key: str) -> int | str:
+    """zwave-js writes a state's number as text ("1"); anything else stays text."""
+    try:
+        return int(key) if len(key) < 20 else key
+    except ValueError:  # "²", "--5", "open": not a number int() takes
+        return key
 
 
 __all__ = ["CONTROLLER_STATUSES", "GatewayStatus", "Inventory", "Recorded"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import BATTERY_LEVEL, Capability, Device
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
@@ -56,11 +57,7 @@ async def batteries(service: HistoryService, args: BatteryArgs) -> BatteryResult
     stored = await service.query(read)
     infos: list[BatteryInfo] = []
     for (device, value), (points, stored_seen) in zip(by_node.values(), stored, strict=True):
-        level = (
-            value.value
-            if isinstance(value.value, int | float) and not isinstance(value.value, bool)
-            else None
-        )
+        level = value.value if is_number(value.value) else None
         reading_at = value.last_update_ms
         if level is None and points:
             reading_at, level = points[-1]

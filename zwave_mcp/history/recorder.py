@@ -35,6 +35,7 @@ PRUNE_EVERY_S = 3600.0
 WRITE_ATTEMPTS = 3
 WRITER_NICE = 5  # nice value of the writer thread (Linux), above the process's 0
 YIELD_EVERY = 128  # items handled between two voluntary releases of the GIL
+MAX_TIME_MS = 2**53  # later report times are junk (the year 285,000): recorded as of now
 
 _STOP = object()
 DEFAULT = "<default>"  # the store file in the user state directory
@@ -203,7 +204,12 @@ class Recorder:
                 except queue.Empty:
                     break
             stop = any(item is _STOP for item in items)
-            self._write(store, [i for i in items if isinstance(i, tuple)])
+            writes = [i for i in items if isinstance(i, tuple)]
+            try:
+                self._write(store, writes)
+            except Exception:  # one bad batch costs that batch, never the writer (nor history after it)
+                log.warning("history batch dropped", exc_info=True)
+                self.dropped += len(writes)
             for item in items:
                 if isinstance(item, threading.Event):
                     item.set()
@@ -244,7 +250,7 @@ class Recorder:
         def report(
             kind: str, key: str, node: int | None, old: Any, new: Any, at: int | None, touch: bool = True
         ) -> None:
-            at = now_ms if at is None else int(at)
+            at = _time_ms(at, now_ms)
             sid = series_ids.get((kind, key)) or store.series_id(kind, key, node)
             new_json = to_json(new)
             cur = latest.get(sid)
@@ -290,6 +296,14 @@ class Recorder:
             self.written += len(changes)
         else:
             self.dropped += len(changes) + len(outcomes)
+
+
+def _time_ms(at: Any, now_ms: int) -> int:
+    """A report time (ms since the epoch) as stored: one no SQLite integer holds, a negative one, NaN or
+    none at all is no usable time, so the change is recorded as of now."""
+    if isinstance(at, int | float) and not isinstance(at, bool) and 0 <= at <= MAX_TIME_MS:
+        return int(at)
+    return now_ms
 
 
 def _lower_priority() -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
@@ -79,7 +80,7 @@ def _is_noise(value: ZValue) -> bool:
 
 
 def _is_numeric(value: ZValue | None, raw: Any) -> bool:
-    if value is None or isinstance(raw, bool) or not isinstance(raw, int | float):
+    if value is None or not is_number(raw):
         return False
     return value.command_class in NUMERIC_CCS and not value.states
 

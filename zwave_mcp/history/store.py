@@ -78,10 +78,15 @@ def to_json(value: Any) -> str:
 
 
 def number_of(value: Any) -> float | None:
+    """The value as a number for sums and charts; None when it is none (or no finite float holds it)."""
     if isinstance(value, bool):
         return float(value)
     if isinstance(value, int | float):
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float (a broken gateway)
+            return None
+        return number if math.isfinite(number) else None
     return None
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
@@ -75,8 +76,7 @@ def _readings(store: Store, value: ZValue, start: int, end: int) -> list[tuple[i
     points = store.numbers(sid, start, end) if sid is not None else []
     live = value.value
     at = value.last_update_ms
-    is_number = isinstance(live, int | float) and not isinstance(live, bool)
-    if is_number and at is not None and at < end and (not points or at > points[-1][0]):
+    if is_number(live) and at is not None and at < end and (not points or at > points[-1][0]):
         points.append((at, float(live)))
     return points
 

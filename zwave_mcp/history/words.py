@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from zwave_mcp.devices.levels import is_number
 from zwave_mcp.gateway.model import ZValue
 
 CC_BINARY_SWITCH = 37
@@ -97,7 +98,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
             return Phrase(f"was {state}", state, state)
     if cc == CC_BINARY_SWITCH and isinstance(raw, bool):
         return Phrase(f"was turned {'on' if raw else 'off'}", "on" if raw else "off", "on" if raw else "off")
-    if cc == CC_MULTILEVEL_SWITCH and isinstance(raw, int | float) and not isinstance(raw, bool):
+    if cc == CC_MULTILEVEL_SWITCH and is_number(raw):
         if raw == 0:
             return Phrase("was turned off", "off", 0)
         return Phrase(f"was set to {min(int(raw), 100)} %", "on", raw)
@@ -128,8 +129,10 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         return Phrase(f"{lowered_label} became {text}", None, text)
     if isinstance(raw, bool):
         return Phrase(f"{lowered_label} turned {'on' if raw else 'off'}", "on" if raw else "off", raw)
-    if isinstance(raw, int | float):
+    if is_number(raw):
         return Phrase(f"reported {lowered_label} {_number(raw)}{unit}", None, raw)
+    if isinstance(raw, int | float):  # infinity, NaN, an integer beyond any float: no reading at all
+        return Phrase(f"reported an unreadable {lowered_label}", None, None)
     if raw is None:
         return Phrase(f"{lowered_label} was cleared", None, None)
     return Phrase(f"reported {lowered_label} {str(raw)[:60]}", None, str(raw)[:60])

@@ -25,6 +25,7 @@ of both sources are combined.
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from zwave_mcp.config import ConfigError, Settings, env_name
 from zwave_mcp.policy.sensitive import SafeBand
 from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
 from zwave_mcp.safetext import loads_json
+from zwave_mcp.smallfile import read_small_file
 
 POLICY_FILE_MAX_BYTES = 1_000_000
 LIST_KEYS = ("allow", "deny", "hide", "confirm_devices")
@@ -100,21 +102,45 @@ class PolicyConfig:
                     terms = parse_terms(_as_list(value))
             except TermError as exc:
                 raise ConfigError(f"{name} ({pick(name)[1]}): {exc.message}") from None
+            except ConfigError as exc:
+                raise ConfigError(f"{name} ({pick(name)[1]}): {exc}") from None
             lists[name] = DeviceList(terms, source)
-        actions = _as_list(given.get("confirm_actions")) + _as_list(from_file.get("confirm_actions"))
+        try:
+            actions = _as_list(given.get("confirm_actions")) + _as_list(from_file.get("confirm_actions"))
+        except ConfigError as exc:
+            raise ConfigError(f"confirm_actions ({pick('confirm_actions')[1]}): {exc}") from None
         if "confirm_actions" not in given and "confirm_actions" not in from_file:
             actions = _as_list(defaults.get("confirm_actions"))
+
+        def number(name: str, kind: type[float] | type[int]) -> Any:
+            value, source = pick(name)
+            try:
+                parsed = kind(value)
+                if not math.isfinite(parsed):
+                    raise ValueError
+            except (TypeError, ValueError, OverflowError):  # "x", a list, NaN, 1e400 (infinity)
+                raise ConfigError(f"{name} ({source}): must be a number, not {str(value)[:40]!r}") from None
+            return parsed
+
+        for switch in _SWITCHES:  # "false" in a file would count as true: say so instead
+            if switch in from_file and not isinstance(from_file[switch], bool):
+                raise ConfigError(
+                    f"{switch} ({file_label}): must be true or false, not {from_file[switch]!r:.40}"
+                )
+        low, high = number("safe_temp_min", float), number("safe_temp_max", float)
         try:
-            band = SafeBand(float(pick("safe_temp_min")[0]), float(pick("safe_temp_max")[0]))
-            ttl = float(pick("confirm_token_ttl")[0])
-            per_device, total = int(pick("rate_limit_device")[0]), int(pick("rate_limit_total")[0])
-        except (TypeError, ValueError) as exc:
+            band = SafeBand(low, high)
+        except ValueError as exc:
             raise ConfigError(f"policy: {exc}") from None
+        ttl = number("confirm_token_ttl", float)
+        per_device, total = number("rate_limit_device", int), number("rate_limit_total", int)
         if not 0 < ttl <= 3600:
             raise ConfigError(f"confirm_token_ttl ({pick('confirm_token_ttl')[1]}): must be 1-3600 seconds")
         if per_device < 0 or total < 0:
             raise ConfigError("rate_limit_device / rate_limit_total: must be 0 (no limit) or more")
-        audit = pick("audit_file")[0]
+        audit, audit_source = pick("audit_file")
+        if audit is not None and not isinstance(audit, str | Path):
+            raise ConfigError(f"audit_file ({audit_source}): must be a file name, not {audit!r:.40}")
         return cls(
             read_only=any(bool(src.get("read_only")) for src in (defaults, given, from_file)),
             forbid_sensitive=any(bool(src.get("forbid_sensitive")) for src in (defaults, given, from_file)),
@@ -142,7 +168,7 @@ def load_policy_file(path: Path) -> dict[str, Any]:
     """Read a TOML (`.toml`) or JSON policy file; unknown keys and bad syntax are `ConfigError`s."""
     label = f"{env_name('policy_file')}={str(path)!r}"
     try:
-        raw = path.read_bytes()
+        raw = read_small_file(path, POLICY_FILE_MAX_BYTES)
     except OSError as exc:
         raise ConfigError(f"{label}: cannot read it ({exc.strerror})") from None
     if len(raw) > POLICY_FILE_MAX_BYTES:

@@ -13,12 +13,11 @@ import unicodedata
 from typing import Any
 
 from zwave_mcp.errors import UserError
+from zwave_mcp.safetext import BIDI_CONTROLS as _BIDI_CONTROLS
 
 DEFAULT_MAX_LEN = 200
 DEFAULT_MAX_BYTES = 4096
 DEFAULT_MAX_DEPTH = 4
-# Characters that reorder text on screen (Trojan Source): "U+202E" makes "kcol" read as "lock".
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
 
 
 class InvalidArgument(UserError):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
+from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
@@ -71,7 +72,7 @@ def _statistics(raw: Any) -> Statistics | None:
 
     def number(key: str) -> Any:
         value = raw.get(key)
-        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        return value if is_number(value) else None
 
     dropped = [number("commandsDroppedRX"), number("commandsDroppedTX")]
     return Statistics(
@@ -96,7 +97,7 @@ def _power(node: ZNode) -> str:
 def _int_value(node: ZNode, cc: int, prop: str) -> int | None:
     value = node.find_value(cc, prop)
     raw = value.value if value is not None else None
-    return int(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+    return int(raw) if raw is not None and is_number(raw) else None
 
 
 def _security_words(security: Any) -> str | None:
@@ -240,17 +241,20 @@ def parse_target(param: ZValue, raw: int | float | str) -> int | float:
 
 
 # ---------------------------------------------------------------------------------- maintenance jobs
+def _count(raw: Any) -> int:
+    """A count zwave-js-ui reports; anything that is not a finite number counts nothing."""
+    return int(raw) if is_number(raw) else 0
+
+
 def health_summary(result: dict[str, Any], lifeline: bool) -> tuple[str, dict[str, Any]]:
     rounds = [r for r in result.get("results") or [] if isinstance(r, dict)]
     rating = result.get("rating")
     if lifeline:
-        failed = sum(int(r.get("failedPingsNode") or 0) for r in rounds)
-        latencies = [
-            r["latency"] for r in rounds if isinstance(r.get("latency"), int | float) and r["latency"] > 0
-        ]
+        failed = sum(_count(r.get("failedPingsNode")) for r in rounds)
+        latencies = [r["latency"] for r in rounds if is_number(r.get("latency")) and r["latency"] > 0]
     else:
         failed = sum(
-            int(r.get("failedPingsToTarget") or 0) + int(r.get("failedPingsToSource") or 0) for r in rounds
+            _count(r.get("failedPingsToTarget")) + _count(r.get("failedPingsToSource")) for r in rounds
         )
         latencies = []
     facts = [f"{len(rounds)} round{'s' if len(rounds) != 1 else ''} of 10 pings"]

@@ -16,6 +16,7 @@ from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.names import normalize
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import check_text_argument
+from zwave_mcp.safetext import plain_text
 from zwave_mcp.tools.control import CONTROL
 from zwave_mcp.tools.devices import READ
 from zwave_mcp.tools.models import (
@@ -44,7 +45,8 @@ def _scene(raw: dict[str, Any], shown: Callable[[str], bool]) -> Scene | None:
     if not isinstance(scene_id, int):
         return None
     values = [v for v in raw.get("values") or [] if isinstance(v, dict) and shown(value_id_of(v))]
-    return Scene(id=scene_id, label=str(raw.get("label") or f"Scene {scene_id}"), values=len(values))
+    label = plain_text(str(raw.get("label") or "")) or f"Scene {scene_id}"  # spoken, and typed back
+    return Scene(id=scene_id, label=label, values=len(values))
 
 
 def pick_scene(scenes: list[Scene], wanted: str) -> Scene:

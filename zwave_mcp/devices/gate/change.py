@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from zwave_mcp.devices.levels import to_percent
+from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.sensitive import describe_action
@@ -43,10 +43,6 @@ DeliveryStatus = Literal[
 # `ask(question, binding)`: "accept", "decline", "cancel", or None when the client cannot ask (the gate then
 # hands out a one-time token). It may raise to end the call with an "input required" result.
 Asker = Callable[[str, str], Awaitable[str | None]]
-
-
-def is_number(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
 
 
 def same(a: Any, b: Any) -> bool:
