@@ -28,7 +28,7 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from zwave_mcp.safetext import loads_json
 
@@ -580,7 +580,22 @@ async def serve_stdio(
         write_logs_through()
 
 
-class _Source:
+class _Closable:
+    """What the SDK's streams share: `aclose` and `async with`."""
+
+    _closed = False
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+class _Source(_Closable):
     """The SDK's read stream (its `ReadStream` protocol) over `next_item()`, which returns None at the end.
 
     The SDK pulls each message straight from the wire reader: a memory stream and a task of ours between
@@ -589,7 +604,6 @@ class _Source:
     def __init__(self, next_item: Callable[[], Awaitable[Any]]) -> None:
         self._next = next_item
         self._ended = False
-        self._closed = False
 
     async def receive(self) -> Any:
         import anyio
@@ -614,23 +628,13 @@ class _Source:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        self._closed = True
 
-    async def __aenter__(self) -> _Source:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-
-class _Sink:
+class _Sink(_Closable):
     """The SDK's write stream (its `WriteStream` protocol): each message goes to the wire in `send`, in
     the task that answers (no task of ours to wake for it)."""
 
     def __init__(self, write: Callable[[Any], Awaitable[None]]) -> None:
         self._write = write
-        self._closed = False
 
     async def send(self, item: Any, /) -> None:
         import anyio
@@ -638,15 +642,6 @@ class _Sink:
         if self._closed:
             raise anyio.ClosedResourceError
         await self._write(item)
-
-    async def aclose(self) -> None:
-        self._closed = True
-
-    async def __aenter__(self) -> _Sink:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
 
 
 def _message_line(msg: Any, is_answer: bool) -> bytes:

@@ -55,45 +55,13 @@ _SHARED_META: dict[tuple[Any, ...], ValueMeta] = {}
 _SHARED_META_MAX = 50_000  # distinct metadata kept for sharing; beyond it a value keeps its own
 
 
-def shared_meta(
-    command_class_name: str,
-    property_name: str | None,
-    property_key_name: str | None,
-    label: str,
-    type: str,
-    readable: bool,
-    writeable: bool,
-    unit: str | None,
-    min: float | None,
-    max: float | None,
-    states: list[ValueState],
-    cc_specific: dict[str, Any] | None,
-    stateless: bool,
-    default: Any,
-    description: str | None,
-) -> ValueMeta:
-    """The `ValueMeta` of these fields, shared with every value that has the same.
+def shared_meta(parts: tuple[Any, ...]) -> ValueMeta:
+    """The `ValueMeta` of these fields (in `ValueMeta`'s order), shared with every value that has the same.
 
     `states` and `cc_specific` are compared by identity: the getNodes decoder already shares equal ones.
     Runs once per value of a load (~58,000 at 4,000 nodes), hence one flat key and no loops.
     """
-    parts = (
-        command_class_name,
-        property_name,
-        property_key_name,
-        label,
-        type,
-        readable,
-        writeable,
-        unit,
-        min,
-        max,
-        states,
-        cc_specific,
-        stateless,
-        default,
-        description,
-    )
+    states, cc_specific, default = parts[10], parts[11], parts[13]
     # states and cc_specific by identity; the default's type too (1 and True are equal keys, not the same)
     key = (*parts[:10], id(states), id(cc_specific), *parts[12:], default.__class__)
     try:
@@ -169,21 +137,23 @@ class ZValue:
         # ms since the epoch, zwave-js's `lastUpdate` (not when we received it; it can be old).
         self.last_update_ms = last_update_ms
         self.meta = shared_meta(
-            command_class_name,
-            property_name,
-            property_key_name,
-            label,
-            type,
-            readable,
-            writeable,
-            unit,
-            min,
-            max,
-            _NO_STATES if states is None else states,
-            cc_specific,
-            stateless,
-            default,
-            description,
+            (
+                command_class_name,
+                property_name,
+                property_key_name,
+                label,
+                type,
+                readable,
+                writeable,
+                unit,
+                min,
+                max,
+                _NO_STATES if states is None else states,
+                cc_specific,
+                stateless,
+                default,
+                description,
+            )
         )
 
     command_class_name: str = _meta_property("command_class_name")
