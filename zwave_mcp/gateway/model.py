@@ -6,10 +6,13 @@ Wire data (the dicts of `getNodes`, topic payloads) is turned into these plain o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from zwave_mcp.safetext import plain_text
+
+T = TypeVar("T")
 
 # zwave-js node status texts, as zwave-js-ui publishes them on `<node>/status` and in `getNodes`.
 NODE_STATUSES = ("Unknown", "Asleep", "Awake", "Dead", "Alive")
@@ -21,6 +24,28 @@ class ValueState:
 
     value: Any
     text: str
+
+
+class SharedTable(Generic[T]):
+    """One object per distinct key, for parts that thousands of values or nodes carry alike and nobody
+    changes in place (metadata, state lists, endpoint lists): at most `limit` are kept, and a key that
+    cannot be hashed (hostile input) shares nothing."""
+
+    def __init__(self, limit: int) -> None:
+        self._kept: dict[Any, T] = {}
+        self._limit = limit
+
+    def get(self, key: Any, make: Callable[[], T]) -> T:
+        """The object kept under `key`, or a new one from `make` (kept while there is room)."""
+        try:
+            kept = self._kept.get(key)
+        except TypeError:
+            return make()
+        if kept is None:
+            kept = make()
+            if len(self._kept) < self._limit:
+                self._kept[key] = kept
+        return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +76,7 @@ class ValueMeta:
 
 
 META_FIELDS = tuple(f.name for f in fields(ValueMeta))
-_SHARED_META: dict[tuple[Any, ...], ValueMeta] = {}
-_SHARED_META_MAX = 50_000  # distinct metadata kept for sharing; beyond it a value keeps its own
+_SHARED_META: SharedTable[ValueMeta] = SharedTable(50_000)  # distinct metadata kept for sharing
 
 
 def shared_meta(parts: tuple[Any, ...]) -> ValueMeta:
@@ -63,16 +87,9 @@ def shared_meta(parts: tuple[Any, ...]) -> ValueMeta:
     """
     states, cc_specific, default = parts[10], parts[11], parts[13]
     # states and cc_specific by identity; the default's type too (1 and True are equal keys, not the same)
+    # (a kept ValueMeta holds its states and cc_specific, so their ids stay theirs)
     key = (*parts[:10], id(states), id(cc_specific), *parts[12:], default.__class__)
-    try:
-        meta = _SHARED_META.get(key)
-    except TypeError:  # an unhashable default: this value keeps its metadata to itself
-        return ValueMeta(*parts)
-    if meta is None:
-        meta = ValueMeta(*parts)
-        if len(_SHARED_META) < _SHARED_META_MAX:
-            _SHARED_META[key] = meta  # which holds states and cc_specific: their ids stay theirs
-    return meta
+    return _SHARED_META.get(key, lambda: ValueMeta(*parts))
 
 
 def _meta_property(name: str) -> Any:

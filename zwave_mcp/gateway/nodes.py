@@ -10,7 +10,7 @@ import math
 import sys
 from typing import Any
 
-from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
+from zwave_mcp.gateway.model import SharedTable, ValueState, ZNode, ZValue
 from zwave_mcp.safetext import loads_json, plain_text
 
 UNIT_MAX = 20
@@ -43,8 +43,7 @@ def value_id_of(node_id: int, cc: int, endpoint: int, prop: Any, prop_key: Any =
 # once per node from getNodes. Sharing one copy keeps a 4,000-node picture small (strings are interned,
 # identical state lists are one list; nobody mutates them: metadata updates assign a new list).
 _intern = sys.intern
-_SHARED_STATES: dict[tuple[tuple[Any, str], ...], list[ValueState]] = {}
-_SHARED_STATES_MAX = 4096
+_SHARED_STATES: SharedTable[list[ValueState]] = SharedTable(4096)
 
 
 def _shared_text(text: Any) -> Any:
@@ -56,8 +55,8 @@ def _shared_text(text: Any) -> Any:
 # per value (CPython caches only small ints), and the few distinct ccSpecific objects.
 _NO_STATES: list[ValueState] = []
 _SHARED_NUMBERS: dict[int | float, int | float] = {}
-_SHARED_CC_SPECIFIC: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
 _SHARED_MAX = 65536
+_SHARED_CC_SPECIFIC: SharedTable[dict[str, Any]] = SharedTable(_SHARED_MAX)
 
 
 def _shared_number(number: int | float) -> int | float:
@@ -70,7 +69,7 @@ def _shared_number(number: int | float) -> int | float:
     return number
 
 
-_SHARED_ENDPOINTS: dict[tuple[Any, ...], Any] = {}
+_SHARED_ENDPOINTS: SharedTable[Any] = SharedTable(_SHARED_MAX)
 
 
 def _shared_endpoints(indexes: list[int]) -> list[int]:
@@ -83,45 +82,20 @@ def _shared_endpoint_labels(labels: dict[Any, str]) -> dict[Any, str]:
 
 
 def _shared_endpoint_part(key: tuple[Any, ...], part: Any) -> Any:
-    try:
-        shared = _SHARED_ENDPOINTS.get(key)
-    except TypeError:  # unhashable (hostile input): keep this one to itself
-        return part
-    if shared is None:
-        shared = part
-        if len(_SHARED_ENDPOINTS) < _SHARED_MAX:
-            _SHARED_ENDPOINTS[key] = part
-    return shared
+    return _SHARED_ENDPOINTS.get(key, lambda: part)
 
 
 def _shared_cc_specific(raw: Any) -> dict[str, Any] | None:
     if not isinstance(raw, dict):
         return None
-    try:
-        key = tuple(raw.items())
-        shared = _SHARED_CC_SPECIFIC.get(key)
-    except TypeError:  # an unhashable value: keep this one to itself
-        return raw
-    if shared is None:
-        shared = raw
-        if len(_SHARED_CC_SPECIFIC) < _SHARED_MAX:
-            _SHARED_CC_SPECIFIC[key] = raw
-    return shared
+    return _SHARED_CC_SPECIFIC.get(tuple(raw.items()), lambda: raw)
 
 
 def parse_states(raw: Any) -> list[ValueState]:
     if not isinstance(raw, list):
         return []
     pairs = tuple((s.get("value"), plain_text(str(s.get("text", "")))) for s in raw if isinstance(s, dict))
-    try:
-        shared = _SHARED_STATES.get(pairs)
-    except TypeError:  # an unhashable state value: keep this list to itself
-        return [ValueState(v, t) for v, t in pairs]
-    if shared is None:
-        shared = [ValueState(v, _intern(t)) for v, t in pairs]
-        if len(_SHARED_STATES) < _SHARED_STATES_MAX:
-            _SHARED_STATES[pairs] = shared
-    return shared
+    return _SHARED_STATES.get(pairs, lambda: [ValueState(v, _intern(t)) for v, t in pairs])
 
 
 # zwave-js gives a value's property and propertyKey as text or a number.
