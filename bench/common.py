@@ -231,6 +231,17 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+async def end_process(proc: asyncio.subprocess.Process) -> None:
+    """Close a spawned server's stdin (how an MCP client says goodbye); kill it if it lingers past 15 s."""
+    assert proc.stdin is not None
+    proc.stdin.close()
+    try:
+        await asyncio.wait_for(proc.wait(), 15)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+
+
 async def spawn_hello_server() -> asyncio.subprocess.Process:
     """The baseline server on a stdio pipe (stderr dropped), for start-up, RSS and transport baselines."""
     return await asyncio.create_subprocess_exec(
@@ -330,12 +341,6 @@ class StdioServer:
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        assert proc.stdin is not None
-        proc.stdin.close()
-        try:
-            await asyncio.wait_for(proc.wait(), 15)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+        await end_process(proc)
         if self._drain is not None:
             self._drain.cancel()

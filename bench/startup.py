@@ -14,7 +14,7 @@ from typing import Any
 
 from mcp_types import LATEST_PROTOCOL_VERSION
 
-from bench.common import PYTHON, REPO, Row, SimProcess, child_env, mosquitto, p50, say
+from bench.common import PYTHON, REPO, Row, SimProcess, child_env, end_process, mosquitto, p50, say
 
 PREFIX = "benchstart"
 
@@ -78,12 +78,7 @@ async def spawn_once(argv: list[str], env: dict[str, str], wait_loaded: bool) ->
             if "loaded" not in box:
                 raise RuntimeError("zwave-mcp did not log 'Z-Wave network loaded' within 30 s")
     finally:
-        proc.stdin.close()
-        try:
-            await asyncio.wait_for(proc.wait(), 15)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+        await end_process(proc)
         watcher.cancel()
     return box
 
