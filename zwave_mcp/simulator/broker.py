@@ -254,6 +254,18 @@ class EmbeddedBroker:
             loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
 
+    def forget_retained(self) -> None:
+        """Drop every retained message, as a fresh broker would have none (the tests' broker lives for the
+        whole session, and a `#` subscriber is otherwise handed every retained message of every test)."""
+        loop, broker = self._loop, self._broker
+        if loop is None or broker is None or not loop.is_running():
+            return
+
+        async def clear() -> None:
+            broker._retained_messages.clear()
+
+        asyncio.run_coroutine_threadsafe(clear(), loop).result(timeout=5)
+
     def stop(self) -> None:
         loop, broker = self._loop, self._broker
         if loop is None or broker is None or not loop.is_running():
