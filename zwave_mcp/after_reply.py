@@ -2,11 +2,13 @@
 call's log line.
 
 `later(fn, *args)` calls `fn(*args)` at once, unless the stdio transport has said it defers (`defer`):
-then calls made on the loop's thread wait until the reply being worked on is written (`drain`, which the
-transport calls right after each reply), or `FLUSH_S` at the latest. So the reply is not held up by work
-whose result it does not carry, and nothing is lost: every held call runs, in order, and one that raises
-is logged (with its traceback) without stopping the others. Only the stdio transport defers; in-process
-servers (tests, `build_server`) run everything at once, as before.
+then calls made on the loop's thread are held and run at the server's next idle moment: when it has sent
+a request to the gateway and waits for the answer (`network_wait`), or `SOON_S` after a reply is written
+(`reply_written`), or `FLUSH_S` at the latest. So neither the reply nor the client's next request waits
+behind work whose result the reply does not carry (a client that calls again at once used to find the
+server busy writing the previous call's audit and log lines for ~0.3 ms). Nothing is lost: every held
+call runs, in order, and one that raises is logged (with its traceback) without stopping the others.
+Only the stdio transport defers; in-process servers (tests, `build_server`) run everything at once.
 """
 
 from __future__ import annotations
@@ -21,9 +23,13 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 FLUSH_S = 0.02
-"""Longest held work waits when no reply comes to release it sooner (as `logs.LOG_FLUSH_S`)."""
+"""Longest held work waits when nothing releases it sooner (as `logs.LOG_FLUSH_S`)."""
+
+SOON_S = 0.002
+"""After a reply is written, how long held work leaves the loop to a client that calls again at once."""
 
 _held: deque[tuple[Callable[..., object], tuple[Any, ...]]] = deque()
+_also: list[Callable[[], object]] = []  # other holders drained with ours (the log handler's records)
 _loop: asyncio.AbstractEventLoop | None = None
 _thread: int | None = None
 _timer: asyncio.TimerHandle | None = None
@@ -40,8 +46,27 @@ def later(fn: Callable[..., object], *args: Any) -> None:
         _timer = _loop.call_later(FLUSH_S, drain)
 
 
+def reply_written() -> None:
+    """The transport wrote a reply: what is held runs within `SOON_S` (sooner if the server waits)."""
+    global _timer
+    if _loop is None:
+        return
+    due = _loop.time() + SOON_S
+    if _timer is None or _timer.when() > due:
+        if _timer is not None:
+            _timer.cancel()
+        _timer = _loop.call_at(due, drain)
+
+
+def network_wait() -> None:
+    """The server has sent a request and waits for the answer: the idle moment for what is held."""
+    if _loop is not None and threading.get_ident() == _thread:
+        drain()
+
+
 def drain() -> None:
-    """Run what is held, in order (work that holds more while draining runs in this drain too)."""
+    """Run what is held, in order (work that holds more while draining runs in this drain too), then
+    the other holders'."""
     global _timer
     if _timer is not None:
         _timer.cancel()
@@ -49,12 +74,15 @@ def drain() -> None:
     while _held:
         fn, args = _held.popleft()
         _run(fn, args)
+    for holder in _also:
+        _run(holder, ())
 
 
-def defer(loop: asyncio.AbstractEventLoop) -> None:
-    """From now on, work asked for on this (the calling) thread waits for `drain`."""
+def defer(loop: asyncio.AbstractEventLoop, also: Callable[[], object] | None = None) -> None:
+    """From now on, work asked for on this (the calling) thread is held; `also` is drained with it."""
     global _loop, _thread
     _loop, _thread = loop, threading.get_ident()
+    _also[:] = [also] if also is not None else []
 
 
 def stop() -> None:
@@ -62,6 +90,7 @@ def stop() -> None:
     global _loop, _thread
     drain()
     _loop = _thread = None
+    _also.clear()
 
 
 def _run(fn: Callable[..., object], args: tuple[Any, ...]) -> None:

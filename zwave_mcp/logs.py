@@ -154,7 +154,8 @@ class LogHandler(logging.StreamHandler):
     """The one stderr handler: handles records at once, unless `defer` was called from an event loop.
 
     Then records logged on that loop's thread are kept as they are and handled (redacted, formatted,
-    written) after the reply the transport is writing (`drain`), or `LOG_FLUSH_S` later at the latest.
+    written) with the work held after a reply (`after_reply` drains them at the server's next idle
+    moment), or `LOG_FLUSH_S` later at the latest.
     Formatting a JSON line and writing it to stderr (which wakes the process reading it) cost a call
     ~0.1-0.5 ms before its reply was out. Records from other threads are handled at once.
     """

@@ -542,8 +542,7 @@ async def serve_stdio(
         is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
         if data := _message_line(msg, is_answer):
             await writer.write(data)
-        after_reply.drain()  # the call's audit line, history rows, … now that its reply is out
-        drain_logs()  # and its log lines (the work above logs too)
+        after_reply.reply_written()  # the call's audit line, history rows and log lines, soon
         if is_answer:
             pending.resolve(msg.id)
             finish_server()  # the `initialize` reply is out: build the rest while the client reads
@@ -558,7 +557,7 @@ async def serve_stdio(
     # Log records and work that the reply does not carry wait until the reply they belong with is written
     # (see logs.LogHandler and zwave_mcp.after_reply).
     drain_logs, write_logs_through = defer_log_lines(loop)
-    after_reply.defer(loop)
+    after_reply.defer(loop, also=drain_logs)  # log lines go out with the work (which logs too)
     try:
         async with anyio.create_task_group() as tg:
             if handle_signals:

@@ -56,3 +56,45 @@ async def test_work_from_another_thread_is_not_held_and_stop_runs_what_waits() -
     assert done == ["thread", "loop"]
     after_reply.later(done.append, "after stop")
     assert done[-1] == "after stop"  # no longer deferring
+
+
+class _Clock:
+    """A loop stand-in for `defer`: its own time, and the timers asked for (nothing runs by itself)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.timers: list[asyncio.TimerHandle] = []
+        self.loop = asyncio.new_event_loop()  # what a TimerHandle belongs to; it never runs
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, fn: object) -> asyncio.TimerHandle:
+        return self.call_at(self.now + delay, fn)
+
+    def call_at(self, when: float, fn: object) -> asyncio.TimerHandle:
+        handle = asyncio.TimerHandle(when, fn, (), self.loop)  # type: ignore[arg-type]
+        self.timers.append(handle)
+        return handle
+
+    def due(self) -> list[float]:
+        return [round(t.when() - self.now, 6) for t in self.timers if not t.cancelled()]
+
+
+def test_after_a_reply_held_work_leaves_the_loop_to_the_next_request_until_the_server_waits() -> None:
+    clock = _Clock()
+    done: list[str] = []
+    after_reply.defer(clock, also=lambda: done.append("log lines"))  # type: ignore[arg-type]
+    try:
+        after_reply.later(done.append, "audit")
+        assert clock.due() == [after_reply.FLUSH_S]
+        after_reply.reply_written()
+        # Not at once: a client that calls again right away is served first.
+        assert done == [] and clock.due() == [after_reply.SOON_S]
+        after_reply.reply_written()
+        assert clock.due() == [after_reply.SOON_S]  # one timer, never pushed back
+        after_reply.network_wait()  # the next call sent its request: the idle moment
+        assert done == ["audit", "log lines"] and clock.due() == []
+    finally:
+        after_reply.stop()
+        clock.loop.close()
