@@ -127,3 +127,44 @@ async def test_a_flood_read_at_once_is_handled_a_bounded_batch_per_loop_turn() -
         transport._detach()
         ours.close()
         broker.close()
+
+
+async def test_a_reply_on_the_control_lane_is_read_before_the_rest_of_a_value_batch() -> None:
+    """While a caller waits on the control lane, a value batch stops for bytes on it: the reply is handled
+    at once and the rest of the batch follows a loop turn later (after the caller it woke); with nobody
+    waiting, the value lane keeps its whole batch."""
+    order: list[str] = []
+    waiting = [True]
+    values = MqttTransport(Settings(mqtt_version="3.1.1"), on_message=lambda t, p, r: order.append(t))
+    control = MqttTransport(Settings(mqtt_version="3.1.1"), on_message=lambda t, p, r: order.append(t))
+    values.give_way_to(control, while_=lambda: waiting[0])
+    pairs = [socket.socketpair() for _ in range(2)]
+    loop = asyncio.get_running_loop()
+    try:
+        for transport, (ours, _broker) in zip((values, control), pairs, strict=True):
+            ours.setblocking(False)
+            transport._loop = loop
+        (value_sock, value_broker), (control_sock, control_broker) = pairs
+        value_broker.sendall(b"".join(_publish_packet(b"v/%d" % i, b"x") for i in range(5)))
+        control_broker.sendall(_publish_packet(b"api/reply", b"{}"))
+        values._attach(value_sock)
+        control._attach(control_sock)
+        values._read_batch()  # the value lane's turn comes first
+        assert order == ["api/reply"]  # the reply was read before any value update
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert order == ["api/reply"] + [f"v/{i}" for i in range(5)]  # nothing lost, in order
+
+        order.clear()
+        waiting[0] = False
+        value_broker.sendall(b"".join(_publish_packet(b"v/%d" % i, b"x") for i in range(3)))
+        control_broker.sendall(_publish_packet(b"api/late", b"{}"))
+        values._read_batch()  # a socketpair's bytes are readable at once: no loop turn in between
+        control._read_batch()
+        assert order == ["v/0", "v/1", "v/2", "api/late"]
+    finally:
+        for transport in (values, control):
+            transport._detach()
+        for a, b in pairs:
+            a.close()
+            b.close()

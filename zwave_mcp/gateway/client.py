@@ -105,6 +105,7 @@ class ZwaveGateway:
             client_id_suffix="-control",
         )
         self.api = ApiClient(self.control, self.topics, default_timeout=settings.api_timeout)
+        self.transport.give_way_to(self.control, while_=lambda: self.api.in_flight > 0)
         self.api.decoders["getNodes"] = decode_with_values
         self.transport.subscribe(self.topics.subscriptions())
         self.control.subscribe([self.topics.api_replies()])
