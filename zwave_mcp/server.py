@@ -24,7 +24,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CompleteRequestParams, SubscribeRequestParams, UnsubscribeRequestParams
 
 from zwave_mcp import __version__
-from zwave_mcp.compat import lowlevel_server
+from zwave_mcp.compat import lowlevel_server, mcp_server
 from zwave_mcp.config import Settings
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class StagedServer:
         self.app: App | None = None
         self._finished = asyncio.Event()
         self._started: list[Any] = []  # what the lifespan started: stopped in reverse order
-        self.server: MCPServer[StagedServer] = MCPServer(
+        self.server: MCPServer[StagedServer] = mcp_server(
             name="zwave-mcp",
             title="Z-Wave (zwave-js-ui)",
             version=__version__,
