@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.gateway.nodes import decode_with_values, parse_node
 
 
@@ -28,7 +29,8 @@ def _nodes(*values: dict[str, object]) -> list[object]:
         for n, vs in by_node.items()
     ]
     decoded = decode_with_values(json.dumps({"result": raw}).encode())["result"]
-    return [parse_node(n) for n in decoded]
+    assert all(isinstance(n, ZNode) for n in decoded)  # nodes with values are parsed while decoding
+    return list(decoded)
 
 
 def test_equal_parts_are_one_object_and_numbers_keep_their_type() -> None:
@@ -48,3 +50,24 @@ def test_unhashable_parts_are_kept_to_themselves() -> None:
     (node,) = _nodes(_value(302, "targetValue", ccSpecific={"list": [1, 2]}))
     value = next(iter(node.values.values()))  # type: ignore[attr-defined]
     assert value.cc_specific == {"list": [1, 2]}
+
+
+def test_a_node_is_parsed_while_decoding_only_when_its_values_are_its_own() -> None:
+    reply = {
+        "result": [
+            {"id": 7, "name": "Lamp", "values": [_value(7, "currentValue")], "statistics": {"rx": 5}},
+            {"id": 8, "name": "Just added", "values": []},  # no values yet: left to the inventory
+            {"id": 9, "values": 3},  # junk where the values go
+            # Not a node: an object whose values belong to another node stays as it is.
+            {"id": 10, "values": {"x": _value(11, "currentValue")}},
+        ]
+    }
+    lamp, added, junk, other = decode_with_values(json.dumps(reply).encode(), details=False)["result"]
+    assert isinstance(lamp, ZNode) and lamp.name == "Lamp" and list(lamp.values) == ["7-37-0-currentValue"]
+    assert lamp.details == {}  # details=False, as the inventory asks outside admin mode
+    with_details = decode_with_values(json.dumps(reply).encode())["result"][0]
+    assert with_details.details["statistics"] == {"rx": 5}
+    assert added == {"id": 8, "name": "Just added", "values": []}
+    assert junk == {"id": 9, "values": 3}
+    assert isinstance(other, dict) and not isinstance(other["values"]["x"], dict)
+    assert parse_node(added) is not None  # what the inventory does with the ones left as dicts

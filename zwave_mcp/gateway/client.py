@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import logging
 import time
 from collections import deque
@@ -106,7 +107,9 @@ class ZwaveGateway:
         )
         self.api = ApiClient(self.control, self.topics, default_timeout=settings.api_timeout)
         self.transport.give_way_to(self.control, while_=lambda: self.api.in_flight > 0)
-        self.api.decoders["getNodes"] = decode_with_values
+        self.api.decoders["getNodes"] = functools.partial(
+            decode_with_values, details=self.inventory.keep_details
+        )
         self.transport.subscribe(self.topics.subscriptions())
         self.control.subscribe([self.topics.api_replies()])
         self.info: dict[str, Any] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from zwave_mcp.gateway.model import SharedTable, ValueState, ZNode, ZValue
@@ -188,13 +189,35 @@ def value_object_hook(obj: dict[str, Any]) -> Any:
     return obj
 
 
-def decode_with_values(payload: bytes | bytearray | str) -> Any:
+def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
+    """`value_object_hook`, and a node whose values are already `ZValue`s of its own becomes a `ZNode`
+    as soon as it is decoded: its raw fields (device config, statistics, …) are freed before the next
+    node is decoded, so the heap they used is reused instead of left in holes between the values kept
+    (11 MB of free blocks in the allocator after a 4,000-node load). A node without values stays a
+    dict, for `Inventory.load_nodes` to parse."""
+
+    def hook(obj: dict[str, Any]) -> Any:
+        if "commandClass" in obj:
+            return value_object_hook(obj)
+        values = obj.get("values") if "id" in obj else None
+        if values and isinstance(values, dict | list):
+            first = next(iter(values.values() if isinstance(values, dict) else values))
+            if isinstance(first, ZValue) and first.node_id == obj["id"]:
+                return parse_node(obj, details) or obj
+        return obj
+
+    return hook
+
+
+def decode_with_values(payload: bytes | bytearray | str, details: bool = True) -> Any:
+    """A getNodes reply decoded with its values as `ZValue`s and its nodes as `ZNode`s (`details`: keep
+    each node's `details`, as `apply_node_fields`)."""
     # Decoding makes millions of objects and no garbage cycles: the cyclic collector would only rescan
     # the growing heap again and again (about a third of the time at 4,000 nodes).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return loads_json(payload, object_hook=value_object_hook)
+        return loads_json(payload, object_hook=_nodes_hook(details))
     finally:
         if was_enabled:
             gc.enable()

@@ -138,7 +138,9 @@ class Inventory:
         gc.disable()
         try:
             for raw in getnodes_result if isinstance(getnodes_result, list) else []:
-                if isinstance(raw, dict):
+                if isinstance(raw, ZNode):  # parsed while decoding (`decode_with_values`)
+                    nodes[raw.id] = raw
+                elif isinstance(raw, dict):
                     node = parse_node(raw, self.keep_details)
                     if node is not None:
                         nodes[node.id] = node
