@@ -189,3 +189,39 @@ def test_values_and_times_no_float_holds_cost_nothing_but_themselves(recorder: R
     assert stored["8-49-0-Humidity"] == int(NOW_S * 1000)  # no usable time: recorded as of now
     recorder.on_change(value_change(13.0, 3000))
     assert recorder.flush() and [r for r in rows(path) if r[0] == VID][-1][3] == "13.0"
+
+
+def test_a_load_larger_than_a_write_chunk_is_written_whole_in_several_transactions(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zwave_mcp.history import recorder as recorder_module
+
+    monkeypatch.setattr(recorder_module, "WRITE_CHUNK", 4)
+    transactions: list[int] = []
+    write = Store.write
+
+    def counted(self: Store, changes: list[object], *rest: object) -> None:
+        transactions.append(len(changes))
+        write(self, changes, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "write", counted)
+    rec = Recorder(str(path), clock=Clock())
+    rec.start()
+    try:
+        assert rec.wait_open(5)
+        nodes = []
+        for node_id in range(2, 6):
+            node = ZNode(id=node_id, status="Alive")
+            for prop in ("a", "b", "c"):
+                vid = f"{node_id}-49-0-{prop}"
+                node.values[vid] = ZValue(
+                    vid, node_id, 49, "Sensor", 0, prop, value=node_id, last_update_ms=5
+                )
+            nodes.append(node)
+        rec.on_load(nodes)
+        assert rec.flush()
+    finally:
+        rec.stop()
+    assert len(rows(path)) == 4 * 3 + 4  # every value and every status, nothing lost between chunks
+    assert len(transactions) > 1 and max(transactions) <= 4 + 3  # a chunk, plus at most one node's values
+    assert rec.written == len(rows(path))
