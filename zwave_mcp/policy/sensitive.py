@@ -16,6 +16,7 @@ devices for which every change is confirmed (`ZWAVE_MCP_CONFIRM_DEVICES`, e.g. a
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -106,6 +107,7 @@ _ENTRY_WORDS = frozenset({"door", "gate", "garage", "opener", "lock", "barrier"}
 _LIGHT_WORDS = frozenset({"light", "lamp", "bulb", "lantern", "sconce", "chandelier", "spotlight"})
 
 
+@functools.lru_cache(maxsize=512)  # judged on every write; the names of the devices in use repeat
 def names_an_entry(*texts: object) -> bool:
     """The words of these names (a device's, its node's, its product's) say it can open a way in."""
     words = {word for text in texts if text for word in words_of(str(text))}
