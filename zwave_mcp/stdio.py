@@ -368,10 +368,12 @@ class _LoopWireReader:
 
 
 def _wire_reader(fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> _WireReader | _LoopWireReader:
+    if sys.platform == "win32":  # a Windows loop watches sockets only, never a pipe
+        return _WireReader(fd, loop, max_line)
     try:
         return _LoopWireReader(fd, loop, max_line)
-    except (PermissionError, ValueError, OSError):  # a regular file or other fd epoll refuses
-        return _WireReader(fd, loop, max_line)
+    except (PermissionError, ValueError, OSError, NotImplementedError):  # a regular file, or a loop or fd
+        return _WireReader(fd, loop, max_line)  # that cannot be watched
 
 
 class _WireWriter:
@@ -384,8 +386,10 @@ class _WireWriter:
         self._jobs: queue.SimpleQueue[tuple[bytes, asyncio.Future[None]]] = queue.SimpleQueue()
         self._broken = False
         self._queued = 0  # lines handed to the thread and not written yet: later lines must queue behind
-        self._room = select.poll()
-        self._room.register(fd, select.POLLOUT)
+        # Without poll() (Windows) every line goes through the thread.
+        self._room = select.poll() if hasattr(select, "poll") else None
+        if self._room is not None:
+            self._room.register(fd, select.POLLOUT)
         threading.Thread(target=self._run, name="mcp-stdout", daemon=True).start()
 
     async def write(self, data: bytes) -> None:
@@ -405,7 +409,7 @@ class _WireWriter:
         await asyncio.shield(done)
 
     def _has_room(self) -> bool:
-        if self._broken:
+        if self._broken or self._room is None:
             return False
         return any(events == select.POLLOUT for _fd, events in self._room.poll(0))
 
@@ -560,7 +564,7 @@ async def serve_stdio(
     after_reply.defer(loop, also=drain_logs)  # log lines go out with the work (which logs too)
     try:
         async with anyio.create_task_group() as tg:
-            if handle_signals:
+            if handle_signals and sys.platform != "win32":  # Windows: Ctrl-C is a KeyboardInterrupt
                 tg.start_soon(watch_signals, tg.cancel_scope)
             # The SDK reads and writes through these directly: no task of ours between it and the wire.
             await lowlevel.run(
@@ -677,4 +681,10 @@ def run_stdio(server: MCPServer, *, drain_timeout: float, **options: Any) -> Non
         await serve_stdio(server, drain_timeout=drain_timeout, **options)
 
     with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(main)
+        anyio.run(main, backend_options=loop_options())
+
+
+def loop_options(platform: str = sys.platform) -> dict[str, Any]:
+    """anyio's asyncio options: on Windows a selector loop, since its default (proactor) loop cannot
+    watch sockets with `add_reader`, which the MQTT transport does."""
+    return {"loop_factory": asyncio.SelectorEventLoop} if platform == "win32" else {}
