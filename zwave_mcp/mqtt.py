@@ -254,14 +254,9 @@ class MqttTransport:
 
     def has_bytes(self) -> bool:
         """Bytes wait to be read (on the socket, or whole packets in the buffer)."""
-        sock = self._sock
-        if sock is None:
+        if self._sock is None or self._readable_poll is None:
             return False
-        if self._reader.has_packet():
-            return True
-        if self._readable_poll is not None:
-            return bool(self._readable_poll.poll(0))
-        return bool(select.select([sock], [], [], 0)[0])  # no poll() (Windows)
+        return self._reader.has_packet() or bool(self._readable_poll.poll(0))
 
     def unavailable_text(self) -> str:
         return f"cannot reach the MQTT broker at {self.address}: {self.last_error or 'not connected'}"
@@ -404,9 +399,8 @@ class MqttTransport:
             # ~40 ms of Nagle + delayed ACK per QoS 1 round trip otherwise (see the captures' timing notes).
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._sock = sock
-        self._readable_poll = select.poll() if hasattr(select, "poll") else None
-        if self._readable_poll is not None:
-            self._readable_poll.register(sock, select.POLLIN)
+        self._readable_poll = select.poll()
+        self._readable_poll.register(sock, select.POLLIN)
         self._reader = PacketReader(v5=self._version == "5")
         self._for_paho = b""
         self._read_end = None

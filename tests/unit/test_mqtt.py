@@ -168,27 +168,3 @@ async def test_a_reply_on_the_control_lane_is_read_before_the_rest_of_a_value_ba
         for a, b in pairs:
             a.close()
             b.close()
-
-
-@pytest.mark.parametrize("with_poll", [True, False], ids=["poll", "no poll (Windows)"])
-async def test_has_bytes_sees_bytes_on_the_socket_and_whole_packets_in_the_buffer(
-    with_poll: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import select
-
-    if not with_poll:
-        monkeypatch.delattr(select, "poll", raising=False)
-    transport = MqttTransport(Settings(mqtt_version="3.1.1"), on_message=lambda t, p, r: None)
-    ours, broker = socket.socketpair()
-    ours.setblocking(False)
-    transport._loop = asyncio.get_running_loop()
-    try:
-        assert transport.has_bytes() is False  # not attached yet
-        transport._attach(ours)
-        assert transport.has_bytes() is False
-        broker.sendall(_publish_packet(b"api/reply", b"{}") * 2)
-        assert transport.has_bytes() is True
-    finally:
-        transport._detach()
-        ours.close()
-        broker.close()
