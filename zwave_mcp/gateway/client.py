@@ -106,7 +106,6 @@ class ZwaveGateway:
             client_id_suffix="-control",
         )
         self.api = ApiClient(self.control, self.topics, default_timeout=settings.api_timeout)
-        self.transport.give_way_to(self.control, while_=lambda: self.api.in_flight > 0)
         self.api.decoders["getNodes"] = functools.partial(
             decode_with_values, details=self.inventory.keep_details
         )
