@@ -29,7 +29,7 @@ SOON_S = 0.002
 """After a reply is written, how long held work leaves the loop to a client that calls again at once."""
 
 _held: deque[tuple[Callable[..., object], tuple[Any, ...]]] = deque()
-_also: list[Callable[[], object]] = []  # other holders drained with ours (the log handler's records)
+_also: Callable[[], object] | None = None  # another holder drained with ours (the log handler's records)
 _loop: asyncio.AbstractEventLoop | None = None
 _thread: int | None = None
 _timer: asyncio.TimerHandle | None = None
@@ -74,23 +74,21 @@ def drain() -> None:
     while _held:
         fn, args = _held.popleft()
         _run(fn, args)
-    for holder in _also:
-        _run(holder, ())
+    if _also is not None:
+        _run(_also, ())
 
 
 def defer(loop: asyncio.AbstractEventLoop, also: Callable[[], object] | None = None) -> None:
     """From now on, work asked for on this (the calling) thread is held; `also` is drained with it."""
-    global _loop, _thread
-    _loop, _thread = loop, threading.get_ident()
-    _also[:] = [also] if also is not None else []
+    global _loop, _thread, _also
+    _loop, _thread, _also = loop, threading.get_ident(), also
 
 
 def stop() -> None:
     """Run what waits and stop deferring (the transport is done)."""
-    global _loop, _thread
+    global _loop, _thread, _also
     drain()
-    _loop = _thread = None
-    _also.clear()
+    _loop = _thread = _also = None
 
 
 def _run(fn: Callable[..., object], args: tuple[Any, ...]) -> None:

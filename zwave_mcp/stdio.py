@@ -684,7 +684,8 @@ def run_stdio(server: MCPServer, *, drain_timeout: float, **options: Any) -> Non
         anyio.run(main, backend_options=loop_options())
 
 
-def loop_options(platform: str = sys.platform) -> dict[str, Any]:
+def loop_options(platform: str | None = None) -> dict[str, Any]:
     """anyio's asyncio options: on Windows a selector loop, since its default (proactor) loop cannot
     watch sockets with `add_reader`, which the MQTT transport does."""
-    return {"loop_factory": asyncio.SelectorEventLoop} if platform == "win32" else {}
+    windows = (platform or sys.platform) == "win32"
+    return {"loop_factory": asyncio.SelectorEventLoop} if windows else {}

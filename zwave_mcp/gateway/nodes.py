@@ -176,29 +176,22 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     )
 
 
-def value_object_hook(obj: dict[str, Any]) -> Any:
-    """`json.loads(..., object_hook=...)`: turn zwave-js-ui value objects into `ZValue`s while decoding.
-
-    A getNodes reply for thousands of nodes is mostly value objects; converting each as soon as it is
-    decoded keeps the raw dicts from all being alive at once (peak memory) and saves a second pass.
-    """
-    if "commandClass" in obj and "property" in obj and "nodeId" in obj and "id" in obj:
-        value = parse_value(obj)
-        if value is not None:
-            return value
-    return obj
-
-
 def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
-    """`value_object_hook`, and a node whose values are already `ZValue`s of its own becomes a `ZNode`
-    as soon as it is decoded: its raw fields (device config, statistics, …) are freed before the next
-    node is decoded, so the heap they used is reused instead of left in holes between the values kept
-    (11 MB of free blocks in the allocator after a 4,000-node load). A node without values stays a
-    dict, for `Inventory.load_nodes` to parse."""
+    """`json.loads(..., object_hook=...)` for getNodes: objects become what the picture keeps as soon as
+    they are decoded, so the raw dicts are never all alive at once (peak memory), no second pass runs,
+    and the heap they used is reused by the next ones instead of left in holes between the objects kept
+    (11 MB of free allocator blocks after a 4,000-node load when the nodes were parsed afterwards).
+
+    - a value object becomes a `ZValue`;
+    - a node whose values are already `ZValue`s of its own becomes a `ZNode` (with `details` as
+      `apply_node_fields`); a node without values stays a dict, for `Inventory.load_nodes` to parse.
+    """
 
     def hook(obj: dict[str, Any]) -> Any:
         if "commandClass" in obj:
-            return value_object_hook(obj)
+            if "property" in obj and "nodeId" in obj and "id" in obj:
+                return parse_value(obj) or obj
+            return obj
         values = obj.get("values") if "id" in obj else None
         if values and isinstance(values, dict | list):
             first = next(iter(values.values() if isinstance(values, dict) else values))
