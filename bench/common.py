@@ -7,12 +7,16 @@ shared and noisy, so absolute numbers only mean something beside their baseline.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
+import itertools
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -23,6 +27,20 @@ from zwave_mcp.config import Settings, load_settings
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
+
+# Every server of a run keeps its history under a state directory of the run's own, removed at the end:
+# never the user's real one (the bench would fill it with made-up switching), and never a file left by
+# an earlier run (a store grown by every run before made each write cost more, so figures drifted).
+# Children inherit it; on Linux the default store follows XDG_STATE_HOME.
+STATE_DIR = tempfile.mkdtemp(prefix="zwave-mcp-bench-state-")
+os.environ["XDG_STATE_HOME"] = STATE_DIR
+atexit.register(shutil.rmtree, STATE_DIR, ignore_errors=True)
+_history_files = itertools.count(1)
+
+
+def fresh_history_path() -> str:
+    """A history file no server has used yet: each server starts with an empty store, as on a new machine."""
+    return str(Path(STATE_DIR) / f"history-{next(_history_files)}.sqlite3")
 
 
 def percentile(samples: Sequence[float], q: float) -> float:
@@ -118,6 +136,7 @@ def bench_settings(broker_port: int, prefix: str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "mqtt_url": f"mqtt://127.0.0.1:{broker_port}",
         "prefix": prefix,
+        "history_path": fresh_history_path(),
         "rate_limit_device": 0,
         "rate_limit_total": 0,
         "log_level": "warning",
@@ -136,6 +155,7 @@ def server_env(broker_port: int, prefix: str, **extra: str) -> dict[str, str]:
         "ZWAVE_MCP_RATE_LIMIT_DEVICE": "0",
         "ZWAVE_MCP_RATE_LIMIT_TOTAL": "0",
         "ZWAVE_MCP_API_TIMEOUT": "120",
+        "ZWAVE_MCP_HISTORY_PATH": fresh_history_path(),
         **extra,
     }
 
