@@ -7,6 +7,7 @@ no-op once the root logger has a handler.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -176,13 +177,31 @@ class LogHandler(logging.StreamHandler):
         return True
 
     def drain(self) -> None:
-        """Handle what is held, in order."""
+        """Handle what is held, in order, written to the stream at once: each write to a pipe can wake the
+        process reading it, and a tool call holds two or three lines."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         held, self._held = self._held, []
+        lines: list[str] = []
         for record in held:
-            super().handle(record)
+            passed = self.filter(record)  # Python 3.12+ may hand back a replacement record
+            if not passed:
+                continue
+            if isinstance(passed, logging.LogRecord):
+                record = passed
+            try:
+                lines.append(self.format(record) + self.terminator)
+            except Exception:
+                self.handleError(record)
+        if not lines:
+            return
+        with self.lock or contextlib.nullcontext():
+            try:
+                self.stream.write("".join(lines))
+                self.flush()
+            except Exception:
+                self.handleError(held[-1])
 
     def defer(self, loop: asyncio.AbstractEventLoop) -> None:
         """From now on, records logged on this (the calling) thread wait for `drain`."""

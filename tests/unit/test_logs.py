@@ -83,6 +83,44 @@ async def test_a_deferring_handler_holds_loop_records_until_drained_and_handles_
         logger.removeHandler(handler)
 
 
+async def test_held_records_go_out_redacted_in_one_write() -> None:
+    """Each write to stderr can wake the client reading it: what a call held goes out in one write."""
+    import asyncio
+
+    from zwave_mcp.logs import LogHandler, RedactingFilter
+
+    class CountingStream(io.StringIO):
+        writes = 0
+
+        def write(self, text: str) -> int:
+            self.writes += 1
+            return super().write(text)
+
+    target = CountingStream()
+    handler = LogHandler(target)
+    handler.setFormatter(logging.Formatter("%(message)s %(arguments)s"))
+    handler.addFilter(RedactingFilter())
+    logger = logging.getLogger("test.deferred.batch")
+    logger.propagate = False
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        handler.defer(asyncio.get_running_loop())
+        for n in range(3):
+            logger.info("tool call %d", n, extra={"arguments": {"password": "hunter2", "n": n}})
+        assert target.writes == 0
+        handler.drain()
+        assert target.writes == 1
+        lines = target.getvalue().splitlines()
+        assert [line.split(" ", 3)[:3] for line in lines] == [["tool", "call", str(n)] for n in range(3)]
+        assert "hunter2" not in target.getvalue() and target.getvalue().count("***") == 3
+        handler.drain()  # nothing held: nothing written
+        assert target.writes == 1
+    finally:
+        handler.handle_at_once()
+        logger.removeHandler(handler)
+
+
 @pytest.mark.parametrize("depth", [19, 21, 50, 900])
 def test_a_secret_nested_deeper_than_redaction_looks_is_never_logged(log_stream, depth):
     """Tool arguments are logged; below 20 levels of nesting they used to be logged as given."""
