@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
-from zwave_mcp.history.recorder import Recorder
+from zwave_mcp.history.recorder import Inbox, Recorder
 from zwave_mcp.history.store import Store, StoreUnavailable
 
 VID = "8-50-0-value-65537"
@@ -225,3 +226,46 @@ def test_a_load_larger_than_a_write_chunk_is_written_whole_in_several_transactio
     assert len(rows(path)) == 4 * 3 + 4  # every value and every status, nothing lost between chunks
     assert len(transactions) > 1 and max(transactions) <= 4 + 3  # a chunk, plus at most one node's values
     assert rec.written == len(rows(path))
+
+
+def _take_in_thread(inbox: Inbox, window_s: float, limit: int) -> list[object]:
+    """`inbox.take` on another thread, failing (not hanging) when it blocks where it must not."""
+    got: list[list[object]] = []
+    taker = threading.Thread(target=lambda: got.append(inbox.take(window_s, limit)), daemon=True)
+    taker.start()
+    taker.join(10)
+    assert got, "take blocked"
+    return got[0]
+
+
+class CountingEvent(threading.Event):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sets = 0
+
+    def set(self) -> None:
+        self.sets += 1
+        super().set()
+
+
+def test_the_inbox_wakes_the_writer_once_a_batch_not_once_an_item() -> None:
+    """A queue woke the writer for every change (~10 a tool call), each time taking the GIL from the loop."""
+    inbox = Inbox()
+    inbox._arrived = arrived = CountingEvent()
+    for n in range(100):
+        inbox.put(("value", n))
+    assert arrived.sets == 1
+    assert _take_in_thread(inbox, 0, 1000) == [("value", n) for n in range(100)]
+    inbox.put("next")  # the writer took its batch: the next item wakes it again
+    assert arrived.sets == 2
+    assert _take_in_thread(inbox, 0, 1000) == ["next"]
+
+
+def test_a_flush_ends_the_gathering_at_once_and_a_backlog_is_taken_batch_after_batch() -> None:
+    inbox = Inbox()
+    for n in range(5):
+        inbox.put(n)
+    inbox.put_urgent("flush")  # with a window of a minute, only the urgent item can end the wait
+    assert _take_in_thread(inbox, 60, 4) == [0, 1, 2, 3]
+    assert _take_in_thread(inbox, 60, 4) == [4, "flush"]  # the rest at once, not after the window
+    assert len(inbox) == 0

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +45,60 @@ MAX_TIME_MS = 2**53  # later report times are junk (the year 285,000): recorded 
 _STOP = object()
 DEFAULT = "<default>"  # the store file in the user state directory
 FILE_NAME = "history.sqlite3"
+
+
+class Inbox:
+    """What the writer thread is handed, in order, with one wake-up of the writer per batch.
+
+    A queue wakes its reader on every put: at ~10 changes a tool call, the writer woke ~10 times a call,
+    and each time took the GIL from the event loop to append one item. Here only the first item after the
+    writer took a batch wakes it; it then gathers for the batch window, which `put_urgent` (a flush, a
+    stop) ends at once. Any thread may put; one thread takes.
+    """
+
+    def __init__(self) -> None:
+        self._items: deque[Any] = deque()
+        self._idle = True  # the writer waits for a first item: the next put must wake it
+        self._arrived = threading.Event()
+        self._urgent = threading.Event()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def put(self, item: Any) -> None:
+        self._items.append(item)
+        if self._idle:
+            self._wake()
+
+    def put_urgent(self, item: Any) -> None:
+        self._items.append(item)
+        self._wake(urgent=True)
+
+    def take(self, window_s: float, limit: int) -> list[Any]:
+        """Block until an item comes, gather for `window_s` (less if urgent), return up to `limit` items
+        (possibly none, when a wake-up's items went with the batch before)."""
+        self._arrived.wait()
+        self._urgent.wait(window_s)
+        self._arrived.clear()
+        self._urgent.clear()
+        self._idle = True  # before taking: an item put from now on wakes the next take, or is taken now
+        items = self.take_all(limit)
+        if self._items:  # behind by more than a batch: the next batch starts at once
+            self._wake(urgent=True)
+        return items
+
+    def take_all(self, limit: int | None = None) -> list[Any]:
+        """What is there now (up to `limit` items), without waiting."""
+        items: list[Any] = []
+        while self._items and (limit is None or len(items) < limit):
+            items.append(self._items.popleft())
+        return items
+
+    def _wake(self, urgent: bool = False) -> None:
+        if urgent:
+            self._urgent.set()
+        self._idle = False
+        self._arrived.set()
 
 
 def default_path() -> str:
@@ -77,7 +131,7 @@ class Recorder:
         self.store: Store | None = None
         self.dropped = 0
         self.written = 0
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._inbox = Inbox()
         self._accepting = path is not None
         self._thread: threading.Thread | None = None
         self._opened = threading.Event()
@@ -96,7 +150,7 @@ class Recorder:
         """Write what is queued and close the file."""
         if self._thread is None:
             return
-        self._queue.put(_STOP)
+        self._inbox.put_urgent(_STOP)
         self._thread.join(timeout)
         self._thread = None
 
@@ -110,7 +164,7 @@ class Recorder:
         if not self._accepting or self._thread is None:
             return False
         done = threading.Event()
-        self._queue.put(done)
+        self._inbox.put_urgent(done)
         return done.wait(timeout)
 
     # ---- what is heard (any thread; cheap) -----------------------------------------------------
@@ -118,10 +172,10 @@ class Recorder:
     def _put(self, item: tuple[Any, ...]) -> None:
         if not self._accepting:
             return
-        if self._queue.qsize() >= MAX_PENDING:
+        if len(self._inbox) >= MAX_PENDING:
             self.dropped += 1
             return
-        self._queue.put(item)
+        self._inbox.put(item)
 
     def on_change(self, change: Change) -> None:
         """Inventory listener."""
@@ -187,27 +241,16 @@ class Recorder:
         self._accepting = False
         self._opened.set()
         log.warning("history is unavailable: %s", reason)
-        while True:  # nothing will read the queue any more; let waiting flushes go
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                return
+        for item in self._inbox.take_all():  # nothing will read the inbox any more; let waiting flushes go
             if isinstance(item, threading.Event):
                 item.set()
 
     def _loop(self, store: Store) -> None:
         next_prune = time.monotonic() + PRUNE_EVERY_S
         while True:
-            items = [self._queue.get()]
             # Gather for a moment: one transaction rewrites every page it touches, so a few large ones
             # cost far less than many small ones. A flush or a stop ends the wait at once.
-            deadline = time.monotonic() + BATCH_WINDOW_S
-            while len(items) < BATCH_MAX and isinstance(items[-1], tuple):
-                left = deadline - time.monotonic()
-                try:
-                    items.append(self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            items = self._inbox.take(BATCH_WINDOW_S, BATCH_MAX)
             stop = any(item is _STOP for item in items)
             writes = [i for i in items if isinstance(i, tuple)]
             try:
