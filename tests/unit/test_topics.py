@@ -11,6 +11,7 @@ from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.gateway.topics import (
     GatewayTopics,
+    TopicInfo,
     TopicKind,
     TopicStyle,
     ValueTopicIndex,
@@ -243,3 +244,25 @@ def test_remembered_answers_follow_new_values_and_stay_bounded(monkeypatch: pyte
     index.resolve("x/" + "y" * topics.RESOLVED_CACHE_TOPIC_LEN)
     assert len(index._resolved) <= 10
     assert all(len(rest) <= topics.RESOLVED_CACHE_TOPIC_LEN for rest in index._resolved)
+
+
+def test_classification_is_remembered_within_bounds() -> None:
+    """A write brings ~10 messages on a handful of topics: their classification is looked up, not redone,
+    and topics from outside can neither grow the memory without end nor fill it with absurd ones."""
+    from zwave_mcp.gateway import topics as topics_module
+
+    t = GatewayTopics("zwave")
+    value_topic = "zwave/Kitchen/Light/switch_binary/endpoint_0/currentValue"
+    first = t.classify(value_topic)
+    assert first == TopicInfo(TopicKind.NODE, rest="Kitchen/Light/switch_binary/endpoint_0/currentValue")
+    assert t.classify(value_topic) is first  # remembered, not classified again
+    for n in range(topics_module.CLASSIFIED_MAX + 10):
+        assert t.classify(f"zwave/Room/Dev{n}/status").kind is TopicKind.NODE
+    assert len(t._classified) <= topics_module.CLASSIFIED_MAX
+    long_topic = "zwave/" + "x" * topics_module.CLASSIFIED_TOPIC_MAX
+    assert t.classify(long_topic).kind is TopicKind.NODE
+    assert long_topic not in t._classified
+    assert (
+        t.classify("zwave/_CLIENTS/ZWAVE_GATEWAY-zwave-js-ui/api/writeValue/set").kind
+        is TopicKind.SET_REQUEST
+    )

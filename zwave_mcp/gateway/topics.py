@@ -163,6 +163,9 @@ class TopicInfo:
     rest: str = ""
 
 
+CLASSIFIED_MAX = 4096  # topics whose classification is remembered (~1 MB; the busy ones stay)
+CLASSIFIED_TOPIC_MAX = 256  # longer topics are classified every time (no memory for absurd ones)
+
 # Per-node topic attributes that are not values.
 NODE_ATTRIBUTES = ("status", "lastActive", "nodeinfo")
 
@@ -184,6 +187,9 @@ class GatewayTopics:
         self._clients_root = f"{self.prefix}/_CLIENTS/"
         self._events_root = f"{self.events_prefix}/"
         self._any_events_root = f"{self.prefix}/_EVENTS/"
+        # The answers of `classify` for topics seen before: a write brings ~10 messages on a handful of
+        # topics, and a house's topics repeat all day. Bounded: topics come from outside.
+        self._classified: dict[str, TopicInfo] = {}
 
     def api_request(self, name: str) -> str:
         return f"{self._api_base}{name}/set"
@@ -206,7 +212,17 @@ class GatewayTopics:
         return [f"{self.prefix}/#"]
 
     def classify(self, topic: str) -> TopicInfo:
-        """What a received topic is. Cheap string checks only (called for every message)."""
+        """What a received topic is (called for every message; remembered for short topics)."""
+        info = self._classified.get(topic)
+        if info is None:
+            info = self._classify(topic)
+            if len(topic) <= CLASSIFIED_TOPIC_MAX:
+                if len(self._classified) >= CLASSIFIED_MAX:
+                    self._classified.clear()  # a flood of new topics: start over rather than grow
+                self._classified[topic] = info
+        return info
+
+    def _classify(self, topic: str) -> TopicInfo:
         if not topic.startswith(self._root):
             return TopicInfo(TopicKind.FOREIGN)
         if topic.endswith("/set"):
