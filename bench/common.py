@@ -28,12 +28,13 @@ from zwave_mcp.config import Settings, load_settings
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
-# Every server of a run keeps its history under a state directory of the run's own, removed at the end:
-# never the user's real one (the bench would fill it with made-up switching), and never a file left by
-# an earlier run (a store grown by every run before made each write cost more, so figures drifted).
-# Children inherit it; on Linux the default store follows XDG_STATE_HOME.
+# Every server of a run keeps its history and its cache under a directory of the run's own, removed at
+# the end: never the user's real one (the bench would fill it with made-up switching), and never a file
+# left by an earlier run (a store grown by every run before made each write cost more, so figures
+# drifted). Children inherit it; on Linux the default places follow XDG_STATE_HOME and XDG_CACHE_HOME.
 STATE_DIR = tempfile.mkdtemp(prefix="zwave-mcp-bench-state-")
 os.environ["XDG_STATE_HOME"] = STATE_DIR
+os.environ["XDG_CACHE_HOME"] = str(Path(STATE_DIR) / "cache")  # the tool list kept between starts
 atexit.register(shutil.rmtree, STATE_DIR, ignore_errors=True)
 _history_files = itertools.count(1)
 

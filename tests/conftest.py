@@ -54,6 +54,8 @@ from zwave_mcp.simulator.broker import EmbeddedBroker, MosquittoBroker, find_mos
 # (the default store lives in the platform's user state directory; on Linux that follows XDG_STATE_HOME,
 # and child processes that inherit the environment follow it too).
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="zwave-mcp-test-state-")
+# Likewise the cache (the tool list a start keeps for the next one).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="zwave-mcp-test-cache-")
 
 
 @dataclass

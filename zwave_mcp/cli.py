@@ -18,6 +18,7 @@ from zwave_mcp.stdio import StdioWire, protect_stdout
 if TYPE_CHECKING:
     from zwave_mcp.config import Settings
     from zwave_mcp.server import StagedServer
+    from zwave_mcp.tool_list_cache import ToolListCache
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo")
 HELP_FLAGS = ("-h", "--help")
@@ -155,22 +156,31 @@ def serve(settings: Settings, wire: StdioWire) -> int:
 
     configure_logging(settings.log_level, settings.log_format)
     from zwave_mcp.stdio import run_stdio
+    from zwave_mcp.tool_list_cache import ToolListCache
 
-    staged = _checked_server(settings)
+    staged = _checked_server(settings, ToolListCache(settings))
     if staged is None:
         return 1
-    # `initialize` is answered by the staged server; the transport finishes it right after.
-    run_stdio(staged.server, wire=wire, drain_timeout=settings.tool_timeout, finish=staged.finish)
+    # `initialize` (and, with the last start's tool list, `tools/list`) is answered by the staged server;
+    # the transport finishes it right after.
+    run_stdio(
+        staged.server,
+        wire=wire,
+        drain_timeout=settings.tool_timeout,
+        finish=staged.finish,
+        answers_unfinished=staged.answers_unfinished,
+        finish_delay=staged.finish_delay,
+    )
     return 0
 
 
-def _checked_server(settings: Settings) -> StagedServer | None:
+def _checked_server(settings: Settings, tool_list_cache: ToolListCache | None = None) -> StagedServer | None:
     """The staged server, once the SDK and paho parts it relies on are known to exist (else one line)."""
     from zwave_mcp.compat import CompatError, check
     from zwave_mcp.server import stage_server
 
     try:
-        staged = stage_server(settings)
+        staged = stage_server(settings, tool_list_cache=tool_list_cache)
         check(staged.server)
     except CompatError as exc:
         print(f"zwave-mcp: cannot run with the installed packages: {exc}", file=sys.stderr)

@@ -5,7 +5,9 @@ Two steps, so the stdio transport can answer `initialize` before the expensive p
 have); `StagedServer.finish` imports and builds the rest (app, gateway, tools with their schemas,
 resources, prompts, completions). `build_server` does both at once, for everything that is not the stdio
 transport (in-process clients, `zwave-mcp tools`). The transport calls `finish` before it hands the server
-anything but `initialize`, so `tools/list` and friends always see the complete server, in both eras.
+anything but `initialize`, so `tools/list` and friends always see the complete server, in both eras; with
+a `ToolListCache` that holds this build's list, the staged server also answers `tools/list` (and hears
+`notifications/initialized`) itself and is finished right after (see `answers_unfinished`).
 
 The gateway connects in the background once the server is built, so `initialize` and `tools/list` are
 answered at once even with no broker; tools answer "Z-Wave service unavailable: <why>" until it is up.
@@ -28,12 +30,19 @@ from zwave_mcp.compat import lowlevel_server, mcp_server
 from zwave_mcp.config import Settings
 
 if TYPE_CHECKING:
+    from mcp_types import Tool
+
     from zwave_mcp.app import App
     from zwave_mcp.gateway.client import ZwaveGateway
+    from zwave_mcp.tool_list_cache import ToolListCache
 
 log = logging.getLogger(__name__)
 
 HISTORY_START_DELAY_S = 0.3
+KEEP_LIST_TIMEOUT_S = 5.0  # how long stopping waits for the tool list to be stored
+LIST_WAIT_S = 0.05
+"""With a cached tool list, how long after the `initialize` reply the server waits for `tools/list`
+before it builds anyway (building holds the event loop for a few hundred ms)."""
 
 INSTRUCTIONS = (
     "Controls a Z-Wave home through zwave-js-ui. Call list_zwave_devices first to learn device names. "
@@ -62,9 +71,18 @@ before `finish` are the finished server's; tests/unit/test_server_staging.py kee
 class StagedServer:
     """An `MCPServer` whose app, tools, resources, prompts and completions are built on `finish()`."""
 
-    def __init__(self, settings: Settings, gateway: ZwaveGateway | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        gateway: ZwaveGateway | None = None,
+        tool_list_cache: ToolListCache | None = None,
+    ) -> None:
         self.settings = settings
         self._gateway = gateway
+        self._tool_list_cache = tool_list_cache
+        self._cached_tools: list[Tool] | None = None
+        self._cache_read = tool_list_cache is None
+        self._keeping: asyncio.Task[None] | None = None
         self.app: App | None = None
         self._finished = asyncio.Event()
         self._started: list[Any] = []  # what the lifespan started: stopped in reverse order
@@ -79,6 +97,10 @@ class StagedServer:
         lowlevel = lowlevel_server(self.server)
         for method, params_type in ANNOUNCED_METHODS.items():
             lowlevel.add_request_handler(method, params_type, self._stand_in(method))
+        if tool_list_cache is not None:
+            listing = lowlevel.get_request_handler("tools/list")
+            assert listing is not None  # the MCPServer constructor registers it
+            lowlevel.add_request_handler("tools/list", listing.params_type, self._list_tools(listing.handler))
 
     def _bus(self) -> Any:
         # Ours, not the SDK's default, so inventory changes can be published outside any request.
@@ -100,6 +122,39 @@ class StagedServer:
             return await entry.handler(ctx, params)
 
         return handle
+
+    def _list_tools(self, built: Any) -> Any:
+        """`tools/list`: the cached list while the server is not built yet, then the SDK's own answer."""
+
+        async def handle(ctx: Any, params: Any) -> Any:
+            from mcp_types import ListToolsResult
+
+            tools = self.cached_tools()
+            if not self.finished and tools is not None and getattr(params, "cursor", None) is None:
+                log.debug("tools/list answered with the list kept by the last start")
+                return ListToolsResult(tools=tools)
+            self.finish()
+            return await built(ctx, params)
+
+        return handle
+
+    def cached_tools(self) -> list[Tool] | None:
+        """The tool list stored by an earlier start of this very build and settings (read once)."""
+        if not self._cache_read:
+            self._cache_read = True
+            assert self._tool_list_cache is not None
+            self._cached_tools = self._tool_list_cache.load()
+        return self._cached_tools
+
+    def answers_unfinished(self, method: str) -> bool:
+        """Whether the server answers (or hears) `method` before it is built; `initialize` always."""
+        if method == "initialize":
+            return True
+        return method in ("tools/list", "notifications/initialized") and self.cached_tools() is not None
+
+    def finish_delay(self, answered: str) -> float:
+        """How long after answering `answered` unfinished the transport waits before `finish()`."""
+        return LIST_WAIT_S if answered == "initialize" and self.cached_tools() is not None else 0.0
 
     @property
     def finished(self) -> bool:
@@ -149,6 +204,21 @@ class StagedServer:
         # The history store opens in its own thread a moment later, off the path of the first calls.
         opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
         self._started.append(_HistoryRun(app, opening))
+        if self._tool_list_cache is not None:
+            self._keeping = asyncio.create_task(self._keep_tool_list(), name="tool-list-cache")
+
+    async def _keep_tool_list(self) -> None:
+        """Store the list this server really has, when the cache does not hold it already."""
+        from zwave_mcp.tool_list_cache import dump_tools
+
+        assert self._tool_list_cache is not None
+        built = await self.server.list_tools()
+        cached = self.cached_tools()
+        if cached is not None and dump_tools(cached) == dump_tools(built):
+            return
+        if cached is not None:
+            log.warning("the cached tool list was out of date; it is replaced for the next start")
+        await asyncio.to_thread(self._tool_list_cache.store, built)
 
     async def _start_when_finished(self) -> None:
         await self._finished.wait()
@@ -171,6 +241,10 @@ class StagedServer:
             await self._stop()
 
     async def _stop(self) -> None:
+        if self._keeping is not None:  # a short session still leaves its list for the next start
+            with suppress(Exception):
+                await asyncio.wait_for(self._keeping, KEEP_LIST_TIMEOUT_S)
+            self._keeping = None
         started, self._started = self._started, []
         for part in reversed(started):
             if isinstance(part, asyncio.Task):
@@ -192,9 +266,12 @@ class _HistoryRun:
         await asyncio.to_thread(self.app.history.recorder.stop)
 
 
-def stage_server(settings: Settings, gateway: ZwaveGateway | None = None) -> StagedServer:
-    """The server, not yet finished: enough to answer `initialize` (call `finish()` before anything else)."""
-    return StagedServer(settings, gateway)
+def stage_server(
+    settings: Settings, gateway: ZwaveGateway | None = None, tool_list_cache: ToolListCache | None = None
+) -> StagedServer:
+    """The server, not yet finished: enough to answer `initialize` (call `finish()` before anything else,
+    except what `answers_unfinished` allows)."""
+    return StagedServer(settings, gateway, tool_list_cache)
 
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[StagedServer]:

@@ -477,12 +477,16 @@ async def serve_stdio(
     order_wait: float = ORDER_WAIT,
     handle_signals: bool = True,
     finish: Callable[[], object] | None = None,
+    answers_unfinished: Callable[[str], bool] | None = None,
+    finish_delay: Callable[[str], float] | None = None,
 ) -> None:
     """Serve `server` over the protected stdio wire until stdin ends (or SIGTERM/SIGINT), then return.
 
     `finish` (once) completes a server that can so far only answer `initialize` (see
     `zwave_mcp.server.StagedServer`): it is called right after the `initialize` reply is written, or
-    before any other message reaches the server, whichever comes first.
+    before any other message reaches the server, whichever comes first. `answers_unfinished(method)`
+    names more messages the unfinished server takes itself, and `finish_delay(method)` how long after
+    the reply to `method` the finishing waits (for one of those to come first).
 
     Must run on the asyncio backend (`anyio.run(...)` default). Never raises for client misbehaviour.
     """
@@ -507,6 +511,18 @@ async def serve_stdio(
         if unfinished:
             unfinished.pop()()
 
+    def taken_unfinished(method: Any) -> bool:
+        if method == "initialize":
+            return True
+        return answers_unfinished is not None and isinstance(method, str) and answers_unfinished(method)
+
+    def finish_after(answered: str | None) -> None:
+        delay = finish_delay(answered) if finish_delay is not None and answered is not None else 0.0
+        if delay > 0:
+            loop.call_later(delay, finish_server)
+        else:
+            finish_server()
+
     async def answer_locally(reply: bytes) -> None:
         # Earlier requests first, so replies keep the order of the lines that caused them.
         await pending.wait_answered(list(pending.ids), order_wait)
@@ -527,7 +543,7 @@ async def serve_stdio(
                     reason = _short(exc.errors()[0].get("msg", "not an MCP message"))
                     verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
                 else:
-                    if unfinished and verdict.value.get("method") != "initialize":
+                    if unfinished and not taken_unfinished(verdict.value.get("method")):
                         finish_server()
                     _track_inbound(pending, verdict.value)
                     return SessionMessage(message)
@@ -548,8 +564,10 @@ async def serve_stdio(
             await writer.write(data)
         after_reply.reply_written()  # the call's audit line, history rows and log lines, soon
         if is_answer:
+            answered = pending.ids.get(msg.id)
             pending.resolve(msg.id)
-            finish_server()  # the `initialize` reply is out: build the rest while the client reads
+            if unfinished:  # the `initialize` reply is out: build the rest while the client reads
+                finish_after(answered)
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:

@@ -150,6 +150,37 @@ async def test_finish_runs_after_the_initialize_reply_and_before_any_other_reque
     assert [t["name"] for t in replies[1]["result"]["tools"]] == ["late"]
 
 
+async def test_what_the_unfinished_server_answers_itself_comes_before_finish() -> None:
+    """With the last start's tool list, `tools/list` is answered before the server is built; finishing
+    then follows that reply at once, not the long wait after `initialize`."""
+    server = MCPServer("staged")
+    calls: list[str] = []
+
+    @server.tool()
+    def early() -> str:
+        """Stands for the tool list kept by the last start."""
+        return "early"
+
+    def finish() -> None:
+        calls.append("finish")
+
+        @server.tool()
+        def late() -> str:
+            """Registered by finish."""
+            return "late"
+
+    replies = await serve_lines(
+        [initialize(1), INITIALIZED, request(2, "tools/list")],
+        server=server,
+        finish=finish,
+        answers_unfinished=lambda method: method in ("tools/list", "notifications/initialized"),
+        finish_delay=lambda answered: 60.0 if answered == "initialize" else 0.0,
+    )
+    assert [shape(r) for r in replies] == [(1, "result"), (2, "result")]
+    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["early"]
+    assert calls == ["finish"]  # right after the tools/list reply: the 60 s wait was not needed
+
+
 async def test_finish_runs_before_a_first_request_that_is_not_initialize() -> None:
     server = MCPServer("staged")
     seen: list[bool] = []
