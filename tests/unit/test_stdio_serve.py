@@ -4,6 +4,7 @@ import asyncio
 import json
 import os
 import threading
+from collections.abc import Callable
 
 import pytest
 from mcp.server.mcpserver import MCPServer
@@ -130,7 +131,8 @@ async def test_lone_surrogates_in_any_field_are_replaced_where_they_enter() -> N
     assert by_id["a\ufffd"]["result"]["content"][0]["text"] == "x\ufffdy"
 
 
-async def test_finish_runs_after_the_initialize_reply_and_before_any_other_request() -> None:
+def _staged_server() -> tuple[MCPServer, list[str], Callable[[], None]]:
+    """A server whose `finish` registers the tool `late`, and the record of finish calls."""
     server = MCPServer("staged")
     calls: list[str] = []
 
@@ -142,6 +144,11 @@ async def test_finish_runs_after_the_initialize_reply_and_before_any_other_reque
             """Registered by finish."""
             return "late"
 
+    return server, calls, finish
+
+
+async def test_finish_runs_after_the_initialize_reply_and_before_any_other_request() -> None:
+    server, calls, finish = _staged_server()
     replies = await serve_lines(
         [initialize(1), INITIALIZED, request(2, "tools/list")], server=server, finish=finish
     )
@@ -153,21 +160,12 @@ async def test_finish_runs_after_the_initialize_reply_and_before_any_other_reque
 async def test_what_the_unfinished_server_answers_itself_comes_before_finish() -> None:
     """With the last start's tool list, `tools/list` is answered before the server is built; finishing
     then follows that reply at once, not the long wait after `initialize`."""
-    server = MCPServer("staged")
-    calls: list[str] = []
+    server, calls, finish = _staged_server()
 
     @server.tool()
     def early() -> str:
         """Stands for the tool list kept by the last start."""
         return "early"
-
-    def finish() -> None:
-        calls.append("finish")
-
-        @server.tool()
-        def late() -> str:
-            """Registered by finish."""
-            return "late"
 
     replies = await serve_lines(
         [initialize(1), INITIALIZED, request(2, "tools/list")],
