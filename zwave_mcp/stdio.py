@@ -506,6 +506,7 @@ async def serve_stdio(
     writer = _WireWriter(wire.out_fd, loop)
     pending = _Pending()
     unfinished = [finish] if finish is not None else []
+    taken_early: list[int | str] = []  # requests the unfinished server takes itself (`answers_unfinished`)
 
     def finish_server() -> None:
         if unfinished:
@@ -544,7 +545,12 @@ async def serve_stdio(
                     verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
                 else:
                     if unfinished and not taken_unfinished(verdict.value.get("method")):
+                        # What the unfinished server took is answered by it first: clients ask tools/list,
+                        # resources/list and prompts/list at once, and building holds the loop.
+                        await pending.wait_answered(taken_early, order_wait)
                         finish_server()
+                    elif unfinished and verdict.request_id is not None:
+                        taken_early.append(verdict.request_id)
                     _track_inbound(pending, verdict.value)
                     return SessionMessage(message)
             logger.debug("answering malformed input line: %s", verdict.reason)

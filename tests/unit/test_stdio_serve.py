@@ -147,6 +147,16 @@ def _staged_server() -> tuple[MCPServer, list[str], Callable[[], None]]:
     return server, calls, finish
 
 
+def _with_a_kept_list(finish: Callable[[], None]) -> dict[str, object]:
+    """The transport's options for a staged server that answers tools/list itself (a kept tool list);
+    after `initialize` it would wait a minute for tools/list before finishing."""
+    return {
+        "finish": finish,
+        "answers_unfinished": lambda method: method in ("tools/list", "notifications/initialized"),
+        "finish_delay": lambda answered: 60.0 if answered == "initialize" else 0.0,
+    }
+
+
 async def test_finish_runs_after_the_initialize_reply_and_before_any_other_request() -> None:
     server, calls, finish = _staged_server()
     replies = await serve_lines(
@@ -168,15 +178,29 @@ async def test_what_the_unfinished_server_answers_itself_comes_before_finish() -
         return "early"
 
     replies = await serve_lines(
-        [initialize(1), INITIALIZED, request(2, "tools/list")],
-        server=server,
-        finish=finish,
-        answers_unfinished=lambda method: method in ("tools/list", "notifications/initialized"),
-        finish_delay=lambda answered: 60.0 if answered == "initialize" else 0.0,
+        [initialize(1), INITIALIZED, request(2, "tools/list")], server=server, **_with_a_kept_list(finish)
     )
     assert [shape(r) for r in replies] == [(1, "result"), (2, "result")]
     assert [t["name"] for t in replies[1]["result"]["tools"]] == ["early"]
     assert calls == ["finish"]  # right after the tools/list reply: the 60 s wait was not needed
+
+
+async def test_a_request_right_behind_an_early_answer_waits_for_it_then_meets_the_finished_server() -> None:
+    """Clients send their list requests at once: tools/list is still answered by the unfinished server,
+    and the call behind it reaches the finished one."""
+    server, calls, finish = _staged_server()
+
+    @server.tool()
+    def early() -> str:
+        """Stands for the tool list kept by the last start."""
+        return "early"
+
+    lines = [initialize(1), INITIALIZED, request(2, "tools/list"), request(3, "tools/call", {"name": "late"})]
+    replies = await serve_lines(lines, server=server, **_with_a_kept_list(finish))
+    assert calls == ["finish"]
+    assert [shape(r) for r in replies] == [(1, "result"), (2, "result"), (3, "result")]
+    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["early"]
+    assert replies[2]["result"]["isError"] is False
 
 
 async def test_finish_runs_before_a_first_request_that_is_not_initialize() -> None:
