@@ -204,7 +204,10 @@ class StagedServer:
         # The history store opens in its own thread a moment later, off the path of the first calls.
         opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
         self._started.append(_HistoryRun(app, opening))
-        if self._tool_list_cache is not None:
+        self._keep_tool_list_soon()
+
+    def _keep_tool_list_soon(self) -> None:
+        if self._tool_list_cache is not None and self._keeping is None and self.finished:
             self._keeping = asyncio.create_task(self._keep_tool_list(), name="tool-list-cache")
 
     async def _keep_tool_list(self) -> None:
@@ -241,7 +244,8 @@ class StagedServer:
             await self._stop()
 
     async def _stop(self) -> None:
-        if self._keeping is not None:  # a short session still leaves its list for the next start
+        self._keep_tool_list_soon()  # a session that ended before the start was done keeps its list too
+        if self._keeping is not None:
             with suppress(Exception):
                 await asyncio.wait_for(self._keeping, KEEP_LIST_TIMEOUT_S)
             self._keeping = None

@@ -100,3 +100,16 @@ def test_without_a_kept_list_only_initialize_comes_before_building(tmp_path: Pat
     assert not staged.answers_unfinished("tools/list")
     assert not staged.answers_unfinished("notifications/initialized")
     assert staged.finish_delay("initialize") == 0.0
+
+
+def test_a_session_that_ends_before_the_start_was_done_still_keeps_its_list(tmp_path: Path) -> None:
+    """stdin can end right after tools/list, before the lifespan started anything: the list is kept then."""
+
+    async def scenario() -> None:
+        cache = _cache(tmp_path)
+        staged = stage_server(load_settings(SETTINGS, environ={}), tool_list_cache=cache)
+        staged.finish()
+        await staged._stop()  # what the lifespan runs at the end, here with nothing started
+        assert json.loads(cache.path.read_bytes()) == dump_tools(await staged.server.list_tools())
+
+    asyncio.run(scenario())
