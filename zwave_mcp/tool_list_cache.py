@@ -14,7 +14,7 @@ ignored (the server then builds before answering, as without a cache).
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import json
 import logging
 import os
@@ -44,8 +44,17 @@ class ToolListCache:
     """One file per key in `directory`; `load()` once per start, `store(tools)` when the list differs."""
 
     def __init__(self, settings: Settings, directory: Path | None = None) -> None:
-        self.directory = directory if directory is not None else default_directory()
-        self.path = self.directory / f"{FILE_PREFIX}{cache_key(settings)}.json"
+        self._settings = settings
+        self._directory = directory
+
+    @functools.cached_property
+    def directory(self) -> Path:
+        return self._directory if self._directory is not None else default_directory()
+
+    @functools.cached_property
+    def path(self) -> Path:
+        """Worked out when first needed: after `initialize` is answered, not before (~10-30 ms)."""
+        return self.directory / f"{FILE_PREFIX}{cache_key(self._settings)}.json"
 
     def load(self) -> list[Tool] | None:
         """The stored list for this key, or None (none yet, unreadable, or not a list of MCP tools)."""
@@ -92,6 +101,8 @@ def dump_tools(tools: list[Tool]) -> list[dict[str, Any]]:
 
 
 def cache_key(settings: Settings) -> str:
+    import hashlib
+
     digest = hashlib.sha256()
     digest.update(sys.version.encode())
     for part in _code_fingerprint():
