@@ -507,6 +507,7 @@ async def serve_stdio(
     pending = _Pending()
     unfinished = [finish] if finish is not None else []
     taken_early: list[int | str] = []  # requests the unfinished server takes itself (`answers_unfinished`)
+    finishing: list[asyncio.TimerHandle] = []  # a finish put off (`finish_delay`): not after we return
 
     def finish_server() -> None:
         if unfinished:
@@ -520,7 +521,7 @@ async def serve_stdio(
     def finish_after(answered: str | None) -> None:
         delay = finish_delay(answered) if finish_delay is not None and answered is not None else 0.0
         if delay > 0:
-            loop.call_later(delay, finish_server)
+            finishing.append(loop.call_later(delay, finish_server))
         else:
             finish_server()
 
@@ -602,6 +603,8 @@ async def serve_stdio(
                 pending.resolve(rid)
             tg.cancel_scope.cancel()
     finally:
+        for timer in finishing:
+            timer.cancel()
         reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close
         after_reply.stop()
         write_logs_through()

@@ -14,6 +14,7 @@ ignored (the server then builds before answering, as without a cache).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -92,7 +93,8 @@ class ToolListCache:
             return
         for old in self.directory.glob(f"{FILE_PREFIX}*.json"):
             if old != self.path:
-                old.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # another start may be removing it too
+                    old.unlink()
 
 
 def dump_tools(tools: list[Tool]) -> list[dict[str, Any]]:
