@@ -20,8 +20,9 @@ from zwave_mcp.devices.control import control_change, plan_control
 from zwave_mcp.devices.gate import ApiCall, Change, Effect, Gate, GateResult, WriteValues, value_effect
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.service import DeviceService
-from zwave_mcp.gateway.api import ApiReply, ApiTimeout, SetValueStatus, WriteResult
+from zwave_mcp.gateway.api import ApiReply, ApiTimeout, GatewayError, SetValueStatus, WriteResult
 from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.gateway.model import Change as InventoryChange
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy, PolicyConfig
 from zwave_mcp.simulator import captured_house
@@ -353,3 +354,50 @@ def test_while_the_transport_defers_the_audit_line_and_records_follow_the_result
     assert (lines_before, records_before) == (0, 0)
     assert [r.outcome for r in audit] == ["confirmed"]  # type: ignore[attr-defined]
     assert rig.records == [result]
+
+
+def _echo_race(echo_before_poll: bool, then_reported: bool) -> GateResult:
+    """An unsupervised switch write whose check-back poll fails. zwave-js's optimistic echo of the write
+    comes on the value lane, before the poll's answer or (another connection) overtaken by it."""
+    rig = Rig(confirm_timeout=0.05)
+    rig.status = SetValueStatus.SUCCESS_UNSUPERVISED
+    change = rig.change("kitchen light", "on")
+    expect = change.effects[0].expect
+    assert expect is not None
+    node = change.effects[0].device.node_id
+
+    def report(value: object) -> None:
+        rig.gateway.inventory._emit([InventoryChange("value", node, expect.value_id, False, value)])
+
+    async def poll_value(value: Any, timeout: Any = None) -> Any:
+        loop = asyncio.get_running_loop()
+        if echo_before_poll:
+            report(True)
+        else:
+            loop.call_soon(report, True)  # seen only after the poll's failure
+        if then_reported:
+            loop.call_later(0.01, report, True)  # the device's own report, later
+        raise GatewayError("the device did not acknowledge the Get")
+
+    rig.gateway.poll_value = poll_value  # type: ignore[method-assign]
+    return rig.apply(change)
+
+
+@pytest.mark.parametrize("echo_before_poll", [True, False])
+def test_the_echo_of_an_unsupervised_write_is_no_evidence_whichever_lane_comes_first(
+    echo_before_poll: bool,
+) -> None:
+    """CI once saw "Done: Kitchen Light is now on, as the device reported." here: the poll's failure came on
+    the control lane before the echo on the value lane, and the echo was taken for the device's report."""
+    result = _echo_race(echo_before_poll, then_reported=False)
+    assert result.outcome is Outcome.UNCONFIRMED, result.sentence
+    assert result.sentence == (
+        "The command to turn on Kitchen Light was sent, but Kitchen Light has not confirmed it; "
+        "it last reported off."
+    )
+
+
+@pytest.mark.parametrize("echo_before_poll", [True, False])
+def test_a_report_after_the_echo_confirms_an_unsupervised_write(echo_before_poll: bool) -> None:
+    result = _echo_race(echo_before_poll, then_reported=True)
+    assert result.outcome is Outcome.CONFIRMED, result.sentence

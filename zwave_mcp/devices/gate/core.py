@@ -307,6 +307,7 @@ class Gate:
             )
             return EffectOutcome(effect, outcome, last)
         since = sent_at
+        skip = 0
         if status == "multicast":
             # zwave-js updates every node of a multicast optimistically: the first matching report is that
             # echo. Z-Wave Plus devices then report their new state on their own ("True Status"); that
@@ -325,10 +326,16 @@ class Gate:
                 last = polled
                 if expect.is_met(polled.value):
                     return EffectOutcome(effect, Outcome.CONFIRMED, polled)
-        seen = await self._await_report(watch, since, expect.is_met, deadline)
+            # The echo comes on the value lane, another connection: the poll's answer can overtake it.
+            # Until it has been seen, the first matching report after the write is that echo.
+            echo_seen = any(
+                at >= sent_at and _safe(expect.is_met, v) for at, v in watch.reports if at < since
+            )
+            skip = 0 if echo_seen else 1
+        seen = await self._await_report(watch, since, expect.is_met, deadline, skip=skip)
         if seen is not None:
             return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
-        later = [v for t, v in watch.reports if t >= since]
+        later = _reports_after(watch, since, expect.is_met, skip)
         if later:
             last = Report(later[-1], after_write=True)
         if status == "supervised" and (not later or expect.is_met(later[-1])):
@@ -458,6 +465,19 @@ class Gate:
                 listener(result)
             except Exception:
                 log.warning("a gate listener failed", exc_info=True)
+
+
+def _reports_after(watch: _Watch, since: float, is_echo: Callable[[Any], bool], echoes: int) -> list[Any]:
+    """The values reported since `since`, without the first `echoes` that match (zwave-js's own echo)."""
+    values = []
+    for at, value in watch.reports:
+        if at < since:
+            continue
+        if echoes > 0 and _safe(is_echo, value):
+            echoes -= 1
+            continue
+        values.append(value)
+    return values
 
 
 def _bare_outcome(bare: list[Delivery]) -> Outcome:
