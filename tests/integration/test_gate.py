@@ -300,6 +300,37 @@ async def test_unsupervised_write_whose_check_back_failed_is_not_confirmed(
         "it last reported off."
     )
     assert answer.result["reported"] is False
+    # The live picture already holds zwave-js's optimistic echo ("on"); the answer shows the report.
+    assert sim_value(sim, 2, 37, "currentValue") is True
+    assert answer.result["device"]["state"] == "off", answer.result["device"]
+
+
+async def test_a_write_not_waited_for_shows_the_last_report_not_the_echo(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    # The echo goes out with the write and its reply comes 0.3 s later, so the picture holds the echo
+    # when the answer is made; the device itself says nothing.
+    sim.fail_polls()
+    sim.delay_write_replies(0.3)
+    async with connected(settings_for(mosquitto, sim, confirm_timeout=0)) as client:
+        answer = await call(client, C, {"deviceName": "kitchen light", "action": "on"})
+        picture = await call(client, "get_device_state", {"deviceName": "kitchen light"})
+    assert picture.result["device"]["state"] == "on"  # what zwave-js-ui shows: its own guess
+    assert answer.outcome == "unconfirmed", answer.text
+    assert answer.text.endswith("has not confirmed it; it last reported off."), answer.text
+    assert answer.result["reported"] is False
+    assert answer.result["device"]["state"] == "off", answer.result["device"]
+
+
+async def test_a_group_write_shows_each_device_as_it_last_reported(mosquitto: Any, sim: Simulator) -> None:
+    sim.fail_polls()
+    sim.delay_write_replies(0.3)
+    async with connected(settings_for(mosquitto, sim, confirm_timeout=0)) as client:
+        answer = await call(client, "control_zwave_group", {"target": "kitchen lights", "action": "on"})
+    members = {d["device"]["name"]: d for d in answer.result["devices"]}
+    assert members["Kitchen Light"]["outcome"] == "unconfirmed", answer.text
+    assert members["Kitchen Light"]["reported"] is False
+    assert members["Kitchen Light"]["device"]["state"] == "off", members["Kitchen Light"]
 
 
 async def test_write_reply_after_the_api_timeout_is_unknown_and_says_what_the_lock_reports_now(

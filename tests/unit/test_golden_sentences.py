@@ -91,12 +91,18 @@ def _outcome_sentences(plan: Any) -> Iterator[str]:
             )
             for e in change.effects
         ]
-        said = control_sentence(plan, evidence_sentence(change, per_device(parts)), outcome)
+        devices = per_device(parts)
+        said = control_sentence(
+            devices[0].as_reported(), plan.action, evidence_sentence(change, devices), outcome
+        )
         yield f"outcome {outcome} | {said}"
     before = {v.value_id: v.value for v in plan.device.all_values()}
     _report(plan)
     parts = [EffectOutcome(e, Outcome.CONFIRMED, _now(e, after=True)) for e in change.effects]
-    said = control_sentence(plan, evidence_sentence(change, per_device(parts)), Outcome.CONFIRMED)
+    devices = per_device(parts)
+    said = control_sentence(
+        devices[0].as_reported(), plan.action, evidence_sentence(change, devices), Outcome.CONFIRMED
+    )
     yield f"outcome confirmed | {said}"
     for v in plan.device.all_values():
         v.value = before[v.value_id]

@@ -8,8 +8,10 @@ a state that updates them in place keeps devices current; one that replaces them
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from zwave_mcp.gateway.model import ZNode, ZValue
 
@@ -99,6 +101,21 @@ class Device:
 
     def value(self, role: str) -> ZValue | None:
         return self.values.get(role)
+
+    def as_reported(self, reports: Mapping[str, Any]) -> Device:
+        """This device with the values in `reports` (value id → value) as their device reported them,
+        not as the live picture holds them now; the live picture is left as it is."""
+        if not any(v.value_id in reports for v in self.all_values()):
+            return self
+
+        def shown(value: ZValue) -> ZValue:
+            return value.holding(reports[value.value_id]) if value.value_id in reports else value
+
+        return replace(
+            self,
+            values={role: shown(v) for role, v in self.values.items()},
+            readings={cap: [shown(v) for v in values] for cap, values in self.readings.items()},
+        )
 
     def setpoints(self) -> dict[int, ZValue]:
         """Thermostat setpoints by setpoint type (1 Heating, 2 Cooling, …)."""

@@ -6,6 +6,7 @@ Wire data (the dicts of `getNodes`, topic payloads) is turned into these plain o
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Generic, TypeVar
@@ -193,6 +194,13 @@ class ZValue:
         """Change some metadata of this value only (a metadata event, a value object's new fields)."""
         if changes:
             self.meta = replace(self.meta, **changes)
+
+    def holding(self, value: Any) -> ZValue:
+        """A copy of this value (same id and metadata) that holds `value`: a device's report, shown beside
+        a live picture that has moved on (zwave-js's optimistic echo of a write)."""
+        twin = copy.copy(self)
+        twin.value = value
+        return twin
 
     def _identity(self) -> tuple[Any, ...]:
         return (

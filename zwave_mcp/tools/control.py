@@ -8,7 +8,6 @@ from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.asking import asker_for
-from zwave_mcp.devices.control import ControlPlan
 from zwave_mcp.devices.describe import after_change_note
 from zwave_mcp.devices.group_control import group_sentence
 from zwave_mcp.executor import ToolSpec
@@ -26,18 +25,19 @@ from zwave_mcp.tools.present import summarize
 
 if TYPE_CHECKING:
     from zwave_mcp.app import App
+    from zwave_mcp.devices.model import Device
 
 CONTROL = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True
 )
 
 
-def control_sentence(plan: ControlPlan, said: str, outcome: Outcome) -> str:
+def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -> str:
     """The gate's sentence, and what the device's state adds that the person should hear: the door stands
     open behind a lock, a colour set on a bulb that is off."""
     if outcome in (Outcome.DECLINED, Outcome.REFUSED, Outcome.DRY_RUN):
         return said  # nothing was sent and nothing will be: the state is not news
-    note = after_change_note(plan.device, plan.action, confirmed=outcome is Outcome.CONFIRMED)
+    note = after_change_note(device, action, confirmed=outcome is Outcome.CONFIRMED)
     return f"{said} {note}" if note else said
 
 
@@ -58,10 +58,11 @@ def specs(app: App) -> list[ToolSpec]:
             ask=asker_for(ctx, app.questions),
         )
         device = result.devices[0] if result.devices else None
-        said = control_sentence(plan, result.sentence, result.outcome)
+        shown = device.as_reported() if device is not None else plan.device
+        said = control_sentence(shown, plan.action, result.sentence, result.outcome)
         return ControlResult(
             summary=said,
-            device=summarize(plan.device),
+            device=summarize(shown),
             action=plan.action,
             outcome=result.outcome,
             target=plan.argument,
@@ -83,7 +84,7 @@ def specs(app: App) -> list[ToolSpec]:
         by_key = {d.device.key: d for d in result.devices}
         members = [
             GroupMember(
-                device=summarize(p.device),
+                device=summarize(by_key[p.device.key].as_reported() if p.device.key in by_key else p.device),
                 outcome=by_key[p.device.key].outcome if p.device.key in by_key else result.outcome,
                 target=p.argument,
                 reported=by_key[p.device.key].reported if p.device.key in by_key else None,

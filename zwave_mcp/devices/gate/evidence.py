@@ -76,6 +76,16 @@ class DeviceOutcome:
                 return spoken_value(self.device, part.effect.expect.value, part.report.value)
         return ""
 
+    def as_reported(self) -> Device:
+        """The device as this outcome's reports show it, for the summary beside the sentence: a value the
+        sentence gives as last reported is not shown with zwave-js's optimistic echo of the write."""
+        reports = {
+            part.effect.expect.value_id: part.report.value
+            for part in self.effects
+            if part.report is not None and part.effect.expect is not None
+        }
+        return self.device.as_reported(reports)
+
 
 def worst(outcomes: Sequence[Outcome]) -> Outcome:
     return next((o for o in SEVERITY if o in outcomes), Outcome.CONFIRMED)
