@@ -284,8 +284,9 @@ class StdioServer:
     stderr (the server's JSON log lines) is read and dropped as it comes, as a client would.
     """
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], module: str = "zwave_mcp", *args: str) -> None:
         self.env = env
+        self.argv = ["-m", module, *args]  # section 2's floor runs bench's own servers too
         self.proc: asyncio.subprocess.Process | None = None
         self._next = 0
         self._drain: asyncio.Task[None] | None = None
@@ -293,8 +294,7 @@ class StdioServer:
     async def start(self) -> StdioServer:
         self.proc = await asyncio.create_subprocess_exec(
             PYTHON,
-            "-m",
-            "zwave_mcp",
+            *self.argv,
             cwd=REPO,
             env=child_env(**self.env),
             stdin=asyncio.subprocess.PIPE,

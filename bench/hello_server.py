@@ -1,7 +1,8 @@
 """The baseline server: a bare `MCPServer` hello-world with one tool, nothing else.
 
-`python -m bench.hello_server` serves it on stdio (the start-up baseline); `build_hello()` gives it to an
-in-process client (the transport and throughput baselines).
+`python -m bench.hello_server` serves it on stdio (the start-up baseline), with `--zwave-stdio` on
+zwave-mcp's own stdio transport (section 2's floor); `build_hello()` gives it to an in-process client (the
+transport and throughput baselines).
 """
 
 from __future__ import annotations
@@ -21,4 +22,13 @@ def build_hello() -> MCPServer:
 
 
 if __name__ == "__main__":
-    build_hello().run("stdio")
+    import sys
+
+    if "--zwave-stdio" in sys.argv:
+        # zwave-mcp's own stdio transport (no reader thread, no memory streams): the section 2 floor.
+        from zwave_mcp.stdio import protect_stdout, run_stdio
+
+        protect_stdout()
+        run_stdio(build_hello(), drain_timeout=5.0)
+    else:
+        build_hello().run("stdio")

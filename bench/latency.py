@@ -205,4 +205,51 @@ def run(calls: int = 500, default_broker_calls: int = 150, confirmed_calls: int 
     say(f"      default Mosquitto: {default_broker_calls} calls each (every round trip waits ~44 ms there)")
     with mosquitto() as port, SimProcess(port, "captured", PREFIX, scale=0.0):
         rows += _off_rows("default broker", asyncio.run(_measure(port, 0.0, default_broker_calls, 50)))
+    say(f"      the SDK's floor: {calls} no-op tool calls each, bare MCPServer and a JSON-RPC echo")
+    floor = asyncio.run(_sdk_floor(calls, 50))
+    sdk, echo, sdk_stdio = p50(floor["sdk"]), p50(floor["echo"]), p50(floor["sdk transport"])
+    rows.append(
+        Row(
+            "2 latency",
+            f"the SDK's floor: a no-op tool call, p50 (n={len(floor['sdk'])})",
+            sdk,
+            echo,
+            "ms",
+            note=f"a bare MCPServer's one-line tool on our stdio transport vs a JSON-RPC echo with no SDK: "
+            f"+{sdk - echo:.2f} ms is the SDK's own, in every call (on the SDK's stdio transport "
+            f"{sdk_stdio:.3f} ms)",
+        )
+    )
     return rows
+
+
+async def _sdk_floor(calls: int, block: int) -> dict[str, list[float]]:
+    """What a tools/call costs the MCP SDK itself: `bench.hello_server` against `bench.echo_server`,
+    spoken to by the same client over the same kind of pipes, in alternating blocks."""
+    peers = {
+        "sdk": await StdioServer({}, "bench.hello_server", "--zwave-stdio").start(),
+        "sdk transport": await StdioServer({}, "bench.hello_server").start(),
+        "echo": await StdioServer({}, "bench.echo_server").start(),
+    }
+    samples: dict[str, list[float]] = {name: [] for name in peers}
+    try:
+        for peer in peers.values():
+            await _hello_block(peer, 20)  # warm-up
+        for _ in range(0, calls, block):
+            for name, peer in peers.items():
+                samples[name] += await _hello_block(peer, block)
+    finally:
+        for peer in peers.values():
+            await peer.close()
+    return samples
+
+
+async def _hello_block(peer: StdioServer, n: int) -> list[float]:
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        result = await peer.call_tool("hello", {"name": "world"})
+        times.append((time.perf_counter() - t) * 1000)
+        if result.get("isError"):
+            raise RuntimeError(f"hello failed: {result.get('content')}")
+    return times
