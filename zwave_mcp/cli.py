@@ -170,6 +170,7 @@ def serve(settings: Settings, wire: StdioWire) -> int:
         finish=staged.finish,
         answers_unfinished=staged.answers_unfinished,
         finish_delay=staged.finish_delay,
+        direct_tool_call=staged.direct_tool_call,
     )
     return 0
 

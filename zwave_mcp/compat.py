@@ -13,6 +13,10 @@ missing, and `mcp` is pinned to the minor version this was tested with (pyprojec
 - `mcp_server(**kwargs)`: `MCPServer(**kwargs)` without the call its constructor makes to its module's
   `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
   handler is on the root logger already): 37 ms and 1.4 MB of every start for nothing.
+- `tracing_middleware()`: `mcp.server._otel.OpenTelemetryMiddleware`, which the stdio transport's direct
+  lane for tools/call may pass by when no tracing is set up (stdio_direct.py). The lane also uses
+  `mcp_types.methods.validate_client_request` and `serialize_server_result`, the SDK's own per-version
+  request check and result shaping.
 - `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; mqtt.py reads
   the socket itself (many packets per `recv`, QoS 0 PUBLISH decoded by mqtt_packets.py) and gives paho
   the other packets through `recv`, which serves them from memory.
@@ -70,6 +74,12 @@ def mcp_server(**kwargs: Any) -> MCPServer:
         module.configure_logging = configure
 
 
+def tracing_middleware() -> type:
+    from mcp.server._otel import OpenTelemetryMiddleware
+
+    return OpenTelemetryMiddleware
+
+
 def _no_logging_setup(*_args: Any, **_kwargs: Any) -> None:
     """Logging is set up by zwave_mcp.logs before any server is built."""
 
@@ -96,6 +106,15 @@ def check(server: MCPServer) -> None:
         MCPServer.__init__.__code__.co_names
     ):
         problems.append("mcp: MCPServer no longer sets up logging through its module's configure_logging")
+    try:
+        tracing_middleware()
+    except ImportError:
+        problems.append("mcp: no OpenTelemetryMiddleware in mcp.server._otel")
+    from mcp_types import methods
+
+    for name in ("validate_client_request", "serialize_server_result"):
+        if not callable(getattr(methods, name, None)):
+            problems.append(f"mcp: mcp_types.methods has no {name}")
     if not callable(getattr(paho.Client, "_sock_close", None)):
         problems.append("paho-mqtt: Client has no _sock_close")
     packet_read = getattr(paho.Client, "_packet_read", None)

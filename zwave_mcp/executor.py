@@ -74,7 +74,9 @@ class ToolEnvelope(BaseModel, Generic[ResultT]):
     error: str | None = None
 
 
-Handler = Callable[[Any, Context], Awaitable[ToolResult]]
+# The context is None for a call the stdio transport answers itself (zwave_mcp.stdio_direct): the client
+# can then neither be asked nor sent progress, which is all a tool uses the context for.
+Handler = Callable[[Any, Context | None], Awaitable[ToolResult]]
 
 # The arguments the middleware validated for the `tools/call` being handled (the handler runs inside the
 # middleware's `call_next`, in the same context).
@@ -387,11 +389,33 @@ class ToolExecutor:
         )
         return await self.execute(spec, arguments, context, validated=_VALIDATED.get())
 
+    async def call_without_context(self, name: str, arguments: Any) -> CallToolResult | InputRequiredResult:
+        """A `tools/call` as the middleware and `call_tool` run it, for a call with no request context (the
+        stdio transport's direct lane): the same checks, refusals and execution."""
+        started = time.perf_counter()
+        prepared = self.prepare_call(name, arguments, started)
+        if isinstance(prepared, CallToolResult):
+            return prepared
+        spec, normalized, validated = prepared
+        return await self.execute(spec, normalized, None, validated=validated)
+
+    def prepare_call(
+        self, name: str, arguments: Any, started: float
+    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | CallToolResult:
+        """`prepare` for arguments as they came on the wire; a refusal comes back as the call's answer."""
+        arguments = arguments or {}
+        if not isinstance(arguments, Mapping):
+            return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
+        prepared = self.prepare(name, arguments)
+        if isinstance(prepared, str):
+            return self.refusal(name, arguments, prepared, started)
+        return prepared
+
     async def execute(
         self,
         spec: ToolSpec,
         arguments: Mapping[str, Any],
-        ctx: Context,
+        ctx: Context | None,
         validated: BaseModel | None = None,
     ) -> CallToolResult | InputRequiredResult:
         """Run one tool: timeout, timing, logging and the envelope. Never raises. `validated`: `arguments`
@@ -499,12 +523,9 @@ class ToolCallMiddleware:
             return await call_next(ctx)
         started = time.perf_counter()
         name = str(ctx.params.get("name", ""))
-        raw_args = ctx.params.get("arguments") or {}
-        if not isinstance(raw_args, Mapping):
-            return self.executor.refusal(name, {}, "Tool arguments must be a JSON object.", started)
-        prepared = self.executor.prepare(name, raw_args)
-        if isinstance(prepared, str):
-            return self.executor.refusal(name, raw_args, prepared, started)
+        prepared = self.executor.prepare_call(name, ctx.params.get("arguments"), started)
+        if isinstance(prepared, CallToolResult):
+            return prepared
         _spec, normalized, validated = prepared
         token = _VALIDATED.set(validated)
         try:

@@ -33,7 +33,9 @@ if TYPE_CHECKING:
     from mcp_types import Tool
 
     from zwave_mcp.app import App
+    from zwave_mcp.executor import ToolExecutor
     from zwave_mcp.gateway.client import ZwaveGateway
+    from zwave_mcp.stdio_direct import ToolCall
     from zwave_mcp.tool_list_cache import ToolListCache
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,7 @@ class StagedServer:
         self._cache_read = tool_list_cache is None
         self._keeping: asyncio.Task[None] | None = None
         self.app: App | None = None
+        self.executor: ToolExecutor | None = None
         self._finished = asyncio.Event()
         self._started: list[Any] = []  # what the lifespan started: stopped in reverse order
         self.server: MCPServer[StagedServer] = mcp_server(
@@ -156,6 +159,19 @@ class StagedServer:
         """How long after answering `answered` unfinished the transport waits before `finish()`."""
         return LIST_WAIT_S if answered == "initialize" and self.cached_tools() is not None else 0.0
 
+    def direct_tool_call(self) -> ToolCall | None:
+        """What the stdio transport's direct lane runs a `tools/call` with (zwave_mcp.stdio_direct), or
+        None to leave every call to the SDK: before `finish`, or when middleware could act on such a call."""
+        from zwave_mcp.stdio_direct import middleware_acting_on_direct_calls
+
+        if self.executor is None:
+            return None
+        acting = middleware_acting_on_direct_calls(self.server)
+        if acting:
+            log.info("every tools/call goes through the SDK's dispatcher", extra={"because": acting})
+            return None
+        return self.executor.call_without_context
+
     @property
     def finished(self) -> bool:
         return self.app is not None
@@ -182,6 +198,7 @@ class StagedServer:
             attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
             subscriptions=self.bus,
         )
+        self.executor = executor
         self.server.middleware.append(executor.middleware)
         for spec in tool_specs(app):
             executor.register(self.server, spec)

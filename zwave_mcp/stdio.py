@@ -7,6 +7,8 @@
 - Lines are read with a bounded buffer: an over-long line is skipped (answered -32700), never held whole.
 - Text read is made encodable (lone surrogates become U+FFFD, see safetext); a reply that still cannot be
   serialized becomes a -32603 error for its id, and serving goes on.
+- A `tools/call` that needs nothing of the SDK's request context is answered here, without the SDK's
+  dispatcher (zwave_mcp.stdio_direct): the same answer, 0.3-0.6 ms sooner.
 - On stdin EOF, requests already read are answered (bounded by `drain_timeout`) before we return; requests
   still unanswered then get an error instead of silence. SIGTERM/SIGINT end the serving quietly.
 
@@ -34,6 +36,8 @@ from zwave_mcp.safetext import loads_json
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+
+    from zwave_mcp.stdio_direct import ToolCall
 
 logger = logging.getLogger(__name__)
 
@@ -479,6 +483,7 @@ async def serve_stdio(
     finish: Callable[[], object] | None = None,
     answers_unfinished: Callable[[str], bool] | None = None,
     finish_delay: Callable[[str], float] | None = None,
+    direct_tool_call: Callable[[], ToolCall | None] | None = None,
 ) -> None:
     """Serve `server` over the protected stdio wire until stdin ends (or SIGTERM/SIGINT), then return.
 
@@ -486,7 +491,9 @@ async def serve_stdio(
     `zwave_mcp.server.StagedServer`): it is called right after the `initialize` reply is written, or
     before any other message reaches the server, whichever comes first. `answers_unfinished(method)`
     names more messages the unfinished server takes itself, and `finish_delay(method)` how long after
-    the reply to `method` the finishing waits (for one of those to come first).
+    the reply to `method` the finishing waits (for one of those to come first). `direct_tool_call`
+    (asked once the server is finished) runs the `tools/call` requests the transport may answer itself,
+    without the SDK's dispatcher (see zwave_mcp.stdio_direct).
 
     Must run on the asyncio backend (`anyio.run(...)` default). Never raises for client misbehaviour.
     """
@@ -500,6 +507,7 @@ async def serve_stdio(
     from zwave_mcp import after_reply
     from zwave_mcp.compat import lowlevel_server
     from zwave_mcp.logs import defer_log_lines
+    from zwave_mcp.stdio_direct import DirectLane
 
     lowlevel = lowlevel_server(server)  # the SDK's only way in with our own streams (see run_stdio_async)
     reader = _wire_reader(wire.in_fd, loop, max_line_bytes)
@@ -553,6 +561,8 @@ async def serve_stdio(
                     elif unfinished and verdict.request_id is not None:
                         taken_early.append(verdict.request_id)
                     _track_inbound(pending, verdict.value)
+                    if lane.inbound(verdict.value):  # a tools/call reaches it only on a finished server
+                        continue
                     return SessionMessage(message)
             logger.debug("answering malformed input line: %s", verdict.reason)
             reply = verdict.error_reply()
@@ -565,7 +575,10 @@ async def serve_stdio(
         return None
 
     async def write_message(session_message: Any) -> None:
-        msg = session_message.message
+        lane.outbound(session_message.message)
+        await write_jsonrpc(session_message.message)
+
+    async def write_jsonrpc(msg: Any) -> None:
         is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
         if data := _message_line(msg, is_answer):
             await writer.write(data)
@@ -583,6 +596,8 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
+    lane = DirectLane(direct_tool_call or (lambda: None), write_jsonrpc)
+
     # Log records and work that the reply does not carry wait until the reply they belong with is written
     # (see logs.LogHandler and zwave_mcp.after_reply).
     drain_logs, write_logs_through = defer_log_lines(loop)
@@ -595,6 +610,7 @@ async def serve_stdio(
             await lowlevel.run(
                 _Source(next_message), _Sink(write_message), lowlevel.create_initialization_options()
             )
+            lane.close()  # calls it still runs end here, so none answers after the error below
             # Whatever the drain could not finish still deserves an answer rather than silence.
             for rid, method in list(pending.ids.items()):
                 await writer.write(
@@ -603,6 +619,7 @@ async def serve_stdio(
                 pending.resolve(rid)
             tg.cancel_scope.cancel()
     finally:
+        lane.close()
         for timer in finishing:
             timer.cancel()
         reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close

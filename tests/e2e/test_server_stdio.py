@@ -136,3 +136,32 @@ async def test_check_stdio_calls_every_tool_against_the_simulator(
     assert sim_value(sim, 2, 37, "currentValue") is True
     assert sim_value(sim, 11, 37, "currentValue", endpoint=2) is True
     assert report["exit_code"] == 0 and time.monotonic() - started < 60
+
+
+@pytest.mark.parametrize("asks", [False, True])
+async def test_a_write_over_stdio_is_answered_alike_whether_the_client_can_be_asked_or_not(
+    mosquitto: Any, sim: Simulator, tmp_path: Path, asks: bool
+) -> None:
+    """A client that cannot be asked has its calls answered by the transport's direct lane
+    (zwave_mcp.stdio_direct), one that can by the SDK's dispatcher; the write and its answer are the same."""
+    from tests.fixtures_servers.wire import INITIALIZED, request, run_lines
+
+    hello = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {"elicitation": {}} if asks else {},
+        "clientInfo": {"name": "test", "version": "0"},
+    }
+    turn_on = {"name": "control_zwave_device", "arguments": {"deviceName": "kitchen light", "action": "on"}}
+    env = {**server_env(mosquitto, sim, tmp_path), "ZWAVE_MCP_LOG_LEVEL": "debug"}
+    done = await anyio.to_thread.run_sync(
+        lambda: run_lines(
+            SERVER, [request(1, "initialize", hello), INITIALIZED, request(2, "tools/call", turn_on)], env=env
+        )
+    )
+    replies = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
+    answer = replies[2]["result"]
+    assert answer["content"][0]["text"] == "Done: Kitchen Light is now on, as the device reported.", answer
+    assert answer["structuredContent"]["result"]["outcome"] == "confirmed"
+    assert sim_value(sim, 2, 37, "currentValue") is True
+    lane_opened = b"tools/call is answered without the SDK's dispatcher" in done.stderr
+    assert lane_opened is not asks

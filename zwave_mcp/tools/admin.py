@@ -273,7 +273,7 @@ def health_summary(result: dict[str, Any], lifeline: bool) -> tuple[str, dict[st
 def specs(app: App) -> list[ToolSpec]:
     admin = AdminContext(app, NetworkAdmin(app.gateway), Jobs())
 
-    async def get_zwave_node_details(args: NodeArgs, _ctx: Context) -> NodeDetails:
+    async def get_zwave_node_details(args: NodeArgs, _ctx: Context | None) -> NodeDetails:
         device = admin.device(args.deviceName)
         node = device.node
         neighbours = node.details.get("neighbors") or None
@@ -284,7 +284,7 @@ def specs(app: App) -> list[ToolSpec]:
                 neighbours = None  # a read we could not make: the answer simply lacks it
         return node_details(node, device, neighbours)
 
-    async def list_zwave_config_parameters(args: NodeArgs, _ctx: Context) -> ConfigList:
+    async def list_zwave_config_parameters(args: NodeArgs, _ctx: Context | None) -> ConfigList:
         device = admin.device(args.deviceName)
         params = [as_parameter(v) for v in config_values(device.node)]
         if not params:
@@ -300,7 +300,7 @@ def specs(app: App) -> list[ToolSpec]:
             summary = f"{device.name} has {len(params)} parameters: {listed}{rest}."
         return ConfigList(summary=summary, device=device.label, parameters=params)
 
-    async def set_zwave_config_parameter(args: ConfigWriteArgs, ctx: Context) -> ConfigWriteResult:
+    async def set_zwave_config_parameter(args: ConfigWriteArgs, ctx: Context | None) -> ConfigWriteResult:
         device = admin.device(args.deviceName, for_mutation=True)
         param = pick_parameter(config_values(device.node), args.parameter, device)
         if not param.writeable:
@@ -341,7 +341,7 @@ def specs(app: App) -> list[ToolSpec]:
             reported=reported,
         )
 
-    async def rename_zwave_device(args: RenameArgs, ctx: Context) -> RenameResult:
+    async def rename_zwave_device(args: RenameArgs, ctx: Context | None) -> RenameResult:
         if args.newName is None and args.newLocation is None:
             raise UserError("Say the new name (newName), the new room (newLocation), or both.")
         for field_name, text in (("newName", args.newName), ("newLocation", args.newLocation)):
@@ -385,7 +385,7 @@ def specs(app: App) -> list[ToolSpec]:
             location=loc,
         )
 
-    async def run_zwave_maintenance(args: MaintenanceArgs, ctx: Context) -> MaintenanceResult:
+    async def run_zwave_maintenance(args: MaintenanceArgs, ctx: Context | None) -> MaintenanceResult:
         op = args.operation
         device = admin.device(args.deviceName, for_mutation=True) if args.deviceName else None
         if device is None and op != "rebuild_routes":
@@ -450,7 +450,7 @@ def specs(app: App) -> list[ToolSpec]:
         job = await jobs.follow(carried.result, ctx, admin.wait_s(args.waitSeconds))
         return job_answer(job)
 
-    async def get_zwave_job(args: JobArgs, _ctx: Context) -> JobList:
+    async def get_zwave_job(args: JobArgs, _ctx: Context | None) -> JobList:
         jobs = [admin.jobs.get(args.jobId)] if args.jobId else admin.jobs.all()
         found = [j for j in jobs if j is not None]
         if args.jobId and not found:
@@ -459,7 +459,7 @@ def specs(app: App) -> list[ToolSpec]:
             return JobList(summary="No maintenance jobs have run.", jobs=[])
         return JobList(summary=" ".join(job_sentence(j) for j in found[-5:]), jobs=[j.info() for j in found])
 
-    async def cancel_zwave_job(args: CancelArgs, _ctx: Context) -> JobList:
+    async def cancel_zwave_job(args: CancelArgs, _ctx: Context | None) -> JobList:
         job = admin.jobs.get(args.jobId)
         if job is None:
             raise UserError(f"There is no job '{args.jobId[:40]}'.")

@@ -236,7 +236,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             requests=[network.stop_exclusion() if excluding else network.stop_inclusion()],
         )
 
-    async def start_zwave_inclusion(args: InclusionArgs, ctx: Context) -> InclusionStatus:
+    async def start_zwave_inclusion(args: InclusionArgs, ctx: Context | None) -> InclusionStatus:
         for field_name, text in (("name", args.name), ("location", args.location), ("qrCode", args.qrCode)):
             if text:
                 check_text_argument(field_name, text)
@@ -266,7 +266,9 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         )
         return await begin(change, args, ctx, excluding=False)
 
-    async def begin(change: AdminChange, args: Any, ctx: Context, *, excluding: bool) -> InclusionStatus:
+    async def begin(
+        change: AdminChange, args: Any, ctx: Context | None, *, excluding: bool
+    ) -> InclusionStatus:
         """Start including or excluding through the gate, arm the time limit, then follow it."""
         carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:
@@ -279,10 +281,10 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         arm_stop(args.timeoutSeconds, excluding=excluding)
         return await follow(ctx, admin.wait_s(args.waitSeconds))
 
-    async def get_zwave_inclusion_status(_args: NoArgs, _ctx: Context) -> InclusionStatus:
+    async def get_zwave_inclusion_status(_args: NoArgs, _ctx: Context | None) -> InclusionStatus:
         return status()
 
-    async def answer_zwave_inclusion(args: AnswerArgs, ctx: Context) -> InclusionStatus:
+    async def answer_zwave_inclusion(args: AnswerArgs, ctx: Context | None) -> InclusionStatus:
         p = network.progress
         if p.phase == ga.GRANT:
             if args.grant is None:
@@ -296,7 +298,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             raise UserError("zwave-js-ui is not waiting for an answer: " + describe(p, None, None))
         return await follow(ctx, admin.wait_s(args.waitSeconds))
 
-    async def stop_zwave_inclusion(_args: NoArgs, ctx: Context) -> InclusionStatus:
+    async def stop_zwave_inclusion(_args: NoArgs, ctx: Context | None) -> InclusionStatus:
         excluding = network.progress.phase == ga.EXCLUDING
         carried = await admin.carry(_stop_change(excluding, "asked"), None, ctx)
         if not carried.sent:
@@ -307,7 +309,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             )
         return status(f"Stopped {'excluding' if excluding else 'including'} devices.", "stopped")
 
-    async def start_zwave_exclusion(args: ExclusionArgs, ctx: Context) -> InclusionStatus:
+    async def start_zwave_exclusion(args: ExclusionArgs, ctx: Context | None) -> InclusionStatus:
         change = AdminChange(
             tool="start_zwave_exclusion",
             action="start_exclusion",
@@ -317,7 +319,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         )
         return await begin(change, args, ctx, excluding=True)
 
-    async def provision_zwave_device(args: ProvisionArgs, ctx: Context) -> InclusionStatus:
+    async def provision_zwave_device(args: ProvisionArgs, ctx: Context | None) -> InclusionStatus:
         qr = args.qrCode.strip()
         if not qr.isdigit():
             raise UserError("A Z-Wave QR code is a string of digits starting with 90.")
@@ -353,7 +355,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             "provisioned",
         )
 
-    async def remove_failed_zwave_node(args: FailedNodeArgs, ctx: Context) -> InclusionStatus:
+    async def remove_failed_zwave_node(args: FailedNodeArgs, ctx: Context | None) -> InclusionStatus:
         device = admin.device(args.deviceName, for_mutation=True)
         await _must_be_failed(device.node_id, device.name, "remove")
         change = AdminChange(
@@ -369,7 +371,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         return status(f"{device.name} (node {device.node_id}) was removed from the network.", "removed")
 
-    async def replace_failed_zwave_node(args: ReplaceArgs, ctx: Context) -> InclusionStatus:
+    async def replace_failed_zwave_node(args: ReplaceArgs, ctx: Context | None) -> InclusionStatus:
         device = admin.device(args.deviceName, for_mutation=True)
         await _must_be_failed(device.node_id, device.name, "replace")
         strategy = STRATEGIES["s2"] if args.security == "auto" or args.qrCode else STRATEGIES[args.security]

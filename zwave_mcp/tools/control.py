@@ -48,7 +48,7 @@ VALUE_ARGUMENTS: set[str] = {"level", "value", "setpoint", "mode", "color", "pos
 def specs(app: App) -> list[ToolSpec]:
     service = app.devices
 
-    async def control_zwave_device(args: ControlArgs, ctx: Context) -> ControlResult:
+    async def control_zwave_device(args: ControlArgs, ctx: Context | None) -> ControlResult:
         params = args.model_dump(include=VALUE_ARGUMENTS)
         plan, result = await service.control(
             args.deviceName,
@@ -70,7 +70,7 @@ def specs(app: App) -> list[ToolSpec]:
             **gate_answer(result),
         )
 
-    async def control_zwave_group(args: GroupControlArgs, ctx: Context) -> GroupControlResult:
+    async def control_zwave_group(args: GroupControlArgs, ctx: Context | None) -> GroupControlResult:
         params = args.model_dump(include=VALUE_ARGUMENTS)
         plan, result = await service.control_group(
             args.target,

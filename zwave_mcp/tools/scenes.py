@@ -82,7 +82,7 @@ def specs(app: App) -> list[ToolSpec]:
         names = ", ".join(s.label for s in scenes)
         return SceneList(summary=f"{plural(len(scenes), 'scene')}: {names}.", scenes=scenes)
 
-    async def activate_zwave_scene(args: SceneArgs, ctx: Context) -> SceneActivation:
+    async def activate_zwave_scene(args: SceneArgs, ctx: Context | None) -> SceneActivation:
         check_text_argument("scene", args.scene)
         loaded = await load()
         scene = pick_scene([s for s, _raw in loaded], args.scene)

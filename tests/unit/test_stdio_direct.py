@@ -1,0 +1,165 @@
+"""The stdio transport's direct lane for tools/call (zwave_mcp.stdio_direct): the calls it takes are
+answered as the SDK answers them, and every call it must not take reaches the SDK."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from tests.fixtures_servers.wire import INITIALIZED, request, shape
+from tests.unit.test_stdio_serve import serve_lines
+from zwave_mcp.config import Settings
+from zwave_mcp.server import stage_server
+from zwave_mcp.stdio_direct import ToolCall, can_ask
+
+# A broker nobody listens on: the tools that need zwave-js-ui answer that it is unavailable, at once.
+SETTINGS: dict[str, Any] = {"mqtt_url": "mqtt://127.0.0.1:9", "history_path": "", "tool_timeout": 5}
+
+
+def initialize(rid: int, capabilities: dict[str, Any], version: str = "2025-11-25") -> bytes:
+    params = {
+        "protocolVersion": version,
+        "capabilities": capabilities,
+        "clientInfo": {"name": "t", "version": "0"},
+    }
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "method": "initialize", "params": params}).encode()
+
+
+def cancel(rid: int) -> bytes:
+    params = {"requestId": rid, "reason": "the person changed their mind"}
+    return json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}).encode()
+
+
+CALLS = [
+    request(2, "tools/call", {"name": "check_zwave_health", "arguments": {}}),
+    request(3, "tools/call", {"name": "no_such_tool", "arguments": {}}),
+    request(4, "tools/call", {"name": "list_zwave_devices", "arguments": {"limit": "many"}}),
+    request(5, "tools/call", {"name": "get_device_state"}),  # no arguments at all
+    request(6, "tools/call", {"name": "get_device_state", "arguments": [1]}),  # not an object
+    request(7, "tools/call", {"arguments": {}}),  # no name
+]
+
+
+def counted(factory: Callable[[], ToolCall | None], taken: list[str]) -> Callable[[], ToolCall | None]:
+    """The staged server's direct tool call, recording the names of the calls the lane took."""
+
+    def direct() -> ToolCall | None:
+        call = factory()
+        if call is None:
+            return None
+
+        async def run(name: str, arguments: Any) -> Any:
+            taken.append(name)
+            return await call(name, arguments)
+
+        return run
+
+    return direct
+
+
+async def answers(capabilities: dict[str, Any], lines: list[bytes]) -> tuple[dict[Any, Any], list[str]]:
+    staged = stage_server(Settings(**SETTINGS))
+    taken: list[str] = []
+    replies = await serve_lines(
+        [initialize(1, capabilities), INITIALIZED, *lines],
+        server=staged.server,
+        finish=staged.finish,
+        direct_tool_call=counted(staged.direct_tool_call, taken),
+    )
+    return {r["id"]: r for r in replies}, taken
+
+
+def comparable(reply: dict[str, Any]) -> dict[str, Any]:
+    """A reply without the one figure that differs between two runs of a call (its time), and without
+    the 2026-era `resultType` the SDK leaves in an answer a middleware gives on a 2025-era connection (it
+    removes it from its handlers' answers; the lane removes it from every answer, the same way)."""
+    result = reply.get("result") or {}
+    result.pop("resultType", None)
+    envelope = result.get("structuredContent")
+    if isinstance(envelope, dict):
+        envelope.pop("execution_time_ms", None)
+    return reply
+
+
+async def test_a_client_that_cannot_be_asked_gets_the_same_answers_through_the_lane() -> None:
+    direct, taken = await answers({}, CALLS)
+    through_sdk, not_taken = await answers({"elicitation": {}}, CALLS)
+
+    assert taken == ["check_zwave_health", "no_such_tool", "list_zwave_devices", "get_device_state"]
+    assert not_taken == []  # a client that can be asked: every call through the SDK
+    assert sorted(direct) == sorted(through_sdk) == [1, 2, 3, 4, 5, 6, 7]
+    for rid in range(2, 8):
+        assert comparable(direct[rid]) == comparable(through_sdk[rid]), rid
+    assert (
+        direct[3]["result"]["isError"] is True and "Unknown tool" in direct[3]["result"]["content"][0]["text"]
+    )
+    assert "must be a JSON object" in direct[6]["result"]["content"][0]["text"]  # the SDK's path, refused
+    assert direct[7]["result"]["isError"] is True  # no name: refused as an unknown tool, on either path
+
+
+async def test_calls_with_meta_or_request_state_go_to_the_sdk() -> None:
+    health = {"name": "check_zwave_health", "arguments": {}}
+    lines = [
+        request(2, "tools/call", {**health, "_meta": {"progressToken": "p1"}}),
+        request(3, "tools/call", {**health, "requestState": "abc"}),
+        request(4, "tools/call", health),  # the same call, plain: the lane's
+    ]
+    replies, taken = await answers({}, lines)
+    assert taken == ["check_zwave_health"]
+    assert shape(replies[2]) == (2, "result") and shape(replies[4]) == (4, "result")
+
+
+async def test_an_earlier_handshake_version_is_served_by_the_lane_too() -> None:
+    staged = stage_server(Settings(**SETTINGS))
+    taken: list[str] = []
+    replies = await serve_lines(
+        [
+            initialize(1, {}, version="2025-06-18"),
+            INITIALIZED,
+            request(2, "tools/call", {"name": "check_zwave_health", "arguments": {}}),
+        ],
+        server=staged.server,
+        finish=staged.finish,
+        direct_tool_call=counted(staged.direct_tool_call, taken),
+    )
+    assert replies[0]["result"]["protocolVersion"] == "2025-06-18"
+    assert taken == ["check_zwave_health"] and shape(replies[1]) == (2, "result")
+
+
+async def test_a_cancelled_call_is_not_answered_and_serving_goes_on() -> None:
+    lane_took: list[str] = []
+    finished: list[str] = []
+
+    async def stuck(name: str, arguments: Any) -> Any:
+        await asyncio.Event().wait()  # a write whose device never answers
+        finished.append(name)
+
+    def direct() -> ToolCall:
+        lane_took.append("tools/call")  # asked only when the lane takes a call
+        return stuck
+
+    staged = stage_server(Settings(**SETTINGS))
+    replies = await serve_lines(
+        [
+            initialize(1, {}),
+            INITIALIZED,
+            request(2, "tools/call", {"name": "control_zwave_device", "arguments": {}}),
+            cancel(2),
+            request(3, "ping"),
+        ],
+        server=staged.server,
+        finish=staged.finish,
+        direct_tool_call=direct,
+    )
+    assert lane_took == ["tools/call"] and finished == []
+    assert [shape(r) for r in replies] == [(1, "result"), (3, "result")]
+
+
+def test_what_counts_as_a_client_that_can_be_asked() -> None:
+    assert can_ask({"capabilities": {"elicitation": {}}})
+    assert can_ask({"capabilities": {"elicitation": {"url": {}}}})
+    assert not can_ask({"capabilities": {}})
+    assert not can_ask({"capabilities": {"sampling": {}, "roots": {}}})
+    assert can_ask(None) and can_ask({"capabilities": "yes"})  # unreadable: the SDK's path

@@ -1,0 +1,193 @@
+"""`tools/call` answered by the stdio transport itself, without the MCP SDK's dispatcher, where that changes
+nothing a client can see.
+
+Why: the SDK's dispatch of one `tools/call` costs 0.6-0.8 ms on a small machine (bench section 2, "the
+SDK's floor": its relay and dispatcher, a task and a cancel scope per request, the middleware chain, a
+session and a context per request). For a write that is most of what a call adds to zwave-js-ui's own
+round trip.
+
+When the lane takes a call (everything else goes to the SDK, as before):
+- the connection is of the handshake era (an `initialize` answered with a version before 2026-07-28) and
+  its client declared no `elicitation`: a tool can then never ask it anything mid-call, and asking is the
+  only thing besides progress that a tool uses its request context for;
+- the request has no `_meta` (no progress token, no trace context) and no `requestState`, and its params
+  pass the SDK's own validation for that version (a malformed call gets the SDK's own error);
+- every middleware of the server is one that does nothing to such a call, or one the lane runs itself
+  (`middleware_acting_on_direct_calls`).
+
+What the lane keeps of the SDK's path: the executor's checks and execution (`call_without_context`, the
+middleware's and handler's code), the SDK's result shaping for the version (`serialize_server_result`),
+and cancellation: `notifications/cancelled` cancels the call and nothing is answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+    from pydantic import BaseModel
+
+log = logging.getLogger(__name__)
+
+INTERNAL_ERROR = -32603
+
+ToolCall = Callable[[str, Any], Awaitable["BaseModel"]]
+"""Runs one tool by name with its arguments as they came (`ToolExecutor.call_without_context`)."""
+
+RequestId = int | str
+
+
+def can_ask(initialize_params: Any) -> bool:
+    """Whether a client's `initialize` declared that it can be asked (`elicitation`, in any mode); anything
+    unreadable counts as yes, which keeps its calls on the SDK's path."""
+    if not isinstance(initialize_params, dict):
+        return True
+    capabilities = initialize_params.get("capabilities")
+    if not isinstance(capabilities, dict):
+        return True
+    return "elicitation" in capabilities
+
+
+def middleware_acting_on_direct_calls(server: MCPServer[Any]) -> list[str]:
+    """The middleware of `server` that could act on a call the lane takes, and what else of the SDK's
+    path would (empty: the lane may open)."""
+    from mcp.server.request_state import RequestStateBoundary
+    from opentelemetry import trace
+
+    from zwave_mcp.compat import lowlevel_server, tracing_middleware
+    from zwave_mcp.executor import ToolCallMiddleware
+    from zwave_mcp.prompts import PromptCheck
+
+    acting = []
+    for middleware in server.middleware:
+        if isinstance(middleware, ToolCallMiddleware | PromptCheck | RequestStateBoundary):
+            continue  # ours, run by the lane / prompts only / requestState and input-required results only
+        if isinstance(middleware, tracing_middleware()) and isinstance(
+            trace.get_tracer_provider(), trace.ProxyTracerProvider
+        ):
+            continue  # spans, and no tracing is set up in this process
+        acting.append(type(middleware).__name__)
+    if lowlevel_server(server).cache_hints.get("tools/call") is not None:
+        acting.append("a cache hint for tools/call")
+    return acting
+
+
+class DirectLane:
+    """Takes the calls it may answer (see the module's docstring) and answers them through `send`."""
+
+    def __init__(
+        self,
+        tool_call: Callable[[], ToolCall | None],
+        send: Callable[[Any], Awaitable[None]],
+    ) -> None:
+        self._tool_call = tool_call  # asked once the server is finished: None keeps the lane closed
+        self._call: ToolCall | None = None
+        self._resolved = False
+        self._send = send  # writes one JSON-RPC message as the SDK's own answers are written
+        self._version: str | None = None  # the negotiated version while the lane is open
+        self._initializing: dict[RequestId, bool] = {}  # `initialize` requests: whether that client can ask
+        self._running: dict[RequestId, asyncio.Task[None]] = {}
+
+    @property
+    def open(self) -> bool:
+        return self._version is not None
+
+    def inbound(self, message: dict[str, Any]) -> bool:
+        """Whether the lane takes this message (a valid JSON-RPC message); if not, it goes to the SDK."""
+        method = message.get("method")
+        if method == "tools/call":
+            return self._take(message)
+        if method == "notifications/cancelled":
+            return self._cancel(message.get("params"))
+        if method == "initialize" and "id" in message:
+            self._initializing[message["id"]] = can_ask(message.get("params"))
+            self._version = None  # closed until this handshake is answered
+        return False
+
+    def outbound(self, message: Any) -> None:
+        """Sees every message the SDK writes: the answer to an `initialize` opens or closes the lane."""
+        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+        rid = getattr(message, "id", None)
+        if rid is None or rid not in self._initializing:
+            return
+        asks = self._initializing.pop(rid)
+        result = getattr(message, "result", None)
+        version = result.get("protocolVersion") if isinstance(result, dict) else None
+        self._version = version if not asks and version in HANDSHAKE_PROTOCOL_VERSIONS else None
+        if self._version is not None:
+            log.debug("tools/call is answered without the SDK's dispatcher", extra={"version": version})
+
+    def close(self) -> None:
+        """Serving ends: calls still running are cancelled (the transport answers what stays pending)."""
+        self._version = None
+        for task in list(self._running.values()):
+            task.cancel()
+
+    # -- the calls ----------------------------------------------------------------------------------
+
+    def _take(self, message: dict[str, Any]) -> bool:
+        rid = message.get("id")
+        params = message.get("params")
+        if self._version is None or rid is None or rid in self._running or not isinstance(params, dict):
+            return False
+        if "_meta" in params or "requestState" in params:
+            return False
+        call = self._resolve()
+        if call is None:
+            return False
+        from mcp_types.methods import validate_client_request
+
+        try:
+            validate_client_request("tools/call", self._version, params)
+        except Exception:  # ValidationError, or a version the SDK no longer knows: its path answers
+            return False
+        task = asyncio.get_running_loop().create_task(self._answer(rid, params, call, self._version))
+        self._running[rid] = task
+        task.add_done_callback(lambda _: self._running.pop(rid, None))  # also when cancelled unstarted
+        return True
+
+    def _resolve(self) -> ToolCall | None:
+        if not self._resolved:
+            self._resolved = True
+            self._call = self._tool_call()
+        return self._call
+
+    def _cancel(self, params: Any) -> bool:
+        rid = params.get("requestId") if isinstance(params, dict) else None
+        task = self._running.get(rid) if isinstance(rid, int | str) else None
+        if task is None:
+            return False
+        task.cancel()  # a cancelled request is never answered (the SDK does the same)
+        return True
+
+    async def _answer(self, rid: RequestId, params: dict[str, Any], call: ToolCall, version: str) -> None:
+        import mcp_types
+        from mcp_types.methods import serialize_server_result
+        from pydantic import ValidationError
+
+        try:
+            result = await call(params["name"], params.get("arguments"))
+            dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+            reply: Any = mcp_types.JSONRPCResponse(
+                jsonrpc="2.0", id=rid, result=serialize_server_result("tools/call", version, dumped)
+            )
+        except ValidationError:
+            log.exception("a tool returned an invalid result")
+            reply = _error(rid, "Handler returned an invalid result")  # the SDK's words for it
+        except Exception:
+            log.exception("a direct tools/call failed")
+            reply = _error(rid, "Internal error")
+        await self._send(reply)
+
+
+def _error(rid: RequestId, message: str) -> Any:
+    import mcp_types
+
+    return mcp_types.JSONRPCError(
+        jsonrpc="2.0", id=rid, error=mcp_types.ErrorData(code=INTERNAL_ERROR, message=message)
+    )
