@@ -79,12 +79,14 @@ class DeviceOutcome:
     def as_reported(self) -> Device:
         """The device as this outcome's reports show it, for the summary beside the sentence: a value the
         sentence gives as last reported is not shown with zwave-js's optimistic echo of the write."""
-        reports = {
-            part.effect.expect.value_id: part.report.value
-            for part in self.effects
-            if part.report is not None and part.effect.expect is not None
-        }
-        return self.device.as_reported(reports)
+        reports = {}
+        for part in self.effects:
+            if part.report is None or part.effect.expect is None:
+                continue
+            live, reported = part.effect.expect.value.value, part.report.value
+            if live != reported or type(live) is not type(reported):  # else nothing to copy (most calls)
+                reports[part.effect.expect.value_id] = reported
+        return self.device.as_reported(reports) if reports else self.device
 
 
 def worst(outcomes: Sequence[Outcome]) -> Outcome:
