@@ -21,6 +21,7 @@ from tests.integration.mcp_harness import (
     settings_for,
     sim_value,
     wait_for_answer,
+    wait_writes,
 )
 from zwave_mcp.simulator import SimConfig, Simulator
 from zwave_mcp.simulator.admin import NewDevice, house_with_config, make_qr
@@ -139,7 +140,8 @@ async def test_config_parameters_list_and_write(
     assert written.result["outcome"] == "confirmed" and written.result["reported"] == 0, written.text
     assert sim_value(sim, 9, 112, 3) == 0
     assert "LED indicator" in written.text and "as the device reported" in written.text
-    sent = [m.json()["args"] for m in traffic.snapshot() if m.topic.endswith("/api/writeValue/set")]
+    # The collector is a client of its own: the request can reach it after the answer reached us.
+    sent = [[vid, value] for vid, value in wait_writes(traffic, 1)]
     assert sent == [[{"nodeId": 9, "commandClass": 112, "endpoint": 0, "property": 3}, 0]]
 
 
