@@ -27,13 +27,16 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import mcp_types
+from mcp_types.methods import serialize_server_result, validate_client_request
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from pydantic import BaseModel
 
 log = logging.getLogger(__name__)
-
-INTERNAL_ERROR = -32603
 
 ToolCall = Callable[[str, Any], Awaitable["BaseModel"]]
 """Runs one tool by name with its arguments as they came (`ToolExecutor.call_without_context`)."""
@@ -110,8 +113,6 @@ class DirectLane:
 
     def outbound(self, message: Any) -> None:
         """Sees every message the SDK writes: the answer to an `initialize` opens or closes the lane."""
-        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
-
         rid = getattr(message, "id", None)
         if rid is None or rid not in self._initializing:
             return
@@ -140,8 +141,6 @@ class DirectLane:
         call = self._resolve()
         if call is None:
             return False
-        from mcp_types.methods import validate_client_request
-
         try:
             validate_client_request("tools/call", self._version, params)
         except Exception:  # ValidationError, or a version the SDK no longer knows: its path answers
@@ -166,10 +165,6 @@ class DirectLane:
         return True
 
     async def _answer(self, rid: RequestId, params: dict[str, Any], call: ToolCall, version: str) -> None:
-        import mcp_types
-        from mcp_types.methods import serialize_server_result
-        from pydantic import ValidationError
-
         try:
             result = await call(params["name"], params.get("arguments"))
             dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
@@ -186,8 +181,6 @@ class DirectLane:
 
 
 def _error(rid: RequestId, message: str) -> Any:
-    import mcp_types
-
     return mcp_types.JSONRPCError(
-        jsonrpc="2.0", id=rid, error=mcp_types.ErrorData(code=INTERNAL_ERROR, message=message)
+        jsonrpc="2.0", id=rid, error=mcp_types.ErrorData(code=mcp_types.INTERNAL_ERROR, message=message)
     )

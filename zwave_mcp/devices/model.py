@@ -105,8 +105,6 @@ class Device:
     def as_reported(self, reports: Mapping[str, Any]) -> Device:
         """This device with the values in `reports` (value id → value) as their device reported them,
         not as the live picture holds them now; the live picture is left as it is."""
-        if not any(v.value_id in reports for v in self.all_values()):
-            return self
 
         def shown(value: ZValue) -> ZValue:
             return value.holding(reports[value.value_id]) if value.value_id in reports else value

@@ -84,13 +84,14 @@ def specs(app: App) -> list[ToolSpec]:
         by_key = {d.device.key: d for d in result.devices}
         members = [
             GroupMember(
-                device=summarize(by_key[p.device.key].as_reported() if p.device.key in by_key else p.device),
-                outcome=by_key[p.device.key].outcome if p.device.key in by_key else result.outcome,
+                device=summarize(p.device if done is None else done.as_reported()),
+                outcome=result.outcome if done is None else done.outcome,
                 target=p.argument,
-                reported=by_key[p.device.key].reported if p.device.key in by_key else None,
-                reason=(by_key[p.device.key].reason or None) if p.device.key in by_key else None,
+                reported=None if done is None else done.reported,
+                reason=None if done is None else (done.reason or None),
             )
             for p in plan.plans
+            for done in [by_key.get(p.device.key)]
         ]
         return GroupControlResult(
             summary=said,
