@@ -6,8 +6,9 @@ with the event loop (`add_reader`/`add_writer`), the way aiomqtt does it, so mes
 loop thread with no per-message thread hop. Only the blocking part of a connection attempt (DNS, TCP
 connect, TLS handshake) runs in an executor thread.
 
-paho keeps the protocol (CONNECT, SUBSCRIBE, keepalive, acks, publishing), but this module reads the
-socket: one `recv` brings many packets, QoS 0 PUBLISH (everything a QoS 0 subscriber receives) is decoded
+paho keeps the protocol (CONNECT, SUBSCRIBE, keepalive, acks, QoS 1/2 and TLS publishing), but a QoS 0
+PUBLISH on a plain TCP socket (every API request) is encoded and sent here (`_send_own`), and this module
+reads the socket: one `recv` brings many packets, QoS 0 PUBLISH (everything a QoS 0 subscriber receives) is decoded
 by `mqtt_packets.PacketReader`, and every other packet is handed to paho, which reads it from memory
 (`compat.feed_reads`). paho's own reader costs one `recv` per field and an `MQTTMessage` per PUBLISH:
 about 40 % of a message's cost under a value flood (bench/RESULTS.md, section 9).
@@ -35,7 +36,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from zwave_mcp.compat import close_socket, feed_reads
 from zwave_mcp.config import Settings
-from zwave_mcp.mqtt_packets import MalformedPacket, PacketReader
+from zwave_mcp.mqtt_packets import MalformedPacket, PacketReader, encode_publish
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +172,7 @@ class MqttTransport:
         self._eof = False
         self._paho_sees_end = False
         self._drain_handle: asyncio.Handle | None = None
+        self._unsent = bytearray()  # the part of our own PUBLISH packets the socket has not taken yet
         self._client = self._make_client()
 
     # -- public -----------------------------------------------------------------------------------------
@@ -200,6 +202,8 @@ class MqttTransport:
             self._runner = None
         if self._sock is not None:
             with contextlib.suppress(Exception):
+                if self._unsent:
+                    self._flush_own()
                 self._client.disconnect()
                 self._client.loop_write()  # flush DISCONNECT so the broker drops our will cleanly
         self._detach()
@@ -233,6 +237,11 @@ class MqttTransport:
         """Queue a message; raises `MqttUnavailable` when not connected (nothing is queued for later)."""
         if not self._connected:
             raise MqttUnavailable(self.unavailable_text())
+        if qos == 0 and type(self._sock) is socket.socket and not self._client.want_write():
+            # Written here, not by paho: see `_send_own`. After paho's own queued packets, paho's way.
+            data = payload.encode() if isinstance(payload, str) else payload
+            self._send_own(encode_publish(topic, data, retain, v5=self._version == "5"))
+            return
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
             raise MqttUnavailable(
@@ -383,6 +392,7 @@ class MqttTransport:
             # ~40 ms of Nagle + delayed ACK per QoS 1 round trip otherwise (see the captures' timing notes).
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._sock = sock
+        self._unsent = bytearray()  # a packet cut short on the last connection means nothing on this one
         self._reader = PacketReader(v5=self._version == "5")
         self._for_paho = b""
         self._read_end = None
@@ -489,8 +499,33 @@ class MqttTransport:
             return b""
         raise BlockingIOError
 
+    def _send_own(self, packet: bytes) -> None:
+        """A QoS 0 PUBLISH goes to the socket at once, in this loop turn. paho's `publish` built a message
+        object, queued it, registered and unregistered a write callback and wrote it: ~7 % of a write
+        call's CPU (bench/RESULTS.md, issue 18). What the socket does not take now waits in `_unsent` for
+        `_writable`, which sends it before anything paho queues meanwhile, so the stream stays in order."""
+        self._unsent += packet
+        try:
+            if not self._flush_own():
+                assert self._loop is not None
+                self._loop.add_writer(self._sock, self._writable)
+        except OSError as exc:  # the connection is gone: the caller hears it as paho's callers do
+            log.debug("MQTT write failed: %s", exc)
+            self._connection_broken(f"lost the connection to {self.address}: {exc}")
+
+    def _flush_own(self) -> bool:
+        """Send what `_send_own` holds; True once none is left. Raises OSError for a broken socket."""
+        try:
+            sent = self._sock.send(self._unsent)
+        except (BlockingIOError, InterruptedError):
+            return False
+        del self._unsent[:sent]
+        return not self._unsent
+
     def _writable(self) -> None:
         try:
+            if self._unsent and not self._flush_own():
+                return  # the rest when the socket takes more; paho's packets come after it
             self._client.loop_write()
         except Exception as exc:
             log.debug("MQTT write failed: %s", exc)
@@ -526,7 +561,7 @@ class MqttTransport:
             self._loop.add_writer(sock, self._writable)
 
     def _on_unregister_write(self, client: paho.Client, userdata: Any, sock: Any) -> None:
-        if sock is self._sock and self._loop is not None:
+        if sock is self._sock and self._loop is not None and not self._unsent:
             self._loop.remove_writer(sock)
 
     def _on_socket_close(self, client: paho.Client, userdata: Any, sock: Any) -> None:

@@ -13,6 +13,8 @@ handle as it always does (mqtt.py feeds it through `compat.feed_reads`).
   `on_publish(topic, payload, retain)` for each QoS 0 PUBLISH whose topic is UTF-8 (others are dropped
   and counted in `dropped_topics`), `on_other(packet)` with the whole packet for the rest (returning
   False stops the drain: the connection went away meanwhile).
+- `encode_publish(topic, payload, retain, v5) -> bytes`: one QoS 0 PUBLISH, ready for the socket (what
+  the API requests go out as; paho's `publish` queues a message object and a write callback for it).
 - `MalformedPacket`: the stream cannot be a broker's (remaining length over 4 bytes, a PUBLISH whose
   topic or properties run past its end, QoS 3, an empty topic on MQTT 3.1.1); the connection must go.
 """
@@ -131,6 +133,30 @@ class PacketReader:
         finally:
             self._pos = pos
         return count
+
+
+def encode_publish(topic: str, payload: bytes, retain: bool, v5: bool) -> bytes:
+    """A QoS 0 PUBLISH of `payload` on `topic`. Raises ValueError for what paho would refuse too: an empty
+    topic, a wildcard or NUL in it, a topic over 65,535 bytes, a packet over MQTT's size limit."""
+    name = topic.encode()
+    if not name or len(name) > 0xFFFF or b"+" in name or b"#" in name or b"\0" in name:
+        raise ValueError(f"not a topic to publish on: {topic[:80]!r}")
+    # Variable header: the topic; on MQTT 5 an empty property list (no packet id at QoS 0).
+    remaining = 2 + len(name) + v5 + len(payload)
+    if remaining > MAX_REMAINING:
+        raise ValueError(f"a message of {len(payload)} bytes is over MQTT's packet size limit")
+    header = bytearray((0x31 if retain else 0x30,))
+    while True:
+        byte = remaining & 0x7F
+        remaining >>= 7
+        header.append(byte | 0x80 if remaining else byte)
+        if not remaining:
+            break
+    header += len(name).to_bytes(2, "big")
+    header += name
+    if v5:
+        header.append(0)
+    return bytes(header + payload)
 
 
 def _skip_properties(buf: bytearray, at: int, stop: int) -> int:

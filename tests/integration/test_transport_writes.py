@@ -1,0 +1,98 @@
+"""The transport's own write path: a QoS 0 PUBLISH is encoded and sent by `MqttTransport` itself, a QoS 1
+one by paho. On a real broker, what it publishes arrives intact and in the order it was published: a
+message bigger than the socket takes at once (the rest goes out when the socket is writable), small ones
+published meanwhile, a retained one, and paho's own packets in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import paho.mqtt.client as paho
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from zwave_mcp.config import Settings
+from zwave_mcp.mqtt import MqttTransport
+
+pytestmark = [pytest.mark.integration]
+
+BIG = 6_000_000  # far more than a loopback socket's send buffer takes in one `send`
+
+
+@pytest.mark.parametrize("version", ["3.1.1", pytest.param("5", marks=pytest.mark.mosquitto_only)])
+async def test_what_is_published_arrives_intact_and_in_order(mosquitto: Any, version: str) -> None:
+    base = f"transport_writes/{version}"
+    received: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+    protocol = MQTTProtocolVersion.MQTTv5 if version == "5" else MQTTProtocolVersion.MQTTv311
+    watcher = paho.Client(CallbackAPIVersion.VERSION2, protocol=protocol)
+    watcher.on_message = lambda _c, _u, m: loop.call_soon_threadsafe(
+        received.put_nowait, (m.topic, m.payload, bool(m.retain))
+    )
+    subscribed = asyncio.Event()
+    watcher.on_subscribe = lambda *_a: loop.call_soon_threadsafe(subscribed.set)
+    watcher.connect(mosquitto.host, mosquitto.port)
+    watcher.subscribe(f"{base}/#", qos=1)
+    watcher.loop_start()
+    connected = asyncio.Event()
+    transport = MqttTransport(
+        Settings(mqtt_url=mosquitto.url, mqtt_version=version),
+        on_message=lambda *_a: None,
+        on_connected=connected.set,
+    )
+    transport.start()
+    try:
+        await asyncio.wait_for(asyncio.gather(connected.wait(), subscribed.wait()), 10)
+        expected: list[tuple[str, bytes, bool]] = []
+
+        def send(topic: str, payload: bytes, qos: int = 0) -> None:
+            transport.publish(f"{base}/{topic}", payload, qos=qos)
+            expected.append((f"{base}/{topic}", payload, False))
+
+        for size in (0, 100, 200, 20_000):  # remaining lengths of 1 to 3 bytes
+            send("size", bytes([size % 251]) * size)
+        send("big", b"b" * BIG)
+        assert transport._unsent, "the socket took the big message at once: the test proves nothing"
+        for i in range(200):  # behind the rest of the big one, in order
+            send(f"n{i}", b"%d" % i)
+        send("acked", b"paho's packet, after ours", qos=1)
+        send("text", "a str payload: Küche".encode())
+        got = [await asyncio.wait_for(received.get(), 20) for _ in expected]
+        assert [(t, len(p)) for t, p, _ in got] == [(t, len(p)) for t, p, _ in expected]
+        assert got == expected
+        assert not transport._unsent
+    finally:
+        watcher.loop_stop()
+        watcher.disconnect()
+        await transport.stop()
+
+
+async def test_a_retained_message_is_kept_by_the_broker(mosquitto: Any) -> None:
+    topic = "transport_writes/kept"
+    connected = asyncio.Event()
+    transport = MqttTransport(
+        Settings(mqtt_url=mosquitto.url, mqtt_version="3.1.1"),
+        on_message=lambda *_a: None,
+        on_connected=connected.set,
+    )
+    transport.start()
+    try:
+        await asyncio.wait_for(connected.wait(), 10)
+        transport.publish(topic, b"kept", retain=True)
+        received: asyncio.Queue[tuple[bytes, bool]] = asyncio.Queue()
+        reader = MqttTransport(
+            Settings(mqtt_url=mosquitto.url, mqtt_version="3.1.1"),
+            on_message=lambda _t, p, r: received.put_nowait((bytes(p), r)),
+            client_id_suffix="-reader",
+        )
+        reader.subscribe([topic])
+        reader.start()
+        try:
+            assert await asyncio.wait_for(received.get(), 10) == (b"kept", True)
+        finally:
+            transport.publish(topic, b"", retain=True)
+            await reader.stop()
+    finally:
+        await transport.stop()
