@@ -329,6 +329,9 @@ class _LoopWireReader:
 
     def __init__(self, fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> None:
         self.inbox: asyncio.Queue[bytes | Oversize | object] = asyncio.Queue()
+        # Takes a line as it is read, when nothing read earlier waits in the inbox: True when it was
+        # taken (a `tools/call` for the direct lane), so it never waits for the reader's consumer.
+        self.take: Callable[[bytes], bool] | None = None
         self._fd, self._loop = fd, loop
         self._splitter = LineSplitter(max_line)
         self._watching = False
@@ -365,7 +368,10 @@ class _LoopWireReader:
         else:
             lines = [*self._splitter.finish(), _EOF]
             self.close()
+        take = self.take
         for line in lines:
+            if take is not None and isinstance(line, bytes) and self.inbox.empty() and take(line):
+                continue
             self.inbox.put_nowait(line)
         if self.inbox.qsize() >= _INBOX_SIZE:
             self._unwatch()
@@ -538,6 +544,21 @@ async def serve_stdio(
         await pending.wait_answered(list(pending.ids), order_wait)
         await writer.write(reply)
 
+    def take_direct(line: bytes) -> bool:
+        """A `tools/call` the direct lane answers, taken as it is read: the hop through the inbox to
+        `next_message` cost a loop turn. `jsonrpc_problem` checked all the SDK's message check would (a
+        request with a string or integer id, a string method and object params is a `JSONRPCRequest`),
+        and the lane checks the call's params with the SDK's own validation."""
+        if unfinished or not lane.open or b'"tools/call"' not in line:
+            return False
+        verdict = classify_line(line)
+        if verdict.kind != "message" or verdict.value.get("method") != "tools/call":
+            return False
+        if not lane.inbound(verdict.value):
+            return False
+        _track_inbound(pending, verdict.value)
+        return True
+
     async def next_message() -> Any:
         """The next MCP message from the wire for the server (malformed lines are answered here), or
         None at the end of input once the requests in flight are answered (bounded by drain_timeout)."""
@@ -597,6 +618,8 @@ async def serve_stdio(
                 return
 
     lane = DirectLane(direct_tool_call or (lambda: None), write_jsonrpc)
+    if isinstance(reader, _LoopWireReader):  # the thread's reader hands lines over through its queue
+        reader.take = take_direct
 
     # Log records and work that the reply does not carry wait until the reply they belong with is written
     # (see logs.LogHandler and zwave_mcp.after_reply).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from tests.fixtures_servers.wire import INITIALIZED, request, shape
 from tests.unit.test_stdio_serve import serve_lines
 from zwave_mcp.config import Settings
 from zwave_mcp.server import stage_server
+from zwave_mcp.stdio import StdioWire, serve_stdio
 from zwave_mcp.stdio_direct import ToolCall, can_ask
 
 # A broker nobody listens on: the tools that need zwave-js-ui answer that it is unavailable, at once.
@@ -163,3 +165,95 @@ def test_what_counts_as_a_client_that_can_be_asked() -> None:
     assert not can_ask({"capabilities": {}})
     assert not can_ask({"capabilities": {"sampling": {}, "roots": {}}})
     assert can_ask(None) and can_ask({"capabilities": "yes"})  # unreadable: the SDK's path
+
+
+# -- a call taken as it is read (the stdio reader hands it to the lane, not to its inbox) ----------------
+
+
+async def test_the_reader_hands_a_line_over_only_when_nothing_read_before_it_waits() -> None:
+    from zwave_mcp.stdio import _LoopWireReader
+
+    in_r, in_w = os.pipe()
+    offered: list[bytes] = []
+    reader = _LoopWireReader(in_r, asyncio.get_running_loop(), 1 << 20)
+    reader.take = lambda line: offered.append(line) or line.startswith(b"take")
+    try:
+        os.write(in_w, b"take 1\nkeep 2\ntake 3\n")  # one read: 1 is taken, 2 waits, so 3 waits behind it
+        assert await reader.next_line() == b"keep 2"
+        assert await reader.next_line() == b"take 3"
+        os.write(in_w, b"take 4\nkeep 5\n")  # the inbox is empty again
+        assert await reader.next_line() == b"keep 5"
+        assert offered == [b"take 1", b"keep 2", b"take 4", b"keep 5"]
+    finally:
+        reader.close()
+        os.close(in_w)
+        os.close(in_r)
+
+
+class Client:
+    """Speaks to `serve_stdio` over pipes one line at a time, as a client does (each line is read alone,
+    so a `tools/call` reaches the lane straight from the reader)."""
+
+    def __init__(self) -> None:
+        self.in_r, self.in_w = os.pipe()
+        self.out_r, self.out_w = os.pipe()
+        self._buffer = b""
+
+    def send(self, line: bytes) -> None:
+        os.write(self.in_w, line + b"\n")
+
+    async def reply(self) -> dict[str, Any]:
+        while b"\n" not in self._buffer:
+            self._buffer += await asyncio.to_thread(os.read, self.out_r, 65536)
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return dict(json.loads(line))
+
+
+async def test_calls_taken_as_they_are_read_are_answered_and_cancelled_like_the_rest() -> None:
+    staged = stage_server(Settings(**SETTINGS))
+    taken: list[str] = []
+    client = Client()
+    stuck = asyncio.Event()
+
+    def direct() -> ToolCall | None:
+        call = counted(staged.direct_tool_call, taken)()
+        if call is None:
+            return None
+
+        async def run(name: str, arguments: Any) -> Any:
+            if name == "control_zwave_device":
+                stuck.set()
+                await asyncio.Event().wait()  # a write whose device never answers
+            return await call(name, arguments)
+
+        return run
+
+    serving = asyncio.ensure_future(
+        serve_stdio(
+            staged.server,
+            drain_timeout=5,
+            wire=StdioWire(client.in_r, client.out_w),
+            handle_signals=False,
+            finish=staged.finish,
+            direct_tool_call=direct,
+        )
+    )
+    try:
+        async with asyncio.timeout(20):
+            client.send(initialize(1, {}))
+            assert shape(await client.reply()) == (1, "result")
+            client.send(INITIALIZED)
+            for rid, line in enumerate(CALLS, start=2):
+                client.send(line)
+                assert (await client.reply())["id"] == rid
+            assert taken == ["check_zwave_health", "no_such_tool", "list_zwave_devices", "get_device_state"]
+            client.send(request(20, "tools/call", {"name": "control_zwave_device", "arguments": {}}))
+            await stuck.wait()
+            client.send(cancel(20))
+            client.send(request(21, "ping"))
+            assert shape(await client.reply()) == (21, "result")  # 20 is never answered
+    finally:
+        os.close(client.in_w)  # the end of input: serving ends
+        await asyncio.wait_for(serving, 10)
+        for fd in (client.in_r, client.out_w, client.out_r):
+            os.close(fd)
