@@ -8,10 +8,10 @@ connect, TLS handshake) runs in an executor thread.
 
 paho keeps the protocol (CONNECT, SUBSCRIBE, keepalive, acks, QoS 1/2 and TLS publishing), but a QoS 0
 PUBLISH on a plain TCP socket (every API request) is encoded and sent here (`_send_own`), and this module
-reads the socket: one `recv` brings many packets, QoS 0 PUBLISH (everything a QoS 0 subscriber receives) is decoded
-by `mqtt_packets.PacketReader`, and every other packet is handed to paho, which reads it from memory
-(`compat.feed_reads`). paho's own reader costs one `recv` per field and an `MQTTMessage` per PUBLISH:
-about 40 % of a message's cost under a value flood (bench/RESULTS.md, section 9).
+reads the socket: one `recv` brings many packets, QoS 0 PUBLISH (everything a QoS 0 subscriber receives)
+is decoded by `mqtt_packets.PacketReader`, and every other packet is handed to paho, which reads it from
+memory (`compat.feed_reads`). paho's own reader costs one `recv` per field and an `MQTTMessage` per
+PUBLISH: about 40 % of a message's cost under a value flood (bench/RESULTS.md, section 9).
 
 Everything public must be called from the event loop thread.
 """

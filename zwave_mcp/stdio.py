@@ -368,13 +368,20 @@ class _LoopWireReader:
         else:
             lines = [*self._splitter.finish(), _EOF]
             self.close()
-        take = self.take
         for line in lines:
-            if take is not None and isinstance(line, bytes) and self.inbox.empty() and take(line):
+            if self.take is not None and isinstance(line, bytes) and self.inbox.empty() and self._taken(line):
                 continue
             self.inbox.put_nowait(line)
         if self.inbox.qsize() >= _INBOX_SIZE:
             self._unwatch()
+
+    def _taken(self, line: bytes) -> bool:
+        assert self.take is not None
+        try:
+            return self.take(line)
+        except Exception:  # a bug there must not lose the line or stop the reading: the inbox has it
+            logger.exception("taking a line as it was read failed; it is handled the usual way")
+            return False
 
 
 def _wire_reader(fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> _WireReader | _LoopWireReader:

@@ -74,9 +74,13 @@ async def answers(capabilities: dict[str, Any], lines: list[bytes]) -> tuple[dic
 
 
 def comparable(reply: dict[str, Any]) -> dict[str, Any]:
-    """A reply without the one figure that differs between two runs of a call (its time), and without
-    the 2026-era `resultType` the SDK leaves in an answer a middleware gives on a 2025-era connection (it
-    removes it from its handlers' answers; the lane removes it from every answer, the same way)."""
+    """A reply without what differs between two runs of a call: its time, and whether the first connection
+    attempt to the silent broker had failed yet when the call ran ("not connected yet" or "connection
+    refused by …"); and without the 2026-era `resultType` the SDK leaves in an answer a middleware gives
+    on a 2025-era connection (it removes it from its handlers' answers; the lane removes it from every
+    answer, the same way)."""
+    for text in ("not connected yet", "connection refused by 127.0.0.1:9"):
+        reply = json.loads(json.dumps(reply).replace(text, "<the first attempt's state>"))
     result = reply.get("result") or {}
     result.pop("resultType", None)
     envelope = result.get("structuredContent")
@@ -257,3 +261,22 @@ async def test_calls_taken_as_they_are_read_are_answered_and_cancelled_like_the_
         await asyncio.wait_for(serving, 10)
         for fd in (client.in_r, client.out_w, client.out_r):
             os.close(fd)
+
+
+async def test_a_line_whose_taking_fails_is_still_read_in_order() -> None:
+    from zwave_mcp.stdio import _LoopWireReader
+
+    in_r, in_w = os.pipe()
+    reader = _LoopWireReader(in_r, asyncio.get_running_loop(), 1 << 20)
+
+    def broken(line: bytes) -> bool:
+        raise RuntimeError("a bug in the lane")
+
+    reader.take = broken
+    try:
+        os.write(in_w, b"one\ntwo\n")
+        assert [await reader.next_line(), await reader.next_line()] == [b"one", b"two"]
+    finally:
+        reader.close()
+        os.close(in_w)
+        os.close(in_r)
