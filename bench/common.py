@@ -332,7 +332,8 @@ class StdioServer:
         rid = self._next
         await self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         while True:
-            line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
+            async with asyncio.timeout(60):  # not wait_for: it would add a task of its own per line
+                line = await self.proc.stdout.readline()
             if not line:
                 raise RuntimeError(f"zwave-mcp closed stdout before answering {method}")
             message = json.loads(line)

@@ -231,9 +231,39 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
 # --- the executor -----------------------------------------------------------------------------------
 
 
-def _envelope_result(
+@dataclass(frozen=True, slots=True)
+class ToolAnswer:
+    """A call's answer before any protocol model: the spoken sentence, the envelope (`ToolEnvelope`'s shape,
+    the output schema, already JSON), the charts some results carry, and whether the call failed. The SDK's
+    path answers with `result()`; the stdio transport's direct lane writes `wire()` itself."""
+
+    text: str
+    envelope: dict[str, Any]
+    is_error: bool
+    images: tuple[tuple[bytes, str], ...] = ()
+
+    def result(self) -> CallToolResult:
+        content: list[ContentBlock] = [TextContent(type="text", text=self.text)]
+        content += [
+            ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+            for data, mime in self.images
+        ]
+        return CallToolResult(content=content, structured_content=self.envelope, is_error=self.is_error)
+
+    def wire(self) -> dict[str, Any]:
+        """`result()` as its JSON, without building the model for a text-only answer (most of them)."""
+        if self.images:
+            return self.result().model_dump(by_alias=True, mode="json", exclude_none=True)
+        return {
+            "content": [{"type": "text", "text": self.text}],
+            "structuredContent": self.envelope,
+            "isError": self.is_error,
+        }
+
+
+def _envelope(
     spec_name: str, started: float, *, result: ToolResult | None = None, error: str | None = None
-) -> CallToolResult:
+) -> ToolAnswer:
     # The dict has `ToolEnvelope`'s shape (the output schema); built by hand because parametrizing the
     # generic model on every call cost more than the rest of a read.
     envelope = {
@@ -243,18 +273,12 @@ def _envelope_result(
         "result": None if result is None else result.model_dump(mode="json", by_alias=True),
         "error": error,
     }
-    sentence = result.summary if result is not None else (error or "")
-    content: list[ContentBlock] = [TextContent(type="text", text=sentence)]
-    images = getattr(result, "images", None)  # results that can carry a chart (history, energy)
-    if images is not None:
-        content += [
-            ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
-            for data, mime in images()
-        ]
-    return CallToolResult(
-        content=content,
-        structured_content=envelope,
+    charts = getattr(result, "images", None) if result is not None else None  # history, energy
+    return ToolAnswer(
+        text=result.summary if result is not None else (error or ""),
+        envelope=envelope,
         is_error=error is not None,
+        images=tuple(charts()) if charts is not None else (),
     )
 
 
@@ -383,25 +407,25 @@ class ToolExecutor:
         if spec is None or (spec.mutating and self.read_only):  # the middleware refuses these first
             refusal = self.prepare(params.name, arguments)
             assert isinstance(refusal, str)
-            return self.refusal(params.name, arguments, refusal, started)
+            return self.refusal(params.name, arguments, refusal, started).result()
         context: Context[Any, Any] = Context(
             request_context=ctx, mcp_server=server, input_params=params, subscriptions=self._subscriptions
         )
         return await self.execute(spec, arguments, context, validated=_VALIDATED.get())
 
-    async def call_without_context(self, name: str, arguments: Any) -> CallToolResult | InputRequiredResult:
+    async def call_without_context(self, name: str, arguments: Any) -> ToolAnswer | InputRequiredResult:
         """A `tools/call` as the middleware and `call_tool` run it, for a call with no request context (the
         stdio transport's direct lane): the same checks, refusals and execution."""
         started = time.perf_counter()
         prepared = self.prepare_call(name, arguments, started)
-        if isinstance(prepared, CallToolResult):
+        if isinstance(prepared, ToolAnswer):
             return prepared
         spec, normalized, validated = prepared
-        return await self.execute(spec, normalized, None, validated=validated)
+        return await self.answer(spec, normalized, None, validated=validated)
 
     def prepare_call(
         self, name: str, arguments: Any, started: float
-    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | CallToolResult:
+    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | ToolAnswer:
         """`prepare` for arguments as they came on the wire; a refusal comes back as the call's answer."""
         arguments = arguments or {}
         if not isinstance(arguments, Mapping):
@@ -418,6 +442,17 @@ class ToolExecutor:
         ctx: Context | None,
         validated: BaseModel | None = None,
     ) -> CallToolResult | InputRequiredResult:
+        """`answer` as the SDK's result model."""
+        answer = await self.answer(spec, arguments, ctx, validated)
+        return answer.result() if isinstance(answer, ToolAnswer) else answer
+
+    async def answer(
+        self,
+        spec: ToolSpec,
+        arguments: Mapping[str, Any],
+        ctx: Context | None,
+        validated: BaseModel | None = None,
+    ) -> ToolAnswer | InputRequiredResult:
         """Run one tool: timeout, timing, logging and the envelope. Never raises. `validated`: `arguments`
         already validated (by the middleware), so they are not validated again.
 
@@ -467,7 +502,7 @@ class ToolExecutor:
                 # A mutating call that ended before the write gate (no such device, a bad value, a
                 # timeout) still leaves its one audit line.
                 self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
-        answer = _envelope_result(spec.name, started, result=result, error=error)
+        answer = _envelope(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
         return answer
 
@@ -480,14 +515,12 @@ class ToolExecutor:
         if reason is not None:
             raise UserError(f"Z-Wave service unavailable: {reason}")
 
-    def refusal(
-        self, name: str, arguments: Mapping[str, Any], message: str, started: float
-    ) -> CallToolResult:
+    def refusal(self, name: str, arguments: Mapping[str, Any], message: str, started: float) -> ToolAnswer:
         spec = self.specs.get(name)
         if spec is not None and spec.mutating and self._attempts is not None:
             self._attempts.end(self._attempts.begin(), name, arguments, message, refused=self.read_only)
         self._log_call(name, arguments, started, "rejected", message)
-        return _envelope_result(name, started, error=message)
+        return _envelope(name, started, error=message)
 
     def _log_call(
         self, name: str, arguments: Mapping[str, Any], started: float, outcome: str, error: str | None
@@ -524,8 +557,8 @@ class ToolCallMiddleware:
         started = time.perf_counter()
         name = str(ctx.params.get("name", ""))
         prepared = self.executor.prepare_call(name, ctx.params.get("arguments"), started)
-        if isinstance(prepared, CallToolResult):
-            return prepared
+        if isinstance(prepared, ToolAnswer):
+            return prepared.result()
         _spec, normalized, validated = prepared
         token = _VALIDATED.set(validated)
         try:

@@ -608,12 +608,16 @@ async def serve_stdio(
 
     async def write_jsonrpc(msg: Any) -> None:
         is_answer = isinstance(msg, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError)
-        if data := _message_line(msg, is_answer):
+        await write_line(_message_line(msg, is_answer), msg.id if is_answer else None)
+
+    async def write_line(data: bytes, answers: int | str | None) -> None:
+        """One outgoing line (none if empty); `answers`: the id of the request it answers."""
+        if data:
             await writer.write(data)
         after_reply.reply_written()  # the call's audit line, history rows and log lines, soon
-        if is_answer:
-            answered = pending.ids.get(msg.id)
-            pending.resolve(msg.id)
+        if answers is not None:
+            answered = pending.ids.get(answers)
+            pending.resolve(answers)
             if unfinished:  # the `initialize` reply is out: build the rest while the client reads
                 finish_after(answered)
 
@@ -624,7 +628,7 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
-    lane = DirectLane(direct_tool_call or (lambda: None), write_jsonrpc)
+    lane = DirectLane(direct_tool_call or (lambda: None), write_line)
     if isinstance(reader, _LoopWireReader):  # the thread's reader hands lines over through its queue
         reader.take = take_direct
 
@@ -727,11 +731,16 @@ def _message_line(msg: Any, is_answer: bool) -> bytes:
     try:
         return msg.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
     except Exception as exc:
-        rid = getattr(msg, "id", None)
-        logger.error("outgoing message (id %r) could not be serialized: %s", rid, _short(str(exc)))
-        if not is_answer or rid is None:
-            return b""
-        return error_line(rid, INTERNAL_ERROR, "Internal error: the reply could not be serialized")
+        return unserializable_line(getattr(msg, "id", None), is_answer, exc)
+
+
+def unserializable_line(rid: Any, is_answer: bool, exc: Exception) -> bytes:
+    """What goes out instead of a message that could not be serialized: an error answer to the request
+    it answers, or nothing."""
+    logger.error("outgoing message (id %r) could not be serialized: %s", rid, _short(str(exc)))
+    if not is_answer or rid is None:
+        return b""
+    return error_line(rid, INTERNAL_ERROR, "Internal error: the reply could not be serialized")
 
 
 def _track_inbound(pending: _Pending, value: dict[str, Any]) -> None:

@@ -9,12 +9,17 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from mcp_types import INTERNAL_ERROR, JSONRPCResponse
+from mcp_types.methods import serialize_server_result, validate_client_request
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
 from tests.fixtures_servers.wire import INITIALIZED, request, shape
 from tests.unit.test_stdio_serve import serve_lines
 from zwave_mcp.config import Settings
+from zwave_mcp.executor import ToolAnswer
 from zwave_mcp.server import stage_server
 from zwave_mcp.stdio import StdioWire, serve_stdio
-from zwave_mcp.stdio_direct import ToolCall, can_ask
+from zwave_mcp.stdio_direct import ToolCall, answer_line, can_ask, plain_call
 
 # A broker nobody listens on: the tools that need zwave-js-ui answer that it is unavailable, at once.
 SETTINGS: dict[str, Any] = {"mqtt_url": "mqtt://127.0.0.1:9", "history_path": "", "tool_timeout": 5}
@@ -280,3 +285,78 @@ async def test_a_line_whose_taking_fails_is_still_read_in_order() -> None:
         reader.close()
         os.close(in_w)
         os.close(in_r)
+
+
+# -- the lane's own checks and answers, against the SDK's --------------------------------------------------
+
+PLAIN_PARAMS = [
+    {"name": "get_device_state"},
+    {"name": "control_zwave_device", "arguments": {"deviceName": "Kitchen Light", "action": "on"}},
+    {"name": "", "arguments": {}},
+    {"name": "x", "arguments": {"nested": {"deep": [1, None, "ü"]}}},
+]
+NOT_PLAIN_PARAMS = [
+    {"name": "x", "arguments": None},  # valid, but left to the SDK's validation
+    {"name": "x", "arguments": [1]},
+    {"name": 5, "arguments": {}},
+    {"arguments": {}},
+    {"name": "x", "arguments": {}, "task": {"ttl": 1000}},
+]
+
+
+def test_a_plain_call_is_one_the_sdk_validates_in_every_era() -> None:
+    for params in PLAIN_PARAMS:
+        assert plain_call(params), params
+        for version in HANDSHAKE_PROTOCOL_VERSIONS:
+            validate_client_request("tools/call", version, params)  # raises if the lane were wrong
+    for params in NOT_PLAIN_PARAMS:
+        assert not plain_call(params), params
+
+
+ANSWERS = [
+    ToolAnswer(
+        text="Kitchen Light is on.",
+        envelope={
+            "success": True,
+            "tool_name": "t",
+            "execution_time_ms": 0.5,
+            "result": {"a": None},
+            "error": None,
+        },
+        is_error=False,
+    ),
+    ToolAnswer(
+        text="No device is called Attic Fan; try list_zwave_devices.",
+        envelope={
+            "success": False,
+            "tool_name": "t",
+            "execution_time_ms": 1.0,
+            "result": None,
+            "error": "No",
+        },
+        is_error=True,
+    ),
+    ToolAnswer(
+        text="Energy over the week, with a chart.",
+        envelope={"success": True, "tool_name": "t", "execution_time_ms": 2.0, "result": {"n": [1.5, 2]}},
+        is_error=False,
+        images=((b"\x89PNG\r\n", "image/png"),),
+    ),
+]
+
+
+def test_the_lanes_answer_line_is_the_sdks_answer_in_every_era() -> None:
+    for answer in ANSWERS:
+        for version in HANDSHAKE_PROTOCOL_VERSIONS:
+            dumped = answer.result().model_dump(by_alias=True, mode="json", exclude_none=True)
+            sdk = JSONRPCResponse(
+                jsonrpc="2.0", id=7, result=serialize_server_result("tools/call", version, dumped)
+            ).model_dump_json(by_alias=True, exclude_unset=True)
+            assert answer_line(7, answer, version) == sdk.encode() + b"\n", (answer.text, version)
+
+
+def test_an_answer_that_cannot_be_encoded_becomes_an_error_answer() -> None:
+    broken = ToolAnswer(text="a lone surrogate \ud800", envelope={}, is_error=False)
+    reply = json.loads(answer_line("r1", broken, "2025-11-25"))
+    assert reply["id"] == "r1" and reply["error"]["code"] == INTERNAL_ERROR
+    assert "could not be serialized" in reply["error"]["message"]
