@@ -188,8 +188,8 @@ class DirectLane:
 
 def plain_call(params: dict[str, Any]) -> bool:
     """Whether a call's params have the plainest shape, a string `name` and `arguments` that are an object
-    or absent: valid in the `tools/call` schema of every era, so the SDK's validation (about a tenth of
-    the lane's own time) cannot refuse it."""
+    or absent: valid in the `tools/call` schema of every era, so the SDK's validation (~18 µs a call
+    in-process) cannot refuse it."""
     return isinstance(params.get("name"), str) and (
         params.keys() == {"name"}
         or (params.keys() == {"name", "arguments"} and type(params["arguments"]) is dict)
