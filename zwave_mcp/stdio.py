@@ -555,7 +555,7 @@ async def serve_stdio(
         """A `tools/call` the direct lane answers, taken as it is read: the hop through the inbox to
         `next_message` cost a loop turn. `jsonrpc_problem` checked all the SDK's message check would (a
         request with a string or integer id, a string method and object params is a `JSONRPCRequest`),
-        and the lane checks the call's params with the SDK's own validation."""
+        and the lane checks the call's params (`stdio_direct.plain_call`, else the SDK's validation)."""
         if unfinished or not lane.open or b'"tools/call"' not in line:
             return False
         verdict = classify_line(line)
