@@ -12,11 +12,13 @@ import contextlib
 import itertools
 import json
 import os
+import select
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -277,34 +279,36 @@ async def spawn_hello_server() -> asyncio.subprocess.Process:
     )
 
 
-class StdioServer:
-    """`python -m zwave_mcp` on pipes, spoken to in raw JSON-RPC lines: what an MCP client's transport does,
-    without an SDK client's own cost (so what is timed is the server and the pipe).
+class PipeClient:
+    """`python -m zwave_mcp` on pipes, spoken to in raw JSON-RPC lines with blocking reads and writes on the
+    calling thread: the least a Python client can do for one request and its answer, as the raw MQTT
+    client in section 2 blocks on a `threading.Event`. What is timed is the server and the pipe, not a
+    client's event loop (an asyncio client adds its own wake-ups to every answer).
 
-    stderr (the server's JSON log lines) is read and dropped as it comes, as a client would.
+    stderr (the server's JSON log lines) is read and dropped as it comes by a thread, as a client would.
     """
 
     def __init__(self, env: dict[str, str], module: str = "zwave_mcp", *args: str) -> None:
         self.env = env
-        self.argv = ["-m", module, *args]  # section 2's floor runs bench's own servers too
-        self.proc: asyncio.subprocess.Process | None = None
+        self.argv = [PYTHON, "-m", module, *args]  # section 2's floor runs bench's own servers too
+        self.proc: subprocess.Popen[bytes] | None = None
         self._next = 0
-        self._drain: asyncio.Task[None] | None = None
+        self._unread = b""  # bytes read past the end of the last answer
 
-    async def start(self) -> StdioServer:
-        self.proc = await asyncio.create_subprocess_exec(
-            PYTHON,
-            *self.argv,
+    def start(self) -> PipeClient:
+        self.proc = subprocess.Popen(
+            self.argv,
             cwd=REPO,
             env=child_env(**self.env),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            limit=64 * 1024 * 1024,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
         )
-        assert self.proc.stderr is not None
-        self._drain = asyncio.ensure_future(self._drop(self.proc.stderr))
-        await self.request(
+        stderr = self.proc.stderr
+        assert stderr is not None
+        threading.Thread(target=_drop_all, args=(stderr,), name="bench-stderr", daemon=True).start()
+        self.request(
             "initialize",
             {
                 "protocolVersion": "2025-11-25",
@@ -312,57 +316,72 @@ class StdioServer:
                 "clientInfo": {"name": "bench", "version": "0"},
             },
         )
-        await self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return self
 
-    @staticmethod
-    async def _drop(stream: asyncio.StreamReader) -> None:
-        while await stream.read(65536):
-            pass
-
-    async def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
         assert self.proc is not None and self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-        await self.proc.stdin.drain()
+        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        fd = self.proc.stdin.fileno()
+        while data:
+            data = data[os.write(fd, data) :]
 
-    async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Send one request and return its result (raises on a JSON-RPC error)."""
+    def _line(self, deadline: float) -> bytes:
         assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while (end := self._unread.find(b"\n")) < 0:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = os.read(fd, 1 << 20) if ready else b""
+            if not chunk:
+                raise RuntimeError("zwave-mcp closed stdout" if ready else "zwave-mcp did not answer in time")
+            self._unread += chunk
+        line, self._unread = self._unread[:end], self._unread[end + 1 :]
+        return line
+
+    def request(self, method: str, params: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
+        """Send one request and return its result (raises on a JSON-RPC error)."""
         self._next += 1
         rid = self._next
-        await self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        deadline = time.monotonic() + timeout
         while True:
-            async with asyncio.timeout(60):  # not wait_for: it would add a task of its own per line
-                line = await self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"zwave-mcp closed stdout before answering {method}")
-            message = json.loads(line)
+            message = json.loads(self._line(deadline))
             if message.get("id") == rid:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return dict(message["result"])
 
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return await self.request("tools/call", {"name": name, "arguments": arguments})
+    def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return self.request("tools/call", {"name": name, "arguments": arguments})
 
-    async def wait_loaded(self, timeout: float = 120.0) -> None:
+    def wait_loaded(self, timeout: float = 120.0) -> None:
         """Until check_zwave_health says the network is loaded."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            result = await self.call_tool("check_zwave_health", {})
+            result = self.call_tool("check_zwave_health", {})
             if (
                 ((result.get("structuredContent") or {}).get("result") or {})
                 .get("gateway", {})
                 .get("inventoryLoaded")
             ):
                 return
-            await asyncio.sleep(0.1)
+            time.sleep(0.1)
         raise RuntimeError("zwave-mcp did not load the inventory")
 
-    async def close(self) -> None:
+    def close(self) -> None:
+        """Close stdin (how an MCP client says goodbye); kill the server if it lingers past 15 s."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        await end_process(proc)
-        if self._drain is not None:
-            self._drain.cancel()
+        assert proc.stdin is not None
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _drop_all(stream: Any) -> None:
+    while stream.read(65536):
+        pass

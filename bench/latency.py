@@ -1,11 +1,12 @@
 """2. Call latency: `control_zwave_device` on a switch against a raw paho client doing the same API calls.
 
 zwave-mcp runs as an MCP client starts it (`python -m zwave_mcp`, its default log level) and is spoken to
-over stdio in raw JSON-RPC lines (`bench.common.StdioServer`), so a figure is the server plus the pipe,
-not an SDK client's own cost. Both talk through the same Mosquitto (default configuration) to the same simulator process, subscribe to
-the same `<prefix>/#` (so the broker's fan-out is the same), set TCP_NODELAY, and alternate in blocks.
-The raw client blocks on a `threading.Event` set by paho's network thread: the least a Python program
-can do for one request/reply.
+over stdio in raw JSON-RPC lines. Both sides have the least client a Python program can have for one
+request and its answer: the raw client blocks on a `threading.Event` set by paho's network thread, and
+the stdio client (`bench.common.PipeClient`) blocks on the pipe. So a figure is the server plus the pipe,
+not a client's own cost (an asyncio client added 0.15-0.5 ms to every answer: bench/RESULTS.md, issue 18,
+ninth session). Both talk through the same Mosquitto to the same simulator process, subscribe to the
+same `<prefix>/#` (so the broker's fan-out is the same), set TCP_NODELAY, and alternate in blocks.
 
 With `confirm_timeout` 0 the write gate answers with what zwave-js said (an unsupervised switch is then
 "unconfirmed"); with it on, the switch is read back once with `pollValue` (the gate never trusts the
@@ -26,7 +27,17 @@ from typing import Any
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from bench.common import Row, SimProcess, StdioServer, bench_settings, mosquitto, p50, p99, say, server_env
+from bench.common import (
+    PipeClient,
+    Row,
+    SimProcess,
+    bench_settings,
+    mosquitto,
+    p50,
+    p99,
+    say,
+    server_env,
+)
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import plan_control
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -95,21 +106,28 @@ def _raw_block(raw: RawApi, vid: dict[str, Any], n: int, start: int, poll: bool)
     return times
 
 
-async def _ours_block(server: StdioServer, n: int, start: int) -> tuple[list[float], dict[str, int]]:
+def _ours_block(server: PipeClient, n: int, start: int) -> tuple[list[float], dict[str, int]]:
     times = []
     outcomes: dict[str, int] = {}
     for i in range(start, start + n):
         t = time.perf_counter()
-        result = await server.call_tool(
-            "control_zwave_device", {"deviceName": DEVICE, "action": ("on", "off")[i % 2]}
-        )
+        result = server.call_tool("control_zwave_device", _switching(i))
         times.append((time.perf_counter() - t) * 1000)
-        outcome = (result.get("structuredContent") or {}).get("result", {}) or {}
-        key = str(outcome.get("outcome", "error"))
-        outcomes[key] = outcomes.get(key, 0) + 1
-        if result.get("isError"):
-            raise RuntimeError(f"control_zwave_device failed: {result.get('content')}")
+        _tally(result, outcomes)
     return times, outcomes
+
+
+def _switching(i: int) -> dict[str, Any]:
+    return {"deviceName": DEVICE, "action": ("on", "off")[i % 2]}
+
+
+def _tally(result: dict[str, Any], outcomes: dict[str, int]) -> None:
+    """Count the call's outcome; a failed call ends the measurement."""
+    if result.get("isError"):
+        raise RuntimeError(f"control_zwave_device failed: {result.get('content')}")
+    outcome = (result.get("structuredContent") or {}).get("result", {}) or {}
+    key = str(outcome.get("outcome", "error"))
+    outcomes[key] = outcomes.get(key, 0) + 1
 
 
 async def _switch_value_id(port: int) -> dict[str, Any]:
@@ -125,31 +143,28 @@ async def _switch_value_id(port: int) -> dict[str, Any]:
         await gateway.stop()
 
 
-async def _measure(port: int, confirm_timeout: float, calls: int, block: int) -> dict[str, Any]:
+def _measure(port: int, confirm_timeout: float, calls: int, block: int) -> dict[str, Any]:
     samples: dict[str, list[float]] = {"ours": [], "raw1": [], "raw2": []}
     outcomes: dict[str, int] = {}
-    vid = await _switch_value_id(port)
-    client = await StdioServer(
-        server_env(port, PREFIX, ZWAVE_MCP_CONFIRM_TIMEOUT=str(confirm_timeout))
-    ).start()
+    vid = asyncio.run(_switch_value_id(port))
+    client = PipeClient(server_env(port, PREFIX, ZWAVE_MCP_CONFIRM_TIMEOUT=str(confirm_timeout))).start()
     try:
-        await client.wait_loaded()
-        raw = await asyncio.to_thread(RawApi, port, PREFIX)
+        client.wait_loaded()
+        raw = RawApi(port, PREFIX)
         try:
-            await _ours_block(client, 20, 0)  # warm-up: first calls build indexes and caches
-            await asyncio.to_thread(_raw_block, raw, vid, 20, 0, True)
+            _ours_block(client, 20, 0)  # warm-up: first calls build indexes and caches
+            _raw_block(raw, vid, 20, 0, True)
             for start in range(0, calls, block):
-                got, seen = await _ours_block(client, block, start)
+                got, seen = _ours_block(client, block, start)
                 samples["ours"] += got
                 for k, v in seen.items():
                     outcomes[k] = outcomes.get(k, 0) + v
-                # The raw client blocks on a thread; run it off the loop so our gateway keeps ingesting.
-                samples["raw1"] += await asyncio.to_thread(_raw_block, raw, vid, block, start, False)
-                samples["raw2"] += await asyncio.to_thread(_raw_block, raw, vid, block, start, True)
+                samples["raw1"] += _raw_block(raw, vid, block, start, False)
+                samples["raw2"] += _raw_block(raw, vid, block, start, True)
         finally:
-            await asyncio.to_thread(raw.close)
+            raw.close()
     finally:
-        await client.close()
+        client.close()
     return {"samples": samples, "outcomes": outcomes}
 
 
@@ -180,12 +195,12 @@ def run(calls: int = 500, default_broker_calls: int = 150, confirmed_calls: int 
     say(f"      call latency: {calls} calls each on Mosquitto with set_tcp_nodelay, zero simulator delays")
     with mosquitto(nodelay=True) as port:
         with SimProcess(port, "captured", PREFIX, scale=0.0):
-            rows += _off_rows("nodelay broker", asyncio.run(_measure(port, 0.0, calls, 50)))
+            rows += _off_rows("nodelay broker", _measure(port, 0.0, calls, 50))
         # Confirmation on, with the recorded delays scaled to 1/10: the switch answers writeValue after
         # 9.5 ms and pollValue after 11 ms, so the device's report is in ~20.5 ms after the call starts.
         say(f"      confirmation on: {confirmed_calls} calls each, simulator delays x0.1")
         with SimProcess(port, "captured", PREFIX, scale=0.1):
-            on = asyncio.run(_measure(port, 5.0, confirmed_calls, 25))
+            on = _measure(port, 5.0, confirmed_calls, 25)
         s = on["samples"]
         o50, w50 = p50(s["ours"]), p50(s["raw2"])
         rows += [
@@ -204,9 +219,9 @@ def run(calls: int = 500, default_broker_calls: int = 150, confirmed_calls: int 
         ]
     say(f"      default Mosquitto: {default_broker_calls} calls each (every round trip waits ~44 ms there)")
     with mosquitto() as port, SimProcess(port, "captured", PREFIX, scale=0.0):
-        rows += _off_rows("default broker", asyncio.run(_measure(port, 0.0, default_broker_calls, 50)))
+        rows += _off_rows("default broker", _measure(port, 0.0, default_broker_calls, 50))
     say(f"      the SDK's floor: {calls} no-op tool calls each, bare MCPServer and a JSON-RPC echo")
-    floor = asyncio.run(_sdk_floor(calls, 50))
+    floor = _sdk_floor(calls, 50)
     sdk, echo, sdk_stdio = p50(floor["sdk"]), p50(floor["echo"]), p50(floor["sdk transport"])
     rows.append(
         Row(
@@ -223,32 +238,32 @@ def run(calls: int = 500, default_broker_calls: int = 150, confirmed_calls: int 
     return rows
 
 
-async def _sdk_floor(calls: int, block: int) -> dict[str, list[float]]:
+def _sdk_floor(calls: int, block: int) -> dict[str, list[float]]:
     """What a tools/call costs the MCP SDK itself: `bench.hello_server` against `bench.echo_server`,
     spoken to by the same client over the same kind of pipes, in alternating blocks."""
     peers = {
-        "sdk": await StdioServer({}, "bench.hello_server", "--zwave-stdio").start(),
-        "sdk transport": await StdioServer({}, "bench.hello_server").start(),
-        "echo": await StdioServer({}, "bench.echo_server").start(),
+        "sdk": PipeClient({}, "bench.hello_server", "--zwave-stdio").start(),
+        "sdk transport": PipeClient({}, "bench.hello_server").start(),
+        "echo": PipeClient({}, "bench.echo_server").start(),
     }
     samples: dict[str, list[float]] = {name: [] for name in peers}
     try:
         for peer in peers.values():
-            await _hello_block(peer, 20)  # warm-up
+            _hello_block(peer, 20)  # warm-up
         for _ in range(0, calls, block):
             for name, peer in peers.items():
-                samples[name] += await _hello_block(peer, block)
+                samples[name] += _hello_block(peer, block)
     finally:
         for peer in peers.values():
-            await peer.close()
+            peer.close()
     return samples
 
 
-async def _hello_block(peer: StdioServer, n: int) -> list[float]:
+def _hello_block(peer: PipeClient, n: int) -> list[float]:
     times = []
     for _ in range(n):
         t = time.perf_counter()
-        result = await peer.call_tool("hello", {"name": "world"})
+        result = peer.call_tool("hello", {"name": "world"})
         times.append((time.perf_counter() - t) * 1000)
         if result.get("isError"):
             raise RuntimeError(f"hello failed: {result.get('content')}")
