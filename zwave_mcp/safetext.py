@@ -58,13 +58,16 @@ def plain_text(text: str, max_len: int = NAME_MAX) -> str:
     return plain if len(plain) <= max_len else plain[: max_len - 1].rstrip() + "…"
 
 
-def loads_json(data: bytes | bytearray | str, **kwargs: Any) -> Any:
+def loads_json(
+    data: bytes | bytearray | str, *, decoder: json.JSONDecoder | None = None, **kwargs: Any
+) -> Any:
     """`json.loads` whose strings (keys included) are all encodable. Raises what `json.loads` raises, and
-    `UnicodeDecodeError` (a `ValueError`) for bytes that are not UTF-8."""
+    `UnicodeDecodeError` (a `ValueError`) for bytes that are not UTF-8. `decoder`: one made with `kwargs`
+    once, for a hot caller (`json.loads` builds a new one whenever it is given arguments)."""
     # Bytes are decoded here, strictly: `json.loads(bytes)` would let UTF-8-encoded surrogates through.
     text = encodable(data) if isinstance(data, str) else bytes(data).decode("utf-8")
     if "\\ud" not in text and "\\uD" not in text:  # no surrogate escape: nothing to clean (most text)
-        return json.loads(text, **kwargs)
+        return json.loads(text, **kwargs) if decoder is None else decoder.decode(text)
     # Clean while decoding: each object as it is built (before the caller's hook turns it into something
     # else), lists through their enclosing object. The parsing itself stays in C.
     hook = kwargs.pop("object_hook", None)

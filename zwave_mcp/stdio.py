@@ -200,13 +200,16 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+_STRICT_JSON = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_json(line: bytes | str) -> Any:
     """json.loads that refuses NaN/Infinity and reports absurd nesting as a ValueError.
 
     Lone surrogates (`"\\ud800"`) become U+FFFD, so nothing read here can make a reply unserializable.
     """
     try:
-        return loads_json(line, parse_constant=_reject_constant)
+        return loads_json(line, decoder=_STRICT_JSON, parse_constant=_reject_constant)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
 
