@@ -25,7 +25,7 @@ def sections() -> list[tuple[str, str, Callable[[bool], list[Any]]]]:
     from bench import flood, gate, groups, history, ingest, latency, reads, startup, throughput
 
     return [
-        ("1", "start-up", lambda quick: startup.run(spawns=4 if quick else 10)),
+        ("1", "start-up", lambda quick: startup.run(spawns=4 if quick else 20)),
         (
             "2",
             "call latency",
