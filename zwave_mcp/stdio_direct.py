@@ -221,7 +221,7 @@ def answer_line(rid: RequestId, result: ToolAnswer | BaseModel, version: str) ->
 
 
 _TEXT_SLOT = "\x00the answer's text\x00"
-_shapes: dict[tuple[str, bool, bool], dict[str, Any]] = {}
+_shapes: dict[tuple[str, bool, bool], dict[str, Any] | None] = {}
 
 
 def _shaped_text_answer(version: str, dumped: dict[str, Any]) -> dict[str, Any] | None:
@@ -244,13 +244,16 @@ def _shaped_text_answer(version: str, dumped: dict[str, Any]) -> dict[str, Any] 
     ):
         return None
     key = (version, is_error, "structuredContent" in dumped)
-    template = _shapes.get(key)
-    if template is None:
+    if key not in _shapes:
         stand_in = {**dumped, "content": [{"type": "text", "text": _TEXT_SLOT}]}
-        template = _shapes[key] = serialize_server_result("tools/call", version, stand_in)
+        shaped = serialize_server_result("tools/call", version, stand_in)
+        blocks = shaped.get("content")
+        first = blocks[0] if type(blocks) is list and len(blocks) == 1 else None
+        # An era whose shaping is not one block holding the text as given is shaped as usual, every time.
+        _shapes[key] = shaped if type(first) is dict and first.get("text") == _TEXT_SLOT else None
+    template = _shapes[key]
+    if template is None:
+        return None
     shaped = dict(template)
-    blocks = shaped["content"]
-    if not (type(blocks) is list and len(blocks) == 1 and blocks[0].get("text") == _TEXT_SLOT):
-        return None  # an era whose shaping is not one block with the text: shaped as usual
-    shaped["content"] = [{**blocks[0], "text": text}]
+    shaped["content"] = [{**template["content"][0], "text": text}]
     return shaped

@@ -325,6 +325,11 @@ ANSWERS = [
         },
         is_error=False,
     ),
+    ToolAnswer(  # the same shape as the first: its answer comes from the shape kept for the first
+        text='Die Küchenlampe ist "aus".',
+        envelope={"success": True, "tool_name": "t", "execution_time_ms": 0.2, "result": {}, "error": None},
+        is_error=False,
+    ),
     ToolAnswer(
         text="No device is called Attic Fan; try list_zwave_devices.",
         envelope={
