@@ -221,14 +221,14 @@ def answer_line(rid: RequestId, result: ToolAnswer | BaseModel, version: str) ->
 
 
 _TEXT_SLOT = "\x00the answer's text\x00"
-_shapes: dict[tuple[str, bool, bool], dict[str, Any] | None] = {}
+_shapes: dict[tuple[str, bool, tuple[str, ...]], dict[str, Any] | None] = {}
 
 
 def _shaped_text_answer(version: str, dumped: dict[str, Any]) -> dict[str, Any] | None:
     """The SDK's shaping of an answer that is one text block (most answers), without running it again.
 
-    Such an answer's shaping depends on nothing but the version, the error flag and whether structured
-    content is there (the text is any string, valid in every era): it is shaped once with a stand-in for
+    Such an answer's shaping depends on nothing but the version, the error flag and which keys are there
+    (the text is any string, valid in every era): it is shaped once with a stand-in for
     the text (~15 µs a call), and each answer takes that shape with its own text in the stand-in's place.
     None for any other answer, which the caller shapes as usual."""
     content = dumped.get("content")
@@ -243,7 +243,7 @@ def _shaped_text_answer(version: str, dumped: dict[str, Any]) -> dict[str, Any] 
         and type(is_error := dumped.get("isError", False)) is bool
     ):
         return None
-    key = (version, is_error, "structuredContent" in dumped)
+    key = (version, is_error, tuple(dumped))  # the keys present too: an absent isError may shape otherwise
     if key not in _shapes:
         stand_in = {**dumped, "content": [{"type": "text", "text": _TEXT_SLOT}]}
         shaped = serialize_server_result("tools/call", version, stand_in)
