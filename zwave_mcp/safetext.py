@@ -8,14 +8,16 @@ replacement character), here and only here:
 
 - `encodable(text)` for one string;
 - `loads_json(data, **kwargs)` for JSON text (`json.loads` arguments pass through, `object_hook`
-  included, which then receives objects already cleaned).
+  included, which then receives objects already cleaned);
+- `loads_json_fast(data)` for JSON bytes from the network: the same result, faster.
 
 Names and labels the gateway gives (a node's name and room, a value's label and unit) are spoken, listed
 and offered as completions, and people type them back into tool arguments, which refuse control
 characters, bidirectional overrides and more than 200 characters (zwave_mcp.policy.text). So they are
 also made plain where they are read: `plain_text(text)`.
 
-Only the standard library: the stdio transport imports this before anything else.
+Only the standard library at import: the stdio transport imports this before anything else
+(`loads_json_fast` brings in pydantic-core on its first call).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 REPLACEMENT = "\ufffd"
@@ -77,6 +80,29 @@ def loads_json(
         return obj if hook is None else hook(obj)
 
     return _clean(json.loads(text, object_hook=clean_object, **kwargs))
+
+
+_from_json: Callable[[bytes | bytearray], Any] | None = None
+
+
+def loads_json_fast(data: bytes | bytearray) -> Any:
+    """`loads_json(data)`, two to five times faster on what the gateway sends (a value update, an event).
+
+    pydantic-core's parser (a dependency already, through pydantic) is strict where it matters here: it
+    refuses bytes that are not UTF-8, escaped lone surrogates and raw control characters in strings,
+    trailing text, and nesting beyond ~200 levels. Whatever it refuses goes to `loads_json`, so the
+    result, the U+FFFD cleaning and the exception raised are the standard library's; on everything else
+    the two agree (tests/unit/test_safetext.py compares them on edge cases and random mutations).
+    """
+    global _from_json
+    if _from_json is None:
+        from pydantic_core import from_json
+
+        _from_json = from_json
+    try:
+        return _from_json(data)
+    except ValueError:
+        return loads_json(data)
 
 
 def _clean(value: Any) -> Any:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from zwave_mcp import after_reply
 from zwave_mcp.gateway.topics import GatewayTopics
-from zwave_mcp.safetext import loads_json, plain_text
+from zwave_mcp.safetext import loads_json_fast, plain_text
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class ApiClient:
         self._pending: dict[str, tuple[str, asyncio.Future[ApiReply]]] = {}
         self._pending_per_api: dict[str, int] = {}
         # Replies that deserve their own JSON decoding (getNodes: values become model objects as they are
-        # decoded, which halves the peak memory of a big house); everything else is plain `loads_json`.
+        # decoded, which halves the peak memory of a big house); everything else is `loads_json_fast`.
         self.decoders: dict[str, Callable[[bytes | bytearray], Any]] = {}
 
     @property
@@ -157,7 +157,7 @@ class ApiClient:
             log.debug("API reply for %s ignored: no call of ours in flight", api)
             return
         try:
-            reply = self.decoders.get(api, loads_json)(payload)
+            reply = self.decoders.get(api, loads_json_fast)(payload)
         except (ValueError, RecursionError):
             log.debug("API reply for %s ignored: not JSON (%d bytes)", api, len(payload))
             return

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import loads_json, loads_json_fast
 
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
 # getNodes are decoded by the API client, not here.
@@ -101,7 +101,8 @@ def decode_json(payload: bytes | bytearray | str) -> Any:
     if size > MAX_PAYLOAD_BYTES:
         return Undecodable("too large", size)
     try:
-        return loads_json(payload)  # lone surrogates become U+FFFD: the text may reach any reply
+        # Lone surrogates become U+FFFD: the text may reach any reply.
+        return loads_json(payload) if isinstance(payload, str) else loads_json_fast(payload)
     except UnicodeDecodeError:
         return Undecodable("not UTF-8", size)
     except (ValueError, RecursionError):
