@@ -86,7 +86,7 @@ _from_json: Callable[[bytes | bytearray], Any] | None = None
 
 
 def loads_json_fast(data: bytes | bytearray) -> Any:
-    """`loads_json(data)`, two to five times faster on what the gateway sends (a value update, an event).
+    """`loads_json(data)`, faster on what the gateway sends: ~4x on a value update, ~2x on a 1 kB event.
 
     pydantic-core's parser (a dependency already, through pydantic) is strict where it matters here: it
     refuses bytes that are not UTF-8, escaped lone surrogates and raw control characters in strings,
