@@ -325,6 +325,8 @@ async def test_declining_the_security_question_adds_the_device_without_security(
         answer.text
     )
     assert "without security" in answer.text and not any("PIN" in a for a in asked)
+    assert answer.text.startswith("Security downgrade: ") and "exclude it and include it again" in answer.text
+    assert answer.result["securityDowngraded"] is True
     assert sim.nodes[12]["security"] == "None"
 
 
@@ -357,6 +359,43 @@ async def test_s2_inclusion_two_step_without_elicitation(mosquitto: Any, sim: Si
         assert done.result["name"] == "Garage Sensor"
         params = await call(client, "list_zwave_config_parameters", {"deviceName": "garage sensor"})
         assert len(params.result["parameters"]) == 3
+
+
+def full_width(digits: str) -> str:
+    """Digits as a Japanese keyboard types them (U+FF10..U+FF19)."""
+    return "".join(chr(0xFF10 + int(d)) for d in digits)
+
+
+async def test_a_pin_typed_in_full_width_digits_secures_the_device(mosquitto: Any, sim: Simulator) -> None:
+    device = sim.admin.press_button(NewDevice(name="Garage Sensor", location="Garage"))
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        await confirmed(client, "start_zwave_inclusion", {"security": "s2", "waitSeconds": 5})
+        await call(client, "answer_zwave_inclusion", {"grant": True, "waitSeconds": 5})
+        done = await call(client, "answer_zwave_inclusion", {"pin": full_width(device.pin), "waitSeconds": 5})
+    assert done.result["security"] == "S2 authenticated", done.text
+    assert done.result["securityDowngraded"] is False and "downgrade" not in done.text
+    assert sim.nodes[12]["security"] == "S2_Authenticated"
+
+
+async def test_a_wrong_pin_is_said_as_a_security_downgrade(mosquitto: Any, sim: Simulator) -> None:
+    device = sim.admin.press_button(NewDevice(name="Garage Sensor", location="Garage"))
+    wrong = "0" * 5 if device.pin != "00000" else "11111"
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        await confirmed(client, "start_zwave_inclusion", {"security": "s2", "waitSeconds": 5})
+        await call(client, "answer_zwave_inclusion", {"grant": True, "waitSeconds": 5})
+        refused = await call(client, "answer_zwave_inclusion", {"pin": "34a67"})
+        assert refused.is_error and "5 digits (0-9)" in refused.error, refused.text
+        done = await call(client, "answer_zwave_inclusion", {"pin": wrong, "waitSeconds": 5})
+        status = await call(client, "get_zwave_inclusion_status", {})
+    assert sim.nodes[12]["security"] == "None"  # the simulator, as zwave-js: S2 failed, no security
+    for answer in (done, status):
+        assert answer.result["phase"] == "interview_completed", answer.text
+        assert answer.result["outcome"] == "security_downgraded" and answer.result["securityDowngraded"]
+        assert answer.text == (
+            "Security downgrade: Garage Sensor (node 12) joined the network without security, less than the "
+            "S2 authenticated security it asked for (the secure set-up failed, as a wrong or missing PIN "
+            "makes it); exclude it and include it again with the PIN from its label."
+        )
 
 
 async def test_s0_inclusion_asks_nothing_more(mosquitto: Any, sim: Simulator) -> None:

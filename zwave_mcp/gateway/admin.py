@@ -35,6 +35,14 @@ SECURITY_WORDS = {
 }
 
 
+SECURITY_RANK = {7: 1, 0: 2, 1: 3, 2: 4}  # S0 < S2 unauthenticated < S2 authenticated < S2 access control
+
+
+def security_class(name: object) -> int | None:
+    """zwave-js-ui's `security` text as the class number; None for "None", nothing or what we do not know."""
+    return next((number for number, text in SECURITY_CLASSES.items() if name == text), None)
+
+
 def security_words(name: object) -> str:
     """zwave-js-ui's `security` text ("S2_Authenticated", "None") in the words people read."""
     for number, text in SECURITY_CLASSES.items():
@@ -87,7 +95,27 @@ class InclusionProgress:
     client_side_auth: bool = False
     partial_dsk: str | None = None  # "-bbbbb-ccccc-…": the DSK without its first five digits (the PIN)
     removed_node: dict[str, Any] | None = None
+    strategy: int | None = None  # the inclusion strategy we started with
+    granted_classes: list[int] | None = None  # what the person granted (None: not asked)
     version: int = 0
+
+    def expected_classes(self) -> list[int]:
+        """The security the joining device asked for: its classes in the grant question, else what the
+        strategy we started with stands for (S0 asks for S0; insecure and SmartStart ask for nothing)."""
+        if self.requested_classes:
+            return list(self.requested_classes)
+        return [7] if self.strategy == STRATEGY["s0"] else []
+
+    def downgrade(self, node_security: object) -> int | None:
+        """The best class the device asked for when it joined with less (its `security`, zwave-js-ui's
+        text); None when it got what it asked for, or asked for nothing."""
+        asked = self.expected_classes()
+        if not asked:
+            return None
+        best = max(asked, key=lambda c: SECURITY_RANK.get(c, 0))
+        got = security_class(node_security)
+        got_rank = 0 if got is None else SECURITY_RANK.get(got, 0)
+        return best if got_rank < SECURITY_RANK.get(best, 0) else None
 
     @property
     def pending_question(self) -> str | None:
@@ -200,7 +228,11 @@ class NetworkAdmin:
 
     def start_inclusion(self, strategy: int, options: dict[str, Any]) -> AdminRequest:
         return self._request(
-            "startInclusion", strategy, options, before=lambda: self._reset(INCLUDING), then=bool
+            "startInclusion",
+            strategy,
+            options,
+            before=lambda: self._reset(INCLUDING, strategy),
+            then=bool,
         )
 
     def stop_inclusion(self) -> AdminRequest:
@@ -216,7 +248,12 @@ class NetworkAdmin:
 
     def grant_security_classes(self, classes: list[int], client_side_auth: bool) -> AdminRequest:
         grant = {"securityClasses": classes, "clientSideAuth": client_side_auth}
-        return self._request("grantSecurityClasses", grant, then=lambda _: self._answered(GRANT))
+
+        def granted(_: Any) -> None:
+            self.progress.granted_classes = list(classes)
+            self._answered(GRANT)
+
+        return self._request("grantSecurityClasses", grant, then=granted)
 
     def validate_dsk(self, pin: str) -> AdminRequest:
         # A dry run shows the call, never the PIN.
@@ -238,12 +275,17 @@ class NetworkAdmin:
 
     def replace_failed(self, node_id: int, strategy: int, options: dict[str, Any]) -> AdminRequest:
         return self._request(
-            "replaceFailedNode", node_id, strategy, options, before=lambda: self._reset(INCLUDING), then=bool
+            "replaceFailedNode",
+            node_id,
+            strategy,
+            options,
+            before=lambda: self._reset(INCLUDING, strategy),
+            then=bool,
         )
 
     # -- events ---------------------------------------------------------------------------------------
-    def _reset(self, phase: str) -> None:
-        self.progress = InclusionProgress(phase=phase, version=self.progress.version + 1)
+    def _reset(self, phase: str, strategy: int | None = None) -> None:
+        self.progress = InclusionProgress(phase=phase, strategy=strategy, version=self.progress.version + 1)
         self._notify()
 
     def _step(self, phase: str, **changes: Any) -> None:

@@ -23,6 +23,7 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.gateway import admin as ga
 from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.gateway.dsk import read_pin, read_qr
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.tools.admin_changes import AdminChange, change_fields
 from zwave_mcp.tools.admin_models import (
@@ -62,6 +63,30 @@ class PinQuestion(BaseModel):
 
 def _class_words(classes: list[int]) -> list[str]:
     return [ga.SECURITY_WORDS.get(c, f"class {c}") for c in classes]
+
+
+def downgrade_sentence(p: ga.InclusionProgress, who: str, security: str | None, asked: int) -> str:
+    """An inclusion that ended with less security than the device asked for, said as what it is."""
+    got = "without security" if security in (None, "none") else f"with only {security} security"
+    lead = (
+        f"Security downgrade: {who} joined the network {got}, less than the {ga.SECURITY_WORDS[asked]} "
+        "security it asked for"
+    )
+    if p.granted_classes == []:
+        return f"{lead}, because it was not granted; to secure it, exclude it and include it again, granting its security."
+    if asked in (1, 2):  # S2 authenticated and access control need the PIN
+        return (
+            f"{lead} (the secure set-up failed, as a wrong or missing PIN makes it); exclude it and include it "
+            "again with the PIN from its label."
+        )
+    return f"{lead} (the secure set-up failed); exclude it and include it again, close to the controller."
+
+
+def qr_text(said: str) -> str:
+    try:
+        return read_qr(said)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def grant_question(p: ga.InclusionProgress) -> str:
@@ -106,11 +131,16 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         p = network.progress
         node = app.gateway.inventory.node(p.node_id) if p.node_id is not None else None
         security = None
+        downgraded = None
         if node is not None and p.phase in (ga.ADDED, ga.READY):
             security = ga.security_words(node.details.get("security"))
+            downgraded = p.downgrade(node.details.get("security"))
+        if summary is None and downgraded is not None and node is not None:
+            summary = downgrade_sentence(p, f"{node.name} (node {p.node_id})", security, downgraded)
         return InclusionStatus(
             summary=summary or describe(p, node.name if node else None, security),
-            outcome=outcome or p.phase,
+            outcome=outcome or ("security_downgraded" if downgraded is not None else p.phase),
+            securityDowngraded=None if security is None else downgraded is not None,
             phase=p.phase,
             pending=p.pending_question,  # type: ignore[arg-type]
             requestedSecurity=_class_words(p.requested_classes) or None,
@@ -159,9 +189,11 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         )
         await admin.carry(change, None, ctx)
 
-    async def send_pin(pin: str, ctx: Context | None) -> None:
-        if not (len(pin) == 5 and pin.isdigit()):
-            raise UserError("The PIN is 5 digits (the first five digits of the DSK on the device's label).")
+    async def send_pin(said: str, ctx: Context | None) -> None:
+        try:
+            pin = read_pin(said, network.progress.partial_dsk)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
         change = AdminChange(
             tool="answer_zwave_inclusion",
             action="enter_pin",
@@ -192,7 +224,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
                 elif isinstance(answer, GrantQuestion):
                     await send_grant(answer.grant, ctx)
                 elif isinstance(answer, PinQuestion):
-                    await send_pin(answer.pin.strip(), ctx)
+                    await send_pin(answer.pin, ctx)
                 continue
             left = deadline - time.monotonic()
             if left <= 0:
@@ -248,7 +280,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             options["location"] = args.location.strip()
         if args.qrCode:
             strategy = STRATEGIES["s2"]
-            options["qrString"] = args.qrCode.strip()
+            options["qrString"] = qr_text(args.qrCode)
         words = {
             "auto": "",
             "s2": " with S2 security",
@@ -293,7 +325,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         elif p.phase == ga.DSK:
             if not args.pin:
                 raise UserError(pin_question(p) + " Answer with pin.")
-            await send_pin(args.pin.strip(), ctx)
+            await send_pin(args.pin, ctx)
         else:
             raise UserError("zwave-js-ui is not waiting for an answer: " + describe(p, None, None))
         return await follow(ctx, admin.wait_s(args.waitSeconds))
@@ -320,9 +352,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         return await begin(change, args, ctx, excluding=True)
 
     async def provision_zwave_device(args: ProvisionArgs, ctx: Context | None) -> InclusionStatus:
-        qr = args.qrCode.strip()
-        if not qr.isdigit():
-            raise UserError("A Z-Wave QR code is a string of digits starting with 90.")
+        qr = qr_text(args.qrCode)
         for field_name, text in (("name", args.name), ("location", args.location)):
             if text:
                 check_text_argument(field_name, text)
@@ -375,7 +405,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         device = admin.device(args.deviceName, for_mutation=True)
         await _must_be_failed(device.node_id, device.name, "replace")
         strategy = STRATEGIES["s2"] if args.security == "auto" or args.qrCode else STRATEGIES[args.security]
-        options: dict[str, Any] = {"qrString": args.qrCode.strip()} if args.qrCode else {}
+        options: dict[str, Any] = {"qrString": qr_text(args.qrCode)} if args.qrCode else {}
         change = AdminChange(
             tool="replace_failed_zwave_node",
             action="replace_failed",

@@ -94,7 +94,9 @@ class AnswerArgs(_Args):
         description="Security question: true grants the security the device asked for, false grants none",
     )
     pin: str | None = Field(
-        None, max_length=5, description="PIN question: the first 5 digits of the device's DSK (on its label)"
+        None,
+        max_length=80,
+        description="PIN question: the first 5 digits of the device's DSK (on its label), or the whole DSK",
     )
     waitSeconds: float = WAIT
 
@@ -219,3 +221,6 @@ class InclusionStatus(ChangeResult):
     nodeId: int | None = None
     name: str | None = None
     security: str | None = None
+    securityDowngraded: bool | None = Field(
+        None, description="true when the device joined with less security than it asked for"
+    )
