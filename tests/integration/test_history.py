@@ -221,6 +221,27 @@ async def test_bad_period_gets_examples(mosquitto: Any, sim: Simulator, store_fi
     assert answer.error.startswith("I cannot read the period 'fortnight ago-ish'. Try 'last hour'")
 
 
+async def test_far_dates_get_a_sentence_never_an_exception(
+    mosquitto: Any, sim: Simulator, store_file: Path
+) -> None:
+    year = datetime.now().astimezone().year
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        answers = {
+            (tool, period): await call(client, tool, {"deviceName": "coffee maker", "period": period})
+            for tool in ("get_device_history", "get_energy_usage")
+            for period in (f"{year - 1}-01-01/9999-12-31", "0001-01-01T00:00:00+14:00")
+        }
+    for (tool, period), answer in answers.items():
+        assert "unexpectedly" not in answer.text, (tool, period, answer.text)
+        if period.startswith("0001"):
+            assert answer.is_error and answer.error.startswith(
+                f"The period '{period}' is outside the times history can hold, from 1 Jan 1970 up to now."
+            ), (tool, answer.text)
+        else:  # cut at now, and said so, with the year that is not this one
+            assert not answer.is_error, (tool, answer.text)
+            assert answer.result["period"]["words"] == f"between 1 Jan {year - 1} 00:00 and now"
+
+
 async def test_batteries_and_silence(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
     async with connected(settings(mosquitto, sim, store_file)) as client:
         fresh = await call(client, "get_battery_report", {"silentHours": 24 * 365})

@@ -53,6 +53,33 @@ def span(text: str) -> tuple[str, str, str]:
         ("Saturday", "2026-11-21T00:00:00+02:00", "2026-11-22T00:00:00+02:00", "on Saturday"),
         ("last monday", "2026-11-16T00:00:00+02:00", "2026-11-17T00:00:00+02:00", "on Monday"),
         ("monday", "2026-11-23T00:00:00+02:00", "2026-11-23T09:30:00+02:00", "today"),
+        # Another year is said with its year; a range that ends after now is cut at now and says so.
+        (
+            "since 1970-01-01",
+            "1970-01-01T00:00:00+02:00",
+            "2026-11-23T09:30:00+02:00",
+            "since 1 Jan 1970 at 00:00",
+        ),
+        ("1970-01-01", "1970-01-01T00:00:00+02:00", "1970-01-02T00:00:00+02:00", "on 1 Jan 1970"),
+        (
+            "2025-11-20T06:00/2025-11-20T09:00",
+            "2025-11-20T06:00:00+02:00",
+            "2025-11-20T09:00:00+02:00",
+            "between 20 Nov 2025 06:00 and 20 Nov 2025 09:00",
+        ),
+        (
+            "2026-11-20/9999-12-31",
+            "2026-11-20T00:00:00+02:00",
+            "2026-11-23T09:30:00+02:00",
+            "between 20 Nov 00:00 and now",
+        ),
+        (
+            "2026-11-20 to 2027-01-01",
+            "2026-11-20T00:00:00+02:00",
+            "2026-11-23T09:30:00+02:00",
+            "between 20 Nov 00:00 and now",
+        ),
+        ("2026-11-23", "2026-11-23T00:00:00+02:00", "2026-11-23T09:30:00+02:00", "today"),
     ],
 )
 def test_periods(text: str, start: str, end: str, words: str) -> None:
@@ -86,3 +113,36 @@ def test_when_is_spoken_in_local_time() -> None:
     assert when(datetime(2026, 11, 23, 5, 42, tzinfo=UTC), NOW) == "at 07:42"
     assert when(datetime(2026, 11, 22, 7, 42, tzinfo=TZ), NOW) == "yesterday at 07:42"
     assert when(datetime(2026, 11, 18, 7, 42, tzinfo=TZ), NOW) == "on 18 Nov at 07:42"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0001-01-01T00:00:00+14:00",  # the year 0 in UTC: no timestamp holds it
+        "since 0001-01-01T00:00:00+14:00",
+        "0001-01-01T00:00:00-14:00",
+        "0001-01-01",
+        "0001-01-01/2026-01-01",
+        "1969-12-31T23:00Z",
+    ],
+)
+def test_times_history_cannot_hold_say_the_range_that_works(text: str) -> None:
+    with pytest.raises(PeriodError) as caught:
+        parse_period(text, NOW)
+    assert caught.value.message.startswith(
+        f"The period '{text}' is outside the times history can hold, from 1 Jan 1970 up to now. Try 'last hour'"
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["9999-12-31", "since 9999-12-31", "9999-12-31T23:59:59-14:00", "2027-01-01/9999-12-31"]
+)
+def test_periods_in_the_future_say_so(text: str) -> None:
+    with pytest.raises(PeriodError) as caught:
+        parse_period(text, NOW)
+    assert "starts in the future; history can hold times from 1 Jan 1970 up to now" in caught.value.message
+
+
+def test_times_in_another_year_are_said_with_the_year() -> None:
+    assert when(datetime(2025, 11, 20, 7, 42, tzinfo=TZ), NOW) == "on 20 Nov 2025 at 07:42"
+    assert when(datetime(2026, 11, 20, 7, 42, tzinfo=TZ), NOW) == "on 20 Nov at 07:42"

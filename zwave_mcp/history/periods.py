@@ -1,7 +1,13 @@
 """Periods as people say them ("last hour", "today", "since 6 pm", "yesterday", ISO 8601) → a time range.
 
 Pure: `now` is passed in (an aware datetime in the local zone), so tests choose the clock and the zone.
-Sentences speak local time; structured results carry ISO 8601 with the offset.
+Sentences speak local time, with the year when it is not this year; structured results carry ISO 8601
+with the offset.
+
+History holds report times from 1970-01-01 (the epoch; the store keeps nothing older) up to now. A period
+that starts before that, or in the future, or names a date Python cannot hold once turned into a time
+(0001-01-01T00:00+14:00 is in the year 0 in UTC), gets a sentence with the range that works, never an
+exception; a range that ends after now is cut at now and says so ("between 20 Nov 06:00 and now").
 """
 
 from __future__ import annotations
@@ -65,8 +71,27 @@ _PARTS_OF_DAY = {
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
+HELD_FROM = date(1970, 1, 1)
+HELD_WORDS = "history can hold times from 1 Jan 1970 up to now"
+OUTSIDE = "is outside the times history can hold, from 1 Jan 1970 up to now"
+
+
 class PeriodError(UserError):
     """A period we cannot read; the message lists examples that work."""
+
+
+def _outside(raw: str) -> PeriodError:
+    return PeriodError(f"The period '{echo(raw)}' {OUTSIDE}. Try {EXAMPLES}.")
+
+
+def _held(at: datetime) -> bool:
+    """Whether `at` is a time history can hold: not before 1970 where it is said, and one the clock can
+    turn into a timestamp (the year 1 at +14:00 is the year 0 in UTC)."""
+    try:
+        at.timestamp()
+    except (OverflowError, ValueError, OSError):
+        return False
+    return at.date() >= HELD_FROM
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +117,21 @@ def clock_text(at: datetime) -> str:
     return at.strftime("%H:%M")
 
 
+def day_text(day: date, now: datetime) -> str:
+    """'20 Nov', or '20 Nov 2025' when it is not this year."""
+    return f"{day.day} {day:%b}" if day.year == now.year else f"{day.day} {day:%b} {day.year}"
+
+
 def when(at: datetime, now: datetime) -> str:
-    """'at 07:42', 'yesterday at 07:42', 'on 20 Nov at 07:42' (local time of `now`'s zone)."""
+    """'at 07:42', 'yesterday at 07:42', 'on 20 Nov at 07:42', 'on 20 Nov 2025 at 07:42' (local time of
+    `now`'s zone)."""
     at = at.astimezone(now.tzinfo)
     days = (now.date() - at.date()).days
     if days == 0:
         return f"at {clock_text(at)}"
     if days == 1:
         return f"yesterday at {clock_text(at)}"
-    return f"on {at.day} {at:%b} at {clock_text(at)}"
+    return f"on {day_text(at.date(), now)} at {clock_text(at)}"
 
 
 def _parse_clock(text: str, now: datetime) -> datetime | None:
@@ -122,13 +153,21 @@ def _parse_clock(text: str, now: datetime) -> datetime | None:
     return at - timedelta(days=1) if at > now else at  # "since 11 pm" said at 1 am means last night
 
 
+class _Beyond(Exception):
+    """A date that reads but that no time can hold (9999-12-31's end, the day after it)."""
+
+
 def _parse_iso(text: str, now: datetime, *, end: bool = False) -> datetime | None:
+    """The time `text` names (a date: its midnight, or the next one for an `end`); None when it is not
+    ISO 8601; `_Beyond` when it is, but no time holds it."""
     text = text.strip()
     try:
         if len(text) == 10:
             day = date.fromisoformat(text)
             return _midnight(day + timedelta(days=1) if end else day, now.tzinfo)
         at = datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T", 1))
+    except OverflowError:
+        raise _Beyond(text) from None
     except ValueError:
         return None
     return at if at.tzinfo is not None else at.replace(tzinfo=now.tzinfo)
@@ -143,11 +182,22 @@ def _since(rest: str, now: datetime) -> datetime | None:
 
 
 def parse_period(text: str | None, now: datetime, default: str = "today") -> Period:
-    """The range `text` names, ending no later than `now`; `PeriodError` with examples when unreadable."""
+    """The range `text` names, ending no later than `now`; `PeriodError` with examples when unreadable,
+    and with the range history holds when it names times outside it."""
     raw = (text or default).strip()
     said = " ".join(raw.lower().split())
     if len(said) > MAX_TEXT or not said:
         raise PeriodError(f"The period is too long to read. Try {EXAMPLES}.")
+    try:
+        period = _parse(raw, said, now)
+    except (_Beyond, OverflowError):
+        raise _outside(raw) from None
+    if not (_held(period.start) and _held(period.end)):
+        raise _outside(raw)
+    return period
+
+
+def _parse(raw: str, said: str, now: datetime) -> Period:
     tz = now.tzinfo
     today = _midnight(now.date(), tz)
     if said in ("today", "so far today"):
@@ -180,7 +230,8 @@ def parse_period(text: str | None, now: datetime, default: str = "today") -> Per
         )
     if said.startswith(("since ", "from ")) and " to " not in said:
         start = _since(said.split(" ", 1)[1].strip(), now)
-        if start is not None and start <= now:
+        if start is not None:
+            _not_future(start, raw, now)
             shown = clock_text(start) if start.date() == now.date() else when(start, now).removeprefix("on ")
             return Period(start, now, f"since {shown}")
     relative = _relative(said, now)
@@ -190,22 +241,39 @@ def parse_period(text: str | None, now: datetime, default: str = "today") -> Per
         if sep in said:
             left, right = raw.split(sep, 1) if sep in raw else said.split(sep, 1)
             left = re.sub(r"^(from|between)\s+", "", left.strip(), flags=re.I)
-            start, end = _parse_iso(left, now), _parse_iso(right, now, end=True)
+            start = _parse_iso(left, now)
+            try:
+                end = _parse_iso(right, now, end=True)
+            except _Beyond:  # an end past any time (9999-12-31's midnight after) is past now too
+                end = now if start is not None else None
+            if start is not None and end is not None:
+                _not_future(start, raw, now)
             if start is not None and end is not None and start < end:
-                return Period(start, min(end, now), f"between {_stamp(start, now)} and {_stamp(end, now)}")
+                until = "now" if end >= now else _stamp(end, now)
+                return Period(start, min(end, now), f"between {_stamp(start, now)} and {until}")
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", said):
         start = _parse_iso(said, now)
-        if start is not None and start <= now:
-            return Period(start, min(start + timedelta(days=1), now), f"on {start.day} {start:%b}")
+        if start is not None:
+            _not_future(start, raw, now)
+            if start.date() == now.date():
+                return Period(start, now, "today")
+            return Period(start, start + timedelta(days=1), f"on {day_text(start.date(), now)}")
     start = _parse_iso(raw, now)
-    if start is not None and start <= now:
+    if start is not None:
+        _not_future(start, raw, now)
         return Period(start, now, f"since {_stamp(start, now)}")
     raise PeriodError(f"I cannot read the period '{echo(raw)}'. Try {EXAMPLES}.")
 
 
+def _not_future(start: datetime, raw: str, now: datetime) -> None:
+    if start > now:
+        raise PeriodError(f"The period '{echo(raw)}' starts in the future; {HELD_WORDS}. Try {EXAMPLES}.")
+
+
 def _stamp(at: datetime, now: datetime) -> str:
+    """'07:15' today, else '20 Nov 07:15' ('20 Nov 2025 07:15' in another year), in `now`'s zone."""
     at = at.astimezone(now.tzinfo)
-    return clock_text(at) if at.date() == now.date() else f"{at.day} {at:%b} {clock_text(at)}"
+    return clock_text(at) if at.date() == now.date() else f"{day_text(at.date(), now)} {clock_text(at)}"
 
 
 def _relative(said: str, now: datetime) -> Period | None:
