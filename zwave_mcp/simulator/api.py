@@ -97,8 +97,8 @@ def _arg(args: list[Any], index: int) -> Any:
 # ---------------------------------------------------------------------- handlers
 def _get_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
     result = {
-        "homeid": 2119630849,
-        "name": "0x7e570001",
+        "homeid": sim.config.home_id,
+        "name": f"0x{sim.config.home_id:08x}",
         "controllerId": 1,
         "uptime": round(sim.uptime(), 9),
         "status": "scan done",

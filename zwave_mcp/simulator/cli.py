@@ -15,7 +15,7 @@ from dataclasses import replace
 from urllib.parse import urlparse
 
 from zwave_mcp.simulator.house import captured_scenes, load_house
-from zwave_mcp.simulator.settings import FAST, PAYLOAD_TYPES, TOPIC_STYLES, SimConfig
+from zwave_mcp.simulator.settings import CAPTURED_HOME_ID, FAST, PAYLOAD_TYPES, TOPIC_STYLES, SimConfig
 from zwave_mcp.simulator.simulator import Simulator
 
 log = logging.getLogger("zwave_mcp.simulator")
@@ -51,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--payload", choices=PAYLOAD_TYPES, default="timevalue", help="gateway payload type")
     parser.add_argument("--prefix", default="zwave", help="MQTT prefix (default zwave)")
     parser.add_argument("--name", default="zwave-js-ui", help="gateway name (default zwave-js-ui)")
+    parser.add_argument(
+        "--home-id",
+        type=home_id,
+        default=CAPTURED_HOME_ID,
+        metavar="ID",
+        help="the controller's home id, e.g. 0x7e570002 (default 0x7e570001, the captures'); two homes differ",
+    )
     parser.add_argument("--ignore-loc", action="store_true", help="leave locations out of topics")
     parser.add_argument("--node-info", action="store_true", help="includeNodeInfo + publishNodeDetails")
     parser.add_argument("--no-events", action="store_true", help="do not publish _EVENTS")
@@ -69,6 +76,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long a restart stays down before starting again (default 1, --fast 0.02)",
     )
     return parser
+
+
+def home_id(text: str) -> int:
+    """A home id as zwave-js-ui shows it (0x7e570001) or as a number: 32 bits, not 0."""
+    try:
+        number = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a home id (e.g. 0x7e570002)") from None
+    if not 0 < number <= 0xFFFFFFFF:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a home id: it is 32 bits, e.g. 0x7e570002")
+    return number
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         send_events=not args.no_events,
         periodic=not args.quiet_devices,
         client_id_suffix="",
+        home_id=args.home_id,
     )
     if args.fast:
         config.timing = FAST

@@ -11,6 +11,7 @@ from typing import Literal
 TopicStyle = Literal["named", "valueid", "valueid-names"]
 PayloadType = Literal["timevalue", "object", "raw"]
 
+CAPTURED_HOME_ID = 0x7E570001  # the captures' controller (2119630849)
 TOPIC_STYLES: tuple[str, ...] = ("named", "valueid", "valueid-names")
 PAYLOAD_TYPES: tuple[str, ...] = ("timevalue", "object", "raw")
 
@@ -79,6 +80,8 @@ class SimConfig:
     # zwave-js-ui's client id is `ZWAVE_GATEWAY-<name>`; a suffix lets several simulators share a broker.
     client_id_suffix: str | None = None
     keepalive: int = 60
+    # The controller's home id (getInfo's `homeid`, `driver_ready`'s too): two real homes differ.
+    home_id: int = CAPTURED_HOME_ID
 
     @classmethod
     def fast(cls, **overrides: object) -> SimConfig:

@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 
 APP_VERSION = "11.22.2"
 RESTART_MODES = ("graceful", "crash")
-HOME_ID = 2119630849
 
 
 class Simulator:
@@ -458,8 +457,9 @@ class Simulator:
             for node in real:
                 node.update(status="Unknown", ready=False, inited=False)
                 self.publish_status(node)
+            home = self.config.home_id
             self.event(
-                "driver", "driver_ready", [{"homeid": HOME_ID, "name": f"0x{HOME_ID:08x}", "controllerId": 1}]
+                "driver", "driver_ready", [{"homeid": home, "name": f"0x{home:08x}", "controllerId": 1}]
             )
         self.scheduler.call_later(self.timing.nodes_ready, self._nodes_ready)
 
