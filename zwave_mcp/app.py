@@ -31,7 +31,7 @@ def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
     gate = Gate(gateway, policy, settings)
     devices = DeviceService(gateway, policy, settings, gate)
     questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
-    history = build_history(settings, devices, gateway.inventory)
+    history = build_history(settings, devices, gateway.inventory, lambda: gateway.info)
     gate.add_listener(lambda result: _record_outcomes(history, result))
     return App(
         settings=settings,

@@ -242,6 +242,41 @@ async def test_far_dates_get_a_sentence_never_an_exception(
             assert answer.result["period"]["words"] == f"between 1 Jan {year - 1} 00:00 and now"
 
 
+async def test_two_homes_on_one_store_each_answer_only_their_own(
+    mosquitto: Any, sim: Simulator, simulator_factory: Callable[..., Simulator], store_file: Path
+) -> None:
+    """The default store is shared by every zwave-mcp of the user: two gateways, two homes (the same
+    captured house, so the same node ids and value ids), one file."""
+    other = simulator_factory(config=capture_config("a", timing=FAST, periodic=False, home_id=0x7E570002))
+    assert sim.config.home_id != other.config.home_id
+    async with (
+        connected(settings(mosquitto, sim, store_file)) as home,
+        connected(settings(mosquitto, other, store_file)) as elsewhere,
+    ):
+        on = await call(home, CONTROL, {"deviceName": "kitchen light", "action": "on"})
+        assert on.outcome == "confirmed", on.text
+        ours = await call(home, "get_device_history", {"deviceName": "kitchen light", "period": "last hour"})
+        theirs = await call(
+            elsewhere, "get_device_history", {"deviceName": "kitchen light", "period": "last hour"}
+        )
+        their_last_on = await call(
+            elsewhere, "get_last_event", {"deviceName": "kitchen light", "state": "on"}
+        )
+        their_house = await call(elsewhere, "get_device_history", {"period": "last hour", "limit": 500})
+    assert other.nodes[2]["values"]["37-0-currentValue"]["value"] is False  # nothing changed over there
+    assert ("value", "was turned on") in [(e["source"], e["what"]) for e in ours.result["events"]], ours.text
+    assert any(e["source"] == "command" for e in ours.result["events"]), ours.text
+    for answer in (theirs, their_house):
+        assert not [
+            e for e in answer.result["events"] if e["state"] == "on" and e["device"] == "Kitchen Light"
+        ]
+        assert not [e for e in answer.result["events"] if e["source"] == "command"], answer.text
+    assert their_last_on.result["found"] is False, their_last_on.text
+    with sqlite3.connect(store_file) as db:
+        homes = {h for (h,) in db.execute("SELECT DISTINCT home FROM series")}
+    assert homes == {"0x7e570001", "0x7e570002"}
+
+
 async def test_batteries_and_silence(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
     async with connected(settings(mosquitto, sim, store_file)) as client:
         fresh = await call(client, "get_battery_report", {"silentHours": 24 * 365})

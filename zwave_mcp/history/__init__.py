@@ -2,7 +2,8 @@
 
 - `recorder.py` — hears changes (inventory listener, load snapshots) and gate outcomes; a writer thread
   writes them in batches. Never on the path of a live call.
-- `store.py` — the SQLite file: schema, writes, retention, queries (the only module that imports sqlite3).
+- `store.py` — the SQLite file: schema, writes, retention, queries (the only module that imports sqlite3);
+  rows are kept per home, and `homes.py` says which home the gateway is.
 - `service.py` — answers for the history tools: what is asked about (names, rooms, kinds; the hide policy),
   history and the last time something happened; `usage.py` answers energy questions and `batteries.py`
   battery ones. `periods.py` reads periods, `energy.py` counts kWh, `words.py` says changes, `chart.py`
@@ -14,9 +15,11 @@ matplotlib only when a chart is asked for, so start-up does not pay for either.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.history.homes import home_key
 from zwave_mcp.history.recorder import DEFAULT, Recorder
 
 if TYPE_CHECKING:
@@ -67,8 +70,14 @@ class History:
     service: HistoryService
 
 
-def build_history(settings: Settings, devices: DeviceService, inventory: Inventory) -> History:
-    """The recorder wired to the inventory, and the service the tools ask. Nothing is opened here."""
+def build_history(
+    settings: Settings,
+    devices: DeviceService,
+    inventory: Inventory,
+    gateway_info: Callable[[], Mapping[str, Any]] = dict,
+) -> History:
+    """The recorder wired to the inventory, and the service the tools ask. Nothing is opened here.
+    `gateway_info` is zwave-js-ui's `getInfo` of the last load: its home id says whose history it is."""
     from zwave_mcp.history.service import HistoryService
 
     # Hidden means hidden everywhere: with a hide list, nothing of a node without a visible device is kept.
@@ -78,6 +87,7 @@ def build_history(settings: Settings, devices: DeviceService, inventory: Invento
         keep_days=settings.history_days,
         max_bytes=int(settings.history_max_mb * 1024 * 1024),
         keep=keep,
+        home=lambda: home_key(gateway_info(), settings),
     )
     if recorder.path is not None:
         inventory.add_listener(recorder.on_change)

@@ -7,10 +7,16 @@ What becomes a row: a value that reports something other than its last stored va
 same value only moves the "last heard" time), node status changes, gateway facts, and gate outcomes. After
 every (re)load of the network, the picture is compared with the store, so a change made while the broker
 or this server was away is recorded from zwave-js-ui's own `lastUpdate` once it is back.
+
+Every row belongs to a home (see `store.py`). Each load names the home it is of (`home`, read when the
+load comes: the controller's home id is known by then), and what follows is that home's; what is heard
+before the first load waits for it. A recorder without `home` (tests, benchmarks) keeps one home,
+`DEFAULT_HOME`.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sys
@@ -44,6 +50,7 @@ MAX_TIME_MS = 2**53  # later report times are junk (the year 285,000): recorded 
 
 _STOP = object()
 DEFAULT = "<default>"  # the store file in the user state directory
+DEFAULT_HOME = "default"  # the one home of a recorder told no home
 FILE_NAME = "history.sqlite3"
 
 
@@ -118,8 +125,10 @@ class Recorder:
         max_bytes: int | None = None,
         keep: Callable[[int], bool] | None = None,
         clock: Callable[[], float] = time.time,
+        home: Callable[[], str] | None = None,
     ) -> None:
         self.path = path
+        self._home = home  # the home of the picture just loaded (read at each load)
         self._keep = keep  # node id → recorded at all (the hide policy); None: every node
         self.keep_days = keep_days
         self.max_bytes = max_bytes
@@ -198,6 +207,8 @@ class Recorder:
             for node in nodes
         ]
         statuses = [(node.id, node.status) for node in nodes if not node.is_controller]
+        if self._home is not None:
+            self._put(("home", self._home()))
         self._put(("snapshot", values, statuses, int(self._clock() * 1000)))
 
     def record_outcome(self, record: Mapping[str, Any]) -> None:
@@ -216,7 +227,7 @@ class Recorder:
         try:
             if self.path == DEFAULT:
                 self.path = default_path()
-            store = Store.open(self.path)
+            store = Store.open(self.path, DEFAULT_HOME if self._home is None else None)
             self._latest = store.latest()
             store.prune(self.keep_days, self.max_bytes, int(self._clock() * 1000))
         except StoreUnavailable as exc:
@@ -247,12 +258,23 @@ class Recorder:
 
     def _loop(self, store: Store) -> None:
         next_prune = time.monotonic() + PRUNE_EVERY_S
+        homeless: list[tuple[Any, ...]] = []  # heard before the first load named the home
+        has_home = self._home is None
         while True:
             # Gather for a moment: one transaction rewrites every page it touches, so a few large ones
             # cost far less than many small ones. A flush or a stop ends the wait at once.
             items = self._inbox.take(BATCH_WINDOW_S, BATCH_MAX)
             stop = any(item is _STOP for item in items)
             writes = [i for i in items if isinstance(i, tuple)]
+            if not has_home:
+                first = next((n for n, i in enumerate(writes) if i[0] == "home"), None)
+                if first is None:
+                    homeless += writes[: MAX_PENDING - len(homeless)]
+                    writes = []
+                else:  # the home first, then what waited for it
+                    has_home = True
+                    writes = [writes[first], *homeless, *writes[:first], *writes[first + 1 :]]
+                    homeless = []
             try:
                 self._write(store, writes)
             except Exception:  # one bad batch costs that batch, never the writer (nor history after it)
@@ -293,7 +315,7 @@ class Recorder:
         outcomes: list[tuple[Any, ...]] = []
         latest = self._latest
         now_ms = int(self._clock() * 1000)
-        series_ids = store.series_ids
+        series_ids = store.series_ids  # the current home's; a "home" item changes both
 
         def report(
             kind: str, key: str, node: int | None, old: Any, new: Any, at: int | None, touch: bool = True
@@ -333,6 +355,13 @@ class Recorder:
                 # interval (5 ms) for it behind this loop, and tool calls would feel it.
                 time.sleep(0)
             tag = item[0]
+            if tag == "home":
+                if item[1] != store.home:
+                    flush()  # what came before is the previous home's
+                    if not self._guard(functools.partial(store.use_home, item[1])):
+                        raise RuntimeError("the history store could not switch homes")
+                    series_ids = store.series_ids
+                continue
             if tag in ("value", "status", "gateway"):
                 _, key, node, old, new, at = item
                 if key is not None:

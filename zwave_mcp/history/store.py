@@ -8,11 +8,23 @@ Rows are small on purpose (size per million changes is a benchmark figure): a `s
 changed once (a value id, a node's status, a gateway fact) and `changes` rows refer to it by number.
 The key `(series, at)` (one b-tree: the table is WITHOUT ROWID) makes a re-delivered report (the broker's retained copy after a reconnect, or a
 second server on the same file) an insert that is ignored.
+
+History is kept per home. One file (the default one in the user state directory) serves every
+zwave-mcp of the user, and two homes both have a node 2 with value `2-37-0-currentValue`: so a series
+belongs to a home (`series.home`: the controller's home id, or the broker, prefix and gateway name when
+zwave-js-ui does not give it; see `homes.py`), and so does an outcome. The store answers for one home
+at a time (`use_home`): its `series_ids` and `outcomes` are that home's alone.
+
+A file from before homes (schema 2) is migrated in place, keeping every row: its rows get the legacy home
+"" and the first home that opens the file afterwards adopts them (once, logged; `meta.legacy_home` says
+which). Most files served one home, whose history then simply continues; a file two gateways shared
+cannot be split after the fact, and its mixed rows age out with retention (`ZWAVE_MCP_HISTORY_DAYS`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import sqlite3
 import threading
@@ -25,21 +37,38 @@ from typing import Any
 
 from zwave_mcp.history.latest import LatestValues
 
-SCHEMA_VERSION = 2
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 3
+LEGACY_HOME = ""  # the rows of a file from before homes, until a home adopts them
 MAX_VALUE_CHARS = 4000  # a value's JSON beyond this is cut (values from outside are not trusted)
 CHUNK = 500  # series per statement (SQLite takes at most 32,766 parameters)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS series(
-    id INTEGER PRIMARY KEY, kind TEXT NOT NULL, key TEXT NOT NULL, node INTEGER, UNIQUE(kind, key));
+    id INTEGER PRIMARY KEY, home TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL, key TEXT NOT NULL,
+    node INTEGER, UNIQUE(home, kind, key));
 CREATE TABLE IF NOT EXISTS changes(
     series INTEGER NOT NULL, at INTEGER NOT NULL, old TEXT, new TEXT, num REAL, PRIMARY KEY(series, at)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS latest(series INTEGER PRIMARY KEY, at INTEGER, new TEXT, seen INTEGER);
 CREATE TABLE IF NOT EXISTS outcomes(
     at INTEGER NOT NULL, tool TEXT, action TEXT, device_key TEXT, device TEXT, value TEXT, outcome TEXT,
-    reason TEXT);
+    reason TEXT, home TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS outcomes_key_at ON outcomes(device_key, at);
+"""
+OUTCOME_COLUMNS = "at, tool, action, device_key, device, value, outcome, reason"
+# Schema 2 → 3: series gain a home (their unique key with it: a table rebuilt, ids kept, so `changes` and
+# `latest` still refer to them), outcomes a home column.
+MIGRATE_2_TO_3 = """
+CREATE TABLE series_v3(
+    id INTEGER PRIMARY KEY, home TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL, key TEXT NOT NULL,
+    node INTEGER, UNIQUE(home, kind, key));
+INSERT INTO series_v3(id, home, kind, key, node) SELECT id, '', kind, key, node FROM series;
+DROP TABLE series;
+ALTER TABLE series_v3 RENAME TO series;
+ALTER TABLE outcomes ADD COLUMN home TEXT NOT NULL DEFAULT '';
+UPDATE meta SET value = '3' WHERE key = 'schema';
 """
 
 
@@ -160,6 +189,7 @@ class Store:
 
     def __init__(self, path: str, writer: sqlite3.Connection, reader: sqlite3.Connection) -> None:
         self.path = path
+        self.home = LEGACY_HOME  # `use_home` names the home this store answers for
         self._writer = writer
         self._reader = reader
         self._shared = writer is reader
@@ -168,7 +198,7 @@ class Store:
         self.series_ids = SeriesIds()
 
     @classmethod
-    def open(cls, path: str) -> Store:
+    def open(cls, path: str, home: str | None = None) -> Store:
         try:
             if path == ":memory:":
                 conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
@@ -185,21 +215,58 @@ class Store:
                     conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
                 store = cls(path, writer, reader)
             store._create()
+            if home is not None:
+                store.use_home(home)
             return store
         except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailable(explain(exc, path)) from None
 
     def _create(self) -> None:
         w = self._writer
-        w.executescript(SCHEMA)
+        w.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
         row = w.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is not None and row[0] == "2":
+            with self._transaction(w):
+                for statement in MIGRATE_2_TO_3.split(";"):
+                    if statement.strip():
+                        w.execute(statement)
+            log.info("history store migrated to schema 3 (homes)", extra={"path": self.path})
+        elif row is not None and row[0] != str(SCHEMA_VERSION):
+            raise sqlite3.DatabaseError(f"schema version {row[0]} is not {SCHEMA_VERSION}")
+        w.executescript(SCHEMA)
         if row is None:
             w.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
-            raise sqlite3.DatabaseError(f"schema version {row[0]} is not {SCHEMA_VERSION}")
         w.execute("PRAGMA quick_check(1)").fetchone()  # a damaged file fails here, not on the first query
-        for sid, kind, key in w.execute("SELECT id, kind, key FROM series"):
-            self.series_ids[(kind, key)] = sid
+        self._load_series()
+
+    def _load_series(self) -> None:
+        ids = SeriesIds()
+        with self._write_lock:
+            for sid, kind, key in self._writer.execute(
+                "SELECT id, kind, key FROM series WHERE home=?", (self.home,)
+            ):
+                ids[(kind, key)] = sid
+        self.series_ids = ids  # one assignment: a reader sees the old home's ids or the new one's
+
+    def use_home(self, home: str) -> None:
+        """Answer for `home` from now on (the writer's thread); the first home adopts a legacy file's rows."""
+        with self._write_lock:
+            w = self._writer
+            adopted = w.execute("SELECT value FROM meta WHERE key='legacy_home'").fetchone()
+            if adopted is None and home != LEGACY_HOME:
+                with self._transaction(w):
+                    moved = w.execute(
+                        "UPDATE OR IGNORE series SET home=? WHERE home=?", (home, LEGACY_HOME)
+                    ).rowcount
+                    w.execute("UPDATE outcomes SET home=? WHERE home=?", (home, LEGACY_HOME))
+                    w.execute("INSERT INTO meta VALUES('legacy_home', ?)", (home,))
+                if moved:
+                    log.info(
+                        "history rows from before homes were kept now belong to this home",
+                        extra={"home": home, "series": moved},
+                    )
+            self.home = home
+        self._load_series()
 
     def close(self) -> None:
         for conn in {id(self._writer): self._writer, id(self._reader): self._reader}.values():
@@ -211,13 +278,15 @@ class Store:
     def series_id(self, kind: str, key: str, node: int | None) -> int:
         sid = self.series_ids.get((kind, key))
         if sid is None:
+            home = self.home
             self._writer.execute(
-                "INSERT OR IGNORE INTO series(kind, key, node) VALUES(?, ?, ?)", (kind, key, node)
+                "INSERT OR IGNORE INTO series(home, kind, key, node) VALUES(?, ?, ?, ?)",
+                (home, kind, key, node),
             )
             sid = int(
-                self._writer.execute("SELECT id FROM series WHERE kind=? AND key=?", (kind, key)).fetchone()[
-                    0
-                ]
+                self._writer.execute(
+                    "SELECT id FROM series WHERE home=? AND kind=? AND key=?", (home, kind, key)
+                ).fetchone()[0]
             )
             self.series_ids[(kind, key)] = sid
         return sid
@@ -239,7 +308,10 @@ class Store:
                 w.executemany("INSERT OR IGNORE INTO changes VALUES(?, ?, ?, ?, ?)", changes)
             w.executemany("INSERT OR REPLACE INTO latest VALUES(?, ?, ?, ?)", latest)
             if outcomes:
-                w.executemany("INSERT INTO outcomes VALUES(?, ?, ?, ?, ?, ?, ?, ?)", outcomes)
+                w.executemany(
+                    f"INSERT INTO outcomes({OUTCOME_COLUMNS}, home) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(*row, self.home) for row in outcomes],
+                )
 
     @contextmanager
     def _transaction(self, conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
@@ -348,15 +420,15 @@ class Store:
     def outcomes(
         self, device_keys: Sequence[str] | None, start_ms: int, end_ms: int, limit: int
     ) -> list[Outcome]:
-        params: list[Any] = [start_ms, end_ms]
-        where = "at >= ? AND at < ?"
+        params: list[Any] = [self.home, start_ms, end_ms]
+        where = "home = ? AND at >= ? AND at < ?"
         wanted = None if device_keys is None else set(device_keys)
         if wanted is not None and len(wanted) <= CHUNK:
             where += f" AND device_key IN ({','.join('?' * len(wanted))})"
             params += list(wanted)
         with self._read_lock:
             found = self._reader.execute(
-                f"SELECT * FROM outcomes WHERE {where} ORDER BY at DESC", params
+                f"SELECT {OUTCOME_COLUMNS} FROM outcomes WHERE {where} ORDER BY at DESC", params
             ).fetchall()
         # Many keys (a whole house): the outcomes of the period, filtered here.
         found = [row for row in found if wanted is None or row[3] in wanted][:limit]
