@@ -115,3 +115,24 @@ def test_a_health_answer_with_junk_counts_says_what_it_can() -> None:
     )
     assert sentence.startswith("rating 7 of 10 (3 rounds of 10 pings, latency 40 to 40 ms"), sentence
     health_summary({"results": [{"failedPingsToTarget": "x", "failedPingsToSource": None}]}, lifeline=False)
+
+
+@pytest.mark.parametrize(
+    ("strategy", "requested", "security", "downgraded_from"),
+    [
+        (ga.STRATEGY["s2"], [1, 0], "S2_Authenticated", None),
+        (ga.STRATEGY["s2"], [1, 0], "S2_Unauthenticated", 1),  # less than the best it asked for
+        (ga.STRATEGY["s2"], [1, 0], "S0_Legacy", 1),
+        (ga.STRATEGY["s2"], [1, 0], "None", 1),
+        (ga.STRATEGY["default"], [2], None, 2),
+        (ga.STRATEGY["s0"], [], "S0_Legacy", None),  # S0 asks no question: the strategy says what was asked
+        (ga.STRATEGY["s0"], [], "None", 7),
+        (ga.STRATEGY["insecure"], [], "None", None),  # nothing asked, nothing lost
+        (ga.STRATEGY["default"], [], "None", None),
+    ],
+)
+def test_an_inclusion_with_less_security_than_asked_is_a_downgrade(
+    strategy: int, requested: list[int], security: str | None, downgraded_from: int | None
+) -> None:
+    progress = ga.InclusionProgress(phase=ga.READY, strategy=strategy, requested_classes=requested)
+    assert progress.downgrade(security) == downgraded_from
