@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,17 @@ def test_a_flush_ends_the_gathering_at_once_and_a_backlog_is_taken_batch_after_b
     assert _take_in_thread(inbox, 60, 4) == [0, 1, 2, 3]
     assert _take_in_thread(inbox, 60, 4) == [4, "flush"]  # the rest at once, not after the window
     assert len(inbox) == 0
+
+
+def test_a_report_time_no_date_holds_is_recorded_as_of_now(recorder: Recorder, path: Path) -> None:
+    """Every stored time must be one a date can say in every zone (the answers turn it into one)."""
+    from datetime import datetime, timedelta, timezone
+
+    last = int(datetime(9999, 12, 29, tzinfo=UTC).timestamp() * 1000)
+    recorder.on_change(value_change(1.0, last))  # far, but a date holds it in every zone
+    recorder.on_change(Change("value", 8, "8-49-0-Air temperature", None, 2.0, 2**52))  # the year 144,683
+    assert recorder.flush()
+    stored = rows(path)
+    assert [(at, new) for _, at, _, new in stored] == [(int(NOW_S * 1000), "2.0"), (last, "1.0")]
+    for _, at, _, _ in stored:
+        datetime.fromtimestamp(at / 1000, timezone(timedelta(hours=14)))

@@ -46,7 +46,10 @@ WRITE_CHUNK = 2000
 in one list of row tuples left ~8 MB of holes in the heap between the series ids made meanwhile; in
 chunks the next chunk reuses the blocks of the last. (Live changes stay one transaction a batch: their
 series exist, and writing each dirty series' latest row once a chunk cost 40 % of the writer's speed.)"""
-MAX_TIME_MS = 2**53  # later report times are junk (the year 285,000): recorded as of now
+# Later report times are junk (a broken gateway): recorded as of now. 9999-12-30 00:00 UTC, a day before
+# the last time a `datetime` holds, so every stored time can be said in every zone (2**53, the bound
+# before, is the year 285,000: an answer that met it failed).
+MAX_TIME_MS = 253_402_128_000_000
 
 _STOP = object()
 DEFAULT = "<default>"  # the store file in the user state directory
