@@ -224,18 +224,25 @@ class Store:
     def _create(self) -> None:
         w = self._writer
         w.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
-        row = w.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is not None and row[0] == "2":
-            with self._transaction(w):
+        # The version is read and the file migrated under one write lock: two servers starting on an old
+        # file at once migrate it once.
+        w.execute("BEGIN IMMEDIATE")
+        try:
+            row = w.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is not None and row[0] == "2":
                 for statement in MIGRATE_2_TO_3.split(";"):
                     if statement.strip():
                         w.execute(statement)
-            log.info("history store migrated to schema 3 (homes)", extra={"path": self.path})
-        elif row is not None and row[0] != str(SCHEMA_VERSION):
-            raise sqlite3.DatabaseError(f"schema version {row[0]} is not {SCHEMA_VERSION}")
+                log.info("history store migrated to schema 3 (homes)", extra={"path": self.path})
+            elif row is not None and row[0] != str(SCHEMA_VERSION):
+                raise sqlite3.DatabaseError(f"schema version {row[0]} is not {SCHEMA_VERSION}")
+        except BaseException:
+            w.execute("ROLLBACK")
+            raise
+        w.execute("COMMIT")
         w.executescript(SCHEMA)
         if row is None:
-            w.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+            w.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
         w.execute("PRAGMA quick_check(1)").fetchone()  # a damaged file fails here, not on the first query
         self._load_series()
 
