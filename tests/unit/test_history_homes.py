@@ -6,11 +6,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from zwave_mcp.config import Settings
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.history.homes import home_key
 from zwave_mcp.history.recorder import Recorder
 from zwave_mcp.history.store import Store
+from zwave_mcp.simulator.cli import build_parser
+from zwave_mcp.simulator.settings import CAPTURED_HOME_ID, SimConfig
 
 VID = "2-37-0-currentValue"  # node 2 of one home and node 2 of another: the same value id
 NOW_S = 1_800_000_000.0
@@ -123,3 +127,13 @@ def test_the_home_is_the_controllers_home_id_or_the_gateway_it_is_read_through()
         {"homeid": 2**40},
     ):
         assert home_key(info, settings) == "mqtt://broker.local:1884 zw/attic", info
+
+
+def test_simulate_takes_a_home_id() -> None:
+    parser = build_parser()
+    assert parser.parse_args(["--home-id", "0x7e570002"]).home_id == 0x7E570002
+    assert parser.parse_args(["--home-id", "2119630850"]).home_id == 0x7E570002
+    assert parser.parse_args([]).home_id == CAPTURED_HOME_ID == SimConfig().home_id == 2119630849
+    for bad in ("kitchen", "0", "0x1ffffffff"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--home-id", bad])
