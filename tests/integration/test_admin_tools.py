@@ -398,6 +398,28 @@ async def test_a_wrong_pin_is_said_as_a_security_downgrade(mosquitto: Any, sim: 
         )
 
 
+async def test_a_pin_never_entered_is_said_as_a_security_downgrade(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    fast = SimConfig.fast()
+    sim = simulator_factory(config=SimConfig.fast(timing=dataclasses.replace(fast.timing, pin_timeout=0.3)))
+    sim.admin.press_button(NewDevice(name="Garage Sensor", location="Garage"))
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        await confirmed(client, "start_zwave_inclusion", {"security": "s2", "waitSeconds": 5})
+        asked = await call(client, "answer_zwave_inclusion", {"grant": True, "waitSeconds": 0})
+        assert asked.result["pending"] == "pin", asked.text  # … and nobody reads the label
+        done = await wait_for_answer(
+            client,
+            "get_zwave_inclusion_status",
+            {},
+            lambda a: a.result["phase"] == "interview_completed",
+        )
+    assert done.result["securityDowngraded"] is True and done.text.startswith("Security downgrade: "), (
+        done.text
+    )
+    assert "exclude it and include it again" in done.text
+
+
 async def test_s0_inclusion_asks_nothing_more(mosquitto: Any, sim: Simulator) -> None:
     sim.admin.press_button(NewDevice(name="Old Lock", location="Shed", requested=[7]))
     async with connected(admin_settings(mosquitto, sim)) as client:

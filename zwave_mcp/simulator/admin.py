@@ -8,8 +8,9 @@ Shapes follow zwave-js-ui 11.22.2's `api/lib/ZwaveClient.ts` (the captures hold 
   `inclusion_started [secure]`, `node_found [{id}]`, `inclusion_stopped`, then for S2
   `grant_security_classes [{securityClasses, clientSideAuth}]` (answered by `grantSecurityClasses`),
   `validate_dsk ["-bbbbb-ccccc-…"]` (the DSK without its first five digits, the PIN; answered by
-  `validateDSK(pin)`), then `node_added [node]` and the node's interview events. A wrong PIN or an abort
-  still adds the node, without security (zwave-js' `lowSecurity`).
+  `validateDSK(pin)`), then `node_added [node]` and the node's interview events. A wrong PIN, an abort
+  or no PIN within `timing.pin_timeout` still adds the node, without security (zwave-js' `lowSecurity`,
+  which zwave-js-ui sends its web socket only: on MQTT the node's `security` says it).
 - Health checks answer zwave-js' summaries (`{results: [...], rating, targetNodeId}`) and show progress only
   in `getInfo().cntStatus` ("Health check 5-->1: 2/5 done, last rating 10"), as zwave-js-ui does (its
   progress goes to the web socket, not MQTT). Network route rebuilds likewise, plus
@@ -351,10 +352,26 @@ class Admin:
             with self._lock:
                 self._dsk = self._pin_entered
             self._event("validate_dsk", run["device"].dsk[5:])
+            self._give_up_on_the_pin(run)
         elif classes:
             self._later(lambda: self._add(run, max(classes, key=_rank), low_security=False))
         else:
             self._later(lambda: self._add(run, None, low_security=False))
+
+    def _give_up_on_the_pin(self, run: dict[str, Any]) -> None:
+        """No PIN in time: S2 bootstrapping fails and the device joins without security, as with a
+        wrong PIN (what zwave-js calls `lowSecurity`)."""
+
+        def expire() -> None:
+            with self._lock:
+                answer = self._dsk if self._run is run else None
+                if answer is not None:
+                    self._dsk = None
+            if answer is not None:
+                log.info("simulated S2 inclusion: no PIN in time")
+                answer(False)
+
+        self.sim.scheduler.call_later(self.sim.timing.pin_timeout, expire)
 
     def _pin_entered(self, pin: Any) -> None:
         run = self._run
