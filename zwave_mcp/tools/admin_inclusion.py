@@ -69,7 +69,7 @@ def downgrade_sentence(p: ga.InclusionProgress, who: str, security: str | None, 
     """An inclusion that ended with less security than the device asked for, said as what it is."""
     got = "without security" if security in (None, "none") else f"with only {security} security"
     lead = (
-        f"Security downgrade: {who} joined the network {got}, less than the {ga.SECURITY_WORDS[asked]} "
+        f"Security downgrade: {who} joined the network {got}, less than the {_class_words([asked])[0]} "
         "security it asked for"
     )
     if p.granted_classes == []:
@@ -79,7 +79,7 @@ def downgrade_sentence(p: ga.InclusionProgress, who: str, security: str | None, 
             f"{lead} (the secure set-up failed, as a wrong or missing PIN makes it); exclude it and include it "
             "again with the PIN from its label."
         )
-    return f"{lead} (the secure set-up failed); exclude it and include it again, close to the controller."
+    return f"{lead} (the secure set-up failed); exclude it and include it again."
 
 
 def qr_text(said: str) -> str:
