@@ -49,7 +49,7 @@ class Timing:
     # Network care (no recording: zwave-js' own pacing, shortened to keep the demo brisk).
     inclusion_step: float = 0.5  # between inclusion steps (button press → node found → security → added)
     inclusion_timeout: float = 30.0  # zwave-js-ui's `commandsTimeout`: inclusion/exclusion stop by themselves
-    pin_timeout: float = 240.0  # S2's wait for the person's PIN (TAI2): then the device joins without security
+    pin_timeout: float = 240.0  # S2's wait for the PIN (TAI2), then the device joins without security
     interview_stage: float = 0.3
     health_round: float = 0.4  # one round of a lifeline/route health check (10 pings)
     route_rebuild: float = 0.3  # per node
