@@ -14,7 +14,7 @@ FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY zwave_mcp ./zwave_mcp
 # Dependency versions come from pyproject.toml's ranges; the build tools stay in this stage.
 RUN python -m pip wheel --no-cache-dir --wheel-dir /wheels .

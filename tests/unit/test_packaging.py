@@ -237,3 +237,21 @@ def test_dockerignore_lets_in_only_what_the_build_copies() -> None:
     readme = _pyproject()["project"].get("readme")
     if readme:
         assert readme in allowed, "pyproject names a readme the build context would not contain"
+
+
+# --- pyproject.toml ---------------------------------------------------------------------------------
+
+
+def test_license_is_a_file_and_spdx_metadata() -> None:
+    """Issue 31: no LICENSE file, and `license = { text = "MIT" }` made setuptools print its deprecation
+    box at every build. SPDX metadata (PEP 639) needs setuptools 77."""
+    text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "Copyright (c) 2026 the zwave-mcp developers" in text
+    pyproject = _pyproject()
+    project = pyproject["project"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    (setuptools,) = [r for r in pyproject["build-system"]["requires"] if r.startswith("setuptools")]
+    minimum = re.fullmatch(r"setuptools>=(\d+)(?:\.\d+)*", setuptools)
+    assert minimum and int(minimum.group(1)) >= 77, setuptools
+
