@@ -252,7 +252,6 @@ def test_demo_prints_the_conversation_and_leaves_no_process(demo_run: list[DemoR
 
 
 def test_demo_on_the_embedded_broker(demo_run: list[DemoRun]) -> None:
-    pytest.importorskip("amqtt")
     run = start(demo_run, "--broker", "embedded")
     code = run.finish(timeout=60)
     assert code == 0, f"stdout:\n{run.stdout}\nstderr:\n{run.stderr}"
@@ -351,3 +350,24 @@ def test_demo_admin_includes_a_new_s2_device(demo_run: list[DemoRun]) -> None:
     joined = answer_after(transcript, "The PIN is 34567.")
     assert "Hallway Motion (node 12) joined the network with S2 authenticated security" in joined, joined
     assert run.watch.alive() == [], "processes left behind"
+
+
+@pytest.mark.parametrize("broker", ["mosquitto", "embedded"])
+def test_a_demo_that_cannot_start_says_why_in_one_line_and_leaves_nothing(
+    broker: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 31: without a broker the demo printed a server-log block although no server had started,
+    and left an empty log file in the temporary directory."""
+    import tempfile
+
+    from zwave_mcp import demo
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(demo, "find_mosquitto", lambda: None)  # no Mosquitto anywhere
+    monkeypatch.setitem(sys.modules, "amqtt", None)  # and no embedded broker: `import amqtt` fails
+    code = demo.run_demo(broker, io.StringIO())
+    assert code == demo.EXIT_FAILED
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("zwave-mcp demo: ") and ("Mosquitto is not installed" in err or "amqtt" in err), err
+    assert list(tmp_path.iterdir()) == [], "nothing left behind"

@@ -255,3 +255,11 @@ def test_license_is_a_file_and_spdx_metadata() -> None:
     minimum = re.fullmatch(r"setuptools>=(\d+)(?:\.\d+)*", setuptools)
     assert minimum and int(minimum.group(1)) >= 77, setuptools
 
+
+def test_the_demo_broker_comes_with_a_plain_install() -> None:
+    """Issue 31: `zwave-mcp demo` must run with nothing but the package installed (no Mosquitto, no
+    extras), so its embedded broker is a dependency, not an extra."""
+    names = [re.split(r"[<>=!~ \[;]", dep, maxsplit=1)[0].lower() for dep in _pyproject()["project"]["dependencies"]]
+    assert "amqtt" in names
+    assert "demo" not in _pyproject()["project"].get("optional-dependencies", {}), "no extra needed any more"
+
