@@ -263,3 +263,9 @@ def test_the_demo_broker_comes_with_a_plain_install() -> None:
     assert "amqtt" in names
     assert "demo" not in _pyproject()["project"].get("optional-dependencies", {}), "no extra needed any more"
 
+
+def test_the_test_extra_installs_what_the_chart_tests_need() -> None:
+    """Issue 31: the chart tests skipped silently under `make test` (matplotlib was only in `charts`)."""
+    extras = _pyproject()["project"]["optional-dependencies"]
+    charts = set(extras["charts"])
+    assert charts <= set(extras["test"]), charts - set(extras["test"])
