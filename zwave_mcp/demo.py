@@ -52,6 +52,7 @@ DEMO_TIMING: Timing = replace(
     motion_clear=2.0,
 )
 EXIT_FAILED = 1
+PASSED_THROUGH = ("PYTHONPATH", "XDG_CACHE_HOME", "XDG_STATE_HOME")
 EXIT_INTERRUPTED = 130
 
 
@@ -412,8 +413,11 @@ async def converse(
     """Start the server subprocess, initialize, list tools, wait for the gateway, run the script."""
     command = server_command()
     env = home.server_env()
-    if "PYTHONPATH" in os.environ:  # the SDK passes only a safe subset of the environment
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    # The SDK passes the child only a safe subset of the environment: add where Python finds the code,
+    # and where the person keeps caches and state, so the server's tool-list cache lands there too.
+    for name in PASSED_THROUGH:
+        if name in os.environ:
+            env[name] = os.environ[name]
     params = StdioServerParameters(command=command[0], args=command[1:], env=env)
     transcript.line(f"  MCP server    {' '.join(command)} (stdio subprocess, started by the MCP client)")
     transcript.line()
