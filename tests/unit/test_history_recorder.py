@@ -143,6 +143,27 @@ def test_an_unwritable_place_fails_with_a_reason(tmp_path: Path) -> None:
     assert rec.wait_open(5) is False
     assert rec.state == "failed"
     assert rec.reason is not None and str(blocker) in rec.reason and "Traceback" not in rec.reason
+    # Issue 31 (Docker's home /nonexistent): where, why and what to do, in words.
+    assert rec.reason == (
+        f"the history file {blocker / 'history.sqlite3'} cannot be created ({blocker} is a file, not a folder); "
+        "set ZWAVE_MCP_HISTORY_PATH to a file in a writable folder, or to off"
+    ), rec.reason
+    rec.stop()
+
+
+def test_an_unforeseen_failure_to_open_says_where_and_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31: the answer was "the history store failed to open: RuntimeError", neither where nor why."""
+
+    def broken(path: str) -> Store:
+        raise RuntimeError("the disk said no")
+
+    monkeypatch.setattr(Store, "open", broken)
+    rec = Recorder(str(tmp_path / "history.sqlite3"))
+    rec.start()
+    assert rec.wait_open(5) is False
+    assert rec.reason == f"the history store failed to open {tmp_path / 'history.sqlite3'} (the disk said no)"
     rec.stop()
 
 
@@ -269,3 +290,15 @@ def test_a_flush_ends_the_gathering_at_once_and_a_backlog_is_taken_batch_after_b
     assert _take_in_thread(inbox, 60, 4) == [0, 1, 2, 3]
     assert _take_in_thread(inbox, 60, 4) == [4, "flush"]  # the rest at once, not after the window
     assert len(inbox) == 0
+
+
+def test_a_home_that_does_not_exist_is_explained_where_why_and_what_to_do() -> None:
+    """Docker's user had the home /nonexistent: the folder of the default path cannot be made."""
+    from zwave_mcp.history.store import explain
+
+    path = "/nonexistent/.local/state/zwave-mcp/history.sqlite3"
+    reason = explain(PermissionError(13, "Permission denied", "/nonexistent"), path)
+    assert reason == (
+        f"the history file {path} cannot be created (permission denied on /nonexistent); "
+        "set ZWAVE_MCP_HISTORY_PATH to a file in a writable folder, or to off"
+    )
