@@ -221,6 +221,36 @@ def test_dockerfile_runs_zwave_mcp_as_non_root_without_baked_config() -> None:
     assert re.search(r"PYTHONUNBUFFERED=1", text) and re.search(r"PYTHONDONTWRITEBYTECODE=1", text)
 
 
+def _docker_instructions() -> list[str]:
+    """The Dockerfile's instructions, continuation lines joined, comments dropped."""
+    joined = re.sub(r"\\\n", " ", _dockerfile())
+    return [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_docker_keeps_history_in_a_volume_the_user_can_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: the image's user had the home /nonexistent, so the default history path could not be
+    made and the history tools answered that the store failed to open; --rm runs kept nothing."""
+    from zwave_mcp.history.recorder import default_path
+
+    instructions = _docker_instructions()
+    volumes = [json.loads(line.split(None, 1)[1]) for line in instructions if line.upper().startswith("VOLUME ")]
+    assert volumes, "no VOLUME for the history"
+    (folder,) = [path for listed in volumes for path in listed]
+    env = dict(re.findall(r"(\w+)=(\S+)", " ".join(i for i in instructions if i.upper().startswith("ENV "))))
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    for name in ("XDG_STATE_HOME", "XDG_CACHE_HOME", "ZWAVE_MCP_HISTORY_PATH"):
+        if name in env:
+            monkeypatch.setenv(name, env[name])
+    assert default_path().startswith(folder + "/"), (default_path(), folder)
+    assert env.get("XDG_CACHE_HOME", "").startswith(folder + "/"), "the tool-list cache is kept too"
+    user = [line.split()[1].split(":")[0] for line in instructions if line.upper().startswith("USER ")][-1]
+    made = " ".join(instructions)
+    assert re.search(rf"install -d -o {user} -g \d+ (?:-m \d+ )?{re.escape(folder)}\b", made), "owned by the user"
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    runs = [line for line in readme.splitlines() if line.startswith("docker run ")]
+    assert runs and all(re.search(rf" -v [\w.-]+:{re.escape(folder)} ", line) for line in runs), runs
+
+
 def test_dockerignore_lets_in_only_what_the_build_copies() -> None:
     rules = [
         line.strip()
