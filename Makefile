@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install demo test test-amqtt lint bench mosquitto inspector
+.PHONY: install demo test test-amqtt test-newest-mcp lint bench mosquitto inspector
 
 # The venv, and the test extra installed again whenever pyproject.toml changes (a new test dependency
 # reaches a venv made before it).
@@ -49,6 +49,23 @@ test: $(INSTALLED) mosquitto inspector
 # broker, again on it, so the fallback keeps working.
 test-amqtt: $(INSTALLED)
 	ZWAVE_TEST_BROKER=amqtt $(PY) -m pytest -q -p no:cacheprovider tests/integration tests/e2e
+
+# The suite against the newest mcp 2.x (users keep the tested pin, mcp>=2.3,<2.4): a venv of its own, the pin
+# overridden, then `python -m zwave_mcp.compat --check` names each private SDK part that broke, and the
+# tests run (TESTS= picks some: make test-newest-mcp TESTS="tests/unit/test_compat.py").
+NEWEST_MCP_VENV ?= .venv-newest-mcp
+TESTS ?=
+
+test-newest-mcp:
+	[ -x $(NEWEST_MCP_VENV)/bin/python ] || python3 -m venv $(NEWEST_MCP_VENV)
+	$(NEWEST_MCP_VENV)/bin/python -m pip install -q --upgrade pip
+	$(NEWEST_MCP_VENV)/bin/python -m pip install -q -e ".[test]"
+	$(NEWEST_MCP_VENV)/bin/python -m pip install -q --upgrade "mcp>=2,<3" 2>&1 | grep -v "incompatible\|dependency conflicts\|requires mcp" || true
+	@$(NEWEST_MCP_VENV)/bin/python -c "from importlib.metadata import version as v; print('mcp', v('mcp'), 'mcp-types', v('mcp-types'))"
+	@failed=0; \
+	  $(NEWEST_MCP_VENV)/bin/python -m zwave_mcp.compat --check || failed=1; \
+	  $(NEWEST_MCP_VENV)/bin/python -m pytest -q -p no:cacheprovider $(TESTS) || failed=1; \
+	  exit $$failed
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check zwave_mcp tests bench
