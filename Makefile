@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install demo test test-amqtt test-newest-mcp lint bench mosquitto inspector
+.PHONY: install demo test test-amqtt test-newest-mcp release-check lint bench mosquitto inspector
 
 # The venv, and the test extra installed again whenever pyproject.toml changes (a new test dependency
 # reaches a venv made before it).
@@ -66,6 +66,11 @@ test-newest-mcp:
 	  $(NEWEST_MCP_VENV)/bin/python -m zwave_mcp.compat --check || failed=1; \
 	  $(NEWEST_MCP_VENV)/bin/python -m pytest -q -p no:cacheprovider $(TESTS) || failed=1; \
 	  exit $$failed
+
+# Build the sdist and wheel, twine check them, install the wheel (no extras) in a clean venv outside the
+# repository and run --version, check-stdio and the demo with no broker installed (CI runs it).
+release-check:
+	.ci/release_check.sh
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check zwave_mcp tests bench

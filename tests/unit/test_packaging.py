@@ -299,3 +299,49 @@ def test_the_test_extra_installs_what_the_chart_tests_need() -> None:
     extras = _pyproject()["project"]["optional-dependencies"]
     charts = set(extras["charts"])
     assert charts <= set(extras["test"]), charts - set(extras["test"])
+
+
+# --- the release check and the release workflow -------------------------------------------------------
+
+
+def test_ci_runs_the_release_check_and_it_tries_what_a_person_gets() -> None:
+    """Issue 31: nothing built the wheel and ran it installed alone; the README's install could not work."""
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    assert ".ci/release_check.sh" in commands or "make release-check" in commands
+    script = (REPO / ".ci" / "release_check.sh").read_text(encoding="utf-8")
+    for needed in (
+        "-m build",
+        "twine\" check --strict",
+        "cd \"$work\"",  # run outside the repository
+        "zwave-mcp\" --version",
+        "zwave-mcp\" check-stdio -- \"$bin/zwave-mcp\"",
+        "zwave-mcp\" demo --broker embedded",
+    ):
+        assert needed in script, needed
+    (install,) = [line for line in script.splitlines() if "pip install" in line and ".whl" in line]
+    assert "[" not in install, "the wheel alone, no extras"
+
+
+def test_the_release_workflow_publishes_from_a_tag_with_trusted_publishing() -> None:
+    text = (REPO / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    assert re.search(r"^on:\n  push:\n    tags: \[\"v\*\"\]", text, re.M)
+    assert "id-token: write" in text and "pypa/gh-action-pypi-publish@release/v1" in text
+    assert "password" not in text and "secrets." not in text, "trusted publishing: no token"
+    assert "RELEASE_DIST=dist .ci/release_check.sh" in text, "what is published passed the release check"
+
+
+def test_the_readme_offers_registry_installs_only_as_what_a_release_brings() -> None:
+    """Issue 31: the Install section said `uvx zwave-mcp`, `pipx install zwave-mcp`, `pip install zwave-mcp`
+    (and every client entry used uvx) though the package is not on PyPI: each such mention must sit in a
+    paragraph that says it needs the release, and the section must say how to install from the source."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    registry_install = re.compile(r"(?:uvx|pipx install|pip install)\s+['\"]?zwave-mcp\b")
+    paragraphs = re.split(r"\n\s*\n", readme)
+    unqualified = [p for p in paragraphs if registry_install.search(p) and "PyPI" not in p]
+    assert unqualified == [], unqualified
+    install = readme[readme.index("## Install\n") : readme.index("## What zwave-js-ui needs")]
+    for way in ("pipx install .", "pip install .", "pipx install git+https://github.com/<owner>/zwave-mcp",
+                "uvx --from", ".whl"):
+        assert way in install, way
+    assert "placeholder" in install
