@@ -56,7 +56,9 @@ def test_a_refusing_broker_is_one_json_line_at_once(tmp_path: Path) -> None:
 
 
 def test_config_shows_where_history_really_goes(tmp_path: Path) -> None:
-    done, _ = run_config({"XDG_STATE_HOME": str(tmp_path), "ZWAVE_MCP_MQTT_URL": f"mqtt://127.0.0.1:{closed_port()}"})
+    done, _ = run_config(
+        {"XDG_STATE_HOME": str(tmp_path), "ZWAVE_MCP_MQTT_URL": f"mqtt://127.0.0.1:{closed_port()}"}
+    )
     assert json.loads(done.stdout)["history_path"] == str(tmp_path / "zwave-mcp" / "history.sqlite3")
     done, _ = run_config({"ZWAVE_MCP_HISTORY_PATH": "off"})
     assert json.loads(done.stdout)["history_path"] == "off"

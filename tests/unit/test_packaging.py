@@ -224,7 +224,9 @@ def test_dockerfile_runs_zwave_mcp_as_non_root_without_baked_config() -> None:
 def _docker_instructions() -> list[str]:
     """The Dockerfile's instructions, continuation lines joined, comments dropped."""
     joined = re.sub(r"\\\n", " ", _dockerfile())
-    return [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def test_docker_keeps_history_in_a_volume_the_user_can_write(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,7 +235,9 @@ def test_docker_keeps_history_in_a_volume_the_user_can_write(monkeypatch: pytest
     from zwave_mcp.history.recorder import default_path
 
     instructions = _docker_instructions()
-    volumes = [json.loads(line.split(None, 1)[1]) for line in instructions if line.upper().startswith("VOLUME ")]
+    volumes = [
+        json.loads(line.split(None, 1)[1]) for line in instructions if line.upper().startswith("VOLUME ")
+    ]
     assert volumes, "no VOLUME for the history"
     (folder,) = [path for listed in volumes for path in listed]
     env = dict(re.findall(r"(\w+)=(\S+)", " ".join(i for i in instructions if i.upper().startswith("ENV "))))
@@ -245,7 +249,9 @@ def test_docker_keeps_history_in_a_volume_the_user_can_write(monkeypatch: pytest
     assert env.get("XDG_CACHE_HOME", "").startswith(folder + "/"), "the tool-list cache is kept too"
     user = [line.split()[1].split(":")[0] for line in instructions if line.upper().startswith("USER ")][-1]
     made = " ".join(instructions)
-    assert re.search(rf"install -d -o {user} -g \d+ (?:-m \d+ )?{re.escape(folder)}\b", made), "owned by the user"
+    assert re.search(rf"install -d -o {user} -g \d+ (?:-m \d+ )?{re.escape(folder)}\b", made), (
+        "owned by the user"
+    )
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     runs = [line for line in readme.splitlines() if line.startswith("docker run ")]
     assert runs and all(re.search(rf" -v [\w.-]+:{re.escape(folder)} ", line) for line in runs), runs
@@ -289,7 +295,10 @@ def test_license_is_a_file_and_spdx_metadata() -> None:
 def test_the_demo_broker_comes_with_a_plain_install() -> None:
     """Issue 31: `zwave-mcp demo` must run with nothing but the package installed (no Mosquitto, no
     extras), so its embedded broker is a dependency, not an extra."""
-    names = [re.split(r"[<>=!~ \[;]", dep, maxsplit=1)[0].lower() for dep in _pyproject()["project"]["dependencies"]]
+    names = [
+        re.split(r"[<>=!~ \[;]", dep, maxsplit=1)[0].lower()
+        for dep in _pyproject()["project"]["dependencies"]
+    ]
     assert "amqtt" in names
     assert "demo" not in _pyproject()["project"].get("optional-dependencies", {}), "no extra needed any more"
 
@@ -307,16 +316,18 @@ def test_the_test_extra_installs_what_the_chart_tests_need() -> None:
 def test_ci_runs_the_release_check_and_it_tries_what_a_person_gets() -> None:
     """Issue 31: nothing built the wheel and ran it installed alone; the README's install could not work."""
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    commands = [line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    commands = [
+        line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
     assert ".ci/release_check.sh" in commands or "make release-check" in commands
     script = (REPO / ".ci" / "release_check.sh").read_text(encoding="utf-8")
     for needed in (
         "-m build",
-        "twine\" check --strict",
-        "cd \"$work\"",  # run outside the repository
-        "zwave-mcp\" --version",
-        "zwave-mcp\" check-stdio -- \"$bin/zwave-mcp\"",
-        "zwave-mcp\" demo --broker embedded",
+        'twine" check --strict',
+        'cd "$work"',  # run outside the repository
+        'zwave-mcp" --version',
+        'zwave-mcp" check-stdio -- "$bin/zwave-mcp"',
+        'zwave-mcp" demo --broker embedded',
     ):
         assert needed in script, needed
     (install,) = [line for line in script.splitlines() if "pip install" in line and ".whl" in line]
@@ -341,7 +352,12 @@ def test_the_readme_offers_registry_installs_only_as_what_a_release_brings() -> 
     unqualified = [p for p in paragraphs if registry_install.search(p) and "PyPI" not in p]
     assert unqualified == [], unqualified
     install = readme[readme.index("## Install\n") : readme.index("## What zwave-js-ui needs")]
-    for way in ("pipx install .", "pip install .", "pipx install git+https://github.com/<owner>/zwave-mcp",
-                "uvx --from", ".whl"):
+    for way in (
+        "pipx install .",
+        "pip install .",
+        "pipx install git+https://github.com/<owner>/zwave-mcp",
+        "uvx --from",
+        ".whl",
+    ):
         assert way in install, way
     assert "placeholder" in install
