@@ -373,6 +373,8 @@ def test_a_demo_that_cannot_start_says_why_in_one_line_and_leaves_nothing(
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(demo, "find_mosquitto", lambda: None)  # no Mosquitto anywhere
     monkeypatch.setitem(sys.modules, "amqtt", None)  # and no embedded broker: `import amqtt` fails
+    # In-process, the demo's last-resort reaping of its children would also kill the session's broker.
+    monkeypatch.setattr(demo, "reap_children", lambda: None)
     code = demo.run_demo(broker, io.StringIO())
     assert code == demo.EXIT_FAILED
     err = capsys.readouterr().err
