@@ -34,6 +34,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 import threading
 import time
@@ -56,6 +57,8 @@ from zwave_mcp.simulator.broker import EmbeddedBroker, MosquittoBroker, find_mos
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="zwave-mcp-test-state-")
 # Likewise the cache (the tool list a start keeps for the next one).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="zwave-mcp-test-cache-")
+# Both go when the session ends (pytest_unconfigure), after every server subprocess has stopped.
+SESSION_DIRS = (os.environ["XDG_STATE_HOME"], os.environ["XDG_CACHE_HOME"])
 
 
 @dataclass
@@ -106,6 +109,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "mosquitto_only: checks Mosquitto's own behaviour (MQTT 5, retain-as-published, the recorder's view "
         "of the captures); skipped on the embedded amqtt broker",
     )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in SESSION_DIRS:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -52,6 +52,7 @@ DEMO_TIMING: Timing = replace(
     motion_clear=2.0,
 )
 EXIT_FAILED = 1
+PASSED_THROUGH = ("PYTHONPATH", "XDG_CACHE_HOME", "XDG_STATE_HOME")
 EXIT_INTERRUPTED = 130
 
 
@@ -114,11 +115,11 @@ def make_broker(choice: str, port: int | None) -> tuple[MosquittoBroker | Embedd
     if mosquitto is not None:
         return MosquittoBroker(port=port, executable=mosquitto), f"Mosquitto ({mosquitto})"
     try:
-        import amqtt  # noqa: F401
+        import amqtt  # noqa: F401  # a dependency of zwave-mcp: missing only from a broken install
     except ImportError:
         raise DemoError(
-            "the demo needs an MQTT broker: install Mosquitto, or the embedded one with "
-            "pip install 'zwave-mcp[demo]'."
+            "the demo needs an MQTT broker, and the embedded one (amqtt) is not installed: "
+            "reinstall zwave-mcp, or install Mosquitto."
         ) from None
     return EmbeddedBroker(port=port), "embedded amqtt broker (in this process, MQTT 3.1.1)"
 
@@ -412,8 +413,11 @@ async def converse(
     """Start the server subprocess, initialize, list tools, wait for the gateway, run the script."""
     command = server_command()
     env = home.server_env()
-    if "PYTHONPATH" in os.environ:  # the SDK passes only a safe subset of the environment
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    # The SDK passes the child only a safe subset of the environment: add where Python finds the code,
+    # and where the person keeps caches and state, so the server's tool-list cache lands there too.
+    for name in PASSED_THROUGH:
+        if name in os.environ:
+            env[name] = os.environ[name]
     params = StdioServerParameters(command=command[0], args=command[1:], env=env)
     transcript.line(f"  MCP server    {' '.join(command)} (stdio subprocess, started by the MCP client)")
     transcript.line()
@@ -562,6 +566,7 @@ def run_demo(broker_choice: str, out: TextIO, admin: bool = False) -> int:
     ):
         failure: str | None = None
         interrupted = False
+        server_started = False  # before that, the server's log holds nothing worth showing or keeping
         try:
             transcript.line(
                 "zwave-mcp demo: a simulated Z-Wave home, driven through the MCP stdio protocol as an AI "
@@ -576,6 +581,7 @@ def run_demo(broker_choice: str, out: TextIO, admin: bool = False) -> int:
                 f"  zwave-js-ui   simulated: the captured ten-device house, prefix '{PREFIX}', brisk timing"
             )
             running = home
+            server_started = True
             interrupted = anyio.run(run_with_signals, lambda: converse(running, transcript, server_log))
         except BaseException as exc:  # task groups wrap errors (even KeyboardInterrupt): look inside
             inner = innermost(exc)
@@ -593,15 +599,16 @@ def run_demo(broker_choice: str, out: TextIO, admin: bool = False) -> int:
             print("zwave-mcp demo: interrupted; broker, simulator and server stopped.", file=sys.stderr)
             code = EXIT_INTERRUPTED
         elif failure is not None:
-            server_log.flush()
             print(f"zwave-mcp demo: {failure}", file=sys.stderr)
-            print(f"--- last lines of the server's log ({log_path}) ---", file=sys.stderr)
-            print(log_tail(log_path), file=sys.stderr)
+            if server_started:
+                server_log.flush()
+                print(f"--- last lines of the server's log ({log_path}) ---", file=sys.stderr)
+                print(log_tail(log_path), file=sys.stderr)
             code = EXIT_FAILED
         else:
             transcript.line("Done: server, simulator and broker stopped.")
             code = 0
-    if code != EXIT_FAILED:
+    if code != EXIT_FAILED or not server_started:
         log_path.unlink(missing_ok=True)  # kept on failure: the person may want more than the tail
     return code
 

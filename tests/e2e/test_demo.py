@@ -77,9 +77,10 @@ class Descendants:
 class DemoRun:
     """`zwave-mcp demo ...` with stdout read line by line as it is printed."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(
             [*DEMO, "demo", *args],
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -164,8 +165,8 @@ def demo_run() -> Iterator[list[DemoRun]]:
                 psutil.Process(pid).kill()
 
 
-def start(runs: list[DemoRun], *args: str) -> DemoRun:
-    run = DemoRun(*args)
+def start(runs: list[DemoRun], *args: str, env: dict[str, str] | None = None) -> DemoRun:
+    run = DemoRun(*args, env=env)
     runs.append(run)
     return run
 
@@ -251,11 +252,17 @@ def test_demo_prints_the_conversation_and_leaves_no_process(demo_run: list[DemoR
     assert run.watch.alive() == [], "processes left behind"
 
 
-def test_demo_on_the_embedded_broker(demo_run: list[DemoRun]) -> None:
-    pytest.importorskip("amqtt")
-    run = start(demo_run, "--broker", "embedded")
+def test_demo_on_the_embedded_broker(demo_run: list[DemoRun], tmp_path: Path) -> None:
+    home, cache = tmp_path / "home", tmp_path / "cache"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
+    run = start(demo_run, "--broker", "embedded", env=env)
     code = run.finish(timeout=60)
     assert code == 0, f"stdout:\n{run.stdout}\nstderr:\n{run.stderr}"
+    # Issue 31: the server the demo starts got only the SDK's safe environment, so it kept its tool list
+    # in the real home's cache (test runs left it there); it follows XDG_CACHE_HOME now.
+    assert list(home.iterdir()) == [], sorted(str(p) for p in home.rglob("*"))
+    assert list(cache.glob("zwave-mcp/tools-*.json")), sorted(str(p) for p in tmp_path.rglob("*"))
     assert "embedded amqtt broker (in this process, MQTT 3.1.1)" in run.stdout
     assert_conversation(run.stdout)
     assert_only_transcript(run.stdout)
@@ -351,3 +358,26 @@ def test_demo_admin_includes_a_new_s2_device(demo_run: list[DemoRun]) -> None:
     joined = answer_after(transcript, "The PIN is 34567.")
     assert "Hallway Motion (node 12) joined the network with S2 authenticated security" in joined, joined
     assert run.watch.alive() == [], "processes left behind"
+
+
+@pytest.mark.parametrize("broker", ["mosquitto", "embedded"])
+def test_a_demo_that_cannot_start_says_why_in_one_line_and_leaves_nothing(
+    broker: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 31: without a broker the demo printed a server-log block although no server had started,
+    and left an empty log file in the temporary directory."""
+    import tempfile
+
+    from zwave_mcp import demo
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(demo, "find_mosquitto", lambda: None)  # no Mosquitto anywhere
+    monkeypatch.setitem(sys.modules, "amqtt", None)  # and no embedded broker: `import amqtt` fails
+    # In-process, the demo's last-resort reaping of its children would also kill the session's broker.
+    monkeypatch.setattr(demo, "reap_children", lambda: None)
+    code = demo.run_demo(broker, io.StringIO())
+    assert code == demo.EXIT_FAILED
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("zwave-mcp demo: ") and ("Mosquitto is not installed" in err or "amqtt" in err), err
+    assert list(tmp_path.iterdir()) == [], "nothing left behind"

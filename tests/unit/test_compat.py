@@ -104,3 +104,28 @@ def test_the_server_is_built_without_the_sdks_logging_setup_and_a_changed_sdk_fa
     monkeypatch.delattr(module, "configure_logging")
     with pytest.raises(compat.CompatError, match="configure_logging"):
         compat.check(server)
+
+
+def test_the_check_command_names_each_part_and_what_broke(monkeypatch, capsys):
+    """Issue 31: `make test-newest-mcp` runs `python -m zwave_mcp.compat --check` against the newest mcp
+    2.x; it must say which private part broke, not only that something did."""
+    assert compat.main(["--check"]) == 0
+    fine = capsys.readouterr().out
+    assert fine.count("\nok      ") == len(compat.PROBES) and "BROKEN" not in fine, fine
+
+    monkeypatch.delattr(paho.Client, "_sock_close")
+    original = ServerSession.__init__
+
+    def renamed(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self._conn = self.__dict__.pop("_connection")
+
+    monkeypatch.setattr(ServerSession, "__init__", renamed)
+    assert compat.main(["--check"]) == 1
+    out = capsys.readouterr().out
+    broken = [line for line in out.splitlines() if line.startswith("BROKEN")]
+    assert broken == [
+        "BROKEN  mcp: ServerSession._connection: ServerSession keeps its connection elsewhere than _connection",
+        "BROKEN  paho-mqtt: Client._sock_close: Client has no _sock_close",
+    ], out
+    assert "2 part(s) broke" in out

@@ -144,6 +144,27 @@ def test_an_unwritable_place_fails_with_a_reason(tmp_path: Path) -> None:
     assert rec.wait_open(5) is False
     assert rec.state == "failed"
     assert rec.reason is not None and str(blocker) in rec.reason and "Traceback" not in rec.reason
+    # Issue 31 (Docker's home /nonexistent): where, why and what to do, in words.
+    assert rec.reason == (
+        f"the history file {blocker / 'history.sqlite3'} cannot be created ({blocker} is a file, not a folder); "
+        "set ZWAVE_MCP_HISTORY_PATH to a file in a writable folder, or to off"
+    ), rec.reason
+    rec.stop()
+
+
+def test_an_unforeseen_failure_to_open_says_where_and_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31: the answer was "the history store failed to open: RuntimeError", neither where nor why."""
+
+    def broken(path: str) -> Store:
+        raise RuntimeError("the disk said no")
+
+    monkeypatch.setattr(Store, "open", broken)
+    rec = Recorder(str(tmp_path / "history.sqlite3"))
+    rec.start()
+    assert rec.wait_open(5) is False
+    assert rec.reason == f"the history store failed to open {tmp_path / 'history.sqlite3'} (the disk said no)"
     rec.stop()
 
 
@@ -284,3 +305,15 @@ def test_a_report_time_no_date_holds_is_recorded_as_of_now(recorder: Recorder, p
     assert [(at, new) for _, at, _, new in stored] == [(int(NOW_S * 1000), "2.0"), (last, "1.0")]
     for _, at, _, _ in stored:
         datetime.fromtimestamp(at / 1000, timezone(timedelta(hours=14)))
+
+
+def test_a_home_that_does_not_exist_is_explained_where_why_and_what_to_do() -> None:
+    """Docker's user had the home /nonexistent: the folder of the default path cannot be made."""
+    from zwave_mcp.history.store import explain
+
+    path = "/nonexistent/.local/state/zwave-mcp/history.sqlite3"
+    reason = explain(PermissionError(13, "Permission denied", "/nonexistent"), path)
+    assert reason == (
+        f"the history file {path} cannot be created (permission denied on /nonexistent); "
+        "set ZWAVE_MCP_HISTORY_PATH to a file in a writable folder, or to off"
+    )

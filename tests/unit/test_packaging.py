@@ -221,6 +221,42 @@ def test_dockerfile_runs_zwave_mcp_as_non_root_without_baked_config() -> None:
     assert re.search(r"PYTHONUNBUFFERED=1", text) and re.search(r"PYTHONDONTWRITEBYTECODE=1", text)
 
 
+def _docker_instructions() -> list[str]:
+    """The Dockerfile's instructions, continuation lines joined, comments dropped."""
+    joined = re.sub(r"\\\n", " ", _dockerfile())
+    return [
+        line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+def test_docker_keeps_history_in_a_volume_the_user_can_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: the image's user had the home /nonexistent, so the default history path could not be
+    made and the history tools answered that the store failed to open; --rm runs kept nothing."""
+    from zwave_mcp.history.recorder import default_path
+
+    instructions = _docker_instructions()
+    volumes = [
+        json.loads(line.split(None, 1)[1]) for line in instructions if line.upper().startswith("VOLUME ")
+    ]
+    assert volumes, "no VOLUME for the history"
+    (folder,) = [path for listed in volumes for path in listed]
+    env = dict(re.findall(r"(\w+)=(\S+)", " ".join(i for i in instructions if i.upper().startswith("ENV "))))
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    for name in ("XDG_STATE_HOME", "XDG_CACHE_HOME", "ZWAVE_MCP_HISTORY_PATH"):
+        if name in env:
+            monkeypatch.setenv(name, env[name])
+    assert default_path().startswith(folder + "/"), (default_path(), folder)
+    assert env.get("XDG_CACHE_HOME", "").startswith(folder + "/"), "the tool-list cache is kept too"
+    user = [line.split()[1].split(":")[0] for line in instructions if line.upper().startswith("USER ")][-1]
+    made = " ".join(instructions)
+    assert re.search(rf"install -d -o {user} -g \d+ (?:-m \d+ )?{re.escape(folder)}\b", made), (
+        "owned by the user"
+    )
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    runs = [line for line in readme.splitlines() if line.startswith("docker run ")]
+    assert runs and all(re.search(rf" -v [\w.-]+:{re.escape(folder)} ", line) for line in runs), runs
+
+
 def test_dockerignore_lets_in_only_what_the_build_copies() -> None:
     rules = [
         line.strip()
@@ -237,3 +273,91 @@ def test_dockerignore_lets_in_only_what_the_build_copies() -> None:
     readme = _pyproject()["project"].get("readme")
     if readme:
         assert readme in allowed, "pyproject names a readme the build context would not contain"
+
+
+# --- pyproject.toml ---------------------------------------------------------------------------------
+
+
+def test_license_is_a_file_and_spdx_metadata() -> None:
+    """Issue 31: no LICENSE file, and `license = { text = "MIT" }` made setuptools print its deprecation
+    box at every build. SPDX metadata (PEP 639) needs setuptools 77."""
+    text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "Copyright (c) 2026 the zwave-mcp developers" in text
+    pyproject = _pyproject()
+    project = pyproject["project"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    (setuptools,) = [r for r in pyproject["build-system"]["requires"] if r.startswith("setuptools")]
+    minimum = re.fullmatch(r"setuptools>=(\d+)(?:\.\d+)*", setuptools)
+    assert minimum and int(minimum.group(1)) >= 77, setuptools
+
+
+def test_the_demo_broker_comes_with_a_plain_install() -> None:
+    """Issue 31: `zwave-mcp demo` must run with nothing but the package installed (no Mosquitto, no
+    extras), so its embedded broker is a dependency, not an extra."""
+    names = [
+        re.split(r"[<>=!~ \[;]", dep, maxsplit=1)[0].lower()
+        for dep in _pyproject()["project"]["dependencies"]
+    ]
+    assert "amqtt" in names
+    assert "demo" not in _pyproject()["project"].get("optional-dependencies", {}), "no extra needed any more"
+
+
+def test_the_test_extra_installs_what_the_chart_tests_need() -> None:
+    """Issue 31: the chart tests skipped silently under `make test` (matplotlib was only in `charts`)."""
+    extras = _pyproject()["project"]["optional-dependencies"]
+    charts = set(extras["charts"])
+    assert charts <= set(extras["test"]), charts - set(extras["test"])
+
+
+# --- the release check and the release workflow -------------------------------------------------------
+
+
+def test_ci_runs_the_release_check_and_it_tries_what_a_person_gets() -> None:
+    """Issue 31: nothing built the wheel and ran it installed alone; the README's install could not work."""
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [
+        line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert ".ci/release_check.sh" in commands or "make release-check" in commands
+    script = (REPO / ".ci" / "release_check.sh").read_text(encoding="utf-8")
+    for needed in (
+        "-m build",
+        'twine" check --strict',
+        'cd "$work"',  # run outside the repository
+        'zwave-mcp" --version',
+        'zwave-mcp" check-stdio -- "$bin/zwave-mcp"',
+        'zwave-mcp" demo --broker embedded',
+    ):
+        assert needed in script, needed
+    (install,) = [line for line in script.splitlines() if "pip install" in line and ".whl" in line]
+    assert "[" not in install, "the wheel alone, no extras"
+
+
+def test_the_release_workflow_publishes_from_a_tag_with_trusted_publishing() -> None:
+    text = (REPO / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    assert re.search(r"^on:\n  push:\n    tags: \[\"v\*\"\]", text, re.M)
+    assert "id-token: write" in text and "pypa/gh-action-pypi-publish@release/v1" in text
+    assert "password" not in text and "secrets." not in text, "trusted publishing: no token"
+    assert "RELEASE_DIST=dist .ci/release_check.sh" in text, "what is published passed the release check"
+
+
+def test_the_readme_offers_registry_installs_only_as_what_a_release_brings() -> None:
+    """Issue 31: the Install section said `uvx zwave-mcp`, `pipx install zwave-mcp`, `pip install zwave-mcp`
+    (and every client entry used uvx) though the package is not on PyPI: each such mention must sit in a
+    paragraph that says it needs the release, and the section must say how to install from the source."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    registry_install = re.compile(r"(?:uvx|pipx install|pip install)\s+['\"]?zwave-mcp\b")
+    paragraphs = re.split(r"\n\s*\n", readme)
+    unqualified = [p for p in paragraphs if registry_install.search(p) and "PyPI" not in p]
+    assert unqualified == [], unqualified
+    install = readme[readme.index("## Install\n") : readme.index("## What zwave-js-ui needs")]
+    for way in (
+        "pipx install .",
+        "pip install .",
+        "pipx install git+https://github.com/<owner>/zwave-mcp",
+        "uvx --from",
+        ".whl",
+    ):
+        assert way in install, way
+    assert "placeholder" in install

@@ -147,11 +147,12 @@ class ZwaveGateway:
         if self.started_monotonic is None:
             return
         deadline = self.started_monotonic + grace_s
-        while not self.loaded and time.monotonic() < deadline and not self._broker_failed():
+        while not self.loaded and time.monotonic() < deadline and not self.broker_failed():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._synced.wait(), min(SETTLE_POLL_S, deadline - time.monotonic()))
 
-    def _broker_failed(self) -> bool:
+    def broker_failed(self) -> bool:
+        """The broker refused a lane or could not be reached since the last connection attempt."""
         return any(
             not lane.connected and lane.last_error not in (None, NOT_CONNECTED_YET)
             for lane in (self.transport, self.control)

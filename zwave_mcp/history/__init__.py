@@ -42,6 +42,16 @@ def history_path(setting: str | None) -> str | None:
     return text if text == ":memory:" else str(_expand(text))
 
 
+def where_history_lives(setting: str | None) -> str:
+    """What `zwave-mcp config` shows: the file (the default one resolved), ':memory:', or 'off'."""
+    from zwave_mcp.history.recorder import default_path
+
+    path = history_path(setting)
+    if path is None:
+        return "off"
+    return default_path() if path == DEFAULT else path
+
+
 def _expand(text: str) -> object:
     from pathlib import Path
 
@@ -97,4 +107,4 @@ def build_history(
     return History(recorder, HistoryService(recorder, devices, inventory))
 
 
-__all__ = ["History", "Recorder", "build_history", "history_path"]
+__all__ = ["History", "Recorder", "build_history", "history_path", "where_history_lives"]

@@ -238,7 +238,7 @@ class Recorder:
             return
         except Exception as exc:  # never let a history problem reach the server
             log.warning("history store failed to open", exc_info=True)
-            self._fail(f"the history store failed to open: {type(exc).__name__}")
+            self._fail(f"the history store failed to open {self.path} ({str(exc) or type(exc).__name__})")
             return
         self.store = store
         self.state = "ready"

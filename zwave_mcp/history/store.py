@@ -76,16 +76,28 @@ class StoreUnavailable(Exception):
     """The file cannot be used; the message says why in words a person reads."""
 
 
+# What a person can do about a history file that cannot be made or written.
+ELSEWHERE = "set ZWAVE_MCP_HISTORY_PATH to a file in a writable folder, or to off"
+
+
 def explain(exc: BaseException, path: str) -> str:
-    """Why a database error stops history, without a traceback."""
+    """Why a database error stops history (where, why, what to do), without a traceback."""
     text = str(exc).lower()
     where = "in memory" if path == ":memory:" else f"in {path}"
+    if isinstance(exc, OSError):  # its folder cannot be made: a home that does not exist, no permission
+        if isinstance(exc, (FileExistsError, NotADirectoryError)) and exc.filename is not None:
+            why = f"{exc.filename} is a file, not a folder"
+        else:
+            why = (exc.strerror or str(exc)).lower()
+            if exc.filename is not None and str(exc.filename) != path:
+                why += f" on {exc.filename}"
+        return f"the history file {path} cannot be created ({why}); {ELSEWHERE}"
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return f"the history file is damaged ({path}); move it away and history starts afresh"
     if "locked" in text or "busy" in text:
         return f"the history file is locked by another program ({path})"
     if "readonly" in text or "read-only" in text or "permission" in text or "unable to open" in text:
-        return f"the history file cannot be written ({path}): {exc}"
+        return f"the history file {path} cannot be written ({exc}); {ELSEWHERE}"
     if "disk" in text and "full" in text:
         return f"the disk is full {where}"
     return f"the history store failed {where}: {exc}"
