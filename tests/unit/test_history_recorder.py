@@ -157,7 +157,7 @@ def test_an_unforeseen_failure_to_open_says_where_and_why(
 ) -> None:
     """Issue 31: the answer was "the history store failed to open: RuntimeError", neither where nor why."""
 
-    def broken(path: str) -> Store:
+    def broken(*args: object, **kwargs: object) -> Store:
         raise RuntimeError("the disk said no")
 
     monkeypatch.setattr(Store, "open", broken)
