@@ -5,16 +5,19 @@ through elicitation and through the two-step flow."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
 import mcp_types
+import paho.mqtt.publish as publish
 import pytest
 
 from tests.conftest import MessageCollector
 from tests.integration.mcp_harness import (
     Answer,
+    api_topic,
     call,
     connected,
     eventually,
@@ -193,6 +196,34 @@ async def test_policy_lists_follow_a_rename_at_once(mosquitto: Any, sim: Simulat
         after = await call(client, "control_zwave_device", {"deviceName": "pantry light", "action": "off"})
     assert after.is_error and "deny list" in after.error, after.text
     assert sim_value(sim, 2, 37, "currentValue") is True  # the refused write never went out
+
+
+async def test_a_rename_made_in_zwave_js_ui_is_seen_at_once(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    """Renamed and moved through zwave-js-ui's own API (its UI, another client), not through zwave-mcp:
+    the simulator publishes what zwave-js-ui publishes (a Node Naming and Location value event), and the
+    running server answers with the new name and room within the 5 s the real gateway takes."""
+    events = collector(f"{sim.config.prefix}/_EVENTS/#")
+    async with connected(settings_for(mosquitto, sim)) as client:
+        for api, args in (("setNodeName", [2, "Pantry Light"]), ("setNodeLocation", [2, ""])):
+            publish.single(
+                api_topic(sim, api), json.dumps({"args": args}), qos=1, hostname=sim.host, port=sim.port
+            )
+        renamed = await wait_for_answer(
+            client,
+            "list_zwave_devices",
+            {"filter": "pantry"},
+            lambda a: a.result["count"] == 1 and not a.result["devices"][0].get("location"),
+            timeout=5.0,
+        )
+        assert renamed.result["devices"][0]["name"] == "Pantry Light", renamed.text
+        old = await call(client, "control_zwave_device", {"deviceName": "kitchen light", "action": "on"})
+        assert old.is_error
+    naming = [m.json()["data"] for m in events.snapshot() if m.topic.endswith("/node/node_value_updated")]
+    (event,) = [d for d in naming if d[1].get("commandClass") == 119 and d[1]["property"] == "name"]
+    assert event[0]["name"] == "Pantry Light"
+    assert event[1]["prevValue"] == "Kitchen Light" and event[1]["newValue"] == "Pantry Light"
 
 
 # --- maintenance --------------------------------------------------------------------------------------
