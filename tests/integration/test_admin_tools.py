@@ -226,6 +226,137 @@ async def test_a_rename_made_in_zwave_js_ui_is_seen_at_once(
     assert event[1]["prevValue"] == "Kitchen Light" and event[1]["newValue"] == "Pantry Light"
 
 
+# --- a change to a node reaches every device of it -----------------------------------------------------
+
+PORCH_1 = "porch double switch 1"
+
+
+async def test_a_hidden_device_is_not_changed_through_its_sibling_nor_named(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """Issue 30: renaming the visible "Porch Double Switch 1" renamed the whole node, and the hidden
+    switch 2 came out as "Patio Switch 2", listed and switchable. Every change addressed to the node is
+    judged on all its devices; the refusal does not name the hidden one."""
+    sim = simulator_factory(house=house_with_config(11))
+    async with connected(admin_settings(mosquitto, sim, hide="Porch Double Switch 2")) as client:
+        for tool, args in (
+            ("rename_zwave_device", {"deviceName": PORCH_1, "newName": "Patio Switch"}),
+            ("rename_zwave_device", {"deviceName": PORCH_1, "newLocation": "Patio"}),
+            ("set_zwave_config_parameter", {"deviceName": PORCH_1, "parameter": 3, "value": 0}),
+            ("run_zwave_maintenance", {"operation": "refresh_values", "deviceName": PORCH_1}),
+            ("run_zwave_maintenance", {"operation": "reinterview", "deviceName": PORCH_1}),
+        ):
+            answer = await call(client, tool, args)
+            assert answer.is_error and "hides part of that node" in answer.error, (tool, answer.text)
+            assert "Switch 2" not in answer.text and "11.2" not in answer.text, answer.text
+        listed = await call(client, "list_zwave_devices", {})
+    assert sim.nodes[11]["name"] == "Porch Double Switch" and sim.nodes[11]["loc"] == "Porch"
+    assert sim_value(sim, 11, 112, 3) != 0
+    assert [d["name"] for d in listed.result["devices"] if d["nodeId"] == 11] == ["Porch Double Switch 1"]
+
+
+async def test_a_denied_sibling_refuses_the_change_by_name(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(admin_settings(mosquitto, sim, deny="Porch Double Switch 2")) as client:
+        answer = await call(client, "rename_zwave_device", {"deviceName": PORCH_1, "newName": "Patio Switch"})
+    assert answer.is_error and "Porch Double Switch 2" in answer.error and "deny list" in answer.error
+    assert sim.nodes[11]["name"] == "Porch Double Switch"
+
+
+async def test_a_sibling_on_the_confirm_list_is_asked_about_and_the_answer_names_every_device(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    settings = admin_settings(mosquitto, sim, confirm_devices="Porch Double Switch 2")
+    async with connected(settings) as client:
+        args = {"deviceName": PORCH_1, "newName": "Patio Switch"}
+        asked = await call(client, "rename_zwave_device", args)
+        assert asked.outcome == "needs_confirmation", asked.text
+        assert "Porch Double Switch 1 and Porch Double Switch 2" in asked.text
+        other = await call(
+            client, "rename_zwave_device", {**args, "newName": "Garden Switch", **_token(asked)}
+        )
+        assert other.is_error and sim.nodes[11]["name"] == "Porch Double Switch"  # bound to the effect
+        asked = await call(client, "rename_zwave_device", args)
+        done = await call(client, "rename_zwave_device", {**args, **_token(asked)})
+        switched = await call(
+            client, "control_zwave_device", {"deviceName": "patio switch 2", "action": "on"}
+        )
+    assert done.text == (
+        "Renamed node 11: Porch Double Switch 1 and Porch Double Switch 2 are now Patio Switch 1 and "
+        "Patio Switch 2."
+    )
+    assert (
+        done.result["devices"] == ["Patio Switch 1", "Patio Switch 2"]
+        and sim.nodes[11]["name"] == "Patio Switch"
+    )
+    assert switched.outcome == "needs_confirmation"  # the confirm entry still covers the renamed switch 2
+
+
+async def test_a_device_renamed_outside_stays_on_the_hide_list(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    """The hide list named "Porch Double Switch 2"; the node renamed in zwave-js-ui keeps it hidden."""
+    async with connected(settings_for(mosquitto, sim, hide="Porch Double Switch 2")) as client:
+        publish.single(
+            api_topic(sim, "setNodeName"),
+            json.dumps({"args": [11, "Patio Switch"]}),
+            qos=1,
+            hostname=sim.host,
+            port=sim.port,
+        )
+        shown = await wait_for_answer(
+            client, "list_zwave_devices", {"filter": "patio"}, lambda a: a.result["count"] >= 1
+        )
+        hidden = await call(client, "control_zwave_device", {"deviceName": "patio switch 2", "action": "on"})
+        by_key = await call(client, "control_zwave_device", {"deviceName": "11.2", "action": "on"})
+    assert [d["name"] for d in shown.result["devices"]] == ["Patio Switch 1"], shown.text
+    assert hidden.is_error and by_key.is_error and sim_value(sim, 11, 37, "currentValue", endpoint=2) is False
+
+
+def _token(answer: Answer) -> dict[str, str]:
+    return {"confirmationToken": answer.result["confirmationToken"]}
+
+
+# --- rename: names that would mean something else ---------------------------------------------------------
+
+
+async def test_rename_refuses_blank_names_keys_group_words_and_taken_names(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        for name, why in (
+            ("   ", "blank"),
+            ("2", "device number"),
+            ("node 11.2", "device number"),
+            ("lights", "kind of device"),
+            ("all lights", "every device"),
+            ("everything", "every device"),
+            ("Kitchen", "room"),
+            ("living room lamp", "Living Room Lamp"),
+        ):
+            answer = await call(
+                client, "rename_zwave_device", {"deviceName": "kitchen light", "newName": name}
+            )
+            assert answer.is_error and why in answer.error and "Nothing was sent" in answer.error, (
+                name,
+                answer.text,
+            )
+        fine = await call(
+            client, "rename_zwave_device", {"deviceName": "kitchen light", "newName": "Porch Light"}
+        )
+    assert fine.text == "Renamed node 2: Kitchen Light is now Porch Light.", fine.text
+    assert sim.nodes[2]["name"] == "Porch Light"
+
+
+async def test_rename_takes_a_confirmation_token(mosquitto: Any, sim: Simulator) -> None:
+    """A rename that needs confirmation can be finished by a client that cannot ask."""
+    async with connected(admin_settings(mosquitto, sim, confirm_devices="Kitchen Light")) as client:
+        done = await confirmed(
+            client, "rename_zwave_device", {"deviceName": "kitchen light", "newLocation": "Pantry"}
+        )
+    assert done.text == "Moved node 2: Kitchen Light is now in Pantry.", done.text
+    assert sim.nodes[2]["loc"] == "Pantry"
+
+
 # --- maintenance --------------------------------------------------------------------------------------
 
 

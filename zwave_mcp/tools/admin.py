@@ -15,8 +15,11 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
+from zwave_mcp.devices.build import device_name
+from zwave_mcp.devices.gate.evidence import spoken_list
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.naming import name_problem
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin, security_words
@@ -327,7 +330,7 @@ def specs(app: App) -> list[ToolSpec]:
         reported = outcome.reported if outcome is not None else now_param.value
         if carried.outcome is Outcome.CONFIRMED:
             summary = (
-                f"Parameter {param.property} ({param.label}) of {device.name} is now "
+                f"Parameter {param.property} ({param.label}) of {carried.said(device)} is now "
                 f"{_show(target, param.unit, param)}, as the device reported."
             )
         else:
@@ -335,6 +338,7 @@ def specs(app: App) -> list[ToolSpec]:
         return ConfigWriteResult(
             summary=summary,
             outcome=str(carried.outcome),
+            devices=carried.touched_names,
             device=device.label,
             parameter=as_parameter(now_param),
             target=target,
@@ -349,8 +353,14 @@ def specs(app: App) -> list[ToolSpec]:
                 check_text_argument(field_name, text)
         device = admin.device(args.deviceName, for_mutation=True)
         node_id = device.node_id
-        new_name = args.newName.strip() if args.newName else None
+        new_name = args.newName.strip() if args.newName is not None else None
         new_loc = args.newLocation.strip() if args.newLocation is not None else None
+        if new_name is not None:
+            # The name is the node's: every device of the node is named after it.
+            names = [device_name(new_name, d.endpoint) for d in app.devices.devices_of_node(node_id)]
+            problem = name_problem(app.devices.index, new_name, names, node_id)
+            if problem is not None:
+                raise UserError(f"Not renamed: {problem}. Nothing was sent.")
         words = []
         if new_name:
             words.append(f"rename {device.name} to {new_name}")
@@ -370,18 +380,27 @@ def specs(app: App) -> list[ToolSpec]:
             value={"name": new_name, "location": new_loc},
             requests=requests,
         )
-        carried = await admin.carry(change, None, ctx)
+        carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:
             return RenameResult(**change_fields(carried), nodeId=node_id)
         node = app.gateway.inventory.node(node_id)
-        name = node.name if node else new_name
-        loc = node.location if node else new_loc
-        where = f" in {loc}" if loc else ""
+        loc = node.display_location if node else new_loc
+        now = {d.key: d.name for d in app.devices.devices_of_node(node_id)}
+        before = [d.name for d in carried.touched] or [device.name]
+        after = [now.get(d.key, d.name) for d in carried.touched] or [now.get(device.key, device.name)]
+        verb = "are" if len(before) > 1 else "is"
+        where = f"in {loc}" if loc else "in no room"
+        if new_name:
+            room = f", {where}" if new_loc is not None else ""
+            summary = f"Renamed node {node_id}: {spoken_list(before)} {verb} now {spoken_list(after)}{room}."
+        else:
+            summary = f"Moved node {node_id}: {spoken_list(before)} {verb} now {where}."
         return RenameResult(
-            summary=f"Done: node {node_id} is now called {name}{where}.",
+            summary=summary,
             outcome=str(carried.outcome),
+            devices=after,
             nodeId=node_id,
-            name=name,
+            name=node.display_name if node else new_name,
             location=loc,
         )
 
@@ -417,9 +436,11 @@ def specs(app: App) -> list[ToolSpec]:
                 return MaintenanceResult(
                     summary=summary, outcome="answered" if carried.result else "no_answer"
                 )
+            asked = carried.said(device) if device is not None else name
             return MaintenanceResult(
-                summary=f"{name} was asked for all its values; they update as it answers.",
+                summary=f"{asked[:1].upper()}{asked[1:]} was asked for all its values; they update as it answers.",
                 outcome=str(carried.outcome),
+                devices=carried.touched_names,
             )
 
         target: Device | None = None
@@ -448,7 +469,9 @@ def specs(app: App) -> list[ToolSpec]:
         if not carried.sent:
             return MaintenanceResult(**change_fields(carried))
         job = await jobs.follow(carried.result, ctx, admin.wait_s(args.waitSeconds))
-        return job_answer(job)
+        answer = job_answer(job)
+        answer.devices = carried.touched_names
+        return answer
 
     async def get_zwave_job(args: JobArgs, _ctx: Context | None) -> JobList:
         jobs = [admin.jobs.get(args.jobId)] if args.jobId else admin.jobs.all()
@@ -518,8 +541,8 @@ def specs(app: App) -> list[ToolSpec]:
         ),
         ToolSpec(
             "rename_zwave_device",
-            "Rename a device and/or move it to another room in zwave-js-ui (its node name and location). The "
-            "new name works at once.",
+            "Rename a device and/or move it to another room in zwave-js-ui (its node's name and location: "
+            "every device of the node follows, and the answer names them). The new name works at once.",
             RenameArgs,
             RenameResult,
             rename_zwave_device,

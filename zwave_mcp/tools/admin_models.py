@@ -41,8 +41,14 @@ class ConfigWriteArgs(_Args):
 
 class RenameArgs(_Args):
     deviceName: str = DeviceName
-    newName: str | None = Field(None, min_length=1, max_length=NAME_MAX, description="The device's new name")
+    newName: str | None = Field(
+        None,
+        min_length=1,
+        max_length=NAME_MAX,
+        description="The new name of the device's node (its other endpoints are named after it)",
+    )
     newLocation: str | None = Field(None, max_length=NAME_MAX, description="The device's new room")
+    confirmationToken: str | None = TOKEN
 
 
 class MaintenanceArgs(_Args):
@@ -176,6 +182,10 @@ class ChangeResult(GateAnswer):
     """The common shape of a change: its outcome word, and the token or dry-run message when there is one."""
 
     outcome: str
+    devices: list[str] | None = Field(
+        default=None,
+        description="Every device the change reaches: a change to a node reaches all of its devices",
+    )
 
 
 class ConfigWriteResult(ChangeResult):
