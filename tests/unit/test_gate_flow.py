@@ -327,7 +327,7 @@ def test_a_node_wide_confirmation_is_bound_to_the_devices_it_reached() -> None:
     assert asked[0][0].startswith(
         "Do you want to rename Porch Double Switch 1 to Patio Switch (it reaches every device of node 11: "
         "Porch Double Switch 1 and Porch Double Switch 2)? Confirmation is needed because it would also "
-        "change Porch Double Switch 2 (Porch) (on the same node 11) and every change to it needs confirmation"
+        "change Porch Double Switch 2 (Porch), on the same node 11, and every change to it needs confirmation"
     )
     # The node gained a device since it was asked: the token was for the devices it reached then.
     rig.gate._node_devices = lambda node_id: [

@@ -239,6 +239,7 @@ class Gate:
             return read_only, None
         alone = len({e.device.key for e in change.effects}) == 1 and not change.subject
         whys: list[str] = []
+        reasons: set[str] = set()  # what made the named devices' effects sensitive, said once
         for effect in change.effects:
             text = effect_text(effect)
             decision = self.policy.judge(
@@ -256,18 +257,21 @@ class Gate:
                 rest = decision.message.removeprefix("Refused to ").replace(": ", ", but ", 1)
                 return f"Refused to {change.summary}: it would {rest}", None
             if decision.needs_confirmation:
+                reasons.add(decision.why)
                 why = decision.why if alone else f"it would {text} and {decision.why}"
                 if why not in whys:
                     whys.append(why)
         for device in change.reach:
-            refusal, asks = self._judge_reached(change, device)
+            refusal, asks = self._judge_reached(change, device, reasons)
             if refusal is not None:
                 return refusal, None
             if asks is not None and asks not in whys:
                 whys.append(asks)
         return None, ("; ".join(whys) if whys else None)
 
-    def _judge_reached(self, change: Change, device: Device) -> tuple[str | None, str | None]:
+    def _judge_reached(
+        self, change: Change, device: Device, reasons: set[str]
+    ) -> tuple[str | None, str | None]:
         """A device the change reaches through its node, judged as if it were named: a hidden one refuses
         the change without being named (nor counted), a denied one refuses it by name, a sensitive or
         listed one asks."""
@@ -292,8 +296,8 @@ class Gate:
                     f"Refused to {change.summary}: it reaches every device of {node}, so it would also {rest}",
                     None,
                 )
-            if decision.needs_confirmation:
-                return None, f"it would also {text} (on the same {node}) and {decision.why}"
+            if decision.needs_confirmation and decision.why not in reasons:
+                return None, f"it would also {text}, on the same {node}, and {decision.why}"
         return None, None
 
     def _rate_check(self, change: Change) -> str | None:
