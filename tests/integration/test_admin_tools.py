@@ -312,6 +312,28 @@ async def test_a_device_renamed_outside_stays_on_the_hide_list(
     assert hidden.is_error and by_key.is_error and sim_value(sim, 11, 37, "currentValue", endpoint=2) is False
 
 
+async def test_node_wide_answers_name_every_device_of_the_node(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    sim = simulator_factory(house=house_with_config(11))
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        config = await confirmed(
+            client, "set_zwave_config_parameter", {"deviceName": PORCH_1, "parameter": 3, "value": 0}
+        )
+        refresh = await call(
+            client, "run_zwave_maintenance", {"operation": "refresh_values", "deviceName": PORCH_1}
+        )
+        interview = await confirmed(
+            client, "run_zwave_maintenance", {"operation": "reinterview", "deviceName": PORCH_1}
+        )
+    both = "node 11 (Porch Double Switch 1 and Porch Double Switch 2)"
+    assert config.text.startswith(f"Parameter 3 (LED indicator) of {both} is now 0"), config.text
+    assert refresh.text == f"N{both[1:]} was asked for all its values; they update as it answers."
+    assert interview.text == f"Reinterview of {both}: the interview completed.", interview.text
+    for answer in (config, refresh, interview):
+        assert answer.result["devices"] == ["Porch Double Switch 1", "Porch Double Switch 2"]
+
+
 def _token(answer: Answer) -> dict[str, str]:
     return {"confirmationToken": answer.result["confirmationToken"]}
 

@@ -450,9 +450,13 @@ def specs(app: App) -> list[ToolSpec]:
             target = admin.device(args.targetDevice)
         work, abort, what, request, words = _job_plan(admin, op, device, target, args.rounds)
         jobs = admin.jobs
+        # The job works on the whole node: its answers name every device of it (it only starts once the
+        # gate has let the change through, so none of them is hidden).
+        on_node = [d.name for d in app.devices.devices_of_node(node_id)] if device is not None else []
+        label = f"node {node_id} ({spoken_list(on_node)})" if len(on_node) > 1 else name
 
         async def start() -> Job:
-            job = jobs.start(op, name if target is None else f"{name} to {target.name}", work, abort)
+            job = jobs.start(op, label if target is None else f"{label} to {target.name}", work, abort)
             job.device = device
             return job
 
