@@ -362,6 +362,11 @@ async def test_rename_refuses_blank_names_keys_group_words_and_taken_names(
                 name,
                 answer.text,
             )
+        for room in ("Lights", "everything", "3"):
+            answer = await call(
+                client, "rename_zwave_device", {"deviceName": "kitchen light", "newLocation": room}
+            )
+            assert answer.is_error and "Not moved" in answer.error, (room, answer.text)
         fine = await call(
             client, "rename_zwave_device", {"deviceName": "kitchen light", "newName": "Porch Light"}
         )

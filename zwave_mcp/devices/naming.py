@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zwave_mcp.devices.groups import parse_group
 from zwave_mcp.devices.resolve import DeviceIndex, echo, names_a_key
-from zwave_mcp.names import normalize
+from zwave_mcp.names import normalize, words_of
 
 
 def name_problem(index: DeviceIndex, new_name: str, device_names: Sequence[str], node_id: int) -> str | None:
@@ -36,4 +37,18 @@ def name_problem(index: DeviceIndex, new_name: str, device_names: Sequence[str],
         holder = index.taken_by(name, node_id)
         if holder is not None:
             return f"'{echo(name)}' is already {holder}"
+    return None
+
+
+def room_problem(new_location: str) -> str | None:
+    """Why a node cannot be moved to a room called `new_location` ("" is no room), or None: a room named
+    like a device number, a kind or an all-word ("Lights", "Everything") would change what "turn off the
+    lights" means, as a room is read before a kind."""
+    if not new_location:
+        return None
+    shown = echo(new_location)
+    if names_a_key(new_location):
+        return f"'{shown}' reads as a device number, not a room"
+    if parse_group(words_of(new_location), ()) is not None:
+        return f"'{shown}' is a word for a kind of device or for all of them, so it cannot name a room"
     return None

@@ -19,7 +19,7 @@ from zwave_mcp.devices.build import device_name
 from zwave_mcp.devices.gate.evidence import spoken_list
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.naming import name_problem
+from zwave_mcp.devices.naming import name_problem, room_problem
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin, security_words
@@ -361,6 +361,10 @@ def specs(app: App) -> list[ToolSpec]:
             problem = name_problem(app.devices.index, new_name, names, node_id)
             if problem is not None:
                 raise UserError(f"Not renamed: {problem}. Nothing was sent.")
+        if new_loc:
+            problem = room_problem(new_loc)
+            if problem is not None:
+                raise UserError(f"Not moved: {problem}. Nothing was sent.")
         words = []
         if new_name:
             words.append(f"rename {device.name} to {new_name}")
