@@ -457,6 +457,21 @@ async def test_a_long_health_check_runs_in_the_background_and_can_be_cancelled(
     assert not sim.admin._health  # zwave-js-ui was told to abort
 
 
+async def test_cancelling_a_job_that_needs_confirmation_takes_a_token(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """Every changing tool finishes a confirmation by token: cancelling a job on a device of the confirm
+    list too (it had no confirmationToken, so a client that cannot ask could never cancel it)."""
+    slow = SimConfig.fast(timing=dataclasses.replace(SimConfig.fast().timing, health_round=0.5))
+    sim = simulator_factory(config=slow)
+    args = {"operation": "check_lifeline", "deviceName": "kitchen light", "rounds": 10, "waitSeconds": 0}
+    async with connected(admin_settings(mosquitto, sim, confirm_devices="Kitchen Light")) as client:
+        started = await confirmed(client, "run_zwave_maintenance", args)
+        assert started.result["outcome"] == "running", started.text
+        cancelled = await confirmed(client, "cancel_zwave_job", {"jobId": started.result["job"]["jobId"]})
+    assert cancelled.result["jobs"][0]["state"] == "cancelled", cancelled.text
+
+
 # --- inclusion ----------------------------------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ from zwave_mcp.tools.admin_inclusion import specs as inclusion_specs
 from zwave_mcp.tools.admin_jobs import Job, Jobs, Work
 from zwave_mcp.tools.admin_models import (
     CancelArgs,
+    CancelResult,
     ConfigList,
     ConfigParameter,
     ConfigWriteArgs,
@@ -490,13 +491,15 @@ def specs(app: App) -> list[ToolSpec]:
             return JobList(summary="No maintenance jobs have run.", jobs=[])
         return JobList(summary=" ".join(job_sentence(j) for j in found[-5:]), jobs=[j.info() for j in found])
 
-    async def cancel_zwave_job(args: CancelArgs, _ctx: Context | None) -> JobList:
+    async def cancel_zwave_job(args: CancelArgs, _ctx: Context | None) -> CancelResult:
         job = admin.jobs.get(args.jobId)
         if job is None:
             raise UserError(f"There is no job '{args.jobId[:40]}'.")
         if job.state != "running":
-            return JobList(
-                summary=f"{job.operation.replace('_', ' ')} was already {job.state}.", jobs=[job.info()]
+            return CancelResult(
+                summary=f"{job.operation.replace('_', ' ')} was already {job.state}.",
+                outcome="nothing_to_cancel",
+                jobs=[job.info()],
             )
         change = AdminChange(
             tool="cancel_zwave_job",
@@ -508,11 +511,14 @@ def specs(app: App) -> list[ToolSpec]:
             requests=[job.abort] if job.abort is not None else [],
             start=lambda: admin.jobs.cancel(job),
         )
-        carried = await admin.carry(change, None, _ctx)
+        carried = await admin.carry(change, args.confirmationToken, _ctx)
         if not carried.sent:
-            return JobList(summary=carried.sentence, jobs=[job.info()])
-        return JobList(
-            summary=f"Cancelled: {job.operation.replace('_', ' ')} of {job.target}.", jobs=[job.info()]
+            return CancelResult(**change_fields(carried), jobs=[job.info()])
+        return CancelResult(
+            summary=f"Cancelled: {job.operation.replace('_', ' ')} of {job.target}.",
+            outcome=str(carried.outcome),
+            devices=carried.touched_names,
+            jobs=[job.info()],
         )
 
     tools = [
@@ -584,7 +590,7 @@ def specs(app: App) -> list[ToolSpec]:
             "cancel_zwave_job",
             "Cancel a running maintenance job (health check or route rebuild).",
             CancelArgs,
-            JobList,
+            CancelResult,
             cancel_zwave_job,
             mutating=True,
             annotations=MAINTAIN,

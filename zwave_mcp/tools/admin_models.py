@@ -69,6 +69,7 @@ class JobArgs(_Args):
 
 class CancelArgs(_Args):
     jobId: str = Field(min_length=1, max_length=40, description="The job to cancel")
+    confirmationToken: str | None = TOKEN
 
 
 class InclusionArgs(_Args):
@@ -218,6 +219,12 @@ class MaintenanceResult(ChangeResult):
 
 
 class JobList(ToolResult):
+    jobs: list[JobInfo]
+
+
+class CancelResult(ChangeResult):
+    """A cancellation is a change like any other: asked, refused or done, with the job as it now stands."""
+
     jobs: list[JobInfo]
 
 
