@@ -334,6 +334,19 @@ async def test_node_wide_answers_name_every_device_of_the_node(
         assert answer.result["devices"] == ["Porch Double Switch 1", "Porch Double Switch 2"]
 
 
+async def test_a_rename_through_the_second_endpoint_lists_the_node_in_order(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        done = await call(
+            client, "rename_zwave_device", {"deviceName": "porch double switch 2", "newName": "Patio Switch"}
+        )
+    assert done.text == (
+        "Renamed node 11: Porch Double Switch 1 and Porch Double Switch 2 are now Patio Switch 1 and "
+        "Patio Switch 2."
+    ), done.text
+
+
 def _token(answer: Answer) -> dict[str, str]:
     return {"confirmationToken": answer.result["confirmationToken"]}
 

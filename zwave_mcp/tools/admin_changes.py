@@ -133,6 +133,7 @@ async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Co
     if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
         raise UserError(result.sentence)
     touched = [d for d in result.change.devices if d.key != NETWORK_KEY and app.policy.visible(d)]
+    touched.sort(key=lambda d: (d.node_id, d.endpoint or 0))  # a node's devices in endpoint order
     return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result, touched)
 
 
