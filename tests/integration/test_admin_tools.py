@@ -5,16 +5,19 @@ through elicitation and through the two-step flow."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
 import mcp_types
+import paho.mqtt.publish as publish
 import pytest
 
 from tests.conftest import MessageCollector
 from tests.integration.mcp_harness import (
     Answer,
+    api_topic,
     call,
     connected,
     eventually,
@@ -195,6 +198,205 @@ async def test_policy_lists_follow_a_rename_at_once(mosquitto: Any, sim: Simulat
     assert sim_value(sim, 2, 37, "currentValue") is True  # the refused write never went out
 
 
+async def test_a_rename_made_in_zwave_js_ui_is_seen_at_once(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    """Renamed and moved through zwave-js-ui's own API (its UI, another client), not through zwave-mcp:
+    the simulator publishes what zwave-js-ui publishes (a Node Naming and Location value event), and the
+    running server answers with the new name and room within the 5 s the real gateway takes."""
+    events = collector(f"{sim.config.prefix}/_EVENTS/#")
+    async with connected(settings_for(mosquitto, sim)) as client:
+        for api, args in (("setNodeName", [2, "Pantry Light"]), ("setNodeLocation", [2, ""])):
+            publish.single(
+                api_topic(sim, api), json.dumps({"args": args}), qos=1, hostname=sim.host, port=sim.port
+            )
+        renamed = await wait_for_answer(
+            client,
+            "list_zwave_devices",
+            {"filter": "pantry"},
+            lambda a: a.result["count"] == 1 and not a.result["devices"][0].get("location"),
+            timeout=5.0,
+        )
+        assert renamed.result["devices"][0]["name"] == "Pantry Light", renamed.text
+        old = await call(client, "control_zwave_device", {"deviceName": "kitchen light", "action": "on"})
+        assert old.is_error
+    naming = [m.json()["data"] for m in events.snapshot() if m.topic.endswith("/node/node_value_updated")]
+    (event,) = [d for d in naming if d[1].get("commandClass") == 119 and d[1]["property"] == "name"]
+    assert event[0]["name"] == "Pantry Light"
+    assert event[1]["prevValue"] == "Kitchen Light" and event[1]["newValue"] == "Pantry Light"
+
+
+# --- a change to a node reaches every device of it -----------------------------------------------------
+
+PORCH_1 = "porch double switch 1"
+
+
+async def test_a_hidden_device_is_not_changed_through_its_sibling_nor_named(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """Issue 30: renaming the visible "Porch Double Switch 1" renamed the whole node, and the hidden
+    switch 2 came out as "Patio Switch 2", listed and switchable. Every change addressed to the node is
+    judged on all its devices; the refusal does not name the hidden one."""
+    sim = simulator_factory(house=house_with_config(11))
+    async with connected(admin_settings(mosquitto, sim, hide="Porch Double Switch 2")) as client:
+        for tool, args in (
+            ("rename_zwave_device", {"deviceName": PORCH_1, "newName": "Patio Switch"}),
+            ("rename_zwave_device", {"deviceName": PORCH_1, "newLocation": "Patio"}),
+            ("set_zwave_config_parameter", {"deviceName": PORCH_1, "parameter": 3, "value": 0}),
+            ("run_zwave_maintenance", {"operation": "refresh_values", "deviceName": PORCH_1}),
+            ("run_zwave_maintenance", {"operation": "reinterview", "deviceName": PORCH_1}),
+        ):
+            answer = await call(client, tool, args)
+            assert answer.is_error and "hides part of that node" in answer.error, (tool, answer.text)
+            assert "Switch 2" not in answer.text and "11.2" not in answer.text, answer.text
+        listed = await call(client, "list_zwave_devices", {})
+    assert sim.nodes[11]["name"] == "Porch Double Switch" and sim.nodes[11]["loc"] == "Porch"
+    assert sim_value(sim, 11, 112, 3) != 0
+    assert [d["name"] for d in listed.result["devices"] if d["nodeId"] == 11] == ["Porch Double Switch 1"]
+
+
+async def test_a_denied_sibling_refuses_the_change_by_name(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(admin_settings(mosquitto, sim, deny="Porch Double Switch 2")) as client:
+        answer = await call(client, "rename_zwave_device", {"deviceName": PORCH_1, "newName": "Patio Switch"})
+    assert answer.is_error and "Porch Double Switch 2" in answer.error and "deny list" in answer.error
+    assert sim.nodes[11]["name"] == "Porch Double Switch"
+
+
+async def test_a_sibling_on_the_confirm_list_is_asked_about_and_the_answer_names_every_device(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    settings = admin_settings(mosquitto, sim, confirm_devices="Porch Double Switch 2")
+    async with connected(settings) as client:
+        args = {"deviceName": PORCH_1, "newName": "Patio Switch"}
+        asked = await call(client, "rename_zwave_device", args)
+        assert asked.outcome == "needs_confirmation", asked.text
+        assert "Porch Double Switch 1 and Porch Double Switch 2" in asked.text
+        other = await call(
+            client, "rename_zwave_device", {**args, "newName": "Garden Switch", **_token(asked)}
+        )
+        assert other.is_error and sim.nodes[11]["name"] == "Porch Double Switch"  # bound to the effect
+        asked = await call(client, "rename_zwave_device", args)
+        done = await call(client, "rename_zwave_device", {**args, **_token(asked)})
+        switched = await call(
+            client, "control_zwave_device", {"deviceName": "patio switch 2", "action": "on"}
+        )
+    assert done.text == (
+        "Renamed node 11: Porch Double Switch 1 and Porch Double Switch 2 are now Patio Switch 1 and "
+        "Patio Switch 2."
+    )
+    assert (
+        done.result["devices"] == ["Patio Switch 1", "Patio Switch 2"]
+        and sim.nodes[11]["name"] == "Patio Switch"
+    )
+    assert switched.outcome == "needs_confirmation"  # the confirm entry still covers the renamed switch 2
+
+
+async def test_a_device_renamed_outside_stays_on_the_hide_list(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    """The hide list named "Porch Double Switch 2"; the node renamed in zwave-js-ui keeps it hidden."""
+    async with connected(settings_for(mosquitto, sim, hide="Porch Double Switch 2")) as client:
+        publish.single(
+            api_topic(sim, "setNodeName"),
+            json.dumps({"args": [11, "Patio Switch"]}),
+            qos=1,
+            hostname=sim.host,
+            port=sim.port,
+        )
+        shown = await wait_for_answer(
+            client, "list_zwave_devices", {"filter": "patio"}, lambda a: a.result["count"] >= 1
+        )
+        hidden = await call(client, "control_zwave_device", {"deviceName": "patio switch 2", "action": "on"})
+        by_key = await call(client, "control_zwave_device", {"deviceName": "11.2", "action": "on"})
+    assert [d["name"] for d in shown.result["devices"]] == ["Patio Switch 1"], shown.text
+    assert hidden.is_error and by_key.is_error and sim_value(sim, 11, 37, "currentValue", endpoint=2) is False
+
+
+async def test_node_wide_answers_name_every_device_of_the_node(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    sim = simulator_factory(house=house_with_config(11))
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        config = await confirmed(
+            client, "set_zwave_config_parameter", {"deviceName": PORCH_1, "parameter": 3, "value": 0}
+        )
+        refresh = await call(
+            client, "run_zwave_maintenance", {"operation": "refresh_values", "deviceName": PORCH_1}
+        )
+        interview = await confirmed(
+            client, "run_zwave_maintenance", {"operation": "reinterview", "deviceName": PORCH_1}
+        )
+    both = "node 11 (Porch Double Switch 1 and Porch Double Switch 2)"
+    assert config.text.startswith(f"Parameter 3 (LED indicator) of {both} is now 0"), config.text
+    assert refresh.text == f"N{both[1:]} was asked for all its values; they update as it answers."
+    assert interview.text == f"Reinterview of {both}: the interview completed.", interview.text
+    for answer in (config, refresh, interview):
+        assert answer.result["devices"] == ["Porch Double Switch 1", "Porch Double Switch 2"]
+
+
+async def test_a_rename_through_the_second_endpoint_lists_the_node_in_order(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        done = await call(
+            client, "rename_zwave_device", {"deviceName": "porch double switch 2", "newName": "Patio Switch"}
+        )
+    assert done.text == (
+        "Renamed node 11: Porch Double Switch 1 and Porch Double Switch 2 are now Patio Switch 1 and "
+        "Patio Switch 2."
+    ), done.text
+
+
+def _token(answer: Answer) -> dict[str, str]:
+    return {"confirmationToken": answer.result["confirmationToken"]}
+
+
+# --- rename: names that would mean something else ---------------------------------------------------------
+
+
+async def test_rename_refuses_blank_names_keys_group_words_and_taken_names(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        for name, why in (
+            ("   ", "blank"),
+            ("2", "device number"),
+            ("node 11.2", "device number"),
+            ("lights", "kind of device"),
+            ("all lights", "every device"),
+            ("everything", "every device"),
+            ("Kitchen", "room"),
+            ("living room lamp", "Living Room Lamp"),
+        ):
+            answer = await call(
+                client, "rename_zwave_device", {"deviceName": "kitchen light", "newName": name}
+            )
+            assert answer.is_error and why in answer.error and "Nothing was sent" in answer.error, (
+                name,
+                answer.text,
+            )
+        for room in ("Lights", "everything", "3"):
+            answer = await call(
+                client, "rename_zwave_device", {"deviceName": "kitchen light", "newLocation": room}
+            )
+            assert answer.is_error and "Not moved" in answer.error, (room, answer.text)
+        fine = await call(
+            client, "rename_zwave_device", {"deviceName": "kitchen light", "newName": "Porch Light"}
+        )
+    assert fine.text == "Renamed node 2: Kitchen Light is now Porch Light.", fine.text
+    assert sim.nodes[2]["name"] == "Porch Light"
+
+
+async def test_rename_takes_a_confirmation_token(mosquitto: Any, sim: Simulator) -> None:
+    """A rename that needs confirmation can be finished by a client that cannot ask."""
+    async with connected(admin_settings(mosquitto, sim, confirm_devices="Kitchen Light")) as client:
+        done = await confirmed(
+            client, "rename_zwave_device", {"deviceName": "kitchen light", "newLocation": "Pantry"}
+        )
+    assert done.text == "Moved node 2: Kitchen Light is now in Pantry.", done.text
+    assert sim.nodes[2]["loc"] == "Pantry"
+
+
 # --- maintenance --------------------------------------------------------------------------------------
 
 
@@ -266,6 +468,21 @@ async def test_a_long_health_check_runs_in_the_background_and_can_be_cancelled(
         cancelled = await call(client, "cancel_zwave_job", {"jobId": job_id})
         assert cancelled.result["jobs"][0]["state"] == "cancelled", cancelled.text
     assert not sim.admin._health  # zwave-js-ui was told to abort
+
+
+async def test_cancelling_a_job_that_needs_confirmation_takes_a_token(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """Every changing tool finishes a confirmation by token: cancelling a job on a device of the confirm
+    list too (it had no confirmationToken, so a client that cannot ask could never cancel it)."""
+    slow = SimConfig.fast(timing=dataclasses.replace(SimConfig.fast().timing, health_round=0.5))
+    sim = simulator_factory(config=slow)
+    args = {"operation": "check_lifeline", "deviceName": "kitchen light", "rounds": 10, "waitSeconds": 0}
+    async with connected(admin_settings(mosquitto, sim, confirm_devices="Kitchen Light")) as client:
+        started = await confirmed(client, "run_zwave_maintenance", args)
+        assert started.result["outcome"] == "running", started.text
+        cancelled = await confirmed(client, "cancel_zwave_job", {"jobId": started.result["job"]["jobId"]})
+    assert cancelled.result["jobs"][0]["state"] == "cancelled", cancelled.text
 
 
 # --- inclusion ----------------------------------------------------------------------------------------

@@ -286,6 +286,58 @@ def test_an_admin_change_through_the_generic_sender_is_judged_and_recorded(
     assert [r.outcome for r in audit] == ["refused", "confirmed"]  # type: ignore[attr-defined]
 
 
+def _node_rename(device: Device, name: str) -> Change:
+    effect = Effect(device, None, name, frozenset({"rename"}), argument=name)
+    call = ApiCall([("setNodeName", [device.node_id, name])])
+    return Change("rename_zwave_device", "rename", f"rename {device.name} to {name}", [effect], call)
+
+
+@pytest.mark.parametrize("through_the_service", [True, False])
+def test_a_node_wide_change_is_judged_on_every_device_of_the_node(
+    audit: AuditLines, through_the_service: bool
+) -> None:
+    """Issue 30: a change addressed to node 11 through its visible switch 1 reaches the hidden switch 2.
+    The gate refuses it without naming switch 2, whether it learns the node's devices from the devices
+    service or builds them from the inventory itself; a write to switch 1's own value is not node-wide."""
+    hide = Policy.from_settings(load_settings({"hide": "Porch Double Switch 2"}, environ={})).config.hide
+    rig = Rig(PolicyConfig(hide=hide))
+    switch_1 = rig.device("porch double switch 1")
+    if not through_the_service:
+        rig.gate._node_devices = None
+    result = rig.apply(_node_rename(switch_1, "Patio Switch"))
+    assert result.outcome is Outcome.REFUSED and rig.calls == []
+    assert result.sentence == (
+        "Refused to rename Porch Double Switch 1 to Patio Switch: it reaches every device of node 11, and the "
+        "policy hides part of that node (ZWAVE_MCP_HIDE)."
+    )
+    assert [d.key for d in result.change.devices] == ["11.1", "11.2"]
+    assert rig.apply(rig.change("porch double switch 1", "on")).outcome is Outcome.CONFIRMED
+    assert [r.outcome for r in audit] == ["refused", "confirmed"]  # type: ignore[attr-defined]
+
+
+def test_a_node_wide_confirmation_is_bound_to_the_devices_it_reached() -> None:
+    confirm = Policy.from_settings(
+        load_settings({"confirm_devices": "Porch Double Switch 2"}, environ={})
+    ).config.confirm_devices
+    rig = Rig(PolicyConfig(confirm_devices=confirm))
+    switch_1 = rig.device("porch double switch 1")
+    ask, asked = asker(None)
+    pending = rig.apply(_node_rename(switch_1, "Patio Switch"), ask=ask)
+    assert pending.outcome is Outcome.NEEDS_CONFIRMATION
+    assert asked[0][0].startswith(
+        "Do you want to rename Porch Double Switch 1 to Patio Switch (it reaches every device of node 11: "
+        "Porch Double Switch 1 and Porch Double Switch 2)? Confirmation is needed because it would also "
+        "change Porch Double Switch 2 (Porch), on the same node 11, and every change to it needs confirmation"
+    )
+    # The node gained a device since it was asked: the token was for the devices it reached then.
+    rig.gate._node_devices = lambda node_id: [
+        *rig.devices.devices_of_node(node_id),
+        rig.device("kitchen light"),
+    ]
+    again = rig.apply(_node_rename(switch_1, "Patio Switch"), token=pending.token)
+    assert again.outcome is Outcome.REFUSED and rig.calls == []
+
+
 def test_a_call_cut_short_after_the_send_is_audited_once_as_unknown(audit: AuditLines) -> None:
     rig = Rig()
 

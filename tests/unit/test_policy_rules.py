@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -131,6 +132,27 @@ def test_hidden_devices_are_invisible_and_refused():
     assert p.check_mutation(PORCH_1, "on").message == (
         "Refused to change this device: the policy hides it (ZWAVE_MCP_HIDE), so it cannot be read or changed."
     )
+
+
+def test_a_rename_does_not_take_a_device_out_of_the_hide_deny_or_confirm_lists():
+    """Entries written by name are pinned to the devices they named: renamed (in zwave-js-ui, or through a
+    sibling on the same node), the device stays hidden, read-only or asked about; the allow list is not
+    pinned (a device renamed out of it becomes read-only, the safe side)."""
+    p = policy(
+        hide="Porch Double Switch 2",
+        deny="Kitchen Light",
+        confirm_devices="Living Room Lamp",
+        allow="kitchen, living room",
+    )
+    p.remember(list(HOUSE))
+    renamed = {d.key: replace(d, name="Patio " + d.name) for d in (PORCH_2, KITCHEN_LIGHT, LAMP, COFFEE)}
+    assert not p.visible(renamed["11.2"])
+    assert p.check_mutation(renamed["2"], "on").refused
+    assert p.check_mutation(renamed["3"], "on").needs_confirmation
+    assert p.can_control(renamed["8"])  # allowed by its room, not its name
+    assert p.visible(replace(PORCH_1, name="Patio Switch 1"))  # only what the entry named
+    (problem,) = [u for u in p.unmatched_entries(list(renamed.values())) if "Kitchen Light" in u]
+    assert "still covers device 2, which it named before a rename" in problem
 
 
 @pytest.mark.parametrize(

@@ -301,3 +301,15 @@ def test_metadata_with_absurd_numbers_and_text_is_applied_not_lost(caplog: Any) 
     assert (value.min, value.max) == (None, 30.0)
     assert [(s.value, s.text) for s in value.states] == [("\u00b2", "two"), ("--5", "x"), (1, "one")]
     assert value.label == "Setpoint" and value.unit == "°C [31m"
+
+
+def test_a_room_cleared_in_zwave_js_ui_is_learned_from_the_naming_value() -> None:
+    """zwave-js-ui publishes a rename only as a Node Naming and Location value event; its node summary
+    leaves "location" out when the room is cleared, so only the value says the room is gone."""
+    inv = _inv()
+    assert inv.nodes[6].location == "Hallway"
+    summary = {"id": 6, "name": "Hallway Thermostat", "status": 4}
+    cleared = {"commandClass": 119, "property": "location", "newValue": "", "prevValue": "Hallway"}
+    changes = inv.apply(*_event("node", "node_value_updated", summary, cleared))
+    assert inv.nodes[6].location == ""
+    assert [c.new for c in changes if c.kind == "node"] == [{"name": "Hallway Thermostat", "location": ""}]

@@ -50,7 +50,7 @@ def devices_for_node(node: ZNode) -> list[Device]:
             whole.merge(found)
         if not whole.has_actuator():
             whole.merge(caps.detect_basic(node.values.values()))
-        return [_device(node, str(node.id), None, node.display_name, whole)]
+        return [_device(node, str(node.id), None, device_name(node.display_name, None), whole)]
 
     devices: list[Device] = []
     root = caps.Detected()
@@ -59,7 +59,7 @@ def devices_for_node(node: ZNode) -> list[Device]:
             root.merge(found)
     battery = root.values.get("battery.level")
     if root.capabilities - {Capability.BATTERY}:
-        devices.append(_device(node, str(node.id), 0, node.display_name, root))
+        devices.append(_device(node, str(node.id), 0, device_name(node.display_name, 0), root))
     for ep in actuated:
         if ep == 0:
             continue
@@ -67,8 +67,14 @@ def devices_for_node(node: ZNode) -> list[Device]:
         if battery is not None and Capability.BATTERY not in found.capabilities:
             found.capabilities.add(Capability.BATTERY)
             found.values["battery.level"] = battery
-        devices.append(_device(node, f"{node.id}.{ep}", ep, f"{node.display_name} {ep}", found))
+        devices.append(_device(node, f"{node.id}.{ep}", ep, device_name(node.display_name, ep), found))
     return devices
+
+
+def device_name(node_name: str, endpoint: int | None) -> str:
+    """A device's name from its node's: the node's own for the whole node or its root, "<node> <n>" for
+    endpoint n ("Porch Double Switch 2")."""
+    return f"{node_name} {endpoint}" if endpoint else node_name
 
 
 def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: caps.Detected) -> Device:

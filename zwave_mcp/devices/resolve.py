@@ -64,6 +64,11 @@ TYPE_WORDS: Mapping[Capability, frozenset[str]] = {
 _KEY = re.compile(r"(?:node\s*(?:id\s*)?)?#?\s*(\d{1,5})(?:\s*(?:\.|/|,|endpoint|ep)\s*(\d{1,3}))?")
 
 
+def names_a_key(text: str) -> bool:
+    """Whether `text` is read as a node id or device key ("5", "node 5", "11.2"), never as a name."""
+    return _KEY.fullmatch(text.strip().casefold()) is not None
+
+
 def _is_control(ch: str) -> bool:
     return unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
 
@@ -175,6 +180,17 @@ class DeviceIndex:
         """The device with this key ("5", "11.2"), if any."""
         i = self._by_key.get(key)
         return None if i is None else self.devices[i]
+
+    def taken_by(self, name: str, node_id: int) -> str | None:
+        """Who else answers to exactly this name ("the name of Kitchen Light (Kitchen)", "an alias"), or
+        None; the devices of node `node_id` do not count (a node keeps its own names)."""
+        norm = normalize(name)
+        others = [self.devices[i] for i in self._by_name.get(norm, []) if self.devices[i].node_id != node_id]
+        if others:
+            return f"the name of {others[0].label}"
+        if norm in self._aliases:
+            return f"an alias of {self._aliases[norm][1]}"
+        return None
 
     def kinds(self, device: Device) -> frozenset[Kind]:
         """The kind words that name this device ("light", "plug", …); empty for a device not indexed."""

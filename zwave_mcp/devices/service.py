@@ -63,6 +63,7 @@ class DeviceService:
         self.unmatched: list[str] = []  # policy list entries that match no device (warned once each)
         self._recheck_pending = False
         gateway.inventory.add_listener(self._on_change)
+        gate.reach_with(self.devices_of_node)
 
     # -- devices ----------------------------------------------------------------------------------------
 
@@ -93,6 +94,7 @@ class DeviceService:
             everything = build_devices(nodes.values())
             _attach_aliases(everything, self._aliases)
             self._by_value = {v.value_id: d for d in everything for v in d.all_values()}
+            self.policy.remember(everything)  # before any rename can take a device out of a list
             devices = [d for d in everything if self.policy.visible(d)]
             shown = {d.key for d in devices}
             self._hidden_keys = {d.key for d in everything if d.key not in shown}
@@ -116,6 +118,11 @@ class DeviceService:
 
     def devices(self) -> list[Device]:
         return self.index.devices
+
+    def devices_of_node(self, node_id: int) -> list[Device]:
+        """Every device of a node, hidden ones too: what a change addressed to the node reaches."""
+        _ = self.index
+        return [d for d in self._everything if d.node_id == node_id]
 
     def device_of_value(self, value_id: str) -> Device | None:
         """The device (hidden or not) that uses this value; for judging a scene's values."""

@@ -71,6 +71,8 @@ _NODE_STATUS_BY_NUMBER = {0: "Unknown", 1: "Asleep", 2: "Awake", 3: "Dead", 4: "
 _STATUS_EVENTS = {"node_dead": "Dead", "node_alive": "Alive", "node_sleep": "Asleep", "node_wakeup": "Awake"}
 # zwave-js ControllerStatus (`controller/status_changed` data[0]).
 CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
+# Node Naming and Location: where zwave-js keeps a node's name and room.
+NAMING_CC = 119
 
 
 @dataclass(slots=True)
@@ -481,6 +483,12 @@ class Inventory:
             if status is not None and status != "Unknown":
                 changes += self._set_status(node, status, None)
         elif name in ("node_value_updated", "node_value_added") and len(data) > 1:
+            naming = _naming_change(data[1])
+            if naming is not None:
+                # A rename in zwave-js-ui (its UI, its API, another client): zwave-js holds the name and
+                # room as Node Naming and Location values, and this event is all zwave-js-ui publishes for
+                # it. The value itself says a room was cleared, which the summary (no "location") cannot.
+                changes += self._learn_node_names(node.id, *naming)
             changes += self._value_event(node, data[1], added=name == "node_value_added")
         elif (
             name == "statistics_updated" and len(data) > 1 and isinstance(data[1], dict) and self.keep_details
@@ -526,6 +534,21 @@ class Inventory:
         meta = args.get("metadata") if isinstance(args, dict) else None
         if value is not None and isinstance(meta, dict):
             _apply_metadata(value, meta)
+
+
+def _naming_change(args: Any) -> tuple[str | None, str | None] | None:
+    """(name, location) from a Node Naming and Location value event (one of them None), else None."""
+    if not isinstance(args, dict) or args.get("commandClass") != NAMING_CC:
+        return None
+    new = args.get("newValue")
+    if not isinstance(new, str):
+        return None
+    prop = args.get("property")
+    if prop == "name":
+        return new, None
+    if prop == "location":
+        return None, new
+    return None
 
 
 def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:

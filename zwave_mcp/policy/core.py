@@ -218,8 +218,23 @@ class Policy:
         ):
             for term in lst.terms:
                 if not any(term.matches(d) for d in devices):
-                    problems.append(f"'{term.text}' on the {name} list ({lst.source}) matches no device")
+                    problem = f"'{term.text}' on the {name} list ({lst.source}) matches no device"
+                    kept = sorted(lst.pinned.get(term, ()))
+                    if kept:
+                        problem += (
+                            f" by name any more; until zwave-mcp restarts it still covers device "
+                            f"{', '.join(kept)}, which it named before a rename"
+                        )
+                    problems.append(problem)
         return problems
+
+    def remember(self, devices: list[Any]) -> None:
+        """Pin the hide, deny and confirm entries that name devices to those devices' keys (see
+        `DeviceList.remember`), so a rename cannot take a device out of them. Not the allow list: a
+        device renamed out of it becomes read-only, which is the safe side already."""
+        cfg = self.config
+        for lst in (cfg.hide, cfg.deny, cfg.confirm_devices):
+            lst.remember(devices)
 
     # --- audit ----------------------------------------------------------------------------------
 

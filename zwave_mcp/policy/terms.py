@@ -10,6 +10,7 @@ word would be ambiguous: `name:`, `location:` (or `room:`), `node:`, `capability
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -132,16 +133,42 @@ def parse_terms(spec: str | Iterable[str] | None) -> tuple[Term, ...]:
 
 @dataclass(frozen=True, slots=True)
 class DeviceList:
-    """A named list of selectors; `source` says where it came from ("ZWAVE_MCP_DENY", "policy.toml")."""
+    """A named list of selectors; `source` says where it came from ("ZWAVE_MCP_DENY", "policy.toml").
+
+    `pinned`: for an entry that named devices by their name, the keys of those devices (`remember`)."""
 
     terms: tuple[Term, ...] = ()
     source: str = ""
+    pinned: dict[Term, set[str]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def __bool__(self) -> bool:
         return bool(self.terms)
 
     def first_match(self, device: PolicyDevice) -> Term | None:
-        return next((t for t in self.terms if t.matches(device)), None)
+        pinned = self.pinned
+        return next(
+            (t for t in self.terms if t.matches(device) or (pinned and device.key in pinned.get(t, ()))),
+            None,
+        )
+
+    def remember(self, devices: Iterable[PolicyDevice]) -> None:
+        """Pin every entry that names a device by its name (or its node's, or an alias) to that device's
+        stable key ("11.2") as well, for as long as zwave-mcp runs.
+
+        Why: a person who writes "Porch Double Switch 2" on the hide or deny list means that device, not
+        whatever carries the name; renamed in zwave-js-ui (or through a sibling on its node), it must stay
+        hidden or read-only, not walk out of the list under its new name. A device that takes the name
+        is covered too: the list only ever grows stricter. A room, kind or node entry needs no pin: a
+        room means whatever is in it, and node ids do not change. Pins live in memory; after a restart
+        the start-up check warns that the entry matches no device, so the list can be corrected."""
+        named = {t.value: t for t in self.terms if t.field in ("any", "name")}
+        if not named:
+            return
+        for device in devices:
+            for name in names_of(device):
+                term = named.get(name)
+                if term is not None:
+                    self.pinned.setdefault(term, set()).add(device.key)
 
     def describe(self, limit: int = 5) -> str:
         shown = [t.text for t in self.terms[:limit]]

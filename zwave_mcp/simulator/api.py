@@ -145,17 +145,41 @@ def _write_multicast(sim: Simulator, args: list[Any], respond: Respond) -> None:
     )
 
 
+# zwave-js keeps a node's name and location as values of Node Naming and Location (CC 119): zwave-js-ui's
+# `setNodeName`/`setNodeLocation` set `zwaveNode.name`/`.location`, and the value event that follows is all it
+# publishes, as `_EVENTS/.../node/node_value_added` (the first time) or `node_value_updated`, with the node
+# summary already carrying the new name (capture 0, t≈163-165). No status or nodeinfo topic (its
+# `emitNodeUpdate` names only the changed property, not the status) and no value topic (CC 119 values are
+# left out of the node's values): see `ZwaveClient.ts` `setNodeName`, `_onNodeValueAdded`, `_updateValue`.
+NAMING_CC = 119
+_NAMING_PROPERTY = {"name": "name", "loc": "location"}
+
+
 def _named(field: str) -> Handler:
+    prop = _NAMING_PROPERTY[field]
+
     def handler(sim: Simulator, args: list[Any], respond: Respond) -> None:
         node = sim.node(_arg(args, 0))
         if node is None:
             respond(error="Invalid Node ID", delay=sim.timing.api_reply)
             return
+        new = str(_arg(args, 1) or "")
         with sim._lock:
-            node[field] = str(_arg(args, 1) or "")
+            prev = node.get(field)
+            node[field] = new
             # Value topics are NOT republished under the new name (recorded).
-            if sim.config.publish_node_details:
-                sim.publish_status(node)
+            value = {
+                "commandClassName": "Node Naming and Location",
+                "commandClass": NAMING_CC,
+                "property": prop,
+                "newValue": new,
+                "propertyName": prop,
+            }
+            # A name or room set before is a value zwave-js already holds: this is its update.
+            if prev:
+                value["prevValue"] = prev
+            name = "node_value_updated" if prev else "node_value_added"
+            sim.event("node", name, [payloads.node_summary(node), value])
         respond(True, delay=sim.timing.api_reply)
 
     return handler

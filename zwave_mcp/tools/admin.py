@@ -15,8 +15,11 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
+from zwave_mcp.devices.build import device_name
+from zwave_mcp.devices.gate.evidence import spoken_list
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.naming import name_problem, room_problem
 from zwave_mcp.errors import UserError
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin, security_words
@@ -30,6 +33,7 @@ from zwave_mcp.tools.admin_inclusion import specs as inclusion_specs
 from zwave_mcp.tools.admin_jobs import Job, Jobs, Work
 from zwave_mcp.tools.admin_models import (
     CancelArgs,
+    CancelResult,
     ConfigList,
     ConfigParameter,
     ConfigWriteArgs,
@@ -327,7 +331,7 @@ def specs(app: App) -> list[ToolSpec]:
         reported = outcome.reported if outcome is not None else now_param.value
         if carried.outcome is Outcome.CONFIRMED:
             summary = (
-                f"Parameter {param.property} ({param.label}) of {device.name} is now "
+                f"Parameter {param.property} ({param.label}) of {carried.said(device)} is now "
                 f"{_show(target, param.unit, param)}, as the device reported."
             )
         else:
@@ -335,6 +339,7 @@ def specs(app: App) -> list[ToolSpec]:
         return ConfigWriteResult(
             summary=summary,
             outcome=str(carried.outcome),
+            devices=carried.touched_names,
             device=device.label,
             parameter=as_parameter(now_param),
             target=target,
@@ -349,8 +354,18 @@ def specs(app: App) -> list[ToolSpec]:
                 check_text_argument(field_name, text)
         device = admin.device(args.deviceName, for_mutation=True)
         node_id = device.node_id
-        new_name = args.newName.strip() if args.newName else None
+        new_name = args.newName.strip() if args.newName is not None else None
         new_loc = args.newLocation.strip() if args.newLocation is not None else None
+        if new_name is not None:
+            # The name is the node's: every device of the node is named after it.
+            names = [device_name(new_name, d.endpoint) for d in app.devices.devices_of_node(node_id)]
+            problem = name_problem(app.devices.index, new_name, names, node_id)
+            if problem is not None:
+                raise UserError(f"Not renamed: {problem}. Nothing was sent.")
+        if new_loc:
+            problem = room_problem(new_loc)
+            if problem is not None:
+                raise UserError(f"Not moved: {problem}. Nothing was sent.")
         words = []
         if new_name:
             words.append(f"rename {device.name} to {new_name}")
@@ -370,18 +385,27 @@ def specs(app: App) -> list[ToolSpec]:
             value={"name": new_name, "location": new_loc},
             requests=requests,
         )
-        carried = await admin.carry(change, None, ctx)
+        carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:
             return RenameResult(**change_fields(carried), nodeId=node_id)
         node = app.gateway.inventory.node(node_id)
-        name = node.name if node else new_name
-        loc = node.location if node else new_loc
-        where = f" in {loc}" if loc else ""
+        loc = node.display_location if node else new_loc
+        now = {d.key: d.name for d in app.devices.devices_of_node(node_id)}
+        before = [d.name for d in carried.touched] or [device.name]
+        after = [now.get(d.key, d.name) for d in carried.touched] or [now.get(device.key, device.name)]
+        verb = "are" if len(before) > 1 else "is"
+        where = f"in {loc}" if loc else "in no room"
+        if new_name:
+            room = f", {where}" if new_loc is not None else ""
+            summary = f"Renamed node {node_id}: {spoken_list(before)} {verb} now {spoken_list(after)}{room}."
+        else:
+            summary = f"Moved node {node_id}: {spoken_list(before)} {verb} now {where}."
         return RenameResult(
-            summary=f"Done: node {node_id} is now called {name}{where}.",
+            summary=summary,
             outcome=str(carried.outcome),
+            devices=after,
             nodeId=node_id,
-            name=name,
+            name=node.display_name if node else new_name,
             location=loc,
         )
 
@@ -417,9 +441,11 @@ def specs(app: App) -> list[ToolSpec]:
                 return MaintenanceResult(
                     summary=summary, outcome="answered" if carried.result else "no_answer"
                 )
+            asked = carried.said(device) if device is not None else name
             return MaintenanceResult(
-                summary=f"{name} was asked for all its values; they update as it answers.",
+                summary=f"{asked[:1].upper()}{asked[1:]} was asked for all its values; they update as it answers.",
                 outcome=str(carried.outcome),
+                devices=carried.touched_names,
             )
 
         target: Device | None = None
@@ -429,9 +455,13 @@ def specs(app: App) -> list[ToolSpec]:
             target = admin.device(args.targetDevice)
         work, abort, what, request, words = _job_plan(admin, op, device, target, args.rounds)
         jobs = admin.jobs
+        # The job works on the whole node: its answers name every device of it (it only starts once the
+        # gate has let the change through, so none of them is hidden).
+        on_node = [d.name for d in app.devices.devices_of_node(node_id)] if device is not None else []
+        label = f"node {node_id} ({spoken_list(on_node)})" if len(on_node) > 1 else name
 
         async def start() -> Job:
-            job = jobs.start(op, name if target is None else f"{name} to {target.name}", work, abort)
+            job = jobs.start(op, label if target is None else f"{label} to {target.name}", work, abort)
             job.device = device
             return job
 
@@ -448,7 +478,9 @@ def specs(app: App) -> list[ToolSpec]:
         if not carried.sent:
             return MaintenanceResult(**change_fields(carried))
         job = await jobs.follow(carried.result, ctx, admin.wait_s(args.waitSeconds))
-        return job_answer(job)
+        answer = job_answer(job)
+        answer.devices = carried.touched_names
+        return answer
 
     async def get_zwave_job(args: JobArgs, _ctx: Context | None) -> JobList:
         jobs = [admin.jobs.get(args.jobId)] if args.jobId else admin.jobs.all()
@@ -459,13 +491,15 @@ def specs(app: App) -> list[ToolSpec]:
             return JobList(summary="No maintenance jobs have run.", jobs=[])
         return JobList(summary=" ".join(job_sentence(j) for j in found[-5:]), jobs=[j.info() for j in found])
 
-    async def cancel_zwave_job(args: CancelArgs, _ctx: Context | None) -> JobList:
+    async def cancel_zwave_job(args: CancelArgs, _ctx: Context | None) -> CancelResult:
         job = admin.jobs.get(args.jobId)
         if job is None:
             raise UserError(f"There is no job '{args.jobId[:40]}'.")
         if job.state != "running":
-            return JobList(
-                summary=f"{job.operation.replace('_', ' ')} was already {job.state}.", jobs=[job.info()]
+            return CancelResult(
+                summary=f"{job.operation.replace('_', ' ')} was already {job.state}.",
+                outcome="nothing_to_cancel",
+                jobs=[job.info()],
             )
         change = AdminChange(
             tool="cancel_zwave_job",
@@ -477,11 +511,14 @@ def specs(app: App) -> list[ToolSpec]:
             requests=[job.abort] if job.abort is not None else [],
             start=lambda: admin.jobs.cancel(job),
         )
-        carried = await admin.carry(change, None, _ctx)
+        carried = await admin.carry(change, args.confirmationToken, _ctx)
         if not carried.sent:
-            return JobList(summary=carried.sentence, jobs=[job.info()])
-        return JobList(
-            summary=f"Cancelled: {job.operation.replace('_', ' ')} of {job.target}.", jobs=[job.info()]
+            return CancelResult(**change_fields(carried), jobs=[job.info()])
+        return CancelResult(
+            summary=f"Cancelled: {job.operation.replace('_', ' ')} of {job.target}.",
+            outcome=str(carried.outcome),
+            devices=carried.touched_names,
+            jobs=[job.info()],
         )
 
     tools = [
@@ -518,8 +555,8 @@ def specs(app: App) -> list[ToolSpec]:
         ),
         ToolSpec(
             "rename_zwave_device",
-            "Rename a device and/or move it to another room in zwave-js-ui (its node name and location). The "
-            "new name works at once.",
+            "Rename a device and/or move it to another room in zwave-js-ui (its node's name and location: "
+            "every device of the node follows, and the answer names them). The new name works at once.",
             RenameArgs,
             RenameResult,
             rename_zwave_device,
@@ -553,7 +590,7 @@ def specs(app: App) -> list[ToolSpec]:
             "cancel_zwave_job",
             "Cancel a running maintenance job (health check or route rebuild).",
             CancelArgs,
-            JobList,
+            CancelResult,
             cancel_zwave_job,
             mutating=True,
             annotations=MAINTAIN,

@@ -20,6 +20,7 @@ from mcp.server.mcpserver import Context
 
 from zwave_mcp.asking import asker_for
 from zwave_mcp.devices.gate import Change, Effect, Expectation, GateResult, WriteValues
+from zwave_mcp.devices.gate.evidence import spoken_list
 from zwave_mcp.devices.gate.senders import AdminCall
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import PolicyRefusal, UserError
@@ -79,15 +80,32 @@ class Carried:
     sentence: str
     result: Any = None
     gate: GateResult | None = None
+    touched: list[Device] = field(default_factory=list)  # every device it reached (never a hidden one)
 
     @property
     def sent(self) -> bool:
         return self.outcome not in (Outcome.DECLINED, Outcome.NEEDS_CONFIRMATION, Outcome.DRY_RUN)
 
+    @property
+    def touched_names(self) -> list[str] | None:
+        return [d.name for d in self.touched] or None
+
+    def said(self, device: Device) -> str:
+        """The device as the answer names it: itself, or for a change that reached its whole node, the
+        node with every device on it ("node 11 (Porch Double Switch 1 and Porch Double Switch 2)")."""
+        if len(self.touched) < 2:
+            return device.name
+        return f"node {device.node_id} ({spoken_list([d.name for d in self.touched])})"
+
 
 def change_fields(carried: Carried) -> dict[str, Any]:
     """The `ChangeResult` fields of a change that was not (yet) sent: asked, declined or a dry run."""
-    return {"summary": carried.sentence, "outcome": str(carried.outcome), **gate_answer(carried.gate)}
+    return {
+        "summary": carried.sentence,
+        "outcome": str(carried.outcome),
+        "devices": carried.touched_names,
+        **gate_answer(carried.gate),
+    }
 
 
 async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Context | None) -> Carried:
@@ -114,7 +132,9 @@ async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Co
         raise PolicyRefusal(result.sentence)
     if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
         raise UserError(result.sentence)
-    return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result)
+    touched = [d for d in result.change.devices if d.key != NETWORK_KEY and app.policy.visible(d)]
+    touched.sort(key=lambda d: (d.node_id, d.endpoint or 0))  # a node's devices in endpoint order
+    return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result, touched)
 
 
 @dataclass

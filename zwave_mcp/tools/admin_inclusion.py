@@ -399,7 +399,10 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
-        return status(f"{device.name} (node {device.node_id}) was removed from the network.", "removed")
+        gone = carried.said(device)
+        if gone == device.name:
+            gone = f"{device.name} (node {device.node_id})"
+        return status(f"{gone[:1].upper()}{gone[1:]} was removed from the network.", "removed")
 
     async def replace_failed_zwave_node(args: ReplaceArgs, ctx: Context | None) -> InclusionStatus:
         device = admin.device(args.deviceName, for_mutation=True)

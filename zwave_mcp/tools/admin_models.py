@@ -41,8 +41,14 @@ class ConfigWriteArgs(_Args):
 
 class RenameArgs(_Args):
     deviceName: str = DeviceName
-    newName: str | None = Field(None, min_length=1, max_length=NAME_MAX, description="The device's new name")
+    newName: str | None = Field(
+        None,
+        min_length=1,
+        max_length=NAME_MAX,
+        description="The new name of the device's node (its other endpoints are named after it)",
+    )
     newLocation: str | None = Field(None, max_length=NAME_MAX, description="The device's new room")
+    confirmationToken: str | None = TOKEN
 
 
 class MaintenanceArgs(_Args):
@@ -63,6 +69,7 @@ class JobArgs(_Args):
 
 class CancelArgs(_Args):
     jobId: str = Field(min_length=1, max_length=40, description="The job to cancel")
+    confirmationToken: str | None = TOKEN
 
 
 class InclusionArgs(_Args):
@@ -178,6 +185,10 @@ class ChangeResult(GateAnswer):
     """The common shape of a change: its outcome word, and the token or dry-run message when there is one."""
 
     outcome: str
+    devices: list[str] | None = Field(
+        default=None,
+        description="Every device the change reaches: a change to a node reaches all of its devices",
+    )
 
 
 class ConfigWriteResult(ChangeResult):
@@ -210,6 +221,12 @@ class MaintenanceResult(ChangeResult):
 
 
 class JobList(ToolResult):
+    jobs: list[JobInfo]
+
+
+class CancelResult(ChangeResult):
+    """A cancellation is a change like any other: asked, refused or done, with the job as it now stands."""
+
     jobs: list[JobInfo]
 
 

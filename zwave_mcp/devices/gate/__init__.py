@@ -4,7 +4,10 @@ Steps, in order, for one call (`Gate.apply(change, token=..., ask=...)`):
 1. policy on the EFFECT, never on the action's name: read-only refuses every change; deny/allow refuse
    (naming the device), hide refuses without naming it; sensitive effects (unsecuring a lock, opening a
    door/gate/garage cover or switching an opener, setpoints outside the safe band, the confirm lists
-   matched against what each effect amounts to) need confirmation or, with forbid_sensitive, are refused;
+   matched against what each effect amounts to) need confirmation or, with forbid_sensitive, are refused.
+   A node-wide effect (`Effect.node_wide`: an admin call, a configuration parameter) reaches every device
+   of its node: the gate adds the others to the change (`Change.reach`, from `Gate.reach_with`, hidden
+   ones too) and judges each alike, so a hidden sibling refuses it unnamed and a denied one by name;
 2. ONE confirmation per call, bound to `change.binding()` (the exact effects): elicitation through
    `ask(question, binding)`, or a one-time token (`dialogue.py`);
 3. rate limits, per device and overall;

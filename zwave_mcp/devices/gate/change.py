@@ -33,6 +33,7 @@ CC_DOOR_LOCK = 98
 CC_BARRIER = 102
 CC_WINDOW_COVERING = 106
 CC_LOCK = 118
+CC_CONFIGURATION = 112
 DOOR_LOCK_SECURED = 255
 
 Match = Literal["equals", "nonzero", "contains"]
@@ -95,6 +96,13 @@ class Effect:
     options: dict[str, Any] | None = None
     text: str = ""  # the effect in words for messages ("unlock Front Door Lock (Entry)"); else worked out
 
+    @property
+    def node_wide(self) -> bool:
+        """Whether the effect reaches the whole node, not one endpoint's device: an admin call (rename,
+        location, re-interview, refresh, removal: zwave-js-ui addresses them to a node id) or a
+        configuration parameter (it belongs to the node). The gate judges every device of that node."""
+        return self.value is None or self.value.command_class == CC_CONFIGURATION
+
     def binding(self) -> list[Any]:
         """The canonical form of this effect, part of what a confirmation is bound to."""
         return [
@@ -155,6 +163,9 @@ class Change:
     subject: str = ""
     argument: Any = None
     details: dict[str, Any] = field(default_factory=dict)
+    # The other devices of the node a node-wide effect reaches (its sibling endpoints): set by the gate,
+    # which judges them all, before anything else looks at the change.
+    reach: list[Device] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -166,20 +177,24 @@ class Change:
 
     @property
     def devices(self) -> list[Device]:
-        """Each device the change touches, once, in order."""
+        """Each device the change touches, once, in order: those its effects name, then those it reaches."""
         seen: dict[str, Device] = {}
         for effect in self.effects:
             seen.setdefault(effect.device.key, effect.device)
+        for device in self.reach:
+            seen.setdefault(device.key, device)
         return list(seen.values())
 
     def binding(self) -> str:
         """The canonical string of the exact change: a confirmation is valid for this and nothing else."""
-        body = {
+        body: dict[str, Any] = {
             "tool": self.tool,
             "action": self.action,
             "subject": self.subject,
             "effects": sorted((e.binding() for e in self.effects), key=lambda b: json.dumps(b, default=str)),
         }
+        if self.reach:  # a node-wide change is confirmed for the devices it reached when it was asked
+            body["reach"] = sorted(d.key for d in self.reach)
         return json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
 
 

@@ -13,14 +13,17 @@ from typing import Any
 
 from zwave_mcp import after_reply
 from zwave_mcp.config import Settings
+from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.gate import dialogue
 from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, effect_text
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, per_device, sentence, worst
+from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change as InventoryChange
 from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import AuditEvent, Policy
+from zwave_mcp.policy.terms import device_label
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +84,13 @@ class Gate:
         self.settings = settings
         self._listeners: list[Listener] = []
         self._watches: dict[str, list[_Watch]] = {}
+        self._node_devices: Callable[[int], list[Device]] | None = None
         gateway.inventory.add_listener(self._on_change)
+
+    def reach_with(self, devices_of_node: Callable[[int], list[Device]]) -> None:
+        """Where the gate finds every device of a node, hidden ones too (the devices service, whose devices
+        carry their aliases); without it, the gate builds them from the inventory."""
+        self._node_devices = devices_of_node
 
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         """`listener(result)` is called with the final record of every attempt; returns an unsubscribe."""
@@ -128,6 +137,7 @@ class Gate:
     ) -> GateResult:
         """Judge, confirm, limit, send and prove `change`; returns (never raises for) its final record,
         except that an exception raised by `ask` ends the call (audited as needs_confirmation first)."""
+        change.reach = self._reach(change)
         refusal, why = self._judge(change)
         if refusal is not None:
             return self._finish(change, Outcome.REFUSED, refusal, reason=refusal)
@@ -199,13 +209,37 @@ class Gate:
             devices=devices,
         )
 
+    def _reach(self, change: Change) -> list[Device]:
+        """The devices a node-wide effect reaches besides those the change names: every other device of
+        its node. (The network itself, the device of a network-wide change, is no device of a node.)"""
+        named = {effect.device.key for effect in change.effects}
+        reached: dict[str, Device] = {}
+        for effect in change.effects:
+            if not effect.node_wide:
+                continue
+            node = self._devices_of_node(effect.device.node_id)
+            if effect.device.key not in {d.key for d in node}:
+                continue
+            for device in node:
+                if device.key not in named:
+                    reached.setdefault(device.key, device)
+        return list(reached.values())
+
+    def _devices_of_node(self, node_id: int) -> list[Device]:
+        if self._node_devices is not None:
+            return self._node_devices(node_id)
+        node = self.gateway.inventory.node(node_id)
+        return build_devices([node]) if node is not None else []
+
     def _judge(self, change: Change) -> tuple[str | None, str | None]:
-        """(refusal sentence, why it needs confirmation): the policy on every effect, none by name."""
+        """(refusal sentence, why it needs confirmation): the policy on every effect, none by name, and on
+        every device a node-wide effect reaches."""
         read_only = self.policy.read_only_refusal(change.text)
         if read_only is not None:
             return read_only, None
-        alone = len(change.devices) == 1 and not change.subject
+        alone = len({e.device.key for e in change.effects}) == 1 and not change.subject
         whys: list[str] = []
+        reasons: set[str] = set()  # what made the named devices' effects sensitive, said once
         for effect in change.effects:
             text = effect_text(effect)
             decision = self.policy.judge(
@@ -223,10 +257,48 @@ class Gate:
                 rest = decision.message.removeprefix("Refused to ").replace(": ", ", but ", 1)
                 return f"Refused to {change.summary}: it would {rest}", None
             if decision.needs_confirmation:
+                reasons.add(decision.why)
                 why = decision.why if alone else f"it would {text} and {decision.why}"
                 if why not in whys:
                     whys.append(why)
+        for device in change.reach:
+            refusal, asks = self._judge_reached(change, device, reasons)
+            if refusal is not None:
+                return refusal, None
+            if asks is not None and asks not in whys:
+                whys.append(asks)
         return None, ("; ".join(whys) if whys else None)
+
+    def _judge_reached(
+        self, change: Change, device: Device, reasons: set[str]
+    ) -> tuple[str | None, str | None]:
+        """A device the change reaches through its node, judged as if it were named: a hidden one refuses
+        the change without being named (nor counted), a denied one refuses it by name, a sensitive or
+        listed one asks."""
+        node = f"node {device.node_id}"
+        text = f"change {device_label(device)}"
+        for effect in change.effects:
+            if not (effect.node_wide and effect.device.node_id == device.node_id):
+                continue
+            decision = self.policy.judge(
+                device, effect.words, effect.argument, unit=effect.unit, action_text=text
+            )
+            if decision.refused:
+                if not self.policy.visible(device):
+                    hide = self.policy.config.hide.source
+                    return (
+                        f"Refused to {change.summary}: it reaches every device of {node}, and the policy "
+                        f"hides part of that node ({hide}).",
+                        None,
+                    )
+                rest = decision.message.removeprefix("Refused to ").replace(": ", ", but ", 1)
+                return (
+                    f"Refused to {change.summary}: it reaches every device of {node}, so it would also {rest}",
+                    None,
+                )
+            if decision.needs_confirmation and decision.why not in reasons:
+                return None, f"it would also {text}, on the same {node}, and {decision.why}"
+        return None, None
 
     def _rate_check(self, change: Change) -> str | None:
         for key in [d.key for d in change.devices] or ["*"]:

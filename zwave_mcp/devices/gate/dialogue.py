@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zwave_mcp.devices.gate.change import Asker, Change, effect_text
+from zwave_mcp.devices.gate.evidence import spoken_list
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy import TOKEN_PARAMETER, Policy
 
@@ -29,11 +30,22 @@ class Answer:
 
 
 def question(change: Change, why: str) -> str:
-    """One question for the whole change; with several devices it lists everything the change does."""
+    """One question for the whole change; with several devices it lists everything the change does, and
+    a node-wide change names every device of the node it reaches."""
+    if change.reach:
+        return f"Do you want to {_reaching(change)}? Confirmation is needed because {why}."
     if len(change.devices) > 1:
         listed = "; ".join(dict.fromkeys(effect_text(e) for e in change.effects))
         return f"Do you want to {change.text} ({listed})? Confirmation is needed because {why}."
     return f"Do you want to {change.text}? Confirmation is needed because {why}."
+
+
+def _reaching(change: Change) -> str:
+    """The change in words, with every device of the node it reaches when it is node-wide."""
+    if not change.reach:
+        return change.text
+    named = spoken_list([d.name for d in change.devices])
+    return f"{change.text} (it reaches every device of node {change.reach[0].node_id}: {named})"
 
 
 def _token_key(change: Change) -> str:
@@ -61,7 +73,7 @@ async def confirm(
     same = "scene" if change.subject.startswith("scene") else "device, action and value"
     return Answer(
         "pending",
-        f"Confirmation required to {change.text} because {why}: ask the person, and only if they agree "
+        f"Confirmation required to {_reaching(change)} because {why}: ask the person, and only if they agree "
         f'call again with the same {same} and {TOKEN_PARAMETER}="{issued}" within {ttl:g} s.',
         token=issued,
         ttl_s=ttl,

@@ -154,7 +154,11 @@ def _cap(text: str) -> str:
 
 
 def _names(devices: Sequence[DeviceOutcome]) -> str:
-    names = [d.device.name for d in devices]
+    return spoken_list([d.device.name for d in devices])
+
+
+def spoken_list(names: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
