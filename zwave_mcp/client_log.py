@@ -170,6 +170,10 @@ class ClientLog(logging.Handler):
         super().__init__(logging.DEBUG)
         self._clock = clock
         self._listeners: weakref.WeakKeyDictionary[object, _Listener] = weakref.WeakKeyDictionary()
+        # The lowest level any listener wants, kept on the loop thread: `emit` runs on any thread and
+        # reads this one number instead of the dictionary (another thread may be changing it).
+        self._floor: int | None = None
+        self._users = 0  # lifespans using the handler (an in-process server may serve several clients)
         self._waiters: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: int | None = None
@@ -193,6 +197,7 @@ class ClientLog(logging.Handler):
         """`logging/setLevel` (2025 era): from now on, this connection hears records at `level` and above."""
         listener = self.listen(ctx.session)
         listener.levelno = LEVELS[params.level]
+        self._update_floor()
         log.debug("logging/setLevel", extra={"level": params.level})
         return EmptyResult()
 
@@ -202,11 +207,15 @@ class ClientLog(logging.Handler):
         if listener is None:
             listener = _Listener(session, LEVELS[DEFAULT_LEVEL], Budget(self._clock))
             self._listeners[key] = listener
+            self._update_floor()
             if self._loop is not None and not _initialized(key):
                 waiter = self._loop.create_task(self._wake_when_initialized(key))
                 self._waiters.add(waiter)
                 waiter.add_done_callback(self._waiters.discard)
         return listener
+
+    def _update_floor(self) -> None:
+        self._floor = min((listener.levelno for listener in list(self._listeners.values())), default=None)
 
     async def _wake_when_initialized(self, connection: Any) -> None:
         """Records logged before the client said `notifications/initialized` are sent once it has."""
@@ -221,8 +230,8 @@ class ClientLog(logging.Handler):
             return  # the SDK and the transport log the sending itself: that would feed itself
         request = _REQUEST.get()
         to_request = request is not None and record.levelno >= request.levelno
-        levels = [listener.levelno for listener in list(self._listeners.values())]
-        to_listeners = bool(levels) and record.levelno >= min(levels)
+        floor = self._floor
+        to_listeners = floor is not None and record.levelno >= floor
         if not (to_request or to_listeners):
             return
         try:
@@ -262,6 +271,7 @@ class ClientLog(logging.Handler):
 
     def start(self) -> None:
         """On the server's event loop: from now on records reach the clients that listen."""
+        self._users += 1
         if self._task is not None:
             return
         self._loop = asyncio.get_running_loop()
@@ -271,6 +281,9 @@ class ClientLog(logging.Handler):
         logging.getLogger().addHandler(self)
 
     async def stop(self) -> None:
+        self._users = max(0, self._users - 1)
+        if self._users:
+            return
         logging.getLogger().removeHandler(self)
         tasks = [*self._waiters, *([self._task] if self._task is not None else [])]
         self._task = None

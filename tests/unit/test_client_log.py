@@ -204,3 +204,14 @@ async def test_the_real_server_declares_logging_and_answers_set_level(mode: str)
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
                 answer: Any = await client.set_logging_level("info")
             assert answer.model_dump(exclude_none=True) == {}
+
+
+async def test_the_handler_stays_while_any_lifespan_uses_it() -> None:
+    """An in-process server may serve several clients at once: the first to end leaves the log to the rest."""
+    logs = ClientLog()
+    logs.start()
+    logs.start()
+    await logs.stop()
+    assert logs in logging.getLogger().handlers
+    await logs.stop()
+    assert logs not in logging.getLogger().handlers
