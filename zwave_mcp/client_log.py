@@ -12,8 +12,8 @@ above the level the client asked for, as each protocol era allows:
 
 A client cannot make the server log more than `ZWAVE_MCP_LOG_LEVEL` lets it (records below it are never
 made). A chatty gateway cannot flood the client: at most `BURST` notifications at once and `PER_SECOND`
-a second after that (per connection; per request in 2026), the rest counted and said in one warning
-when sending resumes. Texts are redacted as the stderr lines are.
+a second after that per connection (in 2026, at most `BURST` per request), the rest counted and said in
+one warning when sending resumes. Texts are redacted as the stderr lines are.
 """
 
 from __future__ import annotations
