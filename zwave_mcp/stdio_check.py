@@ -209,13 +209,16 @@ class Report:
         return groups
 
     def tools_line(self) -> str:
-        """How the called tools answered: `tools: 2 of 11 answered; 9 answered an error: <text> (a, b, …)`."""
+        """How the called tools answered: `tools: 2 of 11 answered (a, b); 9 answered an error: <text> (c, …)`."""
         called = len(self.tools_called)
         if not called:
             return "tools: none called"
         groups = self.tool_errors()
         failed = sum(len(names) for names in groups.values())
-        line = f"tools: {called - failed} of {called} answered"
+        answered = [name for name in self.tools_called if self.tool_outcomes.get(name, "").startswith("ok: ")]
+        line = f"tools: {len(answered)} of {called} answered" + (
+            f" ({', '.join(answered)})" if answered else ""
+        )
         if failed:
             causes = "; ".join(f"{text} ({', '.join(names)})" for text, names in groups.items())
             line += f"; {failed} answered an error: {causes}"

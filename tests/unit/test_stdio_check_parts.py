@@ -147,7 +147,7 @@ def test_summary_groups_identical_tool_errors_and_counts_the_answers() -> None:
         "error -32602: bad arguments": ["d"],
     }
     assert (
-        "  tools: 1 of 4 answered; 3 answered an error: unavailable: no broker (a, c); "
+        "  tools: 1 of 4 answered (b); 3 answered an error: unavailable: no broker (a, c); "
         "error -32602: bad arguments (d)\n"
     ) in report.summary()
     assert "  protocol: PASS (" in report.summary()
