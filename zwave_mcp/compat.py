@@ -9,7 +9,8 @@ the tests, against the newest mcp 2.x in a venv of its own).
 - `lowlevel_server(server)`: `MCPServer._lowlevel_server`, the SDK's only way to run with our own
   streams (stdio.py) and to register the 2025-era `resources/subscribe` handlers (resources.py).
 - `connection_key(session)`: `ServerSession._connection`; the SDK builds a session per request, the
-  connection behind it is what identifies a client (resource_updates.py).
+  connection behind it is what identifies a client (resource_updates.py, client_log.py: there its
+  `initialized` event also says when log notifications may start).
 - `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
   from outside (mqtt.py).
 - `mcp_server(**kwargs)`: `MCPServer(**kwargs)` without the call its constructor makes to its module's

@@ -20,7 +20,7 @@ import tempfile
 import textwrap
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
@@ -30,6 +30,8 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from zwave_mcp.devices.build import build_devices, is_user_node
+from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.simulator.admin import NewDevice
 from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
 from zwave_mcp.simulator.house import captured_scenes
@@ -61,6 +63,14 @@ class DemoError(Exception):
 
 
 # ---------------------------------------------------------------------------------------------- the home
+def house_size(nodes: Iterable[dict[str, Any]]) -> str:
+    """The house's size ("11 devices on 10 nodes"), counted as the server will list it (a two-channel
+    switch is two devices; the controller and the Broadcast node are none), never written by hand."""
+    parsed = [node for node in map(parse_node, nodes) if node is not None and is_user_node(node)]
+    devices = len(build_devices(parsed))
+    return f"{devices} device{'s' * (devices != 1)} on {len(parsed)} node{'s' * (len(parsed) != 1)}"
+
+
 @dataclass
 class Home:
     """A running broker and simulator. `close()` stops both and is safe to call more than once."""
@@ -577,8 +587,9 @@ def run_demo(broker_choice: str, out: TextIO, admin: bool = False) -> int:
             )
             home = start_home(broker_choice, admin=admin)
             transcript.line(f"  MQTT broker   {home.broker_label} on {HOST}:{home.port}")
+            house = house_size(home.simulator.nodes.values()) if home.simulator is not None else "no house"
             transcript.line(
-                f"  zwave-js-ui   simulated: the captured ten-device house, prefix '{PREFIX}', brisk timing"
+                f"  zwave-js-ui   simulated: the captured house ({house}), prefix '{PREFIX}', brisk timing"
             )
             running = home
             server_started = True

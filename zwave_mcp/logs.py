@@ -136,6 +136,20 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+def record_fields(record: logging.LogRecord) -> dict[str, Any]:
+    """A record's message and extra fields, redacted and cut as `RedactingFilter` does, without changing
+    the record (the stderr handler may not have handled it yet)."""
+    try:
+        message = record.getMessage()
+    except Exception:
+        message = str(record.msg)
+    fields: dict[str, Any] = {"message": _cut(redact_text(message))}
+    for key, value in vars(record).items():
+        if key not in _RESERVED and not key.startswith("_"):
+            fields[key] = REDACTED if is_secret_name(key) and value is not None else _cut(redact(value))
+    return fields
+
+
 class _TextFormatter(logging.Formatter):
     """For people: `time level logger: message key=value …`."""
 

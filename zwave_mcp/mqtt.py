@@ -40,6 +40,21 @@ from zwave_mcp.mqtt_packets import MalformedPacket, PacketReader, encode_publish
 
 log = logging.getLogger(__name__)
 
+
+class ConnectionLog(logging.LoggerAdapter[logging.Logger]):
+    """The module's logger for one connection: its name leads every message ("[values] MQTT connected
+    …") and fills every record's `connection` field, so the lines of the value lane and the control
+    lane, which are otherwise alike, can be told apart."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(log, {"connection": name})
+        self.connection = name
+
+    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
+        kwargs["extra"] = {**(kwargs.get("extra") or {}), "connection": self.connection}
+        return f"[{self.connection.replace('%', '%%')}] {msg}", kwargs
+
+
 # `last_error` before the first attempt has finished: nothing has failed yet.
 NOT_CONNECTED_YET = "not connected yet"
 
@@ -104,7 +119,9 @@ def describe_connect_error(exc: BaseException, address: str) -> str:
     return f"cannot connect to {address}: {exc}"
 
 
-def build_tls_context(settings: Settings) -> ssl.SSLContext:
+def build_tls_context(
+    settings: Settings, logger: logging.Logger | logging.LoggerAdapter[logging.Logger] = log
+) -> ssl.SSLContext:
     """Verification on unless `tls_insecure`; a client certificate when one is configured."""
     context = ssl.create_default_context(cafile=str(settings.tls_ca) if settings.tls_ca else None)
     if settings.tls_cert:
@@ -113,7 +130,7 @@ def build_tls_context(settings: Settings) -> ssl.SSLContext:
             str(settings.tls_cert), str(settings.tls_key) if settings.tls_key else None, password
         )
     if settings.tls_insecure:
-        log.warning(
+        logger.warning(
             "TLS certificate verification is switched off (tls_insecure); the broker is not authenticated"
         )
         context.check_hostname = False
@@ -137,7 +154,11 @@ class MqttTransport:
         on_disconnected: Callable[[str], None] | None = None,
         client_id_suffix: str = "",
         prefer_version: str = "5",
+        name: str = "mqtt",
     ) -> None:
+        """`name` says which connection this is in every log line (the gateway's "values" and "api")."""
+        self.name = name
+        self._log = ConnectionLog(name)
         self._settings = settings
         self._on_message_cb = on_message
         self._on_connected_cb = on_connected
@@ -270,7 +291,7 @@ class MqttTransport:
         if s.mqtt_user is not None:
             client.username_pw_set(s.mqtt_user, s.mqtt_secret)
         if s.mqtt_tls:
-            client.tls_set_context(build_tls_context(s))
+            client.tls_set_context(build_tls_context(s, self._log))
             if s.tls_insecure:
                 client.tls_insecure_set(True)
         client.on_connect = self._on_connect
@@ -291,7 +312,7 @@ class MqttTransport:
             delay = backoff_delay(attempt)
             if delay:
                 delay *= random.uniform(0.8, 1.0)  # jitter only downwards: the cap stays a promise
-            log.info(
+            self._log.info(
                 "MQTT connection attempt %d to %s in %.2f s",
                 attempt,
                 self.address,
@@ -317,7 +338,7 @@ class MqttTransport:
 
     def _use_version(self, version: str) -> None:
         """Speak `version` from the next attempt on (paho fixes the protocol when the client is made)."""
-        log.info(
+        self._log.info(
             "the MQTT broker at %s did not take MQTT %s: trying MQTT %s",
             self.address,
             self._version,
@@ -335,7 +356,7 @@ class MqttTransport:
         if not self._auto or _versions_in_use.get(self._memory_key) == self._version:
             return
         _versions_in_use[self._memory_key] = self._version
-        log.info(
+        self._log.info(
             "MQTT %s in use with the broker at %s (chosen automatically: ZWAVE_MCP_MQTT_VERSION=auto)",
             self._version,
             self.address,
@@ -376,7 +397,7 @@ class MqttTransport:
             )
         except Exception as exc:
             self.last_error = describe_connect_error(exc, self.address)
-            log.warning("MQTT connection failed: %s", self.last_error, extra={"broker": self.address})
+            self._log.warning("MQTT connection failed: %s", self.last_error, extra={"broker": self.address})
             return False
         sock = self._client.socket()
         if sock is None:
@@ -453,11 +474,11 @@ class MqttTransport:
             reader.drain(READ_BATCH, self._deliver, self._to_paho)
             more = self._sock is sock and reader.has_packet()
         except MalformedPacket as exc:
-            log.warning("the MQTT broker at %s sent a malformed packet: %s", self.address, exc)
+            self._log.warning("the MQTT broker at %s sent a malformed packet: %s", self.address, exc)
             self._connection_broken(f"the broker at {self.address} sent a malformed packet ({exc})")
             return
         except Exception as exc:  # a broken socket: paho usually handles it, this is the belt
-            log.debug("MQTT read failed: %s", exc)
+            self._log.debug("MQTT read failed: %s", exc)
             self._connection_broken(f"lost the connection to {self.address}: {exc}")
             return
         if self._sock is not sock:
@@ -472,7 +493,7 @@ class MqttTransport:
         try:
             self._on_message_cb(topic, payload, retain)
         except Exception:
-            log.debug("message handler failed on %s", topic, exc_info=True)
+            self._log.debug("message handler failed on %s", topic, exc_info=True)
 
     def _to_paho(self, packet: bytes, end: bool = False) -> bool:
         """paho handles one whole packet (CONNACK, SUBACK, PINGRESP, …), or with `end` the socket's end
@@ -510,7 +531,7 @@ class MqttTransport:
                 assert self._loop is not None
                 self._loop.add_writer(self._sock, self._writable)
         except OSError as exc:  # the connection is gone: the caller hears it as paho's callers do
-            log.debug("MQTT write failed: %s", exc)
+            self._log.debug("MQTT write failed: %s", exc)
             self._connection_broken(f"lost the connection to {self.address}: {exc}")
 
     def _flush_own(self) -> bool:
@@ -528,7 +549,7 @@ class MqttTransport:
                 return  # the rest when the socket takes more; paho's packets come after it
             self._client.loop_write()
         except Exception as exc:
-            log.debug("MQTT write failed: %s", exc)
+            self._log.debug("MQTT write failed: %s", exc)
             self._connection_broken(f"lost the connection to {self.address}: {exc}")
 
     def _misc(self) -> None:
@@ -538,7 +559,7 @@ class MqttTransport:
         try:
             self._client.loop_misc()
         except Exception as exc:
-            log.debug("MQTT housekeeping failed: %s", exc)
+            self._log.debug("MQTT housekeeping failed: %s", exc)
         if self._sock is not None:
             self._schedule_misc()
 
@@ -580,12 +601,12 @@ class MqttTransport:
             self.last_error = f"the broker at {self.address} refused the connection: {str(reason).lower()}"
             if self._version_refused:
                 self.last_error += f" (it does not speak MQTT {self._version}; see ZWAVE_MCP_MQTT_VERSION)"
-            log.warning("MQTT connection refused: %s", self.last_error, extra={"broker": self.address})
+            self._log.warning("MQTT connection refused: %s", self.last_error, extra={"broker": self.address})
             return
         self._connected = True
         self.last_error = None
         self._connected_event.set()
-        log.info(
+        self._log.info(
             "MQTT connected to %s as %s (MQTT %s)",
             self.address,
             self.client_id,
@@ -599,7 +620,7 @@ class MqttTransport:
             try:
                 self._on_connected_cb()
             except Exception:
-                log.exception("on_connected callback failed")
+                self._log.exception("on_connected callback failed")
 
     def _on_disconnect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
@@ -625,7 +646,7 @@ class MqttTransport:
         self.last_error = reason
         self._lost.set()
         if was_connected:
-            log.log(
+            self._log.log(
                 logging.INFO if self._stopping else logging.WARNING,
                 "MQTT disconnected: %s",
                 reason,
@@ -635,15 +656,15 @@ class MqttTransport:
                 try:
                     self._on_disconnected_cb(reason)
                 except Exception:
-                    log.exception("on_disconnected callback failed")
+                    self._log.exception("on_disconnected callback failed")
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
         try:
             topic = message.topic
         except UnicodeDecodeError:
-            log.debug("MQTT message with a topic that is not UTF-8 ignored")
+            self._log.debug("MQTT message with a topic that is not UTF-8 ignored")
             return
         try:
             self._on_message_cb(topic, message.payload, bool(message.retain))
         except Exception:
-            log.debug("message handler failed on %s", topic, exc_info=True)
+            self._log.debug("message handler failed on %s", topic, exc_info=True)

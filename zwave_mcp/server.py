@@ -26,6 +26,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CompleteRequestParams, SubscribeRequestParams, UnsubscribeRequestParams
 
 from zwave_mcp import __version__
+from zwave_mcp.client_log import ClientLog
 from zwave_mcp.compat import lowlevel_server, mcp_server
 from zwave_mcp.config import Settings
 
@@ -98,6 +99,9 @@ class StagedServer:
             subscriptions=self._bus(),
         )
         lowlevel = lowlevel_server(self.server)
+        # The `logging` capability (declared because `logging/setLevel` has a handler): cheap, so staged.
+        self.client_log = ClientLog()
+        self.client_log.install(self.server)
         for method, params_type in ANNOUNCED_METHODS.items():
             lowlevel.add_request_handler(method, params_type, self._stand_in(method))
         if tool_list_cache is not None:
@@ -251,6 +255,7 @@ class StagedServer:
         waiting = None if self.finished else asyncio.create_task(self._start_when_finished())
         if waiting is None:
             self._start()
+        self.client_log.start()
         try:
             yield self
         finally:
@@ -259,6 +264,7 @@ class StagedServer:
                 with suppress(asyncio.CancelledError):
                     await waiting
             await self._stop()
+            await self.client_log.stop()
 
     async def _stop(self) -> None:
         self._keep_tool_list_soon()  # a session that ended before the start was done keeps its list too

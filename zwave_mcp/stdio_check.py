@@ -181,7 +181,11 @@ def example_args(schema: Any, defs: dict[str, Any] | None = None, depth: int = 0
 @dataclass
 class Report:
     command: list[str]
-    passed: bool = False
+    passed: bool = (
+        False  # the verdict and exit code: the protocol held (and, with --strict-tools, no tool erred)
+    )
+    protocol_passed: bool = False
+    strict_tools: bool = False
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     attempts: list[str] = field(default_factory=list)
@@ -195,16 +199,50 @@ class Report:
     exit_seconds: float | None = None
     stderr_tail: list[str] = field(default_factory=list)
 
+    def tool_errors(self) -> dict[str, list[str]]:
+        """Each distinct error a called tool answered, with the tools that answered it (in call order)."""
+        groups: dict[str, list[str]] = {}
+        for name in self.tools_called:
+            outcome = self.tool_outcomes.get(name, "")
+            if not outcome.startswith("ok: "):
+                groups.setdefault(outcome.removeprefix("tool error: "), []).append(name)
+        return groups
+
+    def tools_line(self) -> str:
+        """How the called tools answered: `tools: 2 of 11 answered (a, b); 9 answered an error: <text> (c, …)`."""
+        called = len(self.tools_called)
+        if not called:
+            return "tools: none called"
+        groups = self.tool_errors()
+        failed = sum(len(names) for names in groups.values())
+        answered = [name for name in self.tools_called if self.tool_outcomes.get(name, "").startswith("ok: ")]
+        line = f"tools: {len(answered)} of {called} answered" + (
+            f" ({', '.join(answered)})" if answered else ""
+        )
+        if failed:
+            causes = "; ".join(f"{text} ({', '.join(names)})" for text, names in groups.items())
+            line += f"; {failed} answered an error: {causes}"
+        return line
+
     def summary(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
         lines = [f"check-stdio: {verdict}  {' '.join(self.command)}"]
         for attempt in self.attempts:
             lines.append(f"  attempt: {attempt}")
+        protocol = "PASS" if self.protocol_passed else "FAIL"
         lines.append(
-            f"  stdout: {self.stdout_lines} line(s); requests: {self.requests}, answered: {self.answered}; "
-            f"tools called: {', '.join(self.tools_called) or 'none'}; exit code: {self.exit_code}"
+            f"  protocol: {protocol} (stdout: {self.stdout_lines} line(s); "
+            f"requests: {self.requests}, answered: {self.answered}; exit code: {self.exit_code}"
             + (f" after {self.exit_seconds:.2f} s" if self.exit_seconds is not None else "")
+            + ")"
         )
+        lines.append(f"  {self.tools_line()}")
+        if self.tool_errors():
+            lines.append(
+                "  (--strict-tools is on: a tool error fails the check)"
+                if self.strict_tools
+                else "  (tool errors do not change the exit code; --strict-tools makes them fail)"
+            )
         if self.tools_not_called:
             lines.append(
                 f"  not called (they may change things; --include-writes calls them): "
@@ -426,6 +464,7 @@ class Options:
     exit_timeout: float = EXIT_TIMEOUT
     read_only: bool = True  # call only tools annotated readOnlyHint
     strict: bool = False
+    strict_tools: bool = False  # a tool answering an error fails the check too
 
 
 async def _connect(options: Options, report: Report) -> Session | None:
@@ -495,7 +534,7 @@ def tool_outcome(answer: dict[str, Any]) -> str:
     """One line saying how a tools/call went: `ok: <text>`, `tool error: <text>` or `error <code>: <message>`."""
     error = answer.get("error")
     if isinstance(error, dict):
-        return f"error {error.get('code')}: {str(error.get('message'))[:80]}"
+        return f"error {error.get('code')}: {str(error.get('message'))[:PREVIEW_CHARS]}"
     raw = answer.get("result")
     result: dict[str, Any] = raw if isinstance(raw, dict) else {}
     texts = [
@@ -503,7 +542,7 @@ def tool_outcome(answer: dict[str, Any]) -> str:
         for c in result.get("content", [])
         if isinstance(c, dict) and c.get("type") == "text"
     ]
-    text = " ".join(texts)[:80]
+    text = " ".join(texts)[:PREVIEW_CHARS]
     return f"tool error: {text}" if result.get("isError") else f"ok: {text}"
 
 
@@ -542,7 +581,9 @@ async def run_check(options: Options) -> Report:
     if options.strict:
         report.problems += [f"(strict) {w}" for w in report.warnings]
     report.stderr_tail = list(session.stderr_tail)
-    report.passed = not report.problems
+    report.protocol_passed = not report.problems
+    report.strict_tools = options.strict_tools
+    report.passed = report.protocol_passed and not (options.strict_tools and report.tool_errors())
     return report
 
 
@@ -558,7 +599,9 @@ def _parser() -> argparse.ArgumentParser:
         "and exits cleanly on EOF. Starts COMMAND the way an MCP client does and calls its tools. Only tools "
         "annotated read-only (readOnlyHint) are called unless you pass --include-writes: pointed at a real "
         "home, a write tool would really switch lights or unlock doors.",
-        epilog="Example: zwave-mcp check-stdio -- uvx zwave-mcp   (exit 0 when pure, 1 when not, 2 for bad usage)",
+        epilog="Example: zwave-mcp check-stdio -- uvx zwave-mcp   (exit 0 when pure, 1 when not, 2 for bad "
+        "usage). The summary also says how the tools answered (how many answered an error, grouped by "
+        "error); those errors change the exit code only with --strict-tools.",
     )
     parser.add_argument(
         "--script", type=Path, help="JSON (tool_args/skip_tools/messages) or JSONL of messages"
@@ -570,6 +613,13 @@ def _parser() -> argparse.ArgumentParser:
         help="also call the tools not annotated read-only (they may change real devices)",
     )
     parser.add_argument("--strict", action="store_true", help="treat warnings as failures")
+    parser.add_argument(
+        "--strict-tools",
+        action="store_true",
+        help="also fail (exit 1) when a called tool answers an error; without it the summary says how "
+        "the tools answered but only the protocol decides the exit code (generated arguments such as a "
+        "device named 'example' can make a healthy server answer an error: give real ones with --script)",
+    )
     parser.add_argument(
         "--backoff",
         default=",".join(f"{d:g}" for d in RETRY_DELAYS),
@@ -614,6 +664,7 @@ def parse_args(argv: Sequence[str]) -> tuple[Options, bool]:
         exit_timeout=args.exit_timeout,
         read_only=not args.include_writes,
         strict=args.strict,
+        strict_tools=args.strict_tools,
     )
     return options, args.json
 
@@ -628,7 +679,7 @@ def check_stdio_main(argv: list[str]) -> int:
     report = asyncio.run(run_check(options))
     print(report.summary(), file=sys.stderr)
     if as_json:
-        print(json.dumps(asdict(report), indent=2))
+        print(json.dumps({**asdict(report), "tool_errors": report.tool_errors()}, indent=2))
     return 0 if report.passed else 1
 
 

@@ -69,14 +69,18 @@ def middleware_acting_on_direct_calls(server: MCPServer[Any]) -> list[str]:
     from mcp.server.request_state import RequestStateBoundary
     from opentelemetry import trace
 
+    from zwave_mcp.client_log import ClientLogMiddleware
     from zwave_mcp.compat import lowlevel_server, tracing_middleware
     from zwave_mcp.executor import ToolCallMiddleware
     from zwave_mcp.prompts import PromptCheck
 
     acting = []
     for middleware in server.middleware:
-        if isinstance(middleware, ToolCallMiddleware | PromptCheck | RequestStateBoundary):
-            continue  # ours, run by the lane / prompts only / requestState and input-required results only
+        if isinstance(
+            middleware, ToolCallMiddleware | PromptCheck | RequestStateBoundary | ClientLogMiddleware
+        ):
+            continue  # ours, run by the lane / prompts only / requestState and input-required results only /
+            # 2026-era requests and the first request of a 2025-era connection only
         if isinstance(middleware, tracing_middleware()) and isinstance(
             trace.get_tracer_provider(), trace.ProxyTracerProvider
         ):

@@ -104,3 +104,50 @@ def test_bad_usage_exits_2() -> None:
     done = check("no-separator")
     assert done.returncode == 2
     assert "usage" in done.stderr
+
+
+ZWAVE_MCP = [sys.executable, "-m", "zwave_mcp"]
+
+
+def test_summary_says_how_the_tools_answered_not_only_that_the_protocol_held(
+    no_broker_env: dict[str, str],
+) -> None:
+    """The issue's case: no broker, so most read-only tools answer "unavailable"; the summary says so."""
+    done = subprocess.run(
+        [*CHECK, "--json", "--", *ZWAVE_MCP], capture_output=True, text=True, timeout=120, env=no_broker_env
+    )
+    assert done.returncode == 0, done.stderr  # the protocol held: without --strict-tools that decides
+    report = json.loads(done.stdout)
+    errors: dict[str, list[str]] = report["tool_errors"]
+    assert len(errors) == 1, errors  # the same error from every tool is one group
+    (cause, tools), called = next(iter(errors.items())), len(report["tools_called"])
+    assert cause.startswith("Z-Wave service unavailable: cannot reach the MQTT broker at 127.0.0.1:")
+    assert "list_zwave_devices" in tools and "check_zwave_health" not in tools
+    summary = done.stderr
+    assert "  protocol: PASS (" in summary
+    answered = [name for name in report["tools_called"] if name not in tools]
+    assert "check_zwave_health" in answered  # it says the broker cannot be reached: an answer, not an error
+    assert (
+        f"  tools: {len(answered)} of {called} answered ({', '.join(answered)}); {len(tools)} answered an "
+        f"error: {cause} ({', '.join(tools)})"
+    ) in summary
+    assert "--strict-tools makes them fail" in summary
+
+
+def test_strict_tools_fails_when_a_tool_answers_an_error(no_broker_env: dict[str, str]) -> None:
+    done = subprocess.run(
+        [*CHECK, "--strict-tools", "--", *ZWAVE_MCP],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=no_broker_env,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("check-stdio: FAIL") and "  protocol: PASS (" in done.stderr
+    assert "--strict-tools is on: a tool error fails the check" in done.stderr
+
+
+def test_strict_tools_passes_when_every_tool_answered() -> None:
+    done = check("--strict-tools", "--", *GOOD_SERVER)
+    assert done.returncode == 0, done.stderr
+    assert "  tools: 1 of 1 answered (echo)\n" in done.stderr

@@ -153,3 +153,58 @@ async def test_a_client_that_cannot_ask_unlocks_with_a_token(
             done = await call(client, "control_zwave_device", {**UNLOCK, "confirmationToken": token})
             assert done.outcome == "confirmed", done.text
             assert sim_value(sim, 5, 98, "currentMode") == 0
+
+
+class Heard:
+    """The log notifications a client received."""
+
+    def __init__(self) -> None:
+        self.messages: list[mcp_types.LoggingMessageNotificationParams] = []
+
+    async def __call__(self, params: mcp_types.LoggingMessageNotificationParams) -> None:
+        self.messages.append(params)
+
+
+@pytest.mark.parametrize("level", ["warning", "error"])
+async def test_a_2026_request_that_opts_in_hears_the_warnings_of_its_own_handling(
+    mosquitto: Any, sim: Simulator, tmp_path: Path, level: str
+) -> None:
+    """A yes to "unlock?" sent twice (the same request state replayed): the server warns while it handles
+    the second call and asks again; a client that asked for warnings (`_meta` log level) hears it, over
+    stdio, with that call; one that asked for errors only does not."""
+    heard = Heard()
+    with anyio.fail_after(60):
+        async with Client(
+            params(mosquitto, sim, tmp_path),
+            mode="auto",
+            log_level=level,  # type: ignore[arg-type]
+            logging_callback=heard,
+            elicitation_callback=Person(),
+        ) as client:
+            assert client.protocol_version == "2026-07-28"
+            assert client.server_capabilities.logging is not None
+            await ready(client)
+            await lock(client, sim)
+            asked = await client.session.call_tool("control_zwave_device", UNLOCK, allow_input_required=True)
+            assert isinstance(asked, mcp_types.InputRequiredResult), asked
+            yes = {
+                key: mcp_types.ElicitResult(action="accept", content={"confirm": True})
+                for key in asked.input_requests or {}
+            }
+            for _ in range(2):
+                await client.session.call_tool(
+                    "control_zwave_device",
+                    UNLOCK,
+                    input_responses=yes,  # type: ignore[arg-type]
+                    request_state=asked.request_state,
+                    allow_input_required=True,
+                )
+            replayed = [
+                m for m in heard.messages if m.data.get("message") == "request state replayed; asking again"
+            ]
+    if level == "warning":
+        assert [(m.level, m.logger) for m in replayed] == [("warning", "zwave_mcp.asking")], heard.messages
+    else:
+        assert replayed == [] and all(m.level in ("error", "critical") for m in heard.messages), (
+            heard.messages
+        )

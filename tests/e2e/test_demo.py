@@ -246,6 +246,11 @@ def test_demo_prints_the_conversation_and_leaves_no_process(demo_run: list[DemoR
     assert re.search(rf"MQTT broker +{expected_broker}.* on 127\.0\.0\.1:\d+", transcript), transcript
     assert re.search(r"Connected to zwave-mcp \S+ \(MCP [\d-]+\); \d+ tools:", transcript), transcript
     assert_conversation(transcript)
+    # The banner counts the devices the way the server lists them (not "ten" written by hand).
+    banner = re.search(r"simulated: the captured house \((\d+) devices on (\d+) nodes\)", transcript)
+    listed = re.search(r"(\d+) devices: ", answer_after(transcript, "What devices do I have?"))
+    assert banner and listed, transcript
+    assert banner.group(1) == listed.group(1), (banner.group(0), listed.group(0))
     assert_only_transcript(transcript)
     assert '"level"' not in run.stderr, "the server's JSON logs go to a temporary file, not the terminal"
     assert run.watch.saw("zwave"), f"the server subprocess was never seen: {run.watch.seen}"

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures_servers.wire import INITIALIZED, initialize, request, run_lines, shape, stdout_messages
+from tests.fixtures_servers.wire import (
+    INITIALIZED,
+    initialize,
+    request,
+    run_lines,
+    shape,
+    stdout_messages,
+    without_log_messages,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -21,7 +29,7 @@ def _start(env: dict[str, str], *then: bytes) -> tuple[list[dict], bytes]:
         SERVER, [initialize(1), INITIALIZED, request(2, "tools/list"), *then], timeout=60, env=env
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    return stdout_messages(done.stdout), done.stderr
+    return without_log_messages(stdout_messages(done.stdout)), done.stderr
 
 
 def test_the_next_start_lists_the_kept_tools_before_building(

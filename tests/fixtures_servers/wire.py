@@ -62,6 +62,12 @@ def stdout_messages(stdout: bytes) -> list[dict[str, Any]]:
     return messages
 
 
+def without_log_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages but the server's log notifications (`notifications/message`: zwave-mcp sends its
+    warnings, e.g. an unreachable broker, to a 2025-era client), for tests about the other ones."""
+    return [m for m in messages if m.get("method") != "notifications/message"]
+
+
 def shape(message: dict[str, Any]) -> tuple[Any, ...]:
     """(id, error code) for errors, (id, 'result') for results: what the acceptance order compares."""
     if "error" in message:

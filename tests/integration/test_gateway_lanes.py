@@ -72,3 +72,28 @@ async def test_api_replies_do_not_wait_for_the_value_lane(
         assert gw.inventory.value(value_id).value == 500.0  # type: ignore[union-attr]
     finally:
         await gw.stop()
+
+
+async def test_every_log_line_of_a_connection_names_the_connection(
+    mosquitto: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The value lane and the control lane log alike ("MQTT connected …", "MQTT disconnected: stopped"):
+    each line says which connection it is about, in its `connection` field and in its text."""
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="zwave_mcp.mqtt")
+    gw = ZwaveGateway(Settings(mqtt_url=mosquitto.url, prefix="nobody-home", api_timeout=0.5))
+    gw.start()
+    try:
+        assert await gw.transport.wait_connected(5) and await gw.control.wait_connected(5)
+    finally:
+        await gw.stop()
+    records = [r for r in caplog.records if r.name == "zwave_mcp.mqtt"]
+    assert records
+    for record in records:
+        name = getattr(record, "connection", None)
+        assert name in ("values", "api"), record.getMessage()
+        assert record.getMessage().startswith(f"[{name}] MQTT "), record.getMessage()
+    for line in ("MQTT connected to", "MQTT disconnected: stopped"):
+        saying = sorted(r.connection for r in records if line in r.getMessage())  # type: ignore[attr-defined]
+        assert saying == ["api", "values"], (line, saying)

@@ -127,3 +127,27 @@ def test_summary_names_problems_and_stderr_tail_on_failure() -> None:
     text = report.summary()
     assert "FAIL" in text and "stdout line 1" in text and "| boom" in text
     assert "PASS" in Report(command=["srv"], passed=True).summary()
+
+
+def test_summary_groups_identical_tool_errors_and_counts_the_answers() -> None:
+    report = Report(
+        command=["srv"],
+        passed=True,
+        protocol_passed=True,
+        tools_called=["a", "b", "c", "d"],
+        tool_outcomes={
+            "a": "tool error: unavailable: no broker",
+            "b": "ok: fine",
+            "c": "tool error: unavailable: no broker",
+            "d": "error -32602: bad arguments",
+        },
+    )
+    assert report.tool_errors() == {
+        "unavailable: no broker": ["a", "c"],
+        "error -32602: bad arguments": ["d"],
+    }
+    assert (
+        "  tools: 1 of 4 answered (b); 3 answered an error: unavailable: no broker (a, c); "
+        "error -32602: bad arguments (d)\n"
+    ) in report.summary()
+    assert "  protocol: PASS (" in report.summary()

@@ -13,7 +13,7 @@ from mcp_types import INTERNAL_ERROR, JSONRPCResponse
 from mcp_types.methods import serialize_server_result, validate_client_request
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from tests.fixtures_servers.wire import INITIALIZED, request, shape
+from tests.fixtures_servers.wire import INITIALIZED, request, shape, without_log_messages
 from tests.unit.test_stdio_serve import serve_lines
 from zwave_mcp.config import Settings
 from zwave_mcp.executor import ToolAnswer
@@ -212,10 +212,14 @@ class Client:
         os.write(self.in_w, line + b"\n")
 
     async def reply(self) -> dict[str, Any]:
-        while b"\n" not in self._buffer:
-            self._buffer += await asyncio.to_thread(os.read, self.out_r, 65536)
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return dict(json.loads(line))
+        """The next answer (log notifications are passed over)."""
+        while True:
+            while b"\n" not in self._buffer:
+                self._buffer += await asyncio.to_thread(os.read, self.out_r, 65536)
+            line, _, self._buffer = self._buffer.partition(b"\n")
+            message = dict(json.loads(line))
+            if without_log_messages([message]):
+                return message
 
 
 async def test_calls_taken_as_they_are_read_are_answered_and_cancelled_like_the_rest() -> None:

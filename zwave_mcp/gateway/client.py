@@ -95,6 +95,7 @@ class ZwaveGateway:
             on_connected=self._on_connected,
             on_disconnected=self._on_disconnected,
             prefer_version="3.1.1",
+            name="values",
         )
         # The control lane: API requests and their replies only, so a reply never waits behind a backlog
         # of value updates on the value lane's socket (the broker keeps one ordered queue per connection).
@@ -104,6 +105,7 @@ class ZwaveGateway:
             on_connected=self._on_control_connected,
             on_disconnected=self._on_control_disconnected,
             client_id_suffix="-control",
+            name="api",
         )
         self.api = ApiClient(self.control, self.topics, default_timeout=settings.api_timeout)
         self.api.decoders["getNodes"] = functools.partial(

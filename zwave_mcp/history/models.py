@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.executor import ToolResult
 from zwave_mcp.history.words import LastState
+from zwave_mcp.json_value import AnyJson
 
 NAME_MAX = 200
 PERIOD_HELP = (
@@ -67,7 +68,7 @@ class HistoryEvent(BaseModel):
     device: str | None
     deviceKey: str | None
     what: str
-    value: Any = None
+    value: AnyJson = None
     state: str | None = None
     source: Literal["value", "status", "gateway", "command"]
 

@@ -1,9 +1,9 @@
 """Houses: lists of zwave-js-ui node dicts in the shape `api/getNodes` returns.
 
-`captured` is the ten-device house of the captures (plus controller and Broadcast node). Large houses
-are generated from its device kinds. zwave-js allows 232 classic node ids; beyond that a generated
-house simply keeps counting (256, 257, …, as Z-Wave Long Range ids do), skipping 255, which is the
-virtual Broadcast node.
+`captured` is the ten-node house of the captures (plus controller and Broadcast node; 11 devices, as
+node 11 has two switched channels). Large houses are generated from its device kinds. zwave-js allows
+232 classic node ids; beyond that a generated house simply keeps counting (256, 257, …, as Z-Wave
+Long Range ids do), skipping 255, which is the virtual Broadcast node.
 """
 
 from __future__ import annotations

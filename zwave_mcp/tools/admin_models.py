@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from zwave_mcp.executor import ToolResult
+from zwave_mcp.json_value import AnyJson
 from zwave_mcp.tools.models import NAME_MAX, DeviceName, GateAnswer
 
 TOKEN = Field(
@@ -167,8 +168,8 @@ class ConfigParameter(BaseModel):
     key: int | str | None = None
     label: str
     description: str | None = None
-    value: Any = None
-    default: Any = None
+    value: AnyJson = None
+    default: AnyJson = None
     min: float | None = None
     max: float | None = None
     unit: str | None = None
@@ -194,8 +195,8 @@ class ChangeResult(GateAnswer):
 class ConfigWriteResult(ChangeResult):
     device: str | None = None
     parameter: ConfigParameter | None = None
-    target: Any = None
-    reported: Any = None
+    target: AnyJson = None
+    reported: AnyJson = None
 
 
 class RenameResult(ChangeResult):

@@ -15,6 +15,7 @@ from zwave_mcp.devices.gate.core import GateResult
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import Question
 from zwave_mcp.executor import ToolResult
+from zwave_mcp.json_value import AnyJson
 from zwave_mcp.outcome import Outcome
 
 NAME_MAX = 200
@@ -183,7 +184,7 @@ class DeviceCheck(ToolResult):
 
 class ValueReport(BaseModel):
     label: str
-    value: Any = None
+    value: AnyJson = None
     text: str | None = Field(None, description="What zwave-js calls this value, e.g. 'Secured'")
     unit: str | None = None
     ageSeconds: float | None = Field(None, description="Seconds since the device last reported it")
@@ -198,7 +199,7 @@ class DeviceState(ToolResult):
 
 class Reading(BaseModel):
     label: str
-    value: Any = None
+    value: AnyJson = None
     text: str | None = None
     unit: str | None = None
     ageSeconds: float | None = None
@@ -225,8 +226,8 @@ class DeviceOutcomeModel(BaseModel):
     device: str
     key: str
     outcome: Outcome
-    target: Any = None
-    reported: Any = Field(None, description="The device's last report of the value (after the command)")
+    target: AnyJson = None
+    reported: AnyJson = Field(None, description="The device's last report of the value (after the command)")
     reason: str | None = None
 
 
@@ -234,7 +235,7 @@ class MqttMessage(BaseModel):
     """One MQTT publish, exactly as it would go out (the real one also carries a per-request id)."""
 
     topic: str
-    payload: Any
+    payload: AnyJson
     qos: int = 0
     retain: bool = False
 
@@ -265,8 +266,8 @@ class ControlResult(GateAnswer):
     device: DeviceSummary
     action: str
     outcome: Outcome = Field(description=OUTCOME_HELP)
-    target: Any = None
-    reported: Any = Field(None, description="The device's last reported value")
+    target: AnyJson = None
+    reported: AnyJson = Field(None, description="The device's last reported value")
 
 
 class GroupMember(BaseModel):
@@ -274,8 +275,8 @@ class GroupMember(BaseModel):
 
     device: DeviceSummary
     outcome: Outcome = Field(description=OUTCOME_HELP)
-    target: Any = None
-    reported: Any = Field(None, description="The device's last reported value")
+    target: AnyJson = None
+    reported: AnyJson = Field(None, description="The device's last reported value")
     reason: str | None = None
 
 
@@ -291,7 +292,7 @@ class GroupControlResult(GateAnswer):
     outcome: Outcome = Field(description="The worst outcome over the devices; " + OUTCOME_HELP)
     devices: list[GroupMember] = Field(default_factory=list, description="Every device acted on")
     skipped: list[SkippedDevice] = Field(default_factory=list)
-    value: Any = Field(None, description="The target as understood: percent, degrees, mode or colour")
+    value: AnyJson = Field(None, description="The target as understood: percent, degrees, mode or colour")
 
 
 class HealthReport(ToolResult):
@@ -330,7 +331,7 @@ class Event(BaseModel):
     ageSeconds: float
     device: str | None = None
     what: str
-    value: Any = None
+    value: AnyJson = None
 
 
 class RecentEvents(ToolResult):
