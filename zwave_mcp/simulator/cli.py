@@ -29,8 +29,8 @@ restarts, as the real zwave-js-ui does them:
   or publish "graceful" or "crash" to <prefix>/_SIMULATOR/<name>/restart/set (not zwave-js-ui's API), e.g.
   mosquitto_pub -t zwave/_SIMULATOR/zwave-js-ui/restart/set -m crash
 After a start, every API answers "Z-Wave client not connected" until the driver is ready, then getNodes
-lists the nodes not ready and without values for a few seconds (--fast: a few tens of ms) until their
-values arrive. A restarted broker (without persistence) gets only the client status and version back.
+lists the nodes not ready and without values for a few seconds (--fast: a few tens of ms), then each
+with its values as it comes up, one after another. A restarted broker (without persistence) gets only the client status and version back.
 """
 
 
