@@ -14,6 +14,7 @@ from zwave_mcp.devices.errors import ActionNotSupported, StillLoading
 from zwave_mcp.devices.group_control import plan_group
 from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.gateway.loader import assess
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.policy import Policy
@@ -79,3 +80,15 @@ def test_the_loader_counts_the_same_nodes_as_waiting() -> None:
     nodes = {d.node_id: d.node for d in devices.values()}
     picture = assess(nodes)
     assert picture.waiting == sum(1 for n in nodes.values() if n.loading) == len(nodes) - 1
+
+
+def test_a_question_about_many_names_the_devices_still_loading() -> None:
+    devices = after_restart()
+    kitchen = [devices["2"], devices["8"]]  # both still loading
+    said = answer(Question.ON, kitchen, "kitchen devices", everything=False)
+    assert said.sentence == "Kitchen Light and Coffee Maker Plug are still loading."
+    assert said.unknown == kitchen and said.matching == []
+    lamp_and_light = answer(Question.ON, [devices["3"], devices["2"]], "devices", everything=True)
+    assert lamp_and_light.sentence.endswith("; Kitchen Light is still loading."), lamp_and_light.sentence
+    batteries = answer(Question.BATTERY, [devices["4"]], "bedroom devices", everything=False)
+    assert batteries.sentence == "Bedroom Sensor is still loading."
