@@ -189,7 +189,7 @@ def sentence(device: Device) -> str:
     summary = state_summary(device)
     if device.kind in m.SENSORS:
         return f"{name} reports {_and_last(summary)}."
-    if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
+    if summary == NO_READINGS:  # values, but none reported yet (no values at all: still loading, above)
         return f"{name} has not reported anything yet."
     battery = _low_battery(device)
     low = f"; its battery is low ({battery})" if battery else ""
