@@ -1,8 +1,8 @@
 """One change at a time per device.
 
-A change planned from the device's state (toggle, "+10 %", "brighter", the setpoint the current mode
-uses) must read the state the change before it left, not the state that change is replacing: two
-toggles at once both read "off" and both turn it on. `DeviceLocks.holding(keys)` is held around the whole
+A change planned from the device's state (toggle, a relative level "+10" or setpoint "-1", the setpoint
+the current mode uses) must read the state the change before it left, not the state that change is
+replacing: two toggles at once both read "off" and both turn it on. `DeviceLocks.holding(keys)` is held around the whole
 read → plan → gate → evidence of a change, for every device the change reaches.
 
 Absolute changes ("off", "30 %") take the same locks: a toggle that starts while "off" is on its way
