@@ -5,8 +5,8 @@ retained state topics, non-retained events and API replies.
 
 Restarts behave like the real gateway's ("Observed later on the real gateway" in the captures' README):
 every API answers "Z-Wave client not connected" until the driver is ready; for `timing.nodes_ready`
-after that, getNodes lists every node not ready, status Unknown, without values, then each with its
-values as it comes up, `timing.node_ready_gap` apart (a picture with some nodes and not others); after a crash the
+after that, getNodes lists every node not ready, status Unknown, without values, then (with
+`timing.node_ready_gap`) each with its values as it comes up, node by node; after a crash the
 retained `driver/status` true from before stays on the broker until the new driver is ready; after a
 broker restart (no persistence) only the client status and version are published again. `restart()`
 (or a message on `restart_topic`, outside zwave-js-ui's API) replays a graceful or crash restart. It never imports `zwave_mcp.gateway`'s
