@@ -86,7 +86,7 @@ def _completion(values: list[str]) -> Completion:
 
 def register_completions(server: MCPServer[Any], app: App) -> None:
     async def scene_labels() -> list[str]:
-        if app.gateway.unavailable_reason() is not None:
+        if await app.gateway.settled_reason() is not None:
             return []
         try:
             raw = await app.gateway.get_scenes(timeout=SCENES_TIMEOUT_S)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
 from zwave_mcp.devices.resolve import echo, normalize
 from zwave_mcp.errors import UserError
@@ -29,6 +29,13 @@ MAX_MINUTES = 24 * 60
 
 def register_prompts(server: MCPServer[Any], app: App) -> None:
     server.middleware.append(PromptCheck(server))
+
+    async def house() -> None:
+        """As resources and completions do: just after start, wait (bounded) for the first load; a house
+        that cannot be read is said so, never answered as an empty one ("The rooms are: none")."""
+        reason = await app.gateway.settled_reason()
+        if reason is not None:
+            raise MCPError(INTERNAL_ERROR, f"Z-Wave service unavailable: {reason}.")
 
     @server.prompt(name="home_status_summary", title="Home status summary")
     def home_status_summary() -> str:
@@ -55,6 +62,7 @@ def register_prompts(server: MCPServer[Any], app: App) -> None:
     @server.prompt(name="device_status", title="How is this device?")
     async def device_status(device: str) -> str:
         """Everything about one device (its name as you say it): state, readings, battery, whether it responds."""
+        await house()
         found = _or_invalid(lambda: app.devices.resolve(device))
         return (
             f"How is {found.label} doing? Call get_device_state with deviceName={found.name!r} and tell me its "
@@ -64,6 +72,7 @@ def register_prompts(server: MCPServer[Any], app: App) -> None:
     @server.prompt(name="room_status", title="What is happening in a room?")
     async def room_status(room: str) -> str:
         """What is on, open or unlocked in one room, and its temperatures."""
+        await house()
         wanted = normalize(room)
         rooms = {normalize(d.location): d.location for d in app.devices.devices() if d.location}
         if wanted not in rooms:
@@ -80,6 +89,7 @@ def register_prompts(server: MCPServer[Any], app: App) -> None:
         """Start one of zwave-js-ui's scenes by name, and say what it did."""
         from zwave_mcp.tools.scenes import pick_scene, scenes_from
 
+        await house()
         try:
             raw = await app.gateway.get_scenes(timeout=app.settings.api_timeout)
         except GatewayError as exc:

@@ -36,8 +36,7 @@ def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> Re
 
     async def _require_service() -> None:
         """Fail the read the way the tools fail their calls: an empty or stale list would be a lie."""
-        await app.gateway.settle()  # at start-up, wait (bounded) for the first load
-        reason = app.gateway.unavailable_reason()
+        reason = await app.gateway.settled_reason()  # at start-up, wait (bounded) for the first load
         if reason is not None:
             # ResourceError's text reaches the client; any other exception would reach it as a bare "error".
             raise ResourceError(f"Z-Wave service unavailable: {reason}")

@@ -5,6 +5,7 @@ through elicitation and through the two-step flow."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import logging
 from collections.abc import Callable
@@ -483,6 +484,34 @@ async def test_cancelling_a_job_that_needs_confirmation_takes_a_token(
         assert started.result["outcome"] == "running", started.text
         cancelled = await confirmed(client, "cancel_zwave_job", {"jobId": started.result["job"]["jobId"]})
     assert cancelled.result["jobs"][0]["state"] == "cancelled", cancelled.text
+
+
+async def test_a_checks_progress_is_its_own_and_only_increases(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """zwave-js-ui's controller status still tells the previous check's last round when the next one
+    starts ("3/3 done"); a call's notices are its own rounds, each further than the one before."""
+    # Rounds slower than the status polls (0.5 s), so the call sees several of its own rounds.
+    slow = SimConfig.fast(timing=dataclasses.replace(SimConfig.fast().timing, health_round=0.6))
+    sim = simulator_factory(config=slow)
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
+    args = {"operation": "check_lifeline", "deviceName": "kitchen light", "waitSeconds": 10}
+    async with connected(admin_settings(mosquitto, sim)) as client:
+        first = await call(client, "run_zwave_maintenance", {**args, "rounds": 4})
+        assert first.result["outcome"] == "done", first.text
+        assert sim.admin.cnt_status.startswith("Health check 2-->1: 4/4 done")
+        reply = await client.call_tool(
+            "run_zwave_maintenance", {**args, "rounds": 3}, progress_callback=on_progress
+        )
+        assert not reply.is_error and (reply.structured_content or {})["result"]["outcome"] == "done"
+    assert len(progress) >= 2, progress
+    assert all(total == 3 for _done, total, _message in progress), progress
+    assert str(progress[0][2]).startswith("round 1 of 3"), progress
+    assert all(a[0] < b[0] for a, b in itertools.pairwise(progress)), progress
 
 
 # --- inclusion ----------------------------------------------------------------------------------------

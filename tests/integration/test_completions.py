@@ -3,6 +3,7 @@ in both protocol eras, on Mosquitto and the simulated captured house."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from mcp_types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
 from tests.integration.mcp_harness import connected, settings_for
 from tests.integration.test_tools import create_scene
+from zwave_mcp.config import Settings
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
 pytestmark = pytest.mark.integration
@@ -115,3 +117,33 @@ async def test_a_prompt_asked_for_wrongly_is_the_clients_mistake(
         assert "in the last 60 minutes" in odd.messages[0].content.text
         arabic = await client.get_prompt("what_changed", {"minutes": "\u0663"})
         assert "in the last 3 minutes" in arabic.messages[0].content.text
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_prompt_straight_after_start_waits_for_the_house(
+    mosquitto: Any, sim: Simulator, mode: str
+) -> None:
+    """Issue 30: a one-shot client (the Inspector CLI) asks for a prompt right after `initialize`; it was
+    answered from the empty house ("No device named 'Kitchen Light'", "The rooms are: none")."""
+    async with connected(settings_for(mosquitto, sim), mode=mode, wait=False) as client:
+        device = await client.get_prompt("device_status", {"device": "Kitchen Light"})
+        assert device.messages[0].content.text.startswith("How is Kitchen Light (Kitchen) doing?")
+    async with connected(settings_for(mosquitto, sim), mode=mode, wait=False) as client:
+        room = await client.get_prompt("room_status", {"room": "kitchen"})
+        assert "location='Kitchen'" in room.messages[0].content.text
+
+
+async def test_a_prompt_without_a_house_says_why_not_that_nothing_exists() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(mqtt_url=f"mqtt://127.0.0.1:{port}", prefix="nobody")
+    async with connected(settings, wait=False) as client:
+        for name, args in (
+            ("device_status", {"device": "Kitchen Light"}),
+            ("room_status", {"room": "kitchen"}),
+        ):
+            with pytest.raises(MCPError) as caught:
+                await client.get_prompt(name, args)
+            assert caught.value.message.startswith("Z-Wave service unavailable: "), caught.value.message
+            assert "No device" not in caught.value.message and "none" not in caught.value.message

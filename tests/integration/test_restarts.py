@@ -266,3 +266,46 @@ async def test_sentence_agrees_with_the_result_when_a_reload_comes_during_the_co
         (on,) = answers
         assert on.outcome == "confirmed" and on.result["reported"] is True, on.text
         assert on.text == "Done: Kitchen Light is now on, as the device reported."
+
+
+async def test_a_device_not_up_yet_is_still_loading_not_one_that_only_reports_readings(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    """Issue 30: after a restart the nodes come up one by one; a getNodes in between lists some with their
+    values and the others empty. A control of an empty one answered "Kitchen Light cannot be controlled;
+    it only reports readings"; it is still loading, in the control, the list and the state."""
+    sim = simulator_factory(SimConfig.fast(timing=TIMING))
+    # After the restart: the controller, then the one sleeping node (Bedroom Sensor), then Kitchen Light…,
+    # 2 s apart.
+    sim.timing = replace(TIMING, node_ready_gap=2.0)
+    loading = (
+        "Kitchen Light is still loading: zwave-js-ui has not sent its values yet; ask again in a few seconds."
+    )
+    async with connected(settings_for(mosquitto, sim)) as client:
+        restart_by_topic(sim, "graceful")
+        await wait_down(sim)
+        deadline = time.monotonic() + 10
+        while True:  # until a load has the sensor's values and not yet the light's
+            listing = await call(client, "list_zwave_devices")
+            types = {} if listing.is_error else {d["name"]: d["type"] for d in listing.result["devices"]}
+            if "Kitchen Light" in types and types["Kitchen Light"] is None and types.get("Bedroom Sensor"):
+                break
+            assert time.monotonic() < deadline, f"never saw the light empty and the sensor up: {listing.text}"
+            await anyio.sleep(0.05)
+        light = next(d for d in listing.result["devices"] if d["name"] == "Kitchen Light")
+        assert light["state"] == "still loading", light
+        assert "Kitchen Light (still loading)" in listing.text, listing.text
+        control = await call(client, "control_zwave_device", {"deviceName": "Kitchen Light", "action": "on"})
+        assert control.is_error and control.error == loading, control.text
+        state = await call(client, "get_device_state", {"deviceName": "Kitchen Light"})
+        assert state.text == loading
+        # Once it is up, it is switched as usual.
+        while True:
+            control = await call(
+                client, "control_zwave_device", {"deviceName": "Kitchen Light", "action": "on"}
+            )
+            if not control.is_error:
+                break
+            assert control.error == loading and time.monotonic() < deadline + 10, control.text
+            await anyio.sleep(0.1)
+        assert control.outcome == "confirmed", control.text

@@ -154,5 +154,11 @@ def test_simulate_help_documents_the_restarts() -> None:
     from zwave_mcp.simulator.cli import build_parser
 
     text = build_parser().format_help()
-    for words in ("kill -USR1", "kill -USR2", "_SIMULATOR/<name>/restart/set", "--restart-downtime"):
+    for words in (
+        "kill -USR1",
+        "kill -USR2",
+        "_SIMULATOR/<name>/restart/set",
+        "--restart-downtime",
+        "--node-ready-gap",
+    ):
         assert words in text, words

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 import paho.mqtt.publish as mqtt_publish
 import pytest
 
@@ -587,3 +588,25 @@ async def test_recent_events_tell_what_changed(mosquitto: Any, sim: Simulator) -
         other = await call(client, "get_recent_events", {"minutes": 1, "deviceName": "front door"})
         assert all(e["device"] == "Front Door Lock" for e in other.result["events"]), other.text
         assert not [e for e in other.result["events"] if "turn" in e["what"]], other.text
+
+
+async def test_recent_events_say_how_many_they_leave_out(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(settings_for(mosquitto, sim)) as client:
+        lamp = sim.nodes[3]
+        level = next(v for v in lamp["values"].values() if v.get("property") == "currentValue")
+        for percent in range(11, 19):  # eight changes of the lamp's level
+            sim.set_value(lamp, level, percent)
+        args = {"minutes": 5, "deviceName": "living room lamp"}
+        for _ in range(100):
+            events = await call(client, "get_recent_events", args)
+            if len(events.result["events"]) >= 8:
+                break
+            await anyio.sleep(0.02)
+        total = len(events.result["events"])
+        assert events.text.startswith(f"{total} changes in the last 5 minutes, latest first: ")
+        assert events.text.endswith(f"; and {total - 5} more."), events.text
+        assert events.result["total"] == total >= 8
+        # A smaller limit lists fewer but still counts them all.
+        three = await call(client, "get_recent_events", {**args, "limit": 3})
+        assert len(three.result["events"]) == 3 and three.result["total"] == total, three.text
+        assert three.text.startswith(f"{total} changes") and three.text.endswith(f"; and {total - 3} more.")

@@ -112,12 +112,14 @@ def test_readings_cover_every_reading_value_with_unit_and_age() -> None:
 
 def test_a_device_that_has_reported_nothing_yet_is_said_so() -> None:
     """Just after zwave-js-ui starts, getNodes lists nodes without values: the sentence was
-    "Kitchen Light is no readings."."""
+    "Kitchen Light is no readings.", and it is still loading (issue 30)."""
     raw = next(n for n in raw_nodes() if n["id"] == 2)
     node = parse_node({**raw, "values": {}, "ready": False})
     assert node is not None
     (device,) = build_devices([node])
-    assert sentence(device) == "Kitchen Light has not reported anything yet."
+    assert sentence(device) == (
+        "Kitchen Light is still loading: zwave-js-ui has not sent its values yet; ask again in a few seconds."
+    )
 
 
 def test_a_door_status_that_is_neither_open_nor_closed_is_not_reported_as_closed() -> None:

@@ -17,7 +17,7 @@ from zwave_mcp.actions import ACTIONS, normalize_action
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.capabilities import color_components
 from zwave_mcp.devices.colors import Color, parse_color
-from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown, StillLoading
 from zwave_mcp.devices.gate.change import (
     Change,
     Effect,
@@ -123,6 +123,8 @@ def plan_control(
     position: Any = None,
 ) -> ControlPlan:
     """The writes and expectations for `action` on `device`; raises the domain errors on bad input."""
+    if device.node.loading:  # no values yet: what it can do is not known, not "nothing"
+        raise StillLoading(device.name)
     wanted = normalize_action(action) if isinstance(action, str) else ""
     actions = available_actions(device)
     if wanted not in actions:

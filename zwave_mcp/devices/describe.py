@@ -13,6 +13,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.control import MODE_SETPOINT
+from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
@@ -126,6 +127,8 @@ def _reading(value: ZValue, label: str, now_ms: int, text: str | None = None, id
 def state_summary(device: Device) -> str:
     """Short state for lists: "on", "30 %", "locked, door closed", "heating to 21 °C, 20.8 °C now";
     a low battery is added: "locked, door closed, battery low (8 %)"."""
+    if device.node.loading:
+        return STILL_LOADING
     text = _state_summary(device)
     battery = _low_battery(device)
     return f"{text}, battery low ({battery})" if battery and "battery" not in text else text
@@ -143,6 +146,7 @@ def _without_battery(summary: str) -> str:
 
 
 NO_READINGS = "no readings"
+STILL_LOADING = "still loading"  # zwave-js-ui has not sent the device's values yet (ZNode.loading)
 
 
 def _state_summary(device: Device) -> str:
@@ -177,13 +181,15 @@ def _state_summary(device: Device) -> str:
 def sentence(device: Device) -> str:
     """One sentence a voice assistant can say about the device."""
     name = device.name
+    if device.node.loading:
+        return still_loading(name)
     if device.has(Capability.THERMOSTAT):
         mode, temperature = _thermostat_parts(device)
         return f"{name} is {mode}; it is {temperature} now." if temperature else f"{name} is {mode}."
     summary = state_summary(device)
     if device.kind in m.SENSORS:
         return f"{name} reports {_and_last(summary)}."
-    if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
+    if summary == NO_READINGS:  # values, but none reported yet (no values at all: still loading, above)
         return f"{name} has not reported anything yet."
     battery = _low_battery(device)
     low = f"; its battery is low ({battery})" if battery else ""

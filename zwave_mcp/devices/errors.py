@@ -42,5 +42,19 @@ class StateUnknown(UserError):
     """The action depends on the current state (toggle, relative level) and the device has not reported it."""
 
 
+class StillLoading(UserError):
+    """zwave-js-ui has not sent the device's values yet (`ZNode.loading`): nothing can be said or done
+    about it until it does, and it is not a device that "only reports readings"."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(still_loading(name))
+
+
+def still_loading(name: str) -> str:
+    """ "Kitchen Light is still loading: …"; `name` is the sentence's subject ("Kitchen Light (Kitchen)
+    exists but")."""
+    return f"{name} is still loading: zwave-js-ui has not sent its values yet; ask again in a few seconds."
+
+
 class AliasFileError(ValueError):
     """The alias file cannot be used; the message says which file and what is wrong."""

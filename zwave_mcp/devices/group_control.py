@@ -125,6 +125,9 @@ def plan_group(group: Group, action: str, params: Mapping[str, Any], policy: Pol
     skipped: list[Skipped] = []
     check_lists = policy.read_only_refusal("change") is None  # read-only: the gate refuses the whole change
     for device in group.devices:
+        if device.node.loading:
+            skipped.append(Skipped(device, "it is still loading", named=True))
+            continue
         if wanted not in available_actions(device):
             skipped.append(Skipped(device, f"cannot {CANNOT[wanted]}", named=False))
             continue

@@ -108,13 +108,19 @@ def _applies_open(device: Device) -> bool:
 
 def answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
     """One sentence about `devices` (a group called `label`; `everything` when it is the whole house)."""
+    loading = [d for d in devices if d.node.loading]  # what they are is not known yet: said, not left out
     if question in (Question.BATTERY, Question.LOW_BATTERY):
-        return _battery_answer(question, devices, label, everything)
+        rest = [d for d in devices if d not in loading]
+        if loading and not any(m.BATTERY_LEVEL in d.values for d in rest):
+            return _with_loading(Answer(""), loading)  # not "none runs on batteries": not known yet
+        return _with_loading(_battery_answer(question, rest, label, everything), loading)
     holds, applies = _TESTS[question]
     asked = [d for d in devices if applies(d)]
     matching = [d for d in asked if holds(d) is True]
     unknown = [d for d in asked if holds(d) is None]
     state = str(question)
+    if not asked and loading:
+        return _with_loading(Answer(""), loading)
     if not asked:
         can = _CAN[question]
         text = f"No device can be {can}" if everything else f"None of the {label} can be {can}"
@@ -127,7 +133,16 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
         text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
     if unknown:
         text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-    return Answer(_capital(text) + ".", matching, unknown)
+    return _with_loading(Answer(_capital(text) + ".", matching, unknown), loading)
+
+
+def _with_loading(found: Answer, loading: list[Device]) -> Answer:
+    """The answer, adding "Kitchen Light is still loading" for devices zwave-js-ui has sent nothing of."""
+    if not loading:
+        return found
+    said = f"{_list([d.name for d in loading])} {'is' if len(loading) == 1 else 'are'} still loading"
+    sentence = f"{found.sentence[:-1]}; {said}." if found.sentence else f"{_capital(said)}."
+    return Answer(sentence, found.matching, found.unknown + loading)
 
 
 # What a question asks a device to be able to do ("None of the blinds can be switched on or off").

@@ -23,6 +23,7 @@ from zwave_mcp.devices.group_control import CANNOT, MAX_NAMED, GroupPlan, group_
 from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, echo, load_aliases
+from zwave_mcp.devices.serial import DeviceLocks
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -62,6 +63,7 @@ class DeviceService:
         self._entries_checked: DeviceIndex | None = None
         self.unmatched: list[str] = []  # policy list entries that match no device (warned once each)
         self._recheck_pending = False
+        self.locks = DeviceLocks()  # one change at a time per device (see serial.py)
         gateway.inventory.add_listener(self._on_change)
         gate.reach_with(self.devices_of_node)
 
@@ -241,8 +243,11 @@ class DeviceService:
             if isinstance(params.get(name), str):
                 check_text_argument(name, params[name], max_len=40)
         device = self._one_for_change(device_name)
-        plan = plan_control(device, action, **{k: params.get(k) for k in _PLAN_PARAMS})
-        result = await self.gate.apply(control_change(plan), token=token, ask=ask)
+        async with self.locks.holding([device.key]):
+            # Planned from the state the previous change of this device left (toggle, "+10 %").
+            device = self.current(device)
+            plan = plan_control(device, action, **{k: params.get(k) for k in _PLAN_PARAMS})
+            result = await self.gate.apply(control_change(plan), token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
         return plan, result
@@ -262,11 +267,13 @@ class DeviceService:
             if isinstance(params.get(name), str):
                 check_text_argument(name, params[name], max_len=40)
         group = self.group_or_device(target)
-        plan = plan_group(group, action, params, self.policy)
-        if not plan.plans:
-            raise UserError(_nothing_to_do(plan))
-        change = group_change(plan)
-        result = await self.gate.apply(change, token=token, ask=ask)
+        async with self.locks.holding(d.key for d in group.devices):
+            group = replace(group, devices=[self.current(d) for d in group.devices])
+            plan = plan_group(group, action, params, self.policy)
+            if not plan.plans:
+                raise UserError(_nothing_to_do(plan))
+            change = group_change(plan)
+            result = await self.gate.apply(change, token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
         return plan, result

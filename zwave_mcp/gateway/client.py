@@ -153,6 +153,12 @@ class ZwaveGateway:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._synced.wait(), min(SETTLE_POLL_S, deadline - time.monotonic()))
 
+    async def settled_reason(self) -> str | None:
+        """`settle`, then why the house cannot be used (None: it can): what a read that needs the house
+        (a resource, a prompt) checks first, so it never answers from a house not loaded yet."""
+        await self.settle()
+        return self.unavailable_reason()
+
     def broker_failed(self) -> bool:
         """The broker refused a lane or could not be reached since the last connection attempt."""
         return any(

@@ -51,7 +51,8 @@ class Picture:
 
 def assess(nodes: Mapping[int, ZNode]) -> Picture:
     devices = [n for n in nodes.values() if not n.is_controller and n.id != BROADCAST_NODE_ID]
-    return Picture(len(devices), sum(1 for n in devices if not n.ready and not n.values))
+    # A node ready without values does not keep the loads going (it may never have any).
+    return Picture(len(devices), sum(1 for n in devices if n.loading and not n.ready))
 
 
 class LoadSchedule:

@@ -292,6 +292,14 @@ class ZNode:
         return plain_text(self.location)
 
     @property
+    def loading(self) -> bool:
+        """The picture holds not a single value of this node yet: for a few seconds after zwave-js-ui
+        restarts every node is so, then one after another as each comes up. A node that has just said it
+        is ready is still so until the next load brings its values (its value topics cannot be mapped
+        before that), so `ready` does not count here."""
+        return not self.values
+
+    @property
     def is_sleeping_device(self) -> bool:
         """Battery devices that are not always listening queue writes until they wake up."""
         return not self.is_listening and not self.is_frequent_listening and not self.is_controller

@@ -115,9 +115,9 @@ def _get_nodes(sim: Simulator, args: list[Any], respond: Respond) -> None:
     def later() -> None:
         with sim._lock:
             nodes = json.loads(payloads.dumps(sorted(sim.nodes.values(), key=_getnodes_order)))
-            if sim.interviewing:  # just after the driver is ready: nothing known about the nodes yet
+            if sim.interviewing:  # just after the driver is ready: nothing known of a node until it is up
                 for node in nodes:
-                    if not node.get("virtual"):
+                    if not node.get("virtual") and not node.get("ready", True):
                         node.update(ready=False, status="Unknown", values={})
         respond(nodes)
 

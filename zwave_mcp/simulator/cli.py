@@ -30,7 +30,7 @@ restarts, as the real zwave-js-ui does them:
   mosquitto_pub -t zwave/_SIMULATOR/zwave-js-ui/restart/set -m crash
 After a start, every API answers "Z-Wave client not connected" until the driver is ready, then getNodes
 lists the nodes not ready and without values for a few seconds (--fast: a few tens of ms) until their
-values arrive. A restarted broker (without persistence) gets only the client status and version back.
+values arrive (with --node-ready-gap, node by node, as on the real gateway). A restarted broker (without persistence) gets only the client status and version back.
 """
 
 
@@ -74,6 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="how long a restart stays down before starting again (default 1, --fast 0.02)",
+    )
+    parser.add_argument(
+        "--node-ready-gap",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="after a start, bring the nodes up one by one this far apart (default 0: all at once)",
     )
     return parser
 
@@ -122,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     scenes = captured_scenes() if args.scenes else None
     if args.restart_downtime is not None:
         config.timing = replace(config.timing, restart_downtime=max(0.0, args.restart_downtime))
+    if args.node_ready_gap is not None:
+        config.timing = replace(config.timing, node_ready_gap=max(0.0, args.node_ready_gap))
     sim = Simulator(url.hostname or "127.0.0.1", url.port or 1883, house, config, scenes)
     done = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

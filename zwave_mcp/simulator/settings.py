@@ -24,6 +24,10 @@ class Timing:
     # `driver/status` true → nodes ready: meanwhile getNodes lists every node not ready, status Unknown,
     # without values (about 3 s on the real gateway after a restart).
     nodes_ready: float = 3.0
+    # Then the nodes come up one after another, this far apart (the controller, the sleeping nodes, then
+    # the listening ones): a getNodes meanwhile lists those up with their values, the others still empty,
+    # as the real gateway's values arrive node by node. 0: all at once (the demo and most tests).
+    node_ready_gap: float = 0.0
     restart_downtime: float = 1.0  # restart(): stopped → started again
     api_reply: float = 0.045  # trivial APIs (getInfo, scenes, errors)
     get_nodes: float = 0.07

@@ -5,7 +5,8 @@ retained state topics, non-retained events and API replies.
 
 Restarts behave like the real gateway's ("Observed later on the real gateway" in the captures' README):
 every API answers "Z-Wave client not connected" until the driver is ready; for `timing.nodes_ready`
-after that, getNodes lists every node not ready, status Unknown, without values; after a crash the
+after that, getNodes lists every node not ready, status Unknown, without values, then (with
+`timing.node_ready_gap`) each with its values as it comes up, node by node; after a crash the
 retained `driver/status` true from before stays on the broker until the new driver is ready; after a
 broker restart (no persistence) only the client status and version are published again. `restart()`
 (or a message on `restart_topic`, outside zwave-js-ui's API) replays a graceful or crash restart. It never imports `zwave_mcp.gateway`'s
@@ -118,7 +119,8 @@ class Simulator:
             self._running = False
             client.loop_stop()
             raise TimeoutError(f"simulator could not connect to {self.host}:{self.port}")
-        if wait and not self.ready.wait(timeout + self.timing.driver_ready + self.timing.nodes_ready):
+        coming_up = self.timing.nodes_ready + self.timing.node_ready_gap * len(self.nodes)
+        if wait and not self.ready.wait(timeout + self.timing.driver_ready + coming_up):
             raise TimeoutError("simulator start-up publishing did not finish")
 
     @property
@@ -464,18 +466,28 @@ class Simulator:
         self.scheduler.call_later(self.timing.nodes_ready, self._nodes_ready)
 
     def _nodes_ready(self) -> None:
+        """The nodes come up one by one, `timing.node_ready_gap` apart, then `all nodes ready`."""
         with self._lock:
             ordered = sorted(self.nodes.values(), key=lambda n: int(n["id"]))
             real = [n for n in ordered if not n.get("virtual")]
             controller = self.nodes.get(CONTROLLER_ID)
             sleepers = [n for n in real if not n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
             listeners = [n for n in real if n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
-            if controller is not None:
-                self._node_comes_up(controller, "Alive", "node_alive", announce_active=False)
-            for node in sleepers:
-                self._node_comes_up(node, "Asleep", "node_sleep", announce_active=False)
-            for node in listeners:
-                self._node_comes_up(node, "Alive", "node_alive", announce_active=True)
+        steps: list[tuple[Node, str, str, bool]] = []
+        if controller is not None:
+            steps.append((controller, "Alive", "node_alive", False))
+        steps += [(node, "Asleep", "node_sleep", False) for node in sleepers]
+        steps += [(node, "Alive", "node_alive", True) for node in listeners]
+        self._next_node_up(steps)
+
+    def _next_node_up(self, steps: list[tuple[Node, str, str, bool]]) -> None:
+        with self._lock:
+            while steps:
+                self._node_comes_up(*steps.pop(0))
+                if steps and self.timing.node_ready_gap > 0:
+                    # A restart meanwhile stops the scheduler, and with it the rest of this start-up.
+                    self.scheduler.call_later(self.timing.node_ready_gap, lambda: self._next_node_up(steps))
+                    return
             self.interviewing = False
             self.event("driver", "all_nodes_ready", [])
         self._start_periodic()

@@ -62,7 +62,7 @@ BATTERY_CC = 128
 STATUS_POLL_S = 0.5
 # A spoken answer names at most this many parameters; the structured list has them all.
 SPOKEN_PARAMETERS = 5
-_HEALTH_PROGRESS = re.compile(r"(\d+)/(\d+) done, last rating (\d+)")
+_HEALTH_PROGRESS = re.compile(r"Health check (\d+)-->\d+: (\d+)/(\d+) done, last rating (\d+)")
 _REBUILD_PROGRESS = re.compile(r"Rebuild Routes process (\w[\w ]*?)\. Healed (\d+) nodes")
 MAINTAIN = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
@@ -625,19 +625,28 @@ def _job_plan(
     long_timeout = max(admin.app.settings.api_timeout, rounds * 60.0)
     node_id = device.node_id if device is not None else 0
 
-    async def poll_status(job: Job, pattern: re.Pattern[str], done: asyncio.Future[Any]) -> None:
+    async def controller_status() -> str:
+        try:
+            return str((await network.info_status()).get("cntStatus") or "")
+        except GatewayError:
+            return ""
+
+    async def poll_status(job: Job, pattern: re.Pattern[str], done: asyncio.Future[Any], before: str) -> None:
+        """Relay zwave-js-ui's controller status as the job's progress. That status keeps the words of
+        the last operation until the next one writes its own: until it differs from `before` (read
+        before this job asked), it tells the previous check's rounds or rebuild, never this one's."""
+        fresh = False
         while not done.done():
-            try:
-                status = str((await network.info_status()).get("cntStatus") or "")
-            except GatewayError:
-                status = ""
-            match = pattern.search(status)
+            status = await controller_status()
+            fresh = fresh or status != before
+            match = pattern.search(status) if fresh else None
             if match and pattern is _HEALTH_PROGRESS:
-                job.report(
-                    float(match.group(1)),
-                    float(match.group(2)),
-                    f"round {match.group(1)} of {match.group(2)}, last rating {match.group(3)}",
-                )
+                if int(match.group(1)) == node_id:
+                    job.report(
+                        float(match.group(2)),
+                        float(match.group(3)),
+                        f"round {match.group(2)} of {match.group(3)}, last rating {match.group(4)}",
+                    )
             elif match:
                 job.report(float(match.group(2)), None, f"{match.group(2)} nodes rebuilt")
                 if match.group(1) in ("COMPLETED", "STOPPED") and not done.done():
@@ -654,8 +663,9 @@ def _job_plan(
         )
 
         async def health(job: Job) -> tuple[str, dict[str, Any]]:
+            before = await controller_status()
             task = asyncio.ensure_future(request.run())
-            watcher = asyncio.ensure_future(poll_status(job, _HEALTH_PROGRESS, task))
+            watcher = asyncio.ensure_future(poll_status(job, _HEALTH_PROGRESS, task, before))
             try:
                 result = await task
             finally:
@@ -706,10 +716,11 @@ def _job_plan(
     request = network.begin_rebuilding_routes()
 
     async def rebuild_all(job: Job) -> tuple[str, dict[str, Any]]:
+        before = await controller_status()
         if not await request.run():
             raise UserError("zwave-js-ui is already rebuilding routes")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await poll_status(job, _REBUILD_PROGRESS, done)
+        await poll_status(job, _REBUILD_PROGRESS, done, before)
         healed = int(job.progress or 0)
         return f"{done.result().lower()}, {healed} nodes rebuilt", {
             "state": done.result(),

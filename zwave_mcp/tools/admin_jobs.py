@@ -45,6 +45,10 @@ class Job:
     def report(self, progress: float | None, total: float | None, message: str | None) -> None:
         if self.state != "running":
             return  # a late progress poll (its cancellation can lose a race) never overwrites the answer
+        if self.progress is not None and (progress is None or progress < self.progress):
+            return  # a job's progress only goes forward (a poll that saw an older status says nothing new)
+        if (progress, total, message) == (self.progress, self.total, self.message):
+            return  # the same news again: no one needs waking
         self.progress, self.total, self.message = progress, total, message
         self._wake()
 
@@ -114,8 +118,10 @@ class Jobs:
         job.message = "cancelled at the person's request"
 
     async def follow(self, job: Job, ctx: Context | None, wait_s: float) -> Job:
-        """Wait up to `wait_s` for the job, sending its progress to the client as it moves."""
+        """Wait up to `wait_s` for the job, sending its progress to the client as it moves: this call's
+        notices only, each further than the one before (the MCP spec wants progress to increase)."""
         deadline = time.monotonic() + wait_s
+        sent: float | None = None
         while job.state == "running":
             left = deadline - time.monotonic()
             if left <= 0:
@@ -123,9 +129,11 @@ class Jobs:
             changed = job.changed
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), left)
-            if ctx is not None and job.progress is not None:
+            progress = job.progress
+            if ctx is not None and progress is not None and (sent is None or progress > sent):
+                sent = progress
                 with contextlib.suppress(Exception):  # a client without a progress token: nothing to send
-                    await ctx.report_progress(job.progress, job.total, job.message)
+                    await ctx.report_progress(progress, job.total, job.message)
         return job
 
     def _prune(self) -> None:

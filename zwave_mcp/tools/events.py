@@ -99,8 +99,9 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
     if device_name:
         node_ids = {app.devices.resolve(device_name).node_id}
     events: list[Event] = []
+    total = 0  # every change of the period, also those past `limit`: the answer says how many it leaves out
     for recorded in reversed(app.gateway.inventory.history):
-        if recorded.at < now - minutes * 60 or len(events) >= limit:
+        if recorded.at < now - minutes * 60:
             break
         change = recorded.change
         if change.kind == "node" or (node_ids is not None and change.node_id not in node_ids):
@@ -109,6 +110,9 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
             continue  # a fresh report of the same value: news for waiters, not for people
         if not _shown(app, change):
             continue  # hidden means hidden: a hidden device's changes are not events either
+        total += 1
+        if len(events) >= limit:
+            continue
         device, what = describe_change(app, change)
         events.append(
             Event(
@@ -119,13 +123,21 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
                 value=change.new,
             )
         )
+    summary = events_summary(total, events, minutes)
+    return RecentEvents(summary=summary, events=events, total=total)
+
+
+SAID_IN_SUMMARY = 5
+
+
+def events_summary(total: int, events: list[Event], minutes: float) -> str:
+    """ "8 changes in the last 60 minutes, latest first: A turned on; …; E woke up; and 3 more." """
     span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
-    if not events:
-        summary = f"Nothing changed in the last {span}."
-    else:
-        latest = "; ".join(f"{e.device + ' ' if e.device else ''}{e.what}" for e in events[:5])
-        summary = f"{plural(len(events), 'change')} in the last {span}, latest first: {latest}."
-    return RecentEvents(summary=summary, events=events)
+    if not total:
+        return f"Nothing changed in the last {span}."
+    said = [f"{e.device + ' ' if e.device else ''}{e.what}" for e in events[:SAID_IN_SUMMARY]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
 
 
 def specs(app: App) -> list[ToolSpec]:

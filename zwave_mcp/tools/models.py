@@ -335,4 +335,5 @@ class Event(BaseModel):
 
 
 class RecentEvents(ToolResult):
-    events: list[Event]
+    events: list[Event] = Field(description="The latest changes first, at most `limit` of them")
+    total: int = Field(0, description="How many changes the period had (events holds at most `limit`)")

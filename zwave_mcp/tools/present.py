@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from zwave_mcp.devices.describe import Reading, spoken_readings, state_summary
+from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.model import Device
 from zwave_mcp.tools.models import DeviceSummary
 
@@ -60,6 +61,8 @@ def list_summary(
 
 def verify_summary(device: Device, actions: list[str]) -> str:
     node = device.node
+    if node.loading:  # what it can do is not known yet: not "it only reports readings"
+        return still_loading(f"{device.label} exists but")
     if node.status == "Dead":
         condition = "is not responding (dead)"
     elif node.is_sleeping_device:
@@ -75,5 +78,7 @@ def verify_summary(device: Device, actions: list[str]) -> str:
 
 
 def sensor_summary(device: Device, found: list[Reading]) -> str:
+    if device.node.loading:
+        return still_loading(device.name)
     said = spoken_readings(found)
     return f"{device.name}: {', '.join(said)}." if said else f"{device.name} has no sensor readings."
