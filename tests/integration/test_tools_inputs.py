@@ -26,7 +26,8 @@ TOOLS = (
     "get_recent_events, list_zwave_devices, list_zwave_scenes, verify_device"
 )
 CAPABILITIES = (
-    "switch, dimmer, color, cover, lock, thermostat, sensor, binary_sensor, notification, meter, battery"
+    "switch, dimmer, color, cover, fan, valve, siren, lock, thermostat, sensor, binary_sensor, notification, "
+    "meter, button, battery"
 )
 
 BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [

@@ -15,8 +15,7 @@ from typing import Any
 
 from zwave_mcp.actions import ACTIONS, normalize_action
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.capabilities import color_components
-from zwave_mcp.devices.colors import Color, parse_color
+from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
 from zwave_mcp.devices.gate.change import (
     Change,

@@ -365,6 +365,9 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         percent = to_percent(new, value)
         where = "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
+    if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
+        percent = to_percent(new, value)
+        return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
     if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and is_number(new):
         state = "locked" if new == LOCK_SECURED else "unlocked"
         if new == LOCK_UNKNOWN:
@@ -429,6 +432,8 @@ _ROLE_NOUNS = {
     m.COVER_UP: "movement",
     m.COVER_DOWN: "movement",
     m.LEVEL_RESTORE: "last-level setting",
+    m.TILT_TARGET: "target tilt",
+    m.TILT_CURRENT: "tilt",
 }
 
 

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
@@ -23,16 +24,16 @@ if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
 
 # Command classes, by what a write to them does.
-CC_BASIC = 32
-CC_BINARY_SWITCH = 37
-CC_MULTILEVEL_SWITCH = 38
-CC_COLOR = 51
-CC_THERMOSTAT_MODE = 64
-CC_THERMOSTAT_SETPOINT = 67
-CC_DOOR_LOCK = 98
-CC_BARRIER = 102
-CC_WINDOW_COVERING = 106
-CC_LOCK = 118
+CC_BASIC = zc.BASIC
+CC_BINARY_SWITCH = zc.BINARY_SWITCH
+CC_MULTILEVEL_SWITCH = zc.MULTILEVEL_SWITCH
+CC_COLOR = zc.COLOR_SWITCH
+CC_THERMOSTAT_MODE = zc.THERMOSTAT_MODE
+CC_THERMOSTAT_SETPOINT = zc.THERMOSTAT_SETPOINT
+CC_DOOR_LOCK = zc.DOOR_LOCK
+CC_BARRIER = zc.BARRIER_OPERATOR
+CC_WINDOW_COVERING = zc.WINDOW_COVERING
+CC_LOCK = zc.LOCK
 DOOR_LOCK_SECURED = 255
 
 Match = Literal["equals", "nonzero", "contains"]
