@@ -107,6 +107,24 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     Schema(
+        name="housekeeping: the slat endpoint (2) of Shelly Qubino Wave Shutter and Fibaro FGR223 shutters, "
+        "a second cover that moves nothing of its own",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.MULTILEVEL_SWITCH),
+        products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
+        endpoints=frozenset({2}),
+        multi=True,
+    ),
+    Schema(
+        name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
+        kind=C.BINARY_SENSOR,
+        role=READING,
+        primary=match(zc.BINARY_SENSOR, "Any", type="boolean"),
+        purpose="door",
+        products=(product(0x014A, {0x0001}, {0x0002}),),
+    ),
+    Schema(
         name="siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
         kind=C.SIREN,
         role=m.SIREN_TONE,
@@ -141,6 +159,13 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
             (m.LOCK_BOLT, match(zc.DOOR_LOCK, "boltStatus")),
             (m.LOCK_LATCH, match(zc.DOOR_LOCK, "latchStatus")),
         ),
+    ),
+    Schema(
+        name="housekeeping: the old Lock command class beside Door Lock (Door Lock controls it)",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.LOCK, "locked"),
+        needs_kind=C.LOCK,
     ),
     Schema(
         name="thermostat: mode",
@@ -279,6 +304,14 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         companions=_LEVEL_COMPANIONS,
     ),
     Schema(
+        name="housekeeping: the Binary Switch of a cover (its motor relay: the cover moves by its position)",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.BINARY_SWITCH),
+        needs_kind=C.COVER,
+        multi=True,
+    ),
+    Schema(
         name="switch: Binary Switch",
         kind=C.SWITCH,
         role=m.SWITCH_TARGET,
@@ -366,7 +399,7 @@ READING_SCHEMAS: tuple[Schema, ...] = (
             name=f"binary sensor: {purpose} (Notification {notification} / {variable})",
             kind=C.BINARY_SENSOR,
             role=READING,
-            primary=match(zc.NOTIFICATION, notification, key=(variable,), type="number"),
+            primary=match(zc.NOTIFICATION, notification, key=(variable,)),
             shelf=C.NOTIFICATION,  # read as a Notification state ("smoke detected", "idle")
             purpose=purpose,
             multi=True,

@@ -46,6 +46,7 @@ HOUSEKEEPING = frozenset(
         0x59,  # Association Group Information
         0x5A,  # Device Reset Locally
         0x5E,  # Z-Wave Plus Info
+        MULTI_CHANNEL,
         0x63,  # User Code
         0x6C,  # Supervision
         0x70,  # Configuration
