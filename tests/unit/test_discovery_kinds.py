@@ -198,6 +198,21 @@ def test_notification_and_binary_sensors_are_binary_sensors_of_their_type(
         plan_control(sensor, "on")
 
 
+def test_a_siren_endpoint_that_names_no_tones_plays_them_by_number() -> None:
+    first = devices_of("aeotec_zw164_siren_state.json", "Indoor Siren")[0]
+    assert "set_tone" in available_actions(first)
+    assert plan_control(first, "set_tone", value="6").writes[0].target == 6
+    with pytest.raises(InvalidValue, match="it has: tones by number, from 1 to 254"):
+        plan_control(first, "set_tone", value="doorbell")
+
+
+def test_the_slat_endpoint_of_a_shutter_is_its_tilt_not_a_second_cover() -> None:
+    (shutter,) = devices_of("shelly_eu_wave_shutter_state.json", "Shutter")
+    assert shutter.endpoint is None and shutter.kind == C.COVER
+    assert shutter.values[m.COVER_TARGET].endpoint == 1 and shutter.values[m.TILT_TARGET].endpoint == 2
+    assert plan_control(shutter, "set_tilt", position=30).writes[0].value.endpoint == 2
+
+
 def test_a_central_scene_remote_is_a_button() -> None:
     remote = one("wallmote_central_scene_state.json", "WallMote")
     assert remote.kind == C.BUTTON
@@ -206,8 +221,8 @@ def test_a_central_scene_remote_is_a_button() -> None:
 
 def test_energy_production_is_read() -> None:
     inverter = one("energy_production_state.json", "Solar")
-    assert inverter.kind == C.SENSOR
-    assert {v.command_class for v in inverter.readings[C.SENSOR]} == {0x90}
+    assert inverter.kind == C.METER
+    assert {v.command_class for v in inverter.readings[C.METER]} == {0x90}
     assert set(inverter.purposes.values()) == {"energy_production"}
 
 

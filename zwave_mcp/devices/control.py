@@ -114,7 +114,7 @@ def available_actions(device: Device) -> list[str]:
         can.add("set_tilt")
     if m.VALVE_TARGET in v:
         can |= {"open", "close"}
-    if m.SIREN_TONE in v and siren_tones(device):
+    if m.SIREN_TONE in v and (siren_tones(device) or v[m.SIREN_TONE].command_class == SOUND_SWITCH):
         can.add("set_tone")
     if m.SIREN_VOLUME in v:
         can.add("set_volume")
@@ -538,7 +538,7 @@ def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
 
 def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "value", "mode", "level")
-    names = ", ".join(t.name for t in siren_tones(device))
+    names = ", ".join(t.name for t in siren_tones(device)) or "tones by number, from 1 to 254"
     said = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
     if said.casefold() in ("off", "0", "none", "silence"):
         return _siren_on_off(device, action, False)

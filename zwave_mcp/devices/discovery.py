@@ -126,6 +126,9 @@ class Schema:
     specific: frozenset[int] | None = None
     products: tuple[Product, ...] = ()
     endpoints: frozenset[int] | None = None
+    # Claims go to this endpoint's findings instead of their own (a shutter's slat endpoint is the tilt of
+    # the shutter on its first endpoint, not a second device).
+    into_endpoint: int | None = None
     required: tuple[ValueMatch, ...] = ()
     absent: tuple[ValueMatch, ...] = ()
     needs_kind: Capability | None = None
@@ -198,7 +201,12 @@ def discover(node: ZNode, schemas: Iterable[Schema]) -> dict[int, Found]:
             continue
         for ep, values in by_endpoint.items():
             if schema.endpoints is None or ep in schema.endpoints:
-                _apply(schema, values, found[ep], claimed)
+                into = (
+                    found.get(schema.into_endpoint, found[ep])
+                    if schema.into_endpoint is not None
+                    else found[ep]
+                )
+                _apply(schema, values, into, claimed)
     order = {value_id: i for i, value_id in enumerate(node.values)}
     for ep, values in by_endpoint.items():
         found[ep].unclaimed = [v for v in values if v.value_id not in claimed]

@@ -107,14 +107,15 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     Schema(
-        name="housekeeping: the slat endpoint (2) of Shelly Qubino Wave Shutter and Fibaro FGR223 shutters, "
-        "a second cover that moves nothing of its own",
-        kind=None,
-        role=IGNORE,
-        primary=match(zc.MULTILEVEL_SWITCH),
+        name="cover: the slats of Shelly Qubino Wave Shutter and Fibaro FGR223 shutters (endpoint 2 tilts "
+        "the blind on endpoint 1)",
+        kind=C.COVER,
+        role=m.TILT_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=((m.TILT_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
         products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
         endpoints=frozenset({2}),
-        multi=True,
+        into_endpoint=1,
     ),
     Schema(
         name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
@@ -430,8 +431,8 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     Schema(
-        name="sensor: Energy Production (a solar inverter's power and totals)",
-        kind=C.SENSOR,
+        name="meter: Energy Production (a solar inverter's power and totals)",
+        kind=C.METER,
         role=READING,
         primary=match(zc.ENERGY_PRODUCTION, type="number"),
         purpose="energy_production",

@@ -97,6 +97,11 @@ def tone_named(device: Device, said: str) -> Tone | None:
     """The tone a word names: its exact name, or the one tone whose name holds the word ("doorbell")."""
     key = _plain(said)
     tones = siren_tones(device)
+    if not tones and key.isdigit():
+        # a Sound Switch that names no tones still plays them by number (Aeotec ZW164's first endpoint)
+        target = device.values.get(m.SIREN_TONE)
+        low, high = 1, int(target.max) if target is not None and target.max is not None else 254
+        return Tone(int(key), f"tone {int(key)}") if low <= int(key) <= min(high, 254) else None
     exact = [t for t in tones if _plain(t.name) == key]
     if exact:
         return exact[0]
