@@ -46,7 +46,7 @@ HOUSE: dict[str, tuple[str, list[str]]] = {
     "Garage Motion": ("Garage", []),
     "Coffee Maker Plug": ("Kitchen", ["on", "off", "toggle"]),
     "Bedroom Color Bulb": ("Bedroom", ["on", "off", "toggle", "dim", "set_level", "stop", "set_color"]),
-    "Living Room Blinds": ("Living Room", ["open", "close", "stop", "set_position"]),
+    "Living Room Blinds": ("Living Room", ["open", "close", "stop", "set_position", "set_tilt"]),
     "Porch Double Switch 1": ("Porch", ["on", "off", "toggle"]),
     "Porch Double Switch 2": ("Porch", ["on", "off", "toggle"]),
 }
