@@ -7,9 +7,11 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.build import devices_for_node
+from zwave_mcp.devices.describe import sentence, state_summary
 from zwave_mcp.devices.discovery import IGNORE, READING, Schema, discover, match, product, product_ids
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.tools.present import verify_summary
 
 
 def value(node_id: int, cc: int, prop: str | int, key: Any = None, endpoint: int = 0, **meta: Any) -> ZValue:
@@ -106,6 +108,11 @@ def test_a_node_no_row_understands_is_not_understood_and_says_what_it_has() -> N
     (device,) = devices_for_node(node(odd))
     assert device.kind is None and not device.understood
     assert device.unclaimed == (odd,)
+    assert sentence(device) == "Thing is not understood yet: zwave-mcp does not know what it does."
+    assert state_summary(device) == "not understood yet"
+    assert verify_summary(device, []).endswith(
+        "zwave-mcp does not understand it yet; its values are listed in its details."
+    )
 
 
 def test_the_table_claims_nothing_twice_on_the_captured_house() -> None:

@@ -148,6 +148,8 @@ NO_READINGS = "no readings"
 
 def _state_summary(device: Device) -> str:
     v = device.values
+    if not device.understood and device.unclaimed:
+        return "not understood yet"
     if device.has(Capability.LOCK):
         return _lock_summary(device)
     if device.has(Capability.THERMOSTAT):
@@ -192,6 +194,8 @@ def sentence(device: Device) -> str:
     if device.has(Capability.THERMOSTAT):
         mode, temperature = _thermostat_parts(device)
         return f"{name} is {mode}; it is {temperature} now." if temperature else f"{name} is {mode}."
+    if not device.understood and device.unclaimed:
+        return f"{name} is not understood yet: zwave-mcp does not know what it does."
     summary = state_summary(device)
     if device.kind in m.SENSORS:
         return f"{name} reports {_and_last(summary)}."

@@ -58,6 +58,10 @@ def list_summary(
     return f"{plural(total, 'device')}{where}: {listing}{more}."
 
 
+# A device no discovery rule made anything of: never "it only reports readings".
+NOT_UNDERSTOOD = "zwave-mcp does not understand it yet; its values are listed in its details."
+
+
 def verify_summary(device: Device, actions: list[str]) -> str:
     node = device.node
     if node.status == "Dead":
@@ -66,11 +70,12 @@ def verify_summary(device: Device, actions: list[str]) -> str:
         condition = "is a battery device that sleeps; commands wait until it wakes up"
     else:
         condition = "is ready" if node.ready else "is not ready yet (still being interviewed)"
-    can = (
-        f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
-        if actions
-        else "It only reports readings."
-    )
+    if actions:
+        can = f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
+    elif device.unclaimed and not device.understood:
+        can = NOT_UNDERSTOOD
+    else:
+        can = "It only reports readings."
     return f"{device.label} exists and {condition}. {can}"
 
 
