@@ -111,7 +111,7 @@ def test_a_node_no_row_understands_is_not_understood_and_says_what_it_has() -> N
     assert sentence(device) == "Thing is not understood yet: zwave-mcp does not know what it does."
     assert state_summary(device) == "not understood yet"
     assert verify_summary(device, []).endswith(
-        "zwave-mcp does not understand it yet; its values are listed in its details."
+        "zwave-mcp does not understand it yet; the command zwave-mcp explain lists its values."
     )
 
 

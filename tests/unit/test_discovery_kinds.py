@@ -261,3 +261,22 @@ def test_a_device_no_row_understands_says_so() -> None:
     (device,) = devices_for_node(node)
     with pytest.raises(ActionNotSupported, match="Gadget is not understood yet"):
         plan_control(device, "on")
+
+
+@pytest.mark.parametrize(
+    ("file", "kind", "not_caps"),
+    [
+        ("leviton_vrf01_state.json", C.FAN, {C.DIMMER}),  # a fan speed control known by model
+        ("aeon_smart_switch_6_state.json", C.SWITCH, {C.COLOR, C.DIMMER}),  # its LED ring is no lamp
+        ("zooz_zse44_state.json", C.SENSOR, {C.BINARY_SENSOR}),  # a freeze alert does not make it one
+    ],
+)
+def test_model_rows_and_alerts(file: str, kind: C, not_caps: set[C]) -> None:
+    device = one(file)
+    assert device.kind == kind
+    assert not not_caps & set(device.capabilities)
+
+
+def test_a_heat_alarm_of_underheat_is_a_freeze_alert() -> None:
+    sensor = one("zooz_zse44_state.json")
+    assert "freeze" in sensor.purposes.values() and "heat" not in sensor.purposes.values()

@@ -154,7 +154,7 @@ def plan_control(
         if not device.understood:
             raise ActionNotSupported(
                 f"{device.name} is not understood yet, so it cannot be controlled; "
-                "its values are listed in its details.",
+                "the command zwave-mcp explain lists its values.",
                 [],
             )
         if not actions:

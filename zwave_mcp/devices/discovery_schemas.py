@@ -72,6 +72,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
     _fan("GE/Jasco 14314", 0x0063, {0x4944}, {0x3138}, ()),
     _fan("Honeywell 39358", 0x0039, {0x4944}, {0x3131}, ((1, 32), (33, 66), (67, 99))),
     _fan("Leviton ZW4SF", 0x001D, {0x0038}, {0x0002}, ((1, 25), (26, 50), (51, 75), (76, 99))),
+    _fan("Leviton VRF01 quiet fan speed control", 0x001D, {0x1001}, {0x0209}, ()),
     Schema(
         name="fan: Inovelli LZW36 (the fan is endpoint 2, the light endpoint 1)",
         kind=C.FAN,
@@ -116,6 +117,14 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
         endpoints=frozenset({2}),
         into_endpoint=1,
+    ),
+    Schema(
+        name="housekeeping: the colour and brightness of Aeotec Smart Switch 6's LED ring (it is a plug)",
+        kind=None,
+        role=IGNORE,
+        primary=match((zc.COLOR_SWITCH, zc.MULTILEVEL_SWITCH)),
+        products=(product(0x0086, {0x0003, 0x0103, 0x0203}, {0x0060}),),
+        multi=True,
     ),
     Schema(
         name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
@@ -355,18 +364,34 @@ BINARY_SENSOR_TYPES: dict[str, str] = {
     "Tilt": "tilt",
 }
 # Notification variables (zwave-js's property = notification type, property key = variable) whose states
-# are "idle" or an alarm: what a binary sensor of that type answers.
-NOTIFICATION_SENSOR_TYPES: dict[tuple[str, str], str] = {
-    ("Smoke Alarm", "Sensor status"): "smoke",
-    ("CO Alarm", "Sensor status"): "co",
-    ("CO2 Alarm", "Sensor status"): "co2",
-    ("Heat Alarm", "Heat sensor status"): "heat",
-    ("Water Alarm", "Sensor status"): "water_leak",
-    ("Access Control", "Door state"): "door",
-    ("Access Control", "Door state (simple)"): "door",
-    ("Home Security", "Motion sensor status"): "motion",
-    ("Home Security", "Cover status"): "tamper",
+# are "idle" or an alarm: what a binary sensor of that type answers. Heat Alarm says overheat (heat) or
+# underheat (freeze) in its states.
+NOTIFICATION_SENSOR_TYPES: dict[tuple[str, str, str | None], str] = {
+    ("Smoke Alarm", "Sensor status", None): "smoke",
+    ("CO Alarm", "Sensor status", None): "co",
+    ("CO2 Alarm", "Sensor status", None): "co2",
+    ("Heat Alarm", "Heat sensor status", "overheat detected"): "heat",
+    ("Water Alarm", "Sensor status", None): "water_leak",
+    ("Access Control", "Door state", None): "door",
+    ("Access Control", "Door state (simple)", None): "door",
+    ("Home Security", "Motion sensor status", None): "motion",
 }
+# Alerts a device gives besides what it is for (a thermometer's freeze alert, any sensor's tamper switch):
+# binary sensor types that do not make the device a binary sensor.
+NOTIFICATION_ALERT_TYPES: dict[tuple[str, str, str | None], str] = {
+    ("Heat Alarm", "Heat sensor status", "underheat detected"): "freeze",
+    ("Home Security", "Cover status", None): "tamper",
+}
+
+
+def _notification(notification: str, variable: str, state: str | None) -> ValueMatch:
+    """A Notification variable, and one of its states when that tells its type."""
+    if state is None:
+        return match(zc.NOTIFICATION, notification, key=(variable,))
+    return match(
+        zc.NOTIFICATION, notification, key=(variable,), state_texts=(state, f"{state} (location provided)")
+    )
+
 
 READING_SCHEMAS: tuple[Schema, ...] = (
     Schema(
@@ -400,12 +425,23 @@ READING_SCHEMAS: tuple[Schema, ...] = (
             name=f"binary sensor: {purpose} (Notification {notification} / {variable})",
             kind=C.BINARY_SENSOR,
             role=READING,
-            primary=match(zc.NOTIFICATION, notification, key=(variable,)),
+            primary=_notification(notification, variable, state),
             shelf=C.NOTIFICATION,  # read as a Notification state ("smoke detected", "idle")
             purpose=purpose,
             multi=True,
         )
-        for (notification, variable), purpose in NOTIFICATION_SENSOR_TYPES.items()
+        for (notification, variable, state), purpose in NOTIFICATION_SENSOR_TYPES.items()
+    ),
+    *(
+        Schema(
+            name=f"alert: {purpose} (Notification {notification} / {variable})",
+            kind=C.NOTIFICATION,
+            role=READING,
+            primary=_notification(notification, variable, state),
+            purpose=purpose,
+            multi=True,
+        )
+        for (notification, variable, state), purpose in NOTIFICATION_ALERT_TYPES.items()
     ),
     Schema(
         name="housekeeping: legacy alarm bytes and durations of Notification",

@@ -59,7 +59,7 @@ def list_summary(
 
 
 # A device no discovery rule made anything of: never "it only reports readings".
-NOT_UNDERSTOOD = "zwave-mcp does not understand it yet; its values are listed in its details."
+NOT_UNDERSTOOD = "zwave-mcp does not understand it yet; the command zwave-mcp explain lists its values."
 
 
 def verify_summary(device: Device, actions: list[str]) -> str:
