@@ -24,8 +24,8 @@ DUMPS = [
     (ROOT / "fixtures/devices/cover_zvidar_state.json", "Curtain", "Living Room"),
     (ROOT / "fixtures/devices/fortrezz_ssa1_siren_state.json", "Porch Siren", "Porch"),
     (ROOT / "fixtures/devices/aeotec_zw164_siren_state.json", "Indoor Siren", "Hallway"),
-    (ROOT / "tests/fixtures_devices/zooz_zac36_titan_valve_actuator_state.json", "Water Main", "Basement"),
-    (ROOT / "tests/fixtures_devices/climate_radio_thermostat_ct100_plus_state.json", "Thermostat", "Hallway"),
+    (ROOT / "fixtures/devices/zooz_zac36_titan_valve_actuator_state.json", "Water Main", "Basement"),
+    (ROOT / "fixtures/devices/climate_adc_t3000_state.json", "Thermostat", "Hallway"),
 ]
 
 
@@ -123,10 +123,10 @@ async def test_the_thermostat_fan_is_set_by_its_own_names(mosquitto: Any, sim: S
     async with connected(settings_for(mosquitto, sim)) as client:
         low = await call(client, C, {"deviceName": "thermostat", "action": "set fan mode", "mode": "low"})
         assert low.outcome == "confirmed", low.text
-        assert sim_value(sim, 13, 68, "mode", endpoint=1) == 1
+        assert sim_value(sim, 68, 68, "mode") == 1
         mixed_up = await call(client, C, {"deviceName": "thermostat", "action": "set_mode", "mode": "low"})
         assert mixed_up.is_error and "set it with set_fan_mode" in mixed_up.text
-        assert sim_value(sim, 13, 64, "mode", endpoint=1) == 1  # still heating
+        assert sim_value(sim, 68, 64, "mode") == 1  # still heating
 
 
 async def test_group_words_for_the_new_kinds(mosquitto: Any, sim: Simulator) -> None:

@@ -23,13 +23,11 @@ from zwave_mcp.simulator.dumps import load_house_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DUMPS = ROOT / "fixtures" / "devices"
-# Real devices reduced to the values that say what they are (see tests/fixtures_devices/README.md).
-OWN_DUMPS = ROOT / "tests" / "fixtures_devices"
 
 
-def devices_of(file: str, name: str = "", directory: Path = DUMPS) -> list[Device]:
+def devices_of(file: str, name: str = "") -> list[Device]:
     found: list[Device] = []
-    for raw in load_house_file(directory / file):
+    for raw in load_house_file(DUMPS / file):
         if name:
             raw["name"] = name
         node = parse_node(raw)
@@ -38,8 +36,8 @@ def devices_of(file: str, name: str = "", directory: Path = DUMPS) -> list[Devic
     return found
 
 
-def one(file: str, name: str = "Thing", directory: Path = DUMPS) -> Device:
-    (device,) = devices_of(file, name, directory)
+def one(file: str, name: str = "Thing") -> Device:
+    (device,) = devices_of(file, name)
     return device
 
 
@@ -167,6 +165,14 @@ def test_sounding_a_siren_is_not_confirmed_but_silencing_it_is() -> None:
     assert confirm_reason(siren, "set_volume", level=0) == "it can switch off an alarm"
 
 
+def test_a_binary_switch_siren_sounds_and_is_silenced_like_a_switch() -> None:
+    siren = one("siren_neo_coolcam_nas-ab01z_state.json", "Hall Siren")
+    assert siren.kind == C.SIREN and C.SWITCH not in siren.capabilities
+    assert {"on", "off"} <= set(available_actions(siren))
+    assert plan_control(siren, "on").writes[0].target is True
+    assert confirm_reason(siren, "off") == "it can switch off an alarm"
+
+
 def test_a_multilevel_switch_siren_sounds_its_tones_by_level() -> None:
     siren = one("fortrezz_ssa1_siren_state.json", "Front Door Siren")
     assert siren.kind == C.SIREN and C.DIMMER not in siren.capabilities
@@ -226,29 +232,29 @@ def test_energy_production_is_read() -> None:
     assert set(inverter.purposes.values()) == {"energy_production"}
 
 
-# ---- valves and the thermostat fan (own reduced dumps) ------------------------------------------------------
+# ---- valves and the thermostat fan ---------------------------------------------------------------------------
 
 
 def test_a_water_valve_opens_and_closes_and_closing_it_is_confirmed() -> None:
-    valve = one("zooz_zac36_titan_valve_actuator_state.json", "Water Main", OWN_DUMPS)
+    valve = one("zooz_zac36_titan_valve_actuator_state.json", "Water Main")
     assert valve.kind == C.VALVE
     assert available_actions(valve) == ["open", "close"]
     close = plan_control(valve, "turn off")
     assert (close.action, close.writes[0].target) == ("close", False)
     assert confirm_reason(valve, "close") == "it can shut off the supply to the house"
     assert confirm_reason(valve, "open") is None
-    assert sentence(valve) == "Water Main is closed."  # its current value says closed
+    assert sentence(valve).startswith("Water Main is closed")  # its current value says closed
 
 
 def test_the_thermostat_fan_mode_is_set_by_name() -> None:
-    thermostat = one("climate_radio_thermostat_ct100_plus_state.json", "Thermostat", OWN_DUMPS)
+    thermostat = one("climate_adc_t3000_state.json", "Thermostat")
     assert "set_fan_mode" in available_actions(thermostat)
     plan = plan_control(thermostat, "fan mode", mode="low")
     assert (plan.writes[0].value.command_class, plan.writes[0].target, plan.argument) == (0x44, 1, "Low")
     with pytest.raises(InvalidValue) as err:
         plan_control(thermostat, "set_mode", mode="Low")
     assert "is one of its fan modes: set it with set_fan_mode" in str(err.value)
-    with pytest.raises(InvalidValue, match=r"has no fan mode .turbo.; it has: Auto low, Low\."):
+    with pytest.raises(InvalidValue, match=r"has no fan mode .turbo.; it has: Auto low, Low, Circulation\."):
         plan_control(thermostat, "set_fan_mode", mode="turbo")
 
 

@@ -162,6 +162,9 @@ def _state_summary(device: Device) -> str:
     if m.VALVE_TARGET in v:
         opened = _truthy(v.get(m.VALVE_CURRENT) or v[m.VALVE_TARGET])
         return "unknown" if opened is None else ("open" if opened else "closed")
+    if device.has(Capability.SIREN) and m.SWITCH_TARGET in v:
+        sounding = _truthy(v.get(m.SWITCH_CURRENT) or v[m.SWITCH_TARGET])
+        return "unknown" if sounding is None else ("sounding" if sounding else "silent")
     if m.SIREN_TONE in v:
         watch = v.get(m.SIREN_TONE_CURRENT) or v[m.SIREN_TONE]
         if not is_number(watch.value):
