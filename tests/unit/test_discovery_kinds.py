@@ -286,3 +286,26 @@ def test_model_rows_and_alerts(file: str, kind: C, not_caps: set[C]) -> None:
 def test_a_heat_alarm_of_underheat_is_a_freeze_alert() -> None:
     sensor = one("zooz_zse44_state.json")
     assert "freeze" in sensor.purposes.values() and "heat" not in sensor.purposes.values()
+
+
+def test_closing_a_valve_that_supplies_nothing_of_the_house_is_not_confirmed() -> None:
+    valve = one("zooz_zac36_titan_valve_actuator_state.json", "Garden Zone 1")
+    valve.node.product_label, valve.node.product_description = "ZAC36", "Valve Actuator"
+    assert confirm_reason(valve, "close") is None
+    valve.node.product_description = "Titan Water Valve Actuator"  # its product says water: a main
+    assert confirm_reason(valve, "close") == "it can shut off the supply to the house"
+
+
+def test_the_gate_reads_the_new_kinds_writes_by_what_they_do() -> None:
+    from zwave_mcp.devices.gate.change import effect_words
+
+    fan = one("fan_ge_12730_state.json", "Fan")
+    assert effect_words(fan, fan.values[m.LEVEL_TARGET], 0)[0] == frozenset({"off", "set_speed"})
+    siren = devices_of("aeotec_zw164_siren_state.json", "Siren")[1]
+    assert effect_words(siren, siren.values[m.SIREN_TONE], 0)[0] == frozenset({"off"})
+    assert effect_words(siren, siren.values[m.SIREN_TONE], 3)[0] == frozenset({"on", "set_tone"})
+    thermostat = one("climate_adc_t3000_state.json")
+    assert effect_words(thermostat, thermostat.values[m.THERMOSTAT_FAN_MODE], 1) == (
+        frozenset({"set_fan_mode"}),
+        "Low",
+    )
