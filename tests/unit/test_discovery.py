@@ -40,6 +40,7 @@ def test_product_ids_come_from_zwave_js_ui_device_id() -> None:
     assert product_ids(node(device_id="99-12340-18756")) == (99, 18756, 12340)
     assert product_ids(node(device_id=None)) is None
     assert product_ids(node(device_id="not-an-id")) is None
+    assert product_ids(node(device_id="1-²-3")) is None  # a digit to str.isdigit, not to int()
 
 
 def test_rows_are_read_top_to_bottom_and_each_value_is_claimed_once() -> None:

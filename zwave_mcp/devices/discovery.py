@@ -31,6 +31,7 @@ class ValueMatch:
     command_class: frozenset[int]
     property: frozenset[str | int] | None = None
     property_key: frozenset[str | int | None] | None = None
+    numbered: bool = False  # the property key is a number (a setpoint type, a Window Covering parameter)
     key_label_has: str | None = None  # the property key's label contains this (lower case): "slat"
     key_label_lacks: str | None = None
     type: frozenset[str] | None = None  # zwave-js metadata type: "number", "boolean", …
@@ -44,6 +45,10 @@ class ValueMatch:
         if self.property is not None and value.property not in self.property:
             return False
         if self.property_key is not None and value.property_key not in self.property_key:
+            return False
+        if self.numbered and not (
+            isinstance(value.property_key, int) and not isinstance(value.property_key, bool)
+        ):
             return False
         if self.key_label_has is not None or self.key_label_lacks is not None:
             label = (value.property_key_name or "").casefold()
@@ -64,6 +69,7 @@ def match(
     command_class: int | Iterable[int],
     *properties: str | int,
     key: Iterable[str | int | None] | None = None,
+    numbered: bool = False,
     key_label_has: str | None = None,
     key_label_lacks: str | None = None,
     type: str | Iterable[str] | None = None,
@@ -77,6 +83,7 @@ def match(
         command_class=ccs,
         property=frozenset(properties) if properties else None,
         property_key=None if key is None else frozenset(key),
+        numbered=numbered,
         key_label_has=key_label_has,
         key_label_lacks=key_label_lacks,
         type=None if type is None else frozenset({type} if isinstance(type, str) else type),
@@ -180,7 +187,7 @@ def product_ids(node: ZNode) -> tuple[int, int, int] | None:
     """(manufacturer id, product type, product id), from zwave-js-ui's `deviceId`
     "<manufacturerId>-<productId>-<productType>"; None when the node has not said."""
     parts = (node.device_id or "").split("-")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
         return None
     manufacturer, product_id, product_type = (int(p) for p in parts)
     return manufacturer, product_type, product_id

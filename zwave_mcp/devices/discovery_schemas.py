@@ -32,7 +32,9 @@ _COVER_COMPANIONS = (
 )
 _SWITCH_TARGET = match(zc.BINARY_SWITCH, "targetValue", writeable=True)
 _SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),)
-_WINDOW_COVERING_POSITION = match(zc.WINDOW_COVERING, "targetValue", key_label_lacks="slat", writeable=True)
+_WINDOW_COVERING_POSITION = match(
+    zc.WINDOW_COVERING, "targetValue", numbered=True, key_label_lacks="slat", writeable=True
+)
 
 
 def _fan(
@@ -187,7 +189,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="thermostat: setpoints",
         kind=C.THERMOSTAT,
         role=m.SETPOINT_PREFIX + "{key}",
-        primary=match(zc.THERMOSTAT_SETPOINT, "setpoint", type="number", writeable=True),
+        primary=match(zc.THERMOSTAT_SETPOINT, "setpoint", numbered=True, type="number", writeable=True),
         multi=True,
     ),
     Schema(
@@ -232,7 +234,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="cover: Window Covering slats (tilt)",
         kind=C.COVER,
         role=m.TILT_TARGET,
-        primary=match(zc.WINDOW_COVERING, "targetValue", key_label_has="slat", writeable=True),
+        primary=match(zc.WINDOW_COVERING, "targetValue", numbered=True, key_label_has="slat", writeable=True),
         companions=((m.TILT_CURRENT, match(zc.WINDOW_COVERING, "currentValue")),),
     ),
     Schema(
