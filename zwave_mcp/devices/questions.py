@@ -14,17 +14,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.describe import (
-    LOW_BATTERY_PERCENT,
-    cover_open,
-    door_open,
-    is_on,
-    level_percent,
-    lock_state,
-    readings,
-)
+from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, readings
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
 

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
-from zwave_mcp.devices.describe import readings, sentence
+from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.errors import DeviceNotFound
 from zwave_mcp.devices.questions import answer as ask
+from zwave_mcp.devices.readings import readings
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.tools.models import (
     DeviceArgs,

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 
-from zwave_mcp.devices.describe import Reading, spoken_readings, state_summary
+from zwave_mcp.devices.describe import state_summary
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import Reading, spoken_readings
 from zwave_mcp.tools.models import DeviceSummary
 
 
