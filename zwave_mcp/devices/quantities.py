@@ -121,7 +121,7 @@ def quantity_of(value: ZValue) -> Quantity | None:
         parameter = _spec(value, "parameter")
         if parameter is None and isinstance(value.property_key, int):
             parameter = value.property_key
-        label = _PRODUCTION.get(parameter or -1, (value.label or "production").lower())
+        label = _PRODUCTION.get(-1 if parameter is None else parameter, (value.label or "production").lower())
         return _quantity("energy_production", label)
     return None
 

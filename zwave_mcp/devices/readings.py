@@ -23,6 +23,7 @@ LOW_BATTERY_PERCENT = 20
 CC_CENTRAL_SCENE = 91  # button presses are events, not readings (`presses`)
 ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
 GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
+_UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
 
 # Notification states as people say them (zwave-js's texts otherwise, lower-cased).
 _NOTIFICATION_WORDS = {
@@ -104,7 +105,7 @@ def reading_of(value: ZValue, now_ms: int) -> Reading:
             spoken_label=kind.word.replace("_", " "),
         )
     if value.command_class == st.CC_BINARY_SENSOR:  # "Any", "General purpose", "Aux": no type we know
-        said = None if value.value is None else ("triggered" if value.value else "clear")
+        said = None if value.value is None else _UNTYPED[0 if value.value else 1]
         label = str(value.property)
         return replace(base, label=label, text=said, group=NOTICES, spoken_label=enum_words(label))
     if value.command_class == st.CC_NOTIFICATION:
@@ -193,10 +194,15 @@ def sentence_phrases(found: list[Reading]) -> tuple[list[str], list[str]]:
     others = [
         r for r in _unsaid_rest(found) if r.group not in (q.POWER, q.PRODUCTION) or r.value is None
     ]  # unreported power readings are said as such, with the others
+    typed = any(r.sensor for r in found)
     said: list[str] = []
     for r in others:
         if (r.idle and r.value is not None) or (r.value is None and (r.quantity == "battery" or r.idle)):
             continue  # at rest, or a battery (or tamper switch) not heard from yet: no news
+        if r.group == NOTICES and (r.value is None or (typed and r.text in _UNTYPED)):
+            continue  # a status never reported; an untyped binary sensor ("Any") beside typed ones
+        if r.label.startswith("Unknown ("):
+            continue  # zwave-js's name for a sensor type it does not know: nothing a person can use
         phrase = battery_phrase(r) if r.quantity == "battery" else r.spoken()
         if phrase not in said:
             said.append(phrase)

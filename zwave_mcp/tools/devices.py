@@ -18,7 +18,6 @@ from zwave_mcp.tools.models import (
     DeviceList,
     DeviceState,
     ListDevicesArgs,
-    Reading,
     SensorArgs,
     SensorData,
     ValueReport,
@@ -27,6 +26,7 @@ from zwave_mcp.tools.present import (
     age_seconds,
     list_summary,
     now_ms,
+    reading_model,
     sensor_summary,
     summarize,
     verify_summary,
@@ -112,7 +112,12 @@ def specs(app: App) -> list[ToolSpec]:
             )
             for v in device.all_values()
         ]
-        return DeviceState(summary=sentence(device), device=summarize(device), values=values)
+        return DeviceState(
+            summary=sentence(device),
+            device=summarize(device),
+            readings=[reading_model(r) for r in readings(device, now)],
+            values=values,
+        )
 
     async def get_device_sensor_data(args: SensorArgs, _ctx: Any) -> SensorData:
         device = service.resolve(args.deviceName)
@@ -123,18 +128,7 @@ def specs(app: App) -> list[ToolSpec]:
             values = [v for v in device.all_values() if v.value_id in old]
             refreshed = set(await service.refresh(device, values))
             found = readings(device, now_ms())
-        items = [
-            Reading(
-                label=r.label,
-                value=r.value,
-                text=r.text,
-                unit=r.unit,
-                ageSeconds=r.age_s,
-                source="refreshed" if r.value_id in refreshed else "live",
-                valueId=r.value_id,
-            )
-            for r in found
-        ]
+        items = [reading_model(r, "refreshed" if r.value_id in refreshed else "live") for r in found]
         return SensorData(summary=sensor_summary(device, found), device=summarize(device), readings=items)
 
     return [

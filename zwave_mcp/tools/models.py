@@ -193,6 +193,9 @@ class ValueReport(BaseModel):
 
 class DeviceState(ToolResult):
     device: DeviceSummary
+    readings: list[Reading] = Field(
+        default_factory=list, description="Every reading, in the order the summary says them"
+    )
     values: list[ValueReport]
 
 
@@ -201,7 +204,16 @@ class Reading(BaseModel):
     value: Any = None
     text: str | None = None
     unit: str | None = None
+    quantity: str | None = Field(
+        None,
+        description="What it measures: temperature, humidity, power, energy, battery, energy_production…",
+    )
+    sensorType: str | None = Field(
+        None, description="Binary sensors: smoke, co, water_leak, door, window, motion, tamper…"
+    )
+    alarm: bool | None = Field(None, description="Binary sensors: triggered (true) or at rest (false)")
     ageSeconds: float | None = None
+    lastUpdated: str | None = Field(None, description="When the device last reported it (ISO 8601, UTC)")
     source: Literal["live", "refreshed"] = "live"
     valueId: str
 
