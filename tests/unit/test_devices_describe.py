@@ -50,12 +50,17 @@ def test_summaries_follow_the_values() -> None:
     d["9"].values[m.COLOR_CURRENT].value = {"warmWhite": 255, "coldWhite": 0, "red": 0, "green": 0, "blue": 0}
     assert state_summary(d["9"]) == "50 %, warm white"
     d["7"].readings[m.Capability.NOTIFICATION][1].value = 8
-    assert state_summary(d["7"]) == "motion detected"  # the notification's alarm wins over the resting binary sensor
+    assert (
+        state_summary(d["7"]) == "motion detected"
+    )  # the notification's alarm wins over the resting binary sensor
     d["7"].readings[m.Capability.BINARY_SENSOR][0].value = True
     assert state_summary(d["7"]) == "motion detected"  # the binary sensor and the notification say it once
     assert sentence(d["7"]) == "Garage Motion reports motion detected and battery 100 %."
     d["7"].readings[m.Capability.NOTIFICATION][0].value = 3
-    assert sentence(d["7"]) == "Garage Motion reports its cover has been removed, motion detected and battery 100 %."
+    assert (
+        sentence(d["7"])
+        == "Garage Motion reports its cover has been removed, motion detected and battery 100 %."
+    )
     d["2"].values[m.SWITCH_CURRENT].value = None
     assert state_summary(d["2"]) == "unknown"
 
@@ -64,7 +69,9 @@ def test_sentences() -> None:
     d = house()
     assert sentence(d["2"]) == "Kitchen Light is off."
     assert sentence(d["3"]) == "Living Room Lamp is on at 40 %."
-    assert sentence(d["4"]) == "Bedroom Sensor reports air temperature 21.6 °C, humidity 46 % and battery 87 %."
+    assert (
+        sentence(d["4"]) == "Bedroom Sensor reports air temperature 21.6 °C, humidity 46 % and battery 87 %."
+    )
     assert sentence(d["6"]) == "Hallway Thermostat is heating to 20 °C; it is 20.8 °C now."
     assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open; battery 64 %."
     assert sentence(d["8"]) == "Coffee Maker Plug is off, using 0 W at 230.1 V and 0 A, 12.34 kWh in total."

@@ -40,7 +40,9 @@ def test_a_thermostat_says_what_it_is_doing_and_its_humidity_and_battery() -> No
     thermostat.values[m.THERMOSTAT_OPERATING].value = 1  # Heating
     assert sentence(thermostat).startswith("Hall Thermostat is heating to 72 °F; it is 72 °F now")
     thermostat.values[m.THERMOSTAT_OPERATING].value = 3  # Fan Only
-    assert sentence(thermostat).startswith("Hall Thermostat is set to heat to 72 °F and running only its fan;")
+    assert sentence(thermostat).startswith(
+        "Hall Thermostat is set to heat to 72 °F and running only its fan;"
+    )
     thermostat.values[m.THERMOSTAT_MODE].value = 0
     thermostat.values[m.THERMOSTAT_OPERATING].value = 0
     assert sentence(thermostat).startswith("Hall Thermostat is off; it is 72 °F now")
