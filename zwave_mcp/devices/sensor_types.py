@@ -26,25 +26,35 @@ class SensorType:
     alarm: str  # said of the device when it triggers: "smoke detected"
     idle: str  # at rest: "no smoke"
     noun: str  # what a question asks about: "smoke", "a water leak", "motion"
+    sensed: str  # what a device of this type senses: "smoke", "water leaks"
     quiet: bool = False  # at rest it is no news (tamper): left out of the spoken state
-    alert: bool = True  # a danger (smoke, CO, leak…), said before everything else when triggered
 
 
 TYPES: dict[str, SensorType] = {
     t.word: t
     for t in (
-        SensorType("smoke", "smoke detected", "no smoke", "smoke"),
-        SensorType("co", "carbon monoxide detected", "no carbon monoxide", "carbon monoxide"),
-        SensorType("co2", "carbon dioxide alarm", "no carbon dioxide alarm", "a carbon dioxide alarm"),
-        SensorType("heat", "overheating", "no heat alarm", "a heat alarm"),
-        SensorType("freeze", "freezing", "no freeze alarm", "a freeze alarm"),
-        SensorType("water_leak", "water leak detected", "no leak", "a water leak"),
-        SensorType("glass_break", "glass breakage detected", "no glass breakage", "glass breakage"),
-        SensorType("tamper", "tampered with", "not tampered with", "tampering", quiet=True),
-        SensorType("motion", "motion detected", "no motion", "motion", alert=False),
-        SensorType("door", "open", "closed", "an open door", alert=False),
-        SensorType("window", "open", "closed", "an open window", alert=False),
-        SensorType("tilt", "tilted", "not tilted", "a tilt", alert=False),
+        SensorType("smoke", "smoke detected", "no smoke", "smoke", "smoke"),
+        SensorType(
+            "co", "carbon monoxide detected", "no carbon monoxide", "carbon monoxide", "carbon monoxide"
+        ),
+        SensorType(
+            "co2",
+            "carbon dioxide alarm",
+            "no carbon dioxide alarm",
+            "a carbon dioxide alarm",
+            "carbon dioxide",
+        ),
+        SensorType("heat", "overheating", "no heat alarm", "a heat alarm", "overheating"),
+        SensorType("freeze", "freezing", "no freeze alarm", "a freeze alarm", "freezing"),
+        SensorType("water_leak", "water leak detected", "no leak", "a water leak", "water leaks"),
+        SensorType(
+            "glass_break", "glass breakage detected", "no glass breakage", "glass breakage", "glass breakage"
+        ),
+        SensorType("tamper", "tampered with", "not tampered with", "tampering", "tampering", quiet=True),
+        SensorType("motion", "motion detected", "no motion", "motion", "motion"),
+        SensorType("door", "open", "closed", "an open door", "doors opening"),
+        SensorType("window", "open", "closed", "an open window", "windows opening"),
+        SensorType("tilt", "tilted", "not tilted", "a tilt", "tilting"),
     )
 }
 
