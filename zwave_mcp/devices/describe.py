@@ -111,6 +111,9 @@ def sentence(device: Device) -> str:
     if not _acts(device):
         if not power and not others:
             return f"{name} has not reported anything yet."
+        if not power and others[0] in ("open", "closed"):  # a door or window sensor
+            tail = f"; it reports {and_list(others[1:])}" if others[1:] else ""
+            return f"{name} is {others[0]}{tail}."
         if power and power[0].startswith(("using", "producing")):
             tail = f"; it reports {and_list(others)}" if others else ""
             return f"{name} is {', '.join(power)}{tail}."

@@ -131,7 +131,10 @@ def sensor_words(value: ZValue, raw: Any) -> str | None:
     if raw is None:
         return None
     if value.command_class == st.CC_NOTIFICATION and st.alarm_state(value, raw) is not False:
-        return notification_text(value, raw)
+        hit = st.triggered(value, raw)
+        return (
+            hit.alarm if hit is not None and value.state_text(raw) is None else notification_text(value, raw)
+        )
     return st.words(value, raw) or notification_text(value, raw)
 
 

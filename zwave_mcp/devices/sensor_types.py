@@ -50,7 +50,7 @@ TYPES: dict[str, SensorType] = {
         SensorType(
             "glass_break", "glass breakage detected", "no glass breakage", "glass breakage", "glass breakage"
         ),
-        SensorType("tamper", "tampered with", "not tampered with", "tampering", "tampering", quiet=True),
+        SensorType("tamper", "tampering detected", "not tampered with", "tampering", "tampering", quiet=True),
         SensorType("motion", "motion detected", "no motion", "motion", "motion"),
         SensorType("door", "open", "closed", "an open door", "doors opening"),
         SensorType("window", "open", "closed", "an open window", "windows opening"),
@@ -100,6 +100,20 @@ _ALARM_STATES: dict[tuple[int, int], str] = {
 # States that are the rest state of a variable without an "idle" 0: the door is closed.
 _REST_STATES: dict[tuple[int, int], str] = {(6, 23): "door"}
 
+# (notification type, variable) → type, for a value whose metadata lost its states (seen in real dumps:
+# an Ecolink's "Home Security / Cover status" with no label, states nor ccSpecific).
+_VARIABLES: dict[tuple[int, str], str] = {
+    (1, "Sensor status"): "smoke",
+    (2, "Sensor status"): "co",
+    (3, "Sensor status"): "co2",
+    (4, "Heat sensor status"): "heat",
+    (5, "Sensor status"): "water_leak",
+    (6, "Door state"): "door",
+    (6, "Door state (simple)"): "door",
+    (7, "Cover status"): "tamper",
+    (7, "Motion sensor status"): "motion",
+}
+
 # Binary Sensor CC: zwave-js names the value after the sensor type.
 BINARY_SENSOR_TYPES = {
     "Smoke": "smoke",
@@ -144,9 +158,12 @@ def sensor_type(value: ZValue) -> SensorType | None:
         if _state_id(s.value) is not None
     ]
     found = [w for w in words if w]
+    if not found:
+        word = _VARIABLES.get((kind, str(value.property_key)))
+        return TYPES[word] if word else None
     # A variable whose states name one kind of sensor is that sensor (Home Security's "Sensor status"
     # can carry both intrusion and glass breakage: it is the one its named states mostly are).
-    return TYPES[max(set(found), key=found.count)] if found else None
+    return TYPES[max(set(found), key=found.count)]
 
 
 def triggered(value: ZValue, raw: Any) -> SensorType | None:

@@ -136,8 +136,9 @@ def specs(app: App) -> list[ToolSpec]:
             "list_zwave_devices",
             "List the Z-Wave devices with their room, type, current state and status, or answer a question "
             "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
-            "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, or "
-            "battery levels ('is anything on in the kitchen?' = target 'kitchen', state 'on'). Paginated "
+            "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, "
+            "battery levels, or whether any sensor senses smoke, co, a water_leak, motion… ('is anything on in "
+            "the kitchen?' = target 'kitchen', state 'on'; 'any leaks?' = state 'water_leak'). Paginated "
             "(limit/offset) with a total.",
             ListDevicesArgs,
             DeviceList,

@@ -54,7 +54,9 @@ class ListDevicesArgs(_Args):
     state: Question | None = Field(
         None,
         description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
-        "'battery' for battery levels, 'low_battery' for low ones. The summary is the one-sentence answer.",
+        "'battery' for battery levels, 'low_battery' for low ones; is there smoke, co (carbon monoxide), co2, "
+        "heat, freeze, water_leak, motion, tamper, glass_break ('is there smoke anywhere?' = state 'smoke'). "
+        "The summary is the one-sentence answer.",
     )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
     location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
