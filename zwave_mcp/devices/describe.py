@@ -13,6 +13,7 @@ from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.control import MODE_SETPOINT
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
@@ -288,6 +289,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     """What one reported change means, to follow the device's name: "turned on", "went to 40 %",
     "reported air temperature 21.7 °C". Uses the value's role in the device, never its zwave-js label
     when a plainer word exists."""
+    if (press := press_of(value, new)) is not None:
+        return press.words()  # "WallMote button 2 was held"
     role = (
         next((r for r, v in device.values.items() if v.value_id == value.value_id), None) if device else None
     )

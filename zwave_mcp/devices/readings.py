@@ -16,11 +16,11 @@ from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.presses import is_press
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.safetext import plain_text
 
 LOW_BATTERY_PERCENT = 20
-CC_CENTRAL_SCENE = 91  # button presses are events, not readings (`presses`)
 ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
 GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
 _UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
@@ -80,7 +80,7 @@ def readings(device: Device, now_ms: int) -> list[Reading]:
     if (battery := device.values.get(m.BATTERY_LEVEL)) is not None:
         values.append(battery)
     for value in values:
-        if value.value_id in seen or value.command_class == CC_CENTRAL_SCENE:
+        if value.value_id in seen or is_press(value):
             continue
         seen.add(value.value_id)
         out.append(reading_of(value, now_ms))

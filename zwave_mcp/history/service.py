@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
@@ -227,7 +228,10 @@ class HistoryService:
 
     def _event(self, source: _Source, row: Row) -> HistoryEvent:
         phrase = self._phrase(source, row.new)
+        press = press_of(source.value, row.new) if source.value is not None else None
         return HistoryEvent(
+            button=press.button if press else None,
+            press=press.kind if press else None,
             at=self.iso(row.at),
             device=source.device.name if source.device else None,
             deviceKey=source.device.key if source.device else None,
@@ -446,6 +450,10 @@ class HistoryService:
         who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
         ago_text = "just now" if elapsed < 5 else f"{ago(elapsed)} ago"
         summary = f"The last time {who}{found.what} was {when(self.dt(found_at), now)}, {ago_text}."
+        if found.press is not None:  # "Button 2 on WallMote was held at 20:14, 5 minutes ago."
+            subject = found.what.removesuffix(f" was {found.press}")
+            on = f" on {found.device}" if found.device else ""
+            summary = f"{cap(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
 
     # ---- energy and batteries (their own modules) --------------------------------------------------
@@ -500,6 +508,7 @@ _STATE_WORDS = {
     "awake": "woken up",
     "online": "come online",
     "offline": "gone offline",
+    "pressed": "had a button pressed",
 }
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.presses import press_of
 from zwave_mcp.gateway.model import ZValue
 
 CC_BINARY_SWITCH = 37
@@ -39,6 +40,7 @@ LastState = Literal[
     "awake",
     "online",
     "offline",
+    "pressed",
 ]
 STATES: tuple[str, ...] = tuple(s for s in get_args(LastState) if s != "any")
 STATUS_PHRASES = {
@@ -82,6 +84,8 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     if value is None:
         shown = "on" if raw is True else "off" if raw is False else raw
         return Phrase(f"reported {_number(shown)}", None, shown)
+    if (press := press_of(value, raw)) is not None:  # "button 2 was held"
+        return Phrase(press.words(), "pressed", press.kind)
     cc = value.command_class
     label = (value.label or str(value.property)).strip()
     lowered_label = spoken_label(label)
