@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZValue
 
 CC_SCENE_ACTIVATION = 43
@@ -51,6 +52,20 @@ def is_press(value: ZValue) -> bool:
         (CC_CENTRAL_SCENE, "scene"),
         (CC_SCENE_ACTIVATION, "sceneId"),
     )
+
+
+def press_values(device: Device) -> list[ZValue]:
+    """The device's buttons: its press values, whether or not discovery gave them a role (a press is
+    the node's, on the device's endpoint)."""
+    claimed = [v for v in device.all_values() if is_press(v)]
+    seen = {v.value_id for v in claimed}
+    return claimed + [
+        v
+        for v in device.node.values.values()
+        if is_press(v)
+        and v.value_id not in seen
+        and (device.endpoint is None or v.endpoint == device.endpoint)
+    ]
 
 
 def press_of(value: ZValue, raw: Any) -> Press | None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presses import press_of
+from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
@@ -202,7 +202,7 @@ class HistoryService:
         sources: dict[int, _Source] = {}
         nodes_seen: set[int] = set()
         for device in devices:
-            for value in device.all_values():
+            for value in device.all_values() + press_values(device):
                 if _is_noise(value):
                     continue
                 sid = ids.get(("value", value.value_id))
