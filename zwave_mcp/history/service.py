@@ -21,6 +21,7 @@ from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.resolve import echo
+from zwave_mcp.devices.sensor_types import TYPES
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.history.models import (
@@ -45,6 +46,7 @@ from zwave_mcp.history.words import (
     describe_gateway,
     describe_status,
     describe_value,
+    reading_label,
     spoken_label,
 )
 
@@ -339,7 +341,7 @@ class HistoryService:
         return NumericSeries(
             device=source.device.name,
             deviceKey=source.device.key,
-            label=source.value.label or str(source.value.property),
+            label=reading_label(source.value),
             unit=source.value.unit,
             count=len(values),
             min=min(values),
@@ -509,6 +511,7 @@ _STATE_WORDS = {
     "online": "come online",
     "offline": "gone offline",
     "pressed": "had a button pressed",
+    **{word: f"detected {kind.noun}" for word, kind in TYPES.items()},
 }
 
 
