@@ -59,7 +59,7 @@ def test_summaries_follow_the_values() -> None:
     d["7"].readings[m.Capability.NOTIFICATION][0].value = 3
     assert (
         sentence(d["7"])
-        == "Garage Motion reports its cover has been removed, motion detected and battery 100 %."
+        == "Garage Motion reports motion detected, its cover has been removed and battery 100 %."
     )
     d["2"].values[m.SWITCH_CURRENT].value = None
     assert state_summary(d["2"]) == "unknown"
@@ -112,9 +112,9 @@ def test_readings_cover_every_reading_value_with_unit_and_age() -> None:
     assert plug == [("Energy", "kWh"), ("Power", "W"), ("Voltage", "V"), ("Current", "A")]
     motion = [(r.label, r.sensor, r.alarm, r.text) for r in readings(d["7"], now)]
     assert motion == [
+        ("Motion", "motion", False, "no motion"),
         ("Cover status", "tamper", False, "not tampered with"),
         ("Motion sensor status", "motion", False, "no motion"),
-        ("Motion", "motion", False, "no motion"),
         ("Battery", None, None, None),
     ]
     assert [r.quantity for r in readings(d["8"], now)] == ["energy", "power", "voltage", "current"]

@@ -66,6 +66,17 @@ def test_the_node_class_is_its_root_endpoints() -> None:
     assert server_node(state)["deviceClass"]["generic"] == 64
 
 
+@pytest.mark.parametrize(
+    ("raw", "frequent"), [("1000ms", True), ("250ms", True), (True, True), (False, False), ("junk", False)]
+)
+def test_a_flirs_node_is_read_as_frequently_listening_not_sleeping(raw: Any, frequent: bool) -> None:
+    state = _state("lock_ultraloq_ubolt_pro_state.json")
+    state["isFrequentListening"] = raw
+    parsed = parse_node(server_node(state))
+    assert parsed is not None and parsed.is_frequent_listening is frequent
+    assert parsed.is_sleeping_device is not frequent
+
+
 def test_multi_endpoint_device_classes_are_kept() -> None:
     node = server_node(_state("shelly_eu_wave_shutter_state.json"))
     assert [e["index"] for e in node["endpoints"]] == [0, 1, 2]

@@ -77,6 +77,7 @@ def test_a_battery_sensor_says_its_battery_and_every_reading() -> None:
         "temperature",
         "illuminance",
         "humidity",
+        None,  # Battery "Low battery level": false, not said
         "battery",
     ]
 

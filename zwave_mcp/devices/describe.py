@@ -13,6 +13,7 @@ from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.control import MODE_SETPOINT
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presets import fan_speed_at, tone_name
 from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
@@ -77,6 +78,17 @@ def _state_summary(device: Device, with_power: bool = True) -> str:
         return f"{mode}, {temperature} now" if temperature else mode
     if device.has(Capability.COVER):
         return _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+    if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
+        return _fan_summary(device)
+    if m.VALVE_TARGET in v:
+        opened = _truthy(v.get(m.VALVE_CURRENT) or v[m.VALVE_TARGET])
+        return "unknown" if opened is None else ("open" if opened else "closed")
+    if m.SIREN_TONE in v:
+        watch = v.get(m.SIREN_TONE_CURRENT) or v[m.SIREN_TONE]
+        if not is_number(watch.value):
+            return "unknown"
+        tone = tone_name(device, watch.value)
+        return "silent" if watch.value == 0 else (f"sounding {tone.lower()}" if tone else "sounding")
     if device.has(Capability.DIMMER):
         level = level_percent(v.get(m.LEVEL_CURRENT))
         text = "unknown" if level is None else ("off" if level == 0 else f"{level} %")
@@ -129,6 +141,8 @@ def sentence(device: Device) -> str:
         primary = f"has not reported whether it is locked{door}"
     elif device.has(Capability.COVER) and summary == "position unknown":
         primary = "has not reported its position yet"
+    elif summary.startswith("unknown") and m.VALVE_TARGET in device.values:
+        primary = "has not reported whether it is open"
     elif summary.startswith("unknown"):
         primary = "has not reported whether it is on"
     else:
@@ -157,6 +171,22 @@ def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
     elif others:
         text += f"; it reports {and_list(others)}"
     return text + "."
+
+
+def _fan_summary(device: Device) -> str:
+    """ "off", "on at medium", "on at 40 %" (a fan's speed by name when its model says its speeds)."""
+    current = device.values.get(m.LEVEL_CURRENT) or device.values[m.LEVEL_TARGET]
+    level = level_percent(current)
+    if level is None:
+        return "unknown"
+    speed = fan_speed_at(device, current.value) if device.data.get("fan_speeds") else None
+    return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
+
+
+def _truthy(value: ZValue) -> bool | None:
+    if value.value is None:
+        return None
+    return value.value is True or (is_number(value.value) and value.value > 0)
 
 
 def is_on(device: Device) -> bool | None:
@@ -323,6 +353,23 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         percent = to_percent(new, value)
         where = "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
+    if role in (m.VALVE_CURRENT, m.VALVE_TARGET):
+        opened = new is True or (is_number(new) and new > 0)
+        return f"was told to {'open' if opened else 'close'}" if told else ("opened" if opened else "closed")
+    if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT) and is_number(new):
+        tone = tone_name(device, new) if device is not None else None
+        if new == 0:
+            return "was told to go quiet" if role == m.SIREN_TONE else "went quiet"
+        return f"started sounding {tone.lower()}" if tone else "started sounding"
+    if role == m.SIREN_VOLUME and is_number(new):
+        return f"had its volume set to {_number(new)} %"
+    if role == m.THERMOSTAT_FAN_MODE:
+        return f"switched its fan to {_words(value.state_text(new) or str(new))}"
+    if role == m.THERMOSTAT_FAN_STATE:
+        return f"reported its fan {_words(value.state_text(new) or str(new))}"
+    if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
+        percent = to_percent(new, value)
+        return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
     if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and is_number(new):
         state = "locked" if new == LOCK_SECURED else "unlocked"
         if new == LOCK_UNKNOWN:
@@ -387,6 +434,16 @@ _ROLE_NOUNS = {
     m.COVER_UP: "movement",
     m.COVER_DOWN: "movement",
     m.LEVEL_RESTORE: "last-level setting",
+    m.TILT_TARGET: "target tilt",
+    m.TILT_CURRENT: "tilt",
+    m.VALVE_TARGET: "target valve state",
+    m.VALVE_CURRENT: "valve state",
+    m.SIREN_TONE: "tone",
+    m.SIREN_TONE_CURRENT: "tone",
+    m.SIREN_VOLUME: "volume",
+    m.SIREN_DEFAULT_TONE: "default tone",
+    m.THERMOSTAT_FAN_MODE: "fan mode",
+    m.THERMOSTAT_FAN_STATE: "fan state",
 }
 
 

@@ -83,21 +83,22 @@ def readings(device: Device, now_ms: int) -> list[Reading]:
         if value.value_id in seen or is_press(value):
             continue
         seen.add(value.value_id)
-        out.append(reading_of(value, now_ms))
+        out.append(reading_of(value, now_ms, device.purposes.get(value.value_id)))
     return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
 
 
-def reading_of(value: ZValue, now_ms: int) -> Reading:
-    """One value as a reading: its quantity or binary sensor type, its state in words, its age."""
+def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Reading:
+    """One value as a reading: its quantity or binary sensor type, its state in words, its age.
+    `purpose`: what discovery says the value is for (`Device.purposes`), when a device row says it."""
     age = None if value.last_update_ms is None else max(0.0, (now_ms - value.last_update_ms) / 1000)
     base = Reading(value.label, value.value, value.unit, age, value.value_id, updated_ms=value.last_update_ms)
-    kind = st.sensor_type(value)
+    kind = st.sensor_type(value, purpose)
     if kind is not None:
-        alarm = st.alarm_state(value, value.value)
+        alarm = st.alarm_state(value, value.value, purpose)
         return replace(
             base,
             label=str(value.property) if value.command_class == st.CC_BINARY_SENSOR else value.label,
-            text=sensor_words(value, value.value),
+            text=sensor_words(value, value.value, purpose),
             idle=alarm is not True and kind.quiet,
             sensor=kind.word,
             alarm=alarm,
@@ -114,6 +115,14 @@ def reading_of(value: ZValue, now_ms: int) -> Reading:
             base, text=text, idle=value.value == 0, group=NOTICES, spoken_label=value.label.lower()
         )
     quantity = q.quantity_of(value)
+    if isinstance(value.value, bool) or (value.type == "boolean" and quantity is None):
+        # A flag (Battery "Low battery level"): news when it is raised, nothing to say otherwise.
+        group = q.BATTERY if value.command_class == q.CC_BATTERY else NOTICES
+        label = enum_words(value.label)
+        flagged = value.value is True
+        return replace(
+            base, text=label if flagged else None, idle=not flagged, group=group, spoken_label=label
+        )
     if quantity is None:  # a value some table put among the readings that names no quantity
         return replace(base, spoken_label=enum_words(value.label))
     return replace(
@@ -125,17 +134,17 @@ def reading_of(value: ZValue, now_ms: int) -> Reading:
     )
 
 
-def sensor_words(value: ZValue, raw: Any) -> str | None:
+def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | None:
     """A binary sensor's state in words: "smoke detected", "no smoke", "open", "its cover has been removed"
     (a Notification's own text when it says more than the type's word); None when not reported."""
     if raw is None:
         return None
-    if value.command_class == st.CC_NOTIFICATION and st.alarm_state(value, raw) is not False:
-        hit = st.triggered(value, raw)
+    if value.command_class == st.CC_NOTIFICATION and st.alarm_state(value, raw, purpose) is not False:
+        hit = st.triggered(value, raw, purpose)
         return (
             hit.alarm if hit is not None and value.state_text(raw) is None else notification_text(value, raw)
         )
-    return st.words(value, raw) or notification_text(value, raw)
+    return st.words(value, raw, purpose) or notification_text(value, raw)
 
 
 def change_words(value: ZValue, new: Any) -> str:

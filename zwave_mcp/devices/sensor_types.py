@@ -142,8 +142,12 @@ def _state_id(raw: Any) -> int | None:
     return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
 
 
-def sensor_type(value: ZValue) -> SensorType | None:
-    """The binary sensor a value is (a Notification variable or a Binary Sensor value), or None."""
+def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
+    """The binary sensor a value is (a Notification variable or a Binary Sensor value), or None.
+    `purpose`: what a device-specific discovery row says the value is for (an Ecolink's Binary Sensor
+    "Any" is its door), which wins over the value's own type."""
+    if value.command_class in (CC_BINARY_SENSOR, CC_NOTIFICATION) and purpose in TYPES:
+        return TYPES[purpose]
     if value.command_class == CC_BINARY_SENSOR:
         word = BINARY_SENSOR_TYPES.get(str(value.property))
         return TYPES[word] if word else None
@@ -166,10 +170,10 @@ def sensor_type(value: ZValue) -> SensorType | None:
     return TYPES[max(set(found), key=found.count)]
 
 
-def triggered(value: ZValue, raw: Any) -> SensorType | None:
+def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType | None:
     """The sensor type a reported state sets off ("smoke" for Smoke Alarm state 2), or None."""
     if value.command_class == CC_BINARY_SENSOR:
-        kind = sensor_type(value)
+        kind = sensor_type(value, purpose)
         return kind if raw is True else None
     if value.command_class != CC_NOTIFICATION:
         return None
@@ -180,14 +184,14 @@ def triggered(value: ZValue, raw: Any) -> SensorType | None:
     return TYPES[word] if word else None
 
 
-def alarm_state(value: ZValue, raw: Any) -> bool | None:
+def alarm_state(value: ZValue, raw: Any, purpose: str | None = None) -> bool | None:
     """Is this binary sensor triggered? True/False, None when it has not said (or says nothing we know)."""
-    kind = sensor_type(value)
+    kind = sensor_type(value, purpose)
     if kind is None or raw is None:
         return None
     if value.command_class == CC_BINARY_SENSOR:
         return raw if isinstance(raw, bool) else None
-    if triggered(value, raw) is not None:
+    if triggered(value, raw, purpose) is not None:
         return True
     state = _state_id(raw)
     if state == 0 or (state is not None and _REST_STATES.get((notification_type(value) or 0, state))):
@@ -195,11 +199,11 @@ def alarm_state(value: ZValue, raw: Any) -> bool | None:
     return None  # another state of the variable (a test, a maintenance state): not this alarm
 
 
-def words(value: ZValue, raw: Any) -> str | None:
+def words(value: ZValue, raw: Any, purpose: str | None = None) -> str | None:
     """The state in words: "smoke detected", "no smoke", "open", "closed"; None when unknown."""
-    kind = sensor_type(value)
-    state = alarm_state(value, raw)
+    kind = sensor_type(value, purpose)
+    state = alarm_state(value, raw, purpose)
     if kind is None or state is None:
         return None
-    hit = triggered(value, raw) or kind
+    hit = triggered(value, raw, purpose) or kind
     return hit.alarm if state else kind.idle

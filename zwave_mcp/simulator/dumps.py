@@ -212,9 +212,7 @@ def server_node(state: dict[str, Any]) -> Node:
         "maxDataRate": state.get("maxDataRate", 100000),
         # zwave-js's node is its endpoint 0, so a genuine dump gives the same class twice; where an edited
         # one differs, the endpoint's (with the command classes it lists) is the one the device has.
-        "deviceClass": next(
-            (e["deviceClass"] for e in endpoints if e["index"] == 0 and e["deviceClass"]), {}
-        ),
+        "deviceClass": endpoints[0]["deviceClass"],
         "protocol": _int_or(state.get("protocol"), 0),
         "deviceId": f"{manufacturer_id}-{product_id}-{product_type}",
         "hasDeviceConfigChanged": False,
@@ -364,10 +362,11 @@ def _endpoints(state: dict[str, Any]) -> list[dict[str, Any]]:
             {"index": index, "label": label, "deviceClass": _device_class(ep.get("deviceClass"))}
         )
     if not any(e["index"] == 0 for e in endpoints):
-        endpoints.insert(
-            0, {"index": 0, "label": "Root Endpoint", "deviceClass": _device_class(state.get("deviceClass"))}
-        )
-    return sorted(endpoints, key=lambda e: e["index"])
+        endpoints.append({"index": 0, "label": "Root Endpoint", "deviceClass": {}})
+    endpoints.sort(key=lambda e: e["index"])
+    if not endpoints[0]["deviceClass"]:  # older dumps give the class only for the node
+        endpoints[0]["deviceClass"] = _device_class(state.get("deviceClass"))
+    return endpoints
 
 
 def _device_class(raw: Any) -> dict[str, Any]:

@@ -144,6 +144,13 @@ def load_house(spec: str | Path | None = None) -> list[Node]:
     return load_house_file(text)
 
 
+def sleeps(node: Node) -> bool:
+    """A battery node that queues writes until it wakes up. Frequently listening nodes (FLiRS: most locks,
+    many sirens; zwave-js gives `isFrequentListening` true or "250ms"/"1000ms") wake for a beam within a
+    second, so zwave-js sends to them at once, as to listening ones (zwave-js's `canSleep`)."""
+    return not node.get("isListening", True) and not node.get("isFrequentListening")
+
+
 def value_key(cc: Any, endpoint: Any, prop: Any, prop_key: Any = None) -> str:
     """The key of a node's `values` dict: `"<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
     base = f"{cc}-{endpoint or 0}-{prop}"

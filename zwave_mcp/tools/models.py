@@ -85,16 +85,21 @@ _ACTION: Any = Field(
 )
 _LEVEL: Any = Field(
     None,
-    description="dim/set_level: 0-100 %, or relative '+10' / '-20'. set_temperature: degrees, or '+1'",
+    description="dim/set_level/set_tilt/set_volume: 0-100 %, or relative '+10' / '-20'. set_speed: a "
+    "speed name ('low', 'medium', 'high') or 0-100 %. set_temperature: degrees, or '+1'",
 )
 _VALUE: Any = Field(
-    None, description="Same as level (for set_temperature: the temperature; for set_mode: the mode)"
+    None,
+    description="Same as level (for set_temperature: the temperature; for set_mode: the mode; for "
+    "set_tone: the tone's name)",
 )
 _POSITION: Any = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
 _SETPOINT: Any = Field(
     None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
 )
-_MODE: Any = Field(None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'")
+_MODE: Any = Field(
+    None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'. set_fan_mode: e.g. 'low'"
+)
 _COLOR: Any = Field(None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'")
 _CONFIRMATION_TOKEN: Any = Field(
     None,
