@@ -115,5 +115,5 @@ def test_energy_production_readings_speak() -> None:
     assert {r.quantity for r in readings(inverter, 0)} == {"energy_production"}
     assert sentence(inverter) == (
         "Solar Inverter is producing 1.23 W, 1234.56 Wh produced in total, 123.45 Wh today, "
-        "producing for 123456 seconds in all."
+        "34.3 hours of production in all."
     )

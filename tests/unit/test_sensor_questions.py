@@ -138,3 +138,23 @@ def test_a_door_sensor_of_notification_door_state_is_open_or_closed() -> None:
     )
     assert sentence(back) == "Back Door Sensor is open."
     assert [r.sensor for r in readings(back, 0)] == ["door"]
+
+
+def test_the_ecolink_door_sensor_is_a_door_by_its_discovery_row() -> None:
+    """Ecolink DWZWAVE2: its door state is the Binary Sensor "Any" (the discovery table's quirk row says
+    so); its Home Security "Cover status" lost its metadata in the dump, and still reads as tamper."""
+    sensor = real("ecolink_door_sensor_state.json", "Back Door")
+    assert {r.sensor for r in readings(sensor, 0)} >= {"door", "tamper"}
+    assert sentence(sensor) == "Back Door is closed; it reports tampering detected and battery 61 %."
+    assert answer(Question.OPEN, [sensor], "Back Door", False).sentence == "Back Door is not open."
+    any_value = next(v for v in sensor.all_values() if v.property == "Any")
+    any_value.value = True
+    assert answer(Question.OPEN, [sensor], "doors", False).sentence == "Back Door is open."
+
+
+def test_a_low_battery_is_said_once() -> None:
+    """ZP3111-5 at 0 %: its level and its "Low battery level" flag say the same thing."""
+    sensor = real("zp3111-5_state.json", "Hall Motion")
+    low = next(v for v in sensor.all_values() if v.property == "isLow")
+    low.value = True
+    assert sentence(sensor).endswith("humidity 51.98 % and battery low (0 %).")

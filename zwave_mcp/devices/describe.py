@@ -124,9 +124,11 @@ def sentence(device: Device) -> str:
     if not _acts(device):
         if not power and not others:
             return f"{name} has not reported anything yet."
-        if not power and others[0] in ("open", "closed"):  # a door or window sensor
-            tail = f"; it reports {and_list(others[1:])}" if others[1:] else ""
-            return f"{name} is {others[0]}{tail}."
+        opening = next((p for p in others if p in ("open", "closed")), None)
+        if not power and opening and any(r.sensor in ("door", "window") for r in found):  # a contact sensor
+            rest = [p for p in others if p != opening]
+            tail = f"; it reports {and_list(rest)}" if rest else ""
+            return f"{name} is {opening}{tail}."
         if power and power[0].startswith(("using", "producing")):
             tail = f"; it reports {and_list(others)}" if others else ""
             return f"{name} is {', '.join(power)}{tail}."

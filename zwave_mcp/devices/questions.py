@@ -127,6 +127,8 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
     if not asked:
         can = _CAN[question]
         text = f"No device can be {can}" if everything else f"None of the {label} can be {can}"
+    elif not matching and len(asked) == 1 and not unknown and asked[0].name == label:
+        text = f"{_names(asked, question)} is not {state}"  # asked about one device by its name
     elif not matching:
         text = f"Nothing is {state}" if everything else f"No {label} are {state}"
     elif len(matching) == len(asked) == 1 and not everything:

@@ -207,8 +207,11 @@ def sentence_phrases(found: list[Reading]) -> tuple[list[str], list[str]]:
         r for r in _unsaid_rest(found) if r.group not in (q.POWER, q.PRODUCTION) or r.value is None
     ]  # unreported power readings are said as such, with the others
     typed = any(r.sensor for r in found)
+    level = any(r.quantity == "battery" and r.value is not None for r in found)
     said: list[str] = []
     for r in others:
+        if level and r.group == q.BATTERY and r.quantity is None:
+            continue  # a low-battery flag beside the level: the level says it ("battery low (5 %)")
         if (r.idle and r.value is not None) or (r.value is None and (r.quantity == "battery" or r.idle)):
             continue  # at rest, or a battery (or tamper switch) not heard from yet: no news
         if r.group == NOTICES and (r.value is None or (typed and r.text in _UNTYPED)):
@@ -233,18 +236,19 @@ def _power_phrases(found: list[Reading]) -> list[str]:
             return f"an unreadable {reading.spoken_label}"
         return f"{number(reading.value)}{unit_text(reading.unit)}"
 
-    power = next((r for r in found if r.spoken_label == "power"), None)
-    electric = [r for r in found if r.quantity in ("voltage", "current")] if power else []
+    # One reading of each kind is said (the first: the root's, or the lowest endpoint's); a device made of
+    # several endpoints has a meter on each, and the structured result lists them all.
+    first: dict[str, Reading] = {}
+    for r in found:
+        first.setdefault(r.spoken_label, r)
+    power = first.pop("power", None)
+    electric = [first.pop(k) for k in ("voltage", "current") if k in first] if power else []
     phrases: list[str] = []
     if power is not None:
         at = f" at {and_list([value_of(r) for r in electric])}" if electric else ""
         phrases.append(f"using {value_of(power)}{at}")
-    for r in found:
-        if r is power or any(r is e for e in electric):
-            continue
-        phrases.append(
-            f"{value_of(r)} in total" if r.spoken_label == "energy" else f"{r.spoken_label} {value_of(r)}"
-        )
+    for label, r in first.items():
+        phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
     return phrases
 
 
@@ -253,13 +257,20 @@ def _production_phrases(found: list[Reading]) -> list[str]:
         "production power": "producing {}",
         "total production": "{} produced in total",
         "production today": "{} today",
-        "total production time": "producing for {} in all",
+        "total production time": "{} of production in all",
     }
     phrases = []
     for r in found:
-        shown = f"{number(r.value)}{unit_text(r.unit)}" if is_number(r.value) else "an unreadable value"
+        shown = _amount(r) if is_number(r.value) else "an unreadable value"
         phrases.append(words.get(r.spoken_label, r.spoken_label + " {}").format(shown))
     return phrases
+
+
+def _amount(r: Reading) -> str:
+    """ "1.23 W"; a long time in hours ("34.3 hours", not "123456 seconds")."""
+    if (r.unit or "").lower() in ("seconds", "s") and r.value >= 3600:
+        return f"{r.value / 3600:.1f} hours"
+    return f"{number(r.value)}{unit_text(r.unit)}"
 
 
 def and_list(items: list[str]) -> str:
