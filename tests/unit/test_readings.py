@@ -8,8 +8,8 @@ from pathlib import Path
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.build import build_devices
-from zwave_mcp.devices.describe import sentence
-from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.describe import change_phrase, sentence
+from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import readings
 from zwave_mcp.gateway.model import ZNode
@@ -46,6 +46,9 @@ def test_a_thermostat_says_what_it_is_doing_and_its_humidity_and_battery() -> No
     thermostat.values[m.THERMOSTAT_MODE].value = 0
     thermostat.values[m.THERMOSTAT_OPERATING].value = 0
     assert sentence(thermostat).startswith("Hall Thermostat is off; it is 72 °F now")
+    operating = thermostat.values[m.THERMOSTAT_OPERATING]
+    assert change_phrase(thermostat, operating, 3) == "is now running only its fan"
+    assert change_phrase(thermostat, operating, 1) == "is now heating"
     quantities = {r.label: r.quantity for r in readings(thermostat, 0)}
     assert quantities["Humidity"] == "humidity" and quantities["Battery"] == "battery"
 
@@ -98,20 +101,12 @@ def test_a_motion_sensor_never_says_both_motion_and_no_motion() -> None:
 
 def test_energy_production_readings_speak() -> None:
     """A solar inverter's Energy Production CC (0x90): power, total and today's production, total time.
-    The discovery table makes the device; here its values are the readings of a sensor device."""
-    (node,) = nodes("energy_production_state.json")
-    values = [v for v in node.values.values() if v.command_class == 144]
+    The discovery table makes the device (a meter); its readings speak here."""
+    inverter = device("energy_production_state.json", "Solar Inverter")
+    values = [v for v in inverter.all_values() if v.command_class == 144]
     assert len(values) == 4
-    assert [quantity_of(v).label for v in values if quantity_of(v)] == [
-        "production power",
-        "total production",
-        "production today",
-        "total production time",
-    ]
-    inverter = Device(
-        "2", 2, None, "Solar Inverter", "", Capability.SENSOR, (Capability.SENSOR,), node,
-        readings={Capability.SENSOR: values},
-    )  # fmt: skip
+    labels = [quantity.label for v in values if (quantity := quantity_of(v)) is not None]
+    assert labels == ["production power", "total production", "production today", "total production time"]
     assert {r.quantity for r in readings(inverter, 0)} == {"energy_production"}
     assert sentence(inverter) == (
         "Solar Inverter is producing 1.23 W, 1234.56 Wh produced in total, 123.45 Wh today, "

@@ -388,7 +388,10 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
             else f"switched to {_words(value.state_text(new) or str(new))} mode"
         )
     if role == m.THERMOSTAT_OPERATING:
-        return f"is now {_words(value.state_text(new) or str(new))}"
+        text = value.state_text(new) or str(new)
+        return (
+            f"is now {_OPERATING_WORDS.get(text.casefold(), _words(text))}"  # "is now running only its fan"
+        )
     if role is not None and role.startswith(m.SETPOINT_PREFIX):
         name = (value.property_key_name or "").lower()
         return f"{name + ' ' if name else ''}setpoint set to {_number(new)}{_unit(value.unit)}"
