@@ -388,9 +388,9 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
             else f"switched to {_words(value.state_text(new) or str(new))} mode"
         )
     if role == m.THERMOSTAT_OPERATING:
-        text = value.state_text(new) or str(new)
+        doing = value.state_text(new) or str(new)
         return (
-            f"is now {_OPERATING_WORDS.get(text.casefold(), _words(text))}"  # "is now running only its fan"
+            f"is now {_OPERATING_WORDS.get(doing.casefold(), _words(doing))}"  # "is now running only its fan"
         )
     if role is not None and role.startswith(m.SETPOINT_PREFIX):
         name = (value.property_key_name or "").lower()
