@@ -103,10 +103,11 @@ def _state_summary(device: Device, with_power: bool = True) -> str:
         if with_power and power is not None and is_number(power.value):
             text += f", {_number(power.value)} W"
         return text
-    found = readings(device, 0)
+    said = spoken_readings(readings(device, 0))
     if len(device.capabilities) > 1:
-        found = [r for r in found if r.quantity != "battery"]  # a sensor's battery is not its state
-    return ", ".join(spoken_readings(found)) or NO_READINGS
+        state = [p for p in said if not p.startswith("battery ")]  # a sensor's battery is not its state
+        said = state or said  # … unless it is all it reports (a remote)
+    return ", ".join(said) or NO_READINGS
 
 
 def _acts(device: Device) -> bool:

@@ -172,30 +172,42 @@ def notification_text(value: ZValue, raw: Any) -> str | None:
 
 
 def spoken_readings(found: list[Reading]) -> list[str]:
-    """Readings as a list says them: resting notifications left out, the same news said once."""
+    """Readings as a list says them ("air temperature 21.6 °C, humidity 46 %, battery 87 %"): what is
+    news (`worth_saying`), the same news said once."""
+    return _phrases(worth_saying(found))
+
+
+def _phrases(found: list[Reading]) -> list[str]:
     said: list[str] = []
-    for r in _unsaid_rest(found):
-        if r.idle and (r.value is not None or r.sensor is not None):
-            continue  # at rest, or a tamper switch not heard from yet
-        phrase = r.spoken()
+    for r in found:
+        phrase = battery_phrase(r) if r.quantity == "battery" else r.spoken()
         if phrase not in said:
             said.append(phrase)
     return said
 
 
-def _unsaid_rest(found: list[Reading]) -> list[Reading]:
-    """The readings without the resting ones of a sensor another value says is triggered (a motion sensor
-    whose notification says "motion detected" while its binary sensor still says "no motion"), nor the
-    unreported ones of a sensor another value reports."""
+def worth_saying(found: list[Reading]) -> list[Reading]:
+    """The readings a person wants to hear; the structured results keep them all. Left out: a sensor at
+    rest that says nothing by resting (a tamper switch), a battery, flag or status not heard from yet, a
+    resting value of a sensor another value says is triggered (the notification says "motion detected",
+    the binary sensor still "no motion"), an untyped binary sensor ("Any") beside typed ones, a low-battery
+    flag beside the level, and zwave-js's "Unknown (0x00)" sensor types."""
     triggered = {r.sensor for r in found if r.alarm}
     known = {r.sensor for r in found if r.alarm is not None}
-    return [
-        r
-        for r in found
-        if not (
-            r.sensor is not None and r.sensor in (triggered if r.alarm is False else known) and not r.alarm
-        )
-    ]
+    typed = bool(known) or any(r.sensor for r in found)
+    level = any(r.quantity == "battery" and r.value is not None for r in found)
+    kept: list[Reading] = []
+    for r in found:
+        if r.sensor is not None and not r.alarm and r.sensor in (triggered if r.alarm is False else known):
+            continue
+        if (r.idle and r.value is not None) or (r.value is None and (r.quantity == "battery" or r.idle)):
+            continue
+        if r.group == NOTICES and (r.value is None or (typed and r.text in _UNTYPED)):
+            continue
+        if (level and r.group == q.BATTERY and r.quantity is None) or r.label.startswith("Unknown ("):
+            continue
+        kept.append(r)
+    return kept
 
 
 def sentence_phrases(found: list[Reading]) -> tuple[list[str], list[str]]:
@@ -203,25 +215,9 @@ def sentence_phrases(found: list[Reading]) -> tuple[list[str], list[str]]:
     (["using 12.5 W at 230 V and 0.05 A", "3.2 kWh in total"], ["smoke detected", "humidity 46 %", "battery 87 %"])."""
     power = _power_phrases([r for r in found if r.group == q.POWER and r.value is not None])
     power += _production_phrases([r for r in found if r.group == q.PRODUCTION and r.value is not None])
-    others = [
-        r for r in _unsaid_rest(found) if r.group not in (q.POWER, q.PRODUCTION) or r.value is None
-    ]  # unreported power readings are said as such, with the others
-    typed = any(r.sensor for r in found)
-    level = any(r.quantity == "battery" and r.value is not None for r in found)
-    said: list[str] = []
-    for r in others:
-        if level and r.group == q.BATTERY and r.quantity is None:
-            continue  # a low-battery flag beside the level: the level says it ("battery low (5 %)")
-        if (r.idle and r.value is not None) or (r.value is None and (r.quantity == "battery" or r.idle)):
-            continue  # at rest, or a battery (or tamper switch) not heard from yet: no news
-        if r.group == NOTICES and (r.value is None or (typed and r.text in _UNTYPED)):
-            continue  # a status never reported; an untyped binary sensor ("Any") beside typed ones
-        if r.label.startswith("Unknown ("):
-            continue  # zwave-js's name for a sensor type it does not know: nothing a person can use
-        phrase = battery_phrase(r) if r.quantity == "battery" else r.spoken()
-        if phrase not in said:
-            said.append(phrase)
-    return power, said
+    # unreported power readings are said as such, with the others
+    others = [r for r in worth_saying(found) if r.group not in (q.POWER, q.PRODUCTION) or r.value is None]
+    return power, _phrases(others)
 
 
 def battery_phrase(r: Reading) -> str:
