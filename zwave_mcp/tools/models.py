@@ -54,7 +54,9 @@ class ListDevicesArgs(_Args):
     state: Question | None = Field(
         None,
         description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
-        "'battery' for battery levels, 'low_battery' for low ones. The summary is the one-sentence answer.",
+        "'battery' for battery levels, 'low_battery' for low ones; is there smoke, co (carbon monoxide), co2, "
+        "heat, freeze, water_leak, motion, tamper, glass_break ('is there smoke anywhere?' = state 'smoke'). "
+        "The summary is the one-sentence answer.",
     )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
     location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
@@ -198,6 +200,9 @@ class ValueReport(BaseModel):
 
 class DeviceState(ToolResult):
     device: DeviceSummary
+    readings: list[Reading] = Field(
+        default_factory=list, description="Every reading, in the order the summary says them"
+    )
     values: list[ValueReport]
 
 
@@ -206,7 +211,16 @@ class Reading(BaseModel):
     value: Any = None
     text: str | None = None
     unit: str | None = None
+    quantity: str | None = Field(
+        None,
+        description="What it measures: temperature, humidity, power, energy, battery, energy_production…",
+    )
+    sensorType: str | None = Field(
+        None, description="Binary sensors: smoke, co, water_leak, door, window, motion, tamper…"
+    )
+    alarm: bool | None = Field(None, description="Binary sensors: triggered (true) or at rest (false)")
     ageSeconds: float | None = None
+    lastUpdated: str | None = Field(None, description="When the device last reported it (ISO 8601, UTC)")
     source: Literal["live", "refreshed"] = "live"
     valueId: str
 
