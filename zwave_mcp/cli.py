@@ -1,4 +1,4 @@
-"""`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo.
+"""`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo, explain.
 
 `zwave-mcp` alone (or followed only by settings flags) serves, because that is how MCP clients start it;
 `zwave-mcp --help` lists the commands and `zwave-mcp COMMAND --help` explains one. Heavy imports happen
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from zwave_mcp.server import StagedServer
     from zwave_mcp.tool_list_cache import ToolListCache
 
-SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo")
+SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo", "explain")
 HELP_FLAGS = ("-h", "--help")
 
 
@@ -100,6 +100,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "simulate", help="run a simulated zwave-js-ui against your MQTT broker (no hardware)", add_help=False
     )
     sub.add_parser("demo", help="try everything on a simulated home: no hardware, no broker", add_help=False)
+    sub.add_parser(
+        "explain",
+        help="print how each device is understood (kind, readings, actions, unused values), from the live "
+        "network or a house file (--house): what a bug report needs",
+        add_help=False,
+    )
     return parser
 
 
@@ -118,6 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from zwave_mcp.demo import main as demo_main
 
         return demo_main(argv[1:])
+    if argv and argv[0] == "explain":
+        from zwave_mcp.explain import main as explain_main
+
+        return explain_main(argv[1:])
     if argv and argv[0] in (*HELP_FLAGS, "--version"):
         _build_parser().parse_args(argv[:1])  # prints the command list or the version, then exits 0
     if not argv or argv[0].startswith("-"):

@@ -15,6 +15,7 @@ from zwave_mcp.gateway.model import SharedTable, ValueState, ZNode, ZValue
 from zwave_mcp.safetext import loads_json, plain_text
 
 UNIT_MAX = 20
+FLIRS_PERIODS = frozenset({"250ms", "1000ms"})
 
 
 def as_float(raw: Any) -> float | None:
@@ -263,6 +264,8 @@ def apply_node_fields(node: ZNode, raw: dict[str, Any], details: bool = True) ->
     ):
         if isinstance(raw.get(key), bool):
             setattr(node, attr, raw[key])
+    if raw.get("isFrequentListening") in FLIRS_PERIODS:  # zwave-js's FLiRS type: false, "250ms" or "1000ms"
+        node.is_frequent_listening = True
     for attr, key in (
         ("interview_stage", "interviewStage"),
         ("manufacturer", "manufacturer"),

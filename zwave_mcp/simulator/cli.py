@@ -42,7 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--house", default="captured", help="captured (default), generated:N[:seed], or a getNodes JSON file"
+        "--house",
+        default="captured",
+        help="captured (default), generated:N[:seed], or a JSON file: getNodes reply, zwave-js-ui nodes dump, "
+        "zwave-js-server node state(s) or Home Assistant device diagnostics",
     )
     parser.add_argument(
         "--broker", default="mqtt://127.0.0.1:1883", help="MQTT broker URL (mqtt://host:port)"

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.simulator.house import sleeps, value_key
 
 if TYPE_CHECKING:
     from zwave_mcp.simulator.simulator import Simulator
@@ -93,7 +93,7 @@ def write_value(sim: Simulator, vid: Any, new: Any, options: Any, done: Done) ->
     if node.get("status") == "Dead" or sim.jammed:
         sim.radio.submit(t.dead_fail, lambda: done({"status": 2}))
         return
-    if not node.get("isListening", True) and node.get("status") != "Awake":
+    if sleeps(node) and node.get("status") != "Awake":
         sim.queue_for_wakeup(node["id"], lambda: _send(sim, node, value, new, options, done))
         return
     _send(sim, node, value, new, options, done)
@@ -279,7 +279,7 @@ def write_multicast(
                 sim.set_value(node, current, _level(new) if value.get("commandClass") == 38 else new)
         done()
         for node, value in targets:
-            awake = node.get("isListening", True) or node.get("status") == "Awake"
+            awake = not sleeps(node) or node.get("status") == "Awake"
             if node.get("status") != "Dead" and awake:
                 _true_status(sim, node, value, new, options)
 

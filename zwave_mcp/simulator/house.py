@@ -15,6 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from zwave_mcp.simulator.dumps import load_house_file
+
 Node = dict[str, Any]
 
 BROADCAST_ID = 255
@@ -124,22 +126,29 @@ def generate_house(n_nodes: int, seed: int = 0) -> list[Node]:
 
 
 def load_house(spec: str | Path | None = None) -> list[Node]:
-    """`None`/"captured" → the captured house; "generated:N[:seed]" → `generate_house`; else a JSON file
-    holding a getNodes result array (or a `{"result": [...]}` reply)."""
+    """`None`/"captured" → the captured house; "generated:N[:seed]" → `generate_house`; else a JSON file:
+    a getNodes reply or result array, zwave-js-ui's nodes dump, or zwave-js-server node states (Home
+    Assistant's device diagnostics, one node or many), converted by `dumps.load_house_file` (a
+    `dumps.DumpError`, a ValueError, says in one line what was expected)."""
     if spec is None or str(spec) == "captured":
         return captured_house()
     text = str(spec)
     if text.startswith("generated:"):
         parts = text.split(":")
-        count = int(parts[1])
-        seed = int(parts[2]) if len(parts) > 2 else 0
+        try:
+            count = int(parts[1])
+            seed = int(parts[2]) if len(parts) > 2 else 0
+        except (IndexError, ValueError):
+            raise ValueError(f"{text}: expected generated:N or generated:N:SEED") from None
         return generate_house(count, seed)
-    data = json.loads(Path(text).read_text("utf-8"))
-    if isinstance(data, dict) and isinstance(data.get("result"), list):
-        data = data["result"]
-    if not isinstance(data, list):
-        raise ValueError(f"{text}: expected a JSON array of zwave-js-ui nodes")
-    return data
+    return load_house_file(text)
+
+
+def sleeps(node: Node) -> bool:
+    """A battery node that queues writes until it wakes up. Frequently listening nodes (FLiRS: most locks,
+    many sirens; zwave-js gives `isFrequentListening` true or "250ms"/"1000ms") wake for a beam within a
+    second, so zwave-js sends to them at once, as to listening ones (zwave-js's `canSleep`)."""
+    return not node.get("isListening", True) and not node.get("isFrequentListening")
 
 
 def value_key(cc: Any, endpoint: Any, prop: Any, prop_key: Any = None) -> str:

@@ -6,6 +6,7 @@ import json
 import time
 from typing import Any
 
+from zwave_mcp.simulator.house import sleeps
 from zwave_mcp.simulator.settings import SimConfig
 
 STATUS_CODES = {"Unknown": 0, "Asleep": 1, "Awake": 2, "Dead": 3, "Alive": 4}
@@ -138,12 +139,12 @@ def node_summary(node: dict[str, Any]) -> dict[str, Any]:
     summary["ready"] = bool(node.get("ready", True))
     if "zwavePlusRoleType" in node:
         summary["zwavePlusRoleType"] = node["zwavePlusRoleType"]
-    listening = bool(node.get("isListening", True))
     summary.update(
         {
-            "isListening": listening,
-            "isFrequentListening": bool(node.get("isFrequentListening")),
-            "canSleep": not listening,
+            "isListening": bool(node.get("isListening", True)),
+            # zwave-js gives false or the FLiRS wake-up period ("250ms", "1000ms") as it is.
+            "isFrequentListening": node.get("isFrequentListening") or False,
+            "canSleep": sleeps(node),
             "isRouting": bool(node.get("isRouting", True)),
             "supportedDataRates": [40000, 9600, 100000],
             "maxDataRate": node.get("maxDataRate", 100000),

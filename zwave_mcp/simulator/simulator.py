@@ -31,7 +31,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from zwave_mcp.simulator import api, devices, naming, payloads
 from zwave_mcp.simulator.admin import Admin
-from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, value_key
+from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps, value_key
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
 
@@ -284,7 +284,7 @@ class Simulator:
     def revive_node(self, node_id: int) -> None:
         with self._lock:
             node = self.nodes[node_id]
-            node["status"] = "Alive" if node.get("isListening", True) else "Asleep"
+            node["status"] = "Asleep" if sleeps(node) else "Alive"
             node["available"] = True
             self.publish_status(node)
             self.event("node", "node_alive", [payloads.node_summary(node)])
@@ -471,8 +471,8 @@ class Simulator:
             ordered = sorted(self.nodes.values(), key=lambda n: int(n["id"]))
             real = [n for n in ordered if not n.get("virtual")]
             controller = self.nodes.get(CONTROLLER_ID)
-            sleepers = [n for n in real if not n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
-            listeners = [n for n in real if n.get("isListening", True) and n.get("id") != CONTROLLER_ID]
+            sleepers = [n for n in real if sleeps(n) and n.get("id") != CONTROLLER_ID]
+            listeners = [n for n in real if not sleeps(n) and n.get("id") != CONTROLLER_ID]
         steps: list[tuple[Node, str, str, bool]] = []
         if controller is not None:
             steps.append((controller, "Alive", "node_alive", False))
@@ -528,11 +528,7 @@ class Simulator:
 
     def _wake_sleepers(self) -> None:
         for node in list(self.nodes.values()):
-            if (
-                not node.get("isListening", True)
-                and not node.get("virtual")
-                and node.get("status") == "Asleep"
-            ):
+            if sleeps(node) and not node.get("virtual") and node.get("status") == "Asleep":
                 self.wake_up(int(node["id"]), report=True)
 
     def _meter_reports(self) -> None:

@@ -1,0 +1,105 @@
+"""The corpus of real devices as one house on the simulator, through the MCP tools: each device's state is
+asked, and each device the table says can be controlled gets its natural control (on, close, lock, off
+mode). Every answer must be a true one: the control is confirmed, still moving, or refused with a reason
+(a confirmation asked for); a crash, "cannot be controlled" or a silent no is a failure.
+
+Devices are named after their dump ("fan ge 12730", "aeotec zw164 siren 3" for an endpoint), so a failure
+names the file; `fixtures/devices/expected.json` says what each one is.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.mcp_harness import call, connected, settings_for
+from zwave_mcp.simulator import Simulator
+from zwave_mcp.simulator.dumps import load_house_file
+
+pytestmark = pytest.mark.integration
+
+DEVICES = Path(__file__).resolve().parents[2] / "fixtures" / "devices"
+TABLE: list[dict[str, Any]] = json.loads((DEVICES / "expected.json").read_text("utf-8"))
+# The natural control of each kind, and its arguments.
+NATURAL: dict[str, tuple[str, dict[str, Any]]] = {
+    "switch": ("on", {}),
+    "dimmer": ("on", {}),
+    "color": ("on", {}),
+    "fan": ("on", {}),
+    "siren": ("on", {}),
+    "cover": ("close", {}),
+    "valve": ("close", {}),
+    "lock": ("lock", {}),
+    "thermostat": ("set_mode", {"mode": "off"}),
+}
+TRUE_OUTCOMES = {"confirmed", "working", "needs_confirmation"}
+
+
+def spoken_name(file: str) -> str:
+    return file.removesuffix(".json").removesuffix("_state").replace("_", " ")
+
+
+def corpus_house() -> list[dict[str, Any]]:
+    """Every dump's device, renumbered 2, 3, … and named after its file, behind one controller."""
+    house: list[dict[str, Any]] = []
+    for number, row in enumerate(TABLE, start=2):
+        nodes = load_house_file(DEVICES / row["file"])
+        if not house:
+            house.append(next(n for n in nodes if n.get("isControllerNode")))
+        node = copy.deepcopy(next(n for n in nodes if not n.get("isControllerNode")))
+        node["id"] = number
+        node["name"] = spoken_name(row["file"])
+        node["loc"] = ""
+        for key, value in node["values"].items():
+            value["nodeId"] = number
+            value["id"] = f"{number}-{key}"
+        house.append(node)
+    return house
+
+
+def expected_devices() -> list[tuple[str, dict[str, Any]]]:
+    """(device name, expected device) for every device of the table."""
+    out = []
+    for row in TABLE:
+        for device in row["devices"]:
+            name = spoken_name(row["file"])
+            out.append((name if device["endpoint"] is None else f"{name} {device['endpoint']}", device))
+    return out
+
+
+@pytest.fixture
+def corpus_sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
+    return simulator_factory(house=corpus_house())
+
+
+async def test_every_device_answers_its_state(mosquitto: Any, corpus_sim: Simulator) -> None:
+    failures = []
+    async with connected(settings_for(mosquitto, corpus_sim)) as client:
+        for name, _expected in expected_devices():
+            answer = await call(client, "get_device_state", {"deviceName": name})
+            if answer.is_error or "None" in answer.text:
+                failures.append(f"{name}: {answer.text}")
+    assert not failures, "\n".join(failures)
+
+
+async def test_the_natural_control_of_every_controllable_device(
+    mosquitto: Any, corpus_sim: Simulator
+) -> None:
+    failures = []
+    async with connected(settings_for(mosquitto, corpus_sim)) as client:
+        for name, expected in expected_devices():
+            if not expected["controls"]:
+                continue
+            action, extra = NATURAL[expected["kind"]]
+            answer = await call(
+                client, "control_zwave_device", {"deviceName": name, "action": action, **extra}
+            )
+            outcome = None if answer.is_error else answer.outcome
+            if outcome not in TRUE_OUTCOMES:
+                failures.append(f"{name} ({expected['kind']}) {action}: {outcome or 'error'}: {answer.text}")
+    assert not failures, "\n".join(failures)
