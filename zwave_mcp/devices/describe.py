@@ -122,8 +122,9 @@ def _acts(device: Device) -> bool:
 
 
 def sentence(device: Device) -> str:
-    """One sentence a voice assistant can say about the device: its state first, then every reading it
-    reports (alarms, the environment, power and energy, production, battery)."""
+    """One sentence a voice assistant can say about the device: its state first (with the power it draws:
+    "is on, using 12.5 W, 3.2 kWh in total"), then every other reading it reports: alarms, the
+    environment, battery. A sensor's readings in the same order, its power and energy before the battery."""
     name = device.name
     found = readings(device, 0)
     if device.has(Capability.THERMOSTAT):
@@ -147,7 +148,9 @@ def sentence(device: Device) -> str:
         if power and power[0].startswith(("using", "producing")):
             tail = f"; it reports {and_list(others)}" if others else ""
             return f"{name} is {', '.join(power)}{tail}."
-        return f"{name} reports {and_list(power + others)}."
+        battery = [p for p in others if p.startswith("battery ")]
+        rest = [p for p in others if p not in battery]
+        return f"{name} reports {and_list(rest + power + battery)}."  # alarms, environment, power, battery
     summary = _state_summary(device, with_power=False)
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."
