@@ -75,7 +75,7 @@ class Reading:
             return self.text
         if isinstance(self.value, int | float) and not is_number(self.value):  # inf, NaN, 10**400
             return f"{label} not readable"
-        return f"{label} {number(self.value)}{unit_text(self.unit)}"
+        return f"{label} {_amount(self)}"
 
 
 def readings(device: Device, now_ms: int) -> list[Reading]:
@@ -297,7 +297,7 @@ def _production_phrases(found: list[Reading]) -> list[str]:
 
 def _amount(r: Reading) -> str:
     """ "1.23 W"; a long time in hours ("34.3 hours", not "123456 seconds")."""
-    if (r.unit or "").lower() in ("seconds", "s") and r.value >= 3600:
+    if (r.unit or "").lower() in ("seconds", "s") and is_number(r.value) and r.value >= 3600:
         return f"{r.value / 3600:.1f} hours"
     return f"{number(r.value)}{unit_text(r.unit)}"
 
