@@ -350,6 +350,8 @@ class Event(BaseModel):
     device: str | None = None
     what: str
     value: Any = None
+    button: int | None = Field(None, description="A button press: the button's number")
+    press: str | None = Field(None, description="A button press: pressed, released, held, pressed twice…")
 
 
 class RecentEvents(ToolResult):
