@@ -23,11 +23,8 @@ from zwave_mcp.safetext import plain_text
 LOW_BATTERY_PERCENT = 20
 ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
 GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
-_UNTYPED = ("triggered", "clear")
-OPENINGS = (
-    "door",
-    "window",
-)  # binary sensors whose state is open or closed  # a Binary Sensor of no type we know ("Any", "General purpose")
+_UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
+OPENINGS = ("door", "window")  # binary sensors whose state is open or closed
 
 # Notification states that are the way things should be: no news ("AC mains re-connected").
 _REST_TEXTS = frozenset({"ac mains re-connected", "power has been applied", "battery is fully charged"})
@@ -56,8 +53,8 @@ class Reading:
     unit: str | None
     age_s: float | None  # seconds since the device reported it (zwave-js lastUpdate); None if unknown
     value_id: str
-    text: str | None = None  # state in words: "motion detected", "idle", "open"
-    idle: bool = False  # a notification at rest ("idle"): says nothing in a sentence
+    text: str | None = None  # state in words: "motion detected", "idle", "door open"
+    idle: bool = False  # at rest and no news ("idle", a closed tamper switch): says nothing in a sentence
     quantity: str | None = None  # "temperature", "power", "energy_production" (quantities.py)
     sensor: str | None = None  # binary sensor type: "smoke", "door", "motion" (sensor_types.py)
     alarm: bool | None = None  # binary sensors: triggered? None when not reported
@@ -161,7 +158,7 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
 
 
 def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | None:
-    """A binary sensor's state in words: "smoke detected", "no smoke", "open", "its cover has been removed"
+    """A binary sensor's state in words: "smoke detected", "no smoke", "door open", "its cover has been removed"
     (a Notification's own text when it says more than the type's word); None when not reported."""
     if raw is None:
         return None
