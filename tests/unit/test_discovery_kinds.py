@@ -309,3 +309,11 @@ def test_the_gate_reads_the_new_kinds_writes_by_what_they_do() -> None:
         frozenset({"set_fan_mode"}),
         "Low",
     )
+
+
+def test_a_running_fan_is_on_when_asked() -> None:
+    from zwave_mcp.devices.questions import Question, answer
+
+    fan = one("leviton_zw4sf_state.json", "Ceiling Fan")  # reported at a medium speed
+    said = answer(Question.ON, [fan], "fans", everything=False)
+    assert said.matching == [fan], said.sentence

@@ -122,7 +122,7 @@ class Schema:
     kind found, `alone`: nothing but a battery found on the node so far) must all hold.
     """
 
-    name: str  # says why the row exists, as `explain` shows it: "fan: GE/Jasco 12730 (3 speeds)"
+    name: str  # what the row claims and why, for people reading the table: "fan: GE/Jasco 12730 (3 speeds)"
     kind: Capability | None
     role: str
     primary: ValueMatch

@@ -57,7 +57,7 @@ class Answer:
 
 
 def _switchable(device: Device) -> bool:
-    return device.has(Capability.SWITCH) or device.has(Capability.DIMMER)
+    return device.has(Capability.SWITCH) or device.has(Capability.DIMMER) or device.has(Capability.FAN)
 
 
 def _on(device: Device) -> bool | None:
