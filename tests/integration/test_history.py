@@ -378,8 +378,8 @@ async def test_the_last_button_pressed(
     assert nothing.result["found"] is False, nothing.text
     assert last.text.startswith("Button 2 on WallMote was held at "), last.text
     assert (last.result["event"]["button"], last.result["event"]["press"]) == (2, "held")
-    presses = [e["what"] for e in recent.result["events"]]
-    assert presses == ["button 2 was held", "button 2 was held"], recent.text
+    presses = [(e["what"], e["button"], e["press"]) for e in recent.result["events"]]
+    assert presses == [("button 2 was held", 2, "held")] * 2, recent.text
     assert "WallMote button 2 was held" in recent.text
     held = [e for e in history.result["events"] if e["state"] == "pressed"]
     assert len(held) == 2, history.result["events"]

@@ -158,3 +158,31 @@ def test_a_low_battery_is_said_once() -> None:
     low = next(v for v in sensor.all_values() if v.property == "isLow")
     low.value = True
     assert sentence(sensor).endswith("humidity 51.98 % and battery low (0 %).")
+
+
+def test_a_lock_reports_its_door_and_a_window_handle_its_window() -> None:
+    """August ASL-03: Door Lock "doorStatus" is its door sensor (as Home Assistant has it); the Hoppe
+    eHandle's Access Control door state can be "open in tilt position": only a window tilts."""
+    lock = real("lock_august_asl03_state.json", "Front Door")
+    assert [(r.sensor, r.alarm, r.text) for r in readings(lock, 0) if r.sensor] == [
+        ("door", False, "door closed")
+    ]
+    assert sentence(lock) == "Front Door is locked, door closed; battery 100 %."  # the door said once
+    handle = real("hoppe_ehandle_connectsense_state.json", "Bedroom Window")
+    assert {r.sensor for r in readings(handle, 0)} == {"window", "tilt", None}  # None: the battery
+    assert sentence(handle) == "Bedroom Window is closed; it reports not tilted and battery 100 %."
+    assert answer(Question.OPEN, [handle], "windows", False).sentence == "No windows are open."
+
+
+def test_resting_statuses_are_no_news() -> None:
+    """Zooz ZAC36 valve: "AC mains re-connected" and Battery values never reported are not said; its
+    alarms (a jammed valve, a disconnected backup battery) are."""
+    valve = real("zooz_zac36_titan_valve_actuator_state.json", "Water Main")
+    said = sentence(valve)
+    assert said.startswith("Water Main is closed; no heat alarm, no leak, back-up battery disconnected")
+    assert "valve jammed" in said and "re-connected" not in said and "not reported" not in said
+
+
+def test_a_scene_controller_with_nothing_else_to_say() -> None:
+    controller = real("central_scene_node_state.json", "Hall Buttons")
+    assert sentence(controller) == "Hall Buttons has 2 buttons and reports no readings."

@@ -15,7 +15,7 @@ from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name
-from zwave_mcp.devices.presses import press_of
+from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
@@ -49,6 +49,8 @@ _OPERATING_WORDS = {
     "3rd stage aux heat": "heating with auxiliary heat (third stage)",
 }
 LOCK_SECURED = 255
+# What a door or window contact says (sensor_types): said as the state of the device it is.
+_OPENINGS = frozenset(f"{thing} {state}" for thing in ("door", "window") for state in ("open", "closed"))
 LOCK_UNKNOWN = 254
 
 
@@ -124,8 +126,9 @@ def _acts(device: Device) -> bool:
 
 
 def sentence(device: Device) -> str:
-    """One sentence a voice assistant can say about the device: its state first, then every reading it
-    reports (alarms, the environment, power and energy, production, battery)."""
+    """One sentence a voice assistant can say about the device: its state first (with the power it draws:
+    "is on, using 12.5 W, 3.2 kWh in total"), then every other reading it reports: alarms, the
+    environment, battery. A sensor's readings in the same order, its power and energy before the battery."""
     name = device.name
     if device.node.loading:
         return still_loading(name)
@@ -134,19 +137,26 @@ def sentence(device: Device) -> str:
         return _thermostat_sentence(device, found)
     if not device.understood and device.unclaimed:
         return f"{name} is not understood yet: zwave-mcp does not know what it does."
+    if (lock_door := device.values.get(m.LOCK_DOOR)) is not None:
+        found = [r for r in found if r.value_id != lock_door.value_id]  # the lock's state says its door
     power, others = sentence_phrases(found)
     if not _acts(device):
         if not power and not others:
+            buttons = len(press_values(device))
+            if buttons:  # a remote: its presses are events (recent and last events), not a state
+                return f"{name} has {buttons} button{'' if buttons == 1 else 's'} and reports no readings."
             return f"{name} has not reported anything yet."
-        opening = next((p for p in others if p in ("open", "closed")), None)
-        if not power and opening and any(r.sensor in ("door", "window") for r in found):  # a contact sensor
+        opening = next((p for p in others if p in _OPENINGS), None)
+        if not power and opening:  # a door or window contact: "Back Door is closed"
             rest = [p for p in others if p != opening]
             tail = f"; it reports {and_list(rest)}" if rest else ""
-            return f"{name} is {opening}{tail}."
+            return f"{name} is {opening.split()[1]}{tail}."
         if power and power[0].startswith(("using", "producing")):
             tail = f"; it reports {and_list(others)}" if others else ""
             return f"{name} is {', '.join(power)}{tail}."
-        return f"{name} reports {and_list(power + others)}."
+        battery = [p for p in others if p.startswith("battery ")]
+        rest = [p for p in others if p not in battery]
+        return f"{name} reports {and_list(rest + power + battery)}."  # alarms, environment, power, battery
     summary = _state_summary(device, with_power=False)
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."
@@ -166,6 +176,8 @@ def sentence(device: Device) -> str:
         if device.kind in (Capability.DIMMER, Capability.COLOR) and summary[:1].isdigit():
             summary = f"on at {summary}"
         primary = f"is {summary}"
+    if device.has(Capability.LOCK) and door_open(device) is not None:
+        others = [p for p in others if p not in _OPENINGS]  # the lock said its door already
     text = f"{name} {primary}"
     if power:
         text += f"; it is {', '.join(power)}" if unknown else f", {', '.join(power)}"

@@ -24,7 +24,10 @@ LOW_BATTERY_PERCENT = 20
 ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
 GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
 _UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
+OPENINGS = ("door", "window")  # binary sensors whose state is open or closed
 
+# Notification states that are the way things should be: no news ("AC mains re-connected").
+_REST_TEXTS = frozenset({"ac mains re-connected", "power has been applied", "battery is fully charged"})
 # Notification states as people say them (zwave-js's texts otherwise, lower-cased).
 _NOTIFICATION_WORDS = {
     "motion detection": "motion detected",
@@ -50,14 +53,15 @@ class Reading:
     unit: str | None
     age_s: float | None  # seconds since the device reported it (zwave-js lastUpdate); None if unknown
     value_id: str
-    text: str | None = None  # state in words: "motion detected", "idle", "open"
-    idle: bool = False  # a notification at rest ("idle"): says nothing in a sentence
+    text: str | None = None  # state in words: "motion detected", "idle", "door open"
+    idle: bool = False  # at rest and no news ("idle", a closed tamper switch): says nothing in a sentence
     quantity: str | None = None  # "temperature", "power", "energy_production" (quantities.py)
     sensor: str | None = None  # binary sensor type: "smoke", "door", "motion" (sensor_types.py)
     alarm: bool | None = None  # binary sensors: triggered? None when not reported
     group: str = q.ENVIRONMENT  # where a sentence says it (GROUP_ORDER)
     spoken_label: str = ""  # "air temperature", "energy", "production today"
     updated_ms: int | None = None  # zwave-js lastUpdate (ms since the epoch)
+    command_class: int = 0
 
     def spoken(self) -> str:
         """ "air temperature 21.6 °C", "motion detected", "battery 87 %"."""
@@ -68,7 +72,7 @@ class Reading:
             return self.text
         if isinstance(self.value, int | float) and not is_number(self.value):  # inf, NaN, 10**400
             return f"{label} not readable"
-        return f"{label} {number(self.value)}{unit_text(self.unit)}"
+        return f"{label} {_amount(self)}"
 
 
 def readings(device: Device, now_ms: int) -> list[Reading]:
@@ -77,21 +81,35 @@ def readings(device: Device, now_ms: int) -> list[Reading]:
     seen: set[str] = set()
     out: list[Reading] = []
     values = [v for found in device.readings.values() for v in found]
-    if (battery := device.values.get(m.BATTERY_LEVEL)) is not None:
-        values.append(battery)
+    for role in (m.LOCK_DOOR, m.BATTERY_LEVEL):  # a lock's door sensor; the battery
+        if (value := device.values.get(role)) is not None:
+            values.append(value)
     for value in values:
         if value.value_id in seen or is_press(value):
             continue
         seen.add(value.value_id)
         out.append(reading_of(value, now_ms, device.purposes.get(value.value_id)))
+    if any(r.sensor == "window" for r in out):  # a window's "Door state (simple)" is that window's too
+        out = [
+            _as_window(r) if r.sensor == "door" and r.command_class == st.CC_NOTIFICATION else r for r in out
+        ]
     return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
+
+
+def _as_window(r: Reading) -> Reading:
+    window = st.TYPES["window"]
+    text = None if r.alarm is None else (window.alarm if r.alarm else window.idle)
+    return replace(r, sensor=window.word, spoken_label=window.word, text=text)
 
 
 def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Reading:
     """One value as a reading: its quantity or binary sensor type, its state in words, its age.
     `purpose`: what discovery says the value is for (`Device.purposes`), when a device row says it."""
     age = None if value.last_update_ms is None else max(0.0, (now_ms - value.last_update_ms) / 1000)
-    base = Reading(value.label, value.value, value.unit, age, value.value_id, updated_ms=value.last_update_ms)
+    base = Reading(
+        value.label, value.value, value.unit, age, value.value_id, updated_ms=value.last_update_ms,
+        command_class=value.command_class,
+    )  # fmt: skip
     kind = st.sensor_type(value, purpose)
     if kind is not None:
         alarm = st.alarm_state(value, value.value, purpose)
@@ -111,9 +129,8 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
         return replace(base, label=label, text=said, group=NOTICES, spoken_label=enum_words(label))
     if value.command_class == st.CC_NOTIFICATION:
         text = notification_text(value, value.value)
-        return replace(
-            base, text=text, idle=value.value == 0, group=NOTICES, spoken_label=value.label.lower()
-        )
+        rest = value.value == 0 or (value.state_text() or "").casefold() in _REST_TEXTS
+        return replace(base, text=text, idle=rest, group=NOTICES, spoken_label=value.label.lower())
     quantity = q.quantity_of(value)
     if isinstance(value.value, bool) or (value.type == "boolean" and quantity is None):
         # A flag (Battery "Low battery level"): news when it is raised, nothing to say otherwise.
@@ -124,7 +141,13 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
             base, text=label if flagged else None, idle=not flagged, group=group, spoken_label=label
         )
     if quantity is None:  # a value some table put among the readings that names no quantity
-        return replace(base, spoken_label=enum_words(value.label))
+        state = value.state_text()
+        return replace(
+            base,
+            text=None if state is None else f"{enum_words(value.label)} {enum_words(state)}",
+            group=q.BATTERY if value.command_class == q.CC_BATTERY else q.ENVIRONMENT,
+            spoken_label=enum_words(value.label),
+        )
     return replace(
         base,
         label="Battery" if quantity.word == "battery" else _capital(quantity.label),
@@ -135,10 +158,13 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
 
 
 def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | None:
-    """A binary sensor's state in words: "smoke detected", "no smoke", "open", "its cover has been removed"
+    """A binary sensor's state in words: "smoke detected", "no smoke", "door open", "its cover has been removed"
     (a Notification's own text when it says more than the type's word); None when not reported."""
     if raw is None:
         return None
+    kind = st.sensor_type(value, purpose)
+    if kind is not None and kind.word in OPENINGS:
+        return st.words(value, raw, purpose)  # "door open", "window closed"; None for a state we cannot read
     if value.command_class == st.CC_NOTIFICATION and st.alarm_state(value, raw, purpose) is not False:
         hit = st.triggered(value, raw, purpose)
         return (
@@ -202,10 +228,14 @@ def worth_saying(found: list[Reading]) -> list[Reading]:
             continue
         if (r.idle and r.value is not None) or (r.value is None and (r.quantity == "battery" or r.idle)):
             continue
+        if r.value is None and r.quantity is None and r.sensor is None:
+            continue  # a status or setting never reported: nothing a person can use
         if r.group == NOTICES and (r.value is None or (typed and r.text in _UNTYPED)):
             continue
         if (level and r.group == q.BATTERY and r.quantity is None) or r.label.startswith("Unknown ("):
             continue
+        if r.sensor is not None and r.value is not None and r.text is None:
+            continue  # a state of a sensor we cannot read (a door status that is neither open nor closed)
         kept.append(r)
     return kept
 
@@ -264,7 +294,7 @@ def _production_phrases(found: list[Reading]) -> list[str]:
 
 def _amount(r: Reading) -> str:
     """ "1.23 W"; a long time in hours ("34.3 hours", not "123456 seconds")."""
-    if (r.unit or "").lower() in ("seconds", "s") and r.value >= 3600:
+    if (r.unit or "").lower() in ("seconds", "s") and is_number(r.value) and r.value >= 3600:
         return f"{r.value / 3600:.1f} hours"
     return f"{number(r.value)}{unit_text(r.unit)}"
 

@@ -15,7 +15,9 @@ from typing import Any
 from zwave_mcp.gateway.model import ZValue
 
 CC_BINARY_SENSOR = 48
+CC_DOOR_LOCK = 98
 CC_NOTIFICATION = 113
+TILT_POSITION = 5633  # Access Control "Window/door is open in tilt position": only a window tilts
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +54,8 @@ TYPES: dict[str, SensorType] = {
         ),
         SensorType("tamper", "tampering detected", "not tampered with", "tampering", "tampering", quiet=True),
         SensorType("motion", "motion detected", "no motion", "motion", "motion"),
-        SensorType("door", "open", "closed", "an open door", "doors opening"),
-        SensorType("window", "open", "closed", "an open window", "windows opening"),
+        SensorType("door", "door open", "door closed", "an open door", "doors opening"),
+        SensorType("window", "window open", "window closed", "an open window", "windows opening"),
         SensorType("tilt", "tilted", "not tilted", "a tilt", "tilting"),
     )
 }
@@ -147,7 +149,10 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     `purpose`: what a device-specific discovery row says the value is for (an Ecolink's Binary Sensor
     "Any" is its door), which wins over the value's own type."""
     if value.command_class in (CC_BINARY_SENSOR, CC_NOTIFICATION) and purpose in TYPES:
-        return TYPES[purpose]
+        own = sensor_type(value)
+        return own if own is not None and (purpose, own.word) == ("door", "window") else TYPES[purpose]
+    if value.command_class == CC_DOOR_LOCK:  # a lock's own door sensor (Home Assistant's door binary sensor)
+        return TYPES["door"] if value.property == "doorStatus" else None
     if value.command_class == CC_BINARY_SENSOR:
         word = BINARY_SENSOR_TYPES.get(str(value.property))
         return TYPES[word] if word else None
@@ -162,6 +167,8 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
         if _state_id(s.value) is not None
     ]
     found = [w for w in words if w]
+    if kind == 6 and any(s.value == TILT_POSITION for s in value.states):
+        found = ["window" if w == "door" else w for w in found]  # a window handle (Hoppe eHandle)
     if not found:
         word = _VARIABLES.get((kind, str(value.property_key)))
         return TYPES[word] if word else None
@@ -181,6 +188,8 @@ def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType
     if kind_id is None or state is None:
         return None
     word = _ALARM_STATES.get((kind_id, state))
+    if word == "door" and (kind := sensor_type(value, purpose)) is not None:
+        return kind  # a door state variable that is a window's says "window"
     return TYPES[word] if word else None
 
 
@@ -191,6 +200,9 @@ def alarm_state(value: ZValue, raw: Any, purpose: str | None = None) -> bool | N
         return None
     if value.command_class == CC_BINARY_SENSOR:
         return raw if isinstance(raw, bool) else None
+    if value.command_class == CC_DOOR_LOCK:  # zwave-js says "open" or "closed"
+        said = raw.strip().casefold() if isinstance(raw, str) else None
+        return True if said == "open" else False if said == "closed" else None
     if triggered(value, raw, purpose) is not None:
         return True
     state = _state_id(raw)

@@ -157,7 +157,9 @@ def specs(app: App) -> list[ToolSpec]:
         ),
         ToolSpec(
             "get_device_state",
-            "Everything currently known about one device: every value with its unit and how old it is.",
+            "Everything currently known about one device: its state and every reading with its unit in one "
+            "sentence (alarms, temperature, humidity, power and energy totals, battery…); the result lists each "
+            "reading (quantity, value, unit, when reported) and every value with its age.",
             DeviceArgs,
             DeviceState,
             get_device_state,

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.devices.describe import change_phrase
+from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.gateway.model import Change
 from zwave_mcp.tools.devices import READ
@@ -87,6 +88,14 @@ def gateway_phrase(what: str, new: object) -> str:
     return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
 
 
+def _press(app: App, change: Change) -> Press | None:
+    """The button press a change is, if it is one."""
+    if not change.momentary or change.value_id is None:
+        return None
+    value = app.gateway.inventory.value(change.value_id)
+    return press_of(value, change.new) if value is not None else None
+
+
 def _shown(app: App, change: Change) -> bool:
     if change.value_id is not None and change.kind in ("value", "removed"):
         return app.devices.visible_value(change.value_id)
@@ -114,6 +123,7 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
         if len(events) >= limit:
             continue
         device, what = describe_change(app, change)
+        press = _press(app, change)
         events.append(
             Event(
                 at=datetime.fromtimestamp(recorded.at, UTC).isoformat(timespec="seconds"),
@@ -121,6 +131,8 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
                 device=device,
                 what=what,
                 value=change.new,
+                button=press.button if press else None,
+                press=press.kind if press else None,
             )
         )
     summary = events_summary(total, events, minutes)

@@ -351,6 +351,8 @@ class Event(BaseModel):
     device: str | None = None
     what: str
     value: AnyJson = None
+    button: int | None = Field(None, description="A button press: the button's number")
+    press: str | None = Field(None, description="A button press: pressed, released, held, pressed twice…")
 
 
 class RecentEvents(ToolResult):
