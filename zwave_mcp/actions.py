@@ -23,6 +23,11 @@ ActionName = Literal[
     "set_temperature",
     "set_mode",
     "set_color",
+    "set_speed",
+    "set_tilt",
+    "set_tone",
+    "set_volume",
+    "set_fan_mode",
 ]
 ACTIONS: tuple[str, ...] = get_args(ActionName)
 
@@ -46,6 +51,19 @@ ACTION_ALIASES: dict[str, str] = {
     "color": "set_color",
     "colour": "set_color",
     "set_colour": "set_color",
+    "speed": "set_speed",
+    "fan_speed": "set_speed",
+    "set_fan_speed": "set_speed",
+    "tilt": "set_tilt",
+    "slats": "set_tilt",
+    "set_slats": "set_tilt",
+    "tone": "set_tone",
+    "sound": "set_tone",
+    "play_tone": "set_tone",
+    "volume": "set_volume",
+    "fan_mode": "set_fan_mode",
+    "thermostat_fan": "set_fan_mode",
+    "set_thermostat_fan": "set_fan_mode",
 }
 
 _SEPARATORS = re.compile(r"[\s\-]+")

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.integration
 
 CONTROL = "control_zwave_device"
 KWH = value_key(50, 0, "value", 65537)
+WALLMOTE = Path(__file__).resolve().parents[2] / "fixtures" / "devices" / "wallmote_central_scene_state.json"
 
 
 @pytest.fixture
@@ -286,3 +287,43 @@ async def test_device_history_resource(mosquitto: Any, sim: Simulator, store_fil
     assert body["summary"].startswith("Coffee Maker Plug was turned on at ")
     assert body["period"]["words"] == "in the last 24 hours"
     assert "device" in json.loads(device.contents[0].text), "the device resource is still itself"
+
+
+async def test_the_last_button_pressed(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator], store_file: Path
+) -> None:
+    """A WallMote Quad (a real node dump) in the house: a press on button 2, held, then the same press
+    again, as zwave-js-ui sends them (unretained value topic and `node_value_updated`); the last-event and
+    recent-event answers say which button and how it was pressed, and both presses are in the history."""
+    from zwave_mcp.simulator.dumps import load_house_file
+    from zwave_mcp.simulator.house import captured_house
+
+    remote = next(n for n in load_house_file(WALLMOTE) if not n.get("isControllerNode"))
+    remote.update(name="WallMote", loc="Living Room")
+    house = [n for n in captured_house() if n["id"] != remote["id"]] + [remote]
+    sim = simulator_factory(config=capture_config("a", timing=FAST, periodic=False), house=house)
+    node = sim.nodes[remote["id"]]
+    button_2 = node["values"][value_key(91, 0, "scene", "002")]
+    button_2["stateless"] = True  # as zwave-js-ui marks it once a press came
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        nothing = await call(client, "get_last_event", {"state": "pressed"})
+        sim.set_value(node, button_2, 2)
+        await wait_for_answer(
+            client, "get_recent_events", {"deviceName": "wallmote"}, lambda a: len(a.result["events"]) == 1
+        )
+        sim.set_value(node, button_2, 2)  # held again (a moment later, as a hand does)
+        recent = await wait_for_answer(
+            client, "get_recent_events", {"deviceName": "wallmote"}, lambda a: len(a.result["events"]) >= 2
+        )
+        last = await wait_for_answer(
+            client, "get_last_event", {"state": "pressed"}, lambda a: a.result["found"] is True
+        )
+        history = await call(client, "get_device_history", {"deviceName": "wallmote", "period": "last hour"})
+    assert nothing.result["found"] is False, nothing.text
+    assert last.text.startswith("Button 2 on WallMote was held at "), last.text
+    assert (last.result["event"]["button"], last.result["event"]["press"]) == (2, "held")
+    presses = [e["what"] for e in recent.result["events"]]
+    assert presses == ["button 2 was held", "button 2 was held"], recent.text
+    assert "WallMote button 2 was held" in recent.text
+    held = [e for e in history.result["events"] if e["state"] == "pressed"]
+    assert len(held) == 2, history.result["events"]

@@ -46,7 +46,7 @@ HOUSE: dict[str, tuple[str, list[str]]] = {
     "Garage Motion": ("Garage", []),
     "Coffee Maker Plug": ("Kitchen", ["on", "off", "toggle"]),
     "Bedroom Color Bulb": ("Bedroom", ["on", "off", "toggle", "dim", "set_level", "stop", "set_color"]),
-    "Living Room Blinds": ("Living Room", ["open", "close", "stop", "set_position"]),
+    "Living Room Blinds": ("Living Room", ["open", "close", "stop", "set_position", "set_tilt"]),
     "Porch Double Switch 1": ("Porch", ["on", "off", "toggle"]),
     "Porch Double Switch 2": ("Porch", ["on", "off", "toggle"]),
 }
@@ -172,12 +172,15 @@ async def test_state_of_every_device_matches_the_simulator(mosquitto: Any, sim: 
             for value in values:
                 assert value["value"] == sim_value_by_id(sim, value["valueId"]), (name, value)
         lock = await call(client, "get_device_state", {"deviceName": "front door"})
-        assert lock.text == "Front Door Lock is unlocked and the door is open."
+        assert lock.text == "Front Door Lock is unlocked and the door is open; battery 64 %."
         mode = next(v for v in lock.result["values"] if v["valueId"] == "5-98-0-currentMode")
         assert (mode["value"], mode["text"]) == (0, "Unsecured")
         sensor = await call(client, "get_device_state", {"deviceName": "bedroom sensor"})
         temperature = next(v for v in sensor.result["values"] if v["label"] == "Air temperature")
         assert temperature["unit"] == "°C" and isinstance(temperature["ageSeconds"], float)
+        said = [(r["quantity"], r["value"], r["unit"]) for r in sensor.result["readings"]]
+        assert said == [("temperature", 21.6, "°C"), ("humidity", 46, "%"), ("battery", 87, "%")]
+        assert all(r["lastUpdated"].endswith("+00:00") for r in sensor.result["readings"])
 
 
 async def test_sensor_data_live_and_refreshed(

@@ -18,15 +18,23 @@ from zwave_mcp.simulator import FAST, Simulator, capture_config
 pytestmark = pytest.mark.integration
 
 C = "control_zwave_device"
-ACTIONS = "on, off, toggle, dim, set_level, open, close, stop, set_position, lock, unlock, set_temperature, set_mode, set_color"
-ALIASES = "turn on, switch on, power on, turn off, switch off, power off, brightness, set brightness, level, position, temperature, set setpoint, setpoint, mode, color, colour, set colour"
+ACTIONS = (
+    "on, off, toggle, dim, set_level, open, close, stop, set_position, lock, unlock, set_temperature, set_mode, "
+    "set_color, set_speed, set_tilt, set_tone, set_volume, set_fan_mode"
+)
+ALIASES = (
+    "turn on, switch on, power on, turn off, switch off, power off, brightness, set brightness, level, position, "
+    "temperature, set setpoint, setpoint, mode, color, colour, set colour, speed, fan speed, set fan speed, tilt, "
+    "slats, set slats, tone, sound, play tone, volume, fan mode, thermostat fan, set thermostat fan"
+)
 TOOLS = (
     "activate_zwave_scene, check_zwave_health, control_zwave_device, control_zwave_group, get_battery_report, "
     "get_device_history, get_device_sensor_data, get_device_state, get_energy_usage, get_last_event, "
     "get_recent_events, list_zwave_devices, list_zwave_scenes, verify_device"
 )
 CAPABILITIES = (
-    "switch, dimmer, color, cover, lock, thermostat, sensor, binary_sensor, notification, meter, battery"
+    "switch, dimmer, color, cover, fan, valve, siren, lock, thermostat, sensor, binary_sensor, notification, "
+    "meter, button, battery"
 )
 
 BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
@@ -75,7 +83,7 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     (
         C,
         {"deviceName": "blinds", "action": "set_color", "color": "red"},
-        "Living Room Blinds cannot set_color; it can: open, close, stop, set_position.",
+        "Living Room Blinds cannot set_color; it can: open, close, stop, set_position, set_tilt.",
     ),
     (
         C,
@@ -214,7 +222,7 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     (
         "get_last_event",
         {"deviceName": "front door", "state": "exploded"},
-        "Parameter 'state' must be one of: any, opened, closed, locked, unlocked, motion, on, off, dead, alive, asleep, awake, online, offline (got 'exploded').",
+        "Parameter 'state' must be one of: any, opened, closed, locked, unlocked, motion, on, off, dead, alive, asleep, awake, online, offline, pressed, smoke, co, co2, heat, freeze, water_leak, tamper, glass_break (got 'exploded').",
     ),
     ("get_energy_usage", {"deviceName": "front door"}, "Front Door Lock has no energy meter (kWh)."),
     ("get_battery_report", {"deviceName": "kitchen light"}, "Kitchen Light has no battery."),

@@ -35,7 +35,7 @@ ACTIONS_BY_DEVICE = {
     "7": [],
     "8": ["on", "off", "toggle"],
     "9": ["on", "off", "toggle", "dim", "set_level", "stop", "set_color"],
-    "10": ["open", "close", "stop", "set_position"],
+    "10": ["open", "close", "stop", "set_position", "set_tilt"],  # Window Covering with slats
     "11.1": ["on", "off", "toggle"],
     "11.2": ["on", "off", "toggle"],
 }
@@ -404,6 +404,7 @@ def test_every_available_action_of_every_device_is_planned(d: dict[str, Device])
         "set_temperature": {"value": 21},
         "set_mode": {"mode": "Off"},
         "set_color": {"color": "blue"},
+        "set_tilt": {"position": 10},
     }
     for device in d.values():
         for action in available_actions(device):

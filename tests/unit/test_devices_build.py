@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from zwave_mcp.devices import capabilities as cc
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices import zwave_classes as cc
 from zwave_mcp.devices.build import BROADCAST_NODE_IDS, build_devices, devices_for_node
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
@@ -44,7 +44,7 @@ EXPECTED = {
     "4": ("Bedroom Sensor", "Bedroom", C.SENSOR, (C.SENSOR, C.BATTERY)),
     "5": ("Front Door Lock", "Entry", C.LOCK, (C.LOCK, C.BATTERY)),
     "6": ("Hallway Thermostat", "Hallway", C.THERMOSTAT, (C.THERMOSTAT, C.SENSOR)),
-    "7": ("Garage Motion", "Garage", C.NOTIFICATION, (C.NOTIFICATION, C.BINARY_SENSOR, C.BATTERY)),
+    "7": ("Garage Motion", "Garage", C.BINARY_SENSOR, (C.BINARY_SENSOR, C.NOTIFICATION, C.BATTERY)),
     "8": ("Coffee Maker Plug", "Kitchen", C.SWITCH, (C.SWITCH, C.METER)),
     "9": ("Bedroom Color Bulb", "Bedroom", C.COLOR, (C.COLOR, C.DIMMER)),
     "10": ("Living Room Blinds", "Living Room", C.COVER, (C.COVER,)),

@@ -5,7 +5,8 @@ from __future__ import annotations
 from tests.unit.test_devices_build import house, raw_nodes
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.build import build_devices
-from zwave_mcp.devices.describe import change_phrase, readings, sentence, state_summary
+from zwave_mcp.devices.describe import change_phrase, sentence, state_summary
+from zwave_mcp.devices.readings import readings
 from zwave_mcp.gateway.nodes import parse_node
 
 SUMMARIES = {
@@ -49,12 +50,17 @@ def test_summaries_follow_the_values() -> None:
     d["9"].values[m.COLOR_CURRENT].value = {"warmWhite": 255, "coldWhite": 0, "red": 0, "green": 0, "blue": 0}
     assert state_summary(d["9"]) == "50 %, warm white"
     d["7"].readings[m.Capability.NOTIFICATION][1].value = 8
-    assert state_summary(d["7"]) == "no motion, motion detected"
+    assert (
+        state_summary(d["7"]) == "motion detected"
+    )  # the notification's alarm wins over the resting binary sensor
     d["7"].readings[m.Capability.BINARY_SENSOR][0].value = True
     assert state_summary(d["7"]) == "motion detected"  # the binary sensor and the notification say it once
-    assert sentence(d["7"]) == "Garage Motion reports motion detected."
+    assert sentence(d["7"]) == "Garage Motion reports motion detected and battery 100 %."
     d["7"].readings[m.Capability.NOTIFICATION][0].value = 3
-    assert sentence(d["7"]) == "Garage Motion reports motion detected and its cover has been removed."
+    assert (
+        sentence(d["7"])
+        == "Garage Motion reports motion detected, its cover has been removed and battery 100 %."
+    )
     d["2"].values[m.SWITCH_CURRENT].value = None
     assert state_summary(d["2"]) == "unknown"
 
@@ -63,14 +69,18 @@ def test_sentences() -> None:
     d = house()
     assert sentence(d["2"]) == "Kitchen Light is off."
     assert sentence(d["3"]) == "Living Room Lamp is on at 40 %."
-    assert sentence(d["4"]) == "Bedroom Sensor reports air temperature 21.6 °C and humidity 46 %."
+    assert (
+        sentence(d["4"]) == "Bedroom Sensor reports air temperature 21.6 °C, humidity 46 % and battery 87 %."
+    )
     assert sentence(d["6"]) == "Hallway Thermostat is heating to 20 °C; it is 20.8 °C now."
-    assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open."
-    assert sentence(d["8"]) == "Coffee Maker Plug is off and drawing 0 W."
+    assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open; battery 64 %."
+    assert sentence(d["8"]) == "Coffee Maker Plug is off, using 0 W at 230.1 V and 0 A, 12.34 kWh in total."
     d["5"].values[m.LOCK_CURRENT].value = 255
-    assert sentence(d["5"]) == "Front Door Lock is locked, but the door is open."
+    assert sentence(d["5"]) == "Front Door Lock is locked, but the door is open; battery 64 %."
     d["5"].values[m.LOCK_CURRENT].value = 1  # UnsecuredWithTimeout: no enum words
-    assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open."
+    assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open; battery 64 %."
+    d["5"].values[m.BATTERY_LEVEL].value = 8
+    assert sentence(d["5"]) == "Front Door Lock is unlocked and the door is open; battery low (8 %)."
     mode = d["6"].values[m.THERMOSTAT_MODE]
     mode.value = 2
     assert sentence(d["6"]) == "Hallway Thermostat is cooling to 24 °C; it is 20.8 °C now."
@@ -100,13 +110,14 @@ def test_readings_cover_every_reading_value_with_unit_and_age() -> None:
         assert r.age_s == (now - (value.last_update_ms or 0)) / 1000
     plug = [(r.label, r.unit) for r in readings(d["8"], now)]
     assert plug == [("Energy", "kWh"), ("Power", "W"), ("Voltage", "V"), ("Current", "A")]
-    motion = [(r.label, r.text) for r in readings(d["7"], now)]
+    motion = [(r.label, r.sensor, r.alarm, r.text) for r in readings(d["7"], now)]
     assert motion == [
-        ("Motion", "no motion"),
-        ("Cover status", "idle"),
-        ("Motion sensor status", "idle"),
-        ("Battery", None),
+        ("Motion", "motion", False, "no motion"),
+        ("Cover status", "tamper", False, "not tampered with"),
+        ("Motion sensor status", "motion", False, "no motion"),
+        ("Battery", None, None, None),
     ]
+    assert [r.quantity for r in readings(d["8"], now)] == ["energy", "power", "voltage", "current"]
     assert readings(d["2"], now) == []
 
 
@@ -125,9 +136,9 @@ def test_a_door_status_that_is_neither_open_nor_closed_is_not_reported_as_closed
     door = d["5"].values[m.LOCK_DOOR]
     for said in ("\u202eopen", "ajar", "", "\ufffd"):
         door.value = said
-        assert sentence(d["5"]) == "Front Door Lock is unlocked.", said
+        assert sentence(d["5"]) == "Front Door Lock is unlocked; battery 64 %.", said
     door.value = "Closed"
-    assert sentence(d["5"]) == "Front Door Lock is unlocked, door closed."
+    assert sentence(d["5"]) == "Front Door Lock is unlocked, door closed; battery 64 %."
 
 
 def test_a_switch_state_of_the_wrong_type_is_not_reported_as_off() -> None:

@@ -24,7 +24,7 @@ from tests.unit.test_devices_build import house
 from zwave_mcp.config import load_settings
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.control import available_actions, control_change, plan_control
-from zwave_mcp.devices.describe import change_phrase, readings, sentence
+from zwave_mcp.devices.describe import change_phrase, sentence
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
 from zwave_mcp.devices.gate import DeviceOutcome
 from zwave_mcp.devices.gate.evidence import EffectOutcome, Report, per_device
@@ -32,6 +32,7 @@ from zwave_mcp.devices.gate.evidence import sentence as evidence_sentence
 from zwave_mcp.devices.group_control import group_sentence, plan_group
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.questions import Question, answer
+from zwave_mcp.devices.readings import readings
 from zwave_mcp.devices.resolve import DeviceIndex
 from zwave_mcp.devices.service import _nothing_to_do
 from zwave_mcp.outcome import Outcome

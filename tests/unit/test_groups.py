@@ -97,7 +97,7 @@ def test_not_group_phrases(index: DeviceIndex, said: str) -> None:
         index.group(said)
     if said.strip():
         assert (
-            "a kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors)"
+            "a kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, smoke alarms, remotes)"
             in err.value.message
         )
 

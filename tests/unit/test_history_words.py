@@ -30,6 +30,20 @@ LOCK = value(98, "currentMode", "Current lock mode", {0: "Unsecured", 255: "Secu
 MOTION = value(
     113, "Home Security-Motion sensor status", "Motion sensor status", {0: "idle", 8: "Motion detection"}
 )
+
+
+def notification(kind: int, prop: str, variable: str, states: dict[int, str]) -> ZValue:
+    """A Notification value as zwave-js describes it (notifications.json): property, variable, type."""
+    return ZValue(
+        f"1-113-0-{prop}-{variable}", 1, 113, "Notification", 0, prop, variable, label=variable,
+        cc_specific={"notificationType": kind}, states=[ValueState(k, v) for k, v in states.items()],
+    )  # fmt: skip
+
+
+SMOKE = notification(1, "Smoke Alarm", "Sensor status", {0: "idle", 2: "Smoke detected"})
+LEAK = notification(5, "Water Alarm", "Sensor status", {0: "idle", 2: "Water leak detected"})
+TYPED_MOTION = notification(7, "Home Security", "Motion sensor status", {0: "idle", 8: "Motion detection"})
+TAMPER = notification(7, "Home Security", "Cover status", {0: "idle", 3: "Tampering, product cover removed"})
 DOOR = value(
     113, "Access Control-Door state", "Door state", {22: "Window/door is open", 23: "Window/door is closed"}
 )
@@ -41,7 +55,13 @@ DOOR = value(
         (LOCK, 255, "was locked", "locked"),
         (LOCK, 0, "was unlocked", "unlocked"),
         (MOTION, 8, "detected motion", "motion"),
-        (MOTION, 0, "motion sensor status went idle", None),
+        (MOTION, 0, "motion sensor status went idle", None),  # no notification type: said as it is
+        (SMOKE, 2, "detected smoke", "smoke"),
+        (SMOKE, 0, "reported no smoke", None),
+        (LEAK, 2, "detected a water leak", "water_leak"),
+        (TYPED_MOTION, 8, "detected motion", "motion"),
+        (TYPED_MOTION, 0, "motion stopped", None),
+        (TAMPER, 3, "detected tampering", "tamper"),
         (DOOR, 22, "was opened", "opened"),
         (DOOR, 23, "was closed", "closed"),
         (value(37, "currentValue", "Current value"), True, "was turned on", "on"),
@@ -57,7 +77,7 @@ DOOR = value(
         (
             value(50, "value", "Electric Consumption [kWh]", unit="kWh"),
             12.5,
-            "reported electric consumption 12.5 kWh",
+            "reported energy 12.5 kWh",  # the quantity's word (quantities.py), not zwave-js's label
             None,
         ),
         (None, True, "reported on", None),

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from zwave_mcp.devices import capabilities as caps
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices.discovery import Found, discover
+from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, SCHEMAS
 from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
-from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.policy.sensitive import names_an_entry
 
 # zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
@@ -36,28 +38,20 @@ def devices_for_node(node: ZNode) -> list[Device]:
     """The devices of one node (call it alone to patch an index after a rename or a re-interview)."""
     if not is_user_node(node):
         return []
-    by_endpoint: dict[int, list[ZValue]] = {}
-    for value in node.values.values():
-        by_endpoint.setdefault(value.endpoint, []).append(value)
-    detected = {
-        ep: caps.detect(vals, generic_class=node.generic_class, specific_class=node.specific_class)
-        for ep, vals in sorted(by_endpoint.items())
-    }
+    detected = discover(node, SCHEMAS)
     actuated = [ep for ep, found in detected.items() if found.has_actuator()]
     if len(actuated) <= 1:
-        whole = caps.Detected()
+        whole = Found()
         for found in detected.values():
             whole.merge(found)
-        if not whole.has_actuator():
-            whole.merge(caps.detect_basic(node.values.values()))
         return [_device(node, str(node.id), None, node.display_name, whole)]
 
     devices: list[Device] = []
-    root = caps.Detected()
+    root = Found()
     for ep, found in detected.items():
         if ep == 0 or ep not in actuated:
             root.merge(found)
-    battery = root.values.get("battery.level")
+    battery = root.values.get(m.BATTERY_LEVEL)
     if root.capabilities - {Capability.BATTERY}:
         devices.append(_device(node, str(node.id), 0, node.display_name, root))
     for ep in actuated:
@@ -66,12 +60,24 @@ def devices_for_node(node: ZNode) -> list[Device]:
         found = detected[ep]
         if battery is not None and Capability.BATTERY not in found.capabilities:
             found.capabilities.add(Capability.BATTERY)
-            found.values["battery.level"] = battery
+            found.values[m.BATTERY_LEVEL] = battery
         devices.append(_device(node, f"{node.id}.{ep}", ep, f"{node.display_name} {ep}", found))
     return devices
 
 
-def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: caps.Detected) -> Device:
+def _views(found: Found) -> None:
+    """Roles that name a reading of the device (a thermostat's temperature), once all endpoints are in."""
+    for capability, role, wanted in ROLE_VIEWS:
+        if capability in found.capabilities and role not in found.values:
+            for values in found.readings.values():
+                value = next((v for v in values if wanted.fits(v)), None)
+                if value is not None:
+                    found.values[role] = value
+                    break
+
+
+def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: Found) -> Device:
+    _views(found)
     ordered = tuple(c for c in KIND_ORDER if c in found.capabilities)
     return Device(
         key=key,
@@ -85,4 +91,7 @@ def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: caps.
         values=found.values,
         readings={c: found.readings[c] for c in KIND_ORDER if c in found.readings},
         is_entry=found.is_entry or (Capability.COVER in found.capabilities and names_an_entry(name)),
+        purposes=found.purposes,
+        data=found.data,
+        unclaimed=tuple(found.unclaimed),
     )

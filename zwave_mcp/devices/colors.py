@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.zwave_classes import COLOR_SWITCH
+from zwave_mcp.gateway.model import ZValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +103,26 @@ def color_name(current: object, hex_value: object = None) -> str | None:
             return None
         return next((name for name, known in NAMED.items() if known == code), f"#{code}")
     return None
+
+
+# Color Switch colour component ids (zwave-js `ColorComponent`) → names in `targetColor` objects.
+_COMPONENTS = {
+    0: "warmWhite",
+    1: "coldWhite",
+    2: "red",
+    3: "green",
+    4: "blue",
+    5: "amber",
+    6: "cyan",
+    7: "purple",
+}
+
+
+def color_components(vals: Iterable[ZValue]) -> list[str]:
+    """Colour component names a device has (from `targetColor-<n>` values), e.g. ["warmWhite", "red", …]."""
+    keys = sorted(
+        v.property_key
+        for v in vals
+        if v.command_class == COLOR_SWITCH and v.property == "targetColor" and isinstance(v.property_key, int)
+    )
+    return [_COMPONENTS[k] for k in keys if k in _COMPONENTS]

@@ -15,8 +15,7 @@ from typing import Any
 
 from zwave_mcp.actions import ACTIONS, normalize_action
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.capabilities import color_components
-from zwave_mcp.devices.colors import Color, parse_color
+from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
 from zwave_mcp.devices.gate.change import (
     Change,
@@ -29,14 +28,25 @@ from zwave_mcp.devices.gate.change import (
 from zwave_mcp.devices.gate.senders import WriteValues
 from zwave_mcp.devices.levels import to_level, to_percent
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presets import (
+    fan_speed_at,
+    fan_speed_named,
+    siren_tones,
+    speed_choices,
+    tone_named,
+)
 from zwave_mcp.devices.resolve import echo
-from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.devices.zwave_classes import SOUND_SWITCH
+from zwave_mcp.gateway.model import ValueState, ZValue
 from zwave_mcp.policy.sensitive import describe_action
 
 # zwave-js ThermostatMode → the setpoint type that mode uses (Heat → Heating, Cool → Cooling, …).
 MODE_SETPOINT: dict[int, int] = {1: 1, 2: 2, 7: 7, 8: 8, 9: 9, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14, 15: 15}
 # What people call setpoints, → zwave-js setpoint type.
 SETPOINT_WORDS: dict[str, int] = {"heat": 1, "heating": 1, "cool": 2, "cooling": 2, "eco": 11, "away": 13}
+
+# A valve is opened and closed; "turn on/off the water" says the same.
+_VALVE_WORDS = {"on": "open", "off": "close"}
 
 _RELATIVE = re.compile(r"\s*([+-])\s*(\d+(?:\.\d+)?)\s*%?\s*")
 _ABSOLUTE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:%|°\s*[cf]?|degrees?)?\s*", re.IGNORECASE)
@@ -84,7 +94,7 @@ def available_actions(device: Device) -> list[str]:
     """The actions this device takes, in `ACTIONS` order."""
     v = device.values
     can: set[str] = set()
-    if device.has(Capability.SWITCH) or device.has(Capability.DIMMER):
+    if m.SWITCH_TARGET in v or m.LEVEL_TARGET in v or m.SIREN_TONE in v:
         can |= {"on", "off"}
         if m.SWITCH_CURRENT in v or m.LEVEL_CURRENT in v:
             can.add("toggle")
@@ -92,12 +102,22 @@ def available_actions(device: Device) -> list[str]:
         can |= {"dim", "set_level"}
         if m.LEVEL_UP in v or m.LEVEL_DOWN in v:
             can.add("stop")
-    if device.has(Capability.COVER):
+    if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
+        can |= {"set_speed", "set_level"}
+    if m.COVER_TARGET in v:
         can |= {"open", "close"}
         if m.COVER_UP in v or m.COVER_DOWN in v:
             can.add("stop")
         if _is_positional(v[m.COVER_TARGET]):
             can.add("set_position")
+    if m.TILT_TARGET in v:
+        can.add("set_tilt")
+    if m.VALVE_TARGET in v:
+        can |= {"open", "close"}
+    if m.SIREN_TONE in v and (siren_tones(device) or v[m.SIREN_TONE].command_class == SOUND_SWITCH):
+        can.add("set_tone")
+    if m.SIREN_VOLUME in v:
+        can.add("set_volume")
     if device.has(Capability.LOCK):
         can |= {"lock", "unlock"}
     if device.has(Capability.THERMOSTAT):
@@ -106,6 +126,8 @@ def available_actions(device: Device) -> list[str]:
         mode = v.get(m.THERMOSTAT_MODE)
         if mode is not None and mode.writeable and mode.states:
             can.add("set_mode")
+        if m.THERMOSTAT_FAN_MODE in v:
+            can.add("set_fan_mode")
     if device.has(Capability.COLOR):
         can.add("set_color")
     return [a for a in ACTIONS if a in can]
@@ -125,8 +147,16 @@ def plan_control(
     """The writes and expectations for `action` on `device`; raises the domain errors on bad input."""
     wanted = normalize_action(action) if isinstance(action, str) else ""
     actions = available_actions(device)
+    if m.VALVE_TARGET in device.values and wanted in _VALVE_WORDS:
+        wanted = _VALVE_WORDS[wanted]  # "turn off the water main": a valve is closed, not switched off
     if wanted not in actions:
         shown = echo(action) if isinstance(action, str) else str(action)
+        if not device.understood:
+            raise ActionNotSupported(
+                f"{device.name} is not understood yet, so it cannot be controlled; "
+                "the command zwave-mcp explain lists its values.",
+                [],
+            )
         if not actions:
             raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])
         raise ActionNotSupported(f"{device.name} cannot {shown}; it can: {', '.join(actions)}.", actions)
@@ -150,7 +180,9 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     if action == "toggle":
         turn_on = not _is_on(device)
     verb = "turn on" if turn_on else "turn off"
-    if device.has(Capability.DIMMER):
+    if m.SIREN_TONE in device.values:
+        return _siren_on_off(device, action, turn_on)
+    if m.LEVEL_TARGET in device.values:
         target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
         restore = device.values.get(m.LEVEL_RESTORE)
         match: Match
@@ -181,6 +213,8 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
 
 
 def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    if device.has(Capability.FAN):
+        return _set_speed(device, action, args)
     raw = _first(args, "level", "value", "position")
     return _level_plan(device, action, raw, m.LEVEL_TARGET, m.LEVEL_CURRENT, "level", "%")
 
@@ -196,6 +230,8 @@ def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
 
 
 def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    if m.VALVE_TARGET in device.values:
+        return _valve(device, action)
     target = device.values[m.COVER_TARGET]
     opening = action == "open"
     if _is_positional(target):
@@ -334,6 +370,12 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     if chosen is None:
         if raw is None or raw == "":
             raise InvalidValue(f"Say which mode to set {device.name} to: {choices}.")
+        fan = device.values.get(m.THERMOSTAT_FAN_MODE)
+        if fan is not None and isinstance(raw, str) and _state_named(fan, raw) is not None:
+            raise InvalidValue(
+                f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}. "
+                f"'{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode."
+            )
         raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
     return ControlPlan(
         device,
@@ -391,6 +433,183 @@ def _components(wanted: Color, available: list[str]) -> dict[str, int]:
         return {c: 255 if c == white else 0 for c in channels}
     rgb = {"red": wanted.red, "green": wanted.green, "blue": wanted.blue}
     return {c: rgb.get(c, 0) for c in channels}
+
+
+# ---- fans ----
+
+
+def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    """A speed by name ("medium", "speed 2": the fan's own presets) or a percentage of its range."""
+    raw = _first(args, "level", "value", "mode", "position")
+    target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
+    allowed = f"{device.name} has speeds {speed_choices(device)}, or a percentage from 1 to 100"
+    if isinstance(raw, str) and raw.strip().casefold() == "off":
+        raw = 0
+    speed = fan_speed_named(device, raw) if isinstance(raw, str) else None
+    argument: Any
+    if speed is not None:
+        level, shown, argument = speed.high, speed.name, speed.name
+    else:
+        if raw is None or raw == "":
+            raise InvalidValue(f"Say how fast: {allowed}.")
+        try:
+            percent = _percent(device, "speed", raw, current)
+        except InvalidValue:
+            raise InvalidValue(f"{allowed}; '{echo(str(raw))}' is neither.") from None
+        level = to_level(percent, target)
+        named = fan_speed_at(device, level) if device.data.get("fan_speeds") else None
+        if named is not None:
+            level = named.high  # a fan of known speeds runs at its speeds only: the one this percent is in
+        shown, argument = (f"{percent} %" if named is None else f"{named.name} ({percent} %)"), percent
+    watch = current or target
+    return ControlPlan(
+        device,
+        action,
+        argument,
+        [Write(target, level)],
+        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
+        f"set {device.name} to {shown}" if level else f"turn off {device.name}",
+    )
+
+
+# ---- covers: slats ----
+
+
+def _set_tilt(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "position", "level", "value")
+    plan = _level_plan(device, action, raw, m.TILT_TARGET, m.TILT_CURRENT, "tilt", "% tilt")
+    return replace(plan, summary=f"tilt the slats of {device.name} to {plan.argument} %")
+
+
+# ---- valves ----
+
+
+def _valve(device: Device, action: str) -> ControlPlan:
+    target = device.values[m.VALVE_TARGET]
+    opening = action == "open"
+    sent: Any = opening if target.type == "boolean" else (int(target.max or 99) if opening else 0)
+    watch = device.values.get(m.VALVE_CURRENT) or target
+    return ControlPlan(
+        device,
+        action,
+        None,
+        [Write(target, sent)],
+        [Expectation(watch, sent, "equals", f"{watch.label} = {sent}")],
+        f"{action} {device.name}",
+    )
+
+
+# ---- sirens ----
+
+
+def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
+    """Sound the siren (its default tone, or its loudest tone by level) or silence it."""
+    target = device.values[m.SIREN_TONE]
+    watch = device.values.get(m.SIREN_TONE_CURRENT) or target
+    if not turn_on:
+        return ControlPlan(
+            device,
+            action,
+            False,
+            [Write(target, 0)],
+            [Expectation(watch, 0, "equals", f"{watch.label} = 0")],
+            f"silence {device.name}",
+        )
+    if target.command_class == SOUND_SWITCH:
+        # 255: the device's default tone; it reports the tone it plays
+        return ControlPlan(
+            device,
+            action,
+            True,
+            [Write(target, 255)],
+            [Expectation(watch, None, "nonzero", f"{watch.label} above 0")],
+            f"sound {device.name}",
+        )
+    loudest = siren_tones(device)[-1]
+    return ControlPlan(
+        device,
+        action,
+        True,
+        [Write(target, loudest.value)],
+        [Expectation(watch, loudest.value, "equals", f"{watch.label} = {loudest.value}")],
+        f"sound {device.name} ({loudest.name.lower()})",
+    )
+
+
+def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "value", "mode", "level")
+    names = ", ".join(t.name for t in siren_tones(device)) or "tones by number, from 1 to 254"
+    said = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
+    if said.casefold() in ("off", "0", "none", "silence"):
+        return _siren_on_off(device, action, False)
+    tone = tone_named(device, said) if said else None
+    if tone is None:
+        if not said:
+            raise InvalidValue(f"Say which tone {device.name} should sound: {names}.")
+        raise InvalidValue(f"{device.name} has no tone '{echo(said)}'; it has: {names}.")
+    target = device.values[m.SIREN_TONE]
+    watch = device.values.get(m.SIREN_TONE_CURRENT) or target
+    return ControlPlan(
+        device,
+        action,
+        tone.name,
+        [Write(target, tone.value)],
+        [Expectation(watch, tone.value, "equals", f"{watch.label} = {tone.value} ({tone.name})")],
+        f"sound {tone.name} on {device.name}",
+    )
+
+
+def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "level", "value", "position")
+    volume = device.values[m.SIREN_VOLUME]
+    percent = _percent(device, "volume", raw, volume)
+    _check_range(percent, volume, f"{device.name} volume", "%")
+    return ControlPlan(
+        device,
+        action,
+        percent,
+        [Write(volume, percent)],
+        [Expectation(volume, percent, "equals", f"{volume.label} = {percent}")],
+        f"set the volume of {device.name} to {percent} %",
+    )
+
+
+# ---- thermostat fan ----
+
+
+def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
+    raw = _first(args, "mode", "value", "level")
+    fan = device.values[m.THERMOSTAT_FAN_MODE]
+    choices = ", ".join(s.text for s in fan.states)
+    chosen = _state_named(fan, raw) if isinstance(raw, str) else None
+    if chosen is None and isinstance(raw, int) and not isinstance(raw, bool):
+        chosen = next((s for s in fan.states if s.value == raw), None)
+    if chosen is None:
+        if raw is None or raw == "":
+            raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
+        raise InvalidValue(f"{device.name} has no fan mode '{echo(str(raw))}'; it has: {choices}.")
+    return ControlPlan(
+        device,
+        action,
+        chosen.text,
+        [Write(fan, chosen.value)],
+        [Expectation(fan, chosen.value, "equals", f"{fan.label} = {chosen.value} ({chosen.text})")],
+        f"set the fan of {device.name} to {chosen.text.lower()}",
+        details={"previous": fan.state_text()},
+    )
+
+
+def _state_named(value: ZValue, said: str) -> ValueState | None:
+    """The state a word names: its label without case or spaces ("auto low"), else the one label that
+    holds the word ("circulate" → "Circulation" only when no other label holds it)."""
+    key = re.sub(r"[\s_\-]+", "", said.casefold())
+    if not key:
+        return None
+    exact = [s for s in value.states if re.sub(r"[\s_\-]+", "", s.text.casefold()) == key]
+    if exact:
+        return exact[0]
+    partial = [s for s in value.states if key in re.sub(r"[\s_\-]+", "", s.text.casefold())]
+    return partial[0] if len(partial) == 1 else None
 
 
 # ---- helpers ----
@@ -501,4 +720,9 @@ _PLANNERS: dict[str, Callable[[Device, str, dict[str, Any]], ControlPlan]] = {
     "set_temperature": _set_temperature,
     "set_mode": _set_mode,
     "set_color": _set_color,
+    "set_speed": _set_speed,
+    "set_tilt": _set_tilt,
+    "set_tone": _set_tone,
+    "set_volume": _set_volume,
+    "set_fan_mode": _set_fan_mode,
 }

@@ -6,8 +6,6 @@ enum names ("UnsecuredWithTimeout") or Python's `None`/`True`.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.devices import model as m
@@ -15,112 +13,42 @@ from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.control import MODE_SETPOINT
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presets import fan_speed_at, tone_name
+from zwave_mcp.devices.presses import press_of
+from zwave_mcp.devices.quantities import quantity_of
+from zwave_mcp.devices.readings import (
+    LOW_BATTERY_PERCENT,
+    Reading,
+    and_list,
+    change_words,
+    readings,
+    sentence_phrases,
+    spoken_readings,
+)
+from zwave_mcp.devices.readings import enum_words as _words
+from zwave_mcp.devices.readings import number as _number
+from zwave_mcp.devices.readings import unit_text as _unit
 from zwave_mcp.gateway.model import ZValue
-from zwave_mcp.safetext import plain_text
 
-# Meter readings are named by unit; zwave-js labels them "Electric Consumption [W]".
-_METER_LABELS = {"W": "Power", "kWh": "Energy", "V": "Voltage", "A": "Current"}
-# Binary Sensor types whose "on" means a thing was detected ("water detected" / "no water").
-_CONTACT = frozenset({"Door/Window"})
-# Notification states as people say them (zwave-js's texts otherwise, lower-cased).
-_NOTIFICATION_WORDS = {
-    "motion detection": "motion detected",
-    "motion detection, location provided": "motion detected",
-    "intrusion": "intrusion detected",
-    "intrusion, location provided": "intrusion detected",
-    "tampering, product cover removed": "its cover has been removed",
-    "tampering, product moved": "it has been moved",
-    "window/door is open": "open",
-    "window/door is closed": "closed",
-    "water leak detected": "water leak detected",
-    "smoke detected": "smoke detected",
-    "low battery level": "battery low",
-    "replace battery soon": "battery needs replacing soon",
-    "replace battery now": "battery needs replacing now",
-}
 # zwave-js ThermostatMode → how its state reads ("is heating to 21 °C").
 _MODE_VERBS = {1: "heating to", 2: "cooling to", 11: "heating to", 12: "cooling to"}
+# zwave-js Thermostat Operating State texts → what the thermostat is doing, as a sentence says it.
+_OPERATING_WORDS = {
+    "idle": "idle",
+    "heating": "heating",
+    "cooling": "cooling",
+    "fan only": "running only its fan",
+    "pending heat": "about to heat",
+    "pending cool": "about to cool",
+    "vent/economizer": "ventilating",
+    "aux heating": "heating with auxiliary heat",
+    "2nd stage heating": "heating (second stage)",
+    "2nd stage cooling": "cooling (second stage)",
+    "2nd stage aux heat": "heating with auxiliary heat (second stage)",
+    "3rd stage aux heat": "heating with auxiliary heat (third stage)",
+}
 LOCK_SECURED = 255
-LOW_BATTERY_PERCENT = 20
 LOCK_UNKNOWN = 254
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    label: str  # "Air temperature", "Power", "Motion", "Battery"
-    value: Any
-    unit: str | None
-    age_s: float | None  # seconds since the device reported it (zwave-js lastUpdate); None if unknown
-    value_id: str
-    text: str | None = None  # state in words: "motion detected", "idle", "open"
-    idle: bool = False  # a notification at rest ("idle"): says nothing in a sentence
-
-    def spoken(self) -> str:
-        """ "air temperature 21.6 °C", "motion detected", "battery 87 %"."""
-        if self.value is None:
-            return f"{self.label.lower()} not reported yet"
-        if self.text is not None:
-            return self.text
-        if isinstance(self.value, int | float) and not is_number(self.value):  # inf, NaN, 10**400
-            return f"{self.label.lower()} not readable"
-        return f"{self.label.lower()} {_number(self.value)}{_unit(self.unit)}"
-
-
-def readings(device: Device, now_ms: int) -> list[Reading]:
-    """Every sensor, binary sensor, notification state, meter and battery value of the device."""
-    out: list[Reading] = []
-    for value in device.readings.get(Capability.SENSOR, []):
-        out.append(_reading(value, value.label, now_ms))
-    for value in device.readings.get(Capability.BINARY_SENSOR, []):
-        label = str(value.property) if isinstance(value.property, str) else value.label
-        out.append(_reading(value, label, now_ms, _binary_text(label, value.value)))
-    for value in device.readings.get(Capability.NOTIFICATION, []):
-        text = notification_text(value, value.value)
-        out.append(_reading(value, value.label, now_ms, text, idle=value.value == 0))
-    for value in device.readings.get(Capability.METER, []):
-        out.append(_reading(value, _METER_LABELS.get(value.unit or "", value.label), now_ms))
-    if (battery := device.values.get(m.BATTERY_LEVEL)) is not None:
-        out.append(_reading(battery, "Battery", now_ms))
-    return out
-
-
-def spoken_readings(found: list[Reading]) -> list[str]:
-    """Readings as a sentence lists them: resting notifications left out, the same news said once."""
-    said: list[str] = []
-    for r in found:
-        if r.idle and r.value is not None:
-            continue
-        phrase = r.spoken()
-        if phrase not in said:
-            said.append(phrase)
-    return said
-
-
-def _binary_text(label: str, value: Any) -> str | None:
-    if value is None:
-        return None
-    if label in _CONTACT:
-        return "open" if value else "closed"
-    if label == "Any":
-        return "triggered" if value else "clear"
-    return f"{label.lower()} detected" if value else f"no {label.lower()}"
-
-
-def notification_text(value: ZValue, raw: Any) -> str | None:
-    """A Notification state in words: "motion detected", "idle"; None when never reported."""
-    if raw is None:
-        return None
-    if raw == 0:
-        return "idle"
-    text = value.state_text(raw)
-    if text is None:
-        return f"{value.label.lower()} {_number(raw)}"
-    return _NOTIFICATION_WORDS.get(text.casefold(), _words(text))
-
-
-def _reading(value: ZValue, label: str, now_ms: int, text: str | None = None, idle: bool = False) -> Reading:
-    age = None if value.last_update_ms is None else max(0.0, (now_ms - value.last_update_ms) / 1000)
-    return Reading(label, value.value, value.unit, age, value.value_id, text, idle)
 
 
 def state_summary(device: Device) -> str:
@@ -138,15 +66,13 @@ def _low_battery(device: Device) -> str | None:
     return f"{_number(value.value)}{_unit(value.unit)}"
 
 
-def _without_battery(summary: str) -> str:
-    return summary.split(", battery low (")[0]
-
-
 NO_READINGS = "no readings"
 
 
-def _state_summary(device: Device) -> str:
+def _state_summary(device: Device, with_power: bool = True) -> str:
     v = device.values
+    if not device.understood and device.unclaimed:
+        return "not understood yet"
     if device.has(Capability.LOCK):
         return _lock_summary(device)
     if device.has(Capability.THERMOSTAT):
@@ -154,6 +80,20 @@ def _state_summary(device: Device) -> str:
         return f"{mode}, {temperature} now" if temperature else mode
     if device.has(Capability.COVER):
         return _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+    if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
+        return _fan_summary(device)
+    if m.VALVE_TARGET in v:
+        opened = _truthy(v.get(m.VALVE_CURRENT) or v[m.VALVE_TARGET])
+        return "unknown" if opened is None else ("open" if opened else "closed")
+    if device.has(Capability.SIREN) and m.SWITCH_TARGET in v:
+        sounding = _truthy(v.get(m.SWITCH_CURRENT) or v[m.SWITCH_TARGET])
+        return "unknown" if sounding is None else ("sounding" if sounding else "silent")
+    if m.SIREN_TONE in v:
+        watch = v.get(m.SIREN_TONE_CURRENT) or v[m.SIREN_TONE]
+        if not is_number(watch.value):
+            return "unknown"
+        tone = tone_name(device, watch.value)
+        return "silent" if watch.value == 0 else (f"sounding {tone.lower()}" if tone else "sounding")
     if device.has(Capability.DIMMER):
         level = level_percent(v.get(m.LEVEL_CURRENT))
         text = "unknown" if level is None else ("off" if level == 0 else f"{level} %")
@@ -164,45 +104,99 @@ def _state_summary(device: Device) -> str:
     if device.has(Capability.SWITCH):
         on = is_on(device)
         text = "unknown" if on is None else ("on" if on else "off")
-        power = next((r for r in device.readings.get(Capability.METER, []) if r.unit == "W"), None)
-        if power is not None and isinstance(power.value, int | float):
+        power = next((r for r in readings(device, 0) if r.quantity == "power" and r.unit == "W"), None)
+        if with_power and power is not None and is_number(power.value):
             text += f", {_number(power.value)} W"
         return text
-    found = readings(device, 0)
+    said = spoken_readings(readings(device, 0))
     if len(device.capabilities) > 1:
-        found = [r for r in found if r.label != "Battery"]  # a sensor's battery is not its state
-    return ", ".join(spoken_readings(found)) or NO_READINGS
+        state = [p for p in said if not p.startswith("battery ")]  # a sensor's battery is not its state
+        said = state or said  # … unless it is all it reports (a remote)
+    return ", ".join(said) or NO_READINGS
+
+
+def _acts(device: Device) -> bool:
+    return any(device.has(c) for c in m.ACTUATORS)
 
 
 def sentence(device: Device) -> str:
-    """One sentence a voice assistant can say about the device."""
+    """One sentence a voice assistant can say about the device: its state first, then every reading it
+    reports (alarms, the environment, power and energy, production, battery)."""
     name = device.name
+    found = readings(device, 0)
     if device.has(Capability.THERMOSTAT):
-        mode, temperature = _thermostat_parts(device)
-        return f"{name} is {mode}; it is {temperature} now." if temperature else f"{name} is {mode}."
-    summary = state_summary(device)
-    if device.kind in m.SENSORS:
-        return f"{name} reports {_and_last(summary)}."
+        return _thermostat_sentence(device, found)
+    if not device.understood and device.unclaimed:
+        return f"{name} is not understood yet: zwave-mcp does not know what it does."
+    power, others = sentence_phrases(found)
+    if not _acts(device):
+        if not power and not others:
+            return f"{name} has not reported anything yet."
+        opening = next((p for p in others if p in ("open", "closed")), None)
+        if not power and opening and any(r.sensor in ("door", "window") for r in found):  # a contact sensor
+            rest = [p for p in others if p != opening]
+            tail = f"; it reports {and_list(rest)}" if rest else ""
+            return f"{name} is {opening}{tail}."
+        if power and power[0].startswith(("using", "producing")):
+            tail = f"; it reports {and_list(others)}" if others else ""
+            return f"{name} is {', '.join(power)}{tail}."
+        return f"{name} reports {and_list(power + others)}."
+    summary = _state_summary(device, with_power=False)
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."
-    battery = _low_battery(device)
-    low = f"; its battery is low ({battery})" if battery else ""
-    summary = _without_battery(summary)
+    unknown = True
     if device.has(Capability.LOCK) and lock_state(device) is None:
         opened = door_open(device)
         door = "" if opened is None else f", and the door is {'open' if opened else 'closed'}"
-        return f"{name} has not reported whether it is locked{door}{low}."
-    if device.has(Capability.COVER) and summary == "position unknown":
-        return f"{name} has not reported its position yet{low}."
-    if summary.startswith("unknown"):
-        power = summary.partition(", ")[2]
-        drawing = f"; it is drawing {power}" if power else ""
-        return f"{name} has not reported whether it is on{drawing}{low}."
-    if device.has(Capability.SWITCH) and not device.has(Capability.DIMMER) and summary.endswith(" W"):
-        summary = summary.replace(", ", " and drawing ", 1)
-    elif device.kind in (Capability.DIMMER, Capability.COLOR) and summary[:1].isdigit():
-        summary = f"on at {summary}"
-    return f"{name} is {summary}{low}."
+        primary = f"has not reported whether it is locked{door}"
+    elif device.has(Capability.COVER) and summary == "position unknown":
+        primary = "has not reported its position yet"
+    elif summary.startswith("unknown") and m.VALVE_TARGET in device.values:
+        primary = "has not reported whether it is open"
+    elif summary.startswith("unknown"):
+        primary = "has not reported whether it is on"
+    else:
+        unknown = False
+        if device.kind in (Capability.DIMMER, Capability.COLOR) and summary[:1].isdigit():
+            summary = f"on at {summary}"
+        primary = f"is {summary}"
+    text = f"{name} {primary}"
+    if power:
+        text += f"; it is {', '.join(power)}" if unknown else f", {', '.join(power)}"
+    if others:
+        text += f"; {and_list(others)}"
+    return text + "."
+
+
+def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
+    """ "Hallway Thermostat is heating to 20 °C; it is 20.8 °C now, with humidity 30 % and battery 90 %." """
+    mode, temperature = _thermostat_parts(device)
+    room = device.values.get(m.THERMOSTAT_TEMPERATURE)
+    power, others = sentence_phrases([r for r in found if room is None or r.value_id != room.value_id])
+    text = f"{device.name} is {mode}"
+    if power:
+        text += f", {', '.join(power)}"
+    if temperature:
+        text += f"; it is {temperature} now" + (f", with {and_list(others)}" if others else "")
+    elif others:
+        text += f"; it reports {and_list(others)}"
+    return text + "."
+
+
+def _fan_summary(device: Device) -> str:
+    """ "off", "on at medium", "on at 40 %" (a fan's speed by name when its model says its speeds)."""
+    current = device.values.get(m.LEVEL_CURRENT) or device.values[m.LEVEL_TARGET]
+    level = level_percent(current)
+    if level is None:
+        return "unknown"
+    speed = fan_speed_at(device, current.value) if device.data.get("fan_speeds") else None
+    return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
+
+
+def _truthy(value: ZValue) -> bool | None:
+    if value.value is None:
+        return None
+    return value.value is True or (is_number(value.value) and value.value > 0)
 
 
 def is_on(device: Device) -> bool | None:
@@ -251,21 +245,32 @@ def _lock_summary(device: Device) -> str:
 
 
 def _thermostat_parts(device: Device) -> tuple[str, str | None]:
-    """("heating to 20 °C", "20.8 °C"): what it is set to, and the room temperature it reports."""
-    mode = device.values.get(m.THERMOSTAT_MODE)
+    """("heating to 20 °C", "20.8 °C"): what it is set to and doing, and the room temperature it reports."""
     temperature = device.values.get(m.THERMOSTAT_TEMPERATURE)
     now = (
         f"{_number(temperature.value)}{_unit(temperature.unit)}"
         if temperature is not None and is_number(temperature.value)
         else None
     )
+    mode, verb = _thermostat_mode(device)
+    doing = operating_state(device)
+    if doing is None or doing == verb or (doing == "idle" and mode == "off"):
+        return mode, now
+    if verb:  # "heating to 20 °C" while idle: say what it is set to, then what it does
+        mode = f"set to {verb[:-3]} to" + mode[len(verb) + 3 :]
+    return f"{mode} and {doing}", now
+
+
+def _thermostat_mode(device: Device) -> tuple[str, str | None]:
+    """("heating to 20 °C", "heating"): the mode in words, and the doing it promises (None: no promise)."""
+    mode = device.values.get(m.THERMOSTAT_MODE)
     if mode is None or mode.value is None:
         setpoints = [s for s in device.setpoints().values() if is_number(s.value)]
         if len(setpoints) == 1:
-            return f"set to {_number(setpoints[0].value)}{_unit(setpoints[0].unit)}", now
-        return "not reporting its mode yet", now
+            return f"set to {_number(setpoints[0].value)}{_unit(setpoints[0].unit)}", None
+        return "not reporting its mode yet", None
     if mode.value == 0:
-        return "off", now
+        return "off", None
     setpoint = device.setpoints().get(MODE_SETPOINT.get(mode.value, -1))
     target = (
         f"{_number(setpoint.value)}{_unit(setpoint.unit)}"
@@ -274,9 +279,20 @@ def _thermostat_parts(device: Device) -> tuple[str, str | None]:
     )
     verb = _MODE_VERBS.get(mode.value)
     if verb and target:
-        return f"{verb} {target}", now
+        return f"{verb} {target}", verb[:-3]
     mode_text = _words(mode.state_text() or f"mode {mode.value}")
-    return (f"in {mode_text} mode at {target}" if target else f"in {mode_text} mode"), now
+    return (f"in {mode_text} mode at {target}" if target else f"in {mode_text} mode"), None
+
+
+def operating_state(device: Device) -> str | None:
+    """What the thermostat reports doing: "idle", "heating", "running only its fan"; None if not said."""
+    value = device.values.get(m.THERMOSTAT_OPERATING)
+    if value is None or value.value is None:
+        return None
+    text = value.state_text()
+    if text is None:
+        return None
+    return _OPERATING_WORDS.get(text.casefold(), _words(text))
 
 
 def _cover_summary(target: ZValue, current: ZValue | None) -> str:
@@ -309,30 +325,12 @@ def level_percent(value: ZValue | None) -> int | None:
     return to_percent(value.value, value)
 
 
-def _words(text: str) -> str:
-    """An enum-like label as words: "UnsecuredWithTimeout" → "unsecured with timeout", "Auto changeover"."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text).replace("_", " ")
-    return " ".join(spaced.split()).lower()
-
-
-def _and_last(listing: str) -> str:
-    """ "a, b, c" → "a, b and c" (for a sentence; lists keep the commas)."""
-    head, sep, tail = listing.rpartition(", ")
-    return f"{head} and {tail}" if sep else listing
-
-
-def _number(x: Any) -> str:
-    return f"{x:g}" if is_number(x) else plain_text(str(x)[:200], 40)  # what a broken gateway reports
-
-
-def _unit(unit: str | None) -> str:
-    return f" {unit}" if unit else ""
-
-
 def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     """What one reported change means, to follow the device's name: "turned on", "went to 40 %",
     "reported air temperature 21.7 °C". Uses the value's role in the device, never its zwave-js label
     when a plainer word exists."""
+    if (press := press_of(value, new)) is not None:
+        return press.words()  # "WallMote button 2 was held"
     role = (
         next((r for r, v in device.values.items() if v.value_id == value.value_id), None) if device else None
     )
@@ -365,6 +363,23 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         percent = to_percent(new, value)
         where = "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
+    if role in (m.VALVE_CURRENT, m.VALVE_TARGET):
+        opened = new is True or (is_number(new) and new > 0)
+        return f"was told to {'open' if opened else 'close'}" if told else ("opened" if opened else "closed")
+    if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT) and is_number(new):
+        tone = tone_name(device, new) if device is not None else None
+        if new == 0:
+            return "was told to go quiet" if role == m.SIREN_TONE else "went quiet"
+        return f"started sounding {tone.lower()}" if tone else "started sounding"
+    if role == m.SIREN_VOLUME and is_number(new):
+        return f"had its volume set to {_number(new)} %"
+    if role == m.THERMOSTAT_FAN_MODE:
+        return f"switched its fan to {_words(value.state_text(new) or str(new))}"
+    if role == m.THERMOSTAT_FAN_STATE:
+        return f"reported its fan {_words(value.state_text(new) or str(new))}"
+    if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
+        percent = to_percent(new, value)
+        return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
     if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and is_number(new):
         state = "locked" if new == LOCK_SECURED else "unlocked"
         if new == LOCK_UNKNOWN:
@@ -381,16 +396,19 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
             else f"switched to {_words(value.state_text(new) or str(new))} mode"
         )
     if role == m.THERMOSTAT_OPERATING:
-        return f"is now {_words(value.state_text(new) or str(new))}"
+        doing = value.state_text(new) or str(new)
+        return (
+            f"is now {_OPERATING_WORDS.get(doing.casefold(), _words(doing))}"  # "is now running only its fan"
+        )
     if role is not None and role.startswith(m.SETPOINT_PREFIX):
         name = (value.property_key_name or "").lower()
         return f"{name + ' ' if name else ''}setpoint set to {_number(new)}{_unit(value.unit)}"
     if role == m.BATTERY_LEVEL:
         return f"reported battery {_number(new)}{_unit(value.unit)}"
     if device is not None:
-        for cap, found in device.readings.items():
+        for found in device.readings.values():
             if any(v.value_id == value.value_id for v in found):
-                return "reported " + _reading_phrase(cap, value, new)
+                return "reported " + change_words(value, new)
     text = value.state_text(new)
     shown = (
         _words(text) if text else (_number(new) if not isinstance(new, bool) else ("on" if new else "off"))
@@ -429,6 +447,16 @@ _ROLE_NOUNS = {
     m.COVER_UP: "movement",
     m.COVER_DOWN: "movement",
     m.LEVEL_RESTORE: "last-level setting",
+    m.TILT_TARGET: "target tilt",
+    m.TILT_CURRENT: "tilt",
+    m.VALVE_TARGET: "target valve state",
+    m.VALVE_CURRENT: "valve state",
+    m.SIREN_TONE: "tone",
+    m.SIREN_TONE_CURRENT: "tone",
+    m.SIREN_VOLUME: "volume",
+    m.SIREN_DEFAULT_TONE: "default tone",
+    m.THERMOSTAT_FAN_MODE: "fan mode",
+    m.THERMOSTAT_FAN_STATE: "fan state",
 }
 
 
@@ -438,22 +466,11 @@ def _noun(role: str | None, value: ZValue) -> str:
         return _ROLE_NOUNS[role]
     if role is not None and role.startswith(m.SETPOINT_PREFIX):
         return f"{(value.property_key_name or '').lower()} setpoint".strip()
-    if value.command_class == 50 and value.unit in _METER_LABELS:  # Meter
-        return _METER_LABELS[value.unit].lower()
+    if (quantity := quantity_of(value)) is not None:
+        return quantity.label
     if value.command_class == 48 and isinstance(value.property, str):  # Binary Sensor
         return f"{value.property.lower()} state"
     return _words(value.label)
-
-
-def _reading_phrase(cap: Capability, value: ZValue, new: Any) -> str:
-    if cap == Capability.BINARY_SENSOR:
-        label = str(value.property) if isinstance(value.property, str) else value.label
-        return _binary_text(label, new) or f"{label.lower()} not reported"
-    if cap == Capability.NOTIFICATION:
-        text = notification_text(value, new) or "nothing"
-        return f"{value.label.lower()} back to idle" if text == "idle" else text
-    label = _METER_LABELS.get(value.unit or "", value.label) if cap == Capability.METER else value.label
-    return f"{label.lower()} {_number(new)}{_unit(value.unit)}"
 
 
 def after_change_note(device: Device, action: str, *, confirmed: bool) -> str:

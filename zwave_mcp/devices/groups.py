@@ -26,6 +26,11 @@ class Kind(StrEnum):
     THERMOSTAT = "thermostat"
     SENSOR = "sensor"
     DOOR = "door"
+    FAN = "fan"
+    VALVE = "valve"
+    SIREN = "siren"
+    SMOKE_ALARM = "smoke alarm"  # smoke, CO and heat alarms: binary sensors of those types
+    REMOTE = "remote"  # remotes and scene controllers (Central Scene buttons)
 
 
 PLURALS: Mapping[Kind, str] = {
@@ -37,6 +42,11 @@ PLURALS: Mapping[Kind, str] = {
     Kind.THERMOSTAT: "thermostats",
     Kind.SENSOR: "sensors",
     Kind.DOOR: "doors",
+    Kind.FAN: "fans",
+    Kind.VALVE: "valves",
+    Kind.SIREN: "sirens",
+    Kind.SMOKE_ALARM: "smoke alarms",
+    Kind.REMOTE: "remotes",
 }
 
 # Words (folded to the singular, as `resolve.words_of` does) → kind.
@@ -62,6 +72,16 @@ KIND_WORDS: Mapping[str, Kind] = {
     "detector": Kind.SENSOR,
     "door": Kind.DOOR,
     "gate": Kind.DOOR,
+    "fan": Kind.FAN,
+    "valve": Kind.VALVE,
+    "siren": Kind.SIREN,
+    # "smoke alarms", "CO detectors": a sounding siren says "siren"
+    "smoke": Kind.SMOKE_ALARM,
+    "co": Kind.SMOKE_ALARM,
+    "alarm": Kind.SMOKE_ALARM,
+    "remote": Kind.REMOTE,
+    "button": Kind.REMOTE,
+    "keypad": Kind.REMOTE,
 }
 # Words that mean "no limit" on rooms or kinds: "all lights", "everything", "the whole house".
 ALL_WORDS = frozenset(
@@ -87,6 +107,8 @@ _PLUG_NAMES = frozenset({"plug", "outlet", "socket"})
 _DOOR_NAMES = frozenset({"door", "gate"})
 # A contact sensor says so in its values: Binary Sensor "Door/Window", Notification "Access Control".
 _CONTACT_PROPERTIES = frozenset({"Door/Window", "Access Control"})
+# What a smoke, CO or heat alarm detects (discovery's binary sensor types).
+_ALARM_PURPOSES = frozenset({"smoke", "co", "co2", "heat"})
 # A room name may be several words ("living room"); longer names are tried first.
 MAX_NAME_WORDS = 6
 
@@ -101,6 +123,12 @@ def kind_of(device: Device, name_words: Iterable[str]) -> Kind | None:
         return Kind.THERMOSTAT
     if Capability.COVER in caps:
         return Kind.DOOR if device.is_entry else Kind.BLIND
+    if Capability.VALVE in caps:
+        return Kind.VALVE
+    if Capability.FAN in caps:
+        return Kind.FAN
+    if Capability.SIREN in caps:
+        return Kind.SIREN
     if Capability.COLOR in caps or Capability.DIMMER in caps:
         return Kind.PLUG if words & _PLUG_NAMES else Kind.LIGHT
     if Capability.SWITCH in caps:
@@ -109,7 +137,11 @@ def kind_of(device: Device, name_words: Iterable[str]) -> Kind | None:
         if words & _PLUG_NAMES or Capability.METER in caps:
             return Kind.PLUG
         return Kind.SWITCH
+    if device.kind == Capability.BUTTON:
+        return Kind.REMOTE
     if any(c in caps for c in SENSORS):
+        if _ALARM_PURPOSES & set(device.purposes.values()):
+            return Kind.SMOKE_ALARM
         return Kind.DOOR if words & _DOOR_NAMES or _is_contact(device) else Kind.SENSOR
     return None
 
@@ -130,7 +162,10 @@ def kinds_of(device: Device, name_words: Iterable[str]) -> frozenset[Kind]:
 
 # One shared set per kind: every device of a 4,000-node house holds one.
 _NO_KINDS: frozenset[Kind] = frozenset()
-_KINDS_OF_KIND = {kind: frozenset({kind}) for kind in Kind} | {Kind.LOCK: frozenset({Kind.LOCK, Kind.DOOR})}
+_KINDS_OF_KIND = {kind: frozenset({kind}) for kind in Kind} | {
+    Kind.LOCK: frozenset({Kind.LOCK, Kind.DOOR}),
+    Kind.SMOKE_ALARM: frozenset({Kind.SMOKE_ALARM, Kind.SENSOR}),  # "the sensors" includes them
+}
 
 
 @dataclass(frozen=True, slots=True)

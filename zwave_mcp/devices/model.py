@@ -21,12 +21,16 @@ class Capability(StrEnum):
     DIMMER = "dimmer"
     COLOR = "color"
     COVER = "cover"
+    FAN = "fan"
+    VALVE = "valve"
+    SIREN = "siren"
     LOCK = "lock"
     THERMOSTAT = "thermostat"
     SENSOR = "sensor"
     BINARY_SENSOR = "binary_sensor"
     NOTIFICATION = "notification"
     METER = "meter"
+    BUTTON = "button"  # remotes and scene controllers: Central Scene presses
     BATTERY = "battery"
 
 
@@ -35,16 +39,21 @@ ACTUATORS: tuple[Capability, ...] = (
     Capability.LOCK,
     Capability.THERMOSTAT,
     Capability.COVER,
+    Capability.VALVE,
+    Capability.FAN,
+    Capability.SIREN,
     Capability.COLOR,
     Capability.DIMMER,
     Capability.SWITCH,
 )
 # Read-only capabilities, in the order a device's kind is picked when it has no actuator.
+# A smoke alarm or a door sensor is a binary sensor even when its states come from Notification values.
 SENSORS: tuple[Capability, ...] = (
-    Capability.NOTIFICATION,
     Capability.BINARY_SENSOR,
+    Capability.BUTTON,
     Capability.SENSOR,
     Capability.METER,
+    Capability.NOTIFICATION,
     Capability.BATTERY,
 )
 KIND_ORDER: tuple[Capability, ...] = ACTUATORS + SENSORS
@@ -52,7 +61,7 @@ KIND_ORDER: tuple[Capability, ...] = ACTUATORS + SENSORS
 # Role names of single values (`Device.values`).
 SWITCH_TARGET = "switch.target"
 SWITCH_CURRENT = "switch.current"
-LEVEL_TARGET = "level.target"
+LEVEL_TARGET = "level.target"  # a dimmer's brightness, a fan's speed (Multilevel Switch)
 LEVEL_CURRENT = "level.current"
 LEVEL_UP = "level.up"  # Multilevel Switch start/stop level change ("Up"/"Down" or "Open"/"Close")
 LEVEL_DOWN = "level.down"
@@ -64,6 +73,14 @@ COVER_TARGET = "cover.target"
 COVER_CURRENT = "cover.current"
 COVER_UP = "cover.up"  # start opening (write true) / stop (write false)
 COVER_DOWN = "cover.down"
+TILT_TARGET = "tilt.target"  # Window Covering slats: 0 closed … 99 open
+TILT_CURRENT = "tilt.current"
+VALVE_TARGET = "valve.target"  # Binary Switch (true = open) or Multilevel Switch (0 closed … 99 open)
+VALVE_CURRENT = "valve.current"
+SIREN_TONE = "siren.tone"  # Sound Switch toneId (0 off, 255 the default tone), or a siren's tone level
+SIREN_TONE_CURRENT = "siren.tone_current"  # the level a Multilevel Switch siren reports
+SIREN_VOLUME = "siren.volume"  # Sound Switch defaultVolume (0-100 %)
+SIREN_DEFAULT_TONE = "siren.default_tone"
 LOCK_TARGET = "lock.target"
 LOCK_CURRENT = "lock.current"
 LOCK_DOOR = "lock.door"
@@ -72,6 +89,8 @@ LOCK_LATCH = "lock.latch"
 THERMOSTAT_MODE = "thermostat.mode"
 THERMOSTAT_TEMPERATURE = "thermostat.temperature"
 THERMOSTAT_OPERATING = "thermostat.operating_state"
+THERMOSTAT_FAN_MODE = "thermostat.fan_mode"  # Thermostat Fan Mode CC: Auto low, Low, High, …
+THERMOSTAT_FAN_STATE = "thermostat.fan_state"  # Thermostat Fan State CC: Idle / Running, …
 SETPOINT_PREFIX = "setpoint."  # + setpoint type number, e.g. "setpoint.1" (Heating)
 BATTERY_LEVEL = "battery.level"
 
@@ -95,6 +114,17 @@ class Device:
     is_entry: bool = False
     # Other names people gave it (the alias file); policy lists match them too.
     aliases: tuple[str, ...] = ()
+    # What discovery says each value it claimed is for (value id → "level.target", "smoke", "temperature"…).
+    purposes: dict[str, str] = field(default_factory=dict)
+    # Facts of the discovery rows that matched (a fan's speed presets, a siren's tones by level).
+    data: dict[str, Any] = field(default_factory=dict)
+    # Values no discovery row claimed: what a bug report about a device not understood needs.
+    unclaimed: tuple[ZValue, ...] = ()
+
+    @property
+    def understood(self) -> bool:
+        """False for a device no discovery row made anything of: "not understood yet", never "no readings"."""
+        return self.kind is not None
 
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities

@@ -1,7 +1,8 @@
 """Questions about many devices at once, answered in one sentence from the live picture.
 
 "is anything on in the kitchen?" → `answer(Question.ON, kitchen group)`; "which doors are unlocked?",
-"what is open?", "which lights are on?", "battery levels". Pure: the caller picks the group (devices
+"what is open?", "which lights are on?", "battery levels"; "is there smoke anywhere?", "any leaks?", "is
+there motion in the garage?" (`Question.SMOKE`, … answered from the binary sensors' alarm state). Pure: the caller picks the group (devices
 and its label, from `DeviceIndex.group`), this module picks the devices the question is about and words
 the answer. A device the question does not apply to (a sensor for "on") is left out; one that has not
 reported is named as unknown rather than counted either way.
@@ -14,17 +15,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.describe import (
-    LOW_BATTERY_PERCENT,
-    cover_open,
-    door_open,
-    is_on,
-    level_percent,
-    lock_state,
-    readings,
-)
+from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, readings
+from zwave_mcp.devices.sensor_types import TYPES, SensorType
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
 
@@ -38,6 +33,20 @@ class Question(StrEnum):
     UNLOCKED = "unlocked"
     BATTERY = "battery"
     LOW_BATTERY = "low_battery"
+    # Binary sensors, by their type word (sensor_types.TYPES): "is there smoke?"
+    SMOKE = "smoke"
+    CO = "co"
+    CO2 = "co2"
+    HEAT = "heat"
+    FREEZE = "freeze"
+    WATER_LEAK = "water_leak"
+    MOTION = "motion"
+    TAMPER = "tamper"
+    GLASS_BREAK = "glass_break"
+
+
+SENSOR_QUESTIONS = frozenset(q for q in Question if str(q) in TYPES)
+_DOOR_SENSORS = ("door", "window")
 
 
 @dataclass(slots=True)
@@ -48,7 +57,7 @@ class Answer:
 
 
 def _switchable(device: Device) -> bool:
-    return device.has(Capability.SWITCH) or device.has(Capability.DIMMER)
+    return device.has(Capability.SWITCH) or device.has(Capability.DIMMER) or device.has(Capability.FAN)
 
 
 def _on(device: Device) -> bool | None:
@@ -61,10 +70,8 @@ def _open(device: Device) -> bool | None:
         return cover_open(device)
     if device.has(Capability.LOCK):
         return door_open(device)
-    for r in readings(device, 0):
-        if r.text in ("open", "closed") and r.value is not None:
-            return r.text == "open"
-    return None
+    states = [r.alarm for r in readings(device, 0) if r.sensor in _DOOR_SENSORS and r.alarm is not None]
+    return any(states) if states else None
 
 
 def _locked(device: Device) -> bool | None:
@@ -103,13 +110,15 @@ _TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device],
 def _applies_open(device: Device) -> bool:
     if device.has(Capability.COVER) or (device.has(Capability.LOCK) and m.LOCK_DOOR in device.values):
         return True
-    return any(r.text in ("open", "closed") or r.label == "Door/Window" for r in readings(device, 0))
+    return any(r.sensor in _DOOR_SENSORS for r in readings(device, 0))
 
 
 def answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
     """One sentence about `devices` (a group called `label`; `everything` when it is the whole house)."""
     if question in (Question.BATTERY, Question.LOW_BATTERY):
         return _battery_answer(question, devices, label, everything)
+    if question in SENSOR_QUESTIONS:
+        return _sensor_answer(TYPES[str(question)], devices, label, everything)
     holds, applies = _TESTS[question]
     asked = [d for d in devices if applies(d)]
     matching = [d for d in asked if holds(d) is True]
@@ -118,6 +127,8 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
     if not asked:
         can = _CAN[question]
         text = f"No device can be {can}" if everything else f"None of the {label} can be {can}"
+    elif not matching and len(asked) == 1 and not unknown and asked[0].name == label:
+        text = f"{_names(asked, question)} is not {state}"  # asked about one device by its name
     elif not matching:
         text = f"Nothing is {state}" if everything else f"No {label} are {state}"
     elif len(matching) == len(asked) == 1 and not everything:
@@ -163,6 +174,45 @@ def _names(devices: list[Device], question: Question) -> str:
         shown.append(f"{d.name} ({level} %)" if level is not None and 0 < level < 100 else d.name)
     more = len(devices) - MAX_NAMED
     return _list(shown + ([f"{more} more"] if more > 0 else []))
+
+
+def _sensed(device: Device, kind: SensorType) -> list[Reading]:
+    return [r for r in readings(device, 0) if r.sensor == kind.word]
+
+
+def sensor_alarm(device: Device, kind: SensorType) -> bool | None:
+    """Does the device sense `kind` now (smoke, a leak, motion)? None when it has not said."""
+    states = [r.alarm for r in _sensed(device, kind) if r.alarm is not None]
+    return any(states) if states else None
+
+
+def _sensor_answer(kind: SensorType, devices: list[Device], label: str, everything: bool) -> Answer:
+    """ "No smoke at Hallway Smoke Alarm.", "There is a water leak at Laundry Leak Sensor.", "No smoke
+    anywhere (3 sensors checked)." """
+    asked = [d for d in devices if _sensed(d, kind)]
+    matching = [d for d in asked if sensor_alarm(d, kind) is True]
+    unknown = [d for d in asked if sensor_alarm(d, kind) is None]
+    bare = kind.noun.removeprefix("an ").removeprefix("a ")
+    where = "anywhere" if everything else f"among the {label}"
+    if not asked:
+        can = kind.sensed
+        text = f"No device can sense {can}" if everything else f"None of the {label} can sense {can}"
+    elif matching:
+        text = f"There is {kind.noun} at {_names(matching, Question.ON)}"
+        calm = len(asked) - len(matching) - len(unknown)
+        if calm:
+            text += f"; {calm} other sensor{'' if calm == 1 else 's'} report{'s' if calm == 1 else ''} none"
+    elif len(asked) == 1 and not everything:
+        text = (
+            f"No {bare} at {asked[0].name}" if not unknown else f"{asked[0].name} has not reported {bare} yet"
+        )
+        unknown = [] if text.endswith(" yet") else unknown
+    else:
+        checked = len(asked) - len(unknown)
+        text = f"No {bare} {where} ({checked} sensor{'' if checked == 1 else 's'} checked)"
+    if unknown:
+        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+    return Answer(_capital(text) + ".", matching, unknown)
 
 
 def _battery_answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:

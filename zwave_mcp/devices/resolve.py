@@ -59,6 +59,10 @@ TYPE_WORDS: Mapping[Capability, frozenset[str]] = {
     Capability.BINARY_SENSOR: frozenset({"sensor"}),
     Capability.NOTIFICATION: frozenset({"sensor"}),
     Capability.METER: frozenset({"meter"}),
+    Capability.FAN: frozenset({"fan"}),
+    Capability.VALVE: frozenset({"valve"}),
+    Capability.SIREN: frozenset({"siren", "alarm"}),
+    Capability.BUTTON: frozenset({"remote", "button"}),
 }
 
 _KEY = re.compile(r"(?:node\s*(?:id\s*)?)?#?\s*(\d{1,5})(?:\s*(?:\.|/|,|endpoint|ep)\s*(\d{1,3}))?")

@@ -248,6 +248,15 @@ class ZValue:
 
 _NO_STATES: list[ValueState] = []
 
+# zwave-js values that report an event, not a state ("stateless"; zwave-js-ui publishes them unretained and
+# clears them 1 s later): Central Scene presses, Scene Activation. zwave-js-ui marks a value `stateless`
+# only once a press has come, so these are known by what they are too.
+MOMENTARY_VALUES = frozenset({(91, "scene"), (43, "sceneId")})
+
+
+def is_momentary(value: ZValue) -> bool:
+    return value.stateless or (value.command_class, value.property) in MOMENTARY_VALUES
+
 
 @dataclass(slots=True)
 class ZNode:
@@ -329,3 +338,5 @@ class Change:
     old: Any = None
     new: Any = None
     at_ms: int | None = None
+    # A momentary value (a button press): every report is news, even one equal to the last.
+    momentary: bool = False

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zwave_mcp.gateway.model import Change, ValueState, ZNode, ZValue
+from zwave_mcp.gateway.model import Change, ValueState, ZNode, ZValue, is_momentary
 from zwave_mcp.gateway.nodes import (
     UNIT_MAX,
     apply_node_fields,
@@ -71,6 +71,7 @@ _NODE_STATUS_BY_NUMBER = {0: "Unknown", 1: "Asleep", 2: "Awake", 3: "Dead", 4: "
 _STATUS_EVENTS = {"node_dead": "Dead", "node_alive": "Alive", "node_sleep": "Asleep", "node_wakeup": "Awake"}
 # zwave-js ControllerStatus (`controller/status_changed` data[0]).
 CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
+PRESS_ECHO_S = 1.0  # an event this soon after a press on the value topic, saying the same, is its echo
 
 
 @dataclass(slots=True)
@@ -126,6 +127,9 @@ class Inventory:
         # Raw `_EVENTS` messages (scope, name, data) for those that follow a process (inclusion, interviews).
         self._event_listeners: list[EventListener] = []
         self._clock = clock
+        # Momentary values: when each was last reported and what it said (to tell an event's echo of a
+        # topic's report from a new press).
+        self._presses_heard: dict[str, tuple[float, Any]] = {}
 
     # ---- picture -------------------------------------------------------------------------------
 
@@ -330,7 +334,7 @@ class Inventory:
                         changes = self._learn_node_names(
                             value.node_id, obj.get("nodeName"), obj.get("nodeLocation")
                         )
-                        return changes + self._set_value(value, decoded)
+                        return changes + self._set_value(value, decoded, live=True)
         self.status.unmapped_count += 1
         logger.debug("no node value for topic %s", topic)
         return []
@@ -397,6 +401,8 @@ class Inventory:
     def _set_value(self, value: ZValue, decoded: ValuePayload, live: bool = False) -> list[Change]:
         old = value.value
         new = decoded.value
+        if is_momentary(value):
+            return self._press(value, new, decoded.time_ms, live)
         old_time = value.last_update_ms
         value.value = new
         if decoded.time_ms is not None:
@@ -411,6 +417,30 @@ class Inventory:
         if old == new and type(old) is type(new) and value.last_update_ms == old_time:
             return []
         return [Change("value", value.node_id, value.value_id, old, new, decoded.time_ms)]
+
+    def _press(
+        self, value: ZValue, new: Any, time_ms: int | None, live: bool, from_event: bool = False
+    ) -> list[Change]:
+        """A momentary value's report (a button press): one Change per press, even when it repeats the
+        last one. zwave-js-ui clears the value 1 s later (no report from the device: ignored, so the last
+        press stays in the picture), and tells each press twice when events are on, on the value topic and
+        then as `node_value_updated`: an event that repeats the topic's report heard just before is that
+        same press. A retained copy is old news, never a press."""
+        if new is None or not live:
+            return []
+        if time_ms is not None and time_ms == value.last_update_ms and new == value.value:
+            return []  # the same message again (a QoS 1 redelivery), not a second press
+        now = self._clock()
+        heard = self._presses_heard.get(value.value_id)
+        if from_event and heard is not None and heard[1] == new and now - heard[0] < PRESS_ECHO_S:
+            return []
+        self._presses_heard[value.value_id] = (now, new)
+        old = value.value
+        value.value = new
+        value.last_update_ms = time_ms if time_ms is not None else int(now * 1000)
+        if not value.stateless:
+            value.update_meta(stateless=True)
+        return [Change("value", value.node_id, value.value_id, old, new, time_ms, momentary=True)]
 
     def _learn_node_names(self, node_id: int, name: Any, location: Any) -> list[Change]:
         node = self.nodes.get(node_id)
@@ -515,6 +545,8 @@ class Inventory:
         if value is None or "newValue" not in args:
             return []
         new = args["newValue"]
+        if is_momentary(value) or args.get("stateless") is True:
+            return self._press(value, new, None, True, from_event=True)
         old = value.value
         value.value = new
         if old == new and type(old) is type(new):

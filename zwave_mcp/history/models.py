@@ -38,7 +38,9 @@ class HistoryArgs(_Target):
 class LastEventArgs(_Target):
     kind: Capability | None = Field(None, description="Only devices of this kind")
     state: LastState = Field(
-        "any", description="What happened: opened, closed, locked, unlocked, motion, on, off, dead, … or any"
+        "any",
+        description="What happened: opened, closed, locked, unlocked, motion, on, off, dead, pressed (a "
+        "button or remote), … or any",
     )
 
 
@@ -70,6 +72,10 @@ class HistoryEvent(BaseModel):
     value: Any = None
     state: str | None = None
     source: Literal["value", "status", "gateway", "command"]
+    button: int | None = Field(default=None, description="A button press: the button's number")
+    press: str | None = Field(
+        default=None, description="A button press: pressed, released, held, pressed twice…"
+    )
 
 
 class NumericSeries(BaseModel):

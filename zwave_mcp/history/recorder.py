@@ -184,7 +184,8 @@ class Recorder:
             return
         if kind in ("value", "status", "gateway"):
             key = change.value_id if kind != "status" else str(change.node_id)
-            self._put((kind, key, change.node_id, change.old, change.new, change.at_ms))
+            tag = "press" if change.momentary else kind  # a press is news even when it repeats the last
+            self._put((tag, key, change.node_id, change.old, change.new, change.at_ms))
 
     def on_load(self, nodes: Iterable[ZNode]) -> None:
         """After a (re)load: a snapshot of every value and status, compared with the store by the writer."""
@@ -296,13 +297,22 @@ class Recorder:
         series_ids = store.series_ids
 
         def report(
-            kind: str, key: str, node: int | None, old: Any, new: Any, at: int | None, touch: bool = True
+            kind: str,
+            key: str,
+            node: int | None,
+            old: Any,
+            new: Any,
+            at: int | None,
+            touch: bool = True,
+            press: bool = False,
         ) -> None:
             at = _time_ms(at, now_ms)
             sid = series_ids.get((kind, key)) or store.series_id(kind, key, node)
             new_json = to_json(new)
             cur = latest.get(sid)
-            if cur is not None and cur[0] == new_json:  # the same value reported again
+            # The same button press again (at another time) is a new event, not a re-report.
+            again = press and cur is not None and cur[1] != at
+            if cur is not None and cur[0] == new_json and not again:  # the same value reported again
                 if touch and (cur[2] is None or at > cur[2]):
                     latest.set(sid, cur[0], cur[1], at)
                     dirty.add(sid)
@@ -333,10 +343,11 @@ class Recorder:
                 # interval (5 ms) for it behind this loop, and tool calls would feel it.
                 time.sleep(0)
             tag = item[0]
-            if tag in ("value", "status", "gateway"):
+            if tag in ("value", "status", "gateway", "press"):
                 _, key, node, old, new, at = item
                 if key is not None:
-                    report(tag, str(key), node, old, new, at)
+                    press = tag == "press"
+                    report("value" if press else tag, str(key), node, old, new, at, press=press)
             elif tag == "snapshot":
                 _, values, statuses, at = item
                 for node, parts in values:

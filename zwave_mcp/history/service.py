@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.resolve import echo
+from zwave_mcp.devices.sensor_types import TYPES
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.history.models import (
@@ -44,6 +46,7 @@ from zwave_mcp.history.words import (
     describe_gateway,
     describe_status,
     describe_value,
+    reading_label,
     spoken_label,
 )
 
@@ -201,7 +204,7 @@ class HistoryService:
         sources: dict[int, _Source] = {}
         nodes_seen: set[int] = set()
         for device in devices:
-            for value in device.all_values():
+            for value in device.all_values() + press_values(device):
                 if _is_noise(value):
                     continue
                 sid = ids.get(("value", value.value_id))
@@ -227,7 +230,10 @@ class HistoryService:
 
     def _event(self, source: _Source, row: Row) -> HistoryEvent:
         phrase = self._phrase(source, row.new)
+        press = press_of(source.value, row.new) if source.value is not None else None
         return HistoryEvent(
+            button=press.button if press else None,
+            press=press.kind if press else None,
             at=self.iso(row.at),
             device=source.device.name if source.device else None,
             deviceKey=source.device.key if source.device else None,
@@ -335,7 +341,7 @@ class HistoryService:
         return NumericSeries(
             device=source.device.name,
             deviceKey=source.device.key,
-            label=source.value.label or str(source.value.property),
+            label=reading_label(source.value),
             unit=source.value.unit,
             count=len(values),
             min=min(values),
@@ -446,6 +452,10 @@ class HistoryService:
         who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
         ago_text = "just now" if elapsed < 5 else f"{ago(elapsed)} ago"
         summary = f"The last time {who}{found.what} was {when(self.dt(found_at), now)}, {ago_text}."
+        if found.press is not None:  # "Button 2 on WallMote was held at 20:14, 5 minutes ago."
+            subject = found.what.removesuffix(f" was {found.press}")
+            on = f" on {found.device}" if found.device else ""
+            summary = f"{cap(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
 
     # ---- energy and batteries (their own modules) --------------------------------------------------
@@ -500,6 +510,8 @@ _STATE_WORDS = {
     "awake": "woken up",
     "online": "come online",
     "offline": "gone offline",
+    "pressed": "had a button pressed",
+    **{word: f"detected {kind.noun}" for word, kind in TYPES.items()},
 }
 
 

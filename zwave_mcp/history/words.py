@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.presses import press_of
+from zwave_mcp.devices.quantities import quantity_of
+from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
 
 CC_BINARY_SWITCH = 37
@@ -22,6 +25,7 @@ CC_DOOR_LOCK = 98
 CC_BARRIER = 102
 CC_NOTIFICATION = 113
 CC_BATTERY = 128
+OPENINGS = ("door", "window", "tilt")  # binary sensor types whose alarm is "opened"
 
 # Words someone asks "when did it last …" with; each names a state a change can reach ("any": anything).
 LastState = Literal[
@@ -39,6 +43,15 @@ LastState = Literal[
     "awake",
     "online",
     "offline",
+    "pressed",
+    "smoke",
+    "co",
+    "co2",
+    "heat",
+    "freeze",
+    "water_leak",
+    "tamper",
+    "glass_break",
 ]
 STATES: tuple[str, ...] = tuple(s for s in get_args(LastState) if s != "any")
 STATUS_PHRASES = {
@@ -62,6 +75,14 @@ def spoken_label(label: str) -> str:
     return re.sub(r"\s*\[[^\]]*\]", "", label).strip().lower() or label.lower()
 
 
+def reading_label(value: ZValue) -> str:
+    """A numeric reading's name: its quantity's ("Energy", "Air temperature"), else zwave-js's label."""
+    quantity = quantity_of(value)
+    if quantity is not None:
+        return quantity.label[:1].upper() + quantity.label[1:]
+    return value.label or str(value.property)
+
+
 def _number(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}".rstrip("0").rstrip(".")
@@ -82,6 +103,8 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     if value is None:
         shown = "on" if raw is True else "off" if raw is False else raw
         return Phrase(f"reported {_number(shown)}", None, shown)
+    if (press := press_of(value, raw)) is not None:  # "button 2 was held"
+        return Phrase(press.words(), "pressed", press.kind)
     cc = value.command_class
     label = (value.label or str(value.property)).strip()
     lowered_label = spoken_label(label)
@@ -105,6 +128,8 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     if cc == CC_BARRIER and text:
         state = _open_close(text)
         return Phrase(f"was {state or text.lower()}", state, text)
+    if cc in (CC_NOTIFICATION, CC_BINARY_SENSOR) and (said := _binary_sensor(value, raw, text)) is not None:
+        return said
     if cc == CC_NOTIFICATION:
         if text:
             lowered = text.lower()
@@ -130,12 +155,30 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     if isinstance(raw, bool):
         return Phrase(f"{lowered_label} turned {'on' if raw else 'off'}", "on" if raw else "off", raw)
     if is_number(raw):
-        return Phrase(f"reported {lowered_label} {_number(raw)}{unit}", None, raw)
+        quantity = quantity_of(value)  # "energy", not zwave-js's "Electric Consumption [kWh]"
+        return Phrase(
+            f"reported {quantity.label if quantity else lowered_label} {_number(raw)}{unit}", None, raw
+        )
     if isinstance(raw, int | float):  # infinity, NaN, an integer beyond any float: no reading at all
         return Phrase(f"reported an unreadable {lowered_label}", None, None)
     if raw is None:
         return Phrase(f"{lowered_label} was cleared", None, None)
     return Phrase(f"reported {lowered_label} {str(raw)[:60]}", None, str(raw)[:60])
+
+
+def _binary_sensor(value: ZValue, raw: Any, text: str | None) -> Phrase | None:
+    """A binary sensor of a known type (sensor_types): "detected smoke", "was opened", "motion stopped"."""
+    kind = sensor_type(value)
+    alarm = alarm_state(value, raw)
+    if kind is None or alarm is None:
+        return None
+    if kind.word in OPENINGS:
+        state = "opened" if alarm else "closed"
+        return Phrase(f"was {state}", state, state)
+    if alarm:
+        hit = triggered(value, raw) or kind
+        return Phrase(f"detected {hit.noun}", hit.word, text or raw)
+    return Phrase("motion stopped" if kind.word == "motion" else f"reported {kind.idle}", None, text or raw)
 
 
 def describe_status(status: Any) -> Phrase:

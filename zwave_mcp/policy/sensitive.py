@@ -6,7 +6,11 @@ Built-in rules, always on:
   "garage"-type covers; or a switch whose name or product says door/gate/garage/opener/lock, the relay of a
   garage door opener): anything but `close` and `stop` could open it;
 - an alarm or siren (a capability containing "alarm" or "siren"), or the actions `disarm`/`disable_alarm`
-  anywhere: switching it off, disarming or disabling it;
+  anywhere: switching it off, disarming or disabling it (silencing a siren, or its volume to 0). Sounding a
+  siren is not sensitive: it alarms nobody's safety, and a person who wants it confirmed lists `set_tone`
+  or the siren in the confirm lists below;
+- a valve that supplies the house (a water main: its name or product says water, gas, main, supply or
+  shut-off): closing it cuts the supply, so it is confirmed; opening it is not;
 - a thermostat setpoint outside the safe band (default 10-28 °C; a °F unit is converted). The value must be
   the absolute target the write will send (resolve "+1" first); a target that is not a plain number is
   treated as outside the band, because the policy cannot tell where it lands.
@@ -122,6 +126,23 @@ def opens_entry(device: PolicyDevice) -> bool:
     return names_an_entry(device.name, getattr(node, "name", ""), getattr(node, "product_label", ""))
 
 
+# A valve whose name or product says one of these words is a supply's shut-off ("Water Main", "Titan Water
+# Valve Actuator", "Gas Shutoff"); an irrigation zone says none of them.
+_SUPPLY_WORDS = frozenset({"water", "gas", "main", "mains", "supply", "shutoff", "shut"})
+
+
+def names_a_supply(device: PolicyDevice) -> bool:
+    """The words of the device's, its node's or its product's name say it shuts off a supply."""
+    node = getattr(device, "node", None)
+    texts = (
+        device.name,
+        getattr(node, "name", ""),
+        getattr(node, "product_label", ""),
+        getattr(node, "product_description", ""),
+    )
+    return bool({w for text in texts if text for w in words_of(str(text))} & _SUPPLY_WORDS)
+
+
 # Network care that changes how the network or a device is set up: always the person's call
 # (configuration parameters, adding, removing or replacing devices, re-interviews, a network-wide rebuild).
 ADMIN_ACTIONS = frozenset(
@@ -161,6 +182,8 @@ def sensitivity(
     closing = bool(words & _SAFE_ON_ENTRY) and "open" not in words  # close, stop, a position of 0
     if "lock" not in caps and caps & _MOVING and opens_entry(device) and not closing:
         return "it can open a way into the house"
+    if "valve" in caps and "close" in words and names_a_supply(device):
+        return "it can shut off the supply to the house"
     if words & ADMIN_ACTIONS:
         return "it changes how the Z-Wave network or the device is set up"
     if words & ALARM_OFF_ACTIONS or (_has(caps, "alarm", "siren") and words & _ALARM_OFF_ON_ALARM):

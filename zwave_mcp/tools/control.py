@@ -109,7 +109,8 @@ def specs(app: App) -> list[ToolSpec]:
             "control_zwave_group",
             "Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', "
             "'dim the living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a "
-            "kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors), both, a group from "
+            "kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, "
+            "smoke alarms, remotes), both, a group from "
             "the alias file, or 'everything'; the actions and values are those of control_zwave_device. "
             "Devices that cannot do it are left out; each one's outcome comes from its own report. Unlocking "
             "and opening doors need the person's confirmation (asked once for the whole group).",

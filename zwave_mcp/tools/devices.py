@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
-from zwave_mcp.devices.describe import readings, sentence
+from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.errors import DeviceNotFound
 from zwave_mcp.devices.questions import answer as ask
+from zwave_mcp.devices.readings import readings
 from zwave_mcp.executor import ToolSpec
 from zwave_mcp.tools.models import (
     DeviceArgs,
@@ -17,7 +18,6 @@ from zwave_mcp.tools.models import (
     DeviceList,
     DeviceState,
     ListDevicesArgs,
-    Reading,
     SensorArgs,
     SensorData,
     ValueReport,
@@ -26,6 +26,7 @@ from zwave_mcp.tools.present import (
     age_seconds,
     list_summary,
     now_ms,
+    reading_model,
     sensor_summary,
     summarize,
     verify_summary,
@@ -111,7 +112,12 @@ def specs(app: App) -> list[ToolSpec]:
             )
             for v in device.all_values()
         ]
-        return DeviceState(summary=sentence(device), device=summarize(device), values=values)
+        return DeviceState(
+            summary=sentence(device),
+            device=summarize(device),
+            readings=[reading_model(r) for r in readings(device, now)],
+            values=values,
+        )
 
     async def get_device_sensor_data(args: SensorArgs, _ctx: Any) -> SensorData:
         device = service.resolve(args.deviceName)
@@ -122,18 +128,7 @@ def specs(app: App) -> list[ToolSpec]:
             values = [v for v in device.all_values() if v.value_id in old]
             refreshed = set(await service.refresh(device, values))
             found = readings(device, now_ms())
-        items = [
-            Reading(
-                label=r.label,
-                value=r.value,
-                text=r.text,
-                unit=r.unit,
-                ageSeconds=r.age_s,
-                source="refreshed" if r.value_id in refreshed else "live",
-                valueId=r.value_id,
-            )
-            for r in found
-        ]
+        items = [reading_model(r, "refreshed" if r.value_id in refreshed else "live") for r in found]
         return SensorData(summary=sensor_summary(device, found), device=summarize(device), readings=items)
 
     return [
@@ -141,8 +136,9 @@ def specs(app: App) -> list[ToolSpec]:
             "list_zwave_devices",
             "List the Z-Wave devices with their room, type, current state and status, or answer a question "
             "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
-            "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, or "
-            "battery levels ('is anything on in the kitchen?' = target 'kitchen', state 'on'). Paginated "
+            "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, "
+            "battery levels, or whether any sensor senses smoke, co, a water_leak, motion… ('is anything on in "
+            "the kitchen?' = target 'kitchen', state 'on'; 'any leaks?' = state 'water_leak'). Paginated "
             "(limit/offset) with a total.",
             ListDevicesArgs,
             DeviceList,

@@ -105,8 +105,8 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
         change = recorded.change
         if change.kind == "node" or (node_ids is not None and change.node_id not in node_ids):
             continue
-        if change.kind == "value" and change.old == change.new:
-            continue  # a fresh report of the same value: news for waiters, not for people
+        if change.kind == "value" and change.old == change.new and not change.momentary:
+            continue  # a fresh report of the same value: news for waiters, not for people (a press is news)
         if not _shown(app, change):
             continue  # hidden means hidden: a hidden device's changes are not events either
         device, what = describe_change(app, change)

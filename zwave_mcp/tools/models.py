@@ -54,7 +54,9 @@ class ListDevicesArgs(_Args):
     state: Question | None = Field(
         None,
         description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
-        "'battery' for battery levels, 'low_battery' for low ones. The summary is the one-sentence answer.",
+        "'battery' for battery levels, 'low_battery' for low ones; is there smoke, co (carbon monoxide), co2, "
+        "heat, freeze, water_leak, motion, tamper, glass_break ('is there smoke anywhere?' = state 'smoke'). "
+        "The summary is the one-sentence answer.",
     )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
     location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
@@ -83,16 +85,21 @@ _ACTION: Any = Field(
 )
 _LEVEL: Any = Field(
     None,
-    description="dim/set_level: 0-100 %, or relative '+10' / '-20'. set_temperature: degrees, or '+1'",
+    description="dim/set_level/set_tilt/set_volume: 0-100 %, or relative '+10' / '-20'. set_speed: a "
+    "speed name ('low', 'medium', 'high') or 0-100 %. set_temperature: degrees, or '+1'",
 )
 _VALUE: Any = Field(
-    None, description="Same as level (for set_temperature: the temperature; for set_mode: the mode)"
+    None,
+    description="Same as level (for set_temperature: the temperature; for set_mode: the mode; for "
+    "set_tone: the tone's name)",
 )
 _POSITION: Any = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
 _SETPOINT: Any = Field(
     None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
 )
-_MODE: Any = Field(None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'")
+_MODE: Any = Field(
+    None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'. set_fan_mode: e.g. 'low'"
+)
 _COLOR: Any = Field(None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'")
 _CONFIRMATION_TOKEN: Any = Field(
     None,
@@ -193,6 +200,9 @@ class ValueReport(BaseModel):
 
 class DeviceState(ToolResult):
     device: DeviceSummary
+    readings: list[Reading] = Field(
+        default_factory=list, description="Every reading, in the order the summary says them"
+    )
     values: list[ValueReport]
 
 
@@ -201,7 +211,16 @@ class Reading(BaseModel):
     value: Any = None
     text: str | None = None
     unit: str | None = None
+    quantity: str | None = Field(
+        None,
+        description="What it measures: temperature, humidity, power, energy, battery, energy_production…",
+    )
+    sensorType: str | None = Field(
+        None, description="Binary sensors: smoke, co, water_leak, door, window, motion, tamper…"
+    )
+    alarm: bool | None = Field(None, description="Binary sensors: triggered (true) or at rest (false)")
     ageSeconds: float | None = None
+    lastUpdated: str | None = Field(None, description="When the device last reported it (ISO 8601, UTC)")
     source: Literal["live", "refreshed"] = "live"
     valueId: str
 

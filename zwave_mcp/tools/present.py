@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
+from typing import Literal
 
-from zwave_mcp.devices.describe import Reading, spoken_readings, state_summary
+from zwave_mcp.devices.describe import state_summary
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import Reading, spoken_readings
 from zwave_mcp.tools.models import DeviceSummary
+from zwave_mcp.tools.models import Reading as ReadingModel
 
 
 def now_ms() -> int:
@@ -30,6 +34,29 @@ def summarize(device: Device) -> DeviceSummary:
 
 def age_seconds(last_update_ms: int | None, now: int) -> float | None:
     return None if last_update_ms is None else round(max(0, now - last_update_ms) / 1000, 1)
+
+
+def iso_time(ms: int | None) -> str | None:
+    """zwave-js's lastUpdate (ms since the epoch) as ISO 8601 in UTC; None for none or nonsense."""
+    if ms is None or not 0 <= ms < 253_402_300_800_000:  # up to the year 9999
+        return None
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds")
+
+
+def reading_model(r: Reading, source: Literal["live", "refreshed"] = "live") -> ReadingModel:
+    return ReadingModel(
+        label=r.label,
+        value=r.value,
+        text=r.text,
+        unit=r.unit,
+        quantity=r.quantity,
+        sensorType=r.sensor,
+        alarm=r.alarm,
+        ageSeconds=None if r.age_s is None else round(r.age_s, 1),
+        lastUpdated=iso_time(r.updated_ms),
+        source=source,
+        valueId=r.value_id,
+    )
 
 
 def plural(count: int, word: str) -> str:
@@ -58,6 +85,10 @@ def list_summary(
     return f"{plural(total, 'device')}{where}: {listing}{more}."
 
 
+# A device no discovery rule made anything of: never "it only reports readings".
+NOT_UNDERSTOOD = "zwave-mcp does not understand it yet; the command zwave-mcp explain lists its values."
+
+
 def verify_summary(device: Device, actions: list[str]) -> str:
     node = device.node
     if node.status == "Dead":
@@ -66,11 +97,12 @@ def verify_summary(device: Device, actions: list[str]) -> str:
         condition = "is a battery device that sleeps; commands wait until it wakes up"
     else:
         condition = "is ready" if node.ready else "is not ready yet (still being interviewed)"
-    can = (
-        f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
-        if actions
-        else "It only reports readings."
-    )
+    if actions:
+        can = f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
+    elif device.unclaimed and not device.understood:
+        can = NOT_UNDERSTOOD
+    else:
+        can = "It only reports readings."
     return f"{device.label} exists and {condition}. {can}"
 
 

@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.gateway.model import ZValue
@@ -23,16 +25,16 @@ if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
 
 # Command classes, by what a write to them does.
-CC_BASIC = 32
-CC_BINARY_SWITCH = 37
-CC_MULTILEVEL_SWITCH = 38
-CC_COLOR = 51
-CC_THERMOSTAT_MODE = 64
-CC_THERMOSTAT_SETPOINT = 67
-CC_DOOR_LOCK = 98
-CC_BARRIER = 102
-CC_WINDOW_COVERING = 106
-CC_LOCK = 118
+CC_BASIC = zc.BASIC
+CC_BINARY_SWITCH = zc.BINARY_SWITCH
+CC_MULTILEVEL_SWITCH = zc.MULTILEVEL_SWITCH
+CC_COLOR = zc.COLOR_SWITCH
+CC_THERMOSTAT_MODE = zc.THERMOSTAT_MODE
+CC_THERMOSTAT_SETPOINT = zc.THERMOSTAT_SETPOINT
+CC_DOOR_LOCK = zc.DOOR_LOCK
+CC_BARRIER = zc.BARRIER_OPERATOR
+CC_WINDOW_COVERING = zc.WINDOW_COVERING
+CC_LOCK = zc.LOCK
 DOOR_LOCK_SECURED = 255
 
 Match = Literal["equals", "nonzero", "contains"]
@@ -189,6 +191,8 @@ _WORD_ORDER = (
     "lock",
     "open",
     "close",
+    "set_tone",
+    "set_speed",
     "on",
     "off",
     "set_temperature",
@@ -196,6 +200,9 @@ _WORD_ORDER = (
     "set_color",
     "set_position",
     "set_level",
+    "set_tilt",
+    "set_volume",
+    "set_fan_mode",
     "stop",
 )
 
@@ -241,6 +248,9 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     """(the action words a write amounts to, the argument the policy reads) — judged by effect: a level
     above 0 is "on", a position above 0 is "open", any Door Lock mode but secured is "unlock"."""
     cc, prop = value.command_class, value.property
+    kind_words = _kind_words(device, value, target)
+    if kind_words is not None:
+        return kind_words
     if cc == CC_DOOR_LOCK:
         if prop == "targetMode":
             return frozenset({"lock" if target == DOOR_LOCK_SECURED else "unlock"}), target
@@ -281,6 +291,30 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     if cc == CC_COLOR:
         return frozenset({"set_color"}), target
     return frozenset({"set_value"}), target
+
+
+def _kind_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any] | None:
+    """What a write to the value of a fan, valve, siren, slats or thermostat fan amounts to; None for the
+    other kinds (judged by command class below)."""
+    role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
+    if role is None:
+        return None
+    if role == m.VALVE_TARGET:
+        opened = target is True or (is_number(target) and target > 0)
+        return frozenset({"open" if opened else "close"}), None
+    if role == m.TILT_TARGET:
+        return frozenset({"set_tilt"}), _percent(target, value) if is_number(target) else target
+    if role == m.SIREN_TONE:
+        if target == 0 or target is False:
+            return frozenset({"off"}), None  # silencing a siren: the alarm rule of the policy judges it
+        return frozenset({"on", "set_tone"}), value.state_text(target) or target
+    if role == m.SIREN_VOLUME:
+        return frozenset({"set_volume"} | ({"off"} if target == 0 else set())), target
+    if role == m.THERMOSTAT_FAN_MODE:
+        return frozenset({"set_fan_mode"}), value.state_text(target) or target
+    if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
+        return frozenset({"on" if target > 0 else "off", "set_speed"}), _percent(target, value)
+    return None
 
 
 def _percent(level: float, value: ZValue) -> int:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.devices import model as m
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.gate.change import (
     CC_BARRIER,
@@ -27,6 +28,7 @@ from zwave_mcp.devices.gate.change import (
 )
 from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presets import fan_speed_at, tone_name
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.outcome import Outcome
 
@@ -121,6 +123,18 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     if raw is None:
         return "nothing yet"
     cc, prop = value.command_class, value.property
+    role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
+    if role in (m.VALVE_TARGET, m.VALVE_CURRENT):
+        return "open" if raw is True or (is_number(raw) and raw > 0) else "closed"
+    if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
+        name = tone_name(device, raw)
+        return "silent" if raw == 0 else (f"sounding {name.lower()}" if name else "sounding")
+    if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
+        return f"tilted to {to_percent(raw, value)} %"
+    if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
+        speed = fan_speed_at(device, raw) if device.data.get("fan_speeds") else None
+        percent = to_percent(raw, value)
+        return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
     if cc == CC_DOOR_LOCK and prop in ("currentMode", "targetMode"):
         return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
     if cc == CC_LOCK:

@@ -1,0 +1,114 @@
+"""Readings of real devices (fixtures/devices, public node dumps): every reading named by its quantity, said in
+the state sentence with its unit, battery included; thermostat operating state; energy production."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices.build import build_devices
+from zwave_mcp.devices.describe import change_phrase, sentence
+from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.quantities import quantity_of
+from zwave_mcp.devices.readings import readings
+from zwave_mcp.gateway.model import ZNode
+from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.simulator.dumps import load_house_file
+
+DEVICES = Path(__file__).resolve().parents[2] / "fixtures" / "devices"
+
+
+def nodes(file: str) -> list[ZNode]:
+    parsed = (parse_node(raw) for raw in load_house_file(DEVICES / file))
+    return [n for n in parsed if n is not None and not n.is_controller]
+
+
+def device(file: str, name: str) -> Device:
+    found = build_devices(nodes(file))
+    assert found, file
+    return replace(found[0], name=name)
+
+
+def test_a_thermostat_says_what_it_is_doing_and_its_humidity_and_battery() -> None:
+    """CT100 Plus: Heat mode at 72 °F, operating state Idle, humidity 30 %, battery 100 %. The sentence
+    said "is heating to 72 °F" while it was idle, and left out humidity and battery."""
+    thermostat = device("climate_radio_thermostat_ct100_plus_state.json", "Hall Thermostat")
+    assert sentence(thermostat) == (
+        "Hall Thermostat is set to heat to 72 °F and idle; it is 72 °F now, with humidity 30 % and battery 100 %."
+    )
+    thermostat.values[m.THERMOSTAT_OPERATING].value = 1  # Heating
+    assert sentence(thermostat).startswith("Hall Thermostat is heating to 72 °F; it is 72 °F now")
+    thermostat.values[m.THERMOSTAT_OPERATING].value = 3  # Fan Only
+    assert sentence(thermostat).startswith(
+        "Hall Thermostat is set to heat to 72 °F and running only its fan;"
+    )
+    thermostat.values[m.THERMOSTAT_MODE].value = 0
+    thermostat.values[m.THERMOSTAT_OPERATING].value = 0
+    assert sentence(thermostat).startswith("Hall Thermostat is off; it is 72 °F now")
+    operating = thermostat.values[m.THERMOSTAT_OPERATING]
+    assert change_phrase(thermostat, operating, 3) == "is now running only its fan"
+    assert change_phrase(thermostat, operating, 1) == "is now heating"
+    quantities = {r.label: r.quantity for r in readings(thermostat, 0)}
+    assert quantities["Humidity"] == "humidity" and quantities["Battery"] == "battery"
+
+
+def test_a_switch_with_a_meter_says_its_power_and_energy_total() -> None:
+    switch = device("inovelli_switch_state.json", "Kitchen Plug")
+    assert sentence(switch) == "Kitchen Plug is off, using 0 W, 26.75 kWh in total."
+    found = {r.quantity: r for r in readings(switch, 0)}
+    assert (found["energy"].value, found["energy"].unit) == (26.75, "kWh")
+    assert found["power"].unit == "W"
+
+
+def test_a_shutter_says_its_own_meter() -> None:
+    shutters = build_devices(nodes("shelly_eu_wave_shutter_state.json"))
+    said = [sentence(replace(d, name=f"Shutter {n}")) for n, d in enumerate(shutters, 1)]
+    assert said[0].startswith("Shutter 1 is closed, using 0 W, 0 kWh in total")
+
+
+def test_a_battery_sensor_says_its_battery_and_every_reading() -> None:
+    """Zooz ZSE40 4-in-one: motion, temperature, light, humidity, battery."""
+    sensor = device("basic_dump_node_5_zooz_zse40_state.json", "Hall Sensor")
+    assert sentence(sensor) == (
+        "Hall Sensor reports no motion, air temperature 68.42 °F, illuminance 20.03 %, humidity 43.53 % "
+        "and battery 50 %."
+    )
+    assert [r.quantity or r.sensor for r in readings(sensor, 0)] == [
+        "motion",
+        "tamper",  # at rest: not said
+        "temperature",
+        "illuminance",
+        "humidity",
+        None,  # Battery "Low battery level": false, not said
+        "battery",
+    ]
+
+
+def test_a_remote_reports_its_battery() -> None:
+    remote = device("wallmote_central_scene_state.json", "WallMote")
+    assert sentence(remote) == "WallMote reports battery 100 %."
+    assert all(r.value_id.split("-")[1] != "91" for r in readings(remote, 0))  # presses are events
+
+
+def test_a_motion_sensor_never_says_both_motion_and_no_motion() -> None:
+    """MultiSensor 6: the notification says motion while the untyped binary sensor ("Any") says clear."""
+    sensor = device("multisensor_6_state.json", "Porch Sensor")
+    said = sentence(sensor)
+    assert "motion detected" in said and "clear" not in said and "no motion" not in said
+    assert "ultraviolet 0" in said and "battery 100 %" in said
+
+
+def test_energy_production_readings_speak() -> None:
+    """A solar inverter's Energy Production CC (0x90): power, total and today's production, total time.
+    The discovery table makes the device (a meter); its readings speak here."""
+    inverter = device("energy_production_state.json", "Solar Inverter")
+    values = [v for v in inverter.all_values() if v.command_class == 144]
+    assert len(values) == 4
+    labels = [quantity.label for v in values if (quantity := quantity_of(v)) is not None]
+    assert labels == ["production power", "total production", "production today", "total production time"]
+    assert {r.quantity for r in readings(inverter, 0)} == {"energy_production"}
+    assert sentence(inverter) == (
+        "Solar Inverter is producing 1.23 W, 1234.56 Wh produced in total, 123.45 Wh today, "
+        "34.3 hours of production in all."
+    )

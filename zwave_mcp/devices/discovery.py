@@ -1,0 +1,298 @@
+"""The discovery engine: runs the table of `discovery_schemas` over one node's values.
+
+Pure and small. The table is read top to bottom; each schema sweeps every endpoint of the node before
+the next one is tried, and a value the first schema claimed is never claimed again. What a schema says
+about a value (kind, role or reading, purpose) lands in one `Found` per endpoint; `build.py` turns those
+into devices. Values no schema claims are kept (`Found.unclaimed`): a device with no kind at all is "not
+understood yet", and its unclaimed values are what a bug report about it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices.model import Capability
+from zwave_mcp.gateway.model import ZNode, ZValue
+
+# A schema's `role` for a value that is read, not controlled: it goes on the device's readings.
+READING = "reading"
+# A schema's `role` for a value that is housekeeping (configuration, versions, a Basic mirror): claimed
+# so that nothing else takes it and it is not reported as left unused.
+IGNORE = "ignore"
+
+
+@dataclass(frozen=True, slots=True)
+class ValueMatch:
+    """What one value must be. Every field left None matches anything."""
+
+    command_class: frozenset[int]
+    property: frozenset[str | int] | None = None
+    property_key: frozenset[str | int | None] | None = None
+    numbered: bool = False  # the property key is a number (a setpoint type, a Window Covering parameter)
+    key_label_has: str | None = None  # the property key's label contains this (lower case): "slat"
+    key_label_lacks: str | None = None
+    type: frozenset[str] | None = None  # zwave-js metadata type: "number", "boolean", …
+    writeable: bool | None = None
+    has_states: bool | None = None
+    state_texts: frozenset[str] | None = None  # at least one state label among these (lower case)
+
+    def fits(self, value: ZValue) -> bool:
+        if value.command_class not in self.command_class:
+            return False
+        if self.property is not None and value.property not in self.property:
+            return False
+        if self.property_key is not None and value.property_key not in self.property_key:
+            return False
+        if self.numbered and not (
+            isinstance(value.property_key, int) and not isinstance(value.property_key, bool)
+        ):
+            return False
+        if self.key_label_has is not None or self.key_label_lacks is not None:
+            label = (value.property_key_name or "").casefold()
+            if self.key_label_has is not None and self.key_label_has not in label:
+                return False
+            if self.key_label_lacks is not None and self.key_label_lacks in label:
+                return False
+        if self.type is not None and value.type not in self.type:
+            return False
+        if self.writeable is not None and value.writeable != self.writeable:
+            return False
+        if self.has_states is not None and bool(value.states) != self.has_states:
+            return False
+        return self.state_texts is None or any(s.text.casefold() in self.state_texts for s in value.states)
+
+
+def match(
+    command_class: int | Iterable[int],
+    *properties: str | int,
+    key: Iterable[str | int | None] | None = None,
+    numbered: bool = False,
+    key_label_has: str | None = None,
+    key_label_lacks: str | None = None,
+    type: str | Iterable[str] | None = None,
+    writeable: bool | None = None,
+    has_states: bool | None = None,
+    state_texts: Iterable[str] | None = None,
+) -> ValueMatch:
+    """A `ValueMatch` written the short way: `match(38, "targetValue", type="number", writeable=True)`."""
+    ccs = frozenset({command_class}) if isinstance(command_class, int) else frozenset(command_class)
+    return ValueMatch(
+        command_class=ccs,
+        property=frozenset(properties) if properties else None,
+        property_key=None if key is None else frozenset(key),
+        numbered=numbered,
+        key_label_has=key_label_has,
+        key_label_lacks=key_label_lacks,
+        type=None if type is None else frozenset({type} if isinstance(type, str) else type),
+        writeable=writeable,
+        has_states=has_states,
+        state_texts=None if state_texts is None else frozenset(t.casefold() for t in state_texts),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Product:
+    """A model, as zwave-js identifies it: manufacturer id, product types, product ids."""
+
+    manufacturer: int
+    types: frozenset[int]
+    ids: frozenset[int]
+
+    def fits(self, ids: tuple[int, int, int] | None) -> bool:
+        return ids is not None and ids[0] == self.manufacturer and ids[1] in self.types and ids[2] in self.ids
+
+
+def product(manufacturer: int, types: Iterable[int], ids: Iterable[int]) -> Product:
+    return Product(manufacturer, frozenset(types), frozenset(ids))
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """One row of the table: which value it claims, and what the value is for.
+
+    `kind` is what the value makes the device (None: housekeeping); `role` names the value among the
+    device's values (`model.LEVEL_TARGET`, "setpoint.{key}"), or is READING (a reading on `shelf`,
+    default `kind`, measuring or detecting `purpose`) or IGNORE. `companions` are further values of the
+    same endpoint and property key claimed with it ((role, match), e.g. a target's current value). The
+    device conditions (`generic`/`specific` device class, `products`, `endpoints`) and the endpoint
+    conditions (`required` and `absent` values, `needs_kind` found by an earlier row, `after_kind`: any
+    kind found, `alone`: nothing but a battery found on the node so far) must all hold.
+    """
+
+    name: str  # what the row claims and why, for people reading the table: "fan: GE/Jasco 12730 (3 speeds)"
+    kind: Capability | None
+    role: str
+    primary: ValueMatch
+    companions: tuple[tuple[str, ValueMatch], ...] = ()
+    shelf: Capability | None = None
+    purpose: str | None = None
+    generic: frozenset[int] | None = None
+    specific: frozenset[int] | None = None
+    products: tuple[Product, ...] = ()
+    endpoints: frozenset[int] | None = None
+    # Claims go to this endpoint's findings instead of their own (a shutter's slat endpoint is the tilt of
+    # the shutter on its first endpoint, not a second device).
+    into_endpoint: int | None = None
+    required: tuple[ValueMatch, ...] = ()
+    absent: tuple[ValueMatch, ...] = ()
+    needs_kind: Capability | None = None
+    after_kind: bool = False  # only on an endpoint an earlier row made something of
+    alone: bool = False
+    multi: bool = False  # claim every value that fits (readings, setpoints), not only the first
+    entry: bool = False  # opening it opens a way into the house (a gate, a garage door)
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def fits_node(self, node: ZNode, ids: tuple[int, int, int] | None) -> bool:
+        if self.generic is not None and node.generic_class not in self.generic:
+            return False
+        if self.specific is not None and node.specific_class not in self.specific:
+            return False
+        return not self.products or any(p.fits(ids) for p in self.products)
+
+
+@dataclass(slots=True)
+class Found:
+    """What discovery made of one endpoint (or of several merged): capabilities, role → value, readings."""
+
+    capabilities: set[Capability] = field(default_factory=set)
+    values: dict[str, ZValue] = field(default_factory=dict)
+    readings: dict[Capability, list[ZValue]] = field(default_factory=dict)
+    purposes: dict[str, str] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+    unclaimed: list[ZValue] = field(default_factory=list)
+    is_entry: bool = False
+
+    def has_actuator(self) -> bool:
+        return any(c in self.capabilities for c in m.ACTUATORS)
+
+    def merge(self, other: Found) -> None:
+        """Add another endpoint's findings; roles already taken are kept (root first)."""
+        self.capabilities |= other.capabilities
+        for role, value in other.values.items():
+            self.values.setdefault(role, value)
+        for cap, values in other.readings.items():
+            self.readings.setdefault(cap, []).extend(values)
+        for value_id, purpose in other.purposes.items():
+            self.purposes.setdefault(value_id, purpose)
+        for key, item in other.data.items():
+            self.data.setdefault(key, item)
+        self.unclaimed.extend(other.unclaimed)
+        self.is_entry = self.is_entry or other.is_entry
+
+
+def product_ids(node: ZNode) -> tuple[int, int, int] | None:
+    """(manufacturer id, product type, product id), from zwave-js-ui's `deviceId`
+    "<manufacturerId>-<productId>-<productType>"; None when the node has not said."""
+    parts = (node.device_id or "").split("-")
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+        return None
+    manufacturer, product_id, product_type = (int(p) for p in parts)
+    return manufacturer, product_type, product_id
+
+
+# One endpoint's values by command class: a schema only looks at the command classes it names (a house of
+# 4,000 nodes is discovered in well under a second).
+_ByClass = dict[int, list[ZValue]]
+
+
+def discover(node: ZNode, schemas: Iterable[Schema]) -> dict[int, Found]:
+    """Run `schemas` over the node's values: what each endpoint is found to be, by endpoint."""
+    by_endpoint: dict[int, _ByClass] = {}
+    for value in node.values.values():
+        by_endpoint.setdefault(value.endpoint, {}).setdefault(value.command_class, []).append(value)
+    found = {ep: Found() for ep in sorted(by_endpoint)}
+    claimed: set[str] = set()
+    ids = product_ids(node)
+    for schema in schemas:
+        if not schema.fits_node(node, ids):
+            continue
+        if schema.alone and any(f.capabilities - {Capability.BATTERY} for f in found.values()):
+            continue
+        for ep, by_class in by_endpoint.items():
+            if schema.endpoints is None or ep in schema.endpoints:
+                into = (
+                    found[ep] if schema.into_endpoint is None else found.get(schema.into_endpoint, found[ep])
+                )
+                _apply(schema, by_class, into, claimed)
+    order = {value_id: i for i, value_id in enumerate(node.values)}
+    for ep, by_class in by_endpoint.items():
+        found[ep].unclaimed = sorted(
+            (v for values in by_class.values() for v in values if v.value_id not in claimed),
+            key=lambda v: order.get(v.value_id, 0),
+        )
+        for readings in found[ep].readings.values():
+            readings.sort(key=lambda v: order.get(v.value_id, 0))  # as the node lists them, whatever row
+    return found
+
+
+def _of(by_class: _ByClass, wanted: ValueMatch) -> list[ZValue]:
+    """The endpoint's values of the command classes `wanted` names."""
+    if len(wanted.command_class) == 1:
+        for cc in wanted.command_class:
+            return by_class.get(cc, [])
+    return [v for cc in sorted(wanted.command_class) for v in by_class.get(cc, [])]
+
+
+def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) -> None:
+    if schema.needs_kind is not None and schema.needs_kind not in found.capabilities:
+        return
+    if schema.after_kind and not found.capabilities:
+        return
+    candidates = _of(by_class, schema.primary)
+    if not candidates:
+        return
+    if not all(any(need.fits(v) for v in _of(by_class, need)) for need in schema.required):
+        return
+    if any(any(avoid.fits(v) for v in _of(by_class, avoid)) for avoid in schema.absent):
+        return
+    fitting = [v for v in candidates if v.value_id not in claimed and schema.primary.fits(v)]
+    if not schema.multi:
+        fitting.sort(key=_key_order)  # a Window Covering's lowest parameter is its main movement
+    for value in fitting:
+        role = schema.role.format(key=value.property_key)
+        if role not in (READING, IGNORE) and role in found.values:
+            continue  # one value per role: the first one (lowest property key) is the device's own
+        _claim(schema, found, value, role, claimed)
+        for companion_role, companion in schema.companions:
+            if companion_role in found.values:
+                continue
+            other = next(
+                (
+                    v
+                    for v in _of(by_class, companion)
+                    if v.value_id not in claimed
+                    and v.property_key == value.property_key
+                    and companion.fits(v)
+                ),
+                None,
+            )
+            if other is not None:
+                _claim(schema, found, other, companion_role, claimed)
+        if not schema.multi:
+            return
+
+
+def _claim(schema: Schema, found: Found, value: ZValue, role: str, claimed: set[str]) -> None:
+    claimed.add(value.value_id)
+    if schema.kind is None or role == IGNORE:
+        return
+    found.capabilities.add(schema.kind)
+    if role == READING:
+        shelf = schema.shelf or schema.kind
+        found.capabilities.add(shelf)
+        found.readings.setdefault(shelf, []).append(value)
+        found.purposes[value.value_id] = schema.purpose or shelf.value
+    else:
+        found.values[role] = value
+        found.purposes[value.value_id] = role
+    for key, item in schema.data.items():
+        found.data.setdefault(key, item)
+    found.is_entry = found.is_entry or schema.entry
+
+
+def _key_order(value: ZValue) -> int:
+    key = value.property_key
+    return key if isinstance(key, int) and not isinstance(key, bool) else -1

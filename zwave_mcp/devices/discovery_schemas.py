@@ -1,0 +1,561 @@
+"""What a device is, as data: the discovery table, read top to bottom by `discovery.discover`.
+
+Device-specific rows (known models by manufacturer/product ids) come first, then the generic ones by
+device class and command class, then readings, then housekeeping; each value is claimed by the first
+row that fits it. Adding a model's quirk is one row here and one test on its node dump (`fixtures/`).
+Home Assistant's `zwave_js/discovery.py` is the model of the shape; the rows are ours, and the model ids
+and fan speed ranges of the known models are the ones zwave-js and Home Assistant publish.
+"""
+
+from __future__ import annotations
+
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices import zwave_classes as zc
+from zwave_mcp.devices.discovery import IGNORE, READING, Schema, ValueMatch, match, product
+from zwave_mcp.devices.model import Capability as C
+
+# ---- value shapes used by several rows --------------------------------------------------------------
+
+_LEVEL_TARGET = match(zc.MULTILEVEL_SWITCH, "targetValue", type="number", writeable=True)
+# A Multilevel Switch's companions: its report, start/stop level change ("Up"/"Down" on dimmers and
+# fans, "Open"/"Close" on covers), and zwave-js's "restore previous level".
+_LEVEL_COMPANIONS = (
+    (m.LEVEL_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),
+    (m.LEVEL_UP, match(zc.MULTILEVEL_SWITCH, "Up")),
+    (m.LEVEL_DOWN, match(zc.MULTILEVEL_SWITCH, "Down")),
+    (m.LEVEL_RESTORE, match(zc.MULTILEVEL_SWITCH, "restorePrevious", writeable=True)),
+)
+_COVER_COMPANIONS = (
+    (m.COVER_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),
+    (m.COVER_UP, match(zc.MULTILEVEL_SWITCH, "Open", "Up")),
+    (m.COVER_DOWN, match(zc.MULTILEVEL_SWITCH, "Close", "Down")),
+)
+_SWITCH_TARGET = match(zc.BINARY_SWITCH, "targetValue", writeable=True)
+_SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),)
+_WINDOW_COVERING_POSITION = match(
+    zc.WINDOW_COVERING, "targetValue", numbered=True, key_label_lacks="slat", writeable=True
+)
+
+
+def _fan(
+    name: str, manufacturer: int, types: set[int], ids: set[int], speeds: tuple[tuple[int, int], ...]
+) -> Schema:
+    """A fan known by model: its Multilevel Switch levels are `speeds` (low … high), each a level range."""
+    return Schema(
+        name=f"fan: {name} ({len(speeds)} speeds)" if speeds else f"fan: {name}",
+        kind=C.FAN,
+        role=m.LEVEL_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_LEVEL_COMPANIONS,
+        products=(product(manufacturer, types, ids),),
+        data={"fan_speeds": speeds} if speeds else {},
+    )
+
+
+def _cover(name: str, manufacturer: int, types: set[int], ids: set[int], *, entry: bool = False) -> Schema:
+    """A blind, shade, curtain or gate known by model that drives it with a Multilevel Switch although
+    its device class is not a motor's."""
+    return Schema(
+        name=f"cover: {name}",
+        kind=C.COVER,
+        role=m.COVER_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_COVER_COMPANIONS,
+        products=(product(manufacturer, types, ids),),
+        entry=entry,
+    )
+
+
+# ---- device-specific rows -----------------------------------------------------------------------------
+
+MODEL_SCHEMAS: tuple[Schema, ...] = (
+    _fan("GE/Jasco 12730", 0x0063, {0x4944}, {0x3034}, ((1, 33), (34, 67), (68, 99))),
+    _fan("GE/Jasco 14287, 55258, ZW4002", 0x0063, {0x4944}, {0x3131, 0x3337}, ((1, 32), (33, 66), (67, 99))),
+    _fan("GE/Jasco 14314", 0x0063, {0x4944}, {0x3138}, ()),
+    _fan("Honeywell 39358", 0x0039, {0x4944}, {0x3131}, ((1, 32), (33, 66), (67, 99))),
+    _fan("Leviton ZW4SF", 0x001D, {0x0038}, {0x0002}, ((1, 25), (26, 50), (51, 75), (76, 99))),
+    _fan("Leviton VRF01 quiet fan speed control", 0x001D, {0x1001}, {0x0209}, ()),
+    Schema(
+        name="fan: Inovelli LZW36 (the fan is endpoint 2, the light endpoint 1)",
+        kind=C.FAN,
+        role=m.LEVEL_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_LEVEL_COMPANIONS,
+        products=(product(0x031E, {0x000E}, {0x0001}),),
+        endpoints=frozenset({2}),
+        data={"fan_speeds": ((2, 33), (34, 66), (67, 99))},
+    ),
+    _cover("Fibaro FGR222 shutter", 0x010F, {0x0301, 0x0302}, {0x1000, 0x1001}),
+    _cover("Qubino flush shutter", 0x0159, {0x0003}, {0x0052, 0x0053}),
+    _cover("Graber/Bali/Spring Fashion blind", 0x026E, {0x4353}, {0x5A31}),
+    _cover("iBlinds v2 blind", 0x0287, {0x0003}, {0x000D}),
+    _cover("ZVIDAR Z-CM-V01 roller shade", 0x045A, {0x0904}, {0x0507}),
+    _cover("Nice IBT4ZWAVE gate", 0x0441, {0x2400}, {0x1000}, entry=True),
+    Schema(
+        name="cover: Merten 507801 roller shutter (endpoint 2 does nothing of use)",
+        kind=C.COVER,
+        role=m.COVER_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_COVER_COMPANIONS,
+        products=(product(0x007A, {0x8003}, {0x0001}),),
+        endpoints=frozenset({0, 1}),
+    ),
+    Schema(
+        name="housekeeping: Merten 507801's endpoint 2",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.MULTILEVEL_SWITCH),
+        products=(product(0x007A, {0x8003}, {0x0001}),),
+        endpoints=frozenset({2}),
+        multi=True,
+    ),
+    Schema(
+        name="cover: the slats of Shelly Qubino Wave Shutter and Fibaro FGR223 shutters (endpoint 2 tilts "
+        "the blind on endpoint 1)",
+        kind=C.COVER,
+        role=m.TILT_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=((m.TILT_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
+        products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
+        endpoints=frozenset({2}),
+        into_endpoint=1,
+    ),
+    Schema(
+        name="housekeeping: the colour and brightness of Aeotec Smart Switch 6's LED ring (it is a plug)",
+        kind=None,
+        role=IGNORE,
+        primary=match((zc.COLOR_SWITCH, zc.MULTILEVEL_SWITCH)),
+        products=(product(0x0086, {0x0003, 0x0103, 0x0203}, {0x0060}),),
+        multi=True,
+    ),
+    Schema(
+        name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
+        kind=C.BINARY_SENSOR,
+        role=READING,
+        primary=match(zc.BINARY_SENSOR, "Any", type="boolean"),
+        purpose="door",
+        products=(product(0x014A, {0x0001}, {0x0002}),),
+    ),
+    Schema(
+        name="siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
+        kind=C.SIREN,
+        role=m.SIREN_TONE,
+        primary=_LEVEL_TARGET,
+        companions=((m.SIREN_TONE_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
+        products=(
+            product(0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x010B, 0x0205}),
+        ),
+        data={"siren_tones": {0: "Off", 33: "Strobe only", 66: "Siren only", 99: "Siren and strobe"}},
+    ),
+    Schema(
+        name="valve: Zooz ZAC36 Titan water valve actuator",
+        kind=C.VALVE,
+        role=m.VALVE_TARGET,
+        primary=_SWITCH_TARGET,
+        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),),
+        products=(product(0x027A, {0x0101}, {0x0036}),),
+    ),
+)
+
+# ---- generic rows: what the device does -------------------------------------------------------------
+
+ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
+    Schema(
+        name="lock: Door Lock",
+        kind=C.LOCK,
+        role=m.LOCK_TARGET,
+        primary=match(zc.DOOR_LOCK, "targetMode", writeable=True),
+        companions=(
+            (m.LOCK_CURRENT, match(zc.DOOR_LOCK, "currentMode")),
+            (m.LOCK_DOOR, match(zc.DOOR_LOCK, "doorStatus")),
+            (m.LOCK_BOLT, match(zc.DOOR_LOCK, "boltStatus")),
+            (m.LOCK_LATCH, match(zc.DOOR_LOCK, "latchStatus")),
+        ),
+    ),
+    Schema(
+        name="housekeeping: the old Lock command class beside Door Lock (Door Lock controls it)",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.LOCK, "locked"),
+        needs_kind=C.LOCK,
+    ),
+    Schema(
+        name="thermostat: mode",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_MODE,
+        primary=match(zc.THERMOSTAT_MODE, "mode", writeable=True),
+    ),
+    Schema(
+        name="thermostat: setpoints",
+        kind=C.THERMOSTAT,
+        role=m.SETPOINT_PREFIX + "{key}",
+        primary=match(zc.THERMOSTAT_SETPOINT, "setpoint", numbered=True, type="number", writeable=True),
+        multi=True,
+    ),
+    Schema(
+        name="thermostat: a mode it reports but cannot be set",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_MODE,
+        primary=match(zc.THERMOSTAT_MODE, "mode"),
+        needs_kind=C.THERMOSTAT,
+    ),
+    Schema(
+        name="thermostat: operating state",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_OPERATING,
+        primary=match(zc.THERMOSTAT_OPERATING_STATE, "state"),
+        needs_kind=C.THERMOSTAT,
+    ),
+    Schema(
+        name="thermostat: fan mode",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_FAN_MODE,
+        primary=match(zc.THERMOSTAT_FAN_MODE, "mode", writeable=True, has_states=True),
+    ),
+    Schema(
+        name="thermostat: fan state",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_FAN_STATE,
+        primary=match(zc.THERMOSTAT_FAN_STATE, "state"),
+        needs_kind=C.THERMOSTAT,
+    ),
+    Schema(
+        name="cover: Window Covering position",
+        kind=C.COVER,
+        role=m.COVER_TARGET,
+        primary=_WINDOW_COVERING_POSITION,
+        companions=(
+            (m.COVER_CURRENT, match(zc.WINDOW_COVERING, "currentValue")),
+            (m.COVER_UP, match(zc.WINDOW_COVERING, "levelChangeUp")),
+            (m.COVER_DOWN, match(zc.WINDOW_COVERING, "levelChangeDown")),
+        ),
+    ),
+    Schema(
+        name="cover: Window Covering slats (tilt)",
+        kind=C.COVER,
+        role=m.TILT_TARGET,
+        primary=match(zc.WINDOW_COVERING, "targetValue", numbered=True, key_label_has="slat", writeable=True),
+        companions=((m.TILT_CURRENT, match(zc.WINDOW_COVERING, "currentValue")),),
+    ),
+    Schema(
+        name="cover: Multilevel Switch of a motor device class",
+        kind=C.COVER,
+        role=m.COVER_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_COVER_COMPANIONS,
+        generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
+        specific=zc.MOTOR_SPECIFIC_CLASSES,
+        absent=(_WINDOW_COVERING_POSITION,),
+    ),
+    Schema(
+        name="cover: Multilevel Switch that says Open/Close (a cover's switch type)",
+        kind=C.COVER,
+        role=m.COVER_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_COVER_COMPANIONS,
+        required=(match(zc.MULTILEVEL_SWITCH, "Open", "Close"),),
+    ),
+    Schema(
+        name="cover: Barrier Operator (garage door, gate)",
+        kind=C.COVER,
+        role=m.COVER_TARGET,
+        primary=match(zc.BARRIER_OPERATOR, "targetState", writeable=True),
+        companions=((m.COVER_CURRENT, match(zc.BARRIER_OPERATOR, "currentState")),),
+        entry=True,
+    ),
+    Schema(
+        name="fan: Multilevel Switch of the Fan Switch device class",
+        kind=C.FAN,
+        role=m.LEVEL_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_LEVEL_COMPANIONS,
+        generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
+        specific=frozenset({zc.SPECIFIC_FAN_SWITCH}),
+    ),
+    Schema(
+        name="valve: Binary Switch of the Valve Open/Close device class",
+        kind=C.VALVE,
+        role=m.VALVE_TARGET,
+        primary=_SWITCH_TARGET,
+        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),),
+        generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
+        specific=frozenset({zc.SPECIFIC_VALVE}),
+    ),
+    Schema(
+        name="siren: Binary Switch of the Siren device class",
+        kind=C.SIREN,
+        role=m.SWITCH_TARGET,
+        primary=_SWITCH_TARGET,
+        companions=_SWITCH_CURRENT,
+        generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
+        specific=frozenset({zc.SPECIFIC_SIREN}),
+    ),
+    Schema(
+        name="siren: Sound Switch tones",
+        kind=C.SIREN,
+        role=m.SIREN_TONE,
+        primary=match(zc.SOUND_SWITCH, "toneId", type="number", writeable=True),
+        companions=(
+            (m.SIREN_VOLUME, match(zc.SOUND_SWITCH, "defaultVolume", writeable=True)),
+            (m.SIREN_DEFAULT_TONE, match(zc.SOUND_SWITCH, "defaultToneId", writeable=True)),
+        ),
+    ),
+    Schema(
+        name="housekeeping: a thermostat's own valve opening (set through its setpoint)",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.MULTILEVEL_SWITCH),
+        generic=frozenset({zc.GENERIC_THERMOSTAT}),
+        multi=True,
+    ),
+    Schema(
+        name="dimmer: Multilevel Switch",
+        kind=C.DIMMER,
+        role=m.LEVEL_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=_LEVEL_COMPANIONS,
+    ),
+    Schema(
+        name="housekeeping: the Binary Switch of a cover (its motor relay: the cover moves by its position)",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.BINARY_SWITCH),
+        needs_kind=C.COVER,
+        multi=True,
+    ),
+    Schema(
+        name="switch: Binary Switch",
+        kind=C.SWITCH,
+        role=m.SWITCH_TARGET,
+        primary=_SWITCH_TARGET,
+        companions=_SWITCH_CURRENT,
+    ),
+    Schema(
+        name="color: Color Switch",
+        kind=C.COLOR,
+        role=m.COLOR_TARGET,
+        primary=match(zc.COLOR_SWITCH, "targetColor", key=(None,), writeable=True),
+        companions=(
+            (m.COLOR_HEX, match(zc.COLOR_SWITCH, "hexColor")),
+            (m.COLOR_CURRENT, match(zc.COLOR_SWITCH, "currentColor")),
+        ),
+    ),
+    Schema(
+        name="color: Color Switch by hex colour only",
+        kind=C.COLOR,
+        role=m.COLOR_HEX,
+        primary=match(zc.COLOR_SWITCH, "hexColor", writeable=True),
+        companions=((m.COLOR_CURRENT, match(zc.COLOR_SWITCH, "currentColor")),),
+    ),
+)
+
+# ---- generic rows: what the device reads -------------------------------------------------------------
+
+# Binary Sensor types (zwave-js's property names) → the binary sensor types people ask about.
+BINARY_SENSOR_TYPES: dict[str, str] = {
+    "Door/Window": "door",
+    "Smoke": "smoke",
+    "CO": "co",
+    "CO2": "co2",
+    "Heat": "heat",
+    "Water": "water_leak",
+    "Freeze": "freeze",
+    "Tamper": "tamper",
+    "Motion": "motion",
+    "Glass Break": "glass_break",
+    "Tilt": "tilt",
+}
+# Notification variables (zwave-js's property = notification type, property key = variable) whose states
+# are "idle" or an alarm: what a binary sensor of that type answers. Heat Alarm says overheat (heat) or
+# underheat (freeze) in its states.
+NOTIFICATION_SENSOR_TYPES: dict[tuple[str, str, str | None], str] = {
+    ("Smoke Alarm", "Sensor status", None): "smoke",
+    ("CO Alarm", "Sensor status", None): "co",
+    ("CO2 Alarm", "Sensor status", None): "co2",
+    ("Heat Alarm", "Heat sensor status", "overheat detected"): "heat",
+    ("Water Alarm", "Sensor status", None): "water_leak",
+    ("Access Control", "Door state", None): "door",
+    ("Access Control", "Door state (simple)", None): "door",
+    ("Home Security", "Motion sensor status", None): "motion",
+}
+# Alerts a device gives besides what it is for (a thermometer's freeze alert, any sensor's tamper switch):
+# binary sensor types that do not make the device a binary sensor.
+NOTIFICATION_ALERT_TYPES: dict[tuple[str, str, str | None], str] = {
+    ("Heat Alarm", "Heat sensor status", "underheat detected"): "freeze",
+    ("Home Security", "Cover status", None): "tamper",
+}
+
+
+def _notification(notification: str, variable: str, state: str | None) -> ValueMatch:
+    """A Notification variable, and one of its states when that tells its type."""
+    if state is None:
+        return match(zc.NOTIFICATION, notification, key=(variable,))
+    return match(
+        zc.NOTIFICATION, notification, key=(variable,), state_texts=(state, f"{state} (location provided)")
+    )
+
+
+READING_SCHEMAS: tuple[Schema, ...] = (
+    Schema(
+        name="button: Central Scene presses",
+        kind=C.BUTTON,
+        role=READING,
+        primary=match(zc.CENTRAL_SCENE, "scene"),
+        purpose="button",
+        multi=True,
+    ),
+    *(
+        Schema(
+            name=f"binary sensor: {purpose} (Binary Sensor)",
+            kind=C.BINARY_SENSOR,
+            role=READING,
+            primary=match(zc.BINARY_SENSOR, prop, type="boolean"),
+            purpose=purpose,
+            multi=True,
+        )
+        for prop, purpose in BINARY_SENSOR_TYPES.items()
+    ),
+    Schema(
+        name="binary sensor: other Binary Sensor types",
+        kind=C.BINARY_SENSOR,
+        role=READING,
+        primary=match(zc.BINARY_SENSOR, type="boolean"),
+        multi=True,
+    ),
+    *(
+        Schema(
+            name=f"binary sensor: {purpose} (Notification {notification} / {variable})",
+            kind=C.BINARY_SENSOR,
+            role=READING,
+            primary=_notification(notification, variable, state),
+            shelf=C.NOTIFICATION,  # read as a Notification state ("smoke detected", "idle")
+            purpose=purpose,
+            multi=True,
+        )
+        for (notification, variable, state), purpose in NOTIFICATION_SENSOR_TYPES.items()
+    ),
+    *(
+        Schema(
+            name=f"alert: {purpose} (Notification {notification} / {variable})",
+            kind=C.NOTIFICATION,
+            role=READING,
+            primary=_notification(notification, variable, state),
+            purpose=purpose,
+            multi=True,
+        )
+        for (notification, variable, state), purpose in NOTIFICATION_ALERT_TYPES.items()
+    ),
+    Schema(
+        name="housekeeping: legacy alarm bytes and durations of Notification",
+        kind=None,
+        role=IGNORE,
+        primary=ValueMatch(
+            command_class=frozenset({zc.NOTIFICATION}), property=frozenset({"alarmType", "alarmLevel"})
+        ),
+        multi=True,
+    ),
+    Schema(
+        name="notification: other Notification states",
+        kind=C.NOTIFICATION,
+        role=READING,
+        primary=match(zc.NOTIFICATION, type="number"),
+        multi=True,
+    ),
+    Schema(
+        name="sensor: Multilevel Sensor",
+        kind=C.SENSOR,
+        role=READING,
+        primary=match(zc.MULTILEVEL_SENSOR, type="number"),
+        multi=True,
+    ),
+    Schema(
+        name="meter: Energy Production (a solar inverter's power and totals)",
+        kind=C.METER,
+        role=READING,
+        primary=match(zc.ENERGY_PRODUCTION, type="number"),
+        purpose="energy_production",
+        multi=True,
+    ),
+    Schema(
+        name="meter: Meter readings",
+        kind=C.METER,
+        role=READING,
+        primary=match(zc.METER, "value", type="number"),
+        multi=True,
+    ),
+    Schema(
+        name="battery: level",
+        kind=C.BATTERY,
+        role=m.BATTERY_LEVEL,
+        primary=match(zc.BATTERY, "level"),
+    ),
+    Schema(
+        name="battery: other battery facts (low, charging, …)",
+        kind=C.BATTERY,
+        role=READING,
+        primary=match(zc.BATTERY),
+        multi=True,
+    ),
+)
+
+# ---- housekeeping and the last resort ----------------------------------------------------------------
+
+FALLBACK_SCHEMAS: tuple[Schema, ...] = (
+    Schema(
+        name="housekeeping: configuration, versions, associations, …",
+        kind=None,
+        role=IGNORE,
+        primary=ValueMatch(command_class=zc.HOUSEKEEPING),
+        multi=True,
+    ),
+    Schema(
+        name="housekeeping: the rest of what a known device does (durations, level changes, settings)",
+        kind=None,
+        role=IGNORE,
+        primary=ValueMatch(
+            command_class=frozenset(
+                {
+                    zc.BINARY_SWITCH,
+                    zc.MULTILEVEL_SWITCH,
+                    zc.COLOR_SWITCH,
+                    zc.WINDOW_COVERING,
+                    zc.BARRIER_OPERATOR,
+                    zc.DOOR_LOCK,
+                    zc.SOUND_SWITCH,
+                    zc.METER,
+                    zc.CENTRAL_SCENE,
+                    zc.THERMOSTAT_MODE,
+                    zc.THERMOSTAT_SETPOINT,
+                    zc.THERMOSTAT_OPERATING_STATE,
+                    zc.THERMOSTAT_FAN_MODE,
+                    zc.THERMOSTAT_FAN_STATE,
+                }
+            )
+        ),
+        after_kind=True,
+        multi=True,
+    ),
+    Schema(
+        name="switch: Basic, on a node that offers nothing else (0 off, 255 on)",
+        kind=C.SWITCH,
+        role=m.SWITCH_TARGET,
+        primary=match(zc.BASIC, "targetValue", writeable=True),
+        companions=((m.SWITCH_CURRENT, match(zc.BASIC, "currentValue")),),
+        alone=True,
+    ),
+    Schema(
+        name="housekeeping: Basic, a mirror of what the device's own command classes say",
+        kind=None,
+        role=IGNORE,
+        primary=ValueMatch(command_class=frozenset({zc.BASIC})),
+        multi=True,
+    ),
+)
+
+SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + READING_SCHEMAS + FALLBACK_SCHEMAS
+
+# Roles that name a reading another row claimed, when the device has a kind: a thermostat's own
+# temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it).
+ROLE_VIEWS: tuple[tuple[C, str, ValueMatch], ...] = (
+    (C.THERMOSTAT, m.THERMOSTAT_TEMPERATURE, match(zc.MULTILEVEL_SENSOR, "Air temperature")),
+)

@@ -1,0 +1,294 @@
+"""What a device says about the world: every reading with its quantity, unit and age, and how a sentence
+says them (alarms first, then the environment, power and energy, production, battery).
+
+The quantity of a reading comes from `quantities`, a binary sensor's type and words from `sensor_types`:
+one table each, so the state answer, the sensor answer and the questions name a reading the same way. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from zwave_mcp.devices import model as m
+from zwave_mcp.devices import quantities as q
+from zwave_mcp.devices import sensor_types as st
+from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.presses import is_press
+from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.safetext import plain_text
+
+LOW_BATTERY_PERCENT = 20
+ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
+GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
+_UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
+
+# Notification states as people say them (zwave-js's texts otherwise, lower-cased).
+_NOTIFICATION_WORDS = {
+    "motion detection": "motion detected",
+    "motion detection, location provided": "motion detected",
+    "intrusion": "intrusion detected",
+    "intrusion, location provided": "intrusion detected",
+    "tampering, product cover removed": "its cover has been removed",
+    "tampering, product moved": "it has been moved",
+    "window/door is open": "open",
+    "window/door is closed": "closed",
+    "water leak detected": "water leak detected",
+    "smoke detected": "smoke detected",
+    "low battery level": "battery low",
+    "replace battery soon": "battery needs replacing soon",
+    "replace battery now": "battery needs replacing now",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    label: str  # "Air temperature", "Power", "Motion", "Battery"
+    value: Any
+    unit: str | None
+    age_s: float | None  # seconds since the device reported it (zwave-js lastUpdate); None if unknown
+    value_id: str
+    text: str | None = None  # state in words: "motion detected", "idle", "open"
+    idle: bool = False  # a notification at rest ("idle"): says nothing in a sentence
+    quantity: str | None = None  # "temperature", "power", "energy_production" (quantities.py)
+    sensor: str | None = None  # binary sensor type: "smoke", "door", "motion" (sensor_types.py)
+    alarm: bool | None = None  # binary sensors: triggered? None when not reported
+    group: str = q.ENVIRONMENT  # where a sentence says it (GROUP_ORDER)
+    spoken_label: str = ""  # "air temperature", "energy", "production today"
+    updated_ms: int | None = None  # zwave-js lastUpdate (ms since the epoch)
+
+    def spoken(self) -> str:
+        """ "air temperature 21.6 °C", "motion detected", "battery 87 %"."""
+        label = self.spoken_label or self.label.lower()
+        if self.value is None:
+            return f"{label} not reported yet"
+        if self.text is not None:
+            return self.text
+        if isinstance(self.value, int | float) and not is_number(self.value):  # inf, NaN, 10**400
+            return f"{label} not readable"
+        return f"{label} {number(self.value)}{unit_text(self.unit)}"
+
+
+def readings(device: Device, now_ms: int) -> list[Reading]:
+    """Every reading of the device (sensors, binary sensors, notifications, meters, energy production,
+    battery), alarms first and the battery last, each value once."""
+    seen: set[str] = set()
+    out: list[Reading] = []
+    values = [v for found in device.readings.values() for v in found]
+    if (battery := device.values.get(m.BATTERY_LEVEL)) is not None:
+        values.append(battery)
+    for value in values:
+        if value.value_id in seen or is_press(value):
+            continue
+        seen.add(value.value_id)
+        out.append(reading_of(value, now_ms, device.purposes.get(value.value_id)))
+    return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
+
+
+def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Reading:
+    """One value as a reading: its quantity or binary sensor type, its state in words, its age.
+    `purpose`: what discovery says the value is for (`Device.purposes`), when a device row says it."""
+    age = None if value.last_update_ms is None else max(0.0, (now_ms - value.last_update_ms) / 1000)
+    base = Reading(value.label, value.value, value.unit, age, value.value_id, updated_ms=value.last_update_ms)
+    kind = st.sensor_type(value, purpose)
+    if kind is not None:
+        alarm = st.alarm_state(value, value.value, purpose)
+        return replace(
+            base,
+            label=str(value.property) if value.command_class == st.CC_BINARY_SENSOR else value.label,
+            text=sensor_words(value, value.value, purpose),
+            idle=alarm is not True and kind.quiet,
+            sensor=kind.word,
+            alarm=alarm,
+            group=ALARMS,
+            spoken_label=kind.word.replace("_", " "),
+        )
+    if value.command_class == st.CC_BINARY_SENSOR:  # "Any", "General purpose", "Aux": no type we know
+        said = None if value.value is None else _UNTYPED[0 if value.value else 1]
+        label = str(value.property)
+        return replace(base, label=label, text=said, group=NOTICES, spoken_label=enum_words(label))
+    if value.command_class == st.CC_NOTIFICATION:
+        text = notification_text(value, value.value)
+        return replace(
+            base, text=text, idle=value.value == 0, group=NOTICES, spoken_label=value.label.lower()
+        )
+    quantity = q.quantity_of(value)
+    if isinstance(value.value, bool) or (value.type == "boolean" and quantity is None):
+        # A flag (Battery "Low battery level"): news when it is raised, nothing to say otherwise.
+        group = q.BATTERY if value.command_class == q.CC_BATTERY else NOTICES
+        label = enum_words(value.label)
+        flagged = value.value is True
+        return replace(
+            base, text=label if flagged else None, idle=not flagged, group=group, spoken_label=label
+        )
+    if quantity is None:  # a value some table put among the readings that names no quantity
+        return replace(base, spoken_label=enum_words(value.label))
+    return replace(
+        base,
+        label="Battery" if quantity.word == "battery" else _capital(quantity.label),
+        quantity=quantity.word or None,
+        group=quantity.group,
+        spoken_label=quantity.label,
+    )
+
+
+def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | None:
+    """A binary sensor's state in words: "smoke detected", "no smoke", "open", "its cover has been removed"
+    (a Notification's own text when it says more than the type's word); None when not reported."""
+    if raw is None:
+        return None
+    if value.command_class == st.CC_NOTIFICATION and st.alarm_state(value, raw, purpose) is not False:
+        hit = st.triggered(value, raw, purpose)
+        return (
+            hit.alarm if hit is not None and value.state_text(raw) is None else notification_text(value, raw)
+        )
+    return st.words(value, raw, purpose) or notification_text(value, raw)
+
+
+def change_words(value: ZValue, new: Any) -> str:
+    """A reading's new state as a change says it: "smoke detected", "no motion", "power 12 W"."""
+    reading = reading_of(value.holding(new), 0)
+    if reading.sensor is not None and reading.idle and new is not None:
+        return f"its {reading.spoken_label} alarm cleared"  # a tamper switch closed again
+    if reading.group == NOTICES and reading.text == "idle":
+        return f"{value.label.lower()} back to idle"
+    if new is None:
+        return f"{reading.spoken_label} not reported"
+    return reading.spoken()
+
+
+def notification_text(value: ZValue, raw: Any) -> str | None:
+    """A Notification state in words: "motion detected", "idle"; None when never reported."""
+    if raw is None:
+        return None
+    if raw == 0:
+        return "idle"
+    text = value.state_text(raw)
+    if text is None:
+        return f"{value.label.lower()} {number(raw)}"
+    return _NOTIFICATION_WORDS.get(text.casefold(), enum_words(text))
+
+
+def spoken_readings(found: list[Reading]) -> list[str]:
+    """Readings as a list says them ("air temperature 21.6 °C, humidity 46 %, battery 87 %"): what is
+    news (`worth_saying`), the same news said once."""
+    return _phrases(worth_saying(found))
+
+
+def _phrases(found: list[Reading]) -> list[str]:
+    said: list[str] = []
+    for r in found:
+        phrase = battery_phrase(r) if r.quantity == "battery" else r.spoken()
+        if phrase not in said:
+            said.append(phrase)
+    return said
+
+
+def worth_saying(found: list[Reading]) -> list[Reading]:
+    """The readings a person wants to hear; the structured results keep them all. Left out: a sensor at
+    rest that says nothing by resting (a tamper switch), a battery, flag or status not heard from yet, a
+    resting value of a sensor another value says is triggered (the notification says "motion detected",
+    the binary sensor still "no motion"), an untyped binary sensor ("Any") beside typed ones, a low-battery
+    flag beside the level, and zwave-js's "Unknown (0x00)" sensor types."""
+    triggered = {r.sensor for r in found if r.alarm}
+    known = {r.sensor for r in found if r.alarm is not None}
+    typed = bool(known) or any(r.sensor for r in found)
+    level = any(r.quantity == "battery" and r.value is not None for r in found)
+    kept: list[Reading] = []
+    for r in found:
+        if r.sensor is not None and not r.alarm and r.sensor in (triggered if r.alarm is False else known):
+            continue
+        if (r.idle and r.value is not None) or (r.value is None and (r.quantity == "battery" or r.idle)):
+            continue
+        if r.group == NOTICES and (r.value is None or (typed and r.text in _UNTYPED)):
+            continue
+        if (level and r.group == q.BATTERY and r.quantity is None) or r.label.startswith("Unknown ("):
+            continue
+        kept.append(r)
+    return kept
+
+
+def sentence_phrases(found: list[Reading]) -> tuple[list[str], list[str]]:
+    """(what the device is doing with power, everything else) in the order a sentence says them:
+    (["using 12.5 W at 230 V and 0.05 A", "3.2 kWh in total"], ["smoke detected", "humidity 46 %", "battery 87 %"])."""
+    power = _power_phrases([r for r in found if r.group == q.POWER and r.value is not None])
+    power += _production_phrases([r for r in found if r.group == q.PRODUCTION and r.value is not None])
+    # unreported power readings are said as such, with the others
+    others = [r for r in worth_saying(found) if r.group not in (q.POWER, q.PRODUCTION) or r.value is None]
+    return power, _phrases(others)
+
+
+def battery_phrase(r: Reading) -> str:
+    if is_number(r.value) and r.value <= LOW_BATTERY_PERCENT:
+        return f"battery low ({number(r.value)}{unit_text(r.unit)})"
+    return r.spoken()
+
+
+def _power_phrases(found: list[Reading]) -> list[str]:
+    def value_of(reading: Reading) -> str:
+        if not is_number(reading.value):
+            return f"an unreadable {reading.spoken_label}"
+        return f"{number(reading.value)}{unit_text(reading.unit)}"
+
+    # One reading of each kind is said (the first: the root's, or the lowest endpoint's); a device made of
+    # several endpoints has a meter on each, and the structured result lists them all.
+    first: dict[str, Reading] = {}
+    for r in found:
+        first.setdefault(r.spoken_label, r)
+    power = first.pop("power", None)
+    electric = [first.pop(k) for k in ("voltage", "current") if k in first] if power else []
+    phrases: list[str] = []
+    if power is not None:
+        at = f" at {and_list([value_of(r) for r in electric])}" if electric else ""
+        phrases.append(f"using {value_of(power)}{at}")
+    for label, r in first.items():
+        phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
+    return phrases
+
+
+def _production_phrases(found: list[Reading]) -> list[str]:
+    words = {
+        "production power": "producing {}",
+        "total production": "{} produced in total",
+        "production today": "{} today",
+        "total production time": "{} of production in all",
+    }
+    phrases = []
+    for r in found:
+        shown = _amount(r) if is_number(r.value) else "an unreadable value"
+        phrases.append(words.get(r.spoken_label, r.spoken_label + " {}").format(shown))
+    return phrases
+
+
+def _amount(r: Reading) -> str:
+    """ "1.23 W"; a long time in hours ("34.3 hours", not "123456 seconds")."""
+    if (r.unit or "").lower() in ("seconds", "s") and r.value >= 3600:
+        return f"{r.value / 3600:.1f} hours"
+    return f"{number(r.value)}{unit_text(r.unit)}"
+
+
+def and_list(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def number(x: Any) -> str:
+    return f"{x:g}" if is_number(x) else plain_text(str(x)[:200], 40)  # what a broken gateway reports
+
+
+def unit_text(unit: str | None) -> str:
+    return f" {unit}" if unit else ""
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def enum_words(text: str) -> str:
+    """An enum-like label as words: "UnsecuredWithTimeout" → "unsecured with timeout", "Auto changeover"."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text).replace("_", " ")
+    return " ".join(spaced.split()).lower()

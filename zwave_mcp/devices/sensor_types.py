@@ -1,0 +1,209 @@
+"""Binary sensors: which Notification states and Binary Sensor types say "smoke", "water leak", "open", and
+the words a person hears for each type at rest and in alarm. Data, read by `describe` and `questions`.
+
+Sources: zwave-js's notification definitions (`packages/config/config/notifications.json`: notification
+type, variable, state ids) and Binary Sensor types (`BinarySensorType`); which states count as "on" follows
+Home Assistant's `zwave_js/binary_sensor.py` (NOTIFICATION_SENSOR_MAPPINGS), except that a water *level
+drop* is not called a leak and an underheat is called freezing. Pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from zwave_mcp.gateway.model import ZValue
+
+CC_BINARY_SENSOR = 48
+CC_NOTIFICATION = 113
+
+
+@dataclass(frozen=True, slots=True)
+class SensorType:
+    """One kind of binary sensor and how its two states are said."""
+
+    word: str  # the shared vocabulary: "smoke", "water_leak", "door"
+    alarm: str  # said of the device when it triggers: "smoke detected"
+    idle: str  # at rest: "no smoke"
+    noun: str  # what a question asks about: "smoke", "a water leak", "motion"
+    sensed: str  # what a device of this type senses: "smoke", "water leaks"
+    quiet: bool = False  # at rest it is no news (tamper): left out of the spoken state
+
+
+TYPES: dict[str, SensorType] = {
+    t.word: t
+    for t in (
+        SensorType("smoke", "smoke detected", "no smoke", "smoke", "smoke"),
+        SensorType(
+            "co", "carbon monoxide detected", "no carbon monoxide", "carbon monoxide", "carbon monoxide"
+        ),
+        SensorType(
+            "co2",
+            "carbon dioxide alarm",
+            "no carbon dioxide alarm",
+            "a carbon dioxide alarm",
+            "carbon dioxide",
+        ),
+        SensorType("heat", "overheating", "no heat alarm", "a heat alarm", "overheating"),
+        SensorType("freeze", "freezing", "no freeze alarm", "a freeze alarm", "freezing"),
+        SensorType("water_leak", "water leak detected", "no leak", "a water leak", "water leaks"),
+        SensorType(
+            "glass_break", "glass breakage detected", "no glass breakage", "glass breakage", "glass breakage"
+        ),
+        SensorType("tamper", "tampering detected", "not tampered with", "tampering", "tampering", quiet=True),
+        SensorType("motion", "motion detected", "no motion", "motion", "motion"),
+        SensorType("door", "open", "closed", "an open door", "doors opening"),
+        SensorType("window", "open", "closed", "an open window", "windows opening"),
+        SensorType("tilt", "tilted", "not tilted", "a tilt", "tilting"),
+    )
+}
+
+# zwave-js notification types by the name it gives them as the value's property (when a gateway's value
+# carries no ccSpecific.notificationType).
+NOTIFICATION_TYPES = {
+    "Smoke Alarm": 1,
+    "CO Alarm": 2,
+    "CO2 Alarm": 3,
+    "Heat Alarm": 4,
+    "Water Alarm": 5,
+    "Access Control": 6,
+    "Home Security": 7,
+    "Weather Alarm": 16,
+}
+
+# (notification type, state id) → binary sensor type, for the states that mean "triggered".
+_ALARM_STATES: dict[tuple[int, int], str] = {
+    (1, 1): "smoke",  # Smoke detected (location provided)
+    (1, 2): "smoke",  # Smoke detected
+    (2, 1): "co",  # Carbon monoxide detected (location provided)
+    (2, 2): "co",  # Carbon monoxide detected
+    (3, 1): "co2",
+    (3, 2): "co2",
+    (4, 1): "heat",  # Overheat detected (location provided)
+    (4, 2): "heat",
+    (4, 5): "freeze",  # Underheat detected (location provided)
+    (4, 6): "freeze",
+    (5, 1): "water_leak",  # Water leak detected (location provided)
+    (5, 2): "water_leak",
+    (6, 22): "door",  # Window/door is open
+    (6, 5632): "door",  # Window/door is open in regular position
+    (6, 5633): "door",  # Window/door is open in tilt position
+    (7, 3): "tamper",  # Tampering, product cover removed
+    (7, 4): "tamper",  # Tampering, invalid code
+    (7, 9): "tamper",  # Tampering, product moved
+    (7, 5): "glass_break",  # Glass breakage (location provided)
+    (7, 6): "glass_break",
+    (7, 7): "motion",  # Motion detection (location provided)
+    (7, 8): "motion",  # Motion detection
+    (16, 3): "freeze",  # Freeze alarm
+}
+# States that are the rest state of a variable without an "idle" 0: the door is closed.
+_REST_STATES: dict[tuple[int, int], str] = {(6, 23): "door"}
+
+# (notification type, variable) → type, for a value whose metadata lost its states (seen in real dumps:
+# an Ecolink's "Home Security / Cover status" with no label, states nor ccSpecific).
+_VARIABLES: dict[tuple[int, str], str] = {
+    (1, "Sensor status"): "smoke",
+    (2, "Sensor status"): "co",
+    (3, "Sensor status"): "co2",
+    (4, "Heat sensor status"): "heat",
+    (5, "Sensor status"): "water_leak",
+    (6, "Door state"): "door",
+    (6, "Door state (simple)"): "door",
+    (7, "Cover status"): "tamper",
+    (7, "Motion sensor status"): "motion",
+}
+
+# Binary Sensor CC: zwave-js names the value after the sensor type.
+BINARY_SENSOR_TYPES = {
+    "Smoke": "smoke",
+    "CO": "co",
+    "CO2": "co2",
+    "Heat": "heat",
+    "Water": "water_leak",
+    "Freeze": "freeze",
+    "Tamper": "tamper",
+    "Door/Window": "door",
+    "Tilt": "tilt",
+    "Motion": "motion",
+    "Glass Break": "glass_break",
+}
+
+
+def notification_type(value: ZValue) -> int | None:
+    spec = value.cc_specific or {}
+    kind = spec.get("notificationType") if isinstance(spec, dict) else None
+    if isinstance(kind, int) and not isinstance(kind, bool):
+        return kind
+    return NOTIFICATION_TYPES.get(str(value.property))
+
+
+def _state_id(raw: Any) -> int | None:
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+
+
+def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
+    """The binary sensor a value is (a Notification variable or a Binary Sensor value), or None.
+    `purpose`: what a device-specific discovery row says the value is for (an Ecolink's Binary Sensor
+    "Any" is its door), which wins over the value's own type."""
+    if value.command_class in (CC_BINARY_SENSOR, CC_NOTIFICATION) and purpose in TYPES:
+        return TYPES[purpose]
+    if value.command_class == CC_BINARY_SENSOR:
+        word = BINARY_SENSOR_TYPES.get(str(value.property))
+        return TYPES[word] if word else None
+    if value.command_class != CC_NOTIFICATION:
+        return None
+    kind = notification_type(value)
+    if kind is None:
+        return None
+    words = [
+        _ALARM_STATES.get((kind, s.value)) or _REST_STATES.get((kind, s.value))
+        for s in value.states
+        if _state_id(s.value) is not None
+    ]
+    found = [w for w in words if w]
+    if not found:
+        word = _VARIABLES.get((kind, str(value.property_key)))
+        return TYPES[word] if word else None
+    # A variable whose states name one kind of sensor is that sensor (Home Security's "Sensor status"
+    # can carry both intrusion and glass breakage: it is the one its named states mostly are).
+    return TYPES[max(set(found), key=found.count)]
+
+
+def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType | None:
+    """The sensor type a reported state sets off ("smoke" for Smoke Alarm state 2), or None."""
+    if value.command_class == CC_BINARY_SENSOR:
+        kind = sensor_type(value, purpose)
+        return kind if raw is True else None
+    if value.command_class != CC_NOTIFICATION:
+        return None
+    kind_id, state = notification_type(value), _state_id(raw)
+    if kind_id is None or state is None:
+        return None
+    word = _ALARM_STATES.get((kind_id, state))
+    return TYPES[word] if word else None
+
+
+def alarm_state(value: ZValue, raw: Any, purpose: str | None = None) -> bool | None:
+    """Is this binary sensor triggered? True/False, None when it has not said (or says nothing we know)."""
+    kind = sensor_type(value, purpose)
+    if kind is None or raw is None:
+        return None
+    if value.command_class == CC_BINARY_SENSOR:
+        return raw if isinstance(raw, bool) else None
+    if triggered(value, raw, purpose) is not None:
+        return True
+    state = _state_id(raw)
+    if state == 0 or (state is not None and _REST_STATES.get((notification_type(value) or 0, state))):
+        return False
+    return None  # another state of the variable (a test, a maintenance state): not this alarm
+
+
+def words(value: ZValue, raw: Any, purpose: str | None = None) -> str | None:
+    """The state in words: "smoke detected", "no smoke", "open", "closed"; None when unknown."""
+    kind = sensor_type(value, purpose)
+    state = alarm_state(value, raw, purpose)
+    if kind is None or state is None:
+        return None
+    hit = triggered(value, raw, purpose) or kind
+    return hit.alarm if state else kind.idle
