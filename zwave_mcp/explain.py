@@ -26,6 +26,7 @@ from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.tools.present import plural
 
 # Command classes that configure or identify a node rather than say what it is or does; their unused
 # values are counted, not listed (a thermostat has dozens of configuration parameters).
@@ -124,7 +125,8 @@ def _power(node: ZNode) -> str:
 # -- text ---------------------------------------------------------------------------------------------------
 def render_text(explained: dict[str, Any], source: str) -> str:
     lines = [
-        f"zwave-mcp explain: {explained['nodes']} nodes, {explained['devices']} devices from {source}"
+        f"zwave-mcp explain: {plural(explained['nodes'], 'node')}, {plural(explained['devices'], 'device')} "
+        f"from {source}"
         + (f"; {explained['not_understood']} not understood yet" if explained["not_understood"] else ""),
     ]
     for node in explained["report"]:
