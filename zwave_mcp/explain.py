@@ -137,7 +137,7 @@ def render_text(explained: dict[str, Any], source: str) -> str:
         dc = node["device_class"]
         lines.append(
             f"  device class {dc['generic']}/{dc['specific']} (generic/specific), {node['power']}, "
-            f"status {node['status']}, {node['values']} values"
+            f"status {node['status']}, {plural(node['values'], 'value')}"
         )
         if not node["devices"]:
             lines.append("  no device: zwave-mcp does not understand this node yet")
@@ -162,7 +162,7 @@ def _device_lines(device: dict[str, Any]) -> list[str]:
         lines.extend(f"        {reading}" for reading in readings)
     actions = device["actions"]
     lines.append(f"      does:  {', '.join(actions) if actions else 'nothing (it only reports)'}")
-    lines.append(f"      uses {len(device['values'])} values")
+    lines.append(f"      uses {plural(len(device['values']), 'value')}")
     return lines
 
 
