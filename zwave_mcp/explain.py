@@ -263,6 +263,8 @@ async def _load_live(settings: Any) -> list[ZNode] | str:
     from zwave_mcp.app import build_app
     from zwave_mcp.config import ConfigError
 
+    # A look, not a session: nothing recorded in the history file, nothing written to the network.
+    settings = settings.model_copy(update={"history_path": "off", "read_only": True})
     try:
         app = build_app(settings)
     except ConfigError as exc:
