@@ -477,7 +477,10 @@ async def test_control_sleeping_device_queued_until_wake(
 
 async def test_health_online_then_crash_then_stop(mosquitto: Any, sim: Simulator) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
-        healthy = await call(client, "check_zwave_health")
+        # The house can load before zwave-js-ui's driver status reaches us ("is starting"): wait for it.
+        healthy = await wait_for_answer(
+            client, "check_zwave_health", {}, lambda a: a.result["gateway"]["online"] is True
+        )
         assert healthy.text == "Z-Wave is working: zwave-js-ui is online, 11 devices (10 alive, 1 asleep)."
         assert healthy.result["nodes"] == {"Alive": 9, "Asleep": 1}
         assert healthy.result["broker"]["connected"] is True and healthy.result["gateway"]["online"] is True
