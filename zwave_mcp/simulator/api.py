@@ -96,13 +96,15 @@ def _arg(args: list[Any], index: int) -> Any:
 
 # ---------------------------------------------------------------------- handlers
 def _get_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    # While the nodes come up after a start the real gateway says "driver ready" (11.22.2, checked).
+    status, cnt_status = ("driver ready", "Driver ready") if sim.interviewing else ("scan done", None)
     result = {
         "homeid": sim.config.home_id,
         "name": f"0x{sim.config.home_id:08x}",
         "controllerId": 1,
         "uptime": round(sim.uptime(), 9),
-        "status": "scan done",
-        "cntStatus": sim.admin.cnt_status,
+        "status": status,
+        "cntStatus": cnt_status or sim.admin.cnt_status,
         "inclusionState": sim.admin.inclusion_state,
         "appVersion": "11.22.2",
         "zwaveVersion": "15.29.0",
