@@ -57,6 +57,20 @@ def test_get_nodes_lists_the_nodes_empty_until_they_are_ready(simulator_factory,
     assert light["ready"] is True and light["status"] == "Alive" and light["values"]
 
 
+def test_get_info_says_driver_ready_until_the_nodes_are_ready(simulator_factory, collector) -> None:
+    """The real zwave-js-ui 11.22.2 after a restart: getInfo's `status`/`cntStatus` are "driver ready"/
+    "Driver ready" while getNodes lists nodes without values, "scan done"/"Scan completed" once all are ready."""
+    sim = simulator_factory(SimConfig.fast(timing=SLOW_NODES), start=False)
+    sub = collector(f"{sim.config.prefix}/driver/status")
+    sim.start(wait=False)
+    sub.wait_for(lambda m: m.payload == "true", what="driver/status true")
+    early = _api(sim, collector, "getInfo")["result"]
+    assert (early["status"], early["cntStatus"]) == ("driver ready", "Driver ready")
+    assert sim.ready.wait(5)
+    late = _api(sim, collector, "getInfo")["result"]
+    assert (late["status"], late["cntStatus"]) == ("scan done", "Scan completed")
+
+
 def test_crash_restart_by_topic_leaves_a_stale_driver_status(simulator_factory, collector) -> None:
     sim = simulator_factory(SimConfig.fast(timing=replace(SLOW_NODES, driver_ready=2.0)))
     p = sim.config.prefix

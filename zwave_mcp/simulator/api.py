@@ -96,13 +96,15 @@ def _arg(args: list[Any], index: int) -> Any:
 
 # ---------------------------------------------------------------------- handlers
 def _get_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    # While the nodes come up after a start the real gateway says "driver ready" (11.22.2, checked).
+    status, cnt_status = ("driver ready", "Driver ready") if sim.interviewing else ("scan done", None)
     result = {
         "homeid": sim.config.home_id,
         "name": f"0x{sim.config.home_id:08x}",
         "controllerId": 1,
         "uptime": round(sim.uptime(), 9),
-        "status": "scan done",
-        "cntStatus": sim.admin.cnt_status,
+        "status": status,
+        "cntStatus": cnt_status or sim.admin.cnt_status,
         "inclusionState": sim.admin.inclusion_state,
         "appVersion": "11.22.2",
         "zwaveVersion": "15.29.0",
@@ -146,11 +148,13 @@ def _write_multicast(sim: Simulator, args: list[Any], respond: Respond) -> None:
 
 
 # zwave-js keeps a node's name and location as values of Node Naming and Location (CC 119): zwave-js-ui's
-# `setNodeName`/`setNodeLocation` set `zwaveNode.name`/`.location`, and the value event that follows is all it
-# publishes, as `_EVENTS/.../node/node_value_added` (the first time) or `node_value_updated`, with the node
-# summary already carrying the new name (capture 0, t≈163-165). No status or nodeinfo topic (its
-# `emitNodeUpdate` names only the changed property, not the status) and no value topic (CC 119 values are
+# `setNodeName`/`setNodeLocation` set `zwaveNode.name`/`.location` when they differ, and the value event that
+# follows is all it publishes, as `_EVENTS/.../node/node_value_added` (the first time) or `node_value_updated`,
+# with the node summary already carrying the new name (capture 0, t≈163-165). No status or nodeinfo topic
+# (its `emitNodeUpdate` names only the changed property, not the status) and no value topic (CC 119 values are
 # left out of the node's values): see `ZwaveClient.ts` `setNodeName`, `_onNodeValueAdded`, `_updateValue`.
+# Checked on the real gateway (11.22.2, configs a/b/c): the same name again publishes nothing, and a room
+# cleared to "" is still a value zwave-js holds, so setting one later is `node_value_updated` from "".
 NAMING_CC = 119
 _NAMING_PROPERTY = {"name": "name", "loc": "location"}
 
@@ -165,21 +169,22 @@ def _named(field: str) -> Handler:
             return
         new = str(_arg(args, 1) or "")
         with sim._lock:
-            prev = node.get(field)
+            held = sim.naming_value(node, field)
             node[field] = new
             # Value topics are NOT republished under the new name (recorded).
-            value = {
-                "commandClassName": "Node Naming and Location",
-                "commandClass": NAMING_CC,
-                "property": prop,
-                "newValue": new,
-                "propertyName": prop,
-            }
-            # A name or room set before is a value zwave-js already holds: this is its update.
-            if prev:
-                value["prevValue"] = prev
-            name = "node_value_updated" if prev else "node_value_added"
-            sim.event("node", name, [payloads.node_summary(node), value])
+            if held != new:  # zwave-js-ui writes zwave-js's name only when it differs: no event otherwise
+                sim.hold_naming_value(node, field, new)
+                value = {
+                    "commandClassName": "Node Naming and Location",
+                    "commandClass": NAMING_CC,
+                    "property": prop,
+                    "newValue": new,
+                    "propertyName": prop,
+                }
+                if held is not None:  # a name or room zwave-js already holds ("" too): this is its update
+                    value["prevValue"] = held
+                name = "node_value_added" if held is None else "node_value_updated"
+                sim.event("node", name, [payloads.node_summary(node), value])
         respond(True, delay=sim.timing.api_reply)
 
     return handler

@@ -65,6 +65,8 @@ class Simulator:
         self.write_reply_delay = 0.0
         # (node id, currentValue id) → the last non-zero level, what a dimmer goes back to on Set 0xFF.
         self.last_levels: dict[tuple[int, str], Any] = {}
+        # (node id, "name" or "loc") → the Node Naming and Location value zwave-js holds, once set by the API.
+        self._naming_held: dict[tuple[int, str], str] = {}
         self.ready = threading.Event()
         self.driver_up = False  # zwave-js-ui's `driverReady`: its API answers only while this holds
         self.interviewing = False  # driver ready, nodes not yet: getNodes lists them empty
@@ -221,6 +223,17 @@ class Simulator:
         if client is None or not self._running:
             return
         client.publish(topic, payload, qos=1, retain=retain)
+
+    def naming_value(self, node: Node, field: str) -> str | None:
+        """The name ("name") or room ("loc") zwave-js holds as a Node Naming and Location value, None if it
+        holds none: a name or room the house came with is held, an empty one never was set."""
+        key = (int(node["id"]), field)
+        if key in self._naming_held:
+            return self._naming_held[key]
+        return str(node[field]) if node.get(field) else None
+
+    def hold_naming_value(self, node: Node, field: str, value: str) -> None:
+        self._naming_held[(int(node["id"]), field)] = value
 
     def event(self, kind: str, name: str, data: list[Any]) -> None:
         if self.config.send_events:
