@@ -341,14 +341,7 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "mode", "value")
     mode_value = device.values[m.THERMOSTAT_MODE]
     choices = ", ".join(s.text for s in mode_value.states)
-    chosen = None
-    if isinstance(raw, str):
-        said = re.sub(r"[\s_\-]+", "", raw.casefold())
-        chosen = next(
-            (s for s in mode_value.states if re.sub(r"[\s_\-]+", "", s.text.casefold()) == said), None
-        )
-    elif isinstance(raw, int) and not isinstance(raw, bool):
-        chosen = next((s for s in mode_value.states if s.value == raw), None)
+    chosen = _state_chosen(mode_value, raw, partial=False)
     if chosen is None:
         if raw is None or raw == "":
             raise InvalidValue(f"Say which mode to set {device.name} to: {choices}.")
@@ -522,9 +515,7 @@ def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlP
     raw = _first(args, "mode", "value", "level")
     fan = device.values[m.THERMOSTAT_FAN_MODE]
     choices = ", ".join(s.text for s in fan.states)
-    chosen = _state_named(fan, raw) if isinstance(raw, str) else None
-    if chosen is None and isinstance(raw, int) and not isinstance(raw, bool):
-        chosen = next((s for s in fan.states if s.value == raw), None)
+    chosen = _state_chosen(fan, raw)
     if chosen is None:
         if raw is None or raw == "":
             raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
@@ -541,17 +532,26 @@ def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlP
     )
 
 
-def _state_named(value: ZValue, said: str) -> ValueState | None:
-    """The state a word names: its label without case or spaces ("auto low"), else the one label that
-    holds the word ("circulate" → "Circulation" only when no other label holds it)."""
+def _state_chosen(value: ZValue, raw: Any, *, partial: bool = True) -> ValueState | None:
+    """The state a person chose: by its number, or by a word (`_state_named`)."""
+    if isinstance(raw, str):
+        return _state_named(value, raw, partial=partial)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return next((s for s in value.states if s.value == raw), None)
+    return None
+
+
+def _state_named(value: ZValue, said: str, *, partial: bool = True) -> ValueState | None:
+    """The state a word names: its label without case or spaces ("auto low"), else (with `partial`) the
+    one label that holds the word ("circulate" → "Circulation" only when no other label holds it)."""
     key = re.sub(r"[\s_\-]+", "", said.casefold())
     if not key:
         return None
     exact = [s for s in value.states if re.sub(r"[\s_\-]+", "", s.text.casefold()) == key]
-    if exact:
-        return exact[0]
-    partial = [s for s in value.states if key in re.sub(r"[\s_\-]+", "", s.text.casefold())]
-    return partial[0] if len(partial) == 1 else None
+    if exact or not partial:
+        return exact[0] if exact else None
+    holding = [s for s in value.states if key in re.sub(r"[\s_\-]+", "", s.text.casefold())]
+    return holding[0] if len(holding) == 1 else None
 
 
 # ---- helpers ----
