@@ -144,3 +144,18 @@ def test_the_same_news_from_several_endpoints_is_said_once_without_places() -> N
     shutter = device("shelly_eu_wave_shutter_state.json", "Shutter")
     said = sentence(shutter)
     assert said.count("no heat alarm") == 1 and "(sensor" not in said
+
+
+def test_a_thermostat_says_its_fan_mode_and_what_its_fan_does() -> None:
+    """ADC-T3000: fan mode Auto low, fan state Idle / off. Its fan mode could be set but was never said."""
+    thermostat = device("climate_adc_t3000_state.json", "Hall Thermostat")
+    assert "idle, with the fan on auto low (not running), " in sentence(thermostat)
+    thermostat.values[m.THERMOSTAT_FAN_MODE].value = 1  # Low
+    thermostat.values[m.THERMOSTAT_FAN_STATE].value = 2  # Running high
+    assert ", with the fan on low (running high)" in sentence(thermostat)
+    thermostat.values[m.THERMOSTAT_FAN_STATE].value = 8  # Quiet circulation mode
+    assert ", with the fan on low (circulating)" in sentence(thermostat)
+    fan_off = thermostat.values[m.THERMOSTAT_FAN_OFF]  # Thermostat Fan Mode "off": the fan is kept off
+    fan_off.value = True
+    assert ", with the fan off" in sentence(thermostat) and "auto low" not in sentence(thermostat)
+    assert change_phrase(thermostat, fan_off, True) == "turned its fan off"

@@ -192,6 +192,8 @@ def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
     room = device.values.get(m.THERMOSTAT_TEMPERATURE)
     power, others = sentence_phrases([r for r in found if room is None or r.value_id != room.value_id])
     text = f"{device.name} is {mode}"
+    if (fan := fan_words(device)) is not None:
+        text += f", with {fan}"
     if power:
         text += f", {', '.join(power)}"
     if temperature:
@@ -199,6 +201,27 @@ def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
     elif others:
         text += f"; it reports {and_list(others)}"
     return text + "."
+
+
+def fan_words(device: Device) -> str | None:
+    """A thermostat's fan: "the fan on auto low (not running)", "the fan on low (running high)", "the fan
+    off"; None when it has no fan or has not said."""
+    if (off := device.values.get(m.THERMOSTAT_FAN_OFF)) is not None and off.value is True:
+        return "the fan off"
+    mode = device.values.get(m.THERMOSTAT_FAN_MODE)
+    mode_text = mode.state_text() if mode is not None else None
+    state = device.values.get(m.THERMOSTAT_FAN_STATE)
+    state_text = (state.state_text() or "").casefold() if state is not None else ""
+    if state_text.startswith("idle"):  # "Idle / off"
+        doing = "not running"
+    elif state_text:  # "Running / running low", "Running high", "Quiet circulation mode"
+        last = state_text.split(" / ")[-1]
+        doing = "circulating" if "circulation" in last else _words(last)
+    else:
+        doing = None
+    if mode_text is None:
+        return None if doing is None else f"the fan {doing}"
+    return f"the fan on {_words(mode_text)}" + (f" ({doing})" if doing else "")
 
 
 def _fan_summary(device: Device) -> str:
@@ -395,6 +418,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         return f"switched its fan to {_words(value.state_text(new) or str(new))}"
     if role == m.THERMOSTAT_FAN_STATE:
         return f"reported its fan {_words(value.state_text(new) or str(new))}"
+    if role == m.THERMOSTAT_FAN_OFF and isinstance(new, bool):
+        return "turned its fan off" if new else "let its fan run again"
     if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
         percent = to_percent(new, value)
         return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
@@ -475,6 +500,7 @@ _ROLE_NOUNS = {
     m.SIREN_DEFAULT_TONE: "default tone",
     m.THERMOSTAT_FAN_MODE: "fan mode",
     m.THERMOSTAT_FAN_STATE: "fan state",
+    m.THERMOSTAT_FAN_OFF: "fan off setting",
 }
 
 

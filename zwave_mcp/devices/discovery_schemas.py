@@ -212,6 +212,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_FAN_MODE,
         primary=match(zc.THERMOSTAT_FAN_MODE, "mode", writeable=True, has_states=True),
+        companions=((m.THERMOSTAT_FAN_OFF, match(zc.THERMOSTAT_FAN_MODE, "off")),),
     ),
     Schema(
         name="thermostat: fan state",
