@@ -269,8 +269,10 @@ def _level_plan(
 def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     target = device.values[m.LOCK_TARGET]
     locking = action == "lock"
-    mode = _state_value(target, "secured", 255) if locking else _state_value(target, "unsecured", 0)
     watch = device.values.get(m.LOCK_CURRENT)
+    if target.type == "boolean":  # the old Lock command class: locked true or false
+        return _one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
+    mode = _state_value(target, "secured", 255) if locking else _state_value(target, "unsecured", 0)
     said = target.state_text(mode) or str(mode)
     return _one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch, said=said)
 

@@ -258,9 +258,14 @@ def current_color(device: Device) -> str | None:
 
 
 def lock_state(device: Device) -> str | None:
-    """ "locked" / "unlocked"; None when not reported (or the lock itself does not know)."""
+    """ "locked" / "unlocked"; None when not reported (or the lock itself does not know). Door Lock says
+    a mode (255 secured); the old Lock command class says true or false."""
     current = device.values.get(m.LOCK_CURRENT)
-    if current is None or not is_number(current.value) or current.value == LOCK_UNKNOWN:
+    if current is None:
+        return None
+    if isinstance(current.value, bool):
+        return "locked" if current.value else "unlocked"
+    if not is_number(current.value) or current.value == LOCK_UNKNOWN:
         return None
     return "locked" if current.value == LOCK_SECURED else "unlocked"
 
@@ -372,9 +377,9 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     when a plainer word exists."""
     if (press := press_of(value, new)) is not None:
         return press.words()  # "WallMote button 2 was held"
-    role = (
-        next((r for r, v in device.values.items() if v.value_id == value.value_id), None) if device else None
-    )
+    roles = [r for r, v in device.values.items() if v.value_id == value.value_id] if device else []
+    # A value that is both written and reported (an old lock's "locked") reports: its change is news.
+    role = next((r for r in roles if not r.endswith(".target")), roles[0] if roles else None)
     if new is None:
         return f"reported an unknown {_noun(role, value)}"
     if isinstance(new, int | float) and not isinstance(new, bool) and not is_number(new):  # inf, NaN
@@ -423,8 +428,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
         percent = to_percent(new, value)
         return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
-    if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and is_number(new):
-        state = "locked" if new == LOCK_SECURED else "unlocked"
+    if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and (is_number(new) or isinstance(new, bool)):
+        state = "locked" if new is True or (is_number(new) and new == LOCK_SECURED) else "unlocked"
         if new == LOCK_UNKNOWN:
             return "does not know whether it is locked"
         return f"was told to {state[:-2]}" if told else state

@@ -181,6 +181,12 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         needs_kind=C.LOCK,
     ),
     Schema(
+        name="lock: the old Lock command class alone (one value: locked or not, written and reported)",
+        kind=C.LOCK,
+        role=m.LOCK_TARGET,
+        primary=match(zc.LOCK, "locked", type="boolean", writeable=True),
+    ),
+    Schema(
         name="thermostat: mode",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_MODE,
@@ -531,8 +537,10 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
 
 SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + READING_SCHEMAS + FALLBACK_SCHEMAS
 
-# Roles that name a reading another row claimed, when the device has a kind: a thermostat's own
-# temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it).
+# Roles that name a value another row claimed, when the device has a kind: a thermostat's own
+# temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it); the state of
+# a lock of the old Lock command class is the one value it is locked and unlocked by.
 ROLE_VIEWS: tuple[tuple[C, str, ValueMatch], ...] = (
     (C.THERMOSTAT, m.THERMOSTAT_TEMPERATURE, match(zc.MULTILEVEL_SENSOR, "Air temperature")),
+    (C.LOCK, m.LOCK_CURRENT, match(zc.LOCK, "locked")),
 )
