@@ -125,10 +125,17 @@ def _acts(device: Device) -> bool:
     return any(device.has(c) for c in m.ACTUATORS)
 
 
-def sentence(device: Device) -> str:
+def sentence(device: Device, *, last_press: str | None = None) -> str:
     """One sentence a voice assistant can say about the device: its state first (with the power it draws:
     "is on, using 12.5 W, 3.2 kWh in total"), then every other reading it reports: alarms, the
-    environment, battery. A sensor's readings in the same order, its power and energy before the battery."""
+    environment, battery. A sensor's readings in the same order, its power and energy before the battery.
+    `last_press`: a remote's latest press in words with its time, said last where a clock is at hand
+    ("the last press was button 2, held at 20:14")."""
+    text = _sentence(device)
+    return f"{text[:-1]}; {last_press}." if last_press and not device.node.loading else text
+
+
+def _sentence(device: Device) -> str:
     name = device.name
     if device.node.loading:
         return still_loading(name)
