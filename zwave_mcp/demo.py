@@ -34,7 +34,7 @@ from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.simulator.admin import NewDevice
 from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
-from zwave_mcp.simulator.house import captured_scenes
+from zwave_mcp.simulator.house import Node, captured_scenes, load_house
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
 
@@ -55,6 +55,7 @@ DEMO_TIMING: Timing = replace(
 )
 EXIT_FAILED = 1
 PASSED_THROUGH = ("PYTHONPATH", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
@@ -134,8 +135,11 @@ def make_broker(choice: str, port: int | None) -> tuple[MosquittoBroker | Embedd
     return EmbeddedBroker(port=port), "embedded amqtt broker (in this process, MQTT 3.1.1)"
 
 
-def start_home(broker_choice: str, port: int | None = None, admin: bool = False) -> Home:
-    """Broker, then the simulated zwave-js-ui with the captured house. Stops what started if a step fails."""
+def start_home(
+    broker_choice: str, port: int | None = None, admin: bool = False, house: list[Node] | None = None
+) -> Home:
+    """Broker, then the simulated zwave-js-ui with the captured house (or `house`, without the captured
+    house's scenes). Stops what started if a step fails."""
     broker, label = make_broker(broker_choice, port)
     home = Home(broker, label, admin=admin)
     try:
@@ -144,7 +148,10 @@ def start_home(broker_choice: str, port: int | None = None, admin: bool = False)
         except (OSError, TimeoutError, RuntimeError) as exc:
             raise DemoError(f"the MQTT broker did not start: {exc}") from exc
         config = SimConfig(prefix=PREFIX, timing=DEMO_TIMING)
-        home.simulator = Simulator(HOST, home.port, "captured", config, captured_scenes())
+        if house is None:
+            home.simulator = Simulator(HOST, home.port, "captured", config, captured_scenes())
+        else:
+            home.simulator = Simulator(HOST, home.port, house, config)
         try:
             home.simulator.start(wait=False)
         except (OSError, TimeoutError) as exc:
@@ -631,13 +638,15 @@ def desktop_entry(home: Home) -> dict[str, Any]:
     }
 
 
-def run_serve(broker_choice: str, port: int | None, out: TextIO, admin: bool = False) -> int:
+def run_serve(
+    broker_choice: str, port: int | None, out: TextIO, admin: bool = False, house: list[Node] | None = None
+) -> int:
     """Keep the broker and simulator running until SIGINT/SIGTERM, after printing the client entry."""
     stop = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     home: Home | None = None
     try:
-        home = start_home(broker_choice, port, admin)
+        home = start_home(broker_choice, port, admin, house)
         if admin and home.simulator is not None:
             waiting = home.simulator.admin.press_button(NEW_DEVICE)
             out.write(
@@ -688,6 +697,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--port", type=int, default=None, help="broker port for --serve (default: a free one)"
     )
+    parser.add_argument(
+        "--house",
+        default=None,
+        metavar="FILE",
+        help="with --serve: simulate a copy of your home instead of the captured one (the formats "
+        "`zwave-mcp simulate --house` reads, e.g. Home Assistant's device diagnostics)",
+    )
     return parser
 
 
@@ -697,6 +713,20 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.ERROR, format="zwave-mcp demo: %(message)s")
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # "°C" on an ASCII terminal
+    house: list[Node] | None = None
+    if args.house is not None:
+        if not args.serve:
+            # The scripted conversation talks about the captured house's devices by name.
+            print(
+                "zwave-mcp demo: --house needs --serve (the scripted demo uses the captured house)",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        try:
+            house = load_house(args.house)
+        except (OSError, ValueError) as exc:
+            print(f"zwave-mcp demo: cannot load house {args.house!r}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     if args.serve:
-        return run_serve(args.broker, args.port, sys.stdout, args.admin)
+        return run_serve(args.broker, args.port, sys.stdout, args.admin, house)
     return run_demo(args.broker, sys.stdout, args.admin)

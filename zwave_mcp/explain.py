@@ -26,6 +26,7 @@ from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.tools.present import plural
 
 # Command classes that configure or identify a node rather than say what it is or does; their unused
 # values are counted, not listed (a thermostat has dozens of configuration parameters).
@@ -124,7 +125,8 @@ def _power(node: ZNode) -> str:
 # -- text ---------------------------------------------------------------------------------------------------
 def render_text(explained: dict[str, Any], source: str) -> str:
     lines = [
-        f"zwave-mcp explain: {explained['nodes']} nodes, {explained['devices']} devices from {source}"
+        f"zwave-mcp explain: {plural(explained['nodes'], 'node')}, {plural(explained['devices'], 'device')} "
+        f"from {source}"
         + (f"; {explained['not_understood']} not understood yet" if explained["not_understood"] else ""),
     ]
     for node in explained["report"]:
@@ -135,7 +137,7 @@ def render_text(explained: dict[str, Any], source: str) -> str:
         dc = node["device_class"]
         lines.append(
             f"  device class {dc['generic']}/{dc['specific']} (generic/specific), {node['power']}, "
-            f"status {node['status']}, {node['values']} values"
+            f"status {node['status']}, {plural(node['values'], 'value')}"
         )
         if not node["devices"]:
             lines.append("  no device: zwave-mcp does not understand this node yet")
@@ -160,7 +162,7 @@ def _device_lines(device: dict[str, Any]) -> list[str]:
         lines.extend(f"        {reading}" for reading in readings)
     actions = device["actions"]
     lines.append(f"      does:  {', '.join(actions) if actions else 'nothing (it only reports)'}")
-    lines.append(f"      uses {len(device['values'])} values")
+    lines.append(f"      uses {plural(len(device['values']), 'value')}")
     return lines
 
 
@@ -261,6 +263,8 @@ async def _load_live(settings: Any) -> list[ZNode] | str:
     from zwave_mcp.app import build_app
     from zwave_mcp.config import ConfigError
 
+    # A look, not a session: nothing recorded in the history file, nothing written to the network.
+    settings = settings.model_copy(update={"history_path": "off", "read_only": True})
     try:
         app = build_app(settings)
     except ConfigError as exc:

@@ -308,6 +308,45 @@ def test_serve_prints_a_working_client_entry_and_stops_on_sigterm(demo_run: list
         pass
 
 
+def test_serve_with_a_house_file_simulates_that_home(demo_run: list[DemoRun]) -> None:
+    house = Path(__file__).parents[2] / "fixtures" / "devices" / "switch_zooz_zen72_state.json"
+    run = start(demo_run, "--serve", "--house", str(house))
+    run.wait_for_line(r"^Running until Ctrl-C", timeout=30)
+    text = run.stdout
+    entry = json.loads(text[text.index("\n{") + 1 : text.index("\n}\n") + 2])["mcpServers"]["zwave-demo"]
+    command = [entry["command"], *entry["args"]]
+
+    devices = _tool_through(command, entry["env"], "list_zwave_devices", {})
+    assert devices["total"] == 1, devices  # the Zooz ZEN72 dimmer alone, not the captured house
+    assert devices["devices"][0]["nodeId"] == 43 and "dimmer" in devices["devices"][0]["capabilities"]
+
+    run.proc.send_signal(signal.SIGTERM)
+    assert run.finish(timeout=20) == 0, run.stderr
+    assert run.watch.alive() == [], "processes left behind"
+
+
+def _tool_through(command: list[str], env: dict[str, str], tool: str, args: dict[str, Any]) -> Any:
+    """One tool's answer through a client configured with the printed entry, once the server is healthy."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def ask() -> Any:
+        params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+        with open(os.devnull, "w") as quiet:
+            async with Client(stdio_client(params, errlog=quiet), mode="legacy") as client:
+                with anyio.move_on_after(15):
+                    while True:
+                        health = await client.call_tool("check_zwave_health", {})
+                        if ((health.structured_content or {}).get("result") or {}).get("healthy"):
+                            break
+                        await anyio.sleep(0.1)
+                reply = await client.call_tool(tool, args)
+                return (reply.structured_content or {}).get("result")
+
+    return anyio.run(ask)
+
+
 def _health_through(command: list[str], env: dict[str, str]) -> dict[str, Any]:
     """What a client configured with the printed entry sees: check_zwave_health, once it is ready."""
     import anyio

@@ -63,7 +63,7 @@ def test_the_captured_house_actions_are_the_products() -> None:
 
 def test_text_is_one_block_per_node_with_readings_and_actions() -> None:
     text = render_text(_explained(MOTION), "motion.json")
-    assert text.startswith("zwave-mcp explain: 1 nodes, 1 devices from motion.json\n")
+    assert text.startswith("zwave-mcp explain: 1 node, 1 device from motion.json\n")
     assert 'Node 22 "nodeID_22": Vision Security ZP3111-5 (4-in-1 Sensor)' in text
     assert "        Air temperature: 21.98 °C" in text
     assert "      does:  nothing (it only reports)" in text
@@ -72,8 +72,9 @@ def test_text_is_one_block_per_node_with_readings_and_actions() -> None:
 
 
 def test_a_multi_endpoint_device_names_the_endpoint_of_each_reading() -> None:
-    text = render_text(_explained(DEVICES / "aeotec_zw164_siren_state.json"), "siren.json")
-    assert "Siren status (endpoint 8)" in text
+    # The CT100 Plus's thermostat reads its temperature on endpoint 1 and its battery on both.
+    text = render_text(_explained(DEVICES / "climate_radio_thermostat_ct100_plus_state.json"), "ct100.json")
+    assert "Air temperature (endpoint 1): 72 °F" in text
 
 
 def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,8 +28,9 @@ _LEVEL_COMPANIONS = (
 )
 _COVER_COMPANIONS = (
     (m.COVER_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),
-    (m.COVER_UP, match(zc.MULTILEVEL_SWITCH, "Open", "Up")),
-    (m.COVER_DOWN, match(zc.MULTILEVEL_SWITCH, "Close", "Down")),
+    # Open/Close on covers, Up/Down or On/Off where the device calls itself another switch type.
+    (m.COVER_UP, match(zc.MULTILEVEL_SWITCH, "Open", "Up", "On")),
+    (m.COVER_DOWN, match(zc.MULTILEVEL_SWITCH, "Close", "Down", "Off")),
 )
 _SWITCH_TARGET = match(zc.BINARY_SWITCH, "targetValue", writeable=True)
 _SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),)
@@ -130,6 +131,14 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     Schema(
+        name="housekeeping: the colour and brightness of Aeotec Smart Switch 7's night light (it is a plug)",
+        kind=None,
+        role=IGNORE,
+        primary=match((zc.COLOR_SWITCH, zc.MULTILEVEL_SWITCH)),
+        products=(product(0x0371, {0x0003, 0x0103, 0x0203}, {0x00AF}),),
+        multi=True,
+    ),
+    Schema(
         name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
         kind=C.BINARY_SENSOR,
         role=READING,
@@ -138,13 +147,30 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         products=(product(0x014A, {0x0001}, {0x0002}),),
     ),
     Schema(
+        name="binary sensor: Fibaro FGMS001 motion sensor (its motion is Binary Sensor 'Any')",
+        kind=C.BINARY_SENSOR,
+        role=READING,
+        primary=match(zc.BINARY_SENSOR, "Any", type="boolean"),
+        purpose="motion",
+        products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
+    ),
+    Schema(
+        name="binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
+        kind=C.BINARY_SENSOR,
+        role=READING,
+        primary=match(zc.NOTIFICATION, "Access Control"),
+        purpose="window",
+        products=(product(0x0313, {0x0701}, {0x0002}),),
+        multi=True,
+    ),
+    Schema(
         name="siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
         kind=C.SIREN,
         role=m.SIREN_TONE,
         primary=_LEVEL_TARGET,
         companions=((m.SIREN_TONE_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
         products=(
-            product(0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x010B, 0x0205}),
+            product(0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}),
         ),
         data={"siren_tones": {0: "Off", 33: "Strobe only", 66: "Siren only", 99: "Siren and strobe"}},
     ),

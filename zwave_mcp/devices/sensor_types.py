@@ -19,7 +19,6 @@ from zwave_mcp.gateway.model import ZValue
 CC_BINARY_SENSOR = zc.BINARY_SENSOR
 CC_DOOR_LOCK = zc.DOOR_LOCK
 CC_NOTIFICATION = zc.NOTIFICATION
-TILT_POSITION = 5633  # Access Control "Window/door is open in tilt position": only a window tilts
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +170,7 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     `purpose`: what a device-specific discovery row says the value is for (an Ecolink's Binary Sensor
     "Any" is its door), which wins over the value's own type."""
     if value.command_class in (CC_BINARY_SENSOR, CC_NOTIFICATION) and purpose in TYPES:
-        own = sensor_type(value)
-        return own if own is not None and (purpose, own.word) == ("door", "window") else TYPES[purpose]
+        return TYPES[purpose]
     if value.command_class == CC_DOOR_LOCK:  # a lock's own door sensor (Home Assistant's door binary sensor)
         return TYPES["door"] if value.property == "doorStatus" else None
     if value.command_class == CC_BINARY_SENSOR:
@@ -189,8 +187,6 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
         if _state_id(s.value) is not None
     ]
     found = [w for w in words if w]
-    if kind == 6 and any(s.value == TILT_POSITION for s in value.states):
-        found = ["window" if w == "door" else w for w in found]  # a window handle (Hoppe eHandle)
     if not found:
         word = _VARIABLES.get((kind, str(value.property_key)))
         return TYPES[word] if word else None
@@ -211,7 +207,7 @@ def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType
         return None
     word = _ALARM_STATES.get((kind_id, state))
     if word == "door" and (kind := sensor_type(value, purpose)) is not None:
-        return kind  # a door state variable that is a window's says "window"
+        return kind  # a door state variable of a window (a row says so) says "window"
     return TYPES[word] if word else None
 
 
