@@ -170,7 +170,9 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         primary=_LEVEL_TARGET,
         companions=((m.SIREN_TONE_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
         products=(
-            product(0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}),
+            product(
+                0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}
+            ),
         ),
         data={"siren_tones": {0: "Off", 33: "Strobe only", 66: "Siren only", 99: "Siren and strobe"}},
     ),
