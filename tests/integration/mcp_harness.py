@@ -8,9 +8,10 @@ text and `isError` together, so tests assert on what a client really received.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -19,8 +20,11 @@ from mcp import Client
 from zwave_mcp.config import Settings
 from zwave_mcp.server import build_server
 from zwave_mcp.simulator import Simulator
+from zwave_mcp.simulator.dumps import load_house_file
 from zwave_mcp.simulator.house import value_key
 
+# Real node dumps of public origin (fixtures/devices/README.md says where each comes from).
+DEVICES = Path(__file__).resolve().parents[2] / "fixtures" / "devices"
 READY_TIMEOUT_S = 10.0
 CONFIGS = ("a", "b", "c")
 
@@ -179,3 +183,15 @@ def wait_writes(collector: Any, count: int, timeout: float = 3.0) -> list[tuple[
             raise AssertionError(f"expected {count} writeValue requests within {timeout} s, saw {found}")
         time.sleep(0.005)
     return found
+
+
+def house_of_dumps(dumps: Iterable[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """A house of real devices: each (file under fixtures/devices, name, room) gives its node that name and
+    room; the dumps' controllers are one controller."""
+    nodes: dict[int, dict[str, Any]] = {}
+    for file, name, room in dumps:
+        for node in load_house_file(DEVICES / file):
+            if node["id"] != 1:
+                node["name"], node["loc"] = name, room
+            nodes.setdefault(node["id"], node)
+    return [nodes[i] for i in sorted(nodes)]

@@ -5,43 +5,30 @@ checks the answer, the value the simulated device holds afterwards, and what the
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.integration.mcp_harness import call, connected, settings_for, sim_value
+from tests.integration.mcp_harness import call, connected, house_of_dumps, settings_for, sim_value
 from zwave_mcp.simulator import SimConfig, Simulator
-from zwave_mcp.simulator.dumps import load_house_file
 
 pytestmark = pytest.mark.integration
 
-ROOT = Path(__file__).resolve().parents[2]
 C = "control_zwave_device"
 # (file, name given to the node, room)
 DUMPS = [
-    (ROOT / "fixtures/devices/fan_ge_12730_state.json", "Ceiling Fan", "Bedroom"),
-    (ROOT / "fixtures/devices/cover_zvidar_state.json", "Curtain", "Living Room"),
-    (ROOT / "fixtures/devices/fortrezz_ssa1_siren_state.json", "Porch Siren", "Porch"),
-    (ROOT / "fixtures/devices/aeotec_zw164_siren_state.json", "Indoor Siren", "Hallway"),
-    (ROOT / "fixtures/devices/zooz_zac36_titan_valve_actuator_state.json", "Water Main", "Basement"),
-    (ROOT / "fixtures/devices/climate_adc_t3000_state.json", "Thermostat", "Hallway"),
+    ("fan_ge_12730_state.json", "Ceiling Fan", "Bedroom"),
+    ("cover_zvidar_state.json", "Curtain", "Living Room"),
+    ("fortrezz_ssa1_siren_state.json", "Porch Siren", "Porch"),
+    ("aeotec_zw164_siren_state.json", "Indoor Siren", "Hallway"),
+    ("zooz_zac36_titan_valve_actuator_state.json", "Water Main", "Basement"),
+    ("climate_adc_t3000_state.json", "Thermostat", "Hallway"),
 ]
-
-
-def house() -> list[dict[str, Any]]:
-    nodes: dict[int, dict[str, Any]] = {}
-    for file, name, room in DUMPS:
-        for node in load_house_file(file):
-            if node["id"] != 1:
-                node["name"], node["loc"] = name, room
-            nodes.setdefault(node["id"], node)  # one controller
-    return [nodes[i] for i in sorted(nodes)]
 
 
 @pytest.fixture
 def sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
-    return simulator_factory(config=SimConfig.fast(), house=house())
+    return simulator_factory(config=SimConfig.fast(), house=house_of_dumps(DUMPS))
 
 
 async def test_the_fan_runs_at_its_own_speeds(mosquitto: Any, sim: Simulator) -> None:

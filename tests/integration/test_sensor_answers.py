@@ -5,19 +5,16 @@ with every reading (a thermostat's humidity and battery, a plug's kWh), a door s
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
+from tests.integration.mcp_harness import call, connected, house_of_dumps, settings_for, wait_for_answer
 from zwave_mcp.simulator import SimConfig, Simulator
-from zwave_mcp.simulator.dumps import load_house_file
 from zwave_mcp.simulator.house import value_key
 
 pytestmark = pytest.mark.integration
 
-DEVICES = Path(__file__).resolve().parents[2] / "fixtures" / "devices"
 # (file, name given to the node, room)
 DUMPS = [
     ("zcombo_smoke_co_alarm_state.json", "Hallway Smoke Alarm", "Hallway"),
@@ -29,19 +26,9 @@ DUMPS = [
 SMOKE = value_key(113, 0, "Smoke Alarm", "Sensor status")
 
 
-def house() -> list[dict[str, Any]]:
-    nodes: dict[int, dict[str, Any]] = {}
-    for file, name, room in DUMPS:
-        for node in load_house_file(DEVICES / file):
-            if node["id"] != 1:
-                node["name"], node["loc"] = name, room
-            nodes.setdefault(node["id"], node)  # one controller
-    return [nodes[i] for i in sorted(nodes)]
-
-
 @pytest.fixture
 def sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
-    return simulator_factory(config=SimConfig.fast(), house=house())
+    return simulator_factory(config=SimConfig.fast(), house=house_of_dumps(DUMPS))
 
 
 async def test_is_there_smoke(mosquitto: Any, sim: Simulator) -> None:

@@ -112,3 +112,50 @@ def test_energy_production_readings_speak() -> None:
         "Solar Inverter is producing 1.23 W, 1234.56 Wh produced in total, 123.45 Wh today, "
         "34.3 hours of production in all."
     )
+
+
+def test_readings_of_one_name_on_several_endpoints_say_where_each_is_read() -> None:
+    """Heatit Z-TRM3: its air temperature sensors on endpoints 2, 3 and 4 (22.5, 0 and 15.3 °C). The
+    sentence said "air temperature 0 °C … and air temperature 15.3 °C", which no one could tell apart."""
+    thermostat = device("invalid_multilevel_sensor_type_state.json", "Bathroom Floor")
+    said = sentence(thermostat)
+    assert "it is 22.5 °C now" in said  # the thermostat's own (endpoint 2), said as its temperature
+    assert "air temperature 0 °C (sensor 3)" in said and "air temperature 15.3 °C (sensor 4)" in said
+    labels = {r.value_id: r.label for r in readings(thermostat, 0) if r.quantity == "temperature"}
+    assert sorted(labels.values()) == [
+        "Air temperature (sensor 2)",
+        "Air temperature (sensor 3)",
+        "Air temperature (sensor 4)",
+    ]
+
+
+def test_an_endpoint_is_told_by_its_own_label_where_zwave_js_gives_one() -> None:
+    """zwave-js-ui sends each endpoint's label: the device's own ("Floor sensor", from its configuration
+    file) or a generic "Endpoint 4"; a label from outside is made plain."""
+    (node,) = nodes("invalid_multilevel_sensor_type_state.json")
+    node.endpoint_labels = {0: "Root Endpoint", 2: "Endpoint 2", 3: "External\nsensor", 4: "Floor sensor"}
+    (thermostat,) = build_devices([node])
+    said = sentence(thermostat)
+    assert "air temperature 0 °C (External sensor)" in said and "15.3 °C (Floor sensor)" in said
+
+
+def test_the_same_news_from_several_endpoints_is_said_once_without_places() -> None:
+    """Shelly Wave Shutter: both endpoints say "no heat alarm"; that is said once, as it is."""
+    shutter = device("shelly_eu_wave_shutter_state.json", "Shutter")
+    said = sentence(shutter)
+    assert said.count("no heat alarm") == 1 and "(sensor" not in said
+
+
+def test_a_thermostat_says_its_fan_mode_and_what_its_fan_does() -> None:
+    """ADC-T3000: fan mode Auto low, fan state Idle / off. Its fan mode could be set but was never said."""
+    thermostat = device("climate_adc_t3000_state.json", "Hall Thermostat")
+    assert "idle, with the fan on auto low (not running), " in sentence(thermostat)
+    thermostat.values[m.THERMOSTAT_FAN_MODE].value = 1  # Low
+    thermostat.values[m.THERMOSTAT_FAN_STATE].value = 2  # Running high
+    assert ", with the fan on low (running high)" in sentence(thermostat)
+    thermostat.values[m.THERMOSTAT_FAN_STATE].value = 8  # Quiet circulation mode
+    assert ", with the fan on low (circulating)" in sentence(thermostat)
+    fan_off = thermostat.values[m.THERMOSTAT_FAN_OFF]  # Thermostat Fan Mode "off": the fan is kept off
+    fan_off.value = True
+    assert ", with the fan off" in sentence(thermostat) and "auto low" not in sentence(thermostat)
+    assert change_phrase(thermostat, fan_off, True) == "turned its fan off"

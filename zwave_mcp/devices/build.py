@@ -72,10 +72,11 @@ def device_name(node_name: str, endpoint: int | None) -> str:
 
 
 def _views(found: Found) -> None:
-    """Roles that name a reading of the device (a thermostat's temperature), once all endpoints are in."""
+    """Roles that name a value the device already has (a thermostat's temperature among its readings, an
+    old lock's state), once all endpoints are in."""
     for capability, role, wanted in ROLE_VIEWS:
         if capability in found.capabilities and role not in found.values:
-            for values in found.readings.values():
+            for values in (*found.readings.values(), list(found.values.values())):
                 value = next((v for v in values if wanted.fits(v)), None)
                 if value is not None:
                     found.values[role] = value

@@ -245,14 +245,7 @@ def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPla
     else:  # Barrier Operator: 255 open, 0 closed
         level = _state_value(target, "open", 255) if opening else _state_value(target, "closed", 0)
     watch = device.values.get(m.COVER_CURRENT) or target
-    return ControlPlan(
-        device,
-        action,
-        None,
-        [Write(target, level)],
-        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
-        f"{action} {device.name}",
-    )
+    return _one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
 
 
 def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -268,31 +261,20 @@ def _level_plan(
     target, current = device.values[target_role], device.values.get(current_role)
     percent = _percent(device, what, raw, current)
     level = to_level(percent, target)
-    watch = current or target
-    return ControlPlan(
-        device,
-        action,
-        percent,
-        [Write(target, level)],
-        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
-        f"set {device.name} to {percent} {unit}",
+    return _one_write(
+        device, action, percent, target, level, f"set {device.name} to {percent} {unit}", watch=current
     )
 
 
 def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     target = device.values[m.LOCK_TARGET]
     locking = action == "lock"
+    watch = device.values.get(m.LOCK_CURRENT)
+    if target.type == "boolean":  # the old Lock command class: locked true or false
+        return _one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
     mode = _state_value(target, "secured", 255) if locking else _state_value(target, "unsecured", 0)
-    watch = device.values.get(m.LOCK_CURRENT) or target
-    text = target.state_text(mode) or str(mode)
-    return ControlPlan(
-        device,
-        action,
-        None,
-        [Write(target, mode)],
-        [Expectation(watch, mode, "equals", f"{watch.label} = {mode} ({text})")],
-        f"{action} {device.name}",
-    )
+    said = target.state_text(mode) or str(mode)
+    return _one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch, said=said)
 
 
 # ---- thermostats ----
@@ -361,14 +343,7 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "mode", "value")
     mode_value = device.values[m.THERMOSTAT_MODE]
     choices = ", ".join(s.text for s in mode_value.states)
-    chosen = None
-    if isinstance(raw, str):
-        said = re.sub(r"[\s_\-]+", "", raw.casefold())
-        chosen = next(
-            (s for s in mode_value.states if re.sub(r"[\s_\-]+", "", s.text.casefold()) == said), None
-        )
-    elif isinstance(raw, int) and not isinstance(raw, bool):
-        chosen = next((s for s in mode_value.states if s.value == raw), None)
+    chosen = _state_chosen(mode_value, raw, partial=False)
     if chosen is None:
         if raw is None or raw == "":
             raise InvalidValue(f"Say which mode to set {device.name} to: {choices}.")
@@ -379,17 +354,14 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
                 f"'{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode."
             )
         raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
-    return ControlPlan(
+    return _one_write(
         device,
         action,
         chosen.text,
-        [Write(mode_value, chosen.value)],
-        [
-            Expectation(
-                mode_value, chosen.value, "equals", f"{mode_value.label} = {chosen.value} ({chosen.text})"
-            )
-        ],
+        mode_value,
+        chosen.value,
         f"set {device.name} to {chosen.text.lower()} mode",
+        said=chosen.text,
         details={"previous": mode_value.state_text()},
     )
 
@@ -463,15 +435,8 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
         if named is not None:
             level = named.high  # a fan of known speeds runs at its speeds only: the one this percent is in
         shown, argument = (f"{percent} %" if named is None else f"{named.name} ({percent} %)"), percent
-    watch = current or target
-    return ControlPlan(
-        device,
-        action,
-        argument,
-        [Write(target, level)],
-        [Expectation(watch, level, "equals", f"{watch.label} = {level}")],
-        f"set {device.name} to {shown}" if level else f"turn off {device.name}",
-    )
+    summary = f"set {device.name} to {shown}" if level else f"turn off {device.name}"
+    return _one_write(device, action, argument, target, level, summary, watch=current)
 
 
 # ---- covers: slats ----
@@ -490,15 +455,8 @@ def _valve(device: Device, action: str) -> ControlPlan:
     target = device.values[m.VALVE_TARGET]
     opening = action == "open"
     sent: Any = opening if target.type == "boolean" else (int(target.max or 99) if opening else 0)
-    watch = device.values.get(m.VALVE_CURRENT) or target
-    return ControlPlan(
-        device,
-        action,
-        None,
-        [Write(target, sent)],
-        [Expectation(watch, sent, "equals", f"{watch.label} = {sent}")],
-        f"{action} {device.name}",
-    )
+    watch = device.values.get(m.VALVE_CURRENT)
+    return _one_write(device, action, None, target, sent, f"{action} {device.name}", watch=watch)
 
 
 # ---- sirens ----
@@ -509,14 +467,7 @@ def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
     target = device.values[m.SIREN_TONE]
     watch = device.values.get(m.SIREN_TONE_CURRENT) or target
     if not turn_on:
-        return ControlPlan(
-            device,
-            action,
-            False,
-            [Write(target, 0)],
-            [Expectation(watch, 0, "equals", f"{watch.label} = 0")],
-            f"silence {device.name}",
-        )
+        return _one_write(device, action, False, target, 0, f"silence {device.name}", watch=watch)
     if target.command_class == SOUND_SWITCH:
         # 255: the device's default tone; it reports the tone it plays
         return ControlPlan(
@@ -528,14 +479,8 @@ def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
             f"sound {device.name}",
         )
     loudest = siren_tones(device)[-1]
-    return ControlPlan(
-        device,
-        action,
-        True,
-        [Write(target, loudest.value)],
-        [Expectation(watch, loudest.value, "equals", f"{watch.label} = {loudest.value}")],
-        f"sound {device.name} ({loudest.name.lower()})",
-    )
+    summary = f"sound {device.name} ({loudest.name.lower()})"
+    return _one_write(device, action, True, target, loudest.value, summary, watch=watch)
 
 
 def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -550,15 +495,9 @@ def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
             raise InvalidValue(f"Say which tone {device.name} should sound: {names}.")
         raise InvalidValue(f"{device.name} has no tone '{echo(said)}'; it has: {names}.")
     target = device.values[m.SIREN_TONE]
-    watch = device.values.get(m.SIREN_TONE_CURRENT) or target
-    return ControlPlan(
-        device,
-        action,
-        tone.name,
-        [Write(target, tone.value)],
-        [Expectation(watch, tone.value, "equals", f"{watch.label} = {tone.value} ({tone.name})")],
-        f"sound {tone.name} on {device.name}",
-    )
+    watch = device.values.get(m.SIREN_TONE_CURRENT)
+    summary = f"sound {tone.name} on {device.name}"
+    return _one_write(device, action, tone.name, target, tone.value, summary, watch=watch, said=tone.name)
 
 
 def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -566,13 +505,8 @@ def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPla
     volume = device.values[m.SIREN_VOLUME]
     percent = _percent(device, "volume", raw, volume)
     _check_range(percent, volume, f"{device.name} volume", "%")
-    return ControlPlan(
-        device,
-        action,
-        percent,
-        [Write(volume, percent)],
-        [Expectation(volume, percent, "equals", f"{volume.label} = {percent}")],
-        f"set the volume of {device.name} to {percent} %",
+    return _one_write(
+        device, action, percent, volume, percent, f"set the volume of {device.name} to {percent} %"
     )
 
 
@@ -583,38 +517,73 @@ def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlP
     raw = _first(args, "mode", "value", "level")
     fan = device.values[m.THERMOSTAT_FAN_MODE]
     choices = ", ".join(s.text for s in fan.states)
-    chosen = _state_named(fan, raw) if isinstance(raw, str) else None
-    if chosen is None and isinstance(raw, int) and not isinstance(raw, bool):
-        chosen = next((s for s in fan.states if s.value == raw), None)
+    chosen = _state_chosen(fan, raw)
     if chosen is None:
         if raw is None or raw == "":
             raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
         raise InvalidValue(f"{device.name} has no fan mode '{echo(str(raw))}'; it has: {choices}.")
-    return ControlPlan(
+    return _one_write(
         device,
         action,
         chosen.text,
-        [Write(fan, chosen.value)],
-        [Expectation(fan, chosen.value, "equals", f"{fan.label} = {chosen.value} ({chosen.text})")],
+        fan,
+        chosen.value,
         f"set the fan of {device.name} to {chosen.text.lower()}",
+        said=chosen.text,
         details={"previous": fan.state_text()},
     )
 
 
-def _state_named(value: ZValue, said: str) -> ValueState | None:
-    """The state a word names: its label without case or spaces ("auto low"), else the one label that
-    holds the word ("circulate" → "Circulation" only when no other label holds it)."""
+def _state_chosen(value: ZValue, raw: Any, *, partial: bool = True) -> ValueState | None:
+    """The state a person chose: by its number, or by a word (`_state_named`)."""
+    if isinstance(raw, str):
+        return _state_named(value, raw, partial=partial)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return next((s for s in value.states if s.value == raw), None)
+    return None
+
+
+def _state_named(value: ZValue, said: str, *, partial: bool = True) -> ValueState | None:
+    """The state a word names: its label without case or spaces ("auto low"), else (with `partial`) the
+    one label that holds the word ("circulate" → "Circulation" only when no other label holds it)."""
     key = re.sub(r"[\s_\-]+", "", said.casefold())
     if not key:
         return None
     exact = [s for s in value.states if re.sub(r"[\s_\-]+", "", s.text.casefold()) == key]
-    if exact:
-        return exact[0]
-    partial = [s for s in value.states if key in re.sub(r"[\s_\-]+", "", s.text.casefold())]
-    return partial[0] if len(partial) == 1 else None
+    if exact or not partial:
+        return exact[0] if exact else None
+    holding = [s for s in value.states if key in re.sub(r"[\s_\-]+", "", s.text.casefold())]
+    return holding[0] if len(holding) == 1 else None
 
 
 # ---- helpers ----
+
+
+def _one_write(
+    device: Device,
+    action: str,
+    argument: Any,
+    target: ZValue,
+    sent: Any,
+    summary: str,
+    *,
+    watch: ZValue | None = None,
+    said: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> ControlPlan:
+    """The plan of most actions: one value written, confirmed when `watch` (the device's report of it;
+    the written value itself when it has none) shows what was sent. `said`: the sent value in words."""
+    watch = watch or target
+    shown = f"{watch.label} = {sent}" + (f" ({said})" if said else "")
+    return ControlPlan(
+        device,
+        action,
+        argument,
+        [Write(target, sent)],
+        [Expectation(watch, sent, "equals", shown)],
+        summary,
+        details=details or {},
+    )
 
 
 def _first(args: dict[str, Any], *names: str) -> Any:

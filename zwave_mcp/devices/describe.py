@@ -125,10 +125,17 @@ def _acts(device: Device) -> bool:
     return any(device.has(c) for c in m.ACTUATORS)
 
 
-def sentence(device: Device) -> str:
+def sentence(device: Device, *, last_press: str | None = None) -> str:
     """One sentence a voice assistant can say about the device: its state first (with the power it draws:
     "is on, using 12.5 W, 3.2 kWh in total"), then every other reading it reports: alarms, the
-    environment, battery. A sensor's readings in the same order, its power and energy before the battery."""
+    environment, battery. A sensor's readings in the same order, its power and energy before the battery.
+    `last_press`: a remote's latest press in words with its time, said last where a clock is at hand
+    ("the last press was button 2, held at 20:14")."""
+    text = _sentence(device)
+    return f"{text[:-1]}; {last_press}." if last_press and not device.node.loading else text
+
+
+def _sentence(device: Device) -> str:
     name = device.name
     if device.node.loading:
         return still_loading(name)
@@ -192,6 +199,8 @@ def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
     room = device.values.get(m.THERMOSTAT_TEMPERATURE)
     power, others = sentence_phrases([r for r in found if room is None or r.value_id != room.value_id])
     text = f"{device.name} is {mode}"
+    if (fan := fan_words(device)) is not None:
+        text += f", with {fan}"
     if power:
         text += f", {', '.join(power)}"
     if temperature:
@@ -199,6 +208,27 @@ def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
     elif others:
         text += f"; it reports {and_list(others)}"
     return text + "."
+
+
+def fan_words(device: Device) -> str | None:
+    """A thermostat's fan: "the fan on auto low (not running)", "the fan on low (running high)", "the fan
+    off"; None when it has no fan or has not said."""
+    if (off := device.values.get(m.THERMOSTAT_FAN_OFF)) is not None and off.value is True:
+        return "the fan off"
+    mode = device.values.get(m.THERMOSTAT_FAN_MODE)
+    mode_text = mode.state_text() if mode is not None else None
+    state = device.values.get(m.THERMOSTAT_FAN_STATE)
+    state_text = (state.state_text() or "").casefold() if state is not None else ""
+    if state_text.startswith("idle"):  # "Idle / off"
+        doing = "not running"
+    elif state_text:  # "Running / running low", "Running high", "Quiet circulation mode"
+        last = state_text.split(" / ")[-1]
+        doing = "circulating" if "circulation" in last else _words(last)
+    else:
+        doing = None
+    if mode_text is None:
+        return None if doing is None else f"the fan {doing}"
+    return f"the fan on {_words(mode_text)}" + (f" ({doing})" if doing else "")
 
 
 def _fan_summary(device: Device) -> str:
@@ -235,9 +265,14 @@ def current_color(device: Device) -> str | None:
 
 
 def lock_state(device: Device) -> str | None:
-    """ "locked" / "unlocked"; None when not reported (or the lock itself does not know)."""
+    """ "locked" / "unlocked"; None when not reported (or the lock itself does not know). Door Lock says
+    a mode (255 secured); the old Lock command class says true or false."""
     current = device.values.get(m.LOCK_CURRENT)
-    if current is None or not is_number(current.value) or current.value == LOCK_UNKNOWN:
+    if current is None:
+        return None
+    if isinstance(current.value, bool):
+        return "locked" if current.value else "unlocked"
+    if not is_number(current.value) or current.value == LOCK_UNKNOWN:
         return None
     return "locked" if current.value == LOCK_SECURED else "unlocked"
 
@@ -349,9 +384,9 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     when a plainer word exists."""
     if (press := press_of(value, new)) is not None:
         return press.words()  # "WallMote button 2 was held"
-    role = (
-        next((r for r, v in device.values.items() if v.value_id == value.value_id), None) if device else None
-    )
+    roles = [r for r, v in device.values.items() if v.value_id == value.value_id] if device else []
+    # A value that is both written and reported (an old lock's "locked") reports: its change is news.
+    role = next((r for r in roles if not r.endswith(".target")), roles[0] if roles else None)
     if new is None:
         return f"reported an unknown {_noun(role, value)}"
     if isinstance(new, int | float) and not isinstance(new, bool) and not is_number(new):  # inf, NaN
@@ -395,11 +430,13 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         return f"switched its fan to {_words(value.state_text(new) or str(new))}"
     if role == m.THERMOSTAT_FAN_STATE:
         return f"reported its fan {_words(value.state_text(new) or str(new))}"
+    if role == m.THERMOSTAT_FAN_OFF and isinstance(new, bool):
+        return "turned its fan off" if new else "let its fan run again"
     if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
         percent = to_percent(new, value)
         return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
-    if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and is_number(new):
-        state = "locked" if new == LOCK_SECURED else "unlocked"
+    if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and (is_number(new) or isinstance(new, bool)):
+        state = "locked" if new is True or (is_number(new) and new == LOCK_SECURED) else "unlocked"
         if new == LOCK_UNKNOWN:
             return "does not know whether it is locked"
         return f"was told to {state[:-2]}" if told else state
@@ -475,6 +512,7 @@ _ROLE_NOUNS = {
     m.SIREN_DEFAULT_TONE: "default tone",
     m.THERMOSTAT_FAN_MODE: "fan mode",
     m.THERMOSTAT_FAN_STATE: "fan state",
+    m.THERMOSTAT_FAN_OFF: "fan off setting",
 }
 
 

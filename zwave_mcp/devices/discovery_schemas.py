@@ -10,6 +10,7 @@ and fan speed ranges of the known models are the ones zwave-js and Home Assistan
 from __future__ import annotations
 
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices import sensor_types as st
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.discovery import IGNORE, READING, Schema, ValueMatch, match, product
 from zwave_mcp.devices.model import Capability as C
@@ -169,7 +170,9 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         primary=_LEVEL_TARGET,
         companions=((m.SIREN_TONE_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
         products=(
-            product(0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}),
+            product(
+                0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}
+            ),
         ),
         data={"siren_tones": {0: "Off", 33: "Strobe only", 66: "Siren only", 99: "Siren and strobe"}},
     ),
@@ -206,6 +209,12 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         needs_kind=C.LOCK,
     ),
     Schema(
+        name="lock: the old Lock command class alone (one value: locked or not, written and reported)",
+        kind=C.LOCK,
+        role=m.LOCK_TARGET,
+        primary=match(zc.LOCK, "locked", type="boolean", writeable=True),
+    ),
+    Schema(
         name="thermostat: mode",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_MODE,
@@ -237,6 +246,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_FAN_MODE,
         primary=match(zc.THERMOSTAT_FAN_MODE, "mode", writeable=True, has_states=True),
+        companions=((m.THERMOSTAT_FAN_OFF, match(zc.THERMOSTAT_FAN_MODE, "off")),),
     ),
     Schema(
         name="thermostat: fan state",
@@ -377,47 +387,16 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
 
 # ---- generic rows: what the device reads -------------------------------------------------------------
 
-# Binary Sensor types (zwave-js's property names) → the binary sensor types people ask about.
-BINARY_SENSOR_TYPES: dict[str, str] = {
-    "Door/Window": "door",
-    "Smoke": "smoke",
-    "CO": "co",
-    "CO2": "co2",
-    "Heat": "heat",
-    "Water": "water_leak",
-    "Freeze": "freeze",
-    "Tamper": "tamper",
-    "Motion": "motion",
-    "Glass Break": "glass_break",
-    "Tilt": "tilt",
-}
-# Notification variables (zwave-js's property = notification type, property key = variable) whose states
-# are "idle" or an alarm: what a binary sensor of that type answers. Heat Alarm says overheat (heat) or
-# underheat (freeze) in its states.
-NOTIFICATION_SENSOR_TYPES: dict[tuple[str, str, str | None], str] = {
-    ("Smoke Alarm", "Sensor status", None): "smoke",
-    ("CO Alarm", "Sensor status", None): "co",
-    ("CO2 Alarm", "Sensor status", None): "co2",
-    ("Heat Alarm", "Heat sensor status", "overheat detected"): "heat",
-    ("Water Alarm", "Sensor status", None): "water_leak",
-    ("Access Control", "Door state", None): "door",
-    ("Access Control", "Door state (simple)", None): "door",
-    ("Home Security", "Motion sensor status", None): "motion",
-}
-# Alerts a device gives besides what it is for (a thermometer's freeze alert, any sensor's tamper switch):
-# binary sensor types that do not make the device a binary sensor.
-NOTIFICATION_ALERT_TYPES: dict[tuple[str, str, str | None], str] = {
-    ("Heat Alarm", "Heat sensor status", "underheat detected"): "freeze",
-    ("Home Security", "Cover status", None): "tamper",
-}
 
-
-def _notification(notification: str, variable: str, state: str | None) -> ValueMatch:
+def _notification(row: st.SensorVariable) -> ValueMatch:
     """A Notification variable, and one of its states when that tells its type."""
-    if state is None:
-        return match(zc.NOTIFICATION, notification, key=(variable,))
+    if row.state is None:
+        return match(zc.NOTIFICATION, row.notification, key=(row.variable,))
     return match(
-        zc.NOTIFICATION, notification, key=(variable,), state_texts=(state, f"{state} (location provided)")
+        zc.NOTIFICATION,
+        row.notification,
+        key=(row.variable,),
+        state_texts=(row.state, f"{row.state} (location provided)"),
     )
 
 
@@ -439,7 +418,7 @@ READING_SCHEMAS: tuple[Schema, ...] = (
             purpose=purpose,
             multi=True,
         )
-        for prop, purpose in BINARY_SENSOR_TYPES.items()
+        for prop, purpose in st.BINARY_SENSOR_TYPES.items()
     ),
     Schema(
         name="binary sensor: other Binary Sensor types",
@@ -448,28 +427,34 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         primary=match(zc.BINARY_SENSOR, type="boolean"),
         multi=True,
     ),
+    # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
+    # answers (read as a Notification state: "smoke detected", "idle").
     *(
         Schema(
-            name=f"binary sensor: {purpose} (Notification {notification} / {variable})",
+            name=f"binary sensor: {row.word} (Notification {row.notification} / {row.variable})",
             kind=C.BINARY_SENSOR,
             role=READING,
-            primary=_notification(notification, variable, state),
-            shelf=C.NOTIFICATION,  # read as a Notification state ("smoke detected", "idle")
-            purpose=purpose,
+            primary=_notification(row),
+            shelf=C.NOTIFICATION,
+            purpose=row.word,
             multi=True,
         )
-        for (notification, variable, state), purpose in NOTIFICATION_SENSOR_TYPES.items()
+        for row in st.NOTIFICATION_VARIABLES
+        if not row.alert
     ),
+    # Alerts a device gives besides what it is for (a thermometer's freeze alert, any sensor's tamper
+    # switch): binary sensor types that do not make the device a binary sensor.
     *(
         Schema(
-            name=f"alert: {purpose} (Notification {notification} / {variable})",
+            name=f"alert: {row.word} (Notification {row.notification} / {row.variable})",
             kind=C.NOTIFICATION,
             role=READING,
-            primary=_notification(notification, variable, state),
-            purpose=purpose,
+            primary=_notification(row),
+            purpose=row.word,
             multi=True,
         )
-        for (notification, variable, state), purpose in NOTIFICATION_ALERT_TYPES.items()
+        for row in st.NOTIFICATION_VARIABLES
+        if row.alert
     ),
     Schema(
         name="housekeeping: legacy alarm bytes and durations of Notification",
@@ -580,8 +565,10 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
 
 SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + READING_SCHEMAS + FALLBACK_SCHEMAS
 
-# Roles that name a reading another row claimed, when the device has a kind: a thermostat's own
-# temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it).
+# Roles that name a value another row claimed, when the device has a kind: a thermostat's own
+# temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it); the state of
+# a lock of the old Lock command class is the one value it is locked and unlocked by.
 ROLE_VIEWS: tuple[tuple[C, str, ValueMatch], ...] = (
     (C.THERMOSTAT, m.THERMOSTAT_TEMPERATURE, match(zc.MULTILEVEL_SENSOR, "Air temperature")),
+    (C.LOCK, m.LOCK_CURRENT, match(zc.LOCK, "locked")),
 )

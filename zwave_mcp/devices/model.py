@@ -91,6 +91,7 @@ THERMOSTAT_TEMPERATURE = "thermostat.temperature"
 THERMOSTAT_OPERATING = "thermostat.operating_state"
 THERMOSTAT_FAN_MODE = "thermostat.fan_mode"  # Thermostat Fan Mode CC: Auto low, Low, High, …
 THERMOSTAT_FAN_STATE = "thermostat.fan_state"  # Thermostat Fan State CC: Idle / Running, …
+THERMOSTAT_FAN_OFF = "thermostat.fan_off"  # Thermostat Fan Mode "off": true while the fan is kept off
 SETPOINT_PREFIX = "setpoint."  # + setpoint type number, e.g. "setpoint.1" (Heating)
 BATTERY_LEVEL = "battery.level"
 

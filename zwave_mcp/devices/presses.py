@@ -68,6 +68,17 @@ def press_values(device: Device) -> list[ZValue]:
     ]
 
 
+def last_press(device: Device) -> tuple[Press, int] | None:
+    """The device's latest press the live picture holds, and when the gateway received it (ms since the
+    epoch); None when it holds none with a time."""
+    found = [
+        (press, v.last_update_ms)
+        for v in press_values(device)
+        if v.last_update_ms is not None and (press := press_of(v, v.value)) is not None
+    ]
+    return max(found, key=lambda pair: pair[1]) if found else None
+
+
 def press_of(value: ZValue, raw: Any) -> Press | None:
     """The press a report of `value` is, or None (no press value, or a report that is no press)."""
     if not is_press(value) or not _whole(raw):

@@ -8,6 +8,7 @@ one table each, so the state answer, the sensor answer and the questions name a 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,9 +63,17 @@ class Reading:
     spoken_label: str = ""  # "air temperature", "energy", "production today"
     updated_ms: int | None = None  # zwave-js lastUpdate (ms since the epoch)
     command_class: int = 0
+    endpoint: int = 0
+    # Where on the device it is read, when another endpoint reads the same thing otherwise ("sensor 3", or
+    # the endpoint's own label: "Floor sensor"); None when the name alone tells it apart.
+    place: str | None = None
 
     def spoken(self) -> str:
-        """ "air temperature 21.6 °C", "motion detected", "battery 87 %"."""
+        """ "air temperature 21.6 °C", "motion detected", "battery 87 %", "air temperature 0 °C (sensor 3)"."""
+        said = self._said()
+        return f"{said} ({self.place})" if self.place else said
+
+    def _said(self) -> str:
         label = self.spoken_label or self.label.lower()
         if self.value is None:
             return f"{label} not reported yet"
@@ -93,7 +102,40 @@ def readings(device: Device, now_ms: int) -> list[Reading]:
         out = [
             _as_window(r) if r.sensor == "door" and r.command_class == st.CC_NOTIFICATION else r for r in out
         ]
+    out = _told_apart(out, device.node.endpoint_labels)
     return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
+
+
+def _told_apart(found: list[Reading], endpoint_labels: Mapping[int, str]) -> list[Reading]:
+    """Readings of one name on several endpoints that say different things (the three air temperatures
+    of a floor thermostat's sensors), each with its place; the same news from each is said once, as is."""
+    said: dict[str, dict[int, set[str]]] = {}
+    for r in found:
+        said.setdefault(r.spoken_label or r.label.lower(), {}).setdefault(r.endpoint, set()).add(r._said())
+    mixed = {
+        name
+        for name, by_endpoint in said.items()
+        if len(by_endpoint) > 1 and len(set().union(*by_endpoint.values())) > 1
+    }
+    if not mixed:
+        return found
+    placed = []
+    for r in found:
+        if (r.spoken_label or r.label.lower()) in mixed:
+            place = endpoint_place(r.endpoint, endpoint_labels)
+            r = replace(r, place=place, label=f"{r.label} ({place})")
+        placed.append(r)
+    return placed
+
+
+def endpoint_place(endpoint: int, endpoint_labels: Mapping[int, str]) -> str:
+    """An endpoint as a person tells it apart: the label zwave-js gives it from the device's own
+    configuration ("Floor sensor"), else "sensor 2" ("main sensor" for the root)."""
+    own = plain_text(str(endpoint_labels.get(endpoint) or ""), 40)
+    generic = ("", "root endpoint", f"endpoint {endpoint}")
+    if own.casefold() not in generic:
+        return own
+    return "main sensor" if endpoint == 0 else f"sensor {endpoint}"
 
 
 def _as_window(r: Reading) -> Reading:
@@ -108,7 +150,7 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
     age = None if value.last_update_ms is None else max(0.0, (now_ms - value.last_update_ms) / 1000)
     base = Reading(
         value.label, value.value, value.unit, age, value.value_id, updated_ms=value.last_update_ms,
-        command_class=value.command_class,
+        command_class=value.command_class, endpoint=value.endpoint,
     )  # fmt: skip
     kind = st.sensor_type(value, purpose)
     if kind is not None:

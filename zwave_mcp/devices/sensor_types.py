@@ -1,5 +1,6 @@
 """Binary sensors: which Notification states and Binary Sensor types say "smoke", "water leak", "open", and
-the words a person hears for each type at rest and in alarm. Data, read by `describe` and `questions`.
+the words a person hears for each type at rest and in alarm. Data, read by `describe` and `questions`,
+and by the discovery table (`discovery_schemas`), which makes its binary sensor rows from these tables.
 
 Sources: zwave-js's notification definitions (`packages/config/config/notifications.json`: notification
 type, variable, state ids) and Binary Sensor types (`BinarySensorType`); which states count as "on" follows
@@ -12,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.gateway.model import ZValue
 
-CC_BINARY_SENSOR = 48
-CC_DOOR_LOCK = 98
-CC_NOTIFICATION = 113
+CC_BINARY_SENSOR = zc.BINARY_SENSOR
+CC_DOOR_LOCK = zc.DOOR_LOCK
+CC_NOTIFICATION = zc.NOTIFICATION
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,22 +103,43 @@ _ALARM_STATES: dict[tuple[int, int], str] = {
 # States that are the rest state of a variable without an "idle" 0: the door is closed.
 _REST_STATES: dict[tuple[int, int], str] = {(6, 23): "door"}
 
-# (notification type, variable) → type, for a value whose metadata lost its states (seen in real dumps:
-# an Ecolink's "Home Security / Cover status" with no label, states nor ccSpecific).
+
+@dataclass(frozen=True, slots=True)
+class SensorVariable:
+    """A Notification variable that is a binary sensor: what it senses, and whether it is what the device
+    is for (a smoke alarm's "Sensor status") or an alert besides it (any sensor's tamper switch, a
+    thermometer's underheat). The discovery table makes its rows from these; `sensor_type` reads a value
+    whose metadata lost its states by them (seen in real dumps: an Ecolink's "Home Security / Cover
+    status" with no label, states nor ccSpecific)."""
+
+    notification: str  # zwave-js's name of the notification type: the value's property
+    variable: str  # the value's property key
+    word: str  # a key of TYPES
+    state: str | None = None  # a state label that tells it apart where one variable says two things
+    alert: bool = False  # does not make the device a binary sensor
+
+
+NOTIFICATION_VARIABLES: tuple[SensorVariable, ...] = (
+    SensorVariable("Smoke Alarm", "Sensor status", "smoke"),
+    SensorVariable("CO Alarm", "Sensor status", "co"),
+    SensorVariable("CO2 Alarm", "Sensor status", "co2"),
+    SensorVariable("Heat Alarm", "Heat sensor status", "heat", state="Overheat detected"),
+    SensorVariable("Water Alarm", "Sensor status", "water_leak"),
+    SensorVariable("Access Control", "Door state", "door"),
+    SensorVariable("Access Control", "Door state (simple)", "door"),
+    SensorVariable("Home Security", "Motion sensor status", "motion"),
+    SensorVariable("Heat Alarm", "Heat sensor status", "freeze", state="Underheat detected", alert=True),
+    SensorVariable("Home Security", "Cover status", "tamper", alert=True),
+)
+
+# (notification type, variable) → type, for a value whose states are lost: the variable's first row says.
 _VARIABLES: dict[tuple[int, str], str] = {
-    (1, "Sensor status"): "smoke",
-    (2, "Sensor status"): "co",
-    (3, "Sensor status"): "co2",
-    (4, "Heat sensor status"): "heat",
-    (5, "Sensor status"): "water_leak",
-    (6, "Door state"): "door",
-    (6, "Door state (simple)"): "door",
-    (7, "Cover status"): "tamper",
-    (7, "Motion sensor status"): "motion",
+    (NOTIFICATION_TYPES[v.notification], v.variable): v.word for v in reversed(NOTIFICATION_VARIABLES)
 }
 
 # Binary Sensor CC: zwave-js names the value after the sensor type.
 BINARY_SENSOR_TYPES = {
+    "Door/Window": "door",
     "Smoke": "smoke",
     "CO": "co",
     "CO2": "co2",
@@ -124,10 +147,9 @@ BINARY_SENSOR_TYPES = {
     "Water": "water_leak",
     "Freeze": "freeze",
     "Tamper": "tamper",
-    "Door/Window": "door",
-    "Tilt": "tilt",
     "Motion": "motion",
     "Glass Break": "glass_break",
+    "Tilt": "tilt",
 }
 
 

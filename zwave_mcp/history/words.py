@@ -10,21 +10,22 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
 
-CC_BINARY_SWITCH = 37
-CC_MULTILEVEL_SWITCH = 38
-CC_BINARY_SENSOR = 48
-CC_MULTILEVEL_SENSOR = 49
-CC_METER = 50
-CC_DOOR_LOCK = 98
-CC_BARRIER = 102
-CC_NOTIFICATION = 113
-CC_BATTERY = 128
+CC_BINARY_SWITCH = zc.BINARY_SWITCH
+CC_MULTILEVEL_SWITCH = zc.MULTILEVEL_SWITCH
+CC_BINARY_SENSOR = zc.BINARY_SENSOR
+CC_MULTILEVEL_SENSOR = zc.MULTILEVEL_SENSOR
+CC_METER = zc.METER
+CC_DOOR_LOCK = zc.DOOR_LOCK
+CC_BARRIER = zc.BARRIER_OPERATOR
+CC_NOTIFICATION = zc.NOTIFICATION
+CC_BATTERY = zc.BATTERY
 OPENINGS = ("door", "window", "tilt")  # binary sensor types whose alarm is "opened"
 
 # Words someone asks "when did it last …" with; each names a state a change can reach ("any": anything).
@@ -115,6 +116,12 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
             return Phrase("was locked", "locked", "locked")
         if raw == 0 or (text and "unsecured" in text.lower()):
             return Phrase("was unlocked", "unlocked", "unlocked")
+    if cc == zc.LOCK and value.property == "locked" and isinstance(raw, bool):  # the old Lock command class
+        return (
+            Phrase("was locked", "locked", "locked")
+            if raw
+            else Phrase("was unlocked", "unlocked", "unlocked")
+        )
     if cc == CC_DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
         state = _open_close(raw)
         if state:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from mcp_types import ToolAnnotations
@@ -24,6 +25,7 @@ from zwave_mcp.tools.models import (
 )
 from zwave_mcp.tools.present import (
     age_seconds,
+    last_press_words,
     list_summary,
     now_ms,
     reading_model,
@@ -113,7 +115,7 @@ def specs(app: App) -> list[ToolSpec]:
             for v in device.all_values()
         ]
         return DeviceState(
-            summary=sentence(device),
+            summary=sentence(device, last_press=last_press_words(device, datetime.now().astimezone())),
             device=summarize(device),
             readings=[reading_model(r) for r in readings(device, now)],
             values=values,

@@ -10,7 +10,9 @@ from typing import Literal
 from zwave_mcp.devices.describe import state_summary
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.presses import last_press
 from zwave_mcp.devices.readings import Reading, spoken_readings
+from zwave_mcp.history.periods import when
 from zwave_mcp.tools.models import DeviceSummary
 from zwave_mcp.tools.models import Reading as ReadingModel
 
@@ -42,6 +44,17 @@ def iso_time(ms: int | None) -> str | None:
     if ms is None or not 0 <= ms < 253_402_300_800_000:  # up to the year 9999
         return None
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds")
+
+
+def last_press_words(device: Device, now: datetime) -> str | None:
+    """ "the last press was button 2, held at 20:14" (`now`'s zone, as the history answers say times);
+    None when the device holds no press with a time the calendar has."""
+    found = last_press(device)
+    if found is None or iso_time(found[1]) is None:
+        return None
+    press, at_ms = found
+    at = datetime.fromtimestamp(at_ms / 1000, UTC)
+    return f"the last press was {press.subject}, {press.kind} {when(at, now)}"
 
 
 def reading_model(r: Reading, source: Literal["live", "refreshed"] = "live") -> ReadingModel:
