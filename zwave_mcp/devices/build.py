@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Found, discover
-from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, SCHEMAS
+from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, TABLE
 from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.policy.sensitive import names_an_entry
@@ -38,7 +38,7 @@ def devices_for_node(node: ZNode) -> list[Device]:
     """The devices of one node (call it alone to patch an index after a rename or a re-interview)."""
     if not is_user_node(node):
         return []
-    detected = discover(node, SCHEMAS)
+    detected = discover(node, TABLE)
     actuated = [ep for ep, found in detected.items() if found.has_actuator()]
     if len(actuated) <= 1:
         whole = Found()

@@ -50,19 +50,20 @@ class ValueMatch:
             isinstance(value.property_key, int) and not isinstance(value.property_key, bool)
         ):
             return False
+        meta = value.meta  # read once: each of the value's metadata attributes is a property over it
         if self.key_label_has is not None or self.key_label_lacks is not None:
-            label = (value.property_key_name or "").casefold()
+            label = (meta.property_key_name or "").casefold()
             if self.key_label_has is not None and self.key_label_has not in label:
                 return False
             if self.key_label_lacks is not None and self.key_label_lacks in label:
                 return False
-        if self.type is not None and value.type not in self.type:
+        if self.type is not None and meta.type not in self.type:
             return False
-        if self.writeable is not None and value.writeable != self.writeable:
+        if self.writeable is not None and meta.writeable != self.writeable:
             return False
-        if self.has_states is not None and bool(value.states) != self.has_states:
+        if self.has_states is not None and bool(meta.states) != self.has_states:
             return False
-        return self.state_texts is None or any(s.text.casefold() in self.state_texts for s in value.states)
+        return self.state_texts is None or any(s.text.casefold() in self.state_texts for s in meta.states)
 
 
 def match(
@@ -193,30 +194,102 @@ def product_ids(node: ZNode) -> tuple[int, int, int] | None:
     return manufacturer, product_type, product_id
 
 
-# One endpoint's values by command class: a schema only looks at the command classes it names (a house of
-# 4,000 nodes is discovered in well under a second).
+# One endpoint's values by command class: a schema only looks at the command classes it names.
 _ByClass = dict[int, list[ZValue]]
+# Which rows a node runs, and on which of its endpoints (as `by_endpoint` lists them).
+_Plan = tuple[tuple[Schema, tuple[int, ...]], ...]
+# What a node's plan depends on: its device class, the model rows its product ids fit, and the command
+# classes of each endpoint.
+_PlanKey = tuple[int | None, int | None, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
 
 
-def discover(node: ZNode, schemas: Iterable[Schema]) -> dict[int, Found]:
-    """Run `schemas` over the node's values: what each endpoint is found to be, by endpoint."""
+class Table:
+    """The rows, compiled once: which rows can claim a value of each command class, and per kind of node
+    (device class, product, command classes by endpoint) the rows that can do anything on it.
+
+    A row runs on an endpoint only when the endpoint has a value of a command class the row claims (a
+    row with no candidate does nothing), so a node runs the handful of rows its command classes and its
+    device conditions leave, not all of them.
+    """
+
+    __slots__ = ("_by_class", "_by_product", "_plans", "schemas")
+
+    # Plans kept at most (a house has a few dozen kinds of node; hostile input must not grow this).
+    MAX_PLANS = 4096
+
+    def __init__(self, schemas: Iterable[Schema]) -> None:
+        self.schemas = tuple(schemas)
+        by_class: dict[int, list[int]] = {}
+        for row, schema in enumerate(self.schemas):
+            for cc in schema.primary.command_class:
+                by_class.setdefault(cc, []).append(row)
+        self._by_class = {cc: tuple(rows) for cc, rows in by_class.items()}
+        # (manufacturer, product type, product id) → the rows of that model: every node has ids of its own
+        # (a house's nodes rarely share a plan by ids), few have a row.
+        by_product: dict[tuple[int, int, int], list[int]] = {}
+        for row, schema in enumerate(self.schemas):
+            for p in schema.products:
+                for ids in {(p.manufacturer, t, i) for t in p.types for i in p.ids}:
+                    by_product.setdefault(ids, []).append(row)
+        self._by_product = {ids: tuple(rows) for ids, rows in by_product.items()}
+        self._plans: dict[_PlanKey, _Plan] = {}
+
+    def plan(self, node: ZNode, ids: tuple[int, int, int] | None, by_endpoint: dict[int, _ByClass]) -> _Plan:
+        """The rows that can claim something on this node, in table order, each with its endpoints."""
+        key = (
+            node.generic_class,
+            node.specific_class,
+            () if ids is None else self._by_product.get(ids, ()),
+            tuple((ep, tuple(by_class)) for ep, by_class in by_endpoint.items()),
+        )
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) >= self.MAX_PLANS:
+                self._plans.clear()
+            plan = self._plans[key] = self._make_plan(node, ids, by_endpoint)
+        return plan
+
+    def _make_plan(
+        self, node: ZNode, ids: tuple[int, int, int] | None, by_endpoint: dict[int, _ByClass]
+    ) -> _Plan:
+        rows = sorted(
+            {
+                row
+                for by_class in by_endpoint.values()
+                for cc in by_class
+                for row in self._by_class.get(cc, ())
+            }
+        )
+        plan: list[tuple[Schema, tuple[int, ...]]] = []
+        for row in rows:
+            schema = self.schemas[row]
+            if not schema.fits_node(node, ids):
+                continue
+            endpoints = tuple(
+                ep
+                for ep, by_class in by_endpoint.items()
+                if (schema.endpoints is None or ep in schema.endpoints)
+                and not schema.primary.command_class.isdisjoint(by_class)
+            )
+            if endpoints:
+                plan.append((schema, endpoints))
+        return tuple(plan)
+
+
+def discover(node: ZNode, schemas: Table | Iterable[Schema]) -> dict[int, Found]:
+    """Run the table (or these rows) over the node's values: what each endpoint is found to be, by endpoint."""
+    table = schemas if isinstance(schemas, Table) else Table(schemas)
     by_endpoint: dict[int, _ByClass] = {}
     for value in node.values.values():
         by_endpoint.setdefault(value.endpoint, {}).setdefault(value.command_class, []).append(value)
     found = {ep: Found() for ep in sorted(by_endpoint)}
     claimed: set[str] = set()
-    ids = product_ids(node)
-    for schema in schemas:
-        if not schema.fits_node(node, ids):
-            continue
+    for schema, endpoints in table.plan(node, product_ids(node), by_endpoint):
         if schema.alone and any(f.capabilities - {Capability.BATTERY} for f in found.values()):
             continue
-        for ep, by_class in by_endpoint.items():
-            if schema.endpoints is None or ep in schema.endpoints:
-                into = (
-                    found[ep] if schema.into_endpoint is None else found.get(schema.into_endpoint, found[ep])
-                )
-                _apply(schema, by_class, into, claimed)
+        for ep in endpoints:
+            into = found[ep] if schema.into_endpoint is None else found.get(schema.into_endpoint, found[ep])
+            _apply(schema, by_endpoint[ep], into, claimed)
     order = {value_id: i for i, value_id in enumerate(node.values)}
     for ep, by_class in by_endpoint.items():
         found[ep].unclaimed = sorted(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
 from zwave_mcp.devices import zwave_classes as zc
-from zwave_mcp.devices.discovery import IGNORE, READING, Schema, ValueMatch, match, product
+from zwave_mcp.devices.discovery import IGNORE, READING, Schema, Table, ValueMatch, match, product
 from zwave_mcp.devices.model import Capability as C
 
 # ---- value shapes used by several rows --------------------------------------------------------------
@@ -564,6 +564,8 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
 )
 
 SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + READING_SCHEMAS + FALLBACK_SCHEMAS
+# The rows compiled once, for `discover`.
+TABLE = Table(SCHEMAS)
 
 # Roles that name a value another row claimed, when the device has a kind: a thermostat's own
 # temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it); the state of
