@@ -8,9 +8,21 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.build import devices_for_node
 from zwave_mcp.devices.describe import sentence, state_summary
-from zwave_mcp.devices.discovery import IGNORE, READING, Schema, discover, match, product, product_ids
+from zwave_mcp.devices.discovery import (
+    IGNORE,
+    READING,
+    Found,
+    Schema,
+    Table,
+    discover,
+    match,
+    product,
+    product_ids,
+)
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.simulator.dumps import load_house_file
 from zwave_mcp.tools.present import verify_summary
 
 
@@ -131,3 +143,61 @@ def test_the_table_claims_nothing_twice_on_the_captured_house() -> None:
 
 def test_housekeeping_command_classes_are_never_device_kinds() -> None:
     assert zc.MANUFACTURER_SPECIFIC in zc.HOUSEKEEPING and zc.BINARY_SWITCH not in zc.HOUSEKEEPING
+
+
+def as_found(found: dict[int, Found]) -> list[Any]:
+    """All a discovery result holds, in its own order, values by id."""
+    return [
+        (
+            ep,
+            sorted(f.capabilities),
+            [(role, v.value_id) for role, v in f.values.items()],
+            [(shelf, [v.value_id for v in values]) for shelf, values in f.readings.items()],
+            list(f.purposes.items()),
+            list(f.data.items()),
+            [v.value_id for v in f.unclaimed],
+            f.is_entry,
+        )
+        for ep, f in found.items()
+    ]
+
+
+def test_a_node_of_a_shape_already_seen_is_found_as_the_rows_find_it_of_its_own_values() -> None:
+    from tests.unit.test_corpus import DEVICES, DUMPS
+    from zwave_mcp.devices.discovery_schemas import SCHEMAS
+
+    table = Table(SCHEMAS)
+    for file in DUMPS:
+        raw = load_house_file(DEVICES / file)
+        first = [n for n in map(parse_node, raw) if n is not None]
+        second = [n for n in map(parse_node, raw) if n is not None]  # the same shapes, values of its own
+        for a, b in zip(first, second, strict=True):
+            table.discover(a)
+            shapes = len(table._recipes)
+            again = table.discover(b)
+            assert len(table._recipes) == shapes, file  # remembered, not run again
+            assert as_found(again) == as_found(discover(b, SCHEMAS)), file  # discover(…, rows): run afresh
+            made_of = [v for f in again.values() for v in (*f.values.values(), *f.unclaimed)]
+            made_of += [v for f in again.values() for values in f.readings.values() for v in values]
+            assert all(v is b.values[v.value_id] for v in made_of), file
+
+
+def test_what_a_row_reads_of_a_value_is_part_of_a_nodes_shape() -> None:
+    table = Table(
+        (
+            Schema("dimmer", C.DIMMER, m.LEVEL_TARGET, match(38, "targetValue", writeable=True)),
+            Schema(
+                "setpoints", C.THERMOSTAT, "setpoint.{key}", match(67, "setpoint", numbered=True), multi=True
+            ),
+        )
+    )
+    dimmer = table.discover(node(value(5, 38, "targetValue", **LEVEL)))[0]
+    assert dimmer.capabilities == {C.DIMMER}
+    # the same value read-only (other metadata): not a dimmer
+    read_only = table.discover(node(value(5, 38, "targetValue", type="number", writeable=False)))[0]
+    assert read_only.capabilities == set() and len(read_only.unclaimed) == 1
+    # a property key 1 is a setpoint type; True, an equal key, is not a number
+    heat = table.discover(node(value(5, 67, "setpoint", 1, type="number")))[0]
+    assert list(heat.values) == ["setpoint.1"]
+    odd = table.discover(node(value(5, 67, "setpoint", True, type="number")))[0]
+    assert odd.values == {} and len(odd.unclaimed) == 1

@@ -1,10 +1,13 @@
 """The discovery engine: runs the table of `discovery_schemas` over one node's values.
 
-Pure and small. The table is read top to bottom; each schema sweeps every endpoint of the node before
+The table is read top to bottom; each schema sweeps every endpoint of the node before
 the next one is tried, and a value the first schema claimed is never claimed again. What a schema says
 about a value (kind, role or reading, purpose) lands in one `Found` per endpoint; `build.py` turns those
 into devices. Values no schema claims are kept (`Found.unclaimed`): a device with no kind at all is "not
 understood yet", and its unclaimed values are what a bug report about it needs.
+
+Pure: the same node gives the same findings. The compiled `Table` only remembers, to be fast at 4,000
+nodes, which rows can apply to each kind of node and what it found of each node shape.
 """
 
 from __future__ import annotations
@@ -96,14 +99,12 @@ def match(
 
 @dataclass(frozen=True, slots=True)
 class Product:
-    """A model, as zwave-js identifies it: manufacturer id, product types, product ids."""
+    """A model, as zwave-js identifies it: manufacturer id, product types, product ids. A node is the
+    model when its (manufacturer, product type, product id) is one of these (`Table` indexes them so)."""
 
     manufacturer: int
     types: frozenset[int]
     ids: frozenset[int]
-
-    def fits(self, ids: tuple[int, int, int] | None) -> bool:
-        return ids is not None and ids[0] == self.manufacturer and ids[1] in self.types and ids[2] in self.ids
 
 
 def product(manufacturer: int, types: Iterable[int], ids: Iterable[int]) -> Product:
@@ -146,12 +147,10 @@ class Schema:
     entry: bool = False  # opening it opens a way into the house (a gate, a garage door)
     data: Mapping[str, Any] = field(default_factory=dict)
 
-    def fits_node(self, node: ZNode, ids: tuple[int, int, int] | None) -> bool:
+    def fits_device_class(self, node: ZNode) -> bool:
         if self.generic is not None and node.generic_class not in self.generic:
             return False
-        if self.specific is not None and node.specific_class not in self.specific:
-            return False
-        return not self.products or any(p.fits(ids) for p in self.products)
+        return self.specific is None or node.specific_class in self.specific
 
 
 @dataclass(slots=True)
@@ -201,6 +200,21 @@ _Plan = tuple[tuple[Schema, tuple[int, ...]], ...]
 # What a node's plan depends on: its device class, the model rows its product ids fit, and the command
 # classes of each endpoint.
 _PlanKey = tuple[int | None, int | None, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
+# What discovery made of one endpoint, by the positions of the values in the node (see `Found`'s fields):
+# endpoint, capabilities, (role, value), (shelf, values), (value, purpose), data, unclaimed, is_entry.
+_Recipe = tuple[
+    tuple[
+        int,
+        tuple[Capability, ...],
+        tuple[tuple[str, int], ...],
+        tuple[tuple[Capability, tuple[int, ...]], ...],
+        tuple[tuple[int, str], ...],
+        tuple[tuple[str, Any], ...],
+        tuple[int, ...],
+        bool,
+    ],
+    ...,
+]
 
 
 class Table:
@@ -209,13 +223,17 @@ class Table:
 
     A row runs on an endpoint only when the endpoint has a value of a command class the row claims (a
     row with no candidate does nothing), so a node runs the handful of rows its command classes and its
-    device conditions leave, not all of them.
+    device conditions leave, not all of them. And a house holds many nodes of one shape (the same model,
+    values and metadata): what the rows made of the first is remembered by the positions of its values,
+    and the next node of that shape gets the same, made of its own values (`_shape`).
     """
 
-    __slots__ = ("_by_class", "_by_product", "_plans", "schemas")
+    __slots__ = ("_by_class", "_by_product", "_plans", "_recipes", "schemas")
 
-    # Plans kept at most (a house has a few dozen kinds of node; hostile input must not grow this).
+    # Plans and shapes kept at most (a house has a few dozen kinds of node; hostile input must not grow
+    # these): when full they are forgotten and learnt again.
     MAX_PLANS = 4096
+    MAX_SHAPES = 2048
 
     def __init__(self, schemas: Iterable[Schema]) -> None:
         self.schemas = tuple(schemas)
@@ -233,25 +251,70 @@ class Table:
                     by_product.setdefault(ids, []).append(row)
         self._by_product = {ids: tuple(rows) for ids, rows in by_product.items()}
         self._plans: dict[_PlanKey, _Plan] = {}
+        # shape → (recipe, the shape's metadata objects: kept alive so that their ids stay theirs)
+        self._recipes: dict[tuple[Any, ...], tuple[_Recipe, tuple[Any, ...]]] = {}
 
-    def plan(self, node: ZNode, ids: tuple[int, int, int] | None, by_endpoint: dict[int, _ByClass]) -> _Plan:
+    def discover(self, node: ZNode) -> dict[int, Found]:
+        """What each endpoint of the node is found to be, by endpoint."""
+        models = self._models(node)
+        shape = _shape(node, models)
+        if shape is None:
+            return self._run(node, models)
+        known = self._recipes.get(shape)
+        if known is not None:
+            return _replay(known[0], tuple(node.values.values()))
+        found = self._run(node, models)
+        if len(self._recipes) >= self.MAX_SHAPES:
+            self._recipes.clear()
+        self._recipes[shape] = (_recipe(found, node), tuple(v.meta for v in node.values.values()))
+        return found
+
+    def _models(self, node: ZNode) -> tuple[int, ...]:
+        """The model rows whose products the node is: all a row's product condition looks at."""
+        ids = product_ids(node)
+        return () if ids is None else self._by_product.get(ids, ())
+
+    def _run(self, node: ZNode, models: tuple[int, ...]) -> dict[int, Found]:
+        """The rows, run over the node's values."""
+        by_endpoint: dict[int, _ByClass] = {}
+        for value in node.values.values():
+            by_endpoint.setdefault(value.endpoint, {}).setdefault(value.command_class, []).append(value)
+        found = {ep: Found() for ep in sorted(by_endpoint)}
+        claimed: set[str] = set()
+        for schema, endpoints in self._plan(node, models, by_endpoint):
+            if schema.alone and any(f.capabilities - {Capability.BATTERY} for f in found.values()):
+                continue
+            for ep in endpoints:
+                into = (
+                    found[ep] if schema.into_endpoint is None else found.get(schema.into_endpoint, found[ep])
+                )
+                _apply(schema, by_endpoint[ep], into, claimed)
+        order = {value_id: i for i, value_id in enumerate(node.values)}
+        for ep, by_class in by_endpoint.items():
+            found[ep].unclaimed = sorted(
+                (v for values in by_class.values() for v in values if v.value_id not in claimed),
+                key=lambda v: order.get(v.value_id, 0),
+            )
+            for readings in found[ep].readings.values():
+                readings.sort(key=lambda v: order.get(v.value_id, 0))  # as the node lists them, whatever row
+        return found
+
+    def _plan(self, node: ZNode, models: tuple[int, ...], by_endpoint: dict[int, _ByClass]) -> _Plan:
         """The rows that can claim something on this node, in table order, each with its endpoints."""
         key = (
             node.generic_class,
             node.specific_class,
-            () if ids is None else self._by_product.get(ids, ()),
+            models,
             tuple((ep, tuple(by_class)) for ep, by_class in by_endpoint.items()),
         )
         plan = self._plans.get(key)
         if plan is None:
             if len(self._plans) >= self.MAX_PLANS:
                 self._plans.clear()
-            plan = self._plans[key] = self._make_plan(node, ids, by_endpoint)
+            plan = self._plans[key] = self._make_plan(node, models, by_endpoint)
         return plan
 
-    def _make_plan(
-        self, node: ZNode, ids: tuple[int, int, int] | None, by_endpoint: dict[int, _ByClass]
-    ) -> _Plan:
+    def _make_plan(self, node: ZNode, models: tuple[int, ...], by_endpoint: dict[int, _ByClass]) -> _Plan:
         rows = sorted(
             {
                 row
@@ -263,7 +326,7 @@ class Table:
         plan: list[tuple[Schema, tuple[int, ...]]] = []
         for row in rows:
             schema = self.schemas[row]
-            if not schema.fits_node(node, ids):
+            if not schema.fits_device_class(node) or (schema.products and row not in models):
                 continue
             endpoints = tuple(
                 ep
@@ -276,29 +339,68 @@ class Table:
         return tuple(plan)
 
 
+def _shape(node: ZNode, models: tuple[int, ...]) -> tuple[Any, ...] | None:
+    """All that the rows read of a node, so that two nodes of one shape are found to be the same: device
+    class, model rows, and per value in the node's order where it is (endpoint, command class, property,
+    property key, and the types of endpoint and key: 1 and True are equal keys, not the same key) and its
+    metadata (`ValueMeta`, shared by values whose metadata is equal, hence its id). None when a value is
+    not listed under its own id (then the rows' order of values and claims could differ)."""
+    values = [
+        (
+            v.endpoint,
+            v.endpoint.__class__,
+            v.command_class,
+            v.property,
+            v.property_key,
+            v.property_key.__class__,
+            id(v.meta),
+        )
+        for value_id, v in node.values.items()
+        if value_id == v.value_id
+    ]
+    if len(values) != len(node.values):
+        return None
+    return (node.generic_class, node.specific_class, models, tuple(values))
+
+
+def _recipe(found: dict[int, Found], node: ZNode) -> _Recipe:
+    """What `found` holds, by the positions of its values in the node."""
+    at = {id(v): i for i, v in enumerate(node.values.values())}
+    at_id = {value_id: i for i, value_id in enumerate(node.values)}
+    return tuple(
+        (
+            ep,
+            tuple(f.capabilities),
+            tuple((role, at[id(v)]) for role, v in f.values.items()),
+            tuple((shelf, tuple(at[id(v)] for v in values)) for shelf, values in f.readings.items()),
+            tuple((at_id[value_id], purpose) for value_id, purpose in f.purposes.items()),
+            tuple(f.data.items()),
+            tuple(at[id(v)] for v in f.unclaimed),
+            f.is_entry,
+        )
+        for ep, f in found.items()
+    )
+
+
+def _replay(recipe: _Recipe, values: tuple[ZValue, ...]) -> dict[int, Found]:
+    """A recipe made of another node's values (of the same shape): new `Found`s, nothing shared."""
+    return {
+        ep: Found(
+            set(capabilities),
+            {role: values[i] for role, i in roles},
+            {shelf: [values[i] for i in at] for shelf, at in readings},
+            {values[i].value_id: purpose for i, purpose in purposes},
+            dict(data),
+            [values[i] for i in unclaimed],
+            is_entry,
+        )
+        for ep, capabilities, roles, readings, purposes, data, unclaimed, is_entry in recipe
+    }
+
+
 def discover(node: ZNode, schemas: Table | Iterable[Schema]) -> dict[int, Found]:
     """Run the table (or these rows) over the node's values: what each endpoint is found to be, by endpoint."""
-    table = schemas if isinstance(schemas, Table) else Table(schemas)
-    by_endpoint: dict[int, _ByClass] = {}
-    for value in node.values.values():
-        by_endpoint.setdefault(value.endpoint, {}).setdefault(value.command_class, []).append(value)
-    found = {ep: Found() for ep in sorted(by_endpoint)}
-    claimed: set[str] = set()
-    for schema, endpoints in table.plan(node, product_ids(node), by_endpoint):
-        if schema.alone and any(f.capabilities - {Capability.BATTERY} for f in found.values()):
-            continue
-        for ep in endpoints:
-            into = found[ep] if schema.into_endpoint is None else found.get(schema.into_endpoint, found[ep])
-            _apply(schema, by_endpoint[ep], into, claimed)
-    order = {value_id: i for i, value_id in enumerate(node.values)}
-    for ep, by_class in by_endpoint.items():
-        found[ep].unclaimed = sorted(
-            (v for values in by_class.values() for v in values if v.value_id not in claimed),
-            key=lambda v: order.get(v.value_id, 0),
-        )
-        for readings in found[ep].readings.values():
-            readings.sort(key=lambda v: order.get(v.value_id, 0))  # as the node lists them, whatever row
-    return found
+    return (schemas if isinstance(schemas, Table) else Table(schemas)).discover(node)
 
 
 def _of(by_class: _ByClass, wanted: ValueMatch) -> list[ZValue]:
