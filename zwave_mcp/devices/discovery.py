@@ -426,8 +426,12 @@ def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) 
     fitting = [v for v in candidates if v.value_id not in claimed and schema.primary.fits(v)]
     if not schema.multi:
         fitting.sort(key=_key_order)  # a Window Covering's lowest parameter is its main movement
+    if schema.role == IGNORE and not schema.companions:  # housekeeping: only claimed (most values are)
+        claimed.update(v.value_id for v in (fitting if schema.multi else fitting[:1]))
+        return
+    templated = "{" in schema.role or "}" in schema.role  # "setpoint.{key}"
     for value in fitting:
-        role = schema.role.format(key=value.property_key)
+        role = schema.role.format(key=value.property_key) if templated else schema.role
         if role not in (READING, IGNORE) and role in found.values:
             continue  # one value per role: the first one (lowest property key) is the device's own
         _claim(schema, found, value, role, claimed)
