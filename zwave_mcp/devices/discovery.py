@@ -408,7 +408,8 @@ def _of(by_class: _ByClass, wanted: ValueMatch) -> list[ZValue]:
     if len(wanted.command_class) == 1:
         for cc in wanted.command_class:
             return by_class.get(cc, [])
-    return [v for cc in sorted(wanted.command_class) for v in by_class.get(cc, [])]
+    # the endpoint's few command classes, not all the ones named (housekeeping names dozens)
+    return [v for cc in sorted(wanted.command_class.intersection(by_class)) for v in by_class[cc]]
 
 
 def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) -> None:
@@ -419,9 +420,11 @@ def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) 
     candidates = _of(by_class, schema.primary)
     if not candidates:
         return
-    if not all(any(need.fits(v) for v in _of(by_class, need)) for need in schema.required):
+    if schema.required and not all(
+        any(need.fits(v) for v in _of(by_class, need)) for need in schema.required
+    ):
         return
-    if any(any(avoid.fits(v) for v in _of(by_class, avoid)) for avoid in schema.absent):
+    if schema.absent and any(any(avoid.fits(v) for v in _of(by_class, avoid)) for avoid in schema.absent):
         return
     fitting = [v for v in candidates if v.value_id not in claimed and schema.primary.fits(v)]
     if not schema.multi:
