@@ -17,9 +17,9 @@ import time
 from typing import Any
 
 from mcp_types import LATEST_PROTOCOL_VERSION
+from zwave_mcp.server.tool_list_cache import FILE_PREFIX, default_directory
 
 from bench.common import PYTHON, REPO, Row, SimProcess, child_env, end_process, mosquitto, p50, say
-from zwave_mcp.server.tool_list_cache import FILE_PREFIX, default_directory
 
 PREFIX = "benchstart"
 

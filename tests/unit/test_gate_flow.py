@@ -380,34 +380,6 @@ def test_a_change_on_no_device_is_said_from_its_own_outcome() -> None:
     assert done.outcome is Outcome.CONFIRMED and done.sentence == "Scene 'Empty' started."
 
 
-def test_while_the_transport_defers_the_audit_line_and_records_follow_the_result(audit: AuditLines) -> None:
-    """The reply does not wait for the audit line or the listeners; they come after it, exactly once, and
-    a listener that fails is logged without losing the audit line."""
-    from zwave_mcp.stdio import after_reply
-
-    rig = Rig()
-
-    def failing(_result: GateResult) -> None:
-        raise RuntimeError("listener broke")
-
-    rig.gate.add_listener(failing)
-
-    async def call() -> tuple[GateResult, int, int]:
-        after_reply.defer(asyncio.get_running_loop())
-        try:
-            result = await rig.gate.apply(rig.change("kitchen light", "on"))
-            held = (len(list(audit)), len(rig.records))
-        finally:
-            after_reply.stop()  # what the transport does once the reply is written (drain)
-        return result, *held
-
-    result, lines_before, records_before = asyncio.run(call())
-    assert result.outcome is Outcome.CONFIRMED
-    assert (lines_before, records_before) == (0, 0)
-    assert [r.outcome for r in audit] == ["confirmed"]  # type: ignore[attr-defined]
-    assert rig.records == [result]
-
-
 def _echo_race(echo_before_poll: bool, then_reported: bool) -> GateResult:
     """An unsupervised switch write whose check-back poll fails. zwave-js's optimistic echo of the write
     comes on the value lane, before the poll's answer or (another connection) overtaken by it."""

@@ -2,27 +2,26 @@
 
 Private parts can be renamed in any release. Reading them through `getattr(..., default)` would degrade
 silently; instead `check(server)` runs when the server starts and raises `CompatError` naming what is
-missing, and `mcp` is pinned to the minor version this was tested with (pyproject.toml).
-`python -m zwave_mcp.server.compat --check` lists each part, ok or what broke (`make test-newest-mcp` runs it, and
-the tests, against the newest mcp 2.x in a venv of its own).
+missing, and `mcp` is pinned to the versions CI tested (pyproject.toml).
+`python -m zwave_mcp.server.compat --check` lists each part, ok or what broke (`make test-newest-mcp` runs it,
+and the tests, against the newest mcp 2.x in a venv of its own; CI runs it).
 
-- `lowlevel_server(server)`: `MCPServer._lowlevel_server`, the SDK's only way to run with our own
-  streams (stdio.py) and to register the 2025-era `resources/subscribe` handlers (resources.py).
-- `connection_key(session)`: `ServerSession._connection`; the SDK builds a session per request, the
-  connection behind it is what identifies a client (resource_updates.py, client_log.py: there its
-  `initialized` event also says when log notifications may start).
+What is still private, and why we cannot do without it:
+- `lowlevel_server(server)`: `MCPServer._lowlevel_server`. `MCPServer` serves stdio only through the SDK's
+  own transport, which drops malformed lines unanswered (python-sdk #2751); the low-level `Server.run`
+  over streams we supply is the only way to put our wire (zwave_mcp.stdio.transport) in front of the
+  SDK's dispatcher. It is also where the 2025-era `resources/subscribe` handlers (resources.py), the
+  `logging/setLevel` handler (client_log.py) and the executor's `tools/call` handler (executor.py: the
+  arguments the middleware already validated are not validated again) are registered: `MCPServer` has
+  no public way to add a request handler.
+- `connection_key(session)`: `ServerSession._connection`. The SDK builds a session per request; the
+  connection behind it is what identifies one client across its requests (resource_updates.py,
+  client_log.py, where its `initialized` event also says when log notifications may start).
 - `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
-  from outside (mqtt.py).
-- `mcp_server(**kwargs)`: `MCPServer(**kwargs)` without the call its constructor makes to its module's
-  `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
-  handler is on the root logger already): 37 ms and 1.4 MB of every start for nothing.
-- `tracing_middleware()`: `mcp.server._otel.OpenTelemetryMiddleware`, which the stdio transport's direct
-  lane for tools/call may pass by when no tracing is set up (stdio_direct.py). The lane also uses
-  `mcp_types.methods.validate_client_request` and `serialize_server_result`, the SDK's own per-version
-  request check and result shaping.
-- `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; mqtt.py reads
-  the socket itself (many packets per `recv`, QoS 0 PUBLISH decoded by mqtt_packets.py) and gives paho
-  the other packets through `recv`, which serves them from memory.
+  from outside (gateway/mqtt.py).
+- `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; gateway/mqtt.py
+  reads the socket itself (many packets per `recv`, QoS 0 PUBLISH decoded by mqtt_packets.py) and gives
+  paho the other packets through `recv`, which serves them from memory.
 """
 
 from __future__ import annotations
@@ -65,28 +64,6 @@ def feed_reads(client: paho.Client, recv: Callable[[int], bytes]) -> None:
     client._sock_recv = recv  # type: ignore[method-assign, assignment]
 
 
-def mcp_server(**kwargs: Any) -> MCPServer:
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver import server as module
-
-    configure = module.configure_logging
-    module.configure_logging = _no_logging_setup
-    try:
-        return MCPServer(**kwargs)
-    finally:
-        module.configure_logging = configure
-
-
-def tracing_middleware() -> type:
-    from mcp.server._otel import OpenTelemetryMiddleware
-
-    return OpenTelemetryMiddleware
-
-
-def _no_logging_setup(*_args: Any, **_kwargs: Any) -> None:
-    """Logging is set up by zwave_mcp.logs before any server is built."""
-
-
 def check(server: MCPServer) -> None:
     """Raise `CompatError` unless every private part above exists with the meaning we use."""
     problems = [problem for _part, problem in report(server) if problem is not None]
@@ -123,34 +100,6 @@ def _connection_probe(server: MCPServer) -> str | None:
     return None
 
 
-def _logging_probe(server: MCPServer) -> str | None:
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver import server as module
-
-    if not callable(getattr(module, "configure_logging", None)) or "configure_logging" not in (
-        MCPServer.__init__.__code__.co_names
-    ):
-        return "mcp: MCPServer no longer sets up logging through its module's configure_logging"
-    return None
-
-
-def _tracing_probe(server: MCPServer) -> str | None:
-    try:
-        tracing_middleware()
-    except ImportError:
-        return "mcp: no OpenTelemetryMiddleware in mcp.server._otel"
-    return None
-
-
-def _methods_probe(name: str) -> Callable[[MCPServer], str | None]:
-    def probe(server: MCPServer) -> str | None:
-        from mcp_types import methods
-
-        return None if callable(getattr(methods, name, None)) else f"mcp: mcp_types.methods has no {name}"
-
-    return probe
-
-
 def _sock_close_probe(server: MCPServer) -> str | None:
     import paho.mqtt.client as paho
 
@@ -175,10 +124,6 @@ def _sock_recv_probe(server: MCPServer) -> str | None:
 PROBES: list[tuple[str, Callable[[MCPServer], str | None]]] = [
     ("mcp: MCPServer._lowlevel_server", _lowlevel_probe),
     ("mcp: ServerSession._connection", _connection_probe),
-    ("mcp: mcp.server.mcpserver.server.configure_logging, called by MCPServer()", _logging_probe),
-    ("mcp: mcp.server._otel.OpenTelemetryMiddleware", _tracing_probe),
-    ("mcp: mcp_types.methods.validate_client_request", _methods_probe("validate_client_request")),
-    ("mcp: mcp_types.methods.serialize_server_result", _methods_probe("serialize_server_result")),
     ("paho-mqtt: Client._sock_close", _sock_close_probe),
     ("paho-mqtt: Client._sock_recv, read by Client._packet_read", _sock_recv_probe),
 ]
@@ -217,7 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Installed: {installed}; zwave-mcp was tested with {tested}.")
     broken = 0
     try:
-        server = mcp_server(name="compat-check")
+        from mcp.server.mcpserver import MCPServer
+
+        server = MCPServer(name="compat-check")
     except Exception as exc:
         print(f"BROKEN  mcp: MCPServer(name=...) cannot be built: {type(exc).__name__}: {exc}")
         return 1

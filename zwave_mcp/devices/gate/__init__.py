@@ -15,8 +15,7 @@ Steps, in order, for one call (`Gate.apply(change, token=..., ask=...)`):
 5. send through the change's `Sender`, then evidence: each effect's outcome from the device's own report
    received after the write (`evidence.py`);
 6. exactly one audit line per attempt with the final `Outcome`, and the same record (`GateResult`) to every
-   listener (`Gate.add_listener`). Over stdio both come right after the call's reply is written
-   (`zwave_mcp.stdio.after_reply`); the record itself is made before the call returns.
+   listener (`Gate.add_listener`), written before the call returns.
 
 Interface
 ---------

@@ -23,7 +23,6 @@ from zwave_mcp.gateway.model import Change as InventoryChange
 from zwave_mcp.policy import AuditEvent, Policy
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.policy.terms import device_label
-from zwave_mcp.stdio import after_reply
 
 log = logging.getLogger(__name__)
 
@@ -510,9 +509,8 @@ class Gate:
         records = _CALL_RECORDS.get()
         if records is not None:
             records.append(result)
-        # The audit line and the listeners (history) after the reply, which carries neither: the record
-        # above is what makes this the attempt's one line (see `end`), whenever it is written.
-        after_reply.later(self._publish, result)
+        # The record above is what makes this the attempt's one line (see `end`).
+        self._publish(result)
         return result
 
     def _publish(self, result: GateResult) -> None:
