@@ -6,8 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from zwave_mcp.server.executor import ToolResult
-from zwave_mcp.server.json_value import AnyJson
+from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer
 
 TOKEN = Field(
