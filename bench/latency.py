@@ -12,6 +12,8 @@ on the SDK's own stdio transport), measured in the same run:
 - a read (`get_device_state`, answered from the live picture): ours - hello;
 - a write (`control_zwave_device`, `confirm_timeout` 0, so the gate answers with what zwave-js said):
   ours - raw `writeValue` round trip - hello.
+Both also in the server process's CPU per call (ours - hello's; /proc/<pid>/stat over the same blocks),
+which a loaded machine moves much less than the times: there every hop between processes waits for a core.
 With confirmation on, the switch is read back once with `pollValue` (the gate never trusts the optimistic
 echo), so a call is two round trips; it is set against the raw client's `writeValue` + `pollValue`.
 """
@@ -20,10 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import threading
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -156,12 +160,20 @@ def _read_block(server: PipeClient, n: int) -> list[float]:
     return times
 
 
+def _cpu_ms(client: PipeClient) -> float:
+    """The CPU its server process has used so far (user and system, all its threads), in ms."""
+    assert client.proc is not None
+    fields = Path(f"/proc/{client.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def _measure(
     port: int, confirm_timeout: float, calls: int, block: int, parts: bool = False
 ) -> dict[str, Any]:
     """Alternating blocks of our write and the raw round trips; with `parts`, also of our read and the
     bare MCPServer's hello (the baselines of our own part)."""
     samples: dict[str, list[float]] = {"ours": [], "raw1": [], "raw2": [], "read": [], "hello": []}
+    cpu = {"ours": 0.0, "read": 0.0, "hello": 0.0}  # the server process's CPU over the blocks, ms
     outcomes: dict[str, int] = {}
     vid = asyncio.run(_switch_value_id(port))
     client = PipeClient(server_env(port, PREFIX, ZWAVE_MCP_CONFIRM_TIMEOUT=str(confirm_timeout))).start()
@@ -176,22 +188,28 @@ def _measure(
                 _read_block(client, 20)
                 _hello_block(hello, 20)
             for start in range(0, calls, block):
+                used = _cpu_ms(client)
                 got, seen = _ours_block(client, block, start)
+                cpu["ours"] += _cpu_ms(client) - used
                 samples["ours"] += got
                 for k, v in seen.items():
                     outcomes[k] = outcomes.get(k, 0) + v
                 samples["raw1"] += _raw_block(raw, vid, block, start, False)
                 samples["raw2"] += _raw_block(raw, vid, block, start, True)
                 if hello is not None:
+                    used = _cpu_ms(client)
                     samples["read"] += _read_block(client, block)
+                    cpu["read"] += _cpu_ms(client) - used
+                    used = _cpu_ms(hello)
                     samples["hello"] += _hello_block(hello, block)
+                    cpu["hello"] += _cpu_ms(hello) - used
         finally:
             raw.close()
     finally:
         client.close()
         if hello is not None:
             hello.close()
-    return {"samples": samples, "outcomes": outcomes}
+    return {"samples": samples, "outcomes": outcomes, "cpu": cpu}
 
 
 def _outcomes(result: dict[str, Any]) -> str:
@@ -218,6 +236,7 @@ def _off_rows(label: str, result: dict[str, Any]) -> list[Row]:
 
 def _own_part_rows(result: dict[str, Any]) -> list[Row]:
     s = result["samples"]
+    cpu_ms = {key: used / max(1, len(s[key])) for key, used in result["cpu"].items()}
     hello, read, write, raw = p50(s["hello"]), p50(s["read"]), p50(s["ours"]), p50(s["raw1"])
     read_part, write_part = read - hello, write - raw - hello
     return [
@@ -241,6 +260,18 @@ def _own_part_rows(result: dict[str, Any]) -> list[Row]:
             write_part <= 1.0,
             f"write {write:.3f} ms, raw writeValue {raw:.3f} ms, hello {hello:.3f} ms; confirm off; "
             + _outcomes(result),
+        ),
+        *(
+            Row(
+                "2 latency",
+                f"our own part in server CPU, {what}: ours - bare MCPServer hello, per call",
+                cpu_ms[key] - cpu_ms["hello"],
+                None,
+                "ms",
+                note=f"server process CPU per call {cpu_ms[key]:.3f} ms, hello's {cpu_ms['hello']:.3f} ms "
+                "(user + system, all threads; the wait for the gateway costs no CPU)",
+            )
+            for key, what in (("read", "a read"), ("ours", "a write"))
         ),
     ]
 

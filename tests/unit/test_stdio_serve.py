@@ -211,3 +211,53 @@ async def test_windows_reads_stdin_on_a_thread_and_runs_a_selector_loop(
     os.close(in_r)
     assert stdio.loop_options("win32") == {"loop_factory": asyncio.SelectorEventLoop}
     assert stdio.loop_options("linux") == {}
+
+
+async def test_a_calls_log_lines_are_written_once_its_answer_is_on_the_wire() -> None:
+    """Lines logged on the loop while a call is answered go to the log handlers after its answer (each
+    write to stderr wakes the reader: it must not come before the reply); the rest go through at once."""
+    import fcntl
+    import logging
+    import struct
+    import termios
+
+    server = MCPServer("logging")
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()  # nobody reads it while serving: what is written stays in the pipe
+    seen: list[tuple[str, int]] = []
+
+    def bytes_on_the_wire() -> int:
+        return int(struct.unpack("i", fcntl.ioctl(out_r, termios.FIONREAD, b"\0\0\0\0"))[0])
+
+    class Watching(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.name == "test.call":
+                seen.append((record.getMessage(), bytes_on_the_wire()))
+
+    @server.tool()
+    async def act() -> str:  # async: on the loop's thread (a sync tool runs on a worker thread)
+        """Logs while it works."""
+        logging.getLogger("test.call").warning("audit line")
+        return "done"
+
+    root = logging.getLogger()
+    watching = Watching()
+    root.addHandler(watching)
+    try:
+        lines = [initialize(1), INITIALIZED, request(2, "tools/call", {"name": "act", "arguments": {}})]
+        feeding = asyncio.to_thread(_write_all, in_w, b"".join(line + b"\n" for line in lines))
+        serving = serve_stdio(server, drain_timeout=5, wire=StdioWire(in_r, out_w), handle_signals=False)
+        async with asyncio.timeout(20):
+            await asyncio.gather(feeding, serving)
+        assert watching in root.handlers  # the transport gave the handlers back
+        logging.getLogger("test.call").warning("after serving")
+    finally:
+        root.removeHandler(watching)
+    os.close(out_w)
+    os.close(in_r)
+    received: list[bytes] = []
+    _read_all(out_r, received)
+    replies = b"".join(received).splitlines()
+    assert [json.loads(r)["id"] for r in replies] == [1, 2]
+    on_the_wire = len(replies[0]) + len(replies[1]) + 2
+    assert seen == [("audit line", on_the_wire), ("after serving", on_the_wire)]

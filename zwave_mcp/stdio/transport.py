@@ -52,6 +52,9 @@ ORDER_WAIT = 1.0
 """How long the answer to a malformed line waits for earlier requests to be answered first, so replies
 keep the order of the lines that caused them; a slow tool call does not hold the reader up longer."""
 
+LOG_HOLD_S = 0.05
+"""Longest a log record waits for an answer to be written (a call the client cancelled gets none)."""
+
 _READ_CHUNK = 64 * 1024
 _INBOX_SIZE = 16  # lines buffered between the reader and the server (backpressure)
 
@@ -257,6 +260,51 @@ class _WireWriter:
             done.set_result(None)
 
 
+class _LogLines(logging.Handler):
+    """The root logger's one handler while serving: records logged on the loop's thread while a request is
+    being answered (a call's audit and log lines) wait until an answer is written, then go to the handlers
+    configured before (`zwave_mcp.logs`). Each line written to stderr wakes the process reading it, which
+    cost a call 0.1-0.5 ms before its answer was out (more on a busy machine). Other records, and anything
+    held longer than `LOG_HOLD_S`, go through at once. Owned by the transport: nothing below knows it."""
+
+    def __init__(self, busy: Callable[[], bool], loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self._busy, self._loop, self._thread = busy, loop, threading.get_ident()
+        self._root = logging.getLogger()
+        self._handlers = list(self._root.handlers)
+        self._held: list[logging.LogRecord] = []
+        self._timer: asyncio.TimerHandle | None = None
+
+    def __enter__(self) -> Self:
+        self._root.handlers = [self]
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._root.handlers = self._handlers
+        self.write_held()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if threading.get_ident() != self._thread or not self._busy():
+            self._pass(record)
+            return
+        self._held.append(record)
+        if self._timer is None:
+            self._timer = self._loop.call_later(LOG_HOLD_S, self.write_held)
+
+    def write_held(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        held, self._held = self._held, []
+        for record in held:
+            self._pass(record)
+
+    def _pass(self, record: logging.LogRecord) -> None:
+        for handler in self._handlers:
+            if record.levelno >= handler.level:
+                handler.handle(record)
+
+
 @dataclass
 class _Pending:
     """Requests read but not answered yet: id → method."""
@@ -354,6 +402,7 @@ async def serve_stdio(
             await writer.write(data)
         if is_answer:
             pending.resolve(msg.id)
+            log_lines.write_held()  # the call's audit and log lines, now that its answer is out
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
@@ -362,21 +411,23 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
+    log_lines = _LogLines(lambda: bool(pending.ids), loop)
     try:
-        async with anyio.create_task_group() as tg:
-            if handle_signals and sys.platform != "win32":  # Windows: Ctrl-C is a KeyboardInterrupt
-                tg.start_soon(watch_signals, tg.cancel_scope)
-            # The SDK reads and writes through these directly: no task of ours between it and the wire.
-            await lowlevel.run(
-                _Source(next_message), _Sink(write_message), lowlevel.create_initialization_options()
-            )
-            # Whatever the drain could not finish still deserves an answer rather than silence.
-            for rid, method in list(pending.ids.items()):
-                await writer.write(
-                    error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}")
+        with log_lines:
+            async with anyio.create_task_group() as tg:
+                if handle_signals and sys.platform != "win32":  # Windows: Ctrl-C is a KeyboardInterrupt
+                    tg.start_soon(watch_signals, tg.cancel_scope)
+                # The SDK reads and writes through these directly: no task of ours between it and the wire.
+                await lowlevel.run(
+                    _Source(next_message), _Sink(write_message), lowlevel.create_initialization_options()
                 )
-                pending.resolve(rid)
-            tg.cancel_scope.cancel()
+                # Whatever the drain could not finish still deserves an answer rather than silence.
+                for rid, method in list(pending.ids.items()):
+                    await writer.write(
+                        error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}")
+                    )
+                    pending.resolve(rid)
+                tg.cancel_scope.cancel()
     finally:
         reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close
 
