@@ -91,6 +91,21 @@ def test_no_private_sdk_or_paho_part_is_used_outside_compat():
     assert users == []
 
 
+def test_the_server_is_built_without_the_sdks_logging_setup_and_a_changed_sdk_fails_loudly(monkeypatch):
+    from mcp.server.mcpserver import server as module
+
+    calls = []
+    monkeypatch.setattr(module, "configure_logging", lambda *a, **k: calls.append(a))
+    server = compat.mcp_server(name="probe")
+    assert isinstance(server, MCPServer) and calls == []  # no rich import, no handler to drop
+    MCPServer("probe")
+    assert len(calls) == 1  # the SDK's own constructor still calls it: only ours is quiet
+
+    monkeypatch.delattr(module, "configure_logging")
+    with pytest.raises(compat.CompatError, match="configure_logging"):
+        compat.check(server)
+
+
 def test_the_check_command_names_each_part_and_what_broke(monkeypatch, capsys):
     """Issue 31: `make test-newest-mcp` runs `python -m zwave_mcp.server.compat --check` against the newest mcp
     2.x; it must say which private part broke, not only that something did."""

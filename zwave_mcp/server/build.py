@@ -21,6 +21,7 @@ from zwave_mcp import __version__
 from zwave_mcp.config import Settings
 from zwave_mcp.server.app import App, build_app
 from zwave_mcp.server.client_log import ClientLog
+from zwave_mcp.server.compat import mcp_server
 from zwave_mcp.server.completions import register_completions
 from zwave_mcp.server.executor import ToolExecutor
 from zwave_mcp.server.prompts import register_prompts
@@ -57,7 +58,7 @@ class ZwaveServer:
         self._started: list[Any] = []  # what the lifespan started: stopped in reverse order
         # Our bus, not the SDK's default, so inventory changes can be published outside any request.
         self.bus = CountingBus(InMemorySubscriptionBus())
-        self.server: MCPServer[ZwaveServer] = MCPServer(
+        self.server: MCPServer[ZwaveServer] = mcp_server(
             name="zwave-mcp",
             title="Z-Wave (zwave-js-ui)",
             version=__version__,

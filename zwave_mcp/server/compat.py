@@ -17,6 +17,10 @@ What is still private, and why we cannot do without it:
 - `connection_key(session)`: `ServerSession._connection`. The SDK builds a session per request; the
   connection behind it is what identifies one client across its requests (resource_updates.py,
   client_log.py, where its `initialized` event also says when log notifications may start).
+- `mcp_server(**kwargs)`: `MCPServer(**kwargs)` without the call its constructor makes to its module's
+  `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
+  handler is on the root logger already): 37 ms and 1.4 MB of every start, whose first `tools/list` is
+  held to 1.5x a bare MCPServer's (bench section 1), for nothing. The SDK has no switch for it.
 - `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
   from outside (gateway/mqtt.py).
 - `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; gateway/mqtt.py
@@ -55,6 +59,22 @@ def connection_key(session: ServerSession) -> object:
     return session._connection
 
 
+def mcp_server(**kwargs: Any) -> MCPServer:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import server as module
+
+    configure = module.configure_logging
+    module.configure_logging = _no_logging_setup
+    try:
+        return MCPServer(**kwargs)
+    finally:
+        module.configure_logging = configure
+
+
+def _no_logging_setup(*_args: Any, **_kwargs: Any) -> None:
+    """Logging is set up by zwave_mcp.logs before any server is built."""
+
+
 def close_socket(client: paho.Client) -> None:
     client._sock_close()
 
@@ -85,6 +105,17 @@ def report(server: MCPServer) -> list[tuple[str, str | None]]:
 
 def _lowlevel_probe(server: MCPServer) -> str | None:
     return None if hasattr(server, "_lowlevel_server") else "mcp: MCPServer has no _lowlevel_server"
+
+
+def _logging_probe(server: MCPServer) -> str | None:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import server as module
+
+    if not callable(getattr(module, "configure_logging", None)) or "configure_logging" not in (
+        MCPServer.__init__.__code__.co_names
+    ):
+        return "mcp: MCPServer no longer sets up logging through its module's configure_logging"
+    return None
 
 
 def _connection_probe(server: MCPServer) -> str | None:
@@ -124,6 +155,7 @@ def _sock_recv_probe(server: MCPServer) -> str | None:
 PROBES: list[tuple[str, Callable[[MCPServer], str | None]]] = [
     ("mcp: MCPServer._lowlevel_server", _lowlevel_probe),
     ("mcp: ServerSession._connection", _connection_probe),
+    ("mcp: mcp.server.mcpserver.server.configure_logging, called by MCPServer()", _logging_probe),
     ("paho-mqtt: Client._sock_close", _sock_close_probe),
     ("paho-mqtt: Client._sock_recv, read by Client._packet_read", _sock_recv_probe),
 ]
@@ -162,9 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Installed: {installed}; zwave-mcp was tested with {tested}.")
     broken = 0
     try:
-        from mcp.server.mcpserver import MCPServer
-
-        server = MCPServer(name="compat-check")
+        server = mcp_server(name="compat-check")
     except Exception as exc:
         print(f"BROKEN  mcp: MCPServer(name=...) cannot be built: {type(exc).__name__}: {exc}")
         return 1
