@@ -6,6 +6,7 @@ enum names ("UnsecuredWithTimeout") or Python's `None`/`True`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from zwave_mcp.devices import model as m
@@ -36,6 +37,7 @@ from zwave_mcp.devices.thermostats import (
     working_setpoints,
 )
 from zwave_mcp.devices.thermostats import temperature as _temperature
+from zwave_mcp.devices.zwave_classes import NOTIFICATION
 from zwave_mcp.gateway.model import ZValue
 
 # zwave-js ThermostatMode → how its state reads ("is heating to 21 °C").
@@ -154,6 +156,9 @@ def _sentence(device: Device) -> str:
         return f"{name} is not understood yet: zwave-mcp does not know what it does."
     if (lock_door := device.values.get(m.LOCK_DOOR)) is not None:
         found = [r for r in found if r.value_id != lock_door.value_id]  # the lock's state says its door
+    if device.has(Capability.LOCK) and lock_state(device) is not None:
+        said = {r.value_id for r in _lock_alerts(device)}  # "locked and jammed": the state says them
+        found = [r for r in found if r.value_id not in said]
     power, others = sentence_phrases(found)
     if not _acts(device):
         if not power and not others:
@@ -308,14 +313,55 @@ def door_open(device: Device) -> bool | None:
     return True if said == "open" else False if said == "closed" else None
 
 
+# What a lock says is wrong with it, by the Notification state's text (zwave-js's Access Control and
+# Home Security states): said with its state, "locked and jammed".
+_LOCK_TROUBLE = {
+    "lock jammed": "jammed",
+    "manual not fully locked operation": "not fully locked",
+    "rf not fully locked operation": "not fully locked",
+    "auto lock not fully locked operation": "not fully locked",
+    "tampering, product cover removed": "its cover has been removed",
+    "tampering, invalid code": "tampered with (a wrong code was entered)",
+    "tampering, product moved": "it has been moved",
+}
+
+
+def _lock_alerts(device: Device) -> list[Reading]:
+    """The lock's jam and tamper notifications that stand now (not idle), with their words."""
+    values = {v.value_id: v for v in device.all_values()}
+    out = []
+    for r in readings(device, 0):
+        if r.command_class != NOTIFICATION or r.idle or r.value in (None, 0):
+            continue
+        value = values.get(r.value_id)
+        text = (value.state_text() or "").casefold() if value is not None else ""
+        if text in _LOCK_TROUBLE or r.sensor == "tamper":
+            out.append(replace(r, text=_LOCK_TROUBLE.get(text, r.text)))
+    return out
+
+
+def lock_alerts(device: Device) -> list[str]:
+    """What a lock reports wrong with it now, in words: "jammed", "its cover has been removed"."""
+    said: list[str] = []
+    for r in _lock_alerts(device):
+        if r.text and r.text not in said:
+            said.append(r.text)
+    return said
+
+
 def _lock_summary(device: Device) -> str:
+    """ "locked, door closed", "locked and jammed, but the door is open", "lock state unknown; jammed"."""
     state = lock_state(device)
     text = state or "lock state unknown"
+    if alerts := lock_alerts(device):
+        text = f"{text} and {and_list(alerts)}" if state else f"{text}; {and_list(alerts)}"
     opened = door_open(device)
     if opened is None:
         return text
     if opened:
-        return "locked, but the door is open" if state == "locked" else f"{text} and the door is open"
+        if state == "locked":
+            return f"{text}, but the door is open"
+        return f"{text}, and the door is open" if alerts else f"{text} and the door is open"
     return f"{text}, door closed"
 
 
