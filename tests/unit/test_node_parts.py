@@ -217,3 +217,11 @@ def test_a_jammed_lock_says_so_with_its_state() -> None:
     assert sentence(lock) == "nodeID_20 is locked and jammed, but the door is open; battery 100 %."
     jam.value = 0
     assert sentence(lock) == "nodeID_20 is locked, but the door is open; battery 100 %."
+
+
+def test_a_tampered_lock_says_so_with_its_state() -> None:
+    (lock,) = devices("lock_home_connect_620_state.json")
+    cover = next(v for v in lock.node.values.values() if v.property_key == "Cover status")
+    cover.value = 3  # "Tampering, product cover removed"
+    assert "and its cover has been removed" in state_summary(lock)
+    assert sentence(lock).count("cover has been removed") == 1
