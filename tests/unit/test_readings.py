@@ -45,7 +45,9 @@ def test_a_thermostat_says_what_it_is_doing_and_its_humidity_and_battery() -> No
     )
     thermostat.values[m.THERMOSTAT_MODE].value = 0
     thermostat.values[m.THERMOSTAT_OPERATING].value = 0
-    assert sentence(thermostat).startswith("Hall Thermostat is off; it is 72 °F now")
+    assert sentence(thermostat).startswith(
+        "Hall Thermostat is off, with heating set to 72 °F and cooling set to 73 °F; it is 72 °F now"
+    )
     operating = thermostat.values[m.THERMOSTAT_OPERATING]
     assert change_phrase(thermostat, operating, 3) == "is now running only its fan"
     assert change_phrase(thermostat, operating, 1) == "is now heating"
