@@ -10,8 +10,8 @@ module, a floor thermostat with a relay on endpoint 4). Then:
   the device's own name to the first endpoint's entity. Its key is "<node>.<endpoint>" ("11.1"; the root's
   is "<node>") and it answers to "<name> <endpoint>" too, its name before there was a main part;
 - **it says every reading of every endpoint that is not a device of its own**: the root's meters and
-  buttons, a floor thermostat's sensor endpoints, the node's battery; a thermostat also says the meters
-  of the endpoints it switches (the heating it drives is what they measure);
+  buttons, a floor thermostat's sensor endpoints, the node's battery; a thermostat also takes the meters
+  of the endpoints it switches (they measure the heating it drives);
 - **every other endpoint that acts is a part**, named "<name> <label>" with the label zwave-js gives the
   endpoint from the device's configuration ("Kitchen RGBW White channel"), else "<name> <endpoint>"
   ("Porch Double Switch 2"), key "<node>.<endpoint>"; it reads what its own endpoint reads, and the
@@ -73,7 +73,7 @@ def devices_for_node(node: ZNode) -> list[Device]:
         if ep not in actuated:
             owner.merge(found)  # the root's meters and buttons, sensor endpoints, the battery
     if Capability.THERMOSTAT in owner.capabilities:
-        _lend_meters(owner, [detected[ep] for ep in actuated if ep != main])
+        _take_meters(owner, [detected[ep] for ep in actuated if ep != main])
     battery = owner.values.get(m.BATTERY_LEVEL)
     devices: list[Device] = []
     for ep in actuated:
@@ -169,13 +169,15 @@ def _one_thermostat(detected: dict[int, Found]) -> None:
         detected[ep] = Found()
 
 
-def _lend_meters(owner: Found, parts: list[Found]) -> None:
-    """The meters of the parts a thermostat switches, said by the thermostat too."""
+def _take_meters(owner: Found, parts: list[Found]) -> None:
+    """The meters of the parts a thermostat switches are the thermostat's: they measure the heating it
+    drives (each value stays on one device, so a room's energy is not counted twice)."""
     for found in parts:
-        for value in found.readings.get(Capability.METER, []):
+        for value in found.readings.pop(Capability.METER, []):
             owner.capabilities.add(Capability.METER)
             owner.readings.setdefault(Capability.METER, []).append(value)
-            owner.purposes.setdefault(value.value_id, found.purposes.get(value.value_id, "meter"))
+            owner.purposes.setdefault(value.value_id, found.purposes.pop(value.value_id, "meter"))
+        found.capabilities.discard(Capability.METER)
 
 
 def _setpoint_type(found: Found) -> None:
