@@ -85,7 +85,9 @@ def _state_summary(device: Device, with_power: bool = True) -> str:
         mode, temperature = _thermostat_parts(device)
         return f"{mode}, {temperature} now" if temperature else mode
     if device.has(Capability.COVER):
-        return _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+        position = _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+        tilt = level_percent(v.get(m.TILT_CURRENT) or v.get(m.TILT_TARGET))
+        return position if tilt is None else f"{position}, slats tilted {tilt} %"
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         return _fan_summary(device)
     if m.VALVE_TARGET in v:
@@ -237,7 +239,7 @@ def _fan_summary(device: Device) -> str:
     level = level_percent(current)
     if level is None:
         return "unknown"
-    speed = fan_speed_at(device, current.value) if device.data.get("fan_speeds") else None
+    speed = fan_speed_at(device, current.value) if device.data.fan_speeds else None
     return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
 
 
