@@ -18,7 +18,7 @@ SUMMARIES = {
     "7": "no motion",
     "8": "off, 0 W",
     "9": "off",
-    "10": "closed, slats tilted 0 %",
+    "10": "closed",
     "11.1": "off",
     "11.2": "off",
 }
@@ -34,9 +34,9 @@ def test_summaries_follow_the_values() -> None:
     d["5"].values[m.LOCK_DOOR].value = "closed"
     assert state_summary(d["5"]) == "locked, door closed"
     d["10"].values[m.COVER_CURRENT].value = 99
-    assert state_summary(d["10"]) == "open, slats tilted 0 %"
+    assert state_summary(d["10"]) == "open"
     d["10"].values[m.COVER_CURRENT].value = 40
-    assert state_summary(d["10"]) == "40 % open, slats tilted 0 %"
+    assert state_summary(d["10"]) == "40 % open"
     d["9"].values[m.LEVEL_CURRENT].value = 50
     d["9"].values[m.COLOR_HEX].value = "ff5000"
     d["9"].values[m.COLOR_CURRENT].value = {
