@@ -142,3 +142,21 @@ def test_a_node_that_has_not_said_its_firmware_is_in_no_range() -> None:
 def test_conditions_belong_on_model_rows() -> None:
     with pytest.raises(ValueError, match="belongs on a model row"):
         Schema(name="x", kind=C.FAN, role="r", primary=match(38), config=(config_is(5, 1),))
+
+
+def test_the_table_names_properties_by_their_command_class_constants() -> None:
+    """No `match(cc, "targetValue")`: a row names a property through `zwave_classes` (one spelling)."""
+    import ast
+    import inspect
+
+    from zwave_mcp.devices import discovery_schemas
+
+    tree = ast.parse(inspect.getsource(discovery_schemas))
+    literal = [
+        ast.unparse(call)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call)
+        and getattr(call.func, "id", None) == "match"
+        and any(isinstance(arg, ast.Constant) and isinstance(arg.value, str) for arg in call.args[1:])
+    ]
+    assert not literal
