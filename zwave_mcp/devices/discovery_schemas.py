@@ -67,7 +67,7 @@ _COVER_COMPANIONS = (
 _SWITCH_TARGET = match(zc.BINARY_SWITCH, SwitchProps.TARGET, writeable=True)
 _SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(zc.BINARY_SWITCH, SwitchProps.CURRENT)),)
 _WINDOW_COVERING_POSITION = match(
-    zc.WINDOW_COVERING, "targetValue", numbered=True, key_label_lacks="slat", writeable=True
+    zc.WINDOW_COVERING, WindowCoveringProps.TARGET, numbered=True, key_label_lacks="slat", writeable=True
 )
 
 
