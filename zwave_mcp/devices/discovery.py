@@ -173,8 +173,9 @@ class Schema:
     default `kind`, measuring or detecting `purpose`) or IGNORE. `companions` are further values of the
     same endpoint and property key claimed with it ((role, match), e.g. a target's current value). The
     device conditions (`generic`/`specific` device class, `products`, `endpoints`) and the endpoint
-    conditions (`required` and `absent` values, `needs_kind` found by an earlier row, `after_kind`: any
-    kind found, `alone`: nothing but a battery found on the node so far) must all hold.
+    conditions (`required` and `absent` values, `needs_kind` found by an earlier row on the endpoint, or
+    on any endpoint of the node with `kind_on_node`, `after_kind`: any kind found, `alone`: nothing but a
+    battery found on the node so far) must all hold.
     """
 
     name: str  # what the row claims and why, for people reading the table: "fan: GE/Jasco 12730 (3 speeds)"
@@ -194,6 +195,9 @@ class Schema:
     required: tuple[ValueMatch, ...] = ()
     absent: tuple[ValueMatch, ...] = ()
     needs_kind: Capability | None = None
+    # `needs_kind` may be on another endpoint of the node (a thermostat's operating state reported by
+    # the root while its mode sits on endpoint 1: `build` makes them one thermostat).
+    kind_on_node: bool = False
     after_kind: bool = False  # only on an endpoint an earlier row made something of
     alone: bool = False
     multi: bool = False  # claim every value that fits (readings, setpoints), not only the first
@@ -354,6 +358,8 @@ class Table:
         for schema, endpoints in self._plan(node, models, by_endpoint):
             if schema.alone and any(f.capabilities - {Capability.BATTERY} for f in found.values()):
                 continue
+            if schema.kind_on_node and not any(schema.needs_kind in f.capabilities for f in found.values()):
+                continue
             for ep in endpoints:
                 into = (
                     found[ep] if schema.into_endpoint is None else found.get(schema.into_endpoint, found[ep])
@@ -483,7 +489,7 @@ def _of(by_class: _ByClass, wanted: ValueMatch) -> list[ZValue]:
 
 
 def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) -> None:
-    if schema.needs_kind is not None and schema.needs_kind not in found.capabilities:
+    if schema.needs_kind is not None and not schema.kind_on_node and schema.needs_kind not in found.capabilities:
         return
     if schema.after_kind and not found.capabilities:
         return

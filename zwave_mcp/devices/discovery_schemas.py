@@ -310,18 +310,27 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     Schema(
+        name="thermostat: a setpoint published without its type (no property key; `build` reads the type "
+        "from its metadata where it says one)",
+        kind=C.THERMOSTAT,
+        role=m.SETPOINT_PREFIX + "0",
+        primary=match(zc.THERMOSTAT_SETPOINT, "setpoint", key=(None,), type="number", writeable=True),
+    ),
+    Schema(
         name="thermostat: a mode it reports but cannot be set",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_MODE,
         primary=match(zc.THERMOSTAT_MODE, ThermostatProps.MODE),
         needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
     ),
     Schema(
-        name="thermostat: operating state",
+        name="thermostat: operating state (on whichever endpoint reports it)",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_OPERATING,
         primary=match(zc.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
         needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
     ),
     Schema(
         name="thermostat: fan mode",
@@ -336,6 +345,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         role=m.THERMOSTAT_FAN_STATE,
         primary=match(zc.THERMOSTAT_FAN_STATE, ThermostatProps.STATE),
         needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
     ),
     Schema(
         name="cover: Window Covering position",
@@ -425,7 +435,16 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         ),
     ),
     Schema(
-        name="housekeeping: a thermostat's own valve opening (set through its setpoint)",
+        name="thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_VALVE,
+        primary=match(zc.MULTILEVEL_SWITCH, "currentValue", type="number"),
+        generic=frozenset({zc.GENERIC_THERMOSTAT}),
+        needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
+    ),
+    Schema(
+        name="housekeeping: the rest of a thermostat's valve (set through its setpoint, not by hand)",
         kind=None,
         role=IGNORE,
         primary=match(zc.MULTILEVEL_SWITCH),

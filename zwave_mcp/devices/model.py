@@ -1,4 +1,4 @@
-"""What people call a device: a node, or one endpoint of a node whose endpoints carry their own actuators.
+"""What people call a device: a node, or a part of a node whose endpoints act on their own (`build`).
 
 A `Device` keeps the `ZValue`s each capability uses under a role name (`SWITCH_TARGET`, `LOCK_CURRENT`, …),
 so control and description never search the node again. The values are the node's own `ZValue` objects:
@@ -92,6 +92,7 @@ THERMOSTAT_OPERATING = "thermostat.operating_state"
 THERMOSTAT_FAN_MODE = "thermostat.fan_mode"  # Thermostat Fan Mode CC: Auto low, Low, High, …
 THERMOSTAT_FAN_STATE = "thermostat.fan_state"  # Thermostat Fan State CC: Idle / Running, …
 THERMOSTAT_FAN_OFF = "thermostat.fan_off"  # Thermostat Fan Mode "off": true while the fan is kept off
+THERMOSTAT_VALVE = "thermostat.valve"  # a radiator thermostat's valve opening (its Multilevel Switch, 0-99)
 SETPOINT_PREFIX = "setpoint."  # + setpoint type number, e.g. "setpoint.1" (Heating)
 BATTERY_LEVEL = "battery.level"
 
@@ -145,6 +146,11 @@ class Device:
     data: Quirks = NO_QUIRKS
     # Values no discovery row claimed: what a bug report about a device not understood needs.
     unclaimed: tuple[ZValue, ...] = ()
+    # A part of a node that is not its main function: what tells it apart in its name ("2", "White
+    # channel"); None for the whole node or its main part, which has the node's own name (`build`).
+    part: str | None = None
+    # Further names it answers to exactly, besides its name and aliases (the main part's "<node> <n>").
+    other_names: tuple[str, ...] = ()
 
     @property
     def understood(self) -> bool:

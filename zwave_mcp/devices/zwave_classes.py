@@ -74,6 +74,7 @@ HOUSEKEEPING = frozenset(
 GENERIC_THERMOSTAT = 0x08
 GENERIC_BINARY_SWITCH = 0x10
 GENERIC_MULTILEVEL_SWITCH = 0x11
+GENERIC_ENTRY_CONTROL = 0x40  # locks, garage doors and gates
 # Specific device classes of a Binary Switch.
 SPECIFIC_SIREN = 0x05
 SPECIFIC_VALVE = 0x06
