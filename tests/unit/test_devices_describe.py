@@ -91,7 +91,9 @@ def test_sentences() -> None:
     )
     assert state_summary(d["6"]) == "off, 20.8 °C now; heating set to 20 °C, cooling set to 24 °C"
     mode.value = 3
-    assert sentence(d["6"]) == "Hallway Thermostat is in auto mode, between 20 °C and 24 °C; it is 20.8 °C now."
+    assert (
+        sentence(d["6"]) == "Hallway Thermostat is in auto mode, between 20 °C and 24 °C; it is 20.8 °C now."
+    )
     mode.value = None
     d["6"].values[m.THERMOSTAT_TEMPERATURE].value = None
     assert sentence(d["6"]) == (

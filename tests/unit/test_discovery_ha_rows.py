@@ -160,3 +160,18 @@ def test_the_table_names_properties_by_their_command_class_constants() -> None:
         and any(isinstance(arg, ast.Constant) and isinstance(arg.value, str) for arg in call.args[1:])
     ]
     assert not literal
+
+
+# ---- dumps whose setpoints and meter readings name their key but leave it out --------------------------------
+
+
+def test_key_less_setpoints_and_meter_readings_get_the_key_zwave_js_gives_them() -> None:
+    """Older Home Assistant fixtures publish `propertyKeyName` without `propertyKey`: each keeps its value."""
+    radiator = raw_node("aeotec_radiator_thermostat_state.json")
+    setpoints = sorted(k for k in radiator["values"] if k.startswith("67-0-setpoint"))
+    assert setpoints == ["67-0-setpoint-1", "67-0-setpoint-11"]
+    floor = raw_node("climate_heatit_z_trm3_state.json")
+    meters = sorted(k for k in floor["values"] if k.startswith("50-1-value"))
+    assert meters == ["50-1-value-65537", "50-1-value-66049", "50-1-value-66561"]  # kWh, W, V
+    (thermostat,) = devices(floor)
+    assert sentence(thermostat).startswith("Thing is set to heat to 22.5 °C and idle, using 0.09 W at 238 V")

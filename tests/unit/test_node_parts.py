@@ -97,12 +97,16 @@ def test_a_floor_heating_thermostat_answers_as_the_thermostat_with_every_reading
     assert (relay.name, relay.kind) == ("nodeID_26 4", C.SWITCH)  # its relay stays reachable
     index = DeviceIndex([thermostat, relay])
     assert index.resolve("nodeID_26", for_mutation=True) is thermostat
-    assert plan_control(thermostat, "set_temperature", value=21).writes[0].value.value_id == "26-67-1-setpoint-1"
+    assert (
+        plan_control(thermostat, "set_temperature", value=21).writes[0].value.value_id == "26-67-1-setpoint-1"
+    )
 
 
 def test_explain_reads_each_device_as_it_answers() -> None:
     text = render_text(explain_nodes([node_of(raw_node("climate_heatit_z_trm2fx_state.json"))], 0), "trm2fx")
-    assert "  - nodeID_26 [key 26.1, endpoint 1, the node's main part]: thermostat (also sensor, meter)" in text
+    assert (
+        "  - nodeID_26 [key 26.1, endpoint 1, the node's main part]: thermostat (also sensor, meter)" in text
+    )
     assert "      says:  nodeID_26 is heating to 29 °C, using 493.57 W" in text
     assert "  - nodeID_26 4 [key 26.4, endpoint 4]: switch (also meter)" in text
 
@@ -111,7 +115,9 @@ def test_explain_reads_each_device_as_it_answers() -> None:
 
 
 def test_a_thermostat_split_over_endpoints_is_one_thermostat() -> None:
-    (thermostat,) = devices("climate_radio_thermostat_ct100_mode_and_setpoint_on_different_endpoints_state.json")
+    (thermostat,) = devices(
+        "climate_radio_thermostat_ct100_mode_and_setpoint_on_different_endpoints_state.json"
+    )
     assert (thermostat.name, thermostat.key, thermostat.kind) == ("nodeID_8", "8", C.THERMOSTAT)
     assert thermostat.values[m.THERMOSTAT_MODE].value_id == "8-64-1-mode"
     assert set(thermostat.setpoints()) == {1, 2}
@@ -152,7 +158,9 @@ def test_a_mode_outside_the_list_is_named_as_zwave_js_names_it(mode: int, said: 
     assert sentence(thermostat).startswith(f"nodeID_26 is {said}, with heating set to 29 °C")
     assert "mode mode" not in sentence(thermostat)
     assert change_phrase(thermostat, value, mode) == changed
-    with pytest.raises(InvalidValue, match=f"is in {'Manufacturer specific mode' if mode == 31 else 'mode 42'}"):
+    with pytest.raises(
+        InvalidValue, match=f"is in {'Manufacturer specific mode' if mode == 31 else 'mode 42'}"
+    ):
         plan_control(thermostat, "set_temperature", value=21)
 
 
@@ -182,9 +190,13 @@ def test_a_setpoint_published_without_its_key_is_the_thermostats_setpoint() -> N
     keyless["id"] = "101-67-1-setpoint"
     raw["values"]["67-1-setpoint"] = keyless
     (thermostat,) = devices("", raw)
-    assert thermostat.setpoints() == {1: thermostat.node.values["101-67-1-setpoint"]}  # its type by ccSpecific
+    assert thermostat.setpoints() == {
+        1: thermostat.node.values["101-67-1-setpoint"]
+    }  # its type by ccSpecific
     assert sentence(thermostat).startswith("nodeID_101 is set to heat to 19 °C and idle")
-    assert plan_control(thermostat, "set_temperature", value=21).writes[0].value.value_id == "101-67-1-setpoint"
+    assert (
+        plan_control(thermostat, "set_temperature", value=21).writes[0].value.value_id == "101-67-1-setpoint"
+    )
 
 
 def test_a_radiator_thermostat_says_its_valve_opening() -> None:

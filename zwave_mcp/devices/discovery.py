@@ -489,7 +489,11 @@ def _of(by_class: _ByClass, wanted: ValueMatch) -> list[ZValue]:
 
 
 def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) -> None:
-    if schema.needs_kind is not None and not schema.kind_on_node and schema.needs_kind not in found.capabilities:
+    if (
+        schema.needs_kind is not None
+        and not schema.kind_on_node
+        and schema.needs_kind not in found.capabilities
+    ):
         return
     if schema.after_kind and not found.capabilities:
         return

@@ -314,7 +314,9 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         "from its metadata where it says one)",
         kind=C.THERMOSTAT,
         role=m.SETPOINT_PREFIX + "0",
-        primary=match(zc.THERMOSTAT_SETPOINT, "setpoint", key=(None,), type="number", writeable=True),
+        primary=match(
+            zc.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
+        ),
     ),
     Schema(
         name="thermostat: a mode it reports but cannot be set",
@@ -438,7 +440,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_VALVE,
-        primary=match(zc.MULTILEVEL_SWITCH, "currentValue", type="number"),
+        primary=match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
         generic=frozenset({zc.GENERIC_THERMOSTAT}),
         needs_kind=C.THERMOSTAT,
         kind_on_node=True,

@@ -106,15 +106,18 @@ class Quirks:
     fan_speeds: tuple[tuple[int, int], ...] = ()
     # A siren whose tones are Multilevel Switch levels: (level, tone name), as the maker names them.
     siren_tones: tuple[tuple[int, str], ...] = ()
+    # The endpoint this row claims on is the node's main function (what its own name means).
+    main_part: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.fan_speeds or self.siren_tones)
+        return bool(self.fan_speeds or self.siren_tones or self.main_part)
 
     def merged(self, other: Quirks) -> Quirks:
         """These quirks, with what `other` knows and these do not (the first row's facts are kept)."""
         return Quirks(
             fan_speeds=self.fan_speeds or other.fan_speeds,
             siren_tones=self.siren_tones or other.siren_tones,
+            main_part=self.main_part or other.main_part,
         )
 
 
