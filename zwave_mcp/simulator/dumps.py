@@ -485,10 +485,9 @@ def _implied_key(raw: dict[str, Any]) -> int | None:
         kind = specific.get("setpointType")
         return kind if _is_int(kind) else None
     if raw.get("commandClass") == _METER_CC and raw.get("property") in _METER_KEYED:
-        parts = [specific.get(k) for k in ("meterType", "scale", "rateType")]
-        if all(_is_int(p) for p in parts):
-            meter_type, scale, rate_type = parts
-            return int(meter_type) << 16 | int(scale) << 8 | int(rate_type)
+        meter_type, scale, rate_type = (specific.get(k) for k in ("meterType", "scale", "rateType"))
+        if isinstance(meter_type, int) and isinstance(scale, int) and isinstance(rate_type, int):
+            return meter_type << 16 | scale << 8 | rate_type
     return None
 
 
