@@ -175,3 +175,12 @@ def test_key_less_setpoints_and_meter_readings_get_the_key_zwave_js_gives_them()
     assert meters == ["50-1-value-65537", "50-1-value-66049", "50-1-value-66561"]  # kWh, W, V
     (thermostat,) = devices(floor)
     assert sentence(thermostat).startswith("Thing is set to heat to 22.5 °C and idle, using 0.09 W at 238 V")
+
+
+@pytest.mark.parametrize(("mode", "tilts"), [(2, True), (1, False), (4, False)])
+def test_a_fibaro_fgr223_has_slats_only_in_venetian_blind_mode(mode: int, tilts: bool) -> None:
+    """Parameter 151 (operating mode): 1 roller blind, 2 venetian blind, 4 gate…; the dump says 2."""
+    (shutter,) = devices(with_parameter(raw_node("cover_fibaro_fgr223_state.json", "Blind"), 151, mode))
+    assert shutter.kind == C.COVER and (m.TILT_TARGET in shutter.values) is tilts
+    if tilts:
+        assert plan_control(shutter, "set_tilt", position=30).writes[0].value.endpoint == 2
