@@ -4,7 +4,7 @@ A node is one device unless more than one of its endpoints acts on its own (a do
 module, a floor thermostat with a relay on endpoint 4). Then:
 
 - **the node's own name is its main function**, the thing people buy it for (`main_part`): the endpoint a
-  model row names (`data["main_part"]`), else the one whose kind the node's device class is for (a
+  model row names (`Quirks.main_part`), else the one whose kind the node's device class is for (a
   Thermostat's thermostat, a Multilevel Switch's light before its fan), else the first kind in
   `KIND_ORDER` (a lock before a light before a switch), else the lowest endpoint, as Home Assistant gives
   the device's own name to the first endpoint's entity. Its key is "<node>.<endpoint>" ("11.1"; the root's
@@ -36,8 +36,6 @@ from zwave_mcp.safetext import plain_text
 
 # zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
 BROADCAST_NODE_IDS = frozenset({255, 4095})
-# What a model row's `data` says to make its endpoint the node's main part.
-MAIN_PART = "main_part"
 
 
 def is_user_node(node: ZNode) -> bool:
@@ -140,7 +138,7 @@ def main_part(node: ZNode, acting: dict[int, Found]) -> int:
         found = acting[ep]
         kind = next(c for c in KIND_ORDER if c in found.capabilities and c in m.ACTUATORS)
         return (
-            0 if found.data.get(MAIN_PART) else 1,
+            0 if found.data.main_part else 1,
             wanted.index(kind) if kind in wanted else len(wanted),
             KIND_ORDER.index(kind),
             ep,

@@ -431,7 +431,7 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
         except InvalidValue:
             raise InvalidValue(f"{allowed}; '{echo(str(raw))}' is neither.") from None
         level = to_level(percent, target)
-        named = fan_speed_at(device, level) if device.data.get("fan_speeds") else None
+        named = fan_speed_at(device, level) if device.data.fan_speeds else None
         if named is not None:
             level = named.high  # a fan of known speeds runs at its speeds only: the one this percent is in
         shown, argument = (f"{percent} %" if named is None else f"{named.name} ({percent} %)"), percent

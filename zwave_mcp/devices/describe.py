@@ -84,7 +84,7 @@ NO_READINGS = "no readings"
 STILL_LOADING = "still loading"  # zwave-js-ui has not sent the device's values yet (ZNode.loading)
 
 
-def _state_summary(device: Device, with_power: bool = True) -> str:
+def _state_summary(device: Device, with_power: bool = True, with_slats: bool = False) -> str:
     v = device.values
     if not device.understood and device.unclaimed:
         return "not understood yet"
@@ -95,7 +95,11 @@ def _state_summary(device: Device, with_power: bool = True) -> str:
         text = f"{mode}, {temperature} now" if temperature else mode
         return f"{text}; {', '.join(besides)}" if besides else text  # "off, 21 °C now; heating set to 20 °C"
     if device.has(Capability.COVER):
-        return _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+        position = _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+        tilt = level_percent(v.get(m.TILT_CURRENT) or v.get(m.TILT_TARGET)) if with_slats else None
+        if tilt is None or position == "position unknown":
+            return position
+        return f"{position}, slats tilted {tilt} %"  # the full answer says them, a list does not
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         return _fan_summary(device)
     if m.VALVE_TARGET in v:
@@ -177,7 +181,7 @@ def _sentence(device: Device) -> str:
         battery = [p for p in others if p.startswith("battery ")]
         rest = [p for p in others if p not in battery]
         return f"{name} reports {and_list(rest + power + battery)}."  # alarms, environment, power, battery
-    summary = _state_summary(device, with_power=False)
+    summary = _state_summary(device, with_power=False, with_slats=True)
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."
     unknown = True
@@ -264,7 +268,7 @@ def _fan_summary(device: Device) -> str:
     level = level_percent(current)
     if level is None:
         return "unknown"
-    speed = fan_speed_at(device, current.value) if device.data.get("fan_speeds") else None
+    speed = fan_speed_at(device, current.value) if device.data.fan_speeds else None
     return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
 
 

@@ -97,6 +97,33 @@ SETPOINT_PREFIX = "setpoint."  # + setpoint type number, e.g. "setpoint.1" (Heat
 BATTERY_LEVEL = "battery.level"
 
 
+@dataclass(frozen=True, slots=True)
+class Quirks:
+    """What a model's discovery row knows of it beyond its command classes (typed: nothing is read by a
+    string key). Empty fields say nothing: a row sets only what its model needs."""
+
+    # A fan known by model: its Multilevel Switch level ranges, slowest first ((1, 33), (34, 67), …).
+    fan_speeds: tuple[tuple[int, int], ...] = ()
+    # A siren whose tones are Multilevel Switch levels: (level, tone name), as the maker names them.
+    siren_tones: tuple[tuple[int, str], ...] = ()
+    # The endpoint this row claims on is the node's main function (what its own name means).
+    main_part: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.fan_speeds or self.siren_tones or self.main_part)
+
+    def merged(self, other: Quirks) -> Quirks:
+        """These quirks, with what `other` knows and these do not (the first row's facts are kept)."""
+        return Quirks(
+            fan_speeds=self.fan_speeds or other.fan_speeds,
+            siren_tones=self.siren_tones or other.siren_tones,
+            main_part=self.main_part or other.main_part,
+        )
+
+
+NO_QUIRKS = Quirks()
+
+
 @dataclass(slots=True)
 class Device:
     """A controllable or observable thing in the house, as a person names it."""
@@ -119,7 +146,7 @@ class Device:
     # What discovery says each value it claimed is for (value id → "level.target", "smoke", "temperature"…).
     purposes: dict[str, str] = field(default_factory=dict)
     # Facts of the discovery rows that matched (a fan's speed presets, a siren's tones by level).
-    data: dict[str, Any] = field(default_factory=dict)
+    data: Quirks = NO_QUIRKS
     # Values no discovery row claimed: what a bug report about a device not understood needs.
     unclaimed: tuple[ZValue, ...] = ()
     # A part of a node that is not its main function: what tells it apart in its name ("2", "White
