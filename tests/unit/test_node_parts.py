@@ -238,3 +238,9 @@ def test_a_tampered_lock_says_so_with_its_state() -> None:
     cover.value = 3  # "Tampering, product cover removed"
     assert "and its cover has been removed" in state_summary(lock)
     assert sentence(lock).count("cover has been removed") == 1
+
+
+def test_setpoints_of_a_type_nobody_names_are_not_said() -> None:
+    (valve,) = devices("climate_danfoss_bad_setpoint_state.json")
+    assert len(valve.setpoints()) == 3  # heating, and zwave-js's "Unknown (0x03)" and "Unknown (0x05)"
+    assert sentence(valve) == "nodeID_5 is set to 11 °C; it is 18 °C now, with battery 49 %."
