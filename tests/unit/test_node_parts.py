@@ -244,3 +244,13 @@ def test_setpoints_of_a_type_nobody_names_are_not_said() -> None:
     (valve,) = devices("climate_danfoss_bad_setpoint_state.json")
     assert len(valve.setpoints()) == 3  # heating, and zwave-js's "Unknown (0x03)" and "Unknown (0x05)"
     assert sentence(valve) == "nodeID_5 is set to 11 °C; it is 18 °C now, with battery 49 %."
+
+
+def test_a_colour_led_without_brightness_says_its_colour_then_its_readings() -> None:
+    """Express Controls EZMultiPli: a multisensor whose LED is a Color Switch without a dimmer (it said
+    "HSM200 is no motion, air temperature …; no motion, air temperature …", its readings twice)."""
+    (sensor,) = devices("express_controls_ezmultipli_state.json")
+    assert sentence(sensor) == "HSM200 is lit green; no motion, air temperature 16.8 °C and illuminance 61 %."
+    sensor.values[m.COLOR_CURRENT].value = {"red": 0, "green": 0, "blue": 0}
+    sensor.values[m.COLOR_HEX].value = "000000"
+    assert state_summary(sensor) == "off"
