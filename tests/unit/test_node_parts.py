@@ -254,3 +254,9 @@ def test_a_colour_led_without_brightness_says_its_colour_then_its_readings() -> 
     sensor.values[m.COLOR_CURRENT].value = {"red": 0, "green": 0, "blue": 0}
     sensor.values[m.COLOR_HEX].value = "000000"
     assert state_summary(sensor) == "off"
+
+
+def test_a_siren_not_heard_from_is_not_asked_whether_it_is_on() -> None:
+    first = devices("aeotec_zw164_siren_state.json")[0]
+    assert (first.name, first.kind) == ("nodeID_2", C.SIREN)  # its first sound endpoint is its own name
+    assert sentence(first) == "nodeID_2 has not reported whether it is sounding."

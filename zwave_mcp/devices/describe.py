@@ -201,6 +201,8 @@ def _sentence(device: Device) -> str:
         primary = "has not reported its position yet"
     elif summary.startswith("unknown") and m.VALVE_TARGET in device.values:
         primary = "has not reported whether it is open"
+    elif summary.startswith("unknown") and device.kind == Capability.SIREN:
+        primary = "has not reported whether it is sounding"
     elif summary.startswith("unknown"):
         primary = "has not reported whether it is on"
     else:
