@@ -260,3 +260,32 @@ def test_a_siren_not_heard_from_is_not_asked_whether_it_is_on() -> None:
     first = devices("aeotec_zw164_siren_state.json")[0]
     assert (first.name, first.kind) == ("nodeID_2", C.SIREN)  # its first sound endpoint is its own name
     assert sentence(first) == "nodeID_2 has not reported whether it is sounding."
+
+
+def test_a_model_row_can_say_which_part_is_the_main_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The maker's word beats the device class: a row marking the LZW36's fan (endpoint 2) as its main
+    part gives the fan the node's own name, and the light becomes "… 1"."""
+    from zwave_mcp.devices import build
+    from zwave_mcp.devices import zwave_classes as zc
+    from zwave_mcp.devices.discovery import Schema, Table, match, product
+    from zwave_mcp.devices.discovery_schemas import SCHEMAS
+    from zwave_mcp.devices.model import Quirks
+
+    fan_first = Schema(
+        name="fan: Inovelli LZW36, the fan as its main part (a test row)",
+        kind=C.FAN,
+        role=m.LEVEL_TARGET,
+        primary=match(zc.MULTILEVEL_SWITCH, "targetValue", type="number", writeable=True),
+        products=(product(0x031E, {0x000E}, {0x0001}),),
+        endpoints=frozenset({2}),
+        data=Quirks(main_part=True),
+    )
+    monkeypatch.setattr(build, "TABLE", Table((fan_first, *SCHEMAS)))
+    light, fan = devices("inovelli_lzw36_state.json")
+    assert (fan.name, fan.part, light.name, light.part) == (
+        "family_room_combo",
+        None,
+        "family_room_combo 1",
+        "1",
+    )
+    assert {"power", "energy"} <= quantities(fan)  # the node's meter goes with its own name
