@@ -9,6 +9,8 @@
 - A reply that cannot be serialized becomes a -32603 error for its id, and serving goes on.
 - On stdin EOF, requests already read are answered (bounded by `drain_timeout`) before we return; requests
   still unanswered then get an error instead of silence. SIGTERM/SIGINT end the serving quietly.
+- A call's audit and log lines reach stderr right after its answer (`_LogLines`, the root logger's one
+  handler while serving): writing a line wakes the process reading stderr, which must not delay a reply.
 
 Everything else (the handshake of either protocol era, dispatch, validation, cancellation, results) is
 the SDK's: its server loop reads messages from `_Source` and writes them to `_Sink`.
