@@ -222,6 +222,21 @@ async def test_pins_typed_in_other_digits_are_read_as_digits(mosquitto: Any, sim
             client, {"deviceName": "side door", "action": "add", "name": "Dave", "pin": "５１٥٠"}
         )
         assert done.outcome == "confirmed" and side_users(sim)[4]["pin"] == "5150", done.text
+        # A model may send the PIN as a JSON number; anything else is refused without repeating it.
+        _, number = await confirmed(
+            client, {"deviceName": "side door", "action": "change_pin", "user": "Dave", "pin": 6161}
+        )
+        assert number.outcome == "confirmed" and side_users(sim)[4]["pin"] == "6161", number.text
+        odd = await call(
+            client,
+            TOOL,
+            {"deviceName": "side door", "action": "change_pin", "user": "Dave", "pin": [2, 5, 8, 0]},
+        )
+        assert odd.is_error and "2, 5, 8" not in odd.error and "[2" not in odd.error, odd.error
+        letters = await call(
+            client, TOOL, {"deviceName": "side door", "action": "add", "name": "Eve", "pin": "25ab"}
+        )
+        assert letters.error == "A PIN for Side Door Lock is 4 to 8 digits (0-9) and nothing else."
 
 
 @pytest.mark.parametrize(

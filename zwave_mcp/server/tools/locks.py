@@ -8,10 +8,10 @@ users are hidden (no such device), a denied lock's users are readable and not ch
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockUserCalls
@@ -42,6 +42,11 @@ TOOL = "manage_lock_users"
 LockAction = Literal["list", "add", "rename", "enable", "disable", "change_pin", "remove"]
 
 
+def _digits_as_text(value: Any) -> Any:
+    """A PIN a model sent as a JSON number (5150) is the same PIN as text."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 class LockUsersArgs(_Args):
     deviceName: str | None = Field(
         None, max_length=NAME_MAX, description="The lock ('back door'); leave out to list every lock's users"
@@ -51,7 +56,7 @@ class LockUsersArgs(_Args):
         None, max_length=NAME_MAX, description="Who: a name ('Sam') or user number ('3')"
     )
     name: str | None = Field(None, max_length=NAME_MAX, description="add/rename: the person's name")
-    pin: str | None = Field(
+    pin: Annotated[str | None, BeforeValidator(_digits_as_text)] = Field(
         None, description="add/change_pin: the PIN the person chose (never repeated back)"
     )
     confirmationToken: str | None = Field(
