@@ -32,9 +32,10 @@ from mcp.client.stdio import stdio_client
 
 from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.logs import is_secret_name
 from zwave_mcp.simulator.admin import NewDevice
 from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
-from zwave_mcp.simulator.house import Node, captured_scenes, load_house
+from zwave_mcp.simulator.house import CAPTURED_WITH_LOCKS, Node, captured_scenes, load_house
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
 
@@ -149,7 +150,8 @@ def start_home(
             raise DemoError(f"the MQTT broker did not start: {exc}") from exc
         config = SimConfig(prefix=PREFIX, timing=DEMO_TIMING)
         if house is None:
-            home.simulator = Simulator(HOST, home.port, "captured", config, captured_scenes())
+            # The captured house and the two keypad locks recorded later (users and PINs: issue 37).
+            home.simulator = Simulator(HOST, home.port, CAPTURED_WITH_LOCKS, config, captured_scenes())
         else:
             home.simulator = Simulator(HOST, home.port, house, config)
         try:
@@ -195,8 +197,14 @@ class Transcript:
         )
 
 
+def _secret(key: str) -> bool:
+    return is_secret_name(key) and key != "confirmationToken"  # the token is the answer's, shown there
+
+
 def format_call(name: str, args: dict[str, Any]) -> str:
-    inner = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in args.items())
+    """The call as the transcript shows it; a secret (a lock's PIN) is not printed."""
+    shown = {k: "(not shown)" if _secret(k) and v is not None else v for k, v in args.items()}
+    inner = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in shown.items())
     return f"{name}({inner})"
 
 
@@ -294,6 +302,9 @@ DEAD_NODE = Step(
     before=_pull_coffee_plug,
     narration="(In the simulated house, the coffee maker's plug stops answering: a dead node.)",
 )
+WHO_MAY = Step("Who has a code for the side door?", "manage_lock_users", {"deviceName": "side door"}, _ok)
+# The dog walker's PIN, as the person would type it; the transcript and every answer leave it out.
+ADD_CODE = {"deviceName": "side door", "action": "add", "name": "Dog Walker", "pin": "2580"}
 NEW_DEVICE = NewDevice(name="Hallway Motion", location="Hallway")
 NEW_DEVICE_DETAILS = Step(
     "What security and firmware does the new sensor have?",
@@ -361,10 +372,27 @@ class Conversation:
         for step in SCRIPT:
             await self.say(step)
         await self.unlock_with_confirmation()
+        await self.say(WHO_MAY)
+        await self.add_a_code()
         await self.say(DEAD_NODE)
         await self.say(HEALTH_AFTER)
         if self.home.admin:
             await self.include_a_device()
+
+    async def add_a_code(self) -> None:
+        """A code for the dog walker on the keypad lock: asked, agreed, then the lock's users read again."""
+        self.t.line("(The dog walker's code is typed in with the request; no transcript or answer shows it.)")
+        self.t.line("You: Add a code for the dog walker on the side door.")
+        asked = await self.call("manage_lock_users", ADD_CODE)
+        token = asked.result.get("confirmationToken")
+        self.check("add a code", asked.result.get("outcome") == "needs_confirmation")
+        self.t.line()
+        if not isinstance(token, str):
+            return
+        self.t.line("You: Yes, give the dog walker that code.")
+        done = await self.call("manage_lock_users", {**ADD_CODE, "confirmationToken": token})
+        self.check("confirm the new code", done.result.get("outcome") == "confirmed")
+        self.t.line()
 
     async def include_a_device(self) -> None:
         """--admin: a new sensor joins with S2 security, the PIN read off its label (the two-step flow)."""
