@@ -51,7 +51,7 @@ test-amqtt: $(INSTALLED)
 	ZWAVE_TEST_BROKER=amqtt $(PY) -m pytest -q -p no:cacheprovider tests/integration tests/e2e
 
 # The suite against the newest mcp 2.x (users keep the tested pin, mcp>=2.3,<2.4): a venv of its own, the pin
-# overridden, then `python -m zwave_mcp.compat --check` names each private SDK part that broke, and the
+# overridden, then `python -m zwave_mcp.server.compat --check` names each private SDK part that broke, and the
 # tests run (TESTS= picks some: make test-newest-mcp TESTS="tests/unit/test_compat.py").
 NEWEST_MCP_VENV ?= .venv-newest-mcp
 TESTS ?=
@@ -64,7 +64,7 @@ test-newest-mcp:
 	$(NEWEST_MCP_VENV)/bin/python -m pip install -q --upgrade "mcp>=2,<3"
 	@$(NEWEST_MCP_VENV)/bin/python -c "from importlib.metadata import version as v; print('mcp', v('mcp'), 'mcp-types', v('mcp-types'))"
 	@failed=0; \
-	  $(NEWEST_MCP_VENV)/bin/python -m zwave_mcp.compat --check || failed=1; \
+	  $(NEWEST_MCP_VENV)/bin/python -m zwave_mcp.server.compat --check || failed=1; \
 	  $(NEWEST_MCP_VENV)/bin/python -m pytest -q -p no:cacheprovider $(TESTS) || failed=1; \
 	  exit $$failed
 

@@ -183,7 +183,7 @@ async def _measure(
     from mcp import Client
 
     from zwave_mcp.gateway.client import ZwaveGateway
-    from zwave_mcp.server import build_server
+    from zwave_mcp.server.build import build_server
 
     settings = bench_settings(port, PREFIX, mqtt_version=version)
     gateway = ZwaveGateway(settings)

@@ -17,12 +17,12 @@ import time
 from typing import Any
 
 from bench.common import Row, p50, p99, say
-from zwave_mcp.app import build_app
 from zwave_mcp.config import load_settings
 from zwave_mcp.devices.control import control_change, plan_control
 from zwave_mcp.gateway.api import SetValueStatus, WriteResult
 from zwave_mcp.logs import configure_logging
-from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.server.app import build_app
 from zwave_mcp.simulator import captured_house
 
 TARGET_MS = 0.3

@@ -24,7 +24,7 @@ from mcp import Client
 
 from bench.common import Row, SimProcess, bench_settings, mosquitto, p50, say, skip_client_validation
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.server import build_server
+from zwave_mcp.server.build import build_server
 from zwave_mcp.simulator.house import generate_house
 
 PREFIX = "benchgroups"

@@ -26,7 +26,7 @@ if __name__ == "__main__":
 
     if "--zwave-stdio" in sys.argv:
         # zwave-mcp's own stdio transport (no reader thread, no memory streams): the section 2 floor.
-        from zwave_mcp.stdio import protect_stdout, run_stdio
+        from zwave_mcp.stdio.transport import protect_stdout, run_stdio
 
         protect_stdout()
         run_stdio(build_hello(), drain_timeout=5.0)

@@ -34,7 +34,7 @@ from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change
 from zwave_mcp.history.recorder import Recorder
 from zwave_mcp.history.store import Store, number_of, to_json
-from zwave_mcp.server import build_server
+from zwave_mcp.server.build import build_server
 from zwave_mcp.simulator.house import captured_house
 
 PREFIX = "benchhistory"

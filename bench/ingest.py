@@ -48,7 +48,7 @@ def rss_child() -> dict[str, Any]:
     configure_logging("warning")
     from bench.common import bench_settings
     from zwave_mcp.gateway.client import ZwaveGateway, release_freed_memory
-    from zwave_mcp.server import stage_server
+    from zwave_mcp.server.build import stage_server
 
     with tempfile.TemporaryDirectory(prefix="zwave-mcp-bench-rss-") as state:
         settings = bench_settings(1, "benchrss", history_path=str(Path(state) / "history.sqlite3"))
@@ -106,7 +106,7 @@ def child() -> dict[str, Any]:
     configure_logging("warning")
     from bench.common import bench_settings
     from zwave_mcp.gateway.client import ZwaveGateway
-    from zwave_mcp.server import stage_server
+    from zwave_mcp.server.build import stage_server
     from zwave_mcp.simulator import generate_house
 
     settings = bench_settings(1, "benchingest")  # never connects: nothing here starts the transport

@@ -30,7 +30,7 @@ from bench.common import (
 )
 from bench.hello_server import build_hello
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.server import build_server
+from zwave_mcp.server.build import build_server
 
 HOUSES = (("captured", 10), ("generated:232", 232), ("generated:4000", 4000))
 PREFIX = "benchreads"

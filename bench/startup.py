@@ -4,7 +4,7 @@ Both are spawned the same way (`python -m …`, pipes, one JSON-RPC line at a ti
 machine noise falls on both. For zwave-mcp the broker is reachable and the simulator running; we also
 time spawn → "Z-Wave network loaded" (its log line on stderr).
 
-zwave-mcp keeps its tool list between starts (`zwave_mcp.tool_list_cache`), as any start after the first
+zwave-mcp keeps its tool list between starts (`zwave_mcp.server.tool_list_cache`), as any start after the first
 one of a version and configuration finds it. The first start has none: it is timed too, in spawns whose
 cached list is removed before they start.
 """
@@ -19,7 +19,7 @@ from typing import Any
 from mcp_types import LATEST_PROTOCOL_VERSION
 
 from bench.common import PYTHON, REPO, Row, SimProcess, child_env, end_process, mosquitto, p50, say
-from zwave_mcp.tool_list_cache import FILE_PREFIX, default_directory
+from zwave_mcp.server.tool_list_cache import FILE_PREFIX, default_directory
 
 PREFIX = "benchstart"
 

@@ -18,7 +18,7 @@ from mcp import Client
 from bench.common import Row, SimProcess, bench_settings, mosquitto, say, skip_client_validation
 from bench.hello_server import build_hello
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.server import build_server
+from zwave_mcp.server.build import build_server
 
 IN_FLIGHT = 50
 PREFIX = "benchtput"

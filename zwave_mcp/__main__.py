@@ -2,7 +2,7 @@
 
 import sys
 
-from zwave_mcp.cli import main
+from zwave_mcp.commands.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

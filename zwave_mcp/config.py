@@ -251,7 +251,7 @@ def check_files(settings: Settings, audit_file: Path | None) -> None:
     if settings.mqtt_tls:
         import ssl
 
-        from zwave_mcp.mqtt import build_tls_context
+        from zwave_mcp.gateway.mqtt import build_tls_context
 
         try:
             for name in ("tls_ca", "tls_cert", "tls_key"):

@@ -12,7 +12,7 @@ from tests.fixtures_servers.wire import BANNER_SERVER, DYING_SERVER, GOOD_SERVER
 
 pytestmark = pytest.mark.e2e
 
-CHECK = [sys.executable, "-m", "zwave_mcp.stdio_check"]
+CHECK = [sys.executable, "-m", "zwave_mcp.stdio.check"]
 
 
 def check(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from zwave_mcp import __version__
-from zwave_mcp.cli import SUBCOMMANDS
+from zwave_mcp.commands.cli import SUBCOMMANDS
 
 pytestmark = pytest.mark.e2e
 

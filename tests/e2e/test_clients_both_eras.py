@@ -203,7 +203,9 @@ async def test_a_2026_request_that_opts_in_hears_the_warnings_of_its_own_handlin
                 m for m in heard.messages if m.data.get("message") == "request state replayed; asking again"
             ]
     if level == "warning":
-        assert [(m.level, m.logger) for m in replayed] == [("warning", "zwave_mcp.asking")], heard.messages
+        assert [(m.level, m.logger) for m in replayed] == [("warning", "zwave_mcp.server.asking")], (
+            heard.messages
+        )
     else:
         assert replayed == [] and all(m.level in ("error", "critical") for m in heard.messages), (
             heard.messages

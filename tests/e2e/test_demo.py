@@ -371,7 +371,7 @@ def _health_through(command: list[str], env: dict[str, str]) -> dict[str, Any]:
 def test_a_gateway_that_never_becomes_ready_is_explained(mosquitto: Any, tmp_path: Path) -> None:
     import anyio
 
-    from zwave_mcp.demo import DemoError, Home, Transcript, converse, innermost
+    from zwave_mcp.commands.demo import DemoError, Home, Transcript, converse, innermost
 
     home = Home(mosquitto.broker, "the test broker")  # no simulator: zwave-js-ui never shows up
     out = io.StringIO()
@@ -412,7 +412,7 @@ def test_a_demo_that_cannot_start_says_why_in_one_line_and_leaves_nothing(
     and left an empty log file in the temporary directory."""
     import tempfile
 
-    from zwave_mcp import demo
+    from zwave_mcp.commands import demo
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(demo, "find_mosquitto", lambda: None)  # no Mosquitto anywhere

@@ -143,7 +143,7 @@ async def test_a_write_over_stdio_is_answered_alike_whether_the_client_can_be_as
     mosquitto: Any, sim: Simulator, tmp_path: Path, asks: bool
 ) -> None:
     """A client that cannot be asked has its calls answered by the transport's direct lane
-    (zwave_mcp.stdio_direct), one that can by the SDK's dispatcher; the write and its answer are the same."""
+    (zwave_mcp.stdio.direct), one that can by the SDK's dispatcher; the write and its answer are the same."""
     from tests.fixtures_servers.wire import INITIALIZED, request, run_lines
 
     hello = {

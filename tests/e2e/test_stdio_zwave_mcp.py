@@ -23,7 +23,7 @@ from tests.fixtures_servers.wire import (
 pytestmark = pytest.mark.e2e
 
 # Until the lead's server module lands, its absence is reported as a skip, not a transport failure.
-pytest.importorskip("zwave_mcp.server", reason="zwave_mcp.server is not importable yet")
+pytest.importorskip("zwave_mcp.server.build", reason="zwave_mcp.server.build is not importable yet")
 
 SERVER = [sys.executable, "-m", "zwave_mcp"]
 
@@ -103,7 +103,7 @@ def test_warnings_reach_a_2025_client_as_log_notifications_after_initialized_onl
     logs = [m["params"] for m in messages if m.get("method") == "notifications/message"]
     assert logs and {p["level"] for p in logs} <= {"warning", "error", "critical"}, logs
     assert any(
-        p["logger"] == "zwave_mcp.mqtt"
+        p["logger"] == "zwave_mcp.gateway.mqtt"
         and "MQTT connection failed: connection refused" in p["data"]["message"]
         and p["data"]["connection"] in ("values", "api")
         for p in logs

@@ -18,7 +18,7 @@ import anyio
 from mcp import Client
 
 from zwave_mcp.config import Settings
-from zwave_mcp.server import build_server
+from zwave_mcp.server.build import build_server
 from zwave_mcp.simulator import Simulator
 from zwave_mcp.simulator.dumps import load_house_file
 from zwave_mcp.simulator.house import value_key

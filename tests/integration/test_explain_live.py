@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from zwave_mcp import app as app_module
-from zwave_mcp import explain
+from zwave_mcp.commands import explain
+from zwave_mcp.server import app as app_module
 from zwave_mcp.simulator import Simulator
 
 pytestmark = pytest.mark.integration

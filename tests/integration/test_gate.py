@@ -400,7 +400,7 @@ async def test_action_words_people_use_are_accepted(
 
 
 async def test_zwave_mcp_config_lists_entries_that_match_no_device(mosquitto: Any, sim: Simulator) -> None:
-    from zwave_mcp.config_check import policy_entry_report
+    from zwave_mcp.commands.config_check import policy_entry_report
 
     report = await policy_entry_report(
         settings_for(mosquitto, sim, deny="Porch Double Switch, Attic Fan", hide="node:99"), timeout=5.0

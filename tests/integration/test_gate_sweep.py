@@ -21,7 +21,7 @@ from tests.conftest import MessageCollector
 from tests.integration.mcp_harness import call, connected, settings_for
 from tests.integration.test_safety import ACTION_ARGS
 from tests.integration.test_tools import HOUSE
-from zwave_mcp.outcome import NOT_SENT, Outcome
+from zwave_mcp.policy.outcome import NOT_SENT, Outcome
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
 pytestmark = pytest.mark.integration

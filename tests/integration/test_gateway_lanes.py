@@ -81,14 +81,14 @@ async def test_every_log_line_of_a_connection_names_the_connection(
     each line says which connection it is about, in its `connection` field and in its text."""
     import logging
 
-    caplog.set_level(logging.DEBUG, logger="zwave_mcp.mqtt")
+    caplog.set_level(logging.DEBUG, logger="zwave_mcp.gateway.mqtt")
     gw = ZwaveGateway(Settings(mqtt_url=mosquitto.url, prefix="nobody-home", api_timeout=0.5))
     gw.start()
     try:
         assert await gw.transport.wait_connected(5) and await gw.control.wait_connected(5)
     finally:
         await gw.stop()
-    records = [r for r in caplog.records if r.name == "zwave_mcp.mqtt"]
+    records = [r for r in caplog.records if r.name == "zwave_mcp.gateway.mqtt"]
     assert records
     for record in records:
         name = getattr(record, "connection", None)

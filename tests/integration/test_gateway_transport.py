@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from zwave_mcp.config import Settings
-from zwave_mcp.mqtt import MqttTransport
+from zwave_mcp.gateway.mqtt import MqttTransport
 from zwave_mcp.simulator.broker import find_mosquitto, free_port, wait_for_port
 
 pytestmark = [

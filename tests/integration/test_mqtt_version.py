@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from zwave_mcp import mqtt
 from zwave_mcp.config import Settings
+from zwave_mcp.gateway import mqtt
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.mqtt import MqttTransport
+from zwave_mcp.gateway.mqtt import MqttTransport
 from zwave_mcp.simulator.broker import EmbeddedBroker
 
 pytestmark = pytest.mark.integration
@@ -46,7 +46,7 @@ async def _connect(settings: Settings, timeout: float = 5.0) -> MqttTransport:
 async def test_auto_falls_back_to_3_1_1_and_says_so_once(
     amqtt_broker: EmbeddedBroker, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="zwave_mcp.mqtt")
+    caplog.set_level(logging.INFO, logger="zwave_mcp.gateway.mqtt")
     settings = Settings(mqtt_url=amqtt_broker.url)
     assert settings.mqtt_version == "auto"
     first = await _connect(settings)

@@ -5,7 +5,7 @@ import time
 from mcp import Client
 
 from zwave_mcp.config import load_settings
-from zwave_mcp.server import build_server
+from zwave_mcp.server.build import build_server
 
 
 async def test_first_call_after_start_gets_the_house_not_unavailable(mosquitto, simulator_factory):

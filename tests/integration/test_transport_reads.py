@@ -24,7 +24,7 @@ from paho.mqtt.properties import Properties
 
 from tests.mqtt_wire import publish
 from zwave_mcp.config import Settings
-from zwave_mcp.mqtt import MqttTransport
+from zwave_mcp.gateway.mqtt import MqttTransport
 from zwave_mcp.simulator.broker import find_mosquitto, free_port, wait_for_port
 
 pytestmark = [pytest.mark.integration]

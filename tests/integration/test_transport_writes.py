@@ -14,7 +14,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from zwave_mcp.config import Settings
-from zwave_mcp.mqtt import MqttTransport
+from zwave_mcp.gateway.mqtt import MqttTransport
 
 pytestmark = [pytest.mark.integration]
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from zwave_mcp import after_reply
+from zwave_mcp.stdio import after_reply
 
 
 async def test_without_a_deferring_transport_work_runs_at_once() -> None:
@@ -31,10 +31,10 @@ async def test_held_work_runs_in_order_on_drain_and_a_failure_is_logged_not_lost
         after_reply.later(broken)
         after_reply.later(done.append, "history")
         assert done == []  # held: the reply is not written yet
-        with caplog.at_level(logging.ERROR, logger="zwave_mcp.after_reply"):
+        with caplog.at_level(logging.ERROR, logger="zwave_mcp.stdio.after_reply"):
             after_reply.drain()
         assert done == ["audit", "history"]  # the failure stopped nothing after it
-        failures = [r for r in caplog.records if r.name == "zwave_mcp.after_reply"]
+        failures = [r for r in caplog.records if r.name == "zwave_mcp.stdio.after_reply"]
         assert len(failures) == 1 and failures[0].exc_info is not None
         after_reply.drain()
         assert done == ["audit", "history"]  # each runs once

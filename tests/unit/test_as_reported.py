@@ -7,8 +7,8 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.control import control_change, plan_control
 from zwave_mcp.devices.gate import EffectOutcome, Report
 from zwave_mcp.devices.gate.evidence import per_device
-from zwave_mcp.outcome import Outcome
-from zwave_mcp.tools.present import summarize
+from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.server.tools.present import summarize
 
 
 def test_an_unconfirmed_write_shows_the_last_report_and_leaves_the_picture_alone() -> None:

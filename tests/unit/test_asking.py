@@ -9,14 +9,14 @@ import pytest
 from mcp_types import ClientCapabilities, ElicitationCapability, ElicitResult, UrlElicitationCapability
 from pydantic import BaseModel
 
-from zwave_mcp.asking import (
+from zwave_mcp.policy.tokens import ConfirmationTokens
+from zwave_mcp.server.asking import (
     ElicitationAsker,
     InputRequired,
     InputRequiredAsker,
     QuestionSeal,
     asker_for,
 )
-from zwave_mcp.policy.tokens import ConfirmationTokens
 
 MODERN = "2026-07-28"
 UNLOCK = "5|unlock|null"

@@ -18,10 +18,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import LoggingMessageNotificationParams, ToolAnnotations
 
-from zwave_mcp import client_log
-from zwave_mcp.client_log import BURST, PER_SECOND, Budget, ClientLog, mcp_level
 from zwave_mcp.config import load_settings
-from zwave_mcp.server import build_server
+from zwave_mcp.server import client_log
+from zwave_mcp.server.build import build_server
+from zwave_mcp.server.client_log import BURST, PER_SECOND, Budget, ClientLog, mcp_level
 
 LOGGER = "zwave_mcp.test_client_log"
 pytestmark = pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")

@@ -9,7 +9,7 @@ import pytest
 from mcp.server.mcpserver import MCPServer
 from mcp.server.session import ServerSession
 
-from zwave_mcp import compat
+from zwave_mcp.server import compat
 
 
 def test_the_installed_versions_have_every_part():
@@ -65,7 +65,7 @@ def test_serve_refuses_to_start_with_one_line_when_a_part_is_missing(tmp_path):
         "    original(self, *args, **kwargs)\n"
         "    self._conn = self.__dict__.pop('_connection')\n"
         "ServerSession.__init__ = renamed\n"
-        "from zwave_mcp.cli import main\n"
+        "from zwave_mcp.commands.cli import main\n"
         "sys.exit(main(['serve']))\n"
     )
     done = subprocess.run(
@@ -107,7 +107,7 @@ def test_the_server_is_built_without_the_sdks_logging_setup_and_a_changed_sdk_fa
 
 
 def test_the_check_command_names_each_part_and_what_broke(monkeypatch, capsys):
-    """Issue 31: `make test-newest-mcp` runs `python -m zwave_mcp.compat --check` against the newest mcp
+    """Issue 31: `make test-newest-mcp` runs `python -m zwave_mcp.server.compat --check` against the newest mcp
     2.x; it must say which private part broke, not only that something did."""
     assert compat.main(["--check"]) == 0
     fine = capsys.readouterr().out

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.unit.test_devices_build import house
-from zwave_mcp.completions import device_names, rank
 from zwave_mcp.devices.resolve import DeviceIndex
+from zwave_mcp.server.completions import device_names, rank
 
 
 def test_names_starting_with_what_was_typed_come_first() -> None:

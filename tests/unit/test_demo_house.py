@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from zwave_mcp import demo
+from zwave_mcp.commands import demo
 
 
 def test_house_without_serve_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,8 +22,8 @@ from zwave_mcp.devices.discovery import (
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.server.tools.present import verify_summary
 from zwave_mcp.simulator.dumps import load_house_file
-from zwave_mcp.tools.present import verify_summary
 
 
 def value(node_id: int, cc: int, prop: str | int, key: Any = None, endpoint: int = 0, **meta: Any) -> ZValue:

@@ -8,9 +8,9 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from zwave_mcp.compat import lowlevel_server
 from zwave_mcp.errors import UserError
-from zwave_mcp.executor import ToolExecutor, ToolResult, ToolSpec, normalize_arguments
+from zwave_mcp.server.compat import lowlevel_server
+from zwave_mcp.server.executor import ToolExecutor, ToolResult, ToolSpec, normalize_arguments
 
 
 class LampArgs(BaseModel):
@@ -166,7 +166,7 @@ async def test_read_only_hides_and_refuses_mutating_tools():
 
 async def test_slow_call_logs_a_warning(caplog):
     server = make_server(slow_call_ms=0.0001)
-    with caplog.at_level("INFO", logger="zwave_mcp.executor"):
+    with caplog.at_level("INFO", logger="zwave_mcp.server.executor"):
         await call(server, "lamp", {"deviceName": "Lamp", "action": "on", "password": "zz"})
     warnings = [r for r in caplog.records if r.getMessage() == "slow tool call"]
     assert warnings and warnings[0].tool == "lamp" and warnings[0].outcome == "ok"
@@ -176,7 +176,7 @@ async def test_a_question_ends_the_call_as_input_required_and_the_retry_answers_
     """On 2026-07-28 a tool that asks raises `InputRequired`; the client answers and calls again."""
     from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 
-    from zwave_mcp.asking import InputRequired
+    from zwave_mcp.server.asking import InputRequired
 
     async def asking(args: LampArgs, ctx) -> LampResult:
         answer = (ctx.input_responses or {}).get("q")

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from zwave_mcp import cli
-from zwave_mcp.explain import explain_nodes, render_text
+from zwave_mcp.commands import cli
+from zwave_mcp.commands.explain import explain_nodes, render_text
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.simulator.dumps import load_house_file
 from zwave_mcp.simulator.house import captured_house

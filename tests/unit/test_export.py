@@ -17,10 +17,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from zwave_mcp.commands.export import FORMATS, convert_tools, export_tools, export_tools_async, flatten_schema
 from zwave_mcp.config import load_settings
-from zwave_mcp.executor import ToolExecutor, ToolResult, ToolSpec
-from zwave_mcp.export import FORMATS, convert_tools, export_tools, export_tools_async, flatten_schema
-from zwave_mcp.server import build_server
+from zwave_mcp.server.build import build_server
+from zwave_mcp.server.executor import ToolExecutor, ToolResult, ToolSpec
 
 FORBIDDEN_KEYS = {"$ref", "$defs", "definitions", "anyOf", "oneOf", "allOf"}
 JSON_TYPES = {"string", "integer", "number", "boolean", "object", "array"}
@@ -291,9 +291,9 @@ def test_empty_list_gives_empty_list(fmt: str) -> None:
 def test_debug_line_counts_the_tools(
     mcp_tools: list[dict[str, Any]], caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.DEBUG, logger="zwave_mcp.export"):
+    with caplog.at_level(logging.DEBUG, logger="zwave_mcp.commands.export"):
         convert_tools(mcp_tools, "ollama")
-    records = [r for r in caplog.records if r.name == "zwave_mcp.export"]
+    records = [r for r in caplog.records if r.name == "zwave_mcp.commands.export"]
     assert records and records[-1].levelno == logging.DEBUG
     assert getattr(records[-1], "count", None) == len(mcp_tools)
     assert f"{len(mcp_tools)} tools" in records[-1].getMessage()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.test_devices_build import house
-from zwave_mcp.actions import ACTIONS, normalize_action
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.control import control_change, plan_control
 from zwave_mcp.devices.gate import DeviceOutcome, EffectOutcome, Report, value_effect
@@ -14,8 +13,9 @@ from zwave_mcp.devices.gate.evidence import sentence, spoken_value
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.resolve import DeviceIndex
 from zwave_mcp.names import normalize
-from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy, PolicyConfig, parse_terms
+from zwave_mcp.policy.actions import ACTIONS, normalize_action
+from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.policy.terms import DeviceList
 
 
@@ -140,7 +140,7 @@ def test_one_outcome_vocabulary_for_results_audit_and_gate() -> None:
     import typing
 
     from zwave_mcp.policy.audit import AuditEvent
-    from zwave_mcp.tools.models import ControlResult, DeviceOutcomeModel, SceneActivation
+    from zwave_mcp.server.tools.models import ControlResult, DeviceOutcomeModel, SceneActivation
 
     words = [o.value for o in Outcome]
     for model in (ControlResult, SceneActivation, DeviceOutcomeModel):

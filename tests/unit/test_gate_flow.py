@@ -23,8 +23,8 @@ from zwave_mcp.devices.service import DeviceService
 from zwave_mcp.gateway.api import ApiReply, ApiTimeout, GatewayError, SetValueStatus, WriteResult
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change as InventoryChange
-from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy, PolicyConfig
+from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.simulator import captured_house
 
 
@@ -383,7 +383,7 @@ def test_a_change_on_no_device_is_said_from_its_own_outcome() -> None:
 def test_while_the_transport_defers_the_audit_line_and_records_follow_the_result(audit: AuditLines) -> None:
     """The reply does not wait for the audit line or the listeners; they come after it, exactly once, and
     a listener that fails is logged without losing the audit line."""
-    from zwave_mcp import after_reply
+    from zwave_mcp.stdio import after_reply
 
     rig = Rig()
 

@@ -35,11 +35,11 @@ from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.devices.readings import readings
 from zwave_mcp.devices.resolve import DeviceIndex
 from zwave_mcp.devices.service import _nothing_to_do
-from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy
-from zwave_mcp.tools.control import control_sentence
-from zwave_mcp.tools.events import gateway_phrase, status_phrase
-from zwave_mcp.tools.present import list_summary, sensor_summary, summarize, verify_summary
+from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.server.tools.control import control_sentence
+from zwave_mcp.server.tools.events import gateway_phrase, status_phrase
+from zwave_mcp.server.tools.present import list_summary, sensor_summary, summarize, verify_summary
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "sentences.txt"
 UPDATE = "ZWAVE_MCP_UPDATE_GOLDEN"

@@ -10,8 +10,8 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.gate import DeviceOutcome, GroupWrites
 from zwave_mcp.devices.group_control import group_change, group_sentence, plan_group
 from zwave_mcp.devices.resolve import DeviceIndex
-from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy
+from zwave_mcp.policy.outcome import Outcome
 
 
 def policy(**env: str) -> Policy:

@@ -24,8 +24,8 @@ from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.policy.text import check_text_argument
-from zwave_mcp.tools.present import summarize
-from zwave_mcp.tools.scenes import scenes_from
+from zwave_mcp.server.tools.present import summarize
+from zwave_mcp.server.tools.scenes import scenes_from
 
 JUNK: list[Any] = [
     None,

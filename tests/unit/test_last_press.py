@@ -13,8 +13,8 @@ from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presses import button_of, press_values
 from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.server.tools.present import last_press_words
 from zwave_mcp.simulator.dumps import load_house_file
-from zwave_mcp.tools.present import last_press_words
 
 DUMP = Path(__file__).resolve().parents[2] / "fixtures" / "devices" / "wallmote_central_scene_state.json"
 NOW = datetime(2026, 11, 25, 20, 30, tzinfo=UTC)

@@ -10,9 +10,9 @@ import ssl
 
 import pytest
 
-from zwave_mcp import mqtt
 from zwave_mcp.config import Settings
-from zwave_mcp.mqtt import MqttTransport, MqttUnavailable, backoff_delay, describe_connect_error
+from zwave_mcp.gateway import mqtt
+from zwave_mcp.gateway.mqtt import MqttTransport, MqttUnavailable, backoff_delay, describe_connect_error
 
 
 def test_backoff_grows_from_base_by_factor_up_to_cap() -> None:
@@ -52,7 +52,7 @@ def test_client_id_unique_unless_configured() -> None:
 
 
 def test_tls_insecure_turns_verification_off_and_warns(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="zwave_mcp.mqtt"):
+    with caplog.at_level(logging.WARNING, logger="zwave_mcp.gateway.mqtt"):
         context = mqtt.build_tls_context(Settings(mqtt_url="mqtts://127.0.0.1", tls_insecure=True))
     assert context.verify_mode == ssl.CERT_NONE and not context.check_hostname
     assert any("verification is switched off" in r.getMessage() for r in caplog.records)

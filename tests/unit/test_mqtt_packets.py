@@ -10,7 +10,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from tests.mqtt_wire import publish
-from zwave_mcp.mqtt_packets import MAX_REMAINING, MalformedPacket, PacketReader, encode_publish
+from zwave_mcp.gateway.mqtt_packets import MAX_REMAINING, MalformedPacket, PacketReader, encode_publish
 
 CONNACK = b"\x20\x02\x00\x00"
 PINGRESP = b"\xd0\x00"

@@ -22,9 +22,9 @@ from tests.unit.policy_devices import (
     SIREN,
     THERMOSTAT,
 )
-from zwave_mcp.actions import normalize_action
 from zwave_mcp.config import ConfigError, load_settings
 from zwave_mcp.policy import Policy, PolicyConfig, TermError, Verdict, parse_terms
+from zwave_mcp.policy.actions import normalize_action
 
 
 def policy(**env: str) -> Policy:

@@ -59,7 +59,7 @@ def test_secret_files_are_documented() -> None:
 
 def test_every_tool_resource_and_prompt_is_in_the_readme() -> None:
     from zwave_mcp.config import load_settings
-    from zwave_mcp.server import build_server
+    from zwave_mcp.server.build import build_server
 
     text = README.read_text(encoding="utf-8")
     server = build_server(load_settings({}, environ={}))
@@ -73,8 +73,8 @@ def test_every_tool_resource_and_prompt_is_in_the_readme() -> None:
 
 
 def test_the_action_table_is_the_one_in_the_code() -> None:
-    """One action vocabulary: the README's table lists exactly `zwave_mcp.actions` (names and aliases)."""
-    from zwave_mcp.actions import ACTION_ALIASES, ACTIONS
+    """One action vocabulary: the README's table lists exactly `zwave_mcp.policy.actions` (names and aliases)."""
+    from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS
 
     text = README.read_text(encoding="utf-8")
     section = text.split("<!-- actions:", 1)[1].split("\n\n", 1)[0]
@@ -91,7 +91,7 @@ def test_the_action_table_is_the_one_in_the_code() -> None:
 
 
 def test_the_outcome_table_is_the_one_vocabulary() -> None:
-    from zwave_mcp.outcome import Outcome
+    from zwave_mcp.policy.outcome import Outcome
 
     text = README.read_text(encoding="utf-8")
     section = text.split("| outcome | meaning |", 1)[1].split("\n\n", 1)[0]

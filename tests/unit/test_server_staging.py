@@ -8,9 +8,9 @@ import sys
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from zwave_mcp.compat import lowlevel_server
 from zwave_mcp.config import load_settings
-from zwave_mcp.server import stage_server
+from zwave_mcp.server.build import stage_server
+from zwave_mcp.server.compat import lowlevel_server
 
 SETTINGS = {"mqtt_url": "mqtt://127.0.0.1:9", "prefix": "staging"}
 
@@ -46,7 +46,7 @@ def test_staging_imports_nothing_only_the_finished_server_needs() -> None:
     code = (
         "import sys\n"
         "from zwave_mcp.config import load_settings\n"
-        "from zwave_mcp.server import stage_server\n"
+        "from zwave_mcp.server.build import stage_server\n"
         f"stage_server(load_settings({SETTINGS!r}, environ={{}}))\n"
         "print(' '.join(sorted(m for m in sys.modules if m.startswith('zwave_mcp'))))\n"
     )
@@ -56,15 +56,15 @@ def test_staging_imports_nothing_only_the_finished_server_needs() -> None:
         ).stdout.split()
     )
     later = {
-        "zwave_mcp.app",
-        "zwave_mcp.tools",
+        "zwave_mcp.server.app",
+        "zwave_mcp.server.tools",
         "zwave_mcp.gateway.client",
         "zwave_mcp.devices.gate",
-        "zwave_mcp.executor",
+        "zwave_mcp.server.executor",
         "zwave_mcp.simulator",
-        "zwave_mcp.demo",
-        "zwave_mcp.export",
-        "zwave_mcp.mqtt",
+        "zwave_mcp.commands.demo",
+        "zwave_mcp.commands.export",
+        "zwave_mcp.gateway.mqtt",
     }
     assert loaded & later == set()
-    assert "zwave_mcp.server" in loaded
+    assert "zwave_mcp.server.build" in loaded

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from zwave_mcp.cli import main
+from zwave_mcp.commands.cli import main
 from zwave_mcp.config import ENV_PREFIX, load_settings, settings_warnings
 from zwave_mcp.logs import redact_text, redact_url
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from zwave_mcp.stdio_check import RETRY_DELAYS, Report, UsageError, example_args, load_script, parse_args
+from zwave_mcp.stdio.check import RETRY_DELAYS, Report, UsageError, example_args, load_script, parse_args
 
 
 def test_example_args_fill_only_required_fields_with_plausible_values() -> None:

@@ -1,4 +1,4 @@
-"""The stdio transport's direct lane for tools/call (zwave_mcp.stdio_direct): the calls it takes are
+"""The stdio transport's direct lane for tools/call (zwave_mcp.stdio.direct): the calls it takes are
 answered as the SDK answers them, and every call it must not take reaches the SDK."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from tests.fixtures_servers.wire import INITIALIZED, request, shape, without_log_messages
 from tests.unit.test_stdio_serve import serve_lines
 from zwave_mcp.config import Settings
-from zwave_mcp.executor import ToolAnswer
-from zwave_mcp.server import stage_server
-from zwave_mcp.stdio import StdioWire, serve_stdio
-from zwave_mcp.stdio_direct import ToolCall, answer_line, can_ask, plain_call
+from zwave_mcp.server.build import stage_server
+from zwave_mcp.server.executor import ToolAnswer
+from zwave_mcp.stdio.direct import ToolCall, answer_line, can_ask, plain_call
+from zwave_mcp.stdio.transport import StdioWire, serve_stdio
 
 # A broker nobody listens on: the tools that need zwave-js-ui answer that it is unavailable, at once.
 SETTINGS: dict[str, Any] = {"mqtt_url": "mqtt://127.0.0.1:9", "history_path": "", "tool_timeout": 5}
@@ -180,7 +180,7 @@ def test_what_counts_as_a_client_that_can_be_asked() -> None:
 
 
 async def test_the_reader_hands_a_line_over_only_when_nothing_read_before_it_waits() -> None:
-    from zwave_mcp.stdio import _LoopWireReader
+    from zwave_mcp.stdio.transport import _LoopWireReader
 
     in_r, in_w = os.pipe()
     offered: list[bytes] = []
@@ -273,7 +273,7 @@ async def test_calls_taken_as_they_are_read_are_answered_and_cancelled_like_the_
 
 
 async def test_a_line_whose_taking_fails_is_still_read_in_order() -> None:
-    from zwave_mcp.stdio import _LoopWireReader
+    from zwave_mcp.stdio.transport import _LoopWireReader
 
     in_r, in_w = os.pipe()
     reader = _LoopWireReader(in_r, asyncio.get_running_loop(), 1 << 20)

@@ -11,7 +11,7 @@ from mcp.server.mcpserver import MCPServer
 
 from tests.fixtures_servers.toy_server import build_toy_server
 from tests.fixtures_servers.wire import INITIALIZED, initialize, request, shape, without_log_messages
-from zwave_mcp.stdio import StdioWire, serve_stdio
+from zwave_mcp.stdio.transport import StdioWire, serve_stdio
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -260,7 +260,7 @@ async def test_a_wire_the_loop_cannot_watch_is_read_on_a_thread(tmp_path) -> Non
 async def test_lines_keep_their_order_when_long_ones_go_through_the_writer_thread() -> None:
     """Short lines go straight from the loop, long ones through the thread: a short line written after a
     long one must still come after it on the wire, whole."""
-    from zwave_mcp.stdio import _WireWriter
+    from zwave_mcp.stdio.transport import _WireWriter
 
     out_r, out_w = os.pipe()
     received: list[bytes] = []
@@ -280,7 +280,7 @@ async def test_without_poll_windows_every_line_goes_through_the_writer_thread_in
 ) -> None:
     import select
 
-    from zwave_mcp.stdio import _WireWriter
+    from zwave_mcp.stdio.transport import _WireWriter
 
     monkeypatch.delattr(select, "poll", raising=False)
     out_r, out_w = os.pipe()
@@ -300,7 +300,7 @@ async def test_windows_reads_stdin_on_a_thread_and_runs_a_selector_loop(
 ) -> None:
     """A Windows event loop watches sockets only (the MQTT transport's), never the stdin pipe; its default
     (proactor) loop cannot watch sockets at all."""
-    from zwave_mcp import stdio
+    from zwave_mcp.stdio import transport as stdio
 
     monkeypatch.setattr(stdio.sys, "platform", "win32")
     in_r, in_w = os.pipe()
@@ -321,7 +321,7 @@ async def test_work_after_a_reply_runs_once_that_reply_is_on_the_wire() -> None:
     import struct
     import termios
 
-    from zwave_mcp import after_reply
+    from zwave_mcp.stdio import after_reply
 
     server = MCPServer("deferring")
     in_r, in_w = os.pipe()

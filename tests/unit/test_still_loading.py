@@ -18,7 +18,7 @@ from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.gateway.loader import assess
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.policy import Policy
-from zwave_mcp.tools.present import sensor_summary, verify_summary
+from zwave_mcp.server.tools.present import sensor_summary, verify_summary
 
 WHY = "zwave-js-ui has not sent its values yet; ask again in a few seconds."
 

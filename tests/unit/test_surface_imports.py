@@ -1,5 +1,5 @@
 """The MCP surface modules (server, app, tools, resources, prompts) import each other without a cycle, even
-counting imports made only for type checking: `App` lives in `zwave_mcp/app.py`, below all of them."""
+counting imports made only for type checking: `App` lives in `zwave_mcp/server/app.py`, below all of them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,13 @@ from pathlib import Path
 import zwave_mcp
 
 PACKAGE = Path(zwave_mcp.__file__).parent
-SURFACE = ("zwave_mcp.server", "zwave_mcp.app", "zwave_mcp.tools", "zwave_mcp.resources", "zwave_mcp.prompts")
+SURFACE = (
+    "zwave_mcp.server.build",
+    "zwave_mcp.server.app",
+    "zwave_mcp.server.tools",
+    "zwave_mcp.server.resources",
+    "zwave_mcp.server.prompts",
+)
 
 
 def module_name(path: Path) -> str:
@@ -33,7 +39,7 @@ def test_no_import_cycle_between_the_mcp_surface_modules() -> None:
         for p in PACKAGE.rglob("*.py")
         if module_name(p).startswith(SURFACE)
     }
-    assert "zwave_mcp.app" in graph and "zwave_mcp.tools.control" in graph
+    assert "zwave_mcp.server.app" in graph and "zwave_mcp.server.tools.control" in graph
 
     def cycle_from(start: str) -> list[str] | None:
         stack = [(start, [start])]
@@ -48,4 +54,4 @@ def test_no_import_cycle_between_the_mcp_surface_modules() -> None:
 
     cycles = [c for c in (cycle_from(m) for m in graph) if c]
     assert cycles == [], cycles
-    assert not graph["zwave_mcp.app"], "App depends on nothing of the surface"
+    assert not graph["zwave_mcp.server.app"], "App depends on nothing of the surface"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from mcp_types import ListToolsResult, Tool
 
-from zwave_mcp.compat import lowlevel_server
 from zwave_mcp.config import load_settings
-from zwave_mcp.server import stage_server
-from zwave_mcp.tool_list_cache import MAX_BYTES, ToolListCache, dump_tools
+from zwave_mcp.server.build import stage_server
+from zwave_mcp.server.compat import lowlevel_server
+from zwave_mcp.server.tool_list_cache import MAX_BYTES, ToolListCache, dump_tools
 
 SETTINGS = {"mqtt_url": "mqtt://u:hunter2@127.0.0.1:9", "prefix": "listcache"}
 

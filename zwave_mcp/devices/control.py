@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zwave_mcp.actions import ACTIONS, normalize_action
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown, StillLoading
@@ -38,6 +37,7 @@ from zwave_mcp.devices.presets import (
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.zwave_classes import SOUND_SWITCH
 from zwave_mcp.gateway.model import ValueState, ZValue
+from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
 
 # zwave-js ThermostatMode → the setpoint type that mode uses (Heat → Heating, Cool → Cooling, …).

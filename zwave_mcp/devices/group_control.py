@@ -27,8 +27,8 @@ from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.resolve import echo
-from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy
+from zwave_mcp.policy.outcome import Outcome
 
 MAX_NAMED = 8  # device names listed in a summary or sentence before "and N more"
 

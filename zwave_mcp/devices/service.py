@@ -30,8 +30,8 @@ from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.health import GatewayHealth, count_statuses
 from zwave_mcp.gateway.model import Change, ZValue
 from zwave_mcp.names import normalize
-from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import Policy, check_text_argument
+from zwave_mcp.policy.outcome import Outcome
 
 log = logging.getLogger(__name__)
 

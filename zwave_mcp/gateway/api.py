@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Protocol
 
-from zwave_mcp import after_reply
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.safetext import loads_json_fast, plain_text
+from zwave_mcp.stdio import after_reply
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ class ApiReply:
 
 
 class Publisher(Protocol):
-    """What the API client needs from the transport (the real one is `zwave_mcp.mqtt.MqttTransport`)."""
+    """What the API client needs from the transport (the real one is `zwave_mcp.gateway.mqtt.MqttTransport`)."""
 
     @property
     def connected(self) -> bool: ...

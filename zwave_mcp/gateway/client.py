@@ -39,10 +39,10 @@ from zwave_mcp.gateway.api import (
 from zwave_mcp.gateway.health import GatewayHealth, build_health
 from zwave_mcp.gateway.loader import LoadSchedule, assess
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
+from zwave_mcp.gateway.mqtt import NOT_CONNECTED_YET, MqttTransport
 from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
-from zwave_mcp.mqtt import NOT_CONNECTED_YET, MqttTransport
 
 log = logging.getLogger(__name__)
 

@@ -7,10 +7,10 @@ effect of a change, then confirms (`Policy.tokens` or elicitation), limits (`Pol
 (`Policy.audit`). Tools check free text with `check_text_argument` before resolving anything.
 """
 
-from zwave_mcp.actions import normalize_action
-from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.audit import AUDIT_LOGGER, AuditEvent, AuditLog
 from zwave_mcp.policy.core import TOKEN_PARAMETER, Decision, Policy, Verdict
+from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.policy.ratelimit import RateLimiter, RateRefusal
 from zwave_mcp.policy.sensitive import SafeBand, describe_action
 from zwave_mcp.policy.settings import PolicyConfig, load_policy_file

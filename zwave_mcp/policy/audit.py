@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from zwave_mcp.logs import redact
-from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy.outcome import Outcome
 
 AUDIT_LOGGER = "zwave_mcp.audit"
 MAX_TEXT = 300

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from zwave_mcp.actions import normalize_action
 from zwave_mcp.config import Settings
+from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.audit import AuditEvent, AuditLog
 from zwave_mcp.policy.ratelimit import RateLimiter
 from zwave_mcp.policy.sensitive import describe_action, sensitivity

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.actions import normalize_action
 from zwave_mcp.config import ConfigError, Settings, env_name
+from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.sensitive import SafeBand
 from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
 from zwave_mcp.safetext import loads_json

@@ -24,8 +24,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from zwave_mcp.actions import normalize_action
 from zwave_mcp.errors import PolicyRefusal
+from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.sensitive import as_number
 
 DEFAULT_TTL_S = 60.0

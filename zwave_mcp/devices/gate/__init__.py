@@ -16,7 +16,7 @@ Steps, in order, for one call (`Gate.apply(change, token=..., ask=...)`):
    received after the write (`evidence.py`);
 6. exactly one audit line per attempt with the final `Outcome`, and the same record (`GateResult`) to every
    listener (`Gate.add_listener`). Over stdio both come right after the call's reply is written
-   (`zwave_mcp.after_reply`); the record itself is made before the call returns.
+   (`zwave_mcp.stdio.after_reply`); the record itself is made before the call returns.
 
 Interface
 ---------
@@ -67,7 +67,7 @@ from zwave_mcp.devices.gate.change import (
 from zwave_mcp.devices.gate.core import Gate, GateResult
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
 from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
-from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy.outcome import Outcome
 
 __all__ = [
     "ActivateScene",

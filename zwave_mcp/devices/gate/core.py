@@ -11,7 +11,6 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from typing import Any
 
-from zwave_mcp import after_reply
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.gate import dialogue
@@ -21,9 +20,10 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change as InventoryChange
-from zwave_mcp.outcome import Outcome
 from zwave_mcp.policy import AuditEvent, Policy
+from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.policy.terms import device_label
+from zwave_mcp.stdio import after_reply
 
 log = logging.getLogger(__name__)
 

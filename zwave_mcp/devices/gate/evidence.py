@@ -30,7 +30,7 @@ from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name
 from zwave_mcp.gateway.model import ZValue
-from zwave_mcp.outcome import Outcome
+from zwave_mcp.policy.outcome import Outcome
 
 # Worst first: a device's (and a change's) outcome is the worst of its parts.
 SEVERITY = (

@@ -1,0 +1,216 @@
+"""`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo, explain.
+
+`zwave-mcp` alone (or followed only by settings flags) serves, because that is how MCP clients start it;
+`zwave-mcp --help` lists the commands and `zwave-mcp COMMAND --help` explains one. Heavy imports happen
+inside the subcommands, after stdout is protected, so nothing an import prints can reach the MCP client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.stdio.transport import StdioWire, protect_stdout
+
+if TYPE_CHECKING:
+    from zwave_mcp.config import Settings
+    from zwave_mcp.server.build import StagedServer
+    from zwave_mcp.server.tool_list_cache import ToolListCache
+
+SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo", "explain")
+HELP_FLAGS = ("-h", "--help")
+
+
+def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per setting, named after it (`mqtt_url` → `--mqtt-url`); env vars are the fallback."""
+    from zwave_mcp.config import Settings, flag_name
+
+    group = parser.add_argument_group("settings (each also as env ZWAVE_MCP_<NAME>)")
+    for name, info in Settings.model_fields.items():
+        if info.annotation is bool:
+            group.add_argument(
+                flag_name(name), dest=name, action="store_const", const=True, help=info.description
+            )
+        else:
+            group.add_argument(flag_name(name), dest=name, metavar=name.upper(), help=info.description)
+
+
+def _settings_from(args: argparse.Namespace) -> Settings:
+    """The settings, with every file they name checked: any problem is one `ConfigError` line."""
+    from zwave_mcp.config import ConfigError, Settings, check_files, env_name, load_settings
+    from zwave_mcp.policy import PolicyConfig
+
+    overrides = {name: getattr(args, name, None) for name in Settings.model_fields}
+    settings = load_settings(overrides)
+    policy = PolicyConfig.from_settings(settings)  # a bad list entry, band or policy file is one too
+    check_files(settings, policy.audit_file)
+    if settings.aliases_file is not None:  # read again by the device service; checked here for `config`
+        from zwave_mcp.devices.errors import AliasFileError
+        from zwave_mcp.devices.resolve import load_aliases
+
+        try:
+            load_aliases(settings.aliases_file)
+        except AliasFileError as exc:
+            raise ConfigError(f"{env_name('aliases_file')}: {exc}") from None
+    return settings
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    from zwave_mcp import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="zwave-mcp",
+        usage="zwave-mcp [COMMAND] [OPTIONS]",
+        description="MCP stdio server for Z-Wave homes run by zwave-js-ui's MQTT gateway. With no command "
+        "it serves (that is how an MCP client starts it).",
+        epilog="Settings come from ZWAVE_MCP_* environment variables or the flags of serve/config/tools. "
+        "Run 'zwave-mcp COMMAND --help' for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"zwave-mcp {__version__}")
+    sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+    serve = sub.add_parser(
+        "serve",
+        prog="zwave-mcp serve",
+        help="run the MCP stdio server (the default; an MCP client starts this)",
+    )
+    _add_settings_flags(serve)
+    config = sub.add_parser(
+        "config",
+        prog="zwave-mcp config",
+        help="print the effective settings as JSON, secrets redacted, and the policy list entries that "
+        "match no device on the network",
+    )
+    _add_settings_flags(config)
+    tools = sub.add_parser(
+        "tools", prog="zwave-mcp tools", help="print the tool definitions as JSON for another client format"
+    )
+    tools.add_argument("--format", choices=("mcp", "openai", "ollama", "anthropic"), default="mcp")
+    _add_settings_flags(tools)
+    # These parse their own arguments (`zwave-mcp check-stdio --help` shows them).
+    sub.add_parser(
+        "check-stdio",
+        help="check that a stdio MCP server writes only JSON-RPC to stdout (calls read-only tools only "
+        "unless --include-writes)",
+        add_help=False,
+    )
+    sub.add_parser(
+        "simulate", help="run a simulated zwave-js-ui against your MQTT broker (no hardware)", add_help=False
+    )
+    sub.add_parser("demo", help="try everything on a simulated home: no hardware, no broker", add_help=False)
+    sub.add_parser(
+        "explain",
+        help="print how each device is understood (kind, readings, actions, unused values), from the live "
+        "network or a house file (--house): what a bug report needs",
+        add_help=False,
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Passthrough subcommands parse their own arguments.
+    if argv and argv[0] == "check-stdio":
+        from zwave_mcp.stdio.check import check_stdio_main
+
+        return check_stdio_main(argv[1:])
+    if argv and argv[0] == "simulate":
+        from zwave_mcp.simulator.cli import main as simulate_main
+
+        return simulate_main(argv[1:])
+    if argv and argv[0] == "demo":
+        from zwave_mcp.commands.demo import main as demo_main
+
+        return demo_main(argv[1:])
+    if argv and argv[0] == "explain":
+        from zwave_mcp.commands.explain import main as explain_main
+
+        return explain_main(argv[1:])
+    if argv and argv[0] in (*HELP_FLAGS, "--version"):
+        _build_parser().parse_args(argv[:1])  # prints the command list or the version, then exits 0
+    if not argv or argv[0].startswith("-"):
+        argv = ["serve", *argv]
+    # Before anything else is imported: from here on only the MCP transport can write to the real stdout.
+    wire = protect_stdout() if argv[0] == "serve" and not set(HELP_FLAGS) & set(argv) else None
+
+    from zwave_mcp.config import ConfigError, settings_warnings
+
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = _settings_from(args)
+    except ConfigError as exc:
+        print(f"zwave-mcp: invalid setting: {exc}", file=sys.stderr)
+        return 2
+
+    for note in settings_warnings(settings):
+        print(f"zwave-mcp: warning: {note}", file=sys.stderr)
+    if args.command == "config":
+        from zwave_mcp.commands.config_check import check_policy_entries
+        from zwave_mcp.history import where_history_lives
+        from zwave_mcp.logs import configure_logging
+
+        configure_logging(settings.log_level, settings.log_format)  # the check's log lines, as the server's
+        shown = {**settings.redacted(), **check_policy_entries(settings)}
+        shown["history_path"] = where_history_lives(settings.history_path)
+        if settings.mqtt_version == "auto":  # which one is in use is only known once connected
+            shown["mqtt_version"] = "auto (MQTT 5, or 3.1.1 when the broker refuses 5; the log says which)"
+        print(json.dumps(shown, indent=2, sort_keys=True))
+        return 0
+    if args.command == "tools":
+        return _print_tools(settings, args.format)
+    return serve(settings, wire or protect_stdout())
+
+
+def serve(settings: Settings, wire: StdioWire) -> int:
+    """Run the stdio server until stdin closes or a signal arrives."""
+    from zwave_mcp.logs import configure_logging
+
+    configure_logging(settings.log_level, settings.log_format)
+    from zwave_mcp.server.tool_list_cache import ToolListCache
+    from zwave_mcp.stdio.transport import run_stdio
+
+    staged = _checked_server(settings, ToolListCache(settings))
+    if staged is None:
+        return 1
+    # `initialize` (and, with the last start's tool list, `tools/list`) is answered by the staged server;
+    # the transport finishes it right after.
+    run_stdio(
+        staged.server,
+        wire=wire,
+        drain_timeout=settings.tool_timeout,
+        finish=staged.finish,
+        answers_unfinished=staged.answers_unfinished,
+        finish_delay=staged.finish_delay,
+        direct_tool_call=staged.direct_tool_call,
+    )
+    return 0
+
+
+def _checked_server(settings: Settings, tool_list_cache: ToolListCache | None = None) -> StagedServer | None:
+    """The staged server, once the SDK and paho parts it relies on are known to exist (else one line)."""
+    from zwave_mcp.server.build import stage_server
+    from zwave_mcp.server.compat import CompatError, check
+
+    try:
+        staged = stage_server(settings, tool_list_cache=tool_list_cache)
+        check(staged.server)
+    except CompatError as exc:
+        print(f"zwave-mcp: cannot run with the installed packages: {exc}", file=sys.stderr)
+        return None
+    return staged
+
+
+def _print_tools(settings: Settings, fmt: str) -> int:
+    from zwave_mcp.commands.export import export_tools
+    from zwave_mcp.logs import configure_logging
+
+    configure_logging(settings.log_level, settings.log_format)
+    staged = _checked_server(settings)
+    if staged is None:
+        return 1
+    tools: list[dict[str, Any]] = export_tools(staged.finish(), fmt)
+    print(json.dumps(tools, indent=2))
+    return 0

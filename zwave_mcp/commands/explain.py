@@ -1,0 +1,278 @@
+"""`zwave-mcp explain`: how zwave-mcp understands each device, for a person or a bug report.
+
+For every node: the product and its device class, then each device zwave-mcp makes of it (name and key,
+kind, what can be read with its units, what can be done), then the node's values no device uses. Those
+are what a bug report about "my fan is a dimmer" needs. Offline from a house file (`--house`: any format
+`zwave_mcp.simulator.dumps` reads: Home Assistant device diagnostics, zwave-js-server node states,
+zwave-js-ui's nodes dump or getNodes reply), or from the live gateway with the usual settings (hidden
+devices stay hidden: their whole node is left out).
+
+Only the devices layer's public API is used (`build_devices`, `Device.kind/capabilities/all_values`,
+`describe.readings`, `control.available_actions`), so this keeps working as discovery changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from zwave_mcp.devices import describe
+from zwave_mcp.devices.build import build_devices, is_user_node
+from zwave_mcp.devices.control import available_actions
+from zwave_mcp.devices.model import Device
+from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.server.tools.present import plural
+
+# Command classes that configure or identify a node rather than say what it is or does; their unused
+# values are counted, not listed (a thermostat has dozens of configuration parameters).
+ADMINISTRATIVE_CCS = frozenset(
+    {43, 44, 45, 89, 90, 94, 96, 99, 112, 114, 115, 119, 122, 132, 133, 134, 135, 142}
+)
+LIVE_TIMEOUT_S = 10.0
+
+
+# -- the report (pure) ---------------------------------------------------------------------------------------
+def explain_nodes(nodes: Iterable[ZNode], now_ms: int | None = None) -> dict[str, Any]:
+    """Every user node (not the controller) with its devices and its unused values, as plain data."""
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    ordered = sorted((n for n in nodes if is_user_node(n)), key=lambda n: n.id)
+    devices = build_devices(ordered)
+    by_node: dict[int, list[Device]] = {}
+    for device in devices:
+        by_node.setdefault(device.node_id, []).append(device)
+    report = [_node_report(node, by_node.get(node.id, []), now) for node in ordered]
+    return {
+        "nodes": len(report),
+        "devices": len(devices),
+        "not_understood": sum(1 for d in devices if d.kind is None),
+        "report": report,
+    }
+
+
+def _node_report(node: ZNode, devices: list[Device], now_ms: int) -> dict[str, Any]:
+    used = {v.value_id for d in devices for v in d.all_values()}
+    unused = [v for v in node.values.values() if v.value_id not in used]
+    listed = [v for v in unused if v.command_class not in ADMINISTRATIVE_CCS]
+    return {
+        "node": node.id,
+        "name": node.display_name,
+        "location": node.display_location,
+        "manufacturer": node.manufacturer,
+        "product": node.product_label,
+        "description": node.product_description,
+        "device_class": {"generic": node.generic_class, "specific": node.specific_class},
+        "power": _power(node),
+        "status": node.status,
+        "values": len(node.values),
+        "devices": [_device_report(d, now_ms) for d in devices],
+        "unused": [_value_report(v) for v in sorted(listed, key=_value_order)],
+        "unused_administrative": len(unused) - len(listed),
+    }
+
+
+def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
+    endpoint_of = {v.value_id: v.endpoint for v in device.all_values()}
+    return {
+        "key": device.key,
+        "name": device.name,
+        "endpoint": device.endpoint,
+        "kind": device.kind.value if device.kind is not None else None,
+        "capabilities": [c.value for c in device.capabilities],
+        "readings": [
+            {
+                "label": r.label,
+                "value": r.value,
+                "unit": r.unit,
+                "text": r.text,
+                "endpoint": endpoint_of.get(r.value_id, 0),
+                "value_id": r.value_id,
+            }
+            for r in describe.readings(device, now_ms)
+        ],
+        "actions": available_actions(device),
+        "values": sorted(v.value_id for v in device.all_values()),
+    }
+
+
+def _value_report(value: ZValue) -> dict[str, Any]:
+    return {
+        "value_id": value.value_id,
+        "command_class": value.command_class,
+        "command_class_name": value.command_class_name,
+        "endpoint": value.endpoint,
+        "label": value.label,
+        "value": value.value,
+        "unit": value.unit,
+        "writeable": value.writeable,
+    }
+
+
+def _value_order(value: ZValue) -> tuple[int, int, str]:
+    return (value.endpoint, value.command_class, value.value_id)
+
+
+def _power(node: ZNode) -> str:
+    if node.is_listening:
+        return "always listening"
+    return "frequently listening (FLiRS)" if node.is_frequent_listening else "sleeping (battery)"
+
+
+# -- text ---------------------------------------------------------------------------------------------------
+def render_text(explained: dict[str, Any], source: str) -> str:
+    lines = [
+        f"zwave-mcp explain: {plural(explained['nodes'], 'node')}, {plural(explained['devices'], 'device')} "
+        f"from {source}"
+        + (f"; {explained['not_understood']} not understood yet" if explained["not_understood"] else ""),
+    ]
+    for node in explained["report"]:
+        lines.append("")
+        product = " ".join(p for p in (node["manufacturer"], node["product"]) if p)
+        about = f" ({node['description']})" if node["description"] else ""
+        lines.append(f"Node {node['node']} {_quoted(node['name'], node['location'])}: {product}{about}")
+        dc = node["device_class"]
+        lines.append(
+            f"  device class {dc['generic']}/{dc['specific']} (generic/specific), {node['power']}, "
+            f"status {node['status']}, {plural(node['values'], 'value')}"
+        )
+        if not node["devices"]:
+            lines.append("  no device: zwave-mcp does not understand this node yet")
+        for device in node["devices"]:
+            lines.extend(_device_lines(device))
+        lines.extend(_unused_lines(node))
+    return "\n".join(lines) + "\n"
+
+
+def _device_lines(device: dict[str, Any]) -> list[str]:
+    kind = device["kind"] or "not understood yet"
+    others = [c for c in device["capabilities"] if c != device["kind"]]
+    also = f" (also {', '.join(others)})" if others else ""
+    where = f", endpoint {device['endpoint']}" if device["endpoint"] is not None else ""
+    lines = [f"  - {device['name']} [key {device['key']}{where}]: {kind}{also}"]
+    several = len({r["endpoint"] for r in device["readings"]}) > 1
+    readings = [_reading_text(r, several) for r in device["readings"]]
+    if len(readings) <= 2:
+        lines.append(f"      reads: {'; '.join(readings) if readings else 'nothing'}")
+    else:
+        lines.append("      reads:")
+        lines.extend(f"        {reading}" for reading in readings)
+    actions = device["actions"]
+    lines.append(f"      does:  {', '.join(actions) if actions else 'nothing (it only reports)'}")
+    lines.append(f"      uses {plural(len(device['values']), 'value')}")
+    return lines
+
+
+def _reading_text(reading: dict[str, Any], with_endpoint: bool) -> str:
+    value = reading["value"]
+    if value is None:
+        shown = "not reported yet"
+    elif reading["text"]:
+        shown = str(reading["text"])
+    else:
+        shown = f"{value}{' ' + reading['unit'] if reading['unit'] else ''}"
+    where = f" (endpoint {reading['endpoint']})" if with_endpoint else ""
+    return f"{reading['label']}{where}: {shown}"
+
+
+def _unused_lines(node: dict[str, Any]) -> list[str]:
+    admin = node["unused_administrative"]
+    admin_note = f" (and {admin} configuration and other administrative values)" if admin else ""
+    if not node["unused"]:
+        return [f"  unused values: none{admin_note}"]
+    lines = [f"  unused values: {len(node['unused'])}{admin_note}"]
+    for value in node["unused"]:
+        if value["value"] is None:
+            current = "no value"
+        else:
+            current = json.dumps(value["value"], ensure_ascii=False, default=str)
+            current += f" {value['unit']}" if value["unit"] else ""
+        access = "writeable" if value["writeable"] else "read-only"
+        lines.append(
+            f"      {value['command_class_name'] or value['command_class']}: {value['label']}"
+            f" [{value['value_id']}] = {current} ({access})"
+        )
+    return lines
+
+
+def _quoted(name: str, location: str) -> str:
+    return f'"{name}" in {location}' if location else f'"{name}"'
+
+
+# -- command ------------------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zwave-mcp explain",
+        description="Print how zwave-mcp understands each device: kind, what it reads, what it can do, "
+        "and the values no device uses. Attach the output (--json) to a bug report.",
+        epilog="Without --house it reads the live network with the usual ZWAVE_MCP_* settings; hidden "
+        "devices are left out.",
+    )
+    parser.add_argument(
+        "--house",
+        metavar="FILE",
+        help="a house file instead of the live network: Home Assistant device diagnostics, zwave-js-server "
+        "node state(s), zwave-js-ui's nodes dump or getNodes reply",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON (for a bug report) instead of text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.house is not None:
+        from zwave_mcp.gateway.nodes import parse_node
+        from zwave_mcp.simulator.dumps import DumpError, load_house_file
+
+        try:
+            house = load_house_file(args.house)
+        except DumpError as exc:
+            print(f"zwave-mcp explain: {exc}", file=sys.stderr)
+            return 2
+        nodes = [n for n in (parse_node(raw) for raw in house) if n is not None]
+        source = args.house
+    else:
+        loaded = _live_nodes()
+        if isinstance(loaded, str):
+            print(f"zwave-mcp explain: {loaded}", file=sys.stderr)
+            return 1
+        nodes, source = loaded, "the live network"
+    explained = explain_nodes(nodes)
+    if args.json:
+        print(json.dumps({"source": source, **explained}, indent=2, ensure_ascii=False, default=str))
+    else:
+        sys.stdout.write(render_text(explained, source))
+    return 0
+
+
+def _live_nodes() -> list[ZNode] | str:
+    """The live network's visible nodes, or why they could not be had (one line)."""
+    from zwave_mcp.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        return f"invalid setting: {exc}"
+    return asyncio.run(_load_live(settings))
+
+
+async def _load_live(settings: Any) -> list[ZNode] | str:
+    from zwave_mcp.config import ConfigError
+    from zwave_mcp.server.app import build_app
+
+    # A look, not a session: nothing recorded in the history file, nothing written to the network.
+    settings = settings.model_copy(update={"history_path": "off", "read_only": True})
+    try:
+        app = build_app(settings)
+    except ConfigError as exc:
+        return f"invalid setting: {exc}"
+    app.gateway.start()
+    try:
+        if not await app.gateway.wait_ready(LIVE_TIMEOUT_S):
+            return app.gateway.unavailable_reason() or "the network did not load in time"
+        return [n for i, n in app.gateway.nodes.items() if app.devices.visible_node(i)]
+    finally:
+        await app.gateway.stop()

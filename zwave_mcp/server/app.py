@@ -1,0 +1,62 @@
+"""`App`: everything a tool, resource or prompt needs, built once per server. The MCP surface modules
+(tools, resources, prompts, server) import it from here, so none of them imports another to get it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zwave_mcp.config import Settings
+from zwave_mcp.devices.gate import Gate, GateResult
+from zwave_mcp.devices.service import DeviceService
+from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.history import History, build_history
+from zwave_mcp.policy import Policy
+from zwave_mcp.server.asking import QuestionSeal
+
+
+@dataclass
+class App:
+    settings: Settings
+    gateway: ZwaveGateway
+    policy: Policy
+    gate: Gate  # the one write gate: every change goes through `gate.apply`
+    devices: DeviceService
+    questions: QuestionSeal  # signs the pending change a 2026-07-28 client carries between rounds
+    history: History
+
+
+def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
+    gateway = gateway or ZwaveGateway(settings)
+    policy = Policy.from_settings(settings)
+    gate = Gate(gateway, policy, settings)
+    devices = DeviceService(gateway, policy, settings, gate)
+    questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
+    history = build_history(settings, devices, gateway.inventory, lambda: gateway.info)
+    gate.add_listener(lambda result: _record_outcomes(history, result))
+    return App(
+        settings=settings,
+        gateway=gateway,
+        policy=policy,
+        gate=gate,
+        devices=devices,
+        questions=questions,
+        history=history,
+    )
+
+
+def _record_outcomes(history: History, result: GateResult) -> None:
+    """One history row per device the change touched, with that device's own outcome (the audit line
+    joins several devices in one, which a device's history could not find)."""
+    for outcome in result.devices:
+        history.recorder.record_outcome(
+            {
+                "tool": result.change.tool,
+                "action": result.change.action,
+                "device_key": outcome.device.key,
+                "device": outcome.device.label,
+                "value": result.change.argument,
+                "outcome": str(outcome.outcome),
+                "reason": outcome.reason or result.reason,
+                "time": result.at_ms / 1000,
+            }
+        )

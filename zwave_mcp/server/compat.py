@@ -1,0 +1,251 @@
+"""Every use of a private part of the MCP SDK or paho-mqtt, in one place, checked at start-up.
+
+Private parts can be renamed in any release. Reading them through `getattr(..., default)` would degrade
+silently; instead `check(server)` runs when the server starts and raises `CompatError` naming what is
+missing, and `mcp` is pinned to the minor version this was tested with (pyproject.toml).
+`python -m zwave_mcp.server.compat --check` lists each part, ok or what broke (`make test-newest-mcp` runs it, and
+the tests, against the newest mcp 2.x in a venv of its own).
+
+- `lowlevel_server(server)`: `MCPServer._lowlevel_server`, the SDK's only way to run with our own
+  streams (stdio.py) and to register the 2025-era `resources/subscribe` handlers (resources.py).
+- `connection_key(session)`: `ServerSession._connection`; the SDK builds a session per request, the
+  connection behind it is what identifies a client (resource_updates.py, client_log.py: there its
+  `initialized` event also says when log notifications may start).
+- `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
+  from outside (mqtt.py).
+- `mcp_server(**kwargs)`: `MCPServer(**kwargs)` without the call its constructor makes to its module's
+  `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
+  handler is on the root logger already): 37 ms and 1.4 MB of every start for nothing.
+- `tracing_middleware()`: `mcp.server._otel.OpenTelemetryMiddleware`, which the stdio transport's direct
+  lane for tools/call may pass by when no tracing is set up (stdio_direct.py). The lane also uses
+  `mcp_types.methods.validate_client_request` and `serialize_server_result`, the SDK's own per-version
+  request check and result shaping.
+- `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; mqtt.py reads
+  the socket itself (many packets per `recv`, QoS 0 PUBLISH decoded by mqtt_packets.py) and gives paho
+  the other packets through `recv`, which serves them from memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import metadata
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as paho
+    from mcp.server.lowlevel import Server
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.session import ServerSession
+
+TESTED = {"mcp": "2.3", "paho-mqtt": "2.2"}
+
+
+class CompatError(RuntimeError):
+    """An installed dependency lacks a private part zwave-mcp relies on; the message is for a person."""
+
+
+def lowlevel_server(server: MCPServer) -> Server[Any]:
+    try:
+        return server._lowlevel_server
+    except AttributeError:
+        raise CompatError(_explain(["mcp: MCPServer has no _lowlevel_server"])) from None
+
+
+def connection_key(session: ServerSession) -> object:
+    return session._connection
+
+
+def close_socket(client: paho.Client) -> None:
+    client._sock_close()
+
+
+def feed_reads(client: paho.Client, recv: Callable[[int], bytes]) -> None:
+    """From now on paho's packet reader takes its bytes from `recv` instead of the socket."""
+    client._sock_recv = recv  # type: ignore[method-assign, assignment]
+
+
+def mcp_server(**kwargs: Any) -> MCPServer:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import server as module
+
+    configure = module.configure_logging
+    module.configure_logging = _no_logging_setup
+    try:
+        return MCPServer(**kwargs)
+    finally:
+        module.configure_logging = configure
+
+
+def tracing_middleware() -> type:
+    from mcp.server._otel import OpenTelemetryMiddleware
+
+    return OpenTelemetryMiddleware
+
+
+def _no_logging_setup(*_args: Any, **_kwargs: Any) -> None:
+    """Logging is set up by zwave_mcp.logs before any server is built."""
+
+
+def check(server: MCPServer) -> None:
+    """Raise `CompatError` unless every private part above exists with the meaning we use."""
+    problems = [problem for _part, problem in report(server) if problem is not None]
+    if problems:
+        raise CompatError(_explain(problems))
+
+
+def report(server: MCPServer) -> list[tuple[str, str | None]]:
+    """Each private part in use, by the name a maintainer greps for, with what is wrong (None: fine)."""
+    found = []
+    for part, probe in PROBES:
+        try:
+            problem = probe(server)
+        except Exception as exc:  # a probe that cannot even run is itself the finding
+            problem = f"{part}: {type(exc).__name__}: {exc}"
+        found.append((part, problem))
+    return found
+
+
+def _lowlevel_probe(server: MCPServer) -> str | None:
+    return None if hasattr(server, "_lowlevel_server") else "mcp: MCPServer has no _lowlevel_server"
+
+
+def _connection_probe(server: MCPServer) -> str | None:
+    from mcp.server.session import ServerSession
+
+    probe = SimpleNamespace(protocol_version="2025-06-18")
+    try:
+        session = ServerSession(None, probe)  # type: ignore[arg-type]
+    except Exception as exc:
+        return f"mcp: ServerSession cannot be built as expected ({exc})"
+    if vars(session).get("_connection") is not probe:
+        return "mcp: ServerSession keeps its connection elsewhere than _connection"
+    return None
+
+
+def _logging_probe(server: MCPServer) -> str | None:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import server as module
+
+    if not callable(getattr(module, "configure_logging", None)) or "configure_logging" not in (
+        MCPServer.__init__.__code__.co_names
+    ):
+        return "mcp: MCPServer no longer sets up logging through its module's configure_logging"
+    return None
+
+
+def _tracing_probe(server: MCPServer) -> str | None:
+    try:
+        tracing_middleware()
+    except ImportError:
+        return "mcp: no OpenTelemetryMiddleware in mcp.server._otel"
+    return None
+
+
+def _methods_probe(name: str) -> Callable[[MCPServer], str | None]:
+    def probe(server: MCPServer) -> str | None:
+        from mcp_types import methods
+
+        return None if callable(getattr(methods, name, None)) else f"mcp: mcp_types.methods has no {name}"
+
+    return probe
+
+
+def _sock_close_probe(server: MCPServer) -> str | None:
+    import paho.mqtt.client as paho
+
+    return (
+        None
+        if callable(getattr(paho.Client, "_sock_close", None))
+        else "paho-mqtt: Client has no _sock_close"
+    )
+
+
+def _sock_recv_probe(server: MCPServer) -> str | None:
+    import paho.mqtt.client as paho
+
+    packet_read = getattr(paho.Client, "_packet_read", None)
+    if not callable(getattr(paho.Client, "_sock_recv", None)) or "_sock_recv" not in getattr(
+        getattr(packet_read, "__code__", None), "co_names", ()
+    ):
+        return "paho-mqtt: Client no longer reads its packets through _sock_recv"
+    return None
+
+
+PROBES: list[tuple[str, Callable[[MCPServer], str | None]]] = [
+    ("mcp: MCPServer._lowlevel_server", _lowlevel_probe),
+    ("mcp: ServerSession._connection", _connection_probe),
+    ("mcp: mcp.server.mcpserver.server.configure_logging, called by MCPServer()", _logging_probe),
+    ("mcp: mcp.server._otel.OpenTelemetryMiddleware", _tracing_probe),
+    ("mcp: mcp_types.methods.validate_client_request", _methods_probe("validate_client_request")),
+    ("mcp: mcp_types.methods.serialize_server_result", _methods_probe("serialize_server_result")),
+    ("paho-mqtt: Client._sock_close", _sock_close_probe),
+    ("paho-mqtt: Client._sock_recv, read by Client._packet_read", _sock_recv_probe),
+]
+
+
+def import_problems() -> list[str]:
+    """Every zwave_mcp module imported: a public SDK name that moved shows up here, named."""
+    import importlib
+    import pkgutil
+
+    import zwave_mcp
+
+    problems = []
+    for module in pkgutil.walk_packages(zwave_mcp.__path__, "zwave_mcp."):
+        if module.name.rsplit(".", 1)[-1] == "__main__":  # running them would start a command
+            continue
+        try:
+            importlib.import_module(module.name)
+        except Exception as exc:
+            problems.append(f"import {module.name}: {type(exc).__name__}: {exc}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m zwave_mcp.server.compat --check`: each private part, ok or what broke; exit 1 if any broke."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m zwave_mcp.server.compat",
+        description="Check the installed mcp and paho-mqtt for every private part zwave-mcp uses.",
+    )
+    parser.add_argument("--check", action="store_true", required=True, help="check and print each part")
+    parser.parse_args(argv)
+    installed = ", ".join(f"{name} {_version(name)}" for name in TESTED)
+    tested = ", ".join(f"{name} {version}" for name, version in TESTED.items())
+    print(f"Installed: {installed}; zwave-mcp was tested with {tested}.")
+    broken = 0
+    try:
+        server = mcp_server(name="compat-check")
+    except Exception as exc:
+        print(f"BROKEN  mcp: MCPServer(name=...) cannot be built: {type(exc).__name__}: {exc}")
+        return 1
+    for part, problem in report(server):
+        package = part.split(": ", 1)[0] + ": "
+        if problem is not None and problem.startswith(package):
+            problem = problem[len(package) :]  # "mcp: X: mcp: Y" says the package twice
+        print(f"ok      {part}" if problem is None else f"BROKEN  {part}: {problem}")
+        broken += problem is not None
+    for problem in import_problems():
+        print(f"BROKEN  {problem}")
+        broken += 1
+    print("Every part is there." if not broken else f"{broken} part(s) broke: see BROKEN above.")
+    return 1 if broken else 0
+
+
+def _explain(problems: list[str]) -> str:
+    installed = ", ".join(f"{name} {_version(name)}" for name in TESTED)
+    tested = ", ".join(f"{name} {version}" for name, version in TESTED.items())
+    return f"{'; '.join(problems)}. Installed: {installed}; zwave-mcp was tested with {tested}."
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,569 @@
+"""The tool executor: every tool call passes through here, on top of the SDK's own tool list.
+
+Two halves, because the SDK validates arguments before a tool function runs:
+- `ToolCallMiddleware` (an SDK `ServerMiddleware`) sees the raw `tools/call` first: unknown tool names,
+  argument aliases (snake_case ↔ camelCase, `command` → `action`), validation with messages that name the
+  parameter and what is allowed, and the read-only gate. A call it rejects never reaches the SDK.
+- `ToolExecutor.execute` runs the tool: timeout, timing, slow-call warning, one log line per call
+  (arguments redacted), and the result envelope `{success, tool_name, execution_time_ms, result | error}`
+  with one spoken sentence as text content.
+
+`tools/call` is answered by the executor's own handler (`ToolExecutor.call_tool`), registered in place of
+the SDK's: the middleware has already checked and validated the arguments, so the SDK's tool layer would
+only validate them a second time against a model derived from the same fields, and the envelope a third
+(~0.15 ms of every call). The SDK still serves `tools/list` from the registered functions, and still
+checks the request, the handshake and the shape of the result around the handler.
+
+There is no second registry: `ToolSpec`s are registered on the `MCPServer` (that is what `tools/list`
+serves), and the executor keeps the same specs by name for the middleware.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import functools
+import inspect
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Generic, Protocol, TypeVar
+
+from mcp.server.context import CallNext, ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ContentBlock,
+    ImageContent,
+    InputRequiredResult,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import BaseModel, ValidationError
+
+from zwave_mcp.errors import PolicyRefusal, UserError
+from zwave_mcp.logs import redact
+from zwave_mcp.server.asking import InputRequired
+from zwave_mcp.server.compat import lowlevel_server
+from zwave_mcp.stdio import after_reply
+
+log = logging.getLogger(__name__)
+
+ResultT = TypeVar("ResultT", bound=BaseModel)
+
+# Argument names that old clients and the seeds' specs use for our parameters.
+STATIC_ALIASES: Mapping[str, str] = {"command": "action"}
+
+
+class ToolResult(BaseModel):
+    """Base of every tool's result: `summary` is one plain sentence a voice assistant can speak."""
+
+    summary: str
+
+
+class ToolEnvelope(BaseModel, Generic[ResultT]):
+    """What every tool call returns as structured content."""
+
+    success: bool
+    tool_name: str
+    execution_time_ms: float
+    result: ResultT | None = None
+    error: str | None = None
+
+
+# The context is None for a call the stdio transport answers itself (zwave_mcp.stdio.direct): the client
+# can then neither be asked nor sent progress, which is all a tool uses the context for.
+Handler = Callable[[Any, Context | None], Awaitable[ToolResult]]
+
+# The arguments the middleware validated for the `tools/call` being handled (the handler runs inside the
+# middleware's `call_next`, in the same context).
+_VALIDATED: ContextVar[BaseModel | None] = ContextVar("validated_tool_arguments", default=None)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its public name, argument and result models, and the coroutine that does the work."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    result_model: type[ToolResult]
+    handler: Handler
+    mutating: bool = False
+    # Tools that answer without zwave-js-ui (health, tool help) run even while the gateway is down.
+    needs_gateway: bool = True
+    annotations: ToolAnnotations | None = None
+    title: str | None = None
+    field_names: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = {f.alias or n for n, f in self.args_model.model_fields.items()}
+        object.__setattr__(self, "field_names", frozenset(names))
+
+
+# --- argument aliases -------------------------------------------------------------------------------
+
+
+def snake_to_camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest if part)
+
+
+def camel_to_snake(name: str) -> str:
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")
+
+
+def normalize_arguments(
+    arguments: Mapping[str, Any], field_names: Iterable[str]
+) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    """Map aliases onto the tool's parameter names.
+
+    Returns (arguments, rewrites old→new, ignored names). A canonical name given alongside its alias wins;
+    names the tool does not know are dropped (the seeds: extra parameters are ignored).
+    """
+    known = set(field_names)
+    result: dict[str, Any] = {}
+    rewrites: dict[str, str] = {}
+    ignored: list[str] = []
+    for key, value in arguments.items():
+        if key in known:
+            result[key] = value
+    for key, value in arguments.items():
+        if key in known:
+            continue
+        target = STATIC_ALIASES.get(key)
+        if target not in known:
+            target = next((c for c in (snake_to_camel(key), camel_to_snake(key)) if c in known), None)
+        if target is None:
+            ignored.append(key)
+        elif target not in result:
+            result[target] = value
+            rewrites[key] = target
+        else:
+            ignored.append(key)
+    return result, rewrites, ignored
+
+
+# --- validation messages ----------------------------------------------------------------------------
+
+
+def _schema_type(prop: Mapping[str, Any]) -> str:
+    if "enum" in prop:
+        return "one of " + ", ".join(map(str, prop["enum"]))
+    if "anyOf" in prop:
+        kinds = [_schema_type(p) for p in prop["anyOf"] if p.get("type") != "null"]
+        return " or ".join(kinds)
+    return {
+        "integer": "an integer",
+        "number": "a number",
+        "string": "a string",
+        "boolean": "true or false",
+    }.get(str(prop.get("type")), str(prop.get("type", "a value")))
+
+
+@functools.lru_cache(maxsize=128)
+def _properties(args_model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON-schema properties of an argument model, with `Optional[...]` unwrapped to its real type."""
+    schema = args_model.model_json_schema()
+    defs: dict[str, Any] = schema.get("$defs", {})
+    props: dict[str, Any] = dict(schema.get("properties", {}))
+    for name, prop in props.items():
+        arms = [p for p in prop.get("anyOf", []) if p.get("type") != "null"]
+        if len(arms) == 1:
+            prop = props[name] = {**arms[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
+        ref = prop.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):  # an Enum type: its values live in $defs
+            props[name] = {**defs.get(ref.removeprefix("#/$defs/"), {}), **prop}
+    return props
+
+
+def _short_repr(value: Any, limit: int = 80) -> str:
+    """What the caller gave, quoted in a message: a value of any size from the client, so cut."""
+    if isinstance(value, list | dict) and len(value) > limit:
+        return f"a {'list' if isinstance(value, list) else 'mapping'} of {len(value)} items"
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        return f"a number of {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_validation_error(exc: ValidationError, args_model: type[BaseModel]) -> str:
+    """Turn pydantic's errors into sentences that name the parameter, what it needs and what was given."""
+    props = _properties(args_model)
+    sentences: list[str] = []
+    for err in exc.errors():
+        # Tool arguments are flat: deeper `loc` parts are pydantic's union arms ('level.float'), not paths.
+        name = str(err["loc"][0]) if err["loc"] else "arguments"
+        prop = props.get(str(err["loc"][0]), {}) if err["loc"] else {}
+        wanted = _schema_type(prop) if prop else ""
+        given = err.get("input")
+        shown = repr(given[:60] + "…") if isinstance(given, str) and len(given) > 60 else _short_repr(given)
+        kind = err["type"]
+        if kind == "missing":
+            hint = f" ({prop['description']})" if prop.get("description") else ""
+            sentences.append(f"Missing required parameter '{name}': {wanted or 'a value'}{hint}.")
+        elif kind in ("enum", "literal_error"):
+            allowed = ", ".join(map(str, prop.get("enum") or [])) or err["msg"]
+            sentences.append(f"Parameter '{name}' must be one of: {allowed} (got {shown}).")
+        elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+            low, high = prop.get("minimum"), prop.get("maximum")
+            if low is not None and high is not None:
+                bounds = f"between {low} and {high}"
+            else:
+                bounds = err["msg"].removeprefix("Input should be ").lower()
+            sentences.append(f"Parameter '{name}' must be {bounds} (got {shown}).")
+        elif kind == "string_too_short" and prop.get("minLength") == 1:
+            sentences.append(f"Parameter '{name}' must not be empty.")
+        elif kind == "string_too_short":
+            sentences.append(f"Parameter '{name}' is too short: at least {prop.get('minLength')} characters.")
+        elif kind == "string_too_long":
+            sentences.append(f"Parameter '{name}' is too long: at most {prop.get('maxLength')} characters.")
+        elif wanted:
+            sentences.append(f"Parameter '{name}' must be {wanted} (got {shown}).")
+        else:
+            sentences.append(f"Parameter '{name}': {err['msg']} (got {shown}).")
+    return " ".join(dict.fromkeys(sentences))
+
+
+# --- the executor -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAnswer:
+    """A call's answer before any protocol model: the spoken sentence, the envelope (`ToolEnvelope`'s shape,
+    the output schema, already JSON), the charts some results carry, and whether the call failed. The SDK's
+    path answers with `result()`; the stdio transport's direct lane writes `wire()` itself."""
+
+    text: str
+    envelope: dict[str, Any]
+    is_error: bool
+    images: tuple[tuple[bytes, str], ...] = ()
+
+    def result(self) -> CallToolResult:
+        content: list[ContentBlock] = [TextContent(type="text", text=self.text)]
+        content += [
+            ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+            for data, mime in self.images
+        ]
+        return CallToolResult(content=content, structured_content=self.envelope, is_error=self.is_error)
+
+    def wire(self) -> dict[str, Any]:
+        """`result()` as its JSON, without building the model for a text-only answer (most of them)."""
+        if self.images:
+            return self.result().model_dump(by_alias=True, mode="json", exclude_none=True)
+        return {
+            "content": [{"type": "text", "text": self.text}],
+            "structuredContent": self.envelope,
+            "isError": self.is_error,
+        }
+
+
+def _envelope(
+    spec_name: str, started: float, *, result: ToolResult | None = None, error: str | None = None
+) -> ToolAnswer:
+    # The dict has `ToolEnvelope`'s shape (the output schema); built by hand because parametrizing the
+    # generic model on every call cost more than the rest of a read.
+    envelope = {
+        "success": error is None,
+        "tool_name": spec_name,
+        "execution_time_ms": round((time.perf_counter() - started) * 1000, 3),
+        "result": None if result is None else result.model_dump(mode="json", by_alias=True),
+        "error": error,
+    }
+    # Only history and energy results draw charts. Looked up on the class: a pydantic model's attribute
+    # miss raises and formats an error inside (~5 µs a call).
+    draw = getattr(type(result), "images", None) if result is not None else None
+    return ToolAnswer(
+        text=result.summary if result is not None else (error or ""),
+        envelope=envelope,
+        is_error=error is not None,
+        images=tuple(draw(result)) if draw is not None else (),
+    )
+
+
+class Attempts(Protocol):
+    """Audits mutating calls that never reached the write gate (`zwave_mcp.devices.gate.Gate` is one):
+    `begin()` before the call, `end(...)` after it, which writes a line only if the gate wrote none."""
+
+    def begin(self) -> Any: ...
+
+    def end(
+        self, attempt: Any, tool: str, arguments: Mapping[str, Any], error: str | None, *, refused: bool
+    ) -> None: ...
+
+
+class ToolExecutor:
+    """Holds the tool specs, registers them on the server, and runs every call the same way."""
+
+    def __init__(
+        self,
+        *,
+        timeout_s: float = 30.0,
+        slow_call_ms: float = 1000.0,
+        read_only: bool = False,
+        unavailable: Callable[[], str | None] | None = None,
+        settle: Callable[[], Awaitable[object]] | None = None,
+        attempts: Attempts | None = None,
+        subscriptions: Any = None,
+    ) -> None:
+        self.timeout_s = timeout_s
+        self._subscriptions = subscriptions  # the server's SubscriptionBus, for the tools' Context
+        self._attempts = attempts
+        self.slow_call_ms = slow_call_ms
+        self.read_only = read_only
+        self._unavailable = unavailable
+        self._settle = settle
+        self.specs: dict[str, ToolSpec] = {}
+        self._servers: list[MCPServer[Any]] = []  # where `call_tool` answers tools/call
+
+    # registration ------------------------------------------------------------------------------
+
+    def register(self, server: MCPServer[Any], spec: ToolSpec) -> None:
+        """Put the tool on the server (unless read-only hides it) and remember it for the middleware."""
+        self.specs[spec.name] = spec
+        if server not in self._servers:
+            self._servers.append(server)
+            handler = functools.partial(self.call_tool, server)
+            lowlevel_server(server).add_request_handler("tools/call", CallToolRequestParams, handler)
+        if self.read_only and spec.mutating:
+            return
+        server.add_tool(
+            self._sdk_function(spec),
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=spec.annotations,
+            structured_output=True,
+        )
+
+    def _sdk_function(self, spec: ToolSpec) -> Callable[..., Awaitable[CallToolResult | InputRequiredResult]]:
+        """A function whose signature is the argument model's fields, so the SDK derives the same schema."""
+
+        async def run_tool(ctx: Context, **kwargs: Any) -> CallToolResult | InputRequiredResult:
+            return await self.execute(spec, kwargs, ctx)
+
+        params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
+        for name, info in spec.args_model.model_fields.items():
+            default = (
+                inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
+            )
+            params.append(
+                inspect.Parameter(
+                    info.alias or name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=default,
+                    annotation=Annotated[info.annotation, info],
+                )
+            )
+        envelope_model = ToolEnvelope[spec.result_model]  # type: ignore[name-defined]
+        run_tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            params, return_annotation=Annotated[CallToolResult, envelope_model]
+        )
+        run_tool.__name__ = spec.name
+        return run_tool
+
+    @property
+    def middleware(self) -> ToolCallMiddleware:
+        return ToolCallMiddleware(self)
+
+    def tool_names(self) -> list[str]:
+        return sorted(n for n, s in self.specs.items() if not (self.read_only and s.mutating))
+
+    # execution ---------------------------------------------------------------------------------
+
+    def prepare(
+        self, name: str, arguments: Mapping[str, Any]
+    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | str:
+        """Everything checked before a tool runs. Returns the spec, the normalized arguments and their
+        validated model, or a refusal."""
+        spec = self.specs.get(name)
+        if spec is None:
+            shown = name if len(name) <= 80 and name.isprintable() else _short_repr(name)[1:-1]
+            return f"Unknown tool '{shown}'. Available tools: {', '.join(self.tool_names())}."
+        if spec.mutating and self.read_only:
+            return (
+                f"{name} is disabled: zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), so nothing "
+                "can be switched or set. Reading devices still works."
+            )
+        normalized, rewrites, ignored = normalize_arguments(arguments, spec.field_names)
+        if rewrites:
+            log.info("argument aliases rewritten", extra={"tool": name, "rewrites": rewrites})
+        if ignored:
+            log.debug("unknown arguments ignored", extra={"tool": name, "ignored": ignored[:20]})
+        try:
+            validated = spec.args_model.model_validate(normalized)
+        except ValidationError as exc:
+            return describe_validation_error(exc, spec.args_model)
+        return spec, normalized, validated
+
+    async def call_tool(
+        self, server: MCPServer[Any], ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
+    ) -> CallToolResult | InputRequiredResult:
+        """The `tools/call` handler: runs the tool with the arguments the middleware validated."""
+        started = time.perf_counter()
+        spec = self.specs.get(params.name)
+        arguments = params.arguments or {}
+        if spec is None or (spec.mutating and self.read_only):  # the middleware refuses these first
+            refusal = self.prepare(params.name, arguments)
+            assert isinstance(refusal, str)
+            return self.refusal(params.name, arguments, refusal, started).result()
+        context: Context[Any, Any] = Context(
+            request_context=ctx, mcp_server=server, input_params=params, subscriptions=self._subscriptions
+        )
+        return await self.execute(spec, arguments, context, validated=_VALIDATED.get())
+
+    async def call_without_context(self, name: str, arguments: Any) -> ToolAnswer | InputRequiredResult:
+        """A `tools/call` as the middleware and `call_tool` run it, for a call with no request context (the
+        stdio transport's direct lane): the same checks, refusals and execution."""
+        started = time.perf_counter()
+        prepared = self.prepare_call(name, arguments, started)
+        if isinstance(prepared, ToolAnswer):
+            return prepared
+        spec, normalized, validated = prepared
+        return await self.answer(spec, normalized, None, validated=validated)
+
+    def prepare_call(
+        self, name: str, arguments: Any, started: float
+    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | ToolAnswer:
+        """`prepare` for arguments as they came on the wire; a refusal comes back as the call's answer."""
+        arguments = arguments or {}
+        if not isinstance(arguments, Mapping):
+            return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
+        prepared = self.prepare(name, arguments)
+        if isinstance(prepared, str):
+            return self.refusal(name, arguments, prepared, started)
+        return prepared
+
+    async def execute(
+        self,
+        spec: ToolSpec,
+        arguments: Mapping[str, Any],
+        ctx: Context | None,
+        validated: BaseModel | None = None,
+    ) -> CallToolResult | InputRequiredResult:
+        """`answer` as the SDK's result model."""
+        answer = await self.answer(spec, arguments, ctx, validated)
+        return answer.result() if isinstance(answer, ToolAnswer) else answer
+
+    async def answer(
+        self,
+        spec: ToolSpec,
+        arguments: Mapping[str, Any],
+        ctx: Context | None,
+        validated: BaseModel | None = None,
+    ) -> ToolAnswer | InputRequiredResult:
+        """Run one tool: timeout, timing, logging and the envelope. Never raises. `validated`: `arguments`
+        already validated (by the middleware), so they are not validated again.
+
+        A tool that must ask the person on a 2026-07-28 connection raises `InputRequired`: the call ends
+        with the SDK's input-required result (the question), and the client calls again with the answer.
+        """
+        started = time.perf_counter()
+        outcome = "ok"
+        error: str | None = None
+        result: ToolResult | None = None
+        attempt = self._attempts.begin() if spec.mutating and self._attempts is not None else None
+        refused = False
+        try:
+            if isinstance(validated, spec.args_model):
+                args = validated
+            else:
+                args = spec.args_model.model_validate(dict(arguments))
+            # asyncio's own timeout: the server always runs on asyncio, and anyio's cancel scope cost
+            # ~50 µs per call here.
+            async with asyncio.timeout(self.timeout_s):
+                await self._check_available(spec)
+                result = await spec.handler(args, ctx)
+        except InputRequired as asked:
+            self._log_call(spec.name, arguments, started, "input_required", None)
+            return asked.result
+        except TimeoutError:
+            outcome = "timeout"
+            error = f"{spec.name} took longer than {self.timeout_s:g} s and was cancelled; nothing more will be done."
+        except PolicyRefusal as exc:
+            outcome = "refused"
+            refused = True
+            error = exc.message
+        except UserError as exc:
+            outcome = "error"
+            error = exc.message
+        except ValidationError as exc:
+            outcome = "invalid"
+            error = describe_validation_error(exc, spec.args_model)
+        except Exception as exc:
+            outcome = "crash"
+            error = (
+                f"{spec.name} failed unexpectedly ({type(exc).__name__}); the details are in the server log."
+            )
+            log.exception("tool crashed", extra={"tool": spec.name})
+        finally:
+            if attempt is not None and self._attempts is not None:
+                # A mutating call that ended before the write gate (no such device, a bad value, a
+                # timeout) still leaves its one audit line.
+                self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
+        answer = _envelope(spec.name, started, result=result, error=error)
+        self._log_call(spec.name, arguments, started, outcome, error)
+        return answer
+
+    async def _check_available(self, spec: ToolSpec) -> None:
+        if not spec.needs_gateway or self._unavailable is None or self._unavailable() is None:
+            return
+        if self._settle is not None:
+            await self._settle()  # just after start: wait for the first load rather than refuse
+        reason = self._unavailable()
+        if reason is not None:
+            raise UserError(f"Z-Wave service unavailable: {reason}")
+
+    def refusal(self, name: str, arguments: Mapping[str, Any], message: str, started: float) -> ToolAnswer:
+        spec = self.specs.get(name)
+        if spec is not None and spec.mutating and self._attempts is not None:
+            self._attempts.end(self._attempts.begin(), name, arguments, message, refused=self.read_only)
+        self._log_call(name, arguments, started, "rejected", message)
+        return _envelope(name, started, error=message)
+
+    def _log_call(
+        self, name: str, arguments: Mapping[str, Any], started: float, outcome: str, error: str | None
+    ) -> None:
+        duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        after_reply.later(self._write_call_line, name, arguments, duration_ms, outcome, error)
+
+    def _write_call_line(
+        self, name: str, arguments: Mapping[str, Any], duration_ms: float, outcome: str, error: str | None
+    ) -> None:
+        fields: dict[str, Any] = {
+            "tool": name,
+            "arguments": redact(dict(arguments)),
+            "duration_ms": duration_ms,
+            "outcome": outcome,
+        }
+        if error:
+            fields["error"] = error
+        if duration_ms > self.slow_call_ms:
+            log.warning("slow tool call", extra=fields)
+        else:
+            log.info("tool call", extra=fields)
+
+
+class ToolCallMiddleware:
+    """SDK middleware: intercepts `tools/call` before the SDK validates, and lets everything else pass."""
+
+    def __init__(self, executor: ToolExecutor) -> None:
+        self.executor = executor
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
+            return await call_next(ctx)
+        started = time.perf_counter()
+        name = str(ctx.params.get("name", ""))
+        prepared = self.executor.prepare_call(name, ctx.params.get("arguments"), started)
+        if isinstance(prepared, ToolAnswer):
+            return prepared.result()
+        _spec, normalized, validated = prepared
+        token = _VALIDATED.set(validated)
+        try:
+            return await call_next(replace(ctx, params={**ctx.params, "arguments": normalized}))
+        finally:
+            _VALIDATED.reset(token)

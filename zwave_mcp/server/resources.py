@@ -1,0 +1,130 @@
+"""MCP resources: the inventory, one device, its last 24 hours of history, and health, as JSON documents,
+with change subscriptions.
+
+`register_resources` adds the resources and the 2025-era `resources/subscribe` handlers, and wires
+the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies both kinds of subscriber.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp_types import SubscribeRequestParams, UnsubscribeRequestParams
+
+from zwave_mcp.server.compat import lowlevel_server
+from zwave_mcp.server.resource_updates import (
+    DEVICE_URI_PREFIX,
+    DEVICES_URI,
+    HEALTH_URI,
+    CountingBus,
+    ResourceUpdates,
+    device_uri,
+)
+
+if TYPE_CHECKING:
+    from zwave_mcp.server.app import App
+
+__all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
+
+
+def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> ResourceUpdates:
+    """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
+    from zwave_mcp.server.tools.present import summarize
+
+    async def _require_service() -> None:
+        """Fail the read the way the tools fail their calls: an empty or stale list would be a lie."""
+        reason = await app.gateway.settled_reason()  # at start-up, wait (bounded) for the first load
+        if reason is not None:
+            # ResourceError's text reaches the client; any other exception would reach it as a bare "error".
+            raise ResourceError(f"Z-Wave service unavailable: {reason}")
+
+    @server.resource(
+        DEVICES_URI,
+        name="devices",
+        title="Z-Wave devices",
+        description="Every device with its key, room, type, state and status. Subscribe to hear of changes.",
+        mime_type="application/json",
+    )
+    async def devices() -> str:
+        await _require_service()
+        return json.dumps([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
+
+    @server.resource(
+        DEVICE_URI_PREFIX + "{key}",
+        name="device",
+        title="One Z-Wave device",
+        description="One device (key from zwave://devices, e.g. 3 or 11.2) with every value it reports.",
+        mime_type="application/json",
+    )
+    async def device(key: str) -> str:
+        await _require_service()
+        found = app.devices.index.get(key)
+        if found is None:
+            raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
+        values = {
+            v.value_id: {"label": v.label, "value": v.value, "unit": v.unit, "lastUpdate": v.last_update_ms}
+            for v in found.all_values()
+        }
+        return json.dumps({"device": summarize(found).model_dump(mode="json"), "values": values})
+
+    @server.resource(
+        DEVICE_URI_PREFIX + "{key}/history",
+        name="device-history",
+        title="One Z-Wave device's last 24 hours",
+        description="What one device (key from zwave://devices) reported and was told in the last 24 hours, "
+        "from the history store.",
+        mime_type="application/json",
+    )
+    async def device_history(key: str) -> str:
+        from zwave_mcp.errors import UserError
+        from zwave_mcp.history.periods import parse_period
+
+        await app.gateway.settle()
+        found = app.devices.index.get(key)  # hidden devices are not in the index
+        if found is None:
+            raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
+        service = app.history.service
+        try:
+            result = await service.history_of(
+                [found], found.name, parse_period("last 24 hours", service.now()), 500
+            )
+        except UserError as exc:
+            raise ResourceError(exc.message) from None
+        return result.model_dump_json()
+
+    @server.resource(
+        HEALTH_URI,
+        name="health",
+        title="Z-Wave health",
+        description="Broker, zwave-js-ui and driver state, and node counts by status.",
+        mime_type="application/json",
+    )
+    def health() -> str:
+        report = app.devices.health()
+        return json.dumps(
+            {
+                "ok": report.ok,
+                "problem": report.problem,
+                "broker": {
+                    "connected": report.broker_connected,
+                    "address": report.broker_address,
+                    "mqttVersion": report.broker_protocol,
+                },
+                "zwaveJsUi": report.zwave_js_ui_state,
+                "driverReady": report.driver_ready,
+                "nodes": report.nodes_by_status,
+                "lastMessageAgeSeconds": report.last_message_age_s,
+            }
+        )
+
+    updates = ResourceUpdates(bus, app.devices.devices)
+    app.gateway.inventory.add_listener(updates.on_change)
+    # MCPServer has no decorator for these 2025-era methods; the low-level server takes any handler, and
+    # registering them is what makes it advertise `resources.subscribe` to handshake-era clients.
+    lowlevel = lowlevel_server(server)
+    lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, updates.on_subscribe)
+    lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, updates.on_unsubscribe)
+    return updates

@@ -1,0 +1,156 @@
+"""The planner in front of the write gate for every network-care change.
+
+A tool describes its change as an `AdminChange` (what, on which device or on the network itself, the words
+the policy judges, and the call that makes it); `carry_out` turns it into the gate's `Change` and calls
+`app.gate.apply`, which does the rest: policy (read-only, hide/deny/allow, confirmation of the admin words
+in `policy.sensitive.ADMIN_ACTIONS`), one confirmation by elicitation or token, rate limits, dry run, send,
+evidence and the one audit line. The admin tools never call a changing API themselves.
+
+Changes aimed at no one device (inclusion, provisioning, a network-wide route rebuild) name the network
+itself as their device (`network_device`): it is judged, rate-limited and audited as "the Z-Wave network".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mcp.server.mcpserver import Context
+
+from zwave_mcp.devices.gate import Change, Effect, Expectation, GateResult, WriteValues
+from zwave_mcp.devices.gate.evidence import spoken_list
+from zwave_mcp.devices.gate.senders import AdminCall
+from zwave_mcp.devices.model import Device
+from zwave_mcp.errors import PolicyRefusal, UserError
+from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
+from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.server.asking import asker_for
+from zwave_mcp.server.tools.admin_jobs import Jobs
+from zwave_mcp.server.tools.models import gate_answer
+
+if TYPE_CHECKING:
+    from zwave_mcp.server.app import App
+
+NETWORK_KEY = "network"
+NETWORK_NAME = "the Z-Wave network"
+CONTROLLER_ID = 1
+
+
+def network_device(app: App) -> Device:
+    """The network itself (its controller) as the device a network-wide change is aimed at."""
+    controller = app.gateway.inventory.node(CONTROLLER_ID) or ZNode(id=CONTROLLER_ID, is_controller=True)
+    return Device(
+        key=NETWORK_KEY,
+        node_id=controller.id,
+        endpoint=None,
+        name=NETWORK_NAME,
+        location="",
+        kind=None,
+        capabilities=(),
+        node=controller,
+    )
+
+
+@dataclass
+class AdminChange:
+    """One network-care change. `words` are what the policy judges ({"configure"}, {"include"}, {"ping"}…);
+    `value` is the argument a confirmation and the audit are bound to. Either `requests` (admin API calls
+    from `NetworkAdmin`; `start` when a background job makes them) or `write` (a configuration value
+    written as a value and proven by the device's report of `target`)."""
+
+    tool: str
+    action: str
+    what: str  # lower-case first: "set parameter 3 (LED indicator) of Bedroom Color Bulb to 0"
+    words: frozenset[str]
+    device: Device | None = None  # None: the network itself
+    value: Any = None
+    requests: list[AdminRequest] = field(default_factory=list)
+    start: Callable[[], Awaitable[Any]] | None = None
+    write: ZValue | None = None
+    target: Any = None
+
+
+@dataclass
+class Carried:
+    """What the gate made of it: the outcome word and sentence, the call's result, the token or messages."""
+
+    outcome: Outcome
+    sentence: str
+    result: Any = None
+    gate: GateResult | None = None
+    touched: list[Device] = field(default_factory=list)  # every device it reached (never a hidden one)
+
+    @property
+    def sent(self) -> bool:
+        return self.outcome not in (Outcome.DECLINED, Outcome.NEEDS_CONFIRMATION, Outcome.DRY_RUN)
+
+    @property
+    def touched_names(self) -> list[str] | None:
+        return [d.name for d in self.touched] or None
+
+    def said(self, device: Device) -> str:
+        """The device as the answer names it: itself, or for a change that reached its whole node, the
+        node with every device on it ("node 11 (Porch Double Switch 1 and Porch Double Switch 2)")."""
+        if len(self.touched) < 2:
+            return device.name
+        return f"node {device.node_id} ({spoken_list([d.name for d in self.touched])})"
+
+
+def change_fields(carried: Carried) -> dict[str, Any]:
+    """The `ChangeResult` fields of a change that was not (yet) sent: asked, declined or a dry run."""
+    return {
+        "summary": carried.sentence,
+        "outcome": str(carried.outcome),
+        "devices": carried.touched_names,
+        **gate_answer(carried.gate),
+    }
+
+
+async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Context | None) -> Carried:
+    """Through the gate. Raises `PolicyRefusal` when refused and `UserError` when zwave-js-ui failed it."""
+    device = change.device or network_device(app)
+    if change.write is not None:
+        effect = Effect(
+            device,
+            change.write,
+            change.target,
+            change.words,
+            argument=change.target,
+            unit=change.write.unit,
+            expect=Expectation(change.write, change.target),
+            text=change.what,
+        )
+        sender: Any = WriteValues()
+    else:
+        effect = Effect(device, None, change.value, change.words, argument=change.value, text=change.what)
+        sender = AdminCall(change.requests, change.start)
+    gate_change = Change(change.tool, change.action, change.what, [effect], sender, argument=change.value)
+    result = await app.gate.apply(gate_change, token=token, ask=asker_for(ctx, app.questions))
+    if result.outcome is Outcome.REFUSED:
+        raise PolicyRefusal(result.sentence)
+    if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
+        raise UserError(result.sentence)
+    touched = [d for d in result.change.devices if d.key != NETWORK_KEY and app.policy.visible(d)]
+    touched.sort(key=lambda d: (d.node_id, d.endpoint or 0))  # a node's devices in endpoint order
+    return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result, touched)
+
+
+@dataclass
+class AdminContext:
+    """What every admin tool shares: the app, the network wrappers and the background jobs."""
+
+    app: App
+    network: NetworkAdmin
+    jobs: Jobs
+
+    def device(self, name: str, *, for_mutation: bool = False) -> Device:
+        return self.app.devices.resolve(name, for_mutation=for_mutation)
+
+    def wait_s(self, asked: float) -> float:
+        # Leave the executor's own timeout room to answer.
+        return max(0.0, min(asked, self.app.settings.tool_timeout * 0.8))
+
+    async def carry(self, change: AdminChange, token: str | None, ctx: Context | None) -> Carried:
+        return await carry_out(self.app, change, token=token, ctx=ctx)

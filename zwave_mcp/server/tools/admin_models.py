@@ -1,0 +1,244 @@
+"""Argument and result models of the network-care tools (listed only with ZWAVE_MCP_ADMIN=true)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from zwave_mcp.server.executor import ToolResult
+from zwave_mcp.server.json_value import AnyJson
+from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer
+
+TOKEN = Field(
+    None,
+    max_length=200,
+    description="Only after the person agreed: the confirmationToken an earlier call of this tool returned",
+)
+WAIT = Field(
+    20.0, ge=0, le=600, description="Seconds to wait for the result before it continues in the background"
+)
+
+Security = Literal["auto", "s2", "s0", "none"]
+Maintenance = Literal[
+    "ping", "refresh_values", "reinterview", "check_lifeline", "check_route", "rebuild_routes"
+]
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class NodeArgs(_Args):
+    deviceName: str = DeviceName
+
+
+class ConfigWriteArgs(_Args):
+    deviceName: str = DeviceName
+    parameter: int | str = Field(description="The parameter's number (3) or its label ('LED indicator')")
+    value: int | float | str = Field(description="The new value: a number, or the name of one of its options")
+    confirmationToken: str | None = TOKEN
+
+
+class RenameArgs(_Args):
+    deviceName: str = DeviceName
+    newName: str | None = Field(
+        None,
+        min_length=1,
+        max_length=NAME_MAX,
+        description="The new name of the device's node (its other endpoints are named after it)",
+    )
+    newLocation: str | None = Field(None, max_length=NAME_MAX, description="The device's new room")
+    confirmationToken: str | None = TOKEN
+
+
+class MaintenanceArgs(_Args):
+    operation: Maintenance = Field(
+        description="ping, refresh_values, reinterview, check_lifeline (to the controller), check_route "
+        "(to targetDevice), rebuild_routes (of deviceName, or of the whole network when deviceName is empty)"
+    )
+    deviceName: str | None = Field(None, max_length=NAME_MAX, description="The device; empty: the network")
+    targetDevice: str | None = Field(None, max_length=NAME_MAX, description="check_route: the other end")
+    rounds: int = Field(3, ge=1, le=10, description="Health checks: rounds of 10 pings each")
+    waitSeconds: float = WAIT
+    confirmationToken: str | None = TOKEN
+
+
+class JobArgs(_Args):
+    jobId: str | None = Field(None, max_length=40, description="The job; empty: every job")
+
+
+class CancelArgs(_Args):
+    jobId: str = Field(min_length=1, max_length=40, description="The job to cancel")
+    confirmationToken: str | None = TOKEN
+
+
+class InclusionArgs(_Args):
+    security: Security = Field(
+        "auto",
+        description="auto (S2 when the device can, else S0 or none), s2, s0 or none (insecure)",
+    )
+    qrCode: str | None = Field(
+        None,
+        max_length=400,
+        description="The device's Z-Wave QR code text (digits starting with 90), if it has one",
+    )
+    name: str | None = Field(None, max_length=NAME_MAX, description="Name to give the new device")
+    location: str | None = Field(None, max_length=NAME_MAX, description="Room to give the new device")
+    timeoutSeconds: float = Field(60.0, ge=5, le=600, description="Stop including after this long")
+    waitSeconds: float = WAIT
+    confirmationToken: str | None = TOKEN
+
+
+class ExclusionArgs(_Args):
+    timeoutSeconds: float = Field(60.0, ge=5, le=600, description="Stop excluding after this long")
+    waitSeconds: float = WAIT
+    confirmationToken: str | None = TOKEN
+
+
+class AnswerArgs(_Args):
+    grant: bool | None = Field(
+        None,
+        description="Security question: true grants the security the device asked for, false grants none",
+    )
+    pin: str | None = Field(
+        None,
+        max_length=80,
+        description="PIN question: the first 5 digits of the device's DSK (on its label), or the whole DSK",
+    )
+    waitSeconds: float = WAIT
+
+
+class ProvisionArgs(_Args):
+    qrCode: str = Field(
+        min_length=20, max_length=400, description="The device's Z-Wave QR code text (starts with 90)"
+    )
+    name: str | None = Field(None, max_length=NAME_MAX, description="Name it gets when it joins")
+    location: str | None = Field(None, max_length=NAME_MAX, description="Room it gets when it joins")
+    confirmationToken: str | None = TOKEN
+
+
+class FailedNodeArgs(_Args):
+    deviceName: str = DeviceName
+    confirmationToken: str | None = TOKEN
+
+
+class ReplaceArgs(_Args):
+    deviceName: str = DeviceName
+    security: Security = Field("auto", description="Security for the replacement device")
+    qrCode: str | None = Field(None, max_length=400, description="The replacement's QR code text, if any")
+    waitSeconds: float = WAIT
+    confirmationToken: str | None = TOKEN
+
+
+# ---------------------------------------------------------------------------------- results
+class Statistics(BaseModel):
+    roundTripMs: float | None = None
+    commandsSent: int | None = None
+    commandsReceived: int | None = None
+    commandsDropped: int | None = None
+    timeouts: int | None = None
+    lastSeen: str | None = None
+    signalDbm: float | None = None
+
+
+class NodeDetails(ToolResult):
+    nodeId: int
+    name: str
+    location: str
+    manufacturer: str | None = None
+    product: str | None = None
+    productCode: str | None = None
+    firmwareVersion: str | None = None
+    security: str | None = None
+    secure: bool | None = None
+    powerSource: Literal["listening", "sleeping", "frequently listening"]
+    wakeUpIntervalSeconds: int | None = None
+    battery: int | None = None
+    status: str
+    interviewStage: str | None = None
+    lastActiveSecondsAgo: float | None = None
+    statistics: Statistics | None = None
+    neighbours: list[int] | None = None
+    protocol: str | None = None
+
+
+class ConfigParameter(BaseModel):
+    number: int
+    key: int | str | None = None
+    label: str
+    description: str | None = None
+    value: AnyJson = None
+    default: AnyJson = None
+    min: float | None = None
+    max: float | None = None
+    unit: str | None = None
+    options: dict[str, Any] | None = None
+    writable: bool = True
+
+
+class ConfigList(ToolResult):
+    device: str
+    parameters: list[ConfigParameter]
+
+
+class ChangeResult(GateAnswer):
+    """The common shape of a change: its outcome word, and the token or dry-run message when there is one."""
+
+    outcome: str
+    devices: list[str] | None = Field(
+        default=None,
+        description="Every device the change reaches: a change to a node reaches all of its devices",
+    )
+
+
+class ConfigWriteResult(ChangeResult):
+    device: str | None = None
+    parameter: ConfigParameter | None = None
+    target: AnyJson = None
+    reported: AnyJson = None
+
+
+class RenameResult(ChangeResult):
+    nodeId: int | None = None
+    name: str | None = None
+    location: str | None = None
+
+
+class JobInfo(BaseModel):
+    jobId: str
+    operation: str
+    target: str
+    state: Literal["running", "done", "failed", "cancelled"]
+    progress: float | None = None
+    total: float | None = None
+    message: str | None = None
+    result: dict[str, Any] | None = None
+    elapsedSeconds: float
+
+
+class MaintenanceResult(ChangeResult):
+    job: JobInfo | None = None
+
+
+class JobList(ToolResult):
+    jobs: list[JobInfo]
+
+
+class CancelResult(ChangeResult):
+    """A cancellation is a change like any other: asked, refused or done, with the job as it now stands."""
+
+    jobs: list[JobInfo]
+
+
+class InclusionStatus(ChangeResult):
+    phase: str
+    pending: Literal["grant", "pin"] | None = None
+    requestedSecurity: list[str] | None = None
+    partialDsk: str | None = None
+    nodeId: int | None = None
+    name: str | None = None
+    security: str | None = None
+    securityDowngraded: bool | None = Field(
+        None, description="true when the device joined with less security than it asked for"
+    )

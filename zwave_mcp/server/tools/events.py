@@ -1,0 +1,171 @@
+"""get_recent_events: what changed lately, from the bounded in-memory history of the live picture."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.devices.describe import change_phrase
+from zwave_mcp.devices.presses import Press, press_of
+from zwave_mcp.gateway.model import Change
+from zwave_mcp.server.executor import ToolSpec
+from zwave_mcp.server.tools.devices import READ
+from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
+from zwave_mcp.server.tools.present import plural
+
+if TYPE_CHECKING:
+    from zwave_mcp.server.app import App
+
+
+def spoken_value(value: Any) -> str:
+    """A raw value as words: True → on (not Python's `True`), a colour dict → `red 255, green 0, …`."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {spoken_value(v)}" for k, v in value.items()) or "nothing"
+    if isinstance(value, list):
+        return ", ".join(spoken_value(v) for v in value) or "nothing"
+    return str(value)
+
+
+_GATEWAY = {
+    ("client_online", True): "zwave-js-ui came online",
+    ("client_online", False): "zwave-js-ui went offline",
+    ("driver_ready", True): "the Z-Wave driver became ready",
+    ("driver_ready", False): "the Z-Wave driver stopped",
+}
+_STATUS = {
+    "Dead": "stopped responding",
+    "Asleep": "went to sleep",
+    "Awake": "woke up",
+    "Alive": "is responding",
+}
+
+
+def describe_change(app: App, change: Change) -> tuple[str | None, str]:
+    """(device name, what happened in words) for one change: "Kitchen Light", "turned on"."""
+    node = app.gateway.inventory.node(change.node_id) if change.node_id is not None else None
+    device_name = node.display_name if node is not None else None
+    if change.kind == "value" and node is not None and change.value_id:
+        value = node.values.get(change.value_id)
+        device = app.devices.device_of_value(change.value_id)  # hidden ones never get here (see below)
+        if device is not None:
+            device_name = device.name
+        if value is None:
+            return device_name, "reported a value that is no longer known"
+        return device_name, change_phrase(device, value, change.new)
+    if change.kind == "status":
+        return device_name, status_phrase(change.old, change.new)
+    if change.kind == "gateway":
+        return None, gateway_phrase(str(change.value_id), change.new)
+    if change.kind == "removed":
+        return device_name, "dropped a value"
+    return device_name, "changed"
+
+
+def status_phrase(old: object, new: object) -> str:
+    """A node status change, to follow the device's name: "stopped responding", "woke up"."""
+    if new == "Alive" and old == "Dead":
+        return "is responding again"
+    return _STATUS.get(str(new), "has not been heard from yet")
+
+
+def gateway_phrase(what: str, new: object) -> str:
+    known = _GATEWAY.get((what, new)) if isinstance(new, bool) else None
+    if known:
+        return known
+    if what == "driver_ready" and new is None:
+        return "zwave-js-ui no longer says whether the Z-Wave driver is ready"
+    if new is None:
+        return f"zwave-js-ui no longer reports its {what.replace('_', ' ')}"
+    if what == "version":
+        return f"zwave-js-ui reports version {new}"
+    if what == "driver_error":
+        return f"the Z-Wave driver reported an error: {new}"
+    if what == "controller_status":
+        return f"the Z-Wave controller says: {new}"
+    return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
+
+
+def _press(app: App, change: Change) -> Press | None:
+    """The button press a change is, if it is one."""
+    if not change.momentary or change.value_id is None:
+        return None
+    value = app.gateway.inventory.value(change.value_id)
+    return press_of(value, change.new) if value is not None else None
+
+
+def _shown(app: App, change: Change) -> bool:
+    if change.value_id is not None and change.kind in ("value", "removed"):
+        return app.devices.visible_value(change.value_id)
+    return app.devices.visible_node(change.node_id)
+
+
+def recent_events(app: App, minutes: float, device_name: str | None, limit: int) -> RecentEvents:
+    now = time.time()
+    node_ids: set[int] | None = None
+    if device_name:
+        node_ids = {app.devices.resolve(device_name).node_id}
+    events: list[Event] = []
+    total = 0  # every change of the period, also those past `limit`: the answer says how many it leaves out
+    for recorded in reversed(app.gateway.inventory.history):
+        if recorded.at < now - minutes * 60:
+            break
+        change = recorded.change
+        if change.kind == "node" or (node_ids is not None and change.node_id not in node_ids):
+            continue
+        if change.kind == "value" and change.old == change.new and not change.momentary:
+            continue  # a fresh report of the same value: news for waiters, not for people (a press is news)
+        if not _shown(app, change):
+            continue  # hidden means hidden: a hidden device's changes are not events either
+        total += 1
+        if len(events) >= limit:
+            continue
+        device, what = describe_change(app, change)
+        press = _press(app, change)
+        events.append(
+            Event(
+                at=datetime.fromtimestamp(recorded.at, UTC).isoformat(timespec="seconds"),
+                ageSeconds=round(now - recorded.at, 1),
+                device=device,
+                what=what,
+                value=change.new,
+                button=press.button if press else None,
+                press=press.kind if press else None,
+            )
+        )
+    summary = events_summary(total, events, minutes)
+    return RecentEvents(summary=summary, events=events, total=total)
+
+
+SAID_IN_SUMMARY = 5
+
+
+def events_summary(total: int, events: list[Event], minutes: float) -> str:
+    """ "8 changes in the last 60 minutes, latest first: A turned on; …; E woke up; and 3 more." """
+    span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
+    if not total:
+        return f"Nothing changed in the last {span}."
+    said = [f"{e.device + ' ' if e.device else ''}{e.what}" for e in events[:SAID_IN_SUMMARY]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
+
+
+def specs(app: App) -> list[ToolSpec]:
+    async def get_recent_events(args: RecentEventsArgs, _ctx: Any) -> RecentEvents:
+        return recent_events(app, args.minutes, args.deviceName, args.limit)
+
+    return [
+        ToolSpec(
+            "get_recent_events",
+            "What changed lately (switches, readings, motion, devices going dead or asleep), newest first, "
+            "from the server's in-memory history.",
+            RecentEventsArgs,
+            RecentEvents,
+            get_recent_events,
+            needs_gateway=False,
+            annotations=READ,
+            title="Recent events",
+        )
+    ]

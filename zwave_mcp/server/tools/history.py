@@ -1,0 +1,84 @@
+"""History tools (read-only): what happened over a period, the last time something happened, energy used,
+and batteries, answered from the history store (`zwave_mcp.history`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from zwave_mcp.history.models import (
+    BatteryArgs,
+    BatteryResult,
+    EnergyArgs,
+    EnergyResult,
+    HistoryArgs,
+    HistoryResult,
+    LastEventArgs,
+    LastEventResult,
+)
+from zwave_mcp.server.executor import ToolSpec
+from zwave_mcp.server.tools.devices import READ
+
+if TYPE_CHECKING:
+    from zwave_mcp.server.app import App
+
+
+def specs(app: App) -> list[ToolSpec]:
+    service = app.history.service
+
+    async def get_device_history(args: HistoryArgs, _ctx: Any) -> HistoryResult:
+        return await service.history(args)
+
+    async def get_last_event(args: LastEventArgs, _ctx: Any) -> LastEventResult:
+        return await service.last_event(args)
+
+    async def get_energy_usage(args: EnergyArgs, _ctx: Any) -> EnergyResult:
+        return await service.energy(args)
+
+    async def get_battery_report(args: BatteryArgs, _ctx: Any) -> BatteryResult:
+        return await service.batteries(args)
+
+    return [
+        ToolSpec(
+            "get_device_history",
+            "What a device, a room or a kind of device did over a period ('last hour', 'today', 'since "
+            "6 pm', 'yesterday', ISO ranges), from the stored history that survives restarts; with no "
+            "device or room, the whole house. chart=true adds a PNG of the numeric readings.",
+            HistoryArgs,
+            HistoryResult,
+            get_device_history,
+            annotations=READ,
+            title="Device history",
+        ),
+        ToolSpec(
+            "get_last_event",
+            "When something last happened: a device (or room) last opened, closed, locked, unlocked, saw "
+            "motion, turned on or off, went dead, fell asleep, woke up; or zwave-js-ui last went online or "
+            "offline. From the stored history.",
+            LastEventArgs,
+            LastEventResult,
+            get_last_event,
+            annotations=READ,
+            title="Last time something happened",
+        ),
+        ToolSpec(
+            "get_energy_usage",
+            "Energy (kWh) a device, a room or the whole house used over a period, from the meters' "
+            "readings (meter resets and gaps handled); for 'today' also the last 7 days. chart=true adds "
+            "a PNG of energy per hour or day.",
+            EnergyArgs,
+            EnergyResult,
+            get_energy_usage,
+            annotations=READ,
+            title="Energy use",
+        ),
+        ToolSpec(
+            "get_battery_report",
+            "Battery levels with the reading's age and its trend, low batteries, and battery devices that "
+            "have gone silent (not reported for silentHours).",
+            BatteryArgs,
+            BatteryResult,
+            get_battery_report,
+            annotations=READ,
+            title="Batteries",
+        ),
+    ]

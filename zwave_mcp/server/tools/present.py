@@ -1,0 +1,129 @@
+"""Devices as the tools show them: the shared summary every result embeds, and the tools' sentences
+(pure functions, so the golden-file test renders exactly what the tools say)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Literal
+
+from zwave_mcp.devices.describe import state_summary
+from zwave_mcp.devices.errors import still_loading
+from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.presses import last_press
+from zwave_mcp.devices.readings import Reading, spoken_readings
+from zwave_mcp.history.periods import when
+from zwave_mcp.server.tools.models import DeviceSummary
+from zwave_mcp.server.tools.models import Reading as ReadingModel
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def summarize(device: Device) -> DeviceSummary:
+    return DeviceSummary(
+        key=device.key,
+        name=device.name,
+        location=device.location,
+        type=str(device.kind) if device.kind else None,
+        capabilities=[str(c) for c in device.capabilities],
+        state=state_summary(device),
+        status=device.node.status,
+        nodeId=device.node_id,
+        endpoint=device.endpoint,
+    )
+
+
+def age_seconds(last_update_ms: int | None, now: int) -> float | None:
+    return None if last_update_ms is None else round(max(0, now - last_update_ms) / 1000, 1)
+
+
+def iso_time(ms: int | None) -> str | None:
+    """zwave-js's lastUpdate (ms since the epoch) as ISO 8601 in UTC; None for none or nonsense."""
+    if ms is None or not 0 <= ms < 253_402_300_800_000:  # up to the year 9999
+        return None
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds")
+
+
+def last_press_words(device: Device, now: datetime) -> str | None:
+    """ "the last press was button 2, held at 20:14" (`now`'s zone, as the history answers say times);
+    None when the device holds no press with a time the calendar has."""
+    found = last_press(device)
+    if found is None or iso_time(found[1]) is None:
+        return None
+    press, at_ms = found
+    at = datetime.fromtimestamp(at_ms / 1000, UTC)
+    return f"the last press was {press.subject}, {press.kind} {when(at, now)}"
+
+
+def reading_model(r: Reading, source: Literal["live", "refreshed"] = "live") -> ReadingModel:
+    return ReadingModel(
+        label=r.label,
+        value=r.value,
+        text=r.text,
+        unit=r.unit,
+        quantity=r.quantity,
+        sensorType=r.sensor,
+        alarm=r.alarm,
+        ageSeconds=None if r.age_s is None else round(r.age_s, 1),
+        lastUpdated=iso_time(r.updated_ms),
+        source=source,
+        valueId=r.value_id,
+    )
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def spoken_state(device: DeviceSummary) -> str:
+    # A dead device's last values are stale: say so in the sentence, not only in `status`.
+    return f"{device.state}, not responding" if device.status == "Dead" else device.state
+
+
+LISTED_IN_SUMMARY = 8
+
+
+def list_summary(
+    total: int, shown: list[DeviceSummary], offset: int, page: int, pages: int, narrowed: bool
+) -> str:
+    """ "11 devices: A (on), …", "11 devices, page 2 of 2: …", "No devices match."."""
+    if not total:
+        return "No devices match." if narrowed else "No devices."
+    if not shown:
+        return f"{plural(total, 'device')} in all, none from offset {offset} on."
+    listing = ", ".join(f"{d.name} ({spoken_state(d)})" for d in shown[:LISTED_IN_SUMMARY])
+    more = f", and {len(shown) - LISTED_IN_SUMMARY} more" if len(shown) > LISTED_IN_SUMMARY else ""
+    where = f", page {page} of {pages}" if len(shown) < total else ""
+    return f"{plural(total, 'device')}{where}: {listing}{more}."
+
+
+# A device no discovery rule made anything of: never "it only reports readings".
+NOT_UNDERSTOOD = "zwave-mcp does not understand it yet; the command zwave-mcp explain lists its values."
+
+
+def verify_summary(device: Device, actions: list[str]) -> str:
+    node = device.node
+    if node.loading:  # what it can do is not known yet: not "it only reports readings"
+        return still_loading(f"{device.label} exists but")
+    if node.status == "Dead":
+        condition = "is not responding (dead)"
+    elif node.is_sleeping_device:
+        condition = "is a battery device that sleeps; commands wait until it wakes up"
+    else:
+        condition = "is ready" if node.ready else "is not ready yet (still being interviewed)"
+    if actions:
+        can = f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
+    elif device.unclaimed and not device.understood:
+        can = NOT_UNDERSTOOD
+    else:
+        can = "It only reports readings."
+    return f"{device.label} exists and {condition}. {can}"
+
+
+def sensor_summary(device: Device, found: list[Reading]) -> str:
+    if device.node.loading:
+        return still_loading(device.name)
+    said = spoken_readings(found)
+    return f"{device.name}: {', '.join(said)}." if said else f"{device.name} has no sensor readings."
