@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.simulator import devices, payloads
+from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.house import value_key
 
@@ -365,4 +366,5 @@ HANDLERS: dict[str, Handler] = {
     "_sceneGetValues": _scene_get_values,
     "_activateScene": _activate_scene,
     **ADMIN_HANDLERS,
+    **ACCESS_HANDLERS,
 }

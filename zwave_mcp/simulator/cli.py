@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--house",
         default="captured",
-        help="captured (default), generated:N[:seed], or a JSON file: getNodes reply, zwave-js-ui nodes dump, "
+        help="captured (default), captured+locks (with two keypad locks), generated:N[:seed], or a JSON file: "
+        "getNodes reply, zwave-js-ui nodes dump, "
         "zwave-js-server node state(s) or Home Assistant device diagnostics",
     )
     parser.add_argument(
