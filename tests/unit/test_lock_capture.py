@@ -111,24 +111,10 @@ def test_lock_events_are_heard_once_each(key: str) -> None:
     )  # fmt: skip
 
 
-class _Users:
-    """A lock's users as `gateway.access.LockUsers` answers for names (`user(uid).name`)."""
-
-    def __init__(self, names: dict[int, str]) -> None:
-        self.names = names
-
-    def user(self, uid: int) -> Any:
-        return type("User", (), {"name": self.names.get(uid)})() if uid in self.names else None
-
-
 def test_names_come_from_the_locks_access_control() -> None:
-    inv = Inventory(GatewayTopics())
-    inv.load_nodes(getnodes() + locks_getnodes())
-    inv.set_access(13, _Users({1: "Alice", 2: "Bob", 3: "Carol"}))
-    changes: list[Change] = []
-    inv.add_listener(changes.append)
-    for msg in capture("locks_a"):
-        inv.apply(msg["topic"], msg["payload"].encode(), retain=msg["retain"])
+    """getNodes' `accessControl` names the users of the User Credential lock (13): its events say who."""
+    inv, changes, _events = replay("locks_a")
+    assert inv.nodes[13].access.user(2).name == "Bob"
     bob = next(c for c in changes if c.kind == "lock" and c.node_id == 13 and c.new.get("userId") == 2)
     assert bob.new["userName"] == "Bob"
     slot = next(c for c in changes if c.kind == "lock" and c.node_id == 12 and c.new.get("userId") == 3)

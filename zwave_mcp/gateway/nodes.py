@@ -312,6 +312,12 @@ def parse_node(raw: dict[str, Any], details: bool = True) -> ZNode | None:
         return None
     node = ZNode(id=node_id)
     apply_node_fields(node, raw, details)
+    access = raw.get("accessControl")
+    if isinstance(access, dict) and access.get("supported"):
+        # A keypad lock's users (zwave-js-ui ≥ 11.22): who they are, never their codes.
+        from zwave_mcp.gateway.access import parse_state
+
+        node.access = parse_state(node_id, access)
     raw_values = raw.get("values")
     items = (
         raw_values.values()
