@@ -144,7 +144,7 @@ async def test_a_pin_is_found_nowhere(
             warnings.simplefilter("ignore", MCPDeprecationWarning)
             await client.set_logging_level("debug")
         await wait_until_healthy(client)
-        back, side = sim.nodes[12], sim.nodes[13]
+        back = sim.nodes[12]
         # The lock's own keypad programs a code into slot 5, then changes it: the retained topic and
         # node_value_updated with the new and the old code.
         slot5 = back["values"]["99-0-userCode-5"]
