@@ -237,4 +237,6 @@ async def read_lock_users(gateway: ZwaveGateway, node_id: int, timeout: float | 
         raise GatewayError(
             f"zwave-js-ui could not read the lock's users: {reply.message or 'no reason given'}"
         )
-    return parse_state(node_id, reply.result)
+    users = parse_state(node_id, reply.result)
+    gateway.inventory.set_access(node_id, users)  # the names the lock's next events are said with
+    return users

@@ -289,6 +289,9 @@ class ZNode:
     # Facts for the network's keeper, as zwave-js-ui gives them (`DETAIL_KEYS` in nodes.py: security,
     # statistics, neighbours, protocol, …); read by the admin tools only.
     details: dict[str, Any] = field(default_factory=dict)
+    # A keypad lock's users as zwave-js-ui's access control knows them, without a code
+    # (`gateway.access.LockUsers`; getNodes' `accessControl` at each load, `Inventory.set_access` after).
+    access: Any = None
 
     @property
     def display_name(self) -> str:

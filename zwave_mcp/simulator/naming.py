@@ -34,6 +34,7 @@ CC_NAMES: dict[int, str] = {
     94: "zwave_plus_info",
     96: "multi_instance",
     98: "door_lock",
+    99: "user_code",
     102: "barrier_operator",
     112: "configuration",
     113: "notification",

@@ -29,7 +29,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from zwave_mcp.simulator import api, devices, naming, payloads
+from zwave_mcp.simulator import api, devices, locks, naming, payloads
 from zwave_mcp.simulator.admin import Admin
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps, value_key
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
@@ -285,6 +285,17 @@ class Simulator:
         self.publish(naming.clients_topic(self.config, f"api/{api_name}"), payloads.dumps(body), retain=False)
 
     # ------------------------------------------------------------------ fault injection and device events
+    def lock_event(self, node_id: int, event: str, user_id: int | None = None, extra: Any = None) -> None:
+        """A keypad lock's Access Control event as zwave-js-ui publishes it (`simulator/locks.py`):
+        `event` one of `locks.EVENTS` ("keypad_unlock", "manual_lock", "auto_lock", …)."""
+        with self._lock:
+            locks.lock_event(self, node_id, event, user_id, extra)
+
+    def lock_state(self, node_id: int, which: str, state: str) -> None:
+        """A lock's state value: "Lock state" jammed/idle, "Keypad state" disabled/idle."""
+        with self._lock:
+            locks.lock_state(self, node_id, which, state)
+
     def kill_node(self, node_id: int) -> None:
         """Dead status + `node_dead`; later writes fail with status 2 after `timing.dead_fail`."""
         with self._lock:

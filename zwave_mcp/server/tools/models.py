@@ -144,9 +144,13 @@ class SceneArgs(_Args):
     )
 
 
+LOCK_USER_HELP = "Only what this lock user did, as the locks name them: 'the cleaner'"
+
+
 class RecentEventsArgs(_Args):
     minutes: float = Field(60, gt=0, le=1440, description="How far back to look")
     deviceName: str | None = Field(None, max_length=NAME_MAX, description="Only this device")
+    user: str | None = Field(None, min_length=1, max_length=NAME_MAX, description=LOCK_USER_HELP)
     limit: int = Field(100, ge=1, le=1000, description="At most this many events")
 
 
