@@ -234,6 +234,8 @@ def assert_conversation(transcript: str) -> None:
     added = answer_after(transcript, "Yes, give the dog walker that code.")
     assert "Done: Side Door Lock now lists Dog Walker (user 4, PIN in slot 4)" in added, added
     assert "2580" not in transcript, "the dog walker's PIN is never printed"
+    came = answer_after(transcript, "Who came in the side door?")
+    assert "Side Door Lock was unlocked with the keypad by Dog Walker (user 4)" in came, came
 
     dead = answer_after(transcript, "Turn on the coffee maker.")
     assert "Coffee Maker Plug" in dead and "is now on" not in dead, dead

@@ -305,6 +305,12 @@ DEAD_NODE = Step(
 WHO_MAY = Step("Who has a code for the side door?", "manage_lock_users", {"deviceName": "side door"}, _ok)
 # The dog walker's PIN, as the person would type it; the transcript and every answer leave it out.
 ADD_CODE = {"deviceName": "side door", "action": "add", "name": "Dog Walker", "pin": "2580"}
+WHO_CAME_IN = Step(
+    "Who came in the side door?",
+    "get_last_event",
+    {"deviceName": "side door"},
+    lambda a: not a.is_error and "by Dog Walker (user 4)" in a.text,
+)
 NEW_DEVICE = NewDevice(name="Hallway Motion", location="Hallway")
 NEW_DEVICE_DETAILS = Step(
     "What security and firmware does the new sensor have?",
@@ -374,6 +380,7 @@ class Conversation:
         await self.unlock_with_confirmation()
         await self.say(WHO_MAY)
         await self.add_a_code()
+        await self.who_came_in()
         await self.say(DEAD_NODE)
         await self.say(HEALTH_AFTER)
         if self.home.admin:
@@ -392,6 +399,25 @@ class Conversation:
         self.t.line("You: Yes, give the dog walker that code.")
         done = await self.call("manage_lock_users", {**ADD_CODE, "confirmationToken": token})
         self.check("confirm the new code", done.result.get("outcome") == "confirmed")
+        self.t.line()
+
+    async def who_came_in(self) -> None:
+        """The dog walker types the new code at the side door: the keypad unlock is said by name."""
+        sim = self.home.simulator
+        if sim is not None:
+            sim.lock_event(13, "keypad_unlock", 4)  # user 4: the dog walker, added just before
+        self.t.line("(In the simulated house, the dog walker types their code at the side door.)")
+        self.t.line(f"You: {WHO_CAME_IN.said}")
+        deadline = time.monotonic() + 3.0
+        while True:  # the event travels over MQTT: ask again until the server has heard it (bounded)
+            answer = answer_of(await self.client.call_tool(WHO_CAME_IN.tool, WHO_CAME_IN.args))
+            if WHO_CAME_IN.expect(answer) or time.monotonic() > deadline:
+                break
+            await anyio.sleep(0.05)
+        self.calls += 1
+        self.t.line(f"  [tool] {format_call(WHO_CAME_IN.tool, WHO_CAME_IN.args)}")
+        self.t.wrapped("Assistant: ", answer.text)
+        self.check(WHO_CAME_IN.said, WHO_CAME_IN.expect(answer))
         self.t.line()
 
     async def include_a_device(self) -> None:
