@@ -286,3 +286,30 @@ async def test_dry_run_shows_the_request_without_the_pin(mosquitto: Any, sim: Si
         ]
         assert message["payload"]["args"][4]["data"] == "(the PIN, not shown)"
     assert 4 not in side_users(sim)
+
+
+async def test_a_zwave_js_ui_without_the_access_control_api_is_told_apart(
+    mosquitto: Any, sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zwave_mcp.simulator import api
+
+    for name in [n for n in api.HANDLERS if n.startswith("accessControl")]:
+        monkeypatch.delitem(api.HANDLERS, name)  # zwave-js-ui before 11.22.0 answers "Unknown API"
+    async with connected(settings_for(mosquitto, sim)) as client:
+        listed = await call(client, TOOL, {"deviceName": "side door"})
+        assert listed.is_error and "needs zwave-js-ui 11.22.0 or newer" in listed.error, listed.text
+        added = await call(client, TOOL, {"deviceName": "back door", "action": "add", "pin": "5150"})
+        assert added.is_error and "needs zwave-js-ui 11.22.0 or newer" in added.error, added.text
+
+
+async def test_changes_to_one_lock_are_rate_limited(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(settings_for(mosquitto, sim, rate_limit_device=1)) as client:
+        first = await call(
+            client, TOOL, {"deviceName": "side door", "action": "rename", "user": "Bob", "name": "Rob"}
+        )
+        assert first.outcome == "confirmed" and side_users(sim)[2]["userName"] == "Rob", first.text
+        second = await call(
+            client, TOOL, {"deviceName": "side door", "action": "rename", "user": "Rob", "name": "Bob"}
+        )
+        assert second.is_error and "the limit per device" in second.error, second.text
+        assert side_users(sim)[2]["userName"] == "Rob"
