@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from tests.integration.mcp_harness import call, connected, settings_for
 from zwave_mcp.logs import record_fields
@@ -313,3 +314,44 @@ async def test_changes_to_one_lock_are_rate_limited(mosquitto: Any, sim: Simulat
         )
         assert second.is_error and "the limit per device" in second.error, second.text
         assert side_users(sim)[2]["userName"] == "Rob"
+
+
+async def test_asked_through_the_client_in_both_protocol_eras(mosquitto: Any, sim: Simulator) -> None:
+    import mcp_types
+
+    asked: list[str] = []
+
+    async def person(_context: Any, params: Any) -> mcp_types.ElicitResult:
+        asked.append(params.message)
+        return mcp_types.ElicitResult(action="accept", content={"confirm": True})
+
+    args = {"deviceName": "side door", "action": "add", "name": "Dave", "pin": "5150"}
+    async with connected(settings_for(mosquitto, sim), elicitation_callback=person, mode="legacy") as client:
+        done = await call(client, TOOL, args)
+    assert done.outcome == "confirmed" and side_users(sim)[4]["pin"] == "5150", done.text
+    assert asked == [
+        "Do you want to add a PIN for Dave as user 4 on Side Door Lock? Confirmation is needed because a code "
+        "on the lock lets someone into the house."
+    ]
+    # 2026-07-28: the question ends the call, the pending change travels with it; the PIN does not.
+    change = {"deviceName": "side door", "action": "change_pin", "user": "Dave", "pin": "6161"}
+    async with connected(settings_for(mosquitto, sim), elicitation_callback=person) as client:
+        first = await client.session.call_tool(TOOL, change, allow_input_required=True)
+        assert isinstance(first, mcp_types.InputRequiredResult), first
+        no_pin_in(first.model_dump_json())
+        (key,) = first.input_requests or {}
+        yes = mcp_types.ElicitResult(action="accept", content={"confirm": True})
+        retry = {"input_responses": {key: yes}, "request_state": first.request_state}
+        # A yes given for one PIN does not carry another: the retry with another PIN is not accepted.
+        with pytest.raises(MCPError):
+            await client.session.call_tool(
+                TOOL, {**change, "pin": "7070"}, allow_input_required=True, **retry
+            )
+        assert side_users(sim)[4]["pin"] == "5150"
+        first = await client.session.call_tool(TOOL, change, allow_input_required=True)
+        assert isinstance(first, mcp_types.InputRequiredResult), first
+        (key,) = first.input_requests or {}
+        retry = {"input_responses": {key: yes}, "request_state": first.request_state}
+        done2 = await client.session.call_tool(TOOL, change, allow_input_required=True, **retry)
+        assert not isinstance(done2, mcp_types.InputRequiredResult) and not done2.is_error, done2
+    assert side_users(sim)[4]["pin"] == "6161"
