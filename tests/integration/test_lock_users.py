@@ -18,7 +18,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from tests.integration.mcp_harness import call, connected, settings_for
+from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
 from zwave_mcp.logs import record_fields
 from zwave_mcp.simulator import Simulator
 
@@ -190,7 +190,7 @@ async def test_a_user_code_slot_in_use_is_named_and_asked_before_its_code_is_rep
             client, TOOL, {"deviceName": "back door", "action": "add", "name": "Cleaner", "pin": "2580"}
         )
         assert (
-            "add a PIN for user 5 on Back Door Lock (Back Door Lock keeps no names, so Cleaner will be user 5)"
+            "add a PIN for user 5 on Back Door Lock (Back Door Lock keeps no names: zwave-mcp will call user 5 Cleaner)"
             in free.text
         )
 
@@ -211,10 +211,6 @@ async def test_a_refused_pin_leaves_no_user_behind_and_says_why(mosquitto: Any, 
         assert ghost.is_error and ghost.error.startswith(
             "There is no user 8 on Back Door Lock, so there is nothing to remove"
         )
-        unnamed = await call(
-            client, TOOL, {"deviceName": "back door", "action": "rename", "user": "1", "name": "Eve"}
-        )
-        assert unnamed.is_error and "keeps no names" in unnamed.error
 
 
 async def test_pins_typed_in_other_digits_are_read_as_digits(mosquitto: Any, sim: Simulator) -> None:
@@ -355,3 +351,42 @@ async def test_asked_through_the_client_in_both_protocol_eras(mosquitto: Any, si
         done2 = await client.session.call_tool(TOOL, change, allow_input_required=True, **retry)
         assert not isinstance(done2, mcp_types.InputRequiredResult) and not done2.is_error, done2
     assert side_users(sim)[4]["pin"] == "6161"
+
+
+async def test_a_user_code_lock_users_names_are_kept_by_zwave_mcp(
+    mosquitto: Any, sim: Simulator, tmp_path: Path
+) -> None:
+    """A User Code lock keeps no names (zwave-js-ui answers OK to a rename and changes nothing): zwave-mcp
+    keeps them, beside its history file, and says its users and their keypad unlocks by them."""
+    settings = settings_for(mosquitto, sim, history_path=str(tmp_path / "history.sqlite3"))
+    async with connected(settings) as client:
+        asked, added = await confirmed(
+            client, {"deviceName": "back door", "action": "add", "name": "Cleaner", "pin": "2580"}
+        )
+        assert "(Back Door Lock keeps no names: zwave-mcp will call user 5 Cleaner)" in asked.text
+        assert added.text.startswith("Done: Back Door Lock now lists Cleaner (user 5, PIN in slot 5)"), (
+            added.text
+        )
+        assert back_slot(sim, 5) == (1, "2580")
+        sim.lock_event(12, "keypad_unlock", 5)
+        came = await wait_for_answer(
+            client, "get_last_event", {"deviceName": "back door"}, lambda a: "Cleaner" in a.text
+        )
+        assert "unlocked with the keypad by Cleaner (user 5)" in came.text, came.text
+        renamed = await call(
+            client,
+            TOOL,
+            {"deviceName": "back door", "action": "rename", "user": "the cleaner", "name": "Housekeeper"},
+        )
+        assert renamed.outcome == "confirmed", renamed.text  # no yes needed, nothing sent to the lock
+        assert "Housekeeper (user 5, PIN in slot 5)" in renamed.text
+    async with connected(settings) as client:  # another server, the same home: the name is kept
+        listed = await call(client, TOOL, {"deviceName": "back door"})
+        assert "Housekeeper (user 5, PIN in slot 5)" in listed.text, listed.text
+        _, removed = await confirmed(
+            client, {"deviceName": "back door", "action": "remove", "user": "Housekeeper"}
+        )
+        assert removed.outcome == "confirmed" and back_slot(sim, 5) == (0, ""), removed.text
+    kept = (tmp_path / "lock-names.json").read_text()
+    assert "Housekeeper" not in kept and "Cleaner" not in kept
+    no_pin_in(kept)

@@ -35,6 +35,8 @@ from zwave_mcp.gateway.access import PIN_CODE, LockUser, LockUsers
 from zwave_mcp.gateway.dsk import ascii_digits
 from zwave_mcp.names import normalize
 
+# Names zwave-mcp keeps for users of locks that keep none (User Code).
+GIVEN_NAME_MAX = 40
 ACTIONS = ("list", "add", "rename", "enable", "disable", "change_pin", "remove")
 # What each change amounts to, in the policy's words (`policy.sensitive`: granting asks, revoking asks).
 WORDS = {
@@ -64,6 +66,8 @@ class LockUserPlan:
     pin: str | None = field(default=None, repr=False)
     undo: LockOp | None = None
     expect: dict[str, Any] = field(default_factory=dict)
+    # (user, name or None): the name zwave-mcp keeps for a user of a lock that keeps none (User Code).
+    given_name: tuple[int, str | None] | None = None
 
 
 def read_pin(text: Any, users: LockUsers, lock: str) -> str:
@@ -108,12 +112,10 @@ def find_user(users: LockUsers, said: str | None) -> LockUser | int | None:
 
 
 def _no_user(lock: str, said: str, users: LockUsers) -> UserError:
-    if users.rules is not None and not users.rules.names:
-        return UserError(
-            f"{lock} keeps no names for its users (User Code), so say the user number (1 to "
-            f"{users.rules.max_users}); {describe_users(users, lock)}"
-        )
-    return UserError(f"{lock} has no user called '{said[:40]}'; {describe_users(users, lock)}")
+    numbers = (
+        f"say a name or a user number (1 to {users.rules.max_users})" if users.rules else "say a user number"
+    )
+    return UserError(f"{lock} has no user called '{said[:40]}' ({numbers}); {describe_users(users, lock)}")
 
 
 def describe_user(user: LockUser) -> str:
@@ -194,13 +196,25 @@ def plan(
     base = {"lock": device.key, "user": target.user_id, "action": action}
     if action == "rename":
         new = (name or "").strip()
-        if not rules.names:
-            raise UserError(
-                f"{lock} keeps no names for its users (User Code command class), so {who} cannot be renamed; "
-                "zwave-js-ui would answer OK and change nothing."
-            )
         if not new:
             raise UserError(f"Give the new name for {who} on {lock}.")
+        if not rules.names:
+            # zwave-js-ui would answer OK and change nothing: the lock keeps no names, zwave-mcp keeps it.
+            if len(new) > GIVEN_NAME_MAX:
+                raise UserError(
+                    f"Names of {lock}'s users are at most {GIVEN_NAME_MAX} characters; '{new[:40]}' has {len(new)}."
+                )
+            return LockUserPlan(
+                action,
+                f"call user {target.user_id} of {lock} {new} ({lock} keeps no names: zwave-mcp keeps this one)",
+                target.user_id,
+                ep,
+                [],
+                {**base, "name": new},
+                {"user": target.user_id, "name": new},
+                expect={"user": target.user_id, "name": new},
+                given_name=(target.user_id, new),
+            )
         if rules.max_name_length and len(new) > rules.max_name_length:
             raise UserError(
                 f"{lock} takes names of at most {rules.max_name_length} characters; '{new[:40]}' has {len(new)}."
@@ -267,6 +281,7 @@ def plan(
             base,
             {"user": target.user_id},
             expect={"user": target.user_id, "gone": True},
+            given_name=(target.user_id, None) if users.user_code else None,
         )
     raise UserError(f"Unknown action '{action[:40]}'; use one of: {', '.join(ACTIONS)}.")
 
@@ -330,7 +345,11 @@ def _plan_add(
         summary = f"add a PIN for {named} on {lock}"
     note = ""
     if new is not None and not rules.names:
-        note = f" ({lock} keeps no names, so {new} will be user {user_id})"
+        if len(new) > GIVEN_NAME_MAX:
+            raise UserError(
+                f"Names of {lock}'s users are at most {GIVEN_NAME_MAX} characters; '{new[:40]}' has {len(new)}."
+            )
+        note = f" ({lock} keeps no names: zwave-mcp will call user {user_id} {new})"
     return LockUserPlan(
         "add",
         summary + note,
@@ -350,6 +369,8 @@ def _plan_add(
         pin=code,
         # A User Credential lock keeps the user even when it refuses the PIN: remove it again.
         undo=None if users.user_code else LockOp("delete_user", user_id),
+        # A User Code lock keeps no names: zwave-mcp keeps the new one (or forgets the replaced person's).
+        given_name=(user_id, new) if users.user_code else None,
         expect={
             "user": user_id,
             "pin_slot": slot,
@@ -397,6 +418,7 @@ def lock_user_change(tool: str, device: Device, planned: LockUserPlan) -> Change
         pin=planned.pin,
         undo=planned.undo,
         verify=verify(planned.expect),
+        given_name=planned.given_name,
     )
     return Change(
         tool,

@@ -15,7 +15,8 @@ Read-only: the changing APIs are the write gate's (`zwave_mcp.devices.gate.sende
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.gateway.api import GatewayError
@@ -152,6 +153,14 @@ class LockUsers:
         """A User Code lock (users are slots, no names) rather than a User Credential one."""
         return self.rules is not None and self.rules.requires_credential and not self.rules.names
 
+    def with_names(self, names: Mapping[int, str]) -> LockUsers:
+        """The users with the names zwave-mcp gives them (`gateway.lock_names`), for a lock that keeps none
+        of its own (User Code); a lock with names of its own is left as it is."""
+        if self.rules is None or self.rules.names:
+            return self
+        users = tuple(replace(u, name=names.get(u.user_id)) for u in self.users)
+        return replace(self, users=users)
+
     def user(self, user_id: int) -> LockUser | None:
         return next((u for u in self.users if u.user_id == user_id), None)
 
@@ -238,5 +247,5 @@ async def read_lock_users(gateway: ZwaveGateway, node_id: int, timeout: float | 
             f"zwave-js-ui could not read the lock's users: {reply.message or 'no reason given'}"
         )
     users = parse_state(node_id, reply.result)
-    gateway.inventory.set_access(node_id, users)  # the names the lock's next events are said with
-    return users
+    # The names the lock's next events are said with; a lock that keeps none gets zwave-mcp's own.
+    return gateway.inventory.set_access(node_id, users)

@@ -137,6 +137,9 @@ class Inventory:
         self._presses_heard: dict[str, tuple[float, Any]] = {}
         # Lock events: per node, when the last was heard, what it said and whether from node_notification.
         self._locks_heard: dict[int, tuple[float, tuple[str, int | None], bool]] = {}
+        # Names zwave-mcp gives the users of locks that keep none (User Code), lock node → user → name
+        # (`gateway.lock_names`, this home's table): put on `ZNode.access` at every load and read.
+        self.given_names: dict[int, dict[int, str]] = {}
 
     # ---- picture -------------------------------------------------------------------------------
 
@@ -158,6 +161,9 @@ class Inventory:
         finally:
             if gc_was_on:
                 gc.enable()
+        for node in nodes.values():
+            if node.access is not None and node.id in self.given_names:
+                node.access = self._named(node.id, node.access)
         self.nodes = nodes
         self.index.rebuild(nodes)
         # A load replaces the picture without Changes; the history compares it with what it stored.
@@ -547,12 +553,29 @@ class Inventory:
                 changes += self._lock_event(node, event, from_event=True)
         return changes
 
-    def set_access(self, node_id: int, access: Any) -> None:
+    def set_access(self, node_id: int, access: Any) -> Any:
         """A lock's users as just read from zwave-js-ui (`gateway.access.LockUsers`, no codes): the names
-        its next events are said with."""
+        its next events are said with. Returns them with the names zwave-mcp gives (`given_names`)."""
+        access = self._named(node_id, access)
         node = self.nodes.get(node_id)
         if node is not None:
             node.access = access
+        return access
+
+    def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
+        """Give (or, with None, take back) the name of a user of a lock that keeps no names."""
+        names = self.given_names.setdefault(node_id, {})
+        if name:
+            names[user_id] = name
+        else:
+            names.pop(user_id, None)
+        node = self.nodes.get(node_id)
+        if node is not None and node.access is not None:
+            node.access = self._named(node_id, node.access)
+
+    def _named(self, node_id: int, access: Any) -> Any:
+        with_names = getattr(access, "with_names", None)
+        return with_names(self.given_names.get(node_id, {})) if with_names is not None else access
 
     def _lock_event(self, node: ZNode, event: LockEvent, from_event: bool) -> list[Change]:
         """One lock operation (keypad, manual, remote, auto; with its user): a "lock" Change whose `new` is

@@ -353,6 +353,9 @@ class LockUserCalls:
     verify: Callable[[LockUsers], str | None] | None = None
     after: LockUsers | None = None
     result: dict[str, Any] = field(default_factory=dict)
+    # (user, name or None): the name zwave-mcp keeps for a user of a lock that keeps none (User Code),
+    # given once the lock took the requests (no request of its own: nothing is sent for it).
+    given_name: tuple[int, str | None] | None = None
 
     def request(self, op: LockOp, pin: str | None) -> tuple[str, list[Any]]:
         node, ep, user = self.node_id, self.endpoint, op.user_id
@@ -390,6 +393,8 @@ class LockUserCalls:
                 if self.undo is not None and op.kind == "add_user" and _user_added(reply.result):
                     refused += await self._undo(gateway, timeout)
                 return every("failed", refused)
+        if self.given_name is not None:
+            gateway.name_lock_user(self.node_id, *self.given_name)
         if self.verify is None:
             return every("accepted")
         try:
