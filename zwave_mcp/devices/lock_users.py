@@ -12,7 +12,8 @@ locks"):
   again and the answer says why the PIN was refused;
 - deleting (or disabling) a user that does not exist answers OK: the planner says there is no such user and
   sends nothing;
-- renaming a user of a User Code lock answers OK and is ignored (the lock keeps no names): said, not sent;
+- renaming a user of a User Code lock answers OK and is ignored (the lock keeps no names): zwave-mcp keeps
+  the name itself (`gateway.lock_names`), nothing is sent;
 - changes to User Credential users never show on MQTT: the sender reads the lock's users again as evidence.
 
 The PIN: read as the inclusion PIN is (`gateway.dsk.ascii_digits`: "１２３４", "١٢٣٤"), checked against the

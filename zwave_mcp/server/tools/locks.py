@@ -216,7 +216,8 @@ def specs(app: App) -> list[ToolSpec]:
             TOOL,
             "Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or "
             "add a user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules "
-            "(PIN length, user count). Changes need the person's confirmation.",
+            "(PIN length, user count). A code added, enabled, changed, disabled or removed needs the person's "
+            "confirmation.",
             LockUsersArgs,
             LockUsersResult,
             manage_lock_users,
