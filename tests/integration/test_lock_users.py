@@ -295,6 +295,14 @@ async def test_a_zwave_js_ui_without_the_access_control_api_is_told_apart(
     async with connected(settings_for(mosquitto, sim)) as client:
         listed = await call(client, TOOL, {"deviceName": "side door"})
         assert listed.is_error and "needs zwave-js-ui 11.22.0 or newer" in listed.error, listed.text
+        # A User Code lock's users are still read from its values (never a code); changes need the API.
+        back = await call(client, TOOL, {"deviceName": "back door"})
+        assert back.text == (
+            "Back Door Lock has 4 users (from its User Code values: this zwave-js-ui has no access-control "
+            "API): user 1 (PIN in slot 1), user 2 (PIN in slot 2), user 3 (PIN in slot 3) and user 4 "
+            "(disabled, PIN in slot 4)."
+        ), back.text
+        no_pin_in(back.text, json.dumps(back.envelope))
         added = await call(client, TOOL, {"deviceName": "back door", "action": "add", "pin": "5150"})
         assert added.is_error and "needs zwave-js-ui 11.22.0 or newer" in added.error, added.text
 

@@ -32,7 +32,7 @@ from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockOp, LockUserCalls
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.access import PIN_CODE, LockUser, LockUsers
+from zwave_mcp.gateway.access import NEEDED_VERSION, PIN_CODE, LockUser, LockUsers
 from zwave_mcp.gateway.dsk import ascii_digits
 from zwave_mcp.names import normalize
 
@@ -138,7 +138,12 @@ def describe_users(users: LockUsers, lock: str) -> str:
     count = len(users.users)
     listed = [describe_user(u) for u in users.users]
     text = listed[0] if count == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
-    return f"{lock} has {count} user{'s' if count != 1 else ''}: {text}."
+    where = (
+        " (from its User Code values: this zwave-js-ui has no access-control API)"
+        if users.from_values
+        else ""
+    )
+    return f"{lock} has {count} user{'s' if count != 1 else ''}{where}: {text}."
 
 
 def rules_sentence(users: LockUsers, lock: str) -> str:
@@ -179,6 +184,11 @@ def plan(
     rules = users.rules
     if not users.supported or rules is None:
         raise UserError(f"{lock} has no keypad users to manage (no User Code or User Credential support).")
+    if users.from_values:
+        raise UserError(
+            f"Changing the users of {lock} needs zwave-js-ui {NEEDED_VERSION} or newer (its access-control API); "
+            "this one only lets zwave-mcp read them from the lock's User Code values."
+        )
     node, ep = users.node_id, users.endpoint
     found = find_user(users, user)
     if action == "add":

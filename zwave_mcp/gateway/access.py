@@ -23,6 +23,7 @@ from zwave_mcp.gateway.api import GatewayError
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
+    from zwave_mcp.gateway.model import ZNode
 
 STATE_API = "accessControlGetState"
 # The zwave-js-ui release that brought the access-control API (`accessControl*`, zwave-js-ui #4638).
@@ -147,6 +148,8 @@ class LockUsers:
     users: tuple[LockUser, ...] = ()
     # Credentials of no user zwave-js knows (type, slot, user id), rare; kept to say the slots are taken.
     orphans: tuple[tuple[int, int, int], ...] = field(default=())
+    # Read from the node's User Code values (a zwave-js-ui without the access-control API): list only.
+    from_values: bool = False
 
     @property
     def user_code(self) -> bool:
@@ -233,11 +236,48 @@ def parse_state(node_id: int, result: Any) -> LockUsers:
     )
 
 
+USER_CODE_CC = 99
+# zwave-js's rule for User Code PINs (its `userCode` values say minLength 4, maxLength 10).
+USER_CODE_PIN = (4, 10)
+
+
+def users_from_values(node: ZNode) -> LockUsers:
+    """A User Code lock's users from its `userIdStatus` values (1 enabled, 2 disabled; 0 a free slot), for
+    a zwave-js-ui older than the access-control API: who is there and enabled, never a code (the `userCode`
+    values are not read)."""
+    statuses = {
+        v.property_key: v.value
+        for v in node.values.values()
+        if v.command_class == USER_CODE_CC
+        and v.property == "userIdStatus"
+        and isinstance(v.property_key, int)
+    }
+    if not statuses:
+        return LockUsers(node.id, supported=False)
+    rules = LockRules(
+        max_users=len(statuses),
+        pin_slots=len(statuses),
+        pin_min=USER_CODE_PIN[0],
+        pin_max=USER_CODE_PIN[1],
+        max_name_length=None,
+        requires_credential=True,
+    )
+    users = tuple(
+        LockUser(slot, None, status == 1, 0, (Credential(PIN_CODE, slot),))
+        for slot, status in sorted(statuses.items())
+        if status in (1, 2)
+    )
+    return LockUsers(node.id, supported=True, rules=rules, users=users, from_values=True)
+
+
 async def read_lock_users(gateway: ZwaveGateway, node_id: int, timeout: float | None = None) -> LockUsers:
     """The lock's users now (zwave-js's cache, as `accessControlGetState` answers). Raises
     `AccessControlUnavailable` on a zwave-js-ui without the API, `GatewayError` for other problems."""
     reply = await gateway.call(STATE_API, node_id, timeout=timeout)
     if not reply.success:
+        node = gateway.inventory.node(node_id)
+        if reply.message == UNKNOWN_API and node is not None and users_from_values(node).supported:
+            return gateway.inventory.set_access(node_id, users_from_values(node))
         if reply.message == UNKNOWN_API:
             raise AccessControlUnavailable(
                 f"this zwave-js-ui has no access-control API: managing lock users needs zwave-js-ui "
