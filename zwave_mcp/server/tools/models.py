@@ -209,6 +209,17 @@ class DeviceState(ToolResult):
         default_factory=list, description="Every reading, in the order the summary says them"
     )
     values: list[ValueReport]
+    lockSettings: LockSettings | None = Field(None, description="A door lock's own settings")
+
+
+class LockSettings(BaseModel):
+    relock: str | None = Field(None, description="Whether and when it locks itself again, in words")
+    operationType: int | None = Field(None, description="Door Lock operation type: 1 constant, 2 timed")
+    lockTimeoutConfiguration: float | None = Field(None, description="Timed mode: seconds until it locks")
+    autoRelockTime: float | None = Field(None, description="Seconds after unlocking until it locks again")
+    holdAndReleaseTime: float | None = None
+    twistAssist: bool | None = None
+    blockToBlock: bool | None = None
 
 
 class Reading(BaseModel):
