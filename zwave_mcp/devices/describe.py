@@ -13,6 +13,7 @@ from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.control import MODE_SETPOINT
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.levels import is_number, to_percent
+from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name
 from zwave_mcp.devices.presses import press_of, press_values
@@ -440,6 +441,10 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     when a plainer word exists."""
     if (press := press_of(value, new)) is not None:
         return press.words()  # "WallMote button 2 was held"
+    if (
+        lock_said := lock_state_phrase(value.command_class, value.property, value.property_key, new)
+    ) is not None:
+        return lock_said  # "jammed", "disabled its keypad for a while after too many wrong codes"
     roles = [r for r, v in device.values.items() if v.value_id == value.value_id] if device else []
     # A value that is both written and reported (an old lock's "locked") reports: its change is news.
     role = next((r for r in roles if not r.endswith(".target")), roles[0] if roles else None)

@@ -29,7 +29,7 @@ class _Target(_Args):
     room: str | None = Field(None, min_length=1, max_length=NAME_MAX, description="Every device in this room")
 
 
-LOCK_USER_HELP = "Only what this lock user did, as the locks name them: 'the cleaner'"
+LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
 
 
 class HistoryArgs(_Target):

@@ -144,7 +144,7 @@ class SceneArgs(_Args):
     )
 
 
-LOCK_USER_HELP = "Only what this lock user did, as the locks name them: 'the cleaner'"
+LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
 
 
 class RecentEventsArgs(_Args):
