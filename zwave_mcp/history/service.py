@@ -27,10 +27,6 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.models import (
-    BatteryArgs,
-    BatteryResult,
-    EnergyArgs,
-    EnergyResult,
     HistoryArgs,
     HistoryEvent,
     HistoryResult,
@@ -555,18 +551,6 @@ class HistoryService:
         if not known or fold(user) in map(fold, known):
             return ""
         return f"; the locks' users are {', '.join(known[:12])}"
-
-    # ---- energy and batteries (their own modules) --------------------------------------------------
-
-    async def energy(self, args: EnergyArgs) -> EnergyResult:
-        from zwave_mcp.history.usage import energy
-
-        return await energy(self, args)
-
-    async def batteries(self, args: BatteryArgs) -> BatteryResult:
-        from zwave_mcp.history.batteries import batteries
-
-        return await batteries(self, args)
 
     # ---- charts --------------------------------------------------------------------------------------
 
