@@ -134,3 +134,30 @@ async def test_cleaner_is_named_in_every_answer(
         sim.lock_event(12, "keypad_unlock", 2)
         back = "Back Door Lock was unlocked with the keypad by user 2"
         await wait_for_answer(client, "get_recent_events", {"minutes": 5}, lambda answer: back in answer.text)
+
+
+def test_the_simulators_own_trigger_plays_lock_events_and_states(
+    mosquitto: Any, simulator_factory: Any, collector: Any
+) -> None:
+    """`zwave-mcp simulate` users make a lock speak through the simulator's own topic (not zwave-js-ui's)."""
+    import paho.mqtt.publish as publish
+
+    sim: Simulator = simulator_factory(
+        config=capture_config("a", timing=FAST, periodic=False), house="captured+locks"
+    )
+    seen = collector(f"{sim.config.prefix}/#")
+    trigger = f"{sim.config.prefix}/_SIMULATOR/{sim.config.name}/lock/set"
+    for body in ({"node": 13, "event": "keypad_unlock", "user": 3}, {"node": 12, "state": "jammed"}):
+        publish.single(trigger, json.dumps(body), hostname=mosquitto.host, port=mosquitto.port)
+    event = seen.wait_for(lambda m: m.topic.endswith("/node/node_notification"))
+    assert event.json()["data"][1:] == [
+        113,
+        {"type": 6, "event": 6, "label": "Access Control", "eventLabel": "Keypad unlock operation", "parameters": {"userId": 3}},
+    ]  # fmt: skip
+    jam = seen.wait_for(
+        lambda m: (
+            m.topic.endswith("Back_Door_Lock/notification/endpoint_0/Access_Control/Lock_state")
+            and m.json()["value"] == 11
+        )
+    )
+    assert jam.retain

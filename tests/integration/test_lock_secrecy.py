@@ -133,7 +133,7 @@ async def test_a_pin_is_found_nowhere(
     caplog.set_level(logging.DEBUG)
     audit, history = tmp_path / "audit.jsonl", tmp_path / "history.sqlite3"
     settings = settings_for(
-        mosquitto, sim, audit_file=str(audit), history_path=str(history), log_level="debug"
+        mosquitto, sim, audit_file=str(audit), history_path=str(history), log_level="debug", admin=True
     )
     heard = Heard()
     answers: list[Any] = []
@@ -192,6 +192,8 @@ async def test_a_pin_is_found_nowhere(
             ("get_last_event", {"deviceName": "back door lock"}),
             ("get_last_event", {"user": "Dog Walker"}),
             ("check_zwave_health", {}),
+            ("get_zwave_node_details", {"deviceName": "back door lock"}),
+            ("list_zwave_config_parameters", {"deviceName": "back door lock"}),
             ("manage_lock_users", {}),
             ("manage_lock_users", {"deviceName": "back door"}),
         ):

@@ -163,3 +163,22 @@ def test_api_replies_reach_callers_without_codes(key: str) -> None:
     assert leaks(replies) == []
     states = [r[2] for r in replies if isinstance(r[2], dict) and r[2].get("endpoints")]
     assert states and all("slot" in c for s in states for c in s["endpoints"][0]["credentials"])
+
+
+@pytest.mark.parametrize("key", ["locks_a", "locks_b"])
+@pytest.mark.parametrize("without", ["node_notification", "/Access_Control/"])
+def test_either_telling_alone_is_enough(key: str, without: str) -> None:
+    """With manually configured topics there is no event topic; with events off no node_notification:
+    each alone gives the same lock events."""
+    _inv, everything, _events = replay(key)
+    inv = Inventory(GatewayTopics())
+    inv.load_nodes(getnodes() + locks_getnodes())
+    changes: list[Change] = []
+    inv.add_listener(changes.append)
+    for msg in capture(key):
+        if without in msg["topic"] and not msg["retain"]:
+            continue
+        inv.apply(msg["topic"], msg["payload"].encode(), retain=msg["retain"])
+    assert [(c.node_id, c.new) for c in changes if c.kind == "lock"] == [
+        (c.node_id, c.new) for c in everything if c.kind == "lock"
+    ]

@@ -97,3 +97,19 @@ def by_user(stored: Any, wanted: str, names: Names | None = None) -> bool:
     """Was this event by the user named `wanted` (`fold`ed alike)?"""
     name = name_of(stored, names)
     return name is not None and fold(name) == fold(wanted)
+
+
+# A keypad lock's Access Control states (values, not events): (property key, state) → words after its name.
+_STATES = {
+    ("Lock state", 11): "jammed",
+    ("Lock state", 0): "is no longer jammed",
+    ("Keypad state", 16): "disabled its keypad for a while after too many wrong codes",
+    ("Keypad state", 0): "has its keypad working again",
+}
+
+
+def lock_state_phrase(command_class: int, prop: Any, prop_key: Any, new: Any) -> str | None:
+    """A lock's jam or keypad state change in words ("jammed", "is no longer jammed"); None for others."""
+    if command_class != 0x71 or prop != "Access Control" or isinstance(new, bool):
+        return None
+    return _STATES.get((prop_key, new))

@@ -340,7 +340,8 @@ class Change:
     """Something in the picture changed; listeners (waiters, resource subscriptions, history) get these.
 
     kind: "value" (a value's current value), "status" (node status), "node" (name/location/metadata),
-    "removed" (a value was deleted, e.g. the empty retained payload of raw mode), "gateway".
+    "removed" (a value was deleted, e.g. the empty retained payload of raw mode), "gateway", "lock" (a
+    lock's Access Control event: `new` = `{"event": "keypad_unlock", "userId": 3, "userName": "Cleaner"}`).
     """
 
     kind: str

@@ -21,7 +21,13 @@ changes (a report with a new time counts even when the value is the same, so a w
 "removed" when a value becomes undefined through a deleted retained message (raw mode); "status" for
 node status; "node" for name/location/ready changes; "gateway" for client online, version, driver
 (`set_driver_ready` adds what the API showed), all nodes ready, controller status. `lastActive`
-updates the node silently (it changes with every frame).
+updates the node silently (it changes with every frame). "lock" for a lock's Access Control event (a keypad,
+manual, remote or auto lock/unlock, a jam, wrong codes…: `gateway.lock_events`), from its event topic or
+`node_notification`, whichever comes first (the other is its echo); `new` is the event as kept, with the user
+id and, where the lock's users name them (`ZNode.access`), the name.
+
+Lock codes never enter the picture (`gateway.secrets`): a User Code value keeps no value, its topics and
+value events are no changes, and every `_EVENTS` message is cleared of codes before anyone hears it.
 
 Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact ValueID and `newValue`
 (lossless); value-object payloads carry the value id; value topics are mapped through `index`.

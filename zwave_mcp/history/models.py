@@ -6,10 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.history.words import LastState
-from zwave_mcp.server.executor import ToolResult
-from zwave_mcp.server.json_value import AnyJson
 
 NAME_MAX = 200
 PERIOD_HELP = (
@@ -29,7 +28,7 @@ class _Target(_Args):
     room: str | None = Field(None, min_length=1, max_length=NAME_MAX, description="Every device in this room")
 
 
-LOCK_USER_HELP = "Only what this lock user did, as the locks name them: 'the cleaner'"
+LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
 
 
 class HistoryArgs(_Target):

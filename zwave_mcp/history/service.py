@@ -27,10 +27,6 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.models import (
-    BatteryArgs,
-    BatteryResult,
-    EnergyArgs,
-    EnergyResult,
     HistoryArgs,
     HistoryEvent,
     HistoryResult,
@@ -45,6 +41,7 @@ from zwave_mcp.history.words import (
     CC_DOOR_LOCK,
     CC_METER,
     CC_MULTILEVEL_SENSOR,
+    CC_NOTIFICATION,
     Phrase,
     describe_gateway,
     describe_status,
@@ -341,7 +338,7 @@ class HistoryService:
                 continue
             if source.kind == "value" and _is_numeric(source.value, row.new):
                 numeric.setdefault(row.series, []).append((row.at, float(row.new)))
-            elif source.kind == "status" and row.old is None:
+            elif (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
                 continue  # the status first seen at a load: where things stood, not something that happened
             else:
                 events.append((row.at, self._event(source, row)))
@@ -367,9 +364,10 @@ class HistoryService:
         events = events[-limit:]
         readings = [self._numeric(sources[sid], points) for sid, points in numeric.items()]
         readings.sort(key=lambda r: (r.device, r.label))
-        summary = self._history_sentence(
-            label, len(devices) == 1 and user is None, period, events, readings, truncated
-        )
+        if user is not None:
+            summary = self._user_sentence(user, period, events, truncated)
+        else:
+            summary = self._history_sentence(label, len(devices) == 1, period, events, readings, truncated)
         result = HistoryResult(
             summary=summary,
             period=self.period_info(period),
@@ -395,6 +393,20 @@ class HistoryService:
             last=values[-1],
             lastAt=self.iso(points[-1][0]),
         )
+
+    def _user_sentence(
+        self, user: str, period: Period, events: list[tuple[int, HistoryEvent]], truncated: bool
+    ) -> str:
+        """ "Today, Cleaner used the locks twice: Side Door Lock was unlocked with the keypad by Cleaner
+        (user 3) at 09:02 and … at 14:02." """
+        if not events:
+            return f"There is no record of {user} at a lock {period.words}."
+        now = self.now()
+        spoken = events[-SPOKEN_EVENTS:]
+        phrases = _join([f"{e.device or 'a lock'} {e.what} {when(self.dt(at), now)}" for at, e in spoken])
+        count = _times(len(events)) + ("+" if truncated else "")
+        latest = "; the latest: " if len(events) > len(spoken) else ": "
+        return f"{cap(period.words)}, {user} used the locks {count}{latest}{phrases}."
 
     def _history_sentence(
         self,
@@ -489,7 +501,7 @@ class HistoryService:
                     continue
                 if source.kind == "value" and _is_numeric(source.value, row.new):
                     continue
-                if source.kind == "status" and row.old is None:
+                if (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
                     continue
                 if args.state == "any" or self._phrase(source, row.new).state == args.state:
                     found, found_at = self._event(source, row), row.at
@@ -540,18 +552,6 @@ class HistoryService:
             return ""
         return f"; the locks' users are {', '.join(known[:12])}"
 
-    # ---- energy and batteries (their own modules) --------------------------------------------------
-
-    async def energy(self, args: EnergyArgs) -> EnergyResult:
-        from zwave_mcp.history.usage import energy
-
-        return await energy(self, args)
-
-    async def batteries(self, args: BatteryArgs) -> BatteryResult:
-        from zwave_mcp.history.batteries import batteries
-
-        return await batteries(self, args)
-
     # ---- charts --------------------------------------------------------------------------------------
 
     async def attach_chart(self, result: Any, draw: Callable[[], bytes | str]) -> None:
@@ -598,6 +598,18 @@ _STATE_WORDS = {
 
 
 LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
+
+
+def _idle_notice(source: _Source, row: Row) -> bool:
+    """A notification state at rest (a lock not jammed, its keypad working): first seen at a load, it is
+    where things stood, not news."""
+    value = source.value
+    return (
+        source.kind == "value"
+        and value is not None
+        and value.command_class == CC_NOTIFICATION
+        and row.new == 0
+    )
 
 
 def _lock_echoes(sources: dict[int, _Source], rows: Sequence[Row]) -> set[int]:

@@ -12,6 +12,7 @@ from typing import Any, Literal, get_args
 
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
@@ -106,6 +107,10 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         return Phrase(f"reported {_number(shown)}", None, shown)
     if (press := press_of(value, raw)) is not None:  # "button 2 was held"
         return Phrase(press.words(), "pressed", press.kind)
+    if (
+        lock_said := lock_state_phrase(value.command_class, value.property, value.property_key, raw)
+    ) is not None:
+        return Phrase(lock_said, None, value.state_text(raw) or raw)  # "jammed", "is no longer jammed"
     cc = value.command_class
     label = (value.label or str(value.property)).strip()
     lowered_label = spoken_label(label)

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 from zwave_mcp.simulator.house import value_key
 
 if TYPE_CHECKING:
-    from zwave_mcp.simulator.api import Handler, Respond
-    from zwave_mcp.simulator.simulator import Simulator
+    from zwave_mcp.simulator.admin_api import AdminHost
+    from zwave_mcp.simulator.api import Handler
+    from zwave_mcp.simulator.host import Respond
 
 Node = dict[str, Any]
 USER_CODE = 99
@@ -137,7 +138,7 @@ def state(node: Node) -> dict[str, Any]:
     return access
 
 
-def _node(sim: Simulator, args: list[Any]) -> Node:
+def _node(sim: AdminHost, args: list[Any]) -> Node:
     node_id = _arg(args, 0)
     node = sim.node(node_id)
     if node is None:
@@ -177,7 +178,7 @@ def _check_user_id(node: Node, user_id: Any) -> int:
 
 
 # ---------------------------------------------------------------------- User Code (values)
-def _uc_set(sim: Simulator, node: Node, slot: int, status: int, code: str) -> None:
+def _uc_set(sim: AdminHost, node: Node, slot: int, status: int, code: str) -> None:
     """The lock took a User Code Set: zwave-js updates (and zwave-js-ui publishes) both values."""
     status_value = _uc_value(node, "userIdStatus", slot)
     code_value = _uc_value(node, "userCode", slot)
@@ -194,7 +195,7 @@ def _uc_status(node: Node, slot: int) -> int:
 
 
 # ---------------------------------------------------------------------- handlers
-def _get_state(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _get_state(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node_id = _arg(args, 0)
     node = sim.node(node_id)
     if node is None:
@@ -202,7 +203,7 @@ def _get_state(sim: Simulator, args: list[Any], respond: Respond) -> None:
     respond(state(node), delay=sim.timing.api_reply)  # zwave-js's cache: no radio traffic
 
 
-def _refresh_users(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _refresh_users(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     per_slot = len(_slots(node)) if is_user_code(node) else 2  # User Code: one Get per slot
 
@@ -213,7 +214,7 @@ def _refresh_users(sim: Simulator, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
 
 
-def _refresh_credentials(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _refresh_credentials(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     per_slot = len(_slots(node)) if is_user_code(node) else 2
 
@@ -224,7 +225,7 @@ def _refresh_credentials(sim: Simulator, args: list[Any], respond: Respond) -> N
     sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
 
 
-def _add_user(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _add_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     user_id, options, credential = _arg(args, 2), _arg(args, 3) or {}, _arg(args, 4)
     if is_user_code(node):
@@ -286,7 +287,7 @@ def _check_slot(node: Node, slot: Any) -> int:
     return slot
 
 
-def _credential(sim: Simulator, node: Node, user_id: int, slot: Any, data: Any, answer: Any) -> None:
+def _credential(sim: AdminHost, node: Node, user_id: int, slot: Any, data: Any, answer: Any) -> None:
     """A User Credential Set on the lock: its answer (SetCredentialResult) through `answer`."""
     entry = _endpoint(node)
     pin = _pin_caps(node)
@@ -317,7 +318,7 @@ def _credential(sim: Simulator, node: Node, user_id: int, slot: Any, data: Any, 
     sim.radio.submit(sim.timing.write_supervised / 2, stored)
 
 
-def _set_user(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     user_id, options = _arg(args, 2), _arg(args, 3) or {}
     if is_user_code(node):
@@ -353,7 +354,7 @@ def _set_user(sim: Simulator, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.write_supervised / 2, stored)
 
 
-def _set_credential(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _set_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     user_id, kind, slot, data = _arg(args, 2), _arg(args, 3), _arg(args, 4), _arg(args, 5)
     _check_credential_type(node, kind)
@@ -376,7 +377,7 @@ def _set_credential(sim: Simulator, args: list[Any], respond: Respond) -> None:
     _credential(sim, node, user_id, slot, data, respond)
 
 
-def _delete_user(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _delete_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     user_id = _arg(args, 2)
     if is_user_code(node):
@@ -399,7 +400,7 @@ def _delete_user(sim: Simulator, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.write_supervised / 2, removed)
 
 
-def _delete_credential(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _delete_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     user_id, kind, slot = _arg(args, 2), _arg(args, 3), _arg(args, 4)
     if is_user_code(node):
@@ -419,7 +420,7 @@ def _delete_credential(sim: Simulator, args: list[Any], respond: Respond) -> Non
     sim.radio.submit(sim.timing.write_supervised / 2, removed)
 
 
-def _get_admin_code(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _get_admin_code(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     admin = node.get("values", {}).get(value_key(USER_CODE, 0, "adminCode"))
 

@@ -16,6 +16,7 @@ still go out when `send_events` is on.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.simulator import naming, payloads
@@ -102,3 +103,33 @@ def notification_payload(sim: Simulator, parameters: dict[str, Any] | None) -> s
     if parameters is not None:
         body["value"] = parameters
     return payloads.dumps(body)
+
+
+# What the trigger topic's "state" names → (value, state) of `lock_state`.
+TRIGGER_STATES = {
+    "jammed": ("Lock state", "jammed"),
+    "unjammed": ("Lock state", "idle"),
+    "keypad_disabled": ("Keypad state", "disabled"),
+    "keypad_enabled": ("Keypad state", "idle"),
+}
+
+
+def triggered(sim: Simulator, raw: bytes) -> None:
+    """A message on the simulator's own lock trigger (`naming.lock_event_topic`): `{"node": 12, "event":
+    "keypad_unlock", "user": 3}` or `{"node": 12, "state": "jammed"}`; anything else is ignored."""
+    try:
+        asked = json.loads(raw)
+    except ValueError:
+        return
+    if (
+        not isinstance(asked, dict)
+        or not isinstance(asked.get("node"), int)
+        or asked["node"] not in sim.nodes
+    ):
+        return
+    user = asked.get("user")
+    if asked.get("event") in EVENTS:
+        sim.lock_event(asked["node"], asked["event"], user if isinstance(user, int) else None)
+    elif asked.get("state") in TRIGGER_STATES:
+        which, state = TRIGGER_STATES[asked["state"]]
+        sim.lock_state(asked["node"], which, state)

@@ -400,6 +400,7 @@ class Simulator:
                 (base + "broadcast/#", 1),
                 (base + "multicast/#", 1),
                 (self.restart_topic, 1),
+                (naming.lock_event_topic(self.config), 1),
             ]
         )
         depths = {len(t.split("/")) for t in self._writable_topics()}
@@ -431,6 +432,9 @@ class Simulator:
             mode = raw.decode("utf-8", "replace").strip().lower() or "graceful"
             if mode in RESTART_MODES:
                 self.restart(mode)
+            return
+        if topic == naming.lock_event_topic(self.config):
+            locks.triggered(self, raw)
             return
         if not topic.endswith("/set"):
             return

@@ -10,13 +10,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.gate.core import GateResult
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import Question
 from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.policy.outcome import Outcome
-from zwave_mcp.server.executor import ToolResult
-from zwave_mcp.server.json_value import AnyJson
 
 NAME_MAX = 200
 DeviceName = Field(
@@ -144,7 +143,7 @@ class SceneArgs(_Args):
     )
 
 
-LOCK_USER_HELP = "Only what this lock user did, as the locks name them: 'the cleaner'"
+LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
 
 
 class RecentEventsArgs(_Args):
@@ -209,6 +208,17 @@ class DeviceState(ToolResult):
         default_factory=list, description="Every reading, in the order the summary says them"
     )
     values: list[ValueReport]
+    lockSettings: LockSettings | None = Field(None, description="A door lock's own settings")
+
+
+class LockSettings(BaseModel):
+    relock: str | None = Field(None, description="Whether and when it locks itself again, in words")
+    operationType: int | None = Field(None, description="Door Lock operation type: 1 constant, 2 timed")
+    lockTimeoutConfiguration: float | None = Field(None, description="Timed mode: seconds until it locks")
+    autoRelockTime: float | None = Field(None, description="Seconds after unlocking until it locks again")
+    holdAndReleaseTime: float | None = None
+    twistAssist: bool | None = None
+    blockToBlock: bool | None = None
 
 
 class Reading(BaseModel):
