@@ -255,6 +255,7 @@ class Conversation:
             sim.lock_event(13, "keypad_unlock", 4)  # user 4: the dog walker, added just before
         self.t.line("(In the simulated house, the dog walker types their code at the side door.)")
         self.t.line(f"You: {WHO_CAME_IN.said}")
+        started = time.perf_counter()
         deadline = time.monotonic() + 3.0
         while True:  # the event travels over MQTT: ask again until the server has heard it (bounded)
             answer = answer_of(await self.client.call_tool(WHO_CAME_IN.tool, WHO_CAME_IN.args))
@@ -262,7 +263,8 @@ class Conversation:
                 break
             await anyio.sleep(0.05)
         self.calls += 1
-        self.t.line(f"  [tool] {format_call(WHO_CAME_IN.tool, WHO_CAME_IN.args)}")
+        took_ms = (time.perf_counter() - started) * 1000
+        self.t.line(f"  [tool] {format_call(WHO_CAME_IN.tool, WHO_CAME_IN.args)}  {took_ms:.0f} ms")
         self.t.wrapped("Assistant: ", answer.text)
         self.check(WHO_CAME_IN.said, WHO_CAME_IN.expect(answer))
         self.t.line()
