@@ -137,6 +137,10 @@ async def test_add_rename_disable_change_and_remove_with_the_persons_yes(
             client, {"deviceName": "side door", "action": "remove", "user": "Walker"}
         )
         assert removed.outcome == "confirmed" and 4 not in side_users(sim), removed.text
+        assert (
+            removed.text
+            == "Done: Walker (user 4) is no longer on Side Door Lock, as its users read again show."
+        )
 
         # The User Code lock: disable, then remove a slot.
         _, off = await confirmed(client, {"deviceName": "back door", "action": "disable", "user": "3"})

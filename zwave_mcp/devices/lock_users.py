@@ -69,6 +69,10 @@ class LockUserPlan:
     expect: dict[str, Any] = field(default_factory=dict)
     # (user, name or None): the name zwave-mcp keeps for a user of a lock that keeps none (User Code).
     given_name: tuple[int, str | None] | None = None
+    who: str = ""  # the user as the answer names them ("Dog Walker (user 5)")
+
+    def __post_init__(self) -> None:
+        self.who = self.who or f"user {self.user_id}"
 
 
 def read_pin(text: Any, users: LockUsers, lock: str) -> str:
@@ -293,6 +297,7 @@ def plan(
             {"user": target.user_id},
             expect={"user": target.user_id, "gone": True},
             given_name=(target.user_id, None) if users.user_code else None,
+            who=who,
         )
     raise UserError(f"Unknown action '{action[:40]}'; use one of: {', '.join(ACTIONS)}.")
 

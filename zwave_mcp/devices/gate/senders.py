@@ -408,8 +408,9 @@ class LockUserCalls:
 
     async def _undo(self, gateway: ZwaveGateway, timeout: float) -> str:
         assert self.undo is not None
+        api, args = self.request(self.undo, None)
         try:
-            reply = await gateway.call(*_undo_request(self, self.undo), timeout=timeout)
+            reply = await gateway.call(api, *args, timeout=timeout)
             undone = reply.success and user_result_words(reply.result) is None
         except GatewayError:
             undone = False
@@ -417,11 +418,6 @@ class LockUserCalls:
         if undone:
             return f"; zwave-js-ui had created user {self.undo.user_id} anyway, so it was removed again"
         return f"; zwave-js-ui created user {self.undo.user_id} anyway, and removing it again failed: remove it by hand"
-
-
-def _undo_request(sender: LockUserCalls, op: LockOp) -> list[Any]:
-    api, args = sender.request(op, None)
-    return [api, *args]
 
 
 def _user_added(result: Any) -> bool:

@@ -110,7 +110,7 @@ def _done(planned: LockUserPlan, device: Device, after: LockUsers | None) -> str
     """The confirmed change, said from the lock's users as read again after it."""
     user = after.user(planned.user_id) if after is not None else None
     if planned.action == "remove" or user is None:
-        return f"Done: user {planned.user_id} is no longer on {device.name}, as its users read again show."
+        return f"Done: {planned.who} is no longer on {device.name}, as its users read again show."
     return f"Done: {device.name} now lists {describe_user(user)}, as its users read again show."
 
 
