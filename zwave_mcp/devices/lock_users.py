@@ -95,7 +95,8 @@ def pin_hash(mac: Mac, node_id: int, pin: str) -> str:
 
 def find_user(users: LockUsers, said: str | None) -> LockUser | int | None:
     """The user a person means: a number ("3", "user 3", "slot 3", "#3") or a name ("Sam", "the cleaner").
-    An int: a number that is no user (yet); None: nothing given. Raises for a name that fits no one."""
+    An int: a number that is no user (yet), or -1 for a name that fits no one; None: nothing given. Raises
+    for a name that fits several."""
     if said is None or not str(said).strip():
         return None
     text = ascii_digits(str(said)).strip()
