@@ -19,19 +19,21 @@ def test_the_file_sits_beside_the_history_and_not_at_all_without_one(tmp_path: P
     assert names_path(Settings(history_path=str(tmp_path / "h.sqlite3"))) == tmp_path / "lock-names.json"
     assert names_path(Settings(history_path=":memory:")) is None
     assert names_path(Settings(history_path="off")) is None
+    assert names_path(Settings(history_path="")) is None
     assert home_of({"homeid": 0x7E570001}) == "0x7e570001" and home_of({}) == "unknown"
 
 
 def test_names_are_kept_per_home_and_a_damaged_file_is_no_names(tmp_path: Path) -> None:
+    settings = Settings(history_path=str(tmp_path / "history.sqlite3"))
     path = tmp_path / "lock-names.json"
-    names = LockNames(path)
+    names = LockNames(settings)
     names.for_home("0x7e570001")[12] = {3: "Cleaner"}
     names.save()
     assert json.loads(path.read_text()) == {"0x7e570001": {"12": {"3": "Cleaner"}}}
-    assert LockNames(path).for_home("0x7e570001") == {12: {3: "Cleaner"}}
-    assert LockNames(path).for_home("0x00000002") == {}
+    assert LockNames(settings).for_home("0x7e570001") == {12: {3: "Cleaner"}}
+    assert LockNames(settings).for_home("0x00000002") == {}
     path.write_text("{not json")
-    assert LockNames(path).for_home("0x7e570001") == {}
+    assert LockNames(settings).for_home("0x7e570001") == {}
 
 
 def test_the_pictures_lock_users_carry_the_names_given() -> None:

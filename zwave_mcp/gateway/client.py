@@ -38,7 +38,7 @@ from zwave_mcp.gateway.api import (
 )
 from zwave_mcp.gateway.health import GatewayHealth, build_health
 from zwave_mcp.gateway.loader import LoadSchedule, assess
-from zwave_mcp.gateway.lock_names import LockNames, home_of, names_path
+from zwave_mcp.gateway.lock_names import LockNames, home_of
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.gateway.mqtt import NOT_CONNECTED_YET, MqttTransport
 from zwave_mcp.gateway.nodes import decode_with_values
@@ -116,7 +116,7 @@ class ZwaveGateway:
         self.control.subscribe([self.topics.api_replies()])
         self.info: dict[str, Any] = {}
         # Names given to the users of locks that keep none (User Code), kept beside the history file.
-        self.lock_names = LockNames(names_path(settings))
+        self.lock_names = LockNames(settings)
         self.loaded = False  # a getNodes result has been loaded at least once
         self.started_monotonic: float | None = None
         self.last_message_monotonic: float | None = None

@@ -29,16 +29,21 @@ NAME_MAX = 64
 Names = dict[int, dict[int, str]]  # lock node id → user id → name
 
 
+# History settings that turn it off (as `zwave_mcp.history.history_path` reads them), and in memory.
+_NO_FILE = ("off", "none", "false", "no", "0", "", ":memory:")
+
+
 def names_path(settings: Settings) -> Path | None:
-    """Beside the history file (its default place too); None when history is off or in memory."""
+    """Beside the history file (its default place too); None when history is off or in memory. Resolved
+    at the first load, not at start-up (the platform's state directory costs an import)."""
     where = settings.history_path
-    if where is not None and where.strip().lower() in ("off", ":memory:"):
+    if where is not None and where.strip().lower() in _NO_FILE:
         return None
     if where is None:
         import platformdirs  # the platform's convention, as the history's default
 
         return platformdirs.user_state_path("zwave-mcp", appauthor=False) / FILE_NAME
-    return Path(where).expanduser().with_name(FILE_NAME)
+    return Path(where.strip()).expanduser().parent / FILE_NAME
 
 
 def home_of(info: Mapping[str, Any]) -> str:
@@ -50,14 +55,16 @@ def home_of(info: Mapping[str, Any]) -> str:
 class LockNames:
     """The file's names, every home's; `for_home` gives (and keeps) one home's table to change in place."""
 
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self.path: Path | None = None
         self._homes: dict[str, Names] | None = None
 
     def _load(self) -> dict[str, Names]:
         if self._homes is not None:
             return self._homes
         self._homes = {}
+        self.path = names_path(self._settings)
         if self.path is None or not self.path.exists():
             return self._homes
         try:
@@ -83,6 +90,7 @@ class LockNames:
 
     def save(self) -> None:
         """Write every home's names (atomically: a new file renamed over the old); a failure is one log line."""
+        self._load()
         if self.path is None:
             return
         body = {
