@@ -131,9 +131,10 @@ def specs(app: App) -> list[ToolSpec]:
         if args.deviceName is not None:
             device = lock_named(args.deviceName, for_mutation=False)
             users = await users_of(device)
-            if not users.supported:
-                raise UserError(
-                    f"{device.name} keeps no keypad users (no User Code or User Credential support)."
+            if not users.supported:  # an answer, not an error: "which codes are on it?" "none"
+                return LockUsersResult(
+                    summary=f"{device.name} keeps no keypad users (no User Code or User Credential support).",
+                    action="list",
                 )
             return LockUsersResult(
                 summary=describe_users(users, device.name), action="list", locks=[_users_model(device, users)]
@@ -143,7 +144,9 @@ def specs(app: App) -> list[ToolSpec]:
         found = [(d, u) for d, u in zip(locks, read, strict=True) if isinstance(u, LockUsers) and u.supported]
         if not found:
             failed = next((u for u in read if isinstance(u, UserError)), None)
-            raise failed or UserError("No lock here keeps keypad users.")
+            if failed is not None:
+                raise failed
+            return LockUsersResult(summary="No lock here keeps keypad users.", action="list")
         summary = " ".join(describe_users(u, d.name) for d, u in found)
         return LockUsersResult(summary=summary, action="list", locks=[_users_model(d, u) for d, u in found])
 
