@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.config import Settings
-from zwave_mcp.smallfile import read_small_file
+from zwave_mcp.config import Settings, read_small_file
 
 log = logging.getLogger(__name__)
 
