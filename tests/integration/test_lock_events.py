@@ -151,6 +151,15 @@ async def test_cleaner_is_named_in_every_answer(
                                     "keypad by Cleaner (user 3) at "), both.text  # fmt: skip
         assert back in both.text, both.text
 
+        # What the lock says: a jam, in its state and as the last time it jammed.
+        sim.lock_state(12, "Lock state", "jammed")
+        state = await wait_for_answer(
+            client, "get_device_state", {"deviceName": "back door lock"}, lambda a: "jammed" in a.text
+        )
+        assert state.text.startswith("Back Door Lock is "), state.text
+        jam = await call(client, "get_last_event", {"deviceName": "back door lock", "state": "jammed"})
+        assert jam.text.startswith("The last time Back Door Lock jammed was at "), jam.text
+
 
 def test_the_simulators_own_trigger_plays_lock_events_and_states(
     mosquitto: Any, simulator_factory: Any, collector: Any

@@ -57,7 +57,7 @@ def test_whether_it_locks_itself_again(settings: dict[str, Any], words: str) -> 
         ({"event": "rf_lock"}, "was locked remotely", "locked"),
         ({"event": "auto_lock"}, "locked itself", "locked"),
         ({"event": "code_limit_exceeded"}, "refused a code: too many wrong codes were entered", None),
-        ({"event": "jammed"}, "jammed", None),
+        ({"event": "jammed"}, "jammed", "jammed"),
         ({"event": "something new"}, "reported a lock event", None),
     ],
 )  # fmt: skip

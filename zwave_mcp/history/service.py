@@ -602,6 +602,7 @@ _STATE_WORDS = {
     "online": "come online",
     "offline": "gone offline",
     "pressed": "had a button pressed",
+    "jammed": "jammed",
     **{word: f"detected {kind.noun}" for word, kind in TYPES.items()},
 }
 
