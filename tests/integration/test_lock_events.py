@@ -130,10 +130,35 @@ async def test_cleaner_is_named_in_every_answer(
         nobody = await call(client, "get_last_event", {"user": "the gardener"})
         assert not nobody.result["found"] and "Alice" in nobody.text and "Cleaner" in nobody.text, nobody.text
 
-        # A User Code lock names nobody: its slot is said.
+        # A User Code lock names nobody: its slot is said ...
         sim.lock_event(12, "keypad_unlock", 2)
         back = "Back Door Lock was unlocked with the keypad by user 2"
         await wait_for_answer(client, "get_recent_events", {"minutes": 5}, lambda answer: back in answer.text)
+        # ... until zwave-mcp names it (kept by zwave-mcp: the lock keeps no names; renaming needs no yes).
+        named = await call(
+            client,
+            "manage_lock_users",
+            {"deviceName": "back door", "action": "rename", "user": "3", "name": "Cleaner"},
+        )
+        assert not named.is_error, named.text
+        sim.lock_event(12, "keypad_unlock", 3)
+        back = "Back Door Lock was unlocked with the keypad by Cleaner (user 3)"
+        await wait_for_answer(client, "get_recent_events", {"minutes": 5}, lambda answer: back in answer.text)
+        last = await call(client, "get_last_event", {"user": "the cleaner"})
+        assert last.text.startswith(f"{back} at "), last.text
+        both = await call(client, "get_device_history", {"period": "today", "user": "cleaner"})
+        assert both.text.startswith("Today, Cleaner used the locks twice: Side Door Lock was unlocked with the "
+                                    "keypad by Cleaner (user 3) at "), both.text  # fmt: skip
+        assert back in both.text, both.text
+
+        # What the lock says: a jam, in its state and as the last time it jammed.
+        sim.lock_state(12, "Lock state", "jammed")
+        state = await wait_for_answer(
+            client, "get_device_state", {"deviceName": "back door lock"}, lambda a: "jammed" in a.text
+        )
+        assert state.text.startswith("Back Door Lock is "), state.text
+        jam = await call(client, "get_last_event", {"deviceName": "back door lock", "state": "jammed"})
+        assert jam.text.startswith("The last time Back Door Lock jammed was at "), jam.text
 
 
 def test_the_simulators_own_trigger_plays_lock_events_and_states(

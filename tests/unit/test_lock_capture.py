@@ -182,3 +182,30 @@ def test_either_telling_alone_is_enough(key: str, without: str) -> None:
     assert [(c.node_id, c.new) for c in changes if c.kind == "lock"] == [
         (c.node_id, c.new) for c in everything if c.kind == "lock"
     ]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [b"", b"null", b"[]", b'{"userId": "3"}', b'{"userId": 1e400}',
+     b'{"userId": -1}', b'{"userId": 99999999}', b"\xff\xfe", b"{" * 10_000, b'{"value": 3}', b"7"],
+)  # fmt: skip
+def test_odd_event_payloads_give_the_event_without_a_user(payload: bytes) -> None:
+    from zwave_mcp.gateway.lock_events import from_topic
+
+    event = from_topic("notification/endpoint_0/Access_Control/Keypad_unlock_operation", payload)
+    assert event is not None and event.kind.key == "keypad_unlock" and event.user_id is None
+
+
+def test_events_that_are_not_a_locks_are_not_lock_events() -> None:
+    from zwave_mcp.gateway.lock_events import from_notification, from_topic
+
+    assert from_topic("notification/endpoint_0/Home_Security/Motion_detection", b"{}") is None
+    assert from_topic("notification/endpoint_0/Access_Control/Window-door_is_open", b"{}") is None
+    assert (
+        from_notification(
+            113, {"type": 7, "event": 8, "label": "Home Security", "eventLabel": "Motion detection"}
+        )
+        is None
+    )
+    assert from_notification(111, {"eventType": 2, "eventData": "1234"}) is None
+    assert from_notification(113, {"type": 6, "event": True, "label": "Access Control"}) is None

@@ -82,7 +82,7 @@ def lock_phrase(stored: Any, names: Names | None = None) -> tuple[str, str | Non
             text = f"was {verb} {_HOW.get(kind.how or '', '')}".rstrip()
         return (f"{text} by {person}" if person else text), verb
     text = _OTHER.get(kind.key, kind.label.lower())
-    return (f"{text} ({person})" if person else text), None
+    return (f"{text} ({person})" if person else text), "jammed" if kind.key == "jammed" else None
 
 
 def fold(name: str) -> str:

@@ -26,6 +26,7 @@ from zwave_mcp.gateway.secrets import NOTIFICATION_CC, notification_parameters
 from zwave_mcp.safetext import loads_json_fast
 
 ACCESS_CONTROL = 6
+MAX_PAYLOAD_BYTES = 4096  # `{"time": …, "value": {"userId": 3}}` is ~50 bytes
 ACCESS_CONTROL_LABEL = "Access Control"
 
 
@@ -150,6 +151,8 @@ def from_topic(tail: str, payload: bytes) -> LockEvent | None:
         return None
     time_ms: int | None = None
     parameters: Any = None
+    if len(payload) > MAX_PAYLOAD_BYTES:  # no real event says this much: the event, without who
+        return LockEvent(kind)
     if payload.strip():
         try:
             body = loads_json_fast(payload)

@@ -401,6 +401,7 @@ class HistoryService:
         (user 3) at 09:02 and … at 14:02." """
         if not events:
             return f"There is no record of {user} at a lock {period.words}."
+        user = self._spelled(user)
         now = self.now()
         spoken = events[-SPOKEN_EVENTS:]
         phrases = _join([f"{e.device or 'a lock'} {e.what} {when(self.dt(at), now)}" for at, e in spoken])
@@ -537,8 +538,11 @@ class HistoryService:
             summary = f"{cap(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
 
-    def _known_users(self, user: str) -> str:
-        """ "; the locks' users are Alice, Bob" when `user` is none of them (a misheard name)."""
+    def _spelled(self, user: str) -> str:
+        """A user's name as the locks spell it ("the cleaner" → "Cleaner"); as asked when none does."""
+        return next((name for name in self._lock_user_names() if fold(name) == fold(user)), user)
+
+    def _lock_user_names(self) -> list[str]:
         known: list[str] = []
         for node in self.inventory.nodes.values():
             users = getattr(node.access, "users", None) if node.access is not None else None
@@ -548,6 +552,11 @@ class HistoryService:
                 name = user_name(node, getattr(entry, "user_id", None))
                 if name and name not in known:
                     known.append(name)
+        return known
+
+    def _known_users(self, user: str) -> str:
+        """ "; the locks' users are Alice, Bob" when `user` is none of them (a misheard name)."""
+        known = self._lock_user_names()
         if not known or fold(user) in map(fold, known):
             return ""
         return f"; the locks' users are {', '.join(known[:12])}"
@@ -593,6 +602,7 @@ _STATE_WORDS = {
     "online": "come online",
     "offline": "gone offline",
     "pressed": "had a button pressed",
+    "jammed": "jammed",
     **{word: f"detected {kind.noun}" for word, kind in TYPES.items()},
 }
 

@@ -53,6 +53,7 @@ LastState = Literal[
     "freeze",
     "water_leak",
     "tamper",
+    "jammed",
     "glass_break",
 ]
 STATES: tuple[str, ...] = tuple(s for s in get_args(LastState) if s != "any")
@@ -110,7 +111,8 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     if (
         lock_said := lock_state_phrase(value.command_class, value.property, value.property_key, raw)
     ) is not None:
-        return Phrase(lock_said, None, value.state_text(raw) or raw)  # "jammed", "is no longer jammed"
+        state = "jammed" if lock_said == "jammed" else None
+        return Phrase(lock_said, state, value.state_text(raw) or raw)  # "jammed", "is no longer jammed"
     cc = value.command_class
     label = (value.label or str(value.property)).strip()
     lowered_label = spoken_label(label)
