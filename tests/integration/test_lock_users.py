@@ -270,6 +270,8 @@ async def test_changes_are_refused_in_read_only_mode_and_for_denied_or_hidden_lo
             no_pin_in(answer.text)
         listed = await call(client, TOOL, {"deviceName": "side door"})
         assert listed.is_error is ("hide" in setting), listed.text
+        every = await call(client, TOOL, {})  # a hidden lock's users are not in the house's list either
+        assert ("Side Door Lock" in every.text) is ("hide" not in setting), every.text
     assert side_users(sim) == before
 
 
