@@ -20,13 +20,13 @@ in clear (`data`), as zwave-js-ui publishes them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.simulator.house import value_key
 
 if TYPE_CHECKING:
     from zwave_mcp.simulator.admin_api import AdminHost
-    from zwave_mcp.simulator.api import Handler
     from zwave_mcp.simulator.host import Respond
 
 Node = dict[str, Any]
@@ -433,7 +433,7 @@ def _get_admin_code(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.poll, done)
 
 
-HANDLERS: dict[str, Handler] = {
+HANDLERS: dict[str, Callable[[AdminHost, list[Any], Respond], None]] = {
     "accessControlGetState": _get_state,
     "accessControlRefreshUsers": _refresh_users,
     "accessControlRefreshCredentials": _refresh_credentials,
