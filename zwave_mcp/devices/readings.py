@@ -316,7 +316,11 @@ def _power_phrases(found: list[Reading]) -> list[str]:
         at = f" at {and_list([value_of(r) for r in electric])}" if electric else ""
         phrases.append(f"using {value_of(power)}{at}")
     for label, r in first.items():
-        phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
+        if label == "energy" and is_number(r.value) and r.value < 0:
+            # a consumption total cannot fall below zero: a device's overflow, said as what it is
+            phrases.append(f"an impossible energy total of {value_of(r)}")
+        else:
+            phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
     return phrases
 
 
@@ -349,7 +353,11 @@ def and_list(items: list[str]) -> str:
 
 
 def number(x: Any) -> str:
-    return f"{x:g}" if is_number(x) else plain_text(str(x)[:200], 40)  # what a broken gateway reports
+    if not is_number(x):
+        return plain_text(str(x)[:200], 40)  # what a broken gateway reports
+    if abs(x) >= 1e6:  # a large total in full, never "-2.14748e+08"
+        return f"{x:.1f}".removesuffix(".0")
+    return f"{x:g}"
 
 
 def unit_text(unit: str | None) -> str:
