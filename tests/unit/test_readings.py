@@ -179,3 +179,13 @@ def test_a_large_total_is_said_in_full() -> None:
     meter = device("meter_aeotec_dsb28_hem_g2_state.json", "Panel")
     total = next(r for r in readings(meter, 0) if r.spoken_label == "energy" and r.endpoint == 0)
     assert replace(total, value=1234567.8).spoken() == "energy 1234567.8 kWh (main sensor)"
+
+
+def test_a_home_energy_meter_says_what_each_clamp_uses() -> None:
+    """Aeotec DSB28: the whole panel on the node, a clamp on each of endpoints 1 and 2; the sentence said the
+    panel only."""
+    meter = device("meter_aeotec_dsb28_hem_g2_state.json", "Sub Panel")
+    assert sentence(meter) == (
+        "Sub Panel is using 47.096 W at 123.053 V and 0.844 A, 739.552 kWh in total, "
+        "sensor 1 using 23.692 W and 342.578 kWh in total, sensor 2 using 23.523 W and 397.333 kWh in total."
+    )

@@ -304,11 +304,13 @@ def _power_phrases(found: list[Reading]) -> list[str]:
             return f"an unreadable {reading.spoken_label}"
         return f"{number(reading.value)}{unit_text(reading.unit)}"
 
-    # One reading of each kind is said (the first: the root's, or the lowest endpoint's); a device made of
-    # several endpoints has a meter on each, and the structured result lists them all.
+    # One reading of each kind is said (the first: the root's, or the lowest endpoint's), then the power and
+    # energy each other endpoint of the device reads (a home energy meter's clamps); the structured result
+    # lists them all.
     first: dict[str, Reading] = {}
     for r in found:
         first.setdefault(r.spoken_label, r)
+    elsewhere = _power_elsewhere(found, first)
     power = first.pop("power", None)
     electric = [first.pop(k) for k in ("voltage", "current") if k in first] if power else []
     phrases: list[str] = []
@@ -321,7 +323,32 @@ def _power_phrases(found: list[Reading]) -> list[str]:
             phrases.append(f"an impossible energy total of {value_of(r)}")
         else:
             phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
+    for place, (watts, total) in elsewhere.items():
+        if watts is not None:
+            also = f" and {value_of(total)} in total" if total is not None else ""
+            phrases.append(f"{place} using {value_of(watts)}{also}")
+        elif total is not None:
+            phrases.append(f"{place} with {value_of(total)} in total")
     return phrases
+
+
+def _power_elsewhere(
+    found: list[Reading], first: dict[str, Reading]
+) -> dict[str, tuple[Reading | None, Reading | None]]:
+    """Per other endpoint that reads them (by its place: "sensor 1", "Floor sensor"), its first power and
+    energy readings; the endpoints of the readings said first are left out."""
+    said = {r.endpoint for key, r in first.items() if key in ("power", "energy")}
+    out: dict[str, tuple[Reading | None, Reading | None]] = {}
+    for r in found:
+        if r.spoken_label not in ("power", "energy") or r.endpoint in said or not r.place:
+            continue
+        watts, total = out.get(r.place, (None, None))
+        if r.spoken_label == "power" and watts is None:
+            watts = r
+        elif r.spoken_label == "energy" and total is None:
+            total = r
+        out[r.place] = (watts, total)
+    return out
 
 
 def _production_phrases(found: list[Reading]) -> list[str]:
