@@ -289,3 +289,16 @@ def test_a_model_row_can_say_which_part_is_the_main_one(monkeypatch: pytest.Monk
         "1",
     )
     assert {"power", "energy"} <= quantities(fan)  # the node's meter goes with its own name
+
+
+def test_a_policy_entry_with_the_main_parts_old_name_still_holds() -> None:
+    """A hide or deny list written when the first relay was "Porch Double Switch 1" keeps naming it now
+    that it answers by the node's own name: a safety list must not lapse by a rename it did not ask for."""
+    from tests.unit.test_devices_build import house
+    from zwave_mcp.policy.terms import DeviceList, parse_terms
+
+    porch = house()["11.1"]
+    assert porch.name == "Porch Double Switch"
+    deny = DeviceList(parse_terms("Porch Double Switch 1"), "ZWAVE_MCP_DENY")
+    assert deny.first_match(porch) is not None
+    assert deny.first_match(house()["11.2"]) is None
