@@ -10,7 +10,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from tests.mqtt_wire import publish
-from zwave_mcp.gateway.mqtt_packets import MAX_REMAINING, MalformedPacket, PacketReader, encode_publish
+from zwave_mcp.gateway.mqtt_reads import MalformedPacket, PacketReader
 
 CONNACK = b"\x20\x02\x00\x00"
 PINGRESP = b"\xd0\x00"
@@ -175,43 +175,3 @@ def test_the_buffer_is_compacted_as_it_is_consumed() -> None:
         collect.drain(reader)
     assert len(collect.publishes) == 2000
     assert len(reader._buf) < 2 * len(packet) + (1 << 18)
-
-
-# -- what the transport writes itself: a QoS 0 PUBLISH -------------------------------------------------
-
-
-@pytest.mark.parametrize("v5", [False, True])
-@pytest.mark.parametrize("size", [0, 1, 120, 121, 122, 16_370, 16_390, 2_097_140, 2_097_160])
-def test_an_encoded_publish_is_the_packet_a_broker_expects(size: int, v5: bool) -> None:
-    """Byte for byte the PUBLISH of the hand-made encoder the reader's tests use (remaining lengths of one
-    to four bytes around each boundary), and the reader gives back what went in."""
-    topic, payload = "zwave/_CLIENTS/ZWAVE_GATEWAY-x/api/writeValue/set", bytes([size % 251]) * size
-    packet = encode_publish(topic, payload, retain=size % 2 == 1, v5=v5)
-    assert packet == publish(
-        topic.encode(), payload, retain=size % 2 == 1, properties=b"\x00" if v5 else None
-    )
-    got = Collect()
-    reader = PacketReader(v5)
-    reader.feed(packet)
-    assert got.drain(reader) == 1
-    assert got.publishes == [(topic, payload, size % 2 == 1)]
-
-
-def test_a_topic_beyond_ascii_is_encoded_as_utf8() -> None:
-    packet = encode_publish("zwave/Küche/Licht", b"1", retain=False, v5=False)
-    assert packet == publish("zwave/Küche/Licht".encode(), b"1")
-
-
-@pytest.mark.parametrize(
-    "topic",
-    ["", "zwave/+/set", "zwave/#", "zwave/\0/set", "t" * 65_536],
-    ids=["empty", "+", "#", "nul", "long"],
-)
-def test_a_topic_no_broker_takes_is_refused_before_anything_is_sent(topic: str) -> None:
-    with pytest.raises(ValueError, match="not a topic to publish on"):
-        encode_publish(topic, b"{}", retain=False, v5=True)
-
-
-def test_a_payload_over_the_packet_size_limit_is_refused() -> None:
-    with pytest.raises(ValueError, match="packet size limit"):
-        encode_publish("t", bytes(MAX_REMAINING), retain=False, v5=False)
