@@ -3,13 +3,17 @@ however the bytes are split across reads; a stream that is not MQTT raises inste
 
 from __future__ import annotations
 
+import logging
+
+import paho.mqtt.client as paho
 import pytest
 from paho.mqtt import _packet
-from paho.mqtt.enums import MQTTProtocolVersion
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from tests.mqtt_wire import publish
+from zwave_mcp.gateway import mqtt_reads
 from zwave_mcp.gateway.mqtt_reads import MalformedPacket, PacketReader
 
 CONNACK = b"\x20\x02\x00\x00"
@@ -175,3 +179,27 @@ def test_the_buffer_is_compacted_as_it_is_consumed() -> None:
         collect.drain(reader)
     assert len(collect.publishes) == 2000
     assert len(reader._buf) < 2 * len(packet) + (1 << 18)
+
+
+def test_a_paho_that_reads_elsewhere_gets_its_own_reader_back_and_it_is_said_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Our reader feeds paho through `Client._sock_recv`; a paho whose packet reader no longer calls it
+    would wait forever for a CONNACK sitting in our buffer. Then paho reads for itself, and a person
+    hears why once, not per connection."""
+
+    def reads_elsewhere(self: paho.Client) -> None:
+        self._sock.recv(1)
+
+    client = paho.Client(CallbackAPIVersion.VERSION2)
+    assert mqtt_reads.own_reads_problem() is None
+    assert isinstance(mqtt_reads.reads_for(client, lambda *a: None, v5=False), mqtt_reads.OwnReads)
+    monkeypatch.setattr(paho.Client, "_packet_read", reads_elsewhere)
+    monkeypatch.setattr(mqtt_reads, "_told", False)
+    caplog.set_level(logging.WARNING, logger="zwave_mcp.gateway.mqtt_reads")
+    for _ in range(2):
+        fresh = paho.Client(CallbackAPIVersion.VERSION2)
+        assert isinstance(mqtt_reads.reads_for(fresh, lambda *a: None, v5=False), mqtt_reads.PahoReads)
+        assert "_sock_recv" not in vars(fresh)  # paho's own socket read is left alone
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "no longer reads its packets through _sock_recv" in said[0], said

@@ -44,15 +44,17 @@ class ZwaveGateway:
         self.settings = settings
         self.topics = GatewayTopics(settings.prefix, settings.gateway_name)
         self.inventory = inventory or Inventory(self.topics, keep_details=settings.admin)
+        # The rooms below call each other through these (built after the lanes they need).
         self.lanes = Lanes(
             settings,
             self.topics,
             on_value=self._on_message,
-            on_values_up=self._on_values_up,
-            on_values_down=self._on_values_down,
-            on_reply=self._on_reply,
-            on_control_up=self._on_control_up,
-            on_control_down=self._on_control_down,
+            on_values_up=lambda: self.sync.values_connected(),
+            on_values_down=lambda reason: self.sync.values_lost(reason),
+            on_reply=lambda api, payload: self.api.handle_reply(api, payload),
+            on_control_up=lambda: self.sync.control_connected(),
+            # Replies to calls in flight would come on the lane that is gone.
+            on_control_down=lambda reason: self.api.fail_all(reason),
         )
         self.api = ApiClient(self.lanes.control, self.topics, default_timeout=settings.api_timeout)
         self.api.decoders["getNodes"] = functools.partial(
@@ -70,24 +72,9 @@ class ZwaveGateway:
         self.inventory.add_listener(self.sync.on_change)
         self.inventory.add_listener(self.waiters.on_change)
 
-    # The lanes' callbacks: the sync's and the API client's, looked up when called (tests replace them).
     def _on_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
+        """Every value-lane message (the benchmarks and tests feed messages here)."""
         self.sync.on_message(topic, payload, retain)
-
-    def _on_values_up(self) -> None:
-        self.sync.values_connected()
-
-    def _on_values_down(self, reason: str) -> None:
-        self.sync.values_lost(reason)
-
-    def _on_reply(self, api: str, payload: bytes | bytearray) -> None:
-        self.api.handle_reply(api, payload)
-
-    def _on_control_up(self) -> None:
-        self.sync.control_connected()
-
-    def _on_control_down(self, reason: str) -> None:
-        self.api.fail_all(reason)  # their replies would come on the lane that is gone
 
     # -- the rooms' state, as the rooms above read it ----------------------------------------------------
     @property
