@@ -1,11 +1,12 @@
 """How a connection's incoming packets are read: the one seam where zwave-mcp reads an MQTT socket itself.
 
 Everything else of the MQTT session is paho's public API (mqtt.py). Reading is the exception, because
-of what a value flood costs (bench/RESULTS.md, issue 34, measured in one run at 10,000 and 25,000
-messages a second): paho's `loop_read` takes one packet per call, with one `recv` per field (command
-byte, remaining length, body) and an `MQTTMessage` per PUBLISH. Through it the value lane took in
-15,000 msg/s (3.1.1) and 11,500 msg/s (MQTT 5) of 25,000 offered, and Mosquitto dropped the rest; the
-control call p99 under 10,000 msg/s was 2-8x this reader's.
+of what a value flood costs (bench/RESULTS.md, issue 34): paho's `loop_read` takes one packet per call,
+with one `recv` per field (command byte, remaining length, body) and an `MQTTMessage` per PUBLISH.
+With it the value lane took in 14,900 msg/s (3.1.1) and 11,500 msg/s (MQTT 5) of 25,000 offered (this
+reader: all of it) and Mosquitto dropped the rest; the control call p99 under 10,000 msg/s was 1.9x
+(3.1.1) and 7.7x (MQTT 5) this reader's. In one run on a busy machine (bench 9's last two rows): ingest
+2.2-2.4x paho's, call p99 0.35-0.87x.
 
 - `OwnReads`: one `recv` of up to 64 kB fills a buffer, up to READ_BATCH whole packets a turn are taken
   from it, and a QoS 0 PUBLISH (all a subscriber at QoS 0 receives) is decoded here in a few slices
@@ -17,9 +18,9 @@ control call p99 under 10,000 msg/s was 2-8x this reader's.
   `_sock_recv` (`own_reads_problem()`, logged once): slower under a flood, the same messages.
 
 `reads_for(client, deliver, v5)` picks one for a paho client; `attach(sock)` on every new socket,
-`detach()` when it is gone; `read_batch() -> bool` reads once per event-loop turn, True when whole packets are left for the next
-turn (the socket may have nothing new to say); `MalformedPacket` means the connection must go. Each
-message goes to `deliver(topic, payload, retain)`, on the loop thread.
+`detach()` when it is gone; `read_batch() -> bool` reads once per event-loop turn, True when whole
+packets are left for the next turn (the socket may have nothing new to say); `MalformedPacket` means
+the connection must go. Each message goes to `deliver(topic, payload, retain)`, on the loop thread.
 """
 
 from __future__ import annotations
