@@ -289,7 +289,75 @@ def run(
         rows += _rows(label, r, burst_rate)
     if with_paho_reader:
         rows += _seam_rows(results["auto (values on 3.1.1)"], results["auto, paho's own reader"])
+        rows += read_cost_rows()
     return rows
+
+
+def read_cost_rows(messages: int = 50_000, rounds: int = 5) -> list[Row]:
+    """The read seam's reason without a broker: loop-thread CPU per QoS 0 PUBLISH read by a transport
+    from a socketpair, our reader against paho's `loop_read` (median of `rounds`)."""
+    from zwave_mcp.gateway import mqtt_reads
+
+    rows = []
+    for version in ("3.1.1", "5"):
+        cost = {}
+        for own in (True, False):
+            mqtt_reads.OWN_READS = own
+            try:
+                cost[own] = sorted(asyncio.run(_read_cost(version, messages)) for _ in range(rounds))
+            finally:
+                mqtt_reads.OWN_READS = True
+        ours, paho = cost[True][rounds // 2], cost[False][rounds // 2]
+        rows.append(
+            Row(
+                "9 flood",
+                f"read seam: CPU per message read, MQTT {version}, our reader vs paho's",
+                ours,
+                paho,
+                "µs",
+                note=f"{messages:,} QoS 0 PUBLISH from a socketpair, loop thread's CPU, median of {rounds}; "
+                f"at 10,000 msg/s paho's reader alone would take {paho * 1e4 / 1e6:.0%} of a core",
+            )
+        )
+    return rows
+
+
+async def _read_cost(version: str, messages: int) -> float:
+    import threading
+
+    from zwave_mcp.config import Settings
+    from zwave_mcp.gateway.mqtt import MqttTransport
+
+    v5 = version == "5"
+    got = [0]
+    done = asyncio.Event()
+
+    def count(topic: str, payload: bytes | bytearray, retain: bool) -> None:
+        got[0] += 1
+        if got[0] == messages:
+            done.set()
+
+    transport = MqttTransport(Settings(mqtt_version=version), on_message=count)
+    ours, peer = socket.socketpair()
+    ours.setblocking(False)
+    transport._client._sock = ours  # what paho's connect would have set: its reader reads from it
+    topic = b"zwave/Kitchen/Meter/50/0/value/66049"
+    data = b"".join(
+        _publish_packet(topic, (b"\x00" if v5 else b"") + b'{"time":1795313700000,"value":%d}' % i)
+        for i in range(messages)
+    )
+    transport._loop = asyncio.get_running_loop()
+    transport._attach(ours)
+    writer = threading.Thread(target=peer.sendall, args=(data,))
+    started = time.thread_time()
+    writer.start()
+    await asyncio.wait_for(done.wait(), 60)
+    cpu = time.thread_time() - started
+    writer.join()
+    transport._detach()
+    ours.close()
+    peer.close()
+    return cpu / messages * 1e6
 
 
 def _seam_rows(own: dict[str, Any], paho: dict[str, Any]) -> list[Row]:
