@@ -1,12 +1,11 @@
 """How a connection's incoming packets are read: the one seam where zwave-mcp reads an MQTT socket itself.
 
 Everything else of the MQTT session is paho's public API (mqtt.py). Reading is the exception, because
-of what a value flood costs (bench/RESULTS.md, issue 34): paho's `loop_read` takes one packet per call,
-with one `recv` per field (command byte, remaining length, body) and an `MQTTMessage` per PUBLISH.
-With it the value lane took in 14,900 msg/s (3.1.1) and 11,500 msg/s (MQTT 5) of 25,000 offered (this
-reader: all of it) and Mosquitto dropped the rest; the control call p99 under 10,000 msg/s was 1.9x
-(3.1.1) and 7.7x (MQTT 5) this reader's. In one run on a busy machine (bench 9's last two rows): ingest
-2.2-2.4x paho's, call p99 0.35-0.87x.
+of what a value flood costs (bench 9, bench/RESULTS.md issue 34): paho's `loop_read` takes one packet
+per call, with one `recv` per field and an `MQTTMessage` per PUBLISH: 22 µs of CPU per message on MQTT
+3.1.1 and 46 µs on MQTT 5, against 1.1 and 1.4 µs here. Through it the value lane took in 14,900 and
+11,500 msg/s of 25,000 offered (this reader: all of it), and the control call p99 under 10,000 msg/s
+was 1.9x and 7.7x this reader's.
 
 - `OwnReads`: one `recv` of up to 64 kB fills a buffer, up to READ_BATCH whole packets a turn are taken
   from it, and a QoS 0 PUBLISH (all a subscriber at QoS 0 receives) is decoded here in a few slices
