@@ -203,3 +203,29 @@ def test_a_paho_that_reads_elsewhere_gets_its_own_reader_back_and_it_is_said_onc
         assert "_sock_recv" not in vars(fresh)  # paho's own socket read is left alone
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "no longer reads its packets through _sock_recv" in said[0], said
+
+
+def test_paho_private_parts_are_used_only_in_the_read_seam() -> None:
+    """The MQTT session is paho's public API; the seam is the one place that may reach past it."""
+    import io
+    import itertools
+    import pathlib
+    import tokenize
+
+    import zwave_mcp
+
+    # paho's own machinery (names as generic as `_sock` or `_loop` are our transport's attributes too).
+    prefixes = ("_sock_", "_packet", "_handle_", "_in_", "_out_", "_send_", "_do_", "_call_", "_reset")
+    private = {name for name in vars(paho.Client) if name.startswith(prefixes)}
+    root = pathlib.Path(zwave_mcp.__file__).parent
+    users = {}
+    for path in root.rglob("*.py"):
+        tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text("utf-8")).readline))
+        used = {
+            b.string
+            for a, b in itertools.pairwise(tokens)
+            if a.string == "." and b.type == tokenize.NAME and b.string in private
+        }
+        if used:
+            users[str(path.relative_to(root))] = sorted(used)
+    assert users == {"gateway/mqtt_reads.py": ["_sock_recv"]}, users
