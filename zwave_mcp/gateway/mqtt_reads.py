@@ -77,11 +77,13 @@ def reads_for(client: paho.Client, deliver: Deliver, v5: bool) -> Reads:
     """The reader for `client`'s connections; also sets `client.on_message` (QoS 1/2 messages, and all
     of them with paho's reader)."""
     global _told
-    problem = own_reads_problem() if OWN_READS else "off"
-    if problem is not None and problem != "off" and not _told:
+    problem = own_reads_problem() if OWN_READS else None
+    if problem is not None and not _told:
         _told = True
         log.warning("%s: reading with paho's own reader, slower under a flood of value updates", problem)
-    return PahoReads(client, deliver) if problem else OwnReads(client, deliver, v5)
+    if OWN_READS and problem is None:
+        return OwnReads(client, deliver, v5)
+    return PahoReads(client, deliver)
 
 
 def _deliver_paho_message(deliver: Deliver, message: paho.MQTTMessage) -> None:
