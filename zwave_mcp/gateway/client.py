@@ -19,6 +19,7 @@ from zwave_mcp.config import Settings
 from zwave_mcp.gateway.api import REQUEST_QOS, ApiClient, ApiReply, GatewayError, WriteResult
 from zwave_mcp.gateway.health import GatewayHealth, build_health
 from zwave_mcp.gateway.lanes import Lanes
+from zwave_mcp.gateway.lock_names import LockNames
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.gateway.mqtt import MqttTransport
 from zwave_mcp.gateway.nodes import decode_with_values
@@ -60,11 +61,14 @@ class ZwaveGateway:
         self.api.decoders["getNodes"] = functools.partial(
             decode_with_values, details=self.inventory.keep_details
         )
+        # Names given to the users of locks that keep none (User Code), kept beside the history file.
+        self.lock_names = LockNames(settings)
         self.waiters = Waiters(self.inventory)
         self.sync = Sync(
             self.inventory,
             self.topics,
             self.api,
+            self.lock_names,
             values_up=lambda: self.lanes.values.connected,
             on_loaded=self.waiters.recheck,
         )
@@ -181,6 +185,11 @@ class ZwaveGateway:
             problem=self.unavailable_reason(),
             waiting_for=self.sync.schedule.waiting_for() if self.lanes.values.connected else None,
         )
+
+    def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
+        """Keep (or drop) the name zwave-mcp gives a user of a lock that keeps none, and save it."""
+        self.inventory.name_lock_user(node_id, user_id, name)
+        self.lock_names.save()
 
     # -- API --------------------------------------------------------------------------------------------
     async def call(self, api: str, *args: Any, timeout: float | None = None) -> ApiReply:

@@ -26,6 +26,7 @@ from typing import Any
 
 from zwave_mcp.gateway.api import ApiClient, ApiReply, ApiUnavailable, GatewayError
 from zwave_mcp.gateway.loader import LoadSchedule, assess
+from zwave_mcp.gateway.lock_names import LockNames, home_of
 from zwave_mcp.gateway.model import Change
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
@@ -55,20 +56,23 @@ _malloc_trim: Any = None
 
 
 class Sync:
-    """The picture's loads for one gateway. `values_up()` says whether the value lane is connected;
-    `on_loaded()` runs after every load (the waiters look again)."""
+    """The picture's loads for one gateway. `lock_names` gives each load the names of this home's lock
+    users; `values_up()` says whether the value lane is connected; `on_loaded()` runs after every load
+    (the waiters look again)."""
 
     def __init__(
         self,
         inventory: Inventory,
         topics: GatewayTopics,
         api: ApiClient,
+        lock_names: LockNames,
         values_up: Callable[[], bool],
         on_loaded: Callable[[], None],
     ) -> None:
         self.inventory = inventory
         self.topics = topics
         self.api = api
+        self.lock_names = lock_names
         self._values_up = values_up
         self._on_loaded = on_loaded
         self.info: dict[str, Any] = {}
@@ -197,6 +201,7 @@ class Sync:
                     and isinstance(info_reply.result, dict)
                 ):
                     self.info = info_reply.result
+                self.inventory.given_names = self.lock_names.for_home(home_of(self.info))
                 self.load(nodes_reply.result, driver_news)
                 continue
             if isinstance(nodes_reply, ApiReply):
