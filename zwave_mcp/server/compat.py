@@ -1,4 +1,4 @@
-"""Every use of a private part of the MCP SDK or paho-mqtt, in one place, checked at start-up.
+"""Every use of a private part of the MCP SDK, in one place, checked at start-up.
 
 Private parts can be renamed in any release. Reading them through `getattr(..., default)` would degrade
 silently; instead `check(server)` runs when the server starts and raises `CompatError` naming what is
@@ -21,11 +21,10 @@ What is still private, and why we cannot do without it:
   `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
   handler is on the root logger already): 37 ms and 1.4 MB of every start, whose first `tools/list` is
   held to 1.5x a bare MCPServer's (bench section 1), for nothing. The SDK has no switch for it.
-- `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
-  from outside (gateway/mqtt.py).
-- `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; gateway/mqtt.py
-  reads the socket itself (many packets per `recv`, QoS 0 PUBLISH decoded by mqtt_packets.py) and gives
-  paho the other packets through `recv`, which serves them from memory.
+
+paho-mqtt's one private part (`Client._sock_recv`, how the gateway reads a value flood) is not here: it
+lives with its reason in `zwave_mcp.gateway.mqtt_reads`, which falls back on paho's public reader when an
+installed paho lacks it.
 """
 
 from __future__ import annotations
@@ -36,7 +35,6 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import paho.mqtt.client as paho
     from mcp.server.lowlevel import Server
     from mcp.server.mcpserver import MCPServer
     from mcp.server.session import ServerSession
@@ -73,15 +71,6 @@ def mcp_server(**kwargs: Any) -> MCPServer:
 
 def _no_logging_setup(*_args: Any, **_kwargs: Any) -> None:
     """Logging is set up by zwave_mcp.logs before any server is built."""
-
-
-def close_socket(client: paho.Client) -> None:
-    client._sock_close()
-
-
-def feed_reads(client: paho.Client, recv: Callable[[int], bytes]) -> None:
-    """From now on paho's packet reader takes its bytes from `recv` instead of the socket."""
-    client._sock_recv = recv  # type: ignore[method-assign, assignment]
 
 
 def check(server: MCPServer) -> None:
@@ -131,33 +120,10 @@ def _connection_probe(server: MCPServer) -> str | None:
     return None
 
 
-def _sock_close_probe(server: MCPServer) -> str | None:
-    import paho.mqtt.client as paho
-
-    return (
-        None
-        if callable(getattr(paho.Client, "_sock_close", None))
-        else "paho-mqtt: Client has no _sock_close"
-    )
-
-
-def _sock_recv_probe(server: MCPServer) -> str | None:
-    import paho.mqtt.client as paho
-
-    packet_read = getattr(paho.Client, "_packet_read", None)
-    if not callable(getattr(paho.Client, "_sock_recv", None)) or "_sock_recv" not in getattr(
-        getattr(packet_read, "__code__", None), "co_names", ()
-    ):
-        return "paho-mqtt: Client no longer reads its packets through _sock_recv"
-    return None
-
-
 PROBES: list[tuple[str, Callable[[MCPServer], str | None]]] = [
     ("mcp: MCPServer._lowlevel_server", _lowlevel_probe),
     ("mcp: ServerSession._connection", _connection_probe),
     ("mcp: mcp.server.mcpserver.server.configure_logging, called by MCPServer()", _logging_probe),
-    ("paho-mqtt: Client._sock_close", _sock_close_probe),
-    ("paho-mqtt: Client._sock_recv, read by Client._packet_read", _sock_recv_probe),
 ]
 
 
