@@ -328,8 +328,18 @@ async def test_a_zwave_js_ui_without_the_access_control_api_is_told_apart(
             "(disabled, PIN in slot 4)."
         ), back.text
         no_pin_in(back.text, json.dumps(back.envelope))
-        added = await call(client, TOOL, {"deviceName": "back door", "action": "add", "pin": "5150"})
-        assert added.is_error and "needs zwave-js-ui 11.22.0 or newer" in added.error, added.text
+        # ... and changed through them, as zwave-js's User Code API sets them (writeValue), with a yes.
+        _, added = await confirmed(client, {"deviceName": "back door", "action": "add", "pin": "5150"}, sim)
+        assert added.outcome == "confirmed" and back_slot(sim, 5) == (1, "5150"), added.text
+        assert added.text.startswith("Done: Back Door Lock now lists user 5 (PIN in slot 5)"), added.text
+        _, off = await confirmed(client, {"deviceName": "back door", "action": "disable", "user": "1"}, sim)
+        assert off.outcome == "confirmed" and back_slot(sim, 1) == (2, "4821"), off.text
+        _, new = await confirmed(
+            client, {"deviceName": "back door", "action": "change_pin", "user": "1", "pin": "2580"}, sim
+        )
+        assert new.outcome == "confirmed" and back_slot(sim, 1) == (2, "2580"), new.text
+        _, gone = await confirmed(client, {"deviceName": "back door", "action": "remove", "user": "5"}, sim)
+        assert gone.outcome == "confirmed" and back_slot(sim, 5) == (0, ""), gone.text
 
 
 async def test_changes_to_one_lock_are_rate_limited(mosquitto: Any, sim: Simulator) -> None:
