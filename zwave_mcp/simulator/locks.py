@@ -17,13 +17,11 @@ still go out when `send_events` is on.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from zwave_mcp.simulator import naming, payloads
+from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.simulator.house import value_key
-
-if TYPE_CHECKING:
-    from zwave_mcp.simulator.simulator import Simulator
 
 NOTIFICATION = 113
 DOOR_LOCK = 98
@@ -43,7 +41,7 @@ STATES = {"Lock state": {"jammed": 11, "idle": 0}, "Keypad state": {"disabled": 
 
 
 def lock_event(
-    sim: Simulator, node_id: int, event: str, user_id: int | None = None, extra: Any = None
+    sim: SimulatorHost, node_id: int, event: str, user_id: int | None = None, extra: Any = None
 ) -> None:
     """Play one Access Control event of a lock (`EVENTS`), with the user id where the lock gives one.
     `extra`: more parameters, as another zwave-js version might pass (a test of what is kept)."""
@@ -73,7 +71,7 @@ def lock_event(
     sim.event("node", "node_notification", [payloads.node_summary(node), NOTIFICATION, args])
 
 
-def lock_state(sim: Simulator, node_id: int, which: str, state: str) -> None:
+def lock_state(sim: SimulatorHost, node_id: int, which: str, state: str) -> None:
     """A lock state value: `which` "Lock state" ("jammed"/"idle") or "Keypad state" ("disabled"/"idle")."""
     node = sim.nodes[node_id]
     sim.touch(node)
@@ -83,7 +81,7 @@ def lock_state(sim: Simulator, node_id: int, which: str, state: str) -> None:
     sim.set_value(node, value, STATES[which][state])
 
 
-def notification_topic(sim: Simulator, node: dict[str, Any], label: str, event_label: str) -> str | None:
+def notification_topic(sim: SimulatorHost, node: dict[str, Any], label: str, event_label: str) -> str | None:
     """`Gateway.valueTopic` of zwave-js-ui's notification valueId (property = label, propertyKey = event
     label, no endpoint)."""
     fake = {
@@ -96,7 +94,7 @@ def notification_topic(sim: Simulator, node: dict[str, Any], label: str, event_l
     return naming.value_topic(node, fake, sim.config)
 
 
-def notification_payload(sim: Simulator, parameters: dict[str, Any] | None) -> str:
+def notification_payload(sim: SimulatorHost, parameters: dict[str, Any] | None) -> str:
     if sim.config.payload == "raw":
         return "" if parameters is None else payloads.dumps(parameters)
     body: dict[str, Any] = {"time": payloads.now_ms()}
@@ -114,7 +112,7 @@ TRIGGER_STATES = {
 }
 
 
-def triggered(sim: Simulator, raw: bytes) -> None:
+def triggered(sim: SimulatorHost, raw: bytes) -> None:
     """A message on the simulator's own lock trigger (`naming.lock_event_topic`): `{"node": 12, "event":
     "keypad_unlock", "user": 3}` or `{"node": 12, "state": "jammed"}`; anything else is ignored."""
     try:
@@ -128,8 +126,9 @@ def triggered(sim: Simulator, raw: bytes) -> None:
     ):
         return
     user = asked.get("user")
-    if asked.get("event") in EVENTS:
-        sim.lock_event(asked["node"], asked["event"], user if isinstance(user, int) else None)
-    elif asked.get("state") in TRIGGER_STATES:
-        which, state = TRIGGER_STATES[asked["state"]]
-        sim.lock_state(asked["node"], which, state)
+    with sim._lock:
+        if asked.get("event") in EVENTS:
+            lock_event(sim, asked["node"], asked["event"], user if isinstance(user, int) else None)
+        elif asked.get("state") in TRIGGER_STATES:
+            which, state = TRIGGER_STATES[asked["state"]]
+            lock_state(sim, asked["node"], which, state)
