@@ -40,6 +40,7 @@ SEVERITY = (
     Outcome.WORKING,
     Outcome.QUEUED,
     Outcome.CONFIRMED,
+    Outcome.UNCHANGED,  # nothing was sent to it: it already reported what the change would set
 )
 
 
@@ -207,6 +208,8 @@ def sentence(
                 Outcome.UNCONFIRMED: f"{who} did not report in time",
                 Outcome.FAILED: f"{who} failed ({found[0].reason})",
                 Outcome.UNKNOWN: f"for {who} zwave-js-ui did not answer in time, so it may still happen",
+                Outcome.UNCHANGED: f"{who} {'was' if len(found) == 1 else 'were'} already as asked, so "
+                f"nothing was sent to {'it' if len(found) == 1 else 'them'}",
             }[outcome]
         )
     headline = str(change.details.get("headline") or _cap(change.summary))
@@ -232,6 +235,10 @@ def _one(change: Change, d: DeviceOutcome) -> str:
         if reported:
             return f"Done: {name} is now {reported}, as the device reported."
         return f"Done: {name} confirmed it ({summary})."
+    if d.outcome is Outcome.UNCHANGED:
+        if reported:
+            return f"{name} is already {reported}, so nothing was sent."
+        return f"{name} already reports what {summary} would set, so nothing was sent."
     if d.outcome is Outcome.WORKING:
         return f"{name} is on its way ({summary}); it has not reported the final state yet."
     if d.outcome is Outcome.QUEUED:

@@ -235,7 +235,7 @@ OUTCOME_HELP = (
     "confirmed: a report of the device after the command matches; working: it is on its way; queued: it "
     "sleeps and applies it on waking; unconfirmed: sent, no report in time; failed: with zwave-js's reason; "
     "unknown: zwave-js-ui did not answer in time, it may still have happened; declined; needs_confirmation; "
-    "dry_run"
+    "dry_run; unchanged: nothing sent or asked, the device already reports what it would set"
 )
 
 
