@@ -28,7 +28,7 @@ from zwave_mcp.devices.gate.change import (
 )
 from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import fan_speed_at, tone_name
+from zwave_mcp.devices.presets import fan_speed_at, tone_name, tone_sounds
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.outcome import Outcome
 
@@ -129,7 +129,11 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return "open" if raw is True or (is_number(raw) and raw > 0) else "closed"
     if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
         name = tone_name(device, raw)
-        return "silent" if raw == 0 else (f"sounding {name.lower()}" if name else "sounding")
+        if raw == 0:
+            return "silent"
+        if tone_sounds(device, raw) is False:  # a strobe only: lit, not sounding
+            return f"silent ({name.lower()})" if name else "silent"
+        return f"sounding {name.lower()}" if name else "sounding"
     if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
         return f"tilted to {to_percent(raw, value)} %"
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
