@@ -97,11 +97,18 @@ class DeviceService:
             _attach_aliases(everything, self._aliases)
             self._by_value = {v.value_id: d for d in everything for v in d.all_values()}
             self.policy.remember(everything)  # before any rename can take a device out of a list
+            full: DeviceIndex | None = None
+            if self.policy.has_device_lists:
+                # The lists are read as tool arguments are ("front door" covers Front Door Lock), against
+                # every device: a hidden one too, which the index people use leaves out.
+                full = DeviceIndex(everything, self._aliases)
+                self.policy.resolve_entries(full.named_by)
             devices = [d for d in everything if self.policy.visible(d)]
             shown = {d.key for d in devices}
             self._hidden_keys = {d.key for d in everything if d.key not in shown}
             self._hidden_nodes = {d.node_id for d in everything if d.key not in shown}
-            self._index = DeviceIndex(devices, self._aliases)
+            same = full is not None and len(devices) == len(everything)
+            self._index = full if same and full is not None else DeviceIndex(devices, self._aliases)
             self._everything = everything
             self._indexed_nodes = nodes
             self._stale = False
@@ -162,6 +169,12 @@ class DeviceService:
             if problem not in self.unmatched:
                 log.warning("policy entry matches no device: %s", problem)
         self.unmatched = unmatched
+
+    def unmatched_entries(self) -> list[str]:
+        """The policy list entries that match no device, once the network has loaded (health says them)."""
+        if self.policy.has_device_lists and self.gateway.loaded:
+            _ = self.index
+        return list(self.unmatched)
 
     def resolve(self, name: str, *, for_mutation: bool = False) -> Device:
         index = self.index

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -135,11 +135,13 @@ def parse_terms(spec: str | Iterable[str] | None) -> tuple[Term, ...]:
 class DeviceList:
     """A named list of selectors; `source` says where it came from ("ZWAVE_MCP_DENY", "policy.toml").
 
-    `pinned`: for an entry that named devices by their name, the keys of those devices (`remember`)."""
+    `pinned`: for an entry that named devices by their name, the keys of those devices (`remember`,
+    `resolve`); `resolved`: the keys each entry names now, the way a tool argument names devices."""
 
     terms: tuple[Term, ...] = ()
     source: str = ""
     pinned: dict[Term, set[str]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    resolved: dict[Term, set[str]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -169,6 +171,29 @@ class DeviceList:
                 term = named.get(name)
                 if term is not None:
                     self.pinned.setdefault(term, set()).add(device.key)
+
+    def resolve(self, named_by: Callable[[str], Iterable[PolicyDevice]], *, pin: bool = True) -> None:
+        """Read each entry that is a name (no `node:`, `room:` or `capability:` prefix) the way a tool
+        argument is read (`named_by`: spoken names, aliases, room and kind, "the lamp in the living room"),
+        so "front door" on the deny list covers Front Door Lock, as "lock the front door" reaches it; an
+        entry naming several devices covers them all. With `pin`, the devices found stay covered for as
+        long as zwave-mcp runs (see `remember`): a hide, deny or confirm list only ever grows stricter."""
+        resolved: dict[Term, set[str]] = {}
+        for term in self.terms:
+            if term.field not in ("any", "name") or _NODE_KEY.fullmatch(term.value.replace(" ", ".")):
+                continue  # a node id or key already names exactly its devices
+            keys = {d.key for d in named_by(term.value)}
+            if keys:
+                resolved[term] = keys
+                if pin:
+                    self.pinned.setdefault(term, set()).update(keys)
+        self.resolved.clear()
+        self.resolved.update(resolved)
+
+    def names_any(self, term: Term, devices: Iterable[PolicyDevice]) -> bool:
+        """Whether the entry covers one of these devices (by its own match, or as it was resolved)."""
+        keys = self.resolved.get(term, set())
+        return any(term.matches(d) or d.key in keys for d in devices)
 
     def describe(self, limit: int = 5) -> str:
         shown = [t.text for t in self.terms[:limit]]

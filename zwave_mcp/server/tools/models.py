@@ -325,6 +325,10 @@ class HealthReport(ToolResult):
     lastMessageAgeSeconds: float | None = None
     problems: list[str] = Field(default_factory=list)
     advice: list[str] = Field(default_factory=list)
+    policyEntriesMatchingNoDevice: list[str] = Field(
+        default_factory=list,
+        description="Allow, deny, hide and confirm entries that cover no device as written (they protect nothing)",
+    )
 
 
 class Scene(BaseModel):
