@@ -16,6 +16,7 @@ from zwave_mcp.devices.gate.change import (
     CC_BARRIER,
     CC_BINARY_SWITCH,
     CC_COLOR,
+    CC_CONFIGURATION,
     CC_DOOR_LOCK,
     CC_LOCK,
     CC_MULTILEVEL_SWITCH,
@@ -240,6 +241,10 @@ def _one(change: Change, d: DeviceOutcome) -> str:
             return f"Done: {name} is now {reported}, as the device reported."
         return f"Done: {name} confirmed it ({summary})."
     if d.outcome is Outcome.UNCHANGED:
+        if any(
+            p.effect.value is not None and p.effect.value.command_class == CC_CONFIGURATION for p in d.effects
+        ):
+            return f"{name} already has that setting, so nothing was sent ({summary})."
         if reported:
             return f"{name} is already {reported}, so nothing was sent."
         return f"{name} already reports what {summary} would set, so nothing was sent."
