@@ -92,6 +92,23 @@ async def test_the_pin_dsk_and_qr_text_are_in_no_output(
 
     settings = settings_for(mosquitto, sim, admin=True, audit_file=audit, log_level="debug")
     server = build_server(settings)
+
+    # The PIN asked through the client (elicitation), typed in full-width digits.
+    async def person(_context: Any, params: Any) -> mcp_types.ElicitResult:
+        fields = set((params.requested_schema or {}).get("properties", {}))
+        if "pin" in fields:
+            return mcp_types.ElicitResult(action="accept", content={"pin": full_width(PIN)})
+        if "grant" in fields:
+            return mcp_types.ElicitResult(action="accept", content={"grant": True})
+        return mcp_types.ElicitResult(action="accept", content={"confirm": True})
+
+    sim.admin.press_button(NewDevice(name="Porch Motion Asked", location="Porch", dsk=DSK))
+    async with Client(server, mode="legacy", logging_callback=hear, elicitation_callback=person) as client:
+        await wait_until_healthy(client)
+        await client.set_logging_level("debug")
+        asked = await call(client, "start_zwave_inclusion", {"security": "s2", "waitSeconds": 8})
+        assert asked.result["security"] == "S2 authenticated", asked.text
+    server = build_server(settings)
     typed = [PIN, full_width(PIN), arabic_indic(PIN), DSK, full_width(DSK), arabic_indic(DSK)]
     async with Client(server, mode="legacy", logging_callback=hear) as client:
         await wait_until_healthy(client)
@@ -124,6 +141,7 @@ async def test_the_pin_dsk_and_qr_text_are_in_no_output(
         await call(client, "stop_zwave_inclusion", {})
         bad = await call(client, "answer_zwave_inclusion", {"pin": PIN})  # nothing waits for one now
         assert bad.is_error
+
     for handler in logging.getLogger().handlers:
         handler.flush()
     outputs = {
