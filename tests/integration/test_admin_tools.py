@@ -28,7 +28,8 @@ from tests.integration.mcp_harness import (
     wait_writes,
 )
 from zwave_mcp.simulator import SimConfig, Simulator
-from zwave_mcp.simulator.admin import NewDevice, house_with_config, make_qr
+from zwave_mcp.simulator.admin import NewDevice, make_qr
+from zwave_mcp.simulator.samples import house_with_config
 
 pytestmark = pytest.mark.integration
 

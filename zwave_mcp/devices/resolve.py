@@ -25,12 +25,12 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from zwave_mcp.config import read_small_file
 from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.groups import PLURALS, Group, GroupTarget, Kind, group_label, kinds_of, parse_group
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.names import normalize, words_of
 from zwave_mcp.safetext import loads_json, plain_text
-from zwave_mcp.smallfile import read_small_file
 
 # An alias maps to one device (a name or key) or, as a list, to a group (device names, keys or rooms).
 AliasTarget = str | Sequence[str]

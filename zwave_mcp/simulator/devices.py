@@ -10,12 +10,10 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.simulator.house import sleeps, value_key
-
-if TYPE_CHECKING:
-    from zwave_mcp.simulator.simulator import Simulator
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +57,7 @@ def _seconds(options: Any) -> float | None:
     return None
 
 
-def write_value(sim: Simulator, vid: Any, new: Any, options: Any, done: Done) -> None:
+def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done) -> None:
     """Start a write. `done(result)` is called once, later, on the scheduler thread."""
     t = sim.timing
     if not isinstance(vid, dict):
@@ -100,7 +98,7 @@ def write_value(sim: Simulator, vid: Any, new: Any, options: Any, done: Done) ->
 
 
 def _send(
-    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
 ) -> None:
     t = sim.timing
     cc = value.get("commandClass")
@@ -135,7 +133,7 @@ def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] |
 
 
 def _apply(
-    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, status: int, done: Done
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, status: int, done: Done
 ) -> None:
     """Optimistic publishes together with the reply, then (unsupervised) the ~1.1 s re-poll."""
     cc, prop = value.get("commandClass"), value.get("property")
@@ -157,7 +155,7 @@ def _apply(
         )
 
 
-def _repoll(sim: Simulator, node: dict[str, Any], current: dict[str, Any]) -> None:
+def _repoll(sim: SimulatorHost, node: dict[str, Any], current: dict[str, Any]) -> None:
     # The poll goes through the radio queue, so it reads the state before any write queued behind it
     # (a fast ON→OFF shows a stale `currentValue: true` in between, as recorded).
     def publish() -> None:
@@ -167,7 +165,7 @@ def _repoll(sim: Simulator, node: dict[str, Any], current: dict[str, Any]) -> No
     sim.radio.submit(sim.timing.write_unsupervised, publish)
 
 
-def _set_prop(sim: Simulator, node: dict[str, Any], like: dict[str, Any], prop: str, new: Any) -> None:
+def _set_prop(sim: SimulatorHost, node: dict[str, Any], like: dict[str, Any], prop: str, new: Any) -> None:
     key = value_key(like.get("commandClass"), like.get("endpoint"), prop)
     target = node.get("values", {}).get(key)
     if target is not None:
@@ -175,7 +173,7 @@ def _set_prop(sim: Simulator, node: dict[str, Any], like: dict[str, Any], prop: 
 
 
 def _ramp(
-    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
 ) -> None:
     t = sim.timing
     blinds = value.get("commandClass") == 106
@@ -213,7 +211,7 @@ def _ramp(
     sim.scheduler.call_later(ramp, finish)
 
 
-def _apply_color(sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any) -> None:
+def _apply_color(sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any) -> None:
     values = node.get("values", {})
     ep = value.get("endpoint") or 0
     current_obj = values.get(value_key(51, ep, "currentColor"))
@@ -247,7 +245,7 @@ def _apply_color(sim: Simulator, node: dict[str, Any], value: dict[str, Any], ne
 
 
 def write_multicast(
-    sim: Simulator, node_ids: Any, vid: Any, new: Any, options: Any, done: Callable[[], None]
+    sim: SimulatorHost, node_ids: Any, vid: Any, new: Any, options: Any, done: Callable[[], None]
 ) -> None:
     """zwave-js-ui's `writeMulticast`: one frame to all the nodes, then `done()` (it returns nothing).
 
@@ -293,7 +291,9 @@ def _level(new: Any) -> Any:
     return max(0, min(99, new)) if isinstance(new, int | float) and not isinstance(new, bool) else new
 
 
-def _true_status(sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any) -> None:
+def _true_status(
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any
+) -> None:
     current = _current_of(node, value)
     if current is None:
         return
