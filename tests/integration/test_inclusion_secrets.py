@@ -24,7 +24,8 @@ from tests.integration.mcp_harness import call, settings_for, wait_until_healthy
 from zwave_mcp.logs import configure_logging
 from zwave_mcp.server.build import build_server
 from zwave_mcp.simulator import Simulator
-from zwave_mcp.simulator.admin import NewDevice, house_with_config, make_qr
+from zwave_mcp.simulator.admin import NewDevice, make_qr
+from zwave_mcp.simulator.samples import house_with_config
 
 pytestmark = pytest.mark.integration
 
