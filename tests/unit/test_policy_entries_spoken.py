@@ -58,3 +58,11 @@ def test_the_allow_list_is_read_exactly() -> None:
     rig = Rig(lists(allow="kitchen"))  # the room, as before; "kitchen light" alone would not widen it
     with pytest.raises(PolicyRefusal, match="read-only"):
         asyncio.run(rig.devices.control("living room lamp", "on", params={}))
+
+
+def test_a_device_a_spoken_entry_named_stays_covered_after_a_rename() -> None:
+    rig = Rig(lists(deny="front door"))
+    assert rig.devices.devices()  # the lists are read when the devices are indexed
+    rig.gateway.inventory.rename(5, name="Main Entrance")
+    with pytest.raises(PolicyRefusal, match="'front door' is on the deny list"):
+        asyncio.run(rig.devices.control("main entrance", "lock", params={}))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -48,6 +48,13 @@ class PolicyDevice(Protocol):
     def location(self) -> str: ...
     @property
     def capabilities(self) -> Collection[str]: ...
+
+
+class NamedBy(Protocol):
+    """The devices a text names as a tool argument would (`DeviceIndex.named_by`); `groups=False`: by
+    name only, not as a room or kind."""
+
+    def __call__(self, text: str, *, groups: bool = ...) -> Iterable[PolicyDevice]: ...
 
 
 class TermError(UserError):
@@ -172,21 +179,24 @@ class DeviceList:
                 if term is not None:
                     self.pinned.setdefault(term, set()).add(device.key)
 
-    def resolve(self, named_by: Callable[[str], Iterable[PolicyDevice]], *, pin: bool = True) -> None:
+    def resolve(self, named_by: NamedBy) -> None:
         """Read each entry that is a name (no `node:`, `room:` or `capability:` prefix) the way a tool
         argument is read (`named_by`: spoken names, aliases, room and kind, "the lamp in the living room"),
         so "front door" on the deny list covers Front Door Lock, as "lock the front door" reaches it; an
-        entry naming several devices covers them all. With `pin`, the devices found stay covered for as
-        long as zwave-mcp runs (see `remember`): a hide, deny or confirm list only ever grows stricter."""
+        entry naming several devices covers them all. The devices it names by their words (name, room)
+        stay covered for as long as zwave-mcp runs (pinned, see `remember`): a rename or a move cannot take
+        one out of a hide, deny or confirm list, which only grows stricter; what it covers as a group phrase
+        (a kind, "everything") is read afresh each time."""
         resolved: dict[Term, set[str]] = {}
         for term in self.terms:
             if term.field not in ("any", "name") or _NODE_KEY.fullmatch(term.value.replace(" ", ".")):
                 continue  # a node id or key already names exactly its devices
-            keys = {d.key for d in named_by(term.value)}
+            by_name = {d.key for d in named_by(term.value, groups=False)}
+            keys = by_name | ({d.key for d in named_by(term.value)} if term.field == "any" else set())
             if keys:
                 resolved[term] = keys
-                if pin:
-                    self.pinned.setdefault(term, set()).update(keys)
+            if by_name:
+                self.pinned.setdefault(term, set()).update(by_name)
         self.resolved.clear()
         self.resolved.update(resolved)
 
