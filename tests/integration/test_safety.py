@@ -354,6 +354,7 @@ async def test_injected_names_and_values_never_reach_a_topic(
     wrong: list[str] = []
     async with connected(settings_for(mosquitto, sim)) as client:
         await lock_the_door(client, sim)  # a token is looked at only when the unlock would change something
+        broker_traffic.wait_for(lambda m: m.topic.endswith("/api/writeValue/set"), what="the lock's write")
         broker_traffic.clear()
         calls: list[tuple[str, dict[str, Any], str]] = []
         for name, expected in EVIL_NAMES:
