@@ -1,10 +1,10 @@
 """`zwave-mcp explain`: how zwave-mcp understands each device, for a person or a bug report.
 
 For every node: the product and its device class, then each device zwave-mcp makes of it (name and key,
-kind, what can be read with its units, what can be done), then the node's values no device uses. Those
-are what a bug report about "my fan is a dimmer" needs. Offline from a house file (`--house`: any format
-`zwave_mcp.simulator.dumps` reads: Home Assistant device diagnostics, zwave-js-server node states,
-zwave-js-ui's nodes dump or getNodes reply), or from the live gateway with the usual settings (hidden
+kind, what can be read with its units, what can be done, what its state answer says), then the node's
+values no device uses. Those are what a bug report about "my fan is a dimmer" needs. Offline from a
+house file (`--house`: any format `zwave_mcp.simulator.dumps` reads: Home Assistant device diagnostics,
+zwave-js-server node states, zwave-js-ui's nodes dump or getNodes reply), or from the live gateway with the usual settings (hidden
 devices stay hidden: their whole node is left out).
 
 Only the devices layer's public API is used (`build_devices`, `Device.kind/capabilities/all_values`,
@@ -81,6 +81,7 @@ def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
         "key": device.key,
         "name": device.name,
         "endpoint": device.endpoint,
+        "part": device.part,
         "kind": device.kind.value if device.kind is not None else None,
         "capabilities": [c.value for c in device.capabilities],
         "readings": [
@@ -95,6 +96,7 @@ def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
             for r in describe.readings(device, now_ms)
         ],
         "actions": available_actions(device),
+        "says": describe.sentence(device),
         "values": sorted(v.value_id for v in device.all_values()),
     }
 
@@ -152,6 +154,8 @@ def _device_lines(device: dict[str, Any]) -> list[str]:
     others = [c for c in device["capabilities"] if c != device["kind"]]
     also = f" (also {', '.join(others)})" if others else ""
     where = f", endpoint {device['endpoint']}" if device["endpoint"] is not None else ""
+    if device["endpoint"] is not None and device["part"] is None:
+        where += ", the node's main part"  # the node's own name: what it is bought for (`build`)
     lines = [f"  - {device['name']} [key {device['key']}{where}]: {kind}{also}"]
     several = len({r["endpoint"] for r in device["readings"]}) > 1
     readings = [_reading_text(r, several) for r in device["readings"]]
@@ -163,6 +167,7 @@ def _device_lines(device: dict[str, Any]) -> list[str]:
     actions = device["actions"]
     lines.append(f"      does:  {', '.join(actions) if actions else 'nothing (it only reports)'}")
     lines.append(f"      uses {plural(len(device['values']), 'value')}")
+    lines.append(f"      says:  {device['says']}")
     return lines
 
 

@@ -123,6 +123,11 @@ class DeviceIndex:
             self._kinds.append(kinds_of(device, name_words))
             for word in _device_words(device, name_words, location_words):
                 self._by_word.setdefault(word, set()).add(i)
+            for other in device.other_names:  # a main part's "<node> <n>": exactly, and by its words
+                other_words = words_of(other)
+                self._by_name.setdefault(" ".join(other_words), []).append(i)
+                for word in other_words:
+                    self._by_word.setdefault(word, set()).add(i)
         self._vocabulary = sorted(self._by_word)
         self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
         self._groups: dict[str, tuple[str, list[str]]] = {}  # normalized group → (as written, members)

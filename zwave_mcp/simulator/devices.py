@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from zwave_mcp.devices.zwave_classes import ColorProps, DoorLockProps, SwitchProps
 from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.simulator.house import sleeps, value_key
 
@@ -103,13 +104,13 @@ def _send(
     t = sim.timing
     cc = value.get("commandClass")
     prop = value.get("property")
-    if cc == 38 and prop == "restorePrevious" and new is True:
+    if cc == 38 and prop == SwitchProps.RESTORE and new is True:
         # zwave-js sends Multilevel Switch Set 0xFF: the device ramps back to its last level.
-        target = node.get("values", {}).get(value_key(cc, value.get("endpoint"), "targetValue"))
+        target = node.get("values", {}).get(value_key(cc, value.get("endpoint"), SwitchProps.TARGET))
         if target is not None:
             sim.radio.submit(t.write_working, lambda: _ramp(sim, node, target, 255, options, done))
             return
-    if cc in (38, 106) and prop == "targetValue":
+    if cc in (38, 106) and prop == SwitchProps.TARGET:
         sim.radio.submit(t.write_working, lambda: _ramp(sim, node, value, new, options, done))
     elif cc in SUPERVISED_CCS:
         sim.radio.submit(t.write_supervised, lambda: _apply(sim, node, value, new, 255, done))
@@ -123,10 +124,10 @@ def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] |
     Only a `targetValue` has one: `Up`/`Down`/`levelChange*` start or stop a movement and
     `restorePrevious` is handled as a ramp, so none of them may overwrite the level with their boolean.
     """
-    if value.get("property") != "targetValue":
+    if value.get("property") != SwitchProps.TARGET:
         return None
     key = value_key(
-        value.get("commandClass"), value.get("endpoint"), "currentValue", value.get("propertyKey")
+        value.get("commandClass"), value.get("endpoint"), SwitchProps.CURRENT, value.get("propertyKey")
     )
     found: dict[str, Any] | None = node.get("values", {}).get(key)
     return found
@@ -138,8 +139,8 @@ def _apply(
     """Optimistic publishes together with the reply, then (unsupervised) the ~1.1 s re-poll."""
     cc, prop = value.get("commandClass"), value.get("property")
     sim.set_value(node, value, new)
-    if cc == 98 and prop == "targetMode":
-        _set_prop(sim, node, value, "currentMode", new)
+    if cc == 98 and prop == DoorLockProps.TARGET_MODE:
+        _set_prop(sim, node, value, DoorLockProps.CURRENT_MODE, new)
     elif cc == 51:
         _apply_color(sim, node, value, new)
     else:
@@ -192,7 +193,10 @@ def _ramp(
     key = (
         int(node["id"]),
         value_key(
-            current.get("commandClass"), current.get("endpoint"), "currentValue", current.get("propertyKey")
+            current.get("commandClass"),
+            current.get("endpoint"),
+            SwitchProps.CURRENT,
+            current.get("propertyKey"),
         ),
     )
     before = current.get("value")
@@ -214,32 +218,32 @@ def _ramp(
 def _apply_color(sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any) -> None:
     values = node.get("values", {})
     ep = value.get("endpoint") or 0
-    current_obj = values.get(value_key(51, ep, "currentColor"))
+    current_obj = values.get(value_key(51, ep, ColorProps.CURRENT))
     colors: dict[str, int] = dict(current_obj.get("value") or {}) if current_obj else {}
     prop, key = value.get("property"), value.get("propertyKey")
     changes: dict[str, int] = {}
-    if prop == "hexColor" and isinstance(new, str) and re.fullmatch(r"#?[0-9a-fA-F]{6}", new):
+    if prop == ColorProps.HEX and isinstance(new, str) and re.fullmatch(r"#?[0-9a-fA-F]{6}", new):
         h = new.lstrip("#")
         changes = {"red": int(h[0:2], 16), "green": int(h[2:4], 16), "blue": int(h[4:6], 16)}
-    elif prop == "targetColor" and key is None and isinstance(new, dict):
+    elif prop == ColorProps.TARGET and key is None and isinstance(new, dict):
         changes = {k: int(v) for k, v in new.items() if k in COLOR_KEYS and isinstance(v, int | float)}
-    elif prop == "targetColor" and isinstance(new, int | float):
+    elif prop == ColorProps.TARGET and isinstance(new, int | float):
         names = {v: k for k, v in COLOR_KEYS.items()}
         if key in names:
             changes = {names[key]: int(new)}
     colors.update(changes)
     for name, number in COLOR_KEYS.items():
-        component = values.get(value_key(51, ep, "currentColor", number))
+        component = values.get(value_key(51, ep, ColorProps.CURRENT, number))
         if name in changes and component is not None:
             sim.set_value(node, component, changes[name])
     if current_obj is not None:
         sim.set_value(node, current_obj, colors)
-    if prop != "targetColor" or key is not None:
-        target_obj = values.get(value_key(51, ep, "targetColor"))
+    if prop != ColorProps.TARGET or key is not None:
+        target_obj = values.get(value_key(51, ep, ColorProps.TARGET))
         if target_obj is not None and changes:
             sim.set_value(node, target_obj, changes)
-    hex_value = values.get(value_key(51, ep, "hexColor"))
-    if hex_value is not None and prop != "hexColor":
+    hex_value = values.get(value_key(51, ep, ColorProps.HEX))
+    if hex_value is not None and prop != ColorProps.HEX:
         rgb = "".join(f"{int(colors.get(c, 0)):02x}" for c in ("red", "green", "blue"))
         sim.set_value(node, hex_value, rgb)
 

@@ -141,7 +141,7 @@ def specs(app: App) -> list[ToolSpec]:
         new_loc = args.newLocation.strip() if args.newLocation is not None else None
         if new_name is not None:
             # The name is the node's: every device of the node is named after it.
-            names = [device_name(new_name, d.endpoint) for d in app.devices.devices_of_node(node_id)]
+            names = [device_name(new_name, d.part) for d in app.devices.devices_of_node(node_id)]
             problem = name_problem(app.devices.index, new_name, names, node_id)
             if problem is not None:
                 raise UserError(f"Not renamed: {problem}. Nothing was sent.")
