@@ -136,11 +136,10 @@ def tone_sounds(device: Device, raw: Any) -> bool | None:
         return False
     if raw is True:
         return True
-    named = device.data.get("siren_tones")
     name = tone_name(device, raw)
     if name is None:
         # A model that names its tones by level sounds only those; a Sound Switch plays any id it has.
-        return None if isinstance(named, dict) else True
+        return None if device.data.siren_tones else True
     words = set(_plain(name).split())
     return not (words & _LIGHT_WORDS and not words & _SOUND_WORDS)
 
