@@ -44,6 +44,11 @@ _NOTIFICATION_WORDS = {
     "low battery level": "battery low",
     "replace battery soon": "battery needs replacing soon",
     "replace battery now": "battery needs replacing now",
+    # A keypad lock's Access Control states.
+    "lock jammed": "jammed",
+    "keypad temporary disabled": "keypad disabled for a while after too many wrong codes",
+    "keypad busy": "keypad busy",
+    "tampering, invalid code": "wrong codes were tried",
 }
 
 

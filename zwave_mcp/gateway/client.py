@@ -38,6 +38,7 @@ from zwave_mcp.gateway.api import (
 )
 from zwave_mcp.gateway.health import GatewayHealth, build_health
 from zwave_mcp.gateway.loader import LoadSchedule, assess
+from zwave_mcp.gateway.lock_names import LockNames, home_of
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.gateway.mqtt import NOT_CONNECTED_YET, MqttTransport
 from zwave_mcp.gateway.nodes import decode_with_values
@@ -114,6 +115,8 @@ class ZwaveGateway:
         self.transport.subscribe(self.topics.subscriptions())
         self.control.subscribe([self.topics.api_replies()])
         self.info: dict[str, Any] = {}
+        # Names given to the users of locks that keep none (User Code), kept beside the history file.
+        self.lock_names = LockNames(settings)
         self.loaded = False  # a getNodes result has been loaded at least once
         self.started_monotonic: float | None = None
         self.last_message_monotonic: float | None = None
@@ -280,6 +283,7 @@ class ZwaveGateway:
                     and isinstance(info_reply.result, dict)
                 ):
                     self.info = info_reply.result
+                self.inventory.given_names = self.lock_names.for_home(home_of(self.info))
                 self._load(nodes_reply.result, driver_news)
                 continue
             if isinstance(nodes_reply, ApiReply):
@@ -538,6 +542,11 @@ class ZwaveGateway:
             problem=self.unavailable_reason(),
             waiting_for=self.schedule.waiting_for() if self.transport.connected else None,
         )
+
+    def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
+        """Keep (or drop) the name zwave-mcp gives a user of a lock that keeps none, and save it."""
+        self.inventory.name_lock_user(node_id, user_id, name)
+        self.lock_names.save()
 
     # -- API --------------------------------------------------------------------------------------------
     async def call(self, api: str, *args: Any, timeout: float | None = None) -> ApiReply:
