@@ -42,8 +42,9 @@ Interface
   `senders.py`, the only module that names the gateway's write APIs.
 - `GateResult`: outcome, sentence, per-device outcomes, token, messages; the tool results, the audit line
   and the listeners all come from it. `Gate.add_listener(callback)` sees every final record (history).
-- `Planner`: `() -> Change`, called by `Gate.run` (maybe more than once: before and after the person's
-  answer) and free to raise the planners' own errors; `Gate.run(planner, holding=[keys])` holds those
+- `Planner`: `() -> Change` (or an awaitable of one, for a planner that reads the device first: a lock's
+  users), called by `Gate.run` (maybe more than once: before and after the person's answer) and free to
+  raise the planners' own errors; `Gate.run(planner, holding=[keys])` holds those
   devices while planning (else those of a first plan). A new kind of change planned from a device's
   state (a lock user's code) is a planner like `control_change(plan_control(...))`.
 - `Gate.refuse(change, sentence)`: audit a change a planner could not put together for judging.

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextvars import ContextVar, Token
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -55,8 +56,8 @@ class GateResult:
 
 
 Listener = Callable[[GateResult], None]
-# Builds a change from the devices' state as it is now (see `Gate.run`).
-Planner = Callable[[], Change]
+# Builds a change from the devices' state as it is now (see `Gate.run`); may read the devices first (async).
+Planner = Callable[[], Change | Awaitable[Change]]
 
 # A change planned from the devices' state is planned again after the person's answer; when the state moved
 # meanwhile so that the yes no longer covers it, the person is asked about it as it is now, at most this
@@ -184,13 +185,13 @@ class Gate:
         locked = hold
         keys: set[str] = set(holding) if holding is not None else set()
         if hold and holding is None:
-            keys = {d.key for d in planner().devices}  # which devices; planned again while they are held
+            keys = {d.key for d in (await _planned(planner)).devices}  # planned again while they are held
         confirmed: frozenset[str] | None = None  # the parts of the change the person said yes to
         confirmed_by: str | None = None
         change: Change | None = None
         for _round in range(MAX_ROUNDS):
             async with self.locks.holding(keys) if locked else contextlib.nullcontext():
-                change = planner()
+                change = await _planned(planner)
                 if locked and not {d.key for d in change.devices} <= keys:
                     keys |= {d.key for d in change.devices}  # it reaches further now: hold those too
                     continue
@@ -675,6 +676,11 @@ class Gate:
                 listener(result)
             except Exception:
                 log.warning("a gate listener failed", exc_info=True)
+
+
+async def _planned(planner: Planner) -> Change:
+    planned = planner()
+    return await planned if inspect.isawaitable(planned) else planned
 
 
 def _already(effect: Effect) -> bool:
