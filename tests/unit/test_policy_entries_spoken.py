@@ -48,7 +48,7 @@ def test_confirm_entries_read_as_tool_arguments(entry: str) -> None:
 
 def test_an_entry_naming_nothing_is_said() -> None:
     rig = Rig(lists(deny="Frnt Dor, front door"))
-    rig.gateway.loaded = True  # as after zwave-js-ui's node list came (no broker here)
+    rig.gateway.sync.loaded = True  # as after zwave-js-ui's node list came (no broker here)
     assert rig.devices.unmatched_entries() == [
         "'Frnt Dor' on the deny list (ZWAVE_MCP_DENY) matches no device"
     ]
