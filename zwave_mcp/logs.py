@@ -17,7 +17,7 @@ from pythonjsonlogger.json import JsonFormatter
 REDACTED = "***"
 # A field whose name contains one of these carries a secret.
 _SECRET_NAME = re.compile(
-    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth|\bpin\b", re.I
+    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth|\bpin\b|dsk|qr", re.I
 )
 # Both patterns run on every log record, including tool arguments of any length, so they must cost
 # linear time: matches start only at a word boundary (lookbehind), a key's word is scanned once
@@ -36,6 +36,12 @@ _INLINE_SECRET = re.compile(
     r"(?P<quote>[\"']?)(?P<val>[^\"'\s,}&]+)",
     re.I,
 )
+
+# A Z-Wave DSK (eight groups of five digits, the first being the inclusion PIN) and a Z-Wave QR code (at
+# least 52 digits from 90), in digits of any script (`\d` is Unicode): the keys of a secure device.
+_DSK_TEXT = re.compile(r"(?<!\d)\d{5}(?:[ \t]{0,3}[-\u2010-\u2015\u2212\uff0d][ \t]{0,3}\d{5}){7}(?!\d)")
+_QR_TEXT = re.compile(r"(?<!\d)[9９٩۹][0０٠۰]\d{50,}")
+_MAYBE_DIGITS = re.compile(r"\d{5}")
 
 # LogRecord attributes that are not ours to redact or emit twice.
 _RESERVED = set(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
@@ -68,6 +74,8 @@ def redact_url(url: str) -> str:
 
 
 def redact_text(text: str) -> str:
+    if _MAYBE_DIGITS.search(text):
+        text = _QR_TEXT.sub(REDACTED, _DSK_TEXT.sub(REDACTED, text))
     if not _MAYBE_SECRET.search(text):
         return text
     text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)

@@ -82,6 +82,8 @@ def _write_args(effect: Effect) -> list[Any]:
 class WriteValues:
     """`writeValue` for each effect, in order. Sleeping devices get their write queued."""
 
+    per_effect = True  # each effect is its own write: the gate may leave out one that would change nothing
+
     def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
         return [message(gateway, "writeValue", _write_args(e)) for e in change.effects if e.value is not None]
 
@@ -221,6 +223,8 @@ class GroupWrites:
     and on CC_NotSupported it falls back to single writes itself), so a multicast's evidence is each
     device's own report ("multicast" delivery). If the call is refused, those devices get single writes.
     """
+
+    per_effect = True  # the writes are grouped from the effects: any of them can be left out
 
     def _plan(self, change: Change) -> tuple[list[list[Effect]], list[Effect]]:
         groups: dict[tuple[Any, ...], list[Effect]] = {}
