@@ -40,9 +40,9 @@ def _int(raw: Any) -> int | None:
     return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
 
 
-def mode_name(value: ZValue, raw: Any = None) -> str | None:
-    """A thermostat mode's name: the device's own label for it, else zwave-js's ("Manufacturer
-    specific"); None when not reported, or a number nobody names."""
+def _named(value: ZValue, raw: Any, names: dict[int, str]) -> str | None:
+    """The device's own label for the value (or `raw`), else zwave-js's name from `names`; None when not
+    reported, or a number nobody names."""
     target = value.value if raw is None else raw
     if target is None:
         return None
@@ -50,19 +50,17 @@ def mode_name(value: ZValue, raw: Any = None) -> str | None:
     if text:
         return text
     key = _int(target)
-    return MODE_NAMES.get(key) if key is not None else None
+    return names.get(key) if key is not None else None
+
+
+def mode_name(value: ZValue, raw: Any = None) -> str | None:
+    """A thermostat mode's name: the device's own label for it, else zwave-js's ("Manufacturer specific")."""
+    return _named(value, raw, MODE_NAMES)
 
 
 def operating_name(value: ZValue, raw: Any = None) -> str | None:
     """An operating state's name ("Heating"), the device's label first, else zwave-js's."""
-    target = value.value if raw is None else raw
-    if target is None:
-        return None
-    text = value.state_text(target)
-    if text:
-        return text
-    key = _int(target)
-    return OPERATING_NAMES.get(key) if key is not None else None
+    return _named(value, raw, OPERATING_NAMES)
 
 
 def mode_value(device: Device) -> int | None:
