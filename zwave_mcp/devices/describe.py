@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.control import MODE_SETPOINT
 from zwave_mcp.devices.errors import still_loading
@@ -54,6 +55,7 @@ _OPENINGS = frozenset(f"{thing} {state}" for thing in ("door", "window") for sta
 LOCK_UNKNOWN = 254
 
 
+@guarded("describing it", lambda device: NOT_UNDERSTOOD)
 def state_summary(device: Device) -> str:
     """Short state for lists: "on", "30 %", "locked, door closed", "heating to 21 °C, 20.8 °C now";
     a low battery is added: "locked, door closed, battery low (8 %)"."""
@@ -72,20 +74,24 @@ def _low_battery(device: Device) -> str | None:
 
 
 NO_READINGS = "no readings"
+NOT_UNDERSTOOD = "not understood yet"
 STILL_LOADING = "still loading"  # zwave-js-ui has not sent the device's values yet (ZNode.loading)
 
 
 def _state_summary(device: Device, with_power: bool = True) -> str:
     v = device.values
-    if not device.understood and device.unclaimed:
-        return "not understood yet"
+    if device.fault is not None or (not device.understood and device.unclaimed):
+        return NOT_UNDERSTOOD
     if device.has(Capability.LOCK):
         return _lock_summary(device)
     if device.has(Capability.THERMOSTAT):
         mode, temperature = _thermostat_parts(device)
         return f"{mode}, {temperature} now" if temperature else mode
-    if device.has(Capability.COVER):
+    if device.has(Capability.COVER) and m.COVER_TARGET in v:
         return _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+    if device.has(Capability.COVER) and m.TILT_TARGET in v:  # slats only (a Window Covering tilt)
+        slats = slat_words(device)
+        return "slats not reported yet" if slats is None else f"slats {slats}"
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         return _fan_summary(device)
     if m.VALVE_TARGET in v:
@@ -125,6 +131,11 @@ def _acts(device: Device) -> bool:
     return any(device.has(c) for c in m.ACTUATORS)
 
 
+def _not_described(device: Device) -> str:
+    return f"{device.name} is {NOT_UNDERSTOOD}: zwave-mcp could not describe it (the server log says why)."
+
+
+@guarded("describing it", _not_described)
 def sentence(device: Device, *, last_press: str | None = None) -> str:
     """One sentence a voice assistant can say about the device: its state first (with the power it draws:
     "is on, using 12.5 W, 3.2 kWh in total"), then every other reading it reports: alarms, the
@@ -142,6 +153,8 @@ def _sentence(device: Device) -> str:
     found = readings(device, 0)
     if device.has(Capability.THERMOSTAT):
         return _thermostat_sentence(device, found)
+    if device.fault is not None:
+        return _not_described(device)
     if not device.understood and device.unclaimed:
         return f"{name} is not understood yet: zwave-mcp does not know what it does."
     if (lock_door := device.values.get(m.LOCK_DOOR)) is not None:
@@ -174,6 +187,9 @@ def _sentence(device: Device) -> str:
         primary = f"has not reported whether it is locked{door}"
     elif device.has(Capability.COVER) and summary == "position unknown":
         primary = "has not reported its position yet"
+    elif summary.startswith("slats "):  # a blind that only tilts its slats
+        slats = slat_words(device)
+        primary = "has not reported its slats yet" if slats is None else f"has its slats {slats}"
     elif summary.startswith("unknown") and m.VALVE_TARGET in device.values:
         primary = "has not reported whether it is open"
     elif summary.startswith("unknown"):
@@ -360,6 +376,17 @@ def _cover_summary(target: ZValue, current: ZValue | None) -> str:
     if level == 0:
         return "closed"
     return "open" if level == 100 else f"{level} % open"
+
+
+def slat_words(device: Device) -> str | None:
+    """Where a blind's slats are: "open", "closed (up)", "tilted to 40 %"; None when not reported."""
+    watch = device.values.get(m.TILT_CURRENT) or device.values.get(m.TILT_TARGET)
+    if watch is None or not is_number(watch.value):
+        return None
+    text = watch.state_text()
+    if text:
+        return _words(text)
+    return f"tilted to {to_percent(watch.value, watch)} %"
 
 
 def cover_open(device: Device) -> bool | None:

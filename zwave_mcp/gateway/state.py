@@ -42,9 +42,11 @@ from zwave_mcp.gateway.nodes import (
     UNIT_MAX,
     apply_node_fields,
     as_float,
+    json_problem,
     parse_node,
     parse_states,
     parse_value,
+    reject,
     value_id_of,
 )
 from zwave_mcp.gateway.payloads import (
@@ -61,7 +63,7 @@ from zwave_mcp.gateway.payloads import (
     decode_value,
 )
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
-from zwave_mcp.safetext import plain_text
+from zwave_mcp.safetext import json_kind, plain_text
 
 logger = logging.getLogger(__name__)
 
@@ -244,6 +246,7 @@ class Inventory:
         if kind is TopicKind.EVENT:
             data = decode_event(payload)
             if isinstance(data, Undecodable):
+                logger.warning("dropped an event zwave-js-ui cannot have sent on %s: %s", topic, data.reason)
                 return self._undecodable(topic, data)
             for listener in list(self._event_listeners):
                 try:
@@ -308,6 +311,8 @@ class Inventory:
             return self._node_attribute(topic, node, hit, payload)
         decoded = decode_value(payload, self.payload_type)
         if isinstance(decoded, Undecodable):
+            if decoded.reason != "empty":
+                reject(node.id, hit.value_id, f"a payload that is {decoded.reason} ({decoded.size} bytes)")
             return self._undecodable(topic, decoded)
         value = node.values.get(hit.value_id or "")
         if value is None:
@@ -403,6 +408,9 @@ class Inventory:
     def _set_value(self, value: ZValue, decoded: ValuePayload, live: bool = False) -> list[Change]:
         old = value.value
         new = decoded.value
+        if (problem := json_problem(new)) is not None:
+            reject(value.node_id, value.value_id, f"its new value: {problem}")
+            return []
         if is_momentary(value):
             return self._press(value, new, decoded.time_ms, live)
         old_time = value.last_update_ms
@@ -540,7 +548,11 @@ class Inventory:
         value = node.values.get(vid)
         if value is None and create:
             raw = {**args, "id": vid, "nodeId": node.id, "endpoint": endpoint}
-            raw.update(args.get("metadata") or {})
+            metadata = args.get("metadata")
+            if isinstance(metadata, dict):
+                raw.update(metadata)
+            elif metadata is not None:
+                reject(node.id, vid, f"metadata is {json_kind(metadata)}, zwave-js sends an object")
             raw.pop("value", None)
             value = parse_value(raw, node.id)
             if value is not None:
@@ -553,6 +565,9 @@ class Inventory:
         if value is None or "newValue" not in args:
             return []
         new = args["newValue"]
+        if (problem := json_problem(new)) is not None:
+            reject(node.id, value.value_id, f"its new value: {problem}")
+            return []
         if is_momentary(value) or args.get("stateless") is True:
             return self._press(value, new, None, True, from_event=True)
         old = value.value
