@@ -62,6 +62,24 @@ def plain_text(text: str, max_len: int = NAME_MAX) -> str:
     return plain if len(plain) <= max_len else plain[: max_len - 1].rstrip() + "…"
 
 
+# What a terminal obeys rather than shows: control characters (escape sequences, bells, carriage returns,
+# line breaks that forge a line), C1 controls, line and paragraph separators, bidirectional overrides.
+_TERMINAL_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff" + "".join(sorted(BIDI_CONTROLS)) + "]"
+)
+# Of those, what `json.dumps(..., ensure_ascii=False)` leaves as it is (it escapes the rest itself).
+JSON_TERMINAL_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` for a terminal: every character it would obey instead of show written as its escape
+    (`\\x1b`, `\\n`, `\\u202e`), so a name from the network or a file can neither colour, ring, move
+    the cursor nor forge a line. Most text is returned as it is, at once."""
+    if text.isprintable():
+        return text
+    return _TERMINAL_UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
 def loads_json(
     data: bytes | bytearray | str, *, decoder: json.JSONDecoder | None = None, **kwargs: Any
 ) -> Any:
@@ -125,6 +143,26 @@ def loads_json_strict(data: bytes | bytearray | str) -> Any:
         except ValueError:
             pass  # the standard library decides (and cleans lone surrogates), as in `loads_json_fast`
     return loads_json(data, parse_constant=_refuse_constant)
+
+
+def json_text(value: Any, **kwargs: Any) -> str:
+    """`json.dumps` whose result is always JSON: NaN and the infinities (which `json.dumps` writes bare,
+    and no JSON parser reads) become null. The gateway's edge keeps them out; this is the last guard of
+    every document a client or a bug report reads."""
+    try:
+        return json.dumps(value, allow_nan=False, **kwargs)
+    except ValueError:
+        return json.dumps(_finite(value), allow_nan=False, **kwargs)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if value - value == 0 else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 def json_kind(value: Any) -> str:

@@ -43,6 +43,7 @@ from zwave_mcp.gateway.mqtt import NOT_CONNECTED_YET, MqttTransport
 from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
+from zwave_mcp.safetext import plain_text
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,9 @@ STARTUP_GRACE_S = 10.0
 # long enough for any healthy backlog, short enough that a flood cannot hold a call up.
 CATCH_UP_MAX_S = 0.1
 SETTLE_POLL_S = 0.05  # how often that wait looks whether the broker has failed meanwhile
+# The broker hands over its retained messages at once on subscribing, zwave-js-ui's status among them: this
+# long after connecting without a word from a zwave-js-ui of our prefix and name, none is there.
+SILENT_GATEWAY_S = 1.0
 _GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
 _SKIPPED_KINDS = (TopicKind.SET_REQUEST, TopicKind.FOREIGN)
 
@@ -117,6 +121,8 @@ class ZwaveGateway:
         self.loaded = False  # a getNodes result has been loaded at least once
         self.started_monotonic: float | None = None
         self.last_message_monotonic: float | None = None
+        self._connected_monotonic: float | None = None  # the value lane's current connection
+        self.gateway_names_seen: set[str] = set()  # zwave-js-ui names publishing under our prefix
         self._loading = False
         self.schedule = LoadSchedule()
         self._own_evidence = False  # the driver status being set comes from our own load
@@ -149,7 +155,12 @@ class ZwaveGateway:
         if self.started_monotonic is None:
             return
         deadline = self.started_monotonic + grace_s
-        while not self.loaded and time.monotonic() < deadline and not self.broker_failed():
+        while (
+            not self.loaded
+            and time.monotonic() < deadline
+            and not self.broker_failed()
+            and not self.gateway_silent()
+        ):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._synced.wait(), min(SETTLE_POLL_S, deadline - time.monotonic()))
 
@@ -184,11 +195,25 @@ class ZwaveGateway:
         return self._synced.is_set()
 
     # -- transport callbacks (loop thread) --------------------------------------------------------------
+    def gateway_silent(self) -> bool:
+        """Connected for a while, nothing loaded, and not a word from a zwave-js-ui of our prefix and name
+        (not even its retained status): a wrong prefix or name, or zwave-js-ui not on this broker."""
+        status = self.inventory.status
+        return (
+            not self.loaded
+            and self._connected_monotonic is not None
+            and time.monotonic() - self._connected_monotonic >= SILENT_GATEWAY_S
+            and status.client_online is None
+            and status.version is None
+        )
+
     def _on_connected(self) -> None:
+        self._connected_monotonic = time.monotonic()
         self.schedule.want("connected to the broker")
         self._begin_sync()
 
     def _on_disconnected(self, reason: str) -> None:
+        self._connected_monotonic = None
         self._synced.clear()
         self.schedule.disconnected()
         self.api.fail_all(reason)
@@ -216,6 +241,8 @@ class ZwaveGateway:
         kind = info.kind
         if kind is TopicKind.API_REPLY or kind in _SKIPPED_KINDS:
             # `<prefix>/#` cannot leave out the API replies; the control lane has its own copy.
+            if kind is TopicKind.FOREIGN and topic.endswith("/status") and len(self.gateway_names_seen) < 8:
+                self._note_other_gateway(topic)
             return
         elif self._loading and kind not in _GATEWAY_KINDS:
             self._buffer.append((topic, payload, retain))
@@ -226,6 +253,14 @@ class ZwaveGateway:
             self._applying_retained = False
             if self.inventory.status.unmapped_count != unmapped and self.schedule.picture is not None:
                 self._nudge("a value for a node the picture has empty")  # a no-op once it is whole
+
+    def _note_other_gateway(self, topic: str) -> None:
+        """A zwave-js-ui of another name under our prefix (its `_CLIENTS/ZWAVE_GATEWAY-<name>/status`)."""
+        head = f"{self.settings.prefix}/_CLIENTS/ZWAVE_GATEWAY-"
+        if topic.startswith(head):
+            name = topic[len(head) : -len("/status")]
+            if name and "/" not in name:
+                self.gateway_names_seen.add(plain_text(name, 60))
 
     # -- (re)sync ---------------------------------------------------------------------------------------
     def _begin_sync(self) -> None:
@@ -504,9 +539,16 @@ class ZwaveGateway:
         if self.schedule.driver_not_ready:
             return "zwave-js-ui is starting: its Z-Wave driver is not ready yet (loading again when it is)"
         if not self._synced.is_set():  # not loaded since this connection or since zwave-js-ui came back
-            if self._sync_error is not None:
+            if self._sync_error is not None or self.gateway_silent():
+                why = (
+                    self._sync_error
+                    or "nothing on this broker comes from a zwave-js-ui of that prefix and name"
+                )
+                if self.gateway_names_seen and self._sync_error is None:
+                    others = ", ".join(repr(n) for n in sorted(self.gateway_names_seen))
+                    why += f"; one named {others} publishes on this prefix"
                 return (
-                    f"zwave-js-ui is not answering {self._gateway_words()} ({self._sync_error}) — check that "
+                    f"zwave-js-ui is not answering {self._gateway_words()} ({why}) — check that "
                     "it is running, that its MQTT gateway uses this broker, and its prefix and name settings"
                 )
             if self.loaded:  # what was loaded before may be out of date: say so rather than use it

@@ -96,13 +96,16 @@ def _shared_cc_specific(raw: Any) -> dict[str, Any] | None:
     return _SHARED_CC_SPECIFIC.get(tuple(raw.items()), lambda: raw)
 
 
+_STATE_TYPES = frozenset({int, float, str, bool, type(None)})  # what a state's value can be
+
+
 def parse_states(raw: Any) -> list[ValueState]:
     if not isinstance(raw, list):
         return []
     pairs = tuple(
         (s.get("value"), plain_text(str(s.get("text", ""))))
         for s in raw
-        if isinstance(s, dict) and type(s.get("value")) not in (dict, list) and _plain_json(s.get("value"))
+        if isinstance(s, dict) and type(s.get("value")) in _STATE_TYPES and _plain_json(s.get("value"))
     )
     return _SHARED_STATES.get(pairs, lambda: [ValueState(v, _intern(t)) for v, t in pairs])
 
@@ -243,14 +246,30 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         and (kind is None or type(kind) is str)
         and (unit is None or type(unit) is str)
         and (description is None or type(description) is str)
-        and type(readable) is bool
-        and type(writeable) is bool
-        and type(stateless) is bool
-        and (low is None or type(low) is int or type(low) is float)
-        and (high is None or type(high) is int or type(high) is float)
+        and (readable is True or readable is False or readable is None)
+        and (writeable is False or writeable is True or writeable is None)
+        and (stateless is False or stateless is True or stateless is None)
         and (raw_states is None or type(raw_states) is list)
+        # numbers: `x - x == 0` is false for NaN and the infinities (no call on the common path)
+        and (
+            low is None
+            or (type(low) is float and low - low == 0)
+            or (type(low) is int and -JS_NUMBER_MAX <= low <= JS_NUMBER_MAX)
+        )
+        and (
+            high is None
+            or (type(high) is float and high - high == 0)
+            or (type(high) is int and -JS_NUMBER_MAX <= high <= JS_NUMBER_MAX)
+        )
         and (cc_specific is None or (type(cc_specific) is dict and _plain_json(cc_specific)))
-        and _plain_json(current)
+        and (
+            current is None
+            or type(current) is bool
+            or type(current) is str
+            or (type(current) is int and -JS_NUMBER_MAX <= current <= JS_NUMBER_MAX)
+            or (type(current) is float and current - current == 0)
+            or _plain_json(current)
+        )
         and (default is None or _plain_json(default))
     ):
         fitted = _fitted(raw, nid, value_id)

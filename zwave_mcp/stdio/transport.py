@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Self
 
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import json_kind, loads_json
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -228,7 +228,7 @@ def jsonrpc_problem(value: Any) -> str | None:
     if isinstance(value, list):
         return "batches are not supported" if value else "empty array"
     if not isinstance(value, dict):
-        return f"expected an object, got {type(value).__name__}"
+        return f"expected an object, got {json_kind(value)}"
     if value.get("jsonrpc") != "2.0":
         return 'missing "jsonrpc": "2.0"'
     has_id = "id" in value
