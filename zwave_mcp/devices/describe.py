@@ -31,6 +31,7 @@ from zwave_mcp.devices.readings import enum_words as _words
 from zwave_mcp.devices.readings import number as _number
 from zwave_mcp.devices.readings import unit_text as _unit
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.names import agreeing
 
 # zwave-js ThermostatMode → how its state reads ("is heating to 21 °C").
 _MODE_VERBS = {1: "heating to", 2: "cooling to", 11: "heating to", 12: "cooling to"}
@@ -142,7 +143,7 @@ def sentence(device: Device, *, last_press: str | None = None) -> str:
     environment, battery. A sensor's readings in the same order, its power and energy before the battery.
     `last_press`: a remote's latest press in words with its time, said last where a clock is at hand
     ("the last press was button 2, held at 20:14")."""
-    text = _sentence(device)
+    text = agreeing(device.name, _sentence(device))
     return f"{text[:-1]}; {last_press}." if last_press and not device.node.loading else text
 
 
