@@ -109,6 +109,7 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
         node_ids = {app.devices.resolve(device_name).node_id}
     events: list[Event] = []
     total = 0  # every change of the period, also those past `limit`: the answer says how many it leaves out
+    told: dict[str | None, tuple[str, float]] = {}  # per device, the latest words listed and their time
     for recorded in reversed(app.gateway.inventory.history):
         if recorded.at < now - minutes * 60:
             break
@@ -119,11 +120,15 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
             continue  # a fresh report of the same value: news for waiters, not for people (a press is news)
         if not _shown(app, change):
             continue  # hidden means hidden: a hidden device's changes are not events either
+        device, what = describe_change(app, change)
+        press = _press(app, change)
+        last = told.get(device)
+        if press is None and last is not None and last[0] == what and last[1] - recorded.at <= SAME_EVENT_S:
+            continue  # one happening told by two of the device's values (motion: a notification and a sensor)
+        told[device] = (what, recorded.at)
         total += 1
         if len(events) >= limit:
             continue
-        device, what = describe_change(app, change)
-        press = _press(app, change)
         events.append(
             Event(
                 at=datetime.fromtimestamp(recorded.at, UTC).isoformat(timespec="seconds"),
@@ -140,6 +145,8 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
 
 
 SAID_IN_SUMMARY = 5
+# A device saying the same thing twice within this many seconds is telling one happening twice.
+SAME_EVENT_S = 2.0
 
 
 def events_summary(total: int, events: list[Event], minutes: float) -> str:
