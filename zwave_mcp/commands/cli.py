@@ -66,7 +66,7 @@ def _build_parser() -> argparse.ArgumentParser:
         usage="zwave-mcp [COMMAND] [OPTIONS]",
         description="MCP stdio server for Z-Wave homes run by zwave-js-ui's MQTT gateway. With no command "
         "it serves (that is how an MCP client starts it).",
-        epilog="Settings come from ZWAVE_MCP_* environment variables or the flags of serve/config/tools. "
+        epilog="Settings come from ZWAVE_MCP_* environment variables or the flags of serve/config/tools/explain. "
         "Run 'zwave-mcp COMMAND --help' for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"zwave-mcp {__version__}")

@@ -389,9 +389,9 @@ class ZwaveGateway:
         self._recheck_waiters()
         release_freed_memory()
         log.info(
-            "Z-Wave network loaded: %d nodes (%d devices not ready yet), %d buffered messages replayed "
-            "in %.1f ms",
-            len(self.inventory.nodes),
+            "Z-Wave network loaded: %d nodes besides the controller (%d not ready yet), %d buffered "
+            "messages replayed in %.1f ms",
+            picture.devices,
             picture.waiting,
             replayed,
             (time.perf_counter() - started) * 1000,
