@@ -53,7 +53,11 @@ def agreeing(name: str, sentence: str) -> str:
     for one, many in (("is ", "are "), ("has ", "have "), ("was ", "were ")):
         if rest.startswith(one):
             rest = f"{many}{rest[len(one) :]}"
-            for it, they in ((" its ", " their "), ("; it has ", "; they have "), ("; it is ", "; they are ")):
+            for it, they in (
+                (" its ", " their "),
+                ("; it has ", "; they have "),
+                ("; it is ", "; they are "),
+            ):
                 rest = rest.replace(it, they)
             return f"{name} {rest}"
     return sentence
