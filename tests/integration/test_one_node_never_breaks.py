@@ -13,6 +13,7 @@ import copy
 import json
 from typing import Any
 
+import anyio
 import paho.mqtt.publish as publish
 import pytest
 from mcp import Client
@@ -156,3 +157,47 @@ async def test_a_value_event_with_a_number_for_a_name_does_not_break_the_house(
             answer = await call(client, tool, args)
             assert not answer.is_error, f"{tool}: {answer.text}"
         await read_json(client, DEVICES_URI)
+
+
+def strict_json(text: str) -> Any:
+    def refuse(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+async def test_nan_and_infinity_from_mqtt_never_reach_the_device_resource(
+    mosquitto: Any, simulator_factory: Any
+) -> None:
+    from zwave_mcp.simulator import naming
+
+    sim: Simulator = simulator_factory()
+    lamp = sim.nodes[3]  # the Living Room Lamp
+    level = next(v for v in lamp["values"].values() if v.get("property") == "currentValue")
+    topic = naming.value_topic(lamp, level, sim.config)
+    events = f"{sim.config.prefix}/_EVENTS/ZWAVE_GATEWAY-{sim.config.name}/node/node_value_updated"
+    updated = '{"data": [{"id": 3}, {"commandClass": 38, "endpoint": 0, "property": "currentValue", "newValue": %s}]}'
+    async with connected(settings_for(mosquitto, sim)) as client:
+        for where, payload in (
+            (topic, '{"time": 1800000000000, "value": NaN}'),
+            (topic, '{"time": 1800000000001, "value": 1e400}'),
+            (topic, "-Infinity"),
+            (events, updated % "1e400"),
+            (events, updated % "NaN"),
+        ):
+            publish.single(where, payload, hostname=mosquitto.host, port=mosquitto.port)
+        # A good report after them, of another device: once it is in, the bad ones were taken in (or not).
+        light = sim.nodes[2]
+        switch = next(v for v in light["values"].values() if v.get("property") == "currentValue")
+        sim.set_value(light, switch, not switch.get("value"))
+        wanted = switch["value"]
+
+        for _ in range(300):
+            kitchen = strict_json((await client.read_resource(device_uri("2"))).contents[0].text)
+            if kitchen["values"]["2-37-0-currentValue"]["value"] == wanted:
+                break
+            await anyio.sleep(0.01)
+        assert kitchen["values"]["2-37-0-currentValue"]["value"] == wanted, kitchen
+        shown = strict_json((await client.read_resource(device_uri("3"))).contents[0].text)
+        assert shown["values"]["3-38-0-currentValue"]["value"] == level["value"], shown
+        strict_json((await client.read_resource(DEVICES_URI)).contents[0].text)
