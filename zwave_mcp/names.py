@@ -57,6 +57,8 @@ def agreeing(name: str, sentence: str) -> str:
                 (" its ", " their "),
                 ("; it has ", "; they have "),
                 ("; it is ", "; they are "),
+                ("; it reports ", "; they report "),
+                (" and reports ", " and report "),
             ):
                 rest = rest.replace(it, they)
             return f"{name} {rest}"

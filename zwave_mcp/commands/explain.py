@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from zwave_mcp.devices import describe
@@ -247,7 +248,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    _say_what_the_edge_drops()
+    with _edge_lines():
+        return _explain(args)
+
+
+def _explain(args: argparse.Namespace) -> int:
     if args.house is not None:
         from zwave_mcp.gateway.nodes import parse_node
         from zwave_mcp.simulator.house import load_house
@@ -295,15 +300,32 @@ class _EdgeLines(logging.Handler):
             self.handleError(record)
 
 
-def _say_what_the_edge_drops() -> None:
-    quiet = logging.getLogger("zwave_mcp")
-    quiet.setLevel(logging.CRITICAL)
-    quiet.propagate = False
-    for name in ("zwave_mcp.gateway.nodes", "zwave_mcp.gateway.state", "zwave_mcp.devices.boundary"):
-        said = logging.getLogger(name)
-        said.setLevel(logging.WARNING)
-        said.addHandler(_EdgeLines())
-        said.propagate = False
+@contextlib.contextmanager
+def _edge_lines() -> Iterator[None]:
+    """While explaining: the edge's and the boundary's lines on stderr, plain; the rest of the log quiet.
+    What it changed is put back after (explain also runs inside other programs: the tests)."""
+    root = logging.getLogger("zwave_mcp")
+    saved = [(root, root.level, root.propagate)]
+    root.setLevel(logging.CRITICAL)
+    root.propagate = False
+    handler = _EdgeLines()
+    said = [logging.getLogger(name) for name in _SAID]
+    for logger in said:
+        saved.append((logger, logger.level, logger.propagate))
+        logger.setLevel(logging.WARNING)
+        logger.addHandler(handler)
+        logger.propagate = False
+    try:
+        yield
+    finally:
+        for logger in said:
+            logger.removeHandler(handler)
+        for logger, level, propagate in saved:
+            logger.setLevel(level)
+            logger.propagate = propagate
+
+
+_SAID = ("zwave_mcp.gateway.nodes", "zwave_mcp.gateway.state", "zwave_mcp.devices.boundary")
 
 
 async def _load_live(settings: Any) -> list[ZNode] | str:
