@@ -6,7 +6,9 @@ prints it and exits 2.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -15,12 +17,34 @@ from urllib.parse import unquote, urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from zwave_mcp.safetext import encodable
-from zwave_mcp.smallfile import check_regular_file, read_small_file
 
 ENV_PREFIX = "ZWAVE_MCP_"
 DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
 SECRET_FILE_MAX_BYTES = 64 * 1024
 MQTT_STRING_MAX_BYTES = 65535
+
+
+# Reading a small file a person named in a setting (a password, alias or policy file, a TLS file).
+#
+# Only a regular file is read, and never more than its limit: a path that leads to /dev/zero (directly or
+# through a symlink) would be read forever, and a named pipe (FIFO) would block the open until something
+# writes to it, so the server would hang at start instead of saying what is wrong.
+
+
+def check_regular_file(path: str | Path) -> None:
+    """Raise `OSError` (its `strerror` says why, for a person) unless `path` is a regular file."""
+    mode = os.stat(path).st_mode  # follows symlinks: what the link leads to is what would be read
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "it is a pipe, socket or device, not a regular file", str(path))
+
+
+def read_small_file(path: str | Path, limit: int) -> bytes:
+    """The file's bytes, at most `limit + 1` of them (a caller that gets more knows it is too large)."""
+    check_regular_file(path)
+    with open(path, "rb") as file:
+        return file.read(limit + 1)
 
 
 class ConfigError(ValueError):

@@ -371,7 +371,9 @@ def _health_through(command: list[str], env: dict[str, str]) -> dict[str, Any]:
 def test_a_gateway_that_never_becomes_ready_is_explained(mosquitto: Any, tmp_path: Path) -> None:
     import anyio
 
-    from zwave_mcp.commands.demo import DemoError, Home, Transcript, converse, innermost
+    from zwave_mcp.commands.demo import converse, innermost
+    from zwave_mcp.commands.demo_home import DemoError, Home
+    from zwave_mcp.commands.demo_tour import Transcript
 
     home = Home(mosquitto.broker, "the test broker")  # no simulator: zwave-js-ui never shows up
     out = io.StringIO()
@@ -412,10 +414,10 @@ def test_a_demo_that_cannot_start_says_why_in_one_line_and_leaves_nothing(
     and left an empty log file in the temporary directory."""
     import tempfile
 
-    from zwave_mcp.commands import demo
+    from zwave_mcp.commands import demo, demo_home
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(demo, "find_mosquitto", lambda: None)  # no Mosquitto anywhere
+    monkeypatch.setattr(demo_home, "find_mosquitto", lambda: None)  # no Mosquitto anywhere
     monkeypatch.setitem(sys.modules, "amqtt", None)  # and no embedded broker: `import amqtt` fails
     # In-process, the demo's last-resort reaping of its children would also kill the session's broker.
     monkeypatch.setattr(demo, "reap_children", lambda: None)

@@ -28,7 +28,8 @@ from tests.integration.mcp_harness import (
     wait_writes,
 )
 from zwave_mcp.simulator import SimConfig, Simulator
-from zwave_mcp.simulator.admin import NewDevice, house_with_config, make_qr
+from zwave_mcp.simulator.admin import NewDevice, make_qr
+from zwave_mcp.simulator.samples import house_with_config
 
 pytestmark = pytest.mark.integration
 
@@ -235,7 +236,7 @@ PORCH_1 = "porch double switch 1"
 async def test_a_hidden_device_is_not_changed_through_its_sibling_nor_named(
     mosquitto: Any, simulator_factory: Callable[..., Simulator]
 ) -> None:
-    """Issue 30: renaming the visible "Porch Double Switch 1" renamed the whole node, and the hidden
+    """Issue 30: renaming the visible "Porch Double Switch" renamed the whole node, and the hidden
     switch 2 came out as "Patio Switch 2", listed and switchable. Every change addressed to the node is
     judged on all its devices; the refusal does not name the hidden one."""
     sim = simulator_factory(house=house_with_config(11))
@@ -253,7 +254,7 @@ async def test_a_hidden_device_is_not_changed_through_its_sibling_nor_named(
         listed = await call(client, "list_zwave_devices", {})
     assert sim.nodes[11]["name"] == "Porch Double Switch" and sim.nodes[11]["loc"] == "Porch"
     assert sim_value(sim, 11, 112, 3) != 0
-    assert [d["name"] for d in listed.result["devices"] if d["nodeId"] == 11] == ["Porch Double Switch 1"]
+    assert [d["name"] for d in listed.result["devices"] if d["nodeId"] == 11] == ["Porch Double Switch"]
 
 
 async def test_a_denied_sibling_refuses_the_change_by_name(mosquitto: Any, sim: Simulator) -> None:
@@ -271,7 +272,7 @@ async def test_a_sibling_on_the_confirm_list_is_asked_about_and_the_answer_names
         args = {"deviceName": PORCH_1, "newName": "Patio Switch"}
         asked = await call(client, "rename_zwave_device", args)
         assert asked.outcome == "needs_confirmation", asked.text
-        assert "Porch Double Switch 1 and Porch Double Switch 2" in asked.text
+        assert "Porch Double Switch and Porch Double Switch 2" in asked.text
         other = await call(
             client, "rename_zwave_device", {**args, "newName": "Garden Switch", **_token(asked)}
         )
@@ -282,11 +283,11 @@ async def test_a_sibling_on_the_confirm_list_is_asked_about_and_the_answer_names
             client, "control_zwave_device", {"deviceName": "patio switch 2", "action": "on"}
         )
     assert done.text == (
-        "Renamed node 11: Porch Double Switch 1 and Porch Double Switch 2 are now Patio Switch 1 and "
+        "Renamed node 11: Porch Double Switch and Porch Double Switch 2 are now Patio Switch and "
         "Patio Switch 2."
     )
     assert (
-        done.result["devices"] == ["Patio Switch 1", "Patio Switch 2"]
+        done.result["devices"] == ["Patio Switch", "Patio Switch 2"]
         and sim.nodes[11]["name"] == "Patio Switch"
     )
     assert switched.outcome == "needs_confirmation"  # the confirm entry still covers the renamed switch 2
@@ -309,7 +310,7 @@ async def test_a_device_renamed_outside_stays_on_the_hide_list(
         )
         hidden = await call(client, "control_zwave_device", {"deviceName": "patio switch 2", "action": "on"})
         by_key = await call(client, "control_zwave_device", {"deviceName": "11.2", "action": "on"})
-    assert [d["name"] for d in shown.result["devices"]] == ["Patio Switch 1"], shown.text
+    assert [d["name"] for d in shown.result["devices"]] == ["Patio Switch"], shown.text
     assert hidden.is_error and by_key.is_error and sim_value(sim, 11, 37, "currentValue", endpoint=2) is False
 
 
@@ -327,12 +328,12 @@ async def test_node_wide_answers_name_every_device_of_the_node(
         interview = await confirmed(
             client, "run_zwave_maintenance", {"operation": "reinterview", "deviceName": PORCH_1}
         )
-    both = "node 11 (Porch Double Switch 1 and Porch Double Switch 2)"
+    both = "node 11 (Porch Double Switch and Porch Double Switch 2)"
     assert config.text.startswith(f"Parameter 3 (LED indicator) of {both} is now 0"), config.text
     assert refresh.text == f"N{both[1:]} was asked for all its values; they update as it answers."
     assert interview.text == f"Reinterview of {both}: the interview completed.", interview.text
     for answer in (config, refresh, interview):
-        assert answer.result["devices"] == ["Porch Double Switch 1", "Porch Double Switch 2"]
+        assert answer.result["devices"] == ["Porch Double Switch", "Porch Double Switch 2"]
 
 
 async def test_a_rename_through_the_second_endpoint_lists_the_node_in_order(
@@ -343,7 +344,7 @@ async def test_a_rename_through_the_second_endpoint_lists_the_node_in_order(
             client, "rename_zwave_device", {"deviceName": "porch double switch 2", "newName": "Patio Switch"}
         )
     assert done.text == (
-        "Renamed node 11: Porch Double Switch 1 and Porch Double Switch 2 are now Patio Switch 1 and "
+        "Renamed node 11: Porch Double Switch and Porch Double Switch 2 are now Patio Switch and "
         "Patio Switch 2."
     ), done.text
 

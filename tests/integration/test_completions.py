@@ -39,7 +39,7 @@ async def test_device_names_rooms_and_keys_are_offered(mosquitto: Any, sim: Simu
         room = PromptReference(name="room_status")
         assert await complete(client, device, "device", "kit") == ["Kitchen Light", "Coffee Maker Plug"]
         assert await complete(client, device, "device", "PORCH double") == [
-            "Porch Double Switch 1",
+            "Porch Double Switch",
             "Porch Double Switch 2",
         ]
         assert await complete(client, device, "device", "zzz") == []

@@ -71,7 +71,7 @@ async def test_pages_and_counts_agree(mosquitto: Any, sim: Simulator) -> None:
         second = await call(client, "list_zwave_devices", {"limit": 8, "offset": 8})
         assert first.text.startswith("11 devices, page 1 of 2: Kitchen Light (off), ")
         assert second.text == (
-            "11 devices, page 2 of 2: Living Room Blinds (closed), Porch Double Switch 1 (off), "
+            "11 devices, page 2 of 2: Living Room Blinds (closed), Porch Double Switch (off), "
             "Porch Double Switch 2 (off)."
         )
         assert (second.result["page"], second.result["pages"]) == (2, 2)
@@ -92,7 +92,7 @@ async def test_turn_off_a_room_and_kind_in_one_multicast(
         assert {d["device"]["name"]: d["outcome"] for d in answer.result["devices"]} == {
             "Kitchen Light": "confirmed",
             "Coffee Maker Plug": "confirmed",
-            "Porch Double Switch 1": "confirmed",
+            "Porch Double Switch": "confirmed",
             "Porch Double Switch 2": "confirmed",
         }
         sent = _sent(requests)
@@ -125,7 +125,7 @@ async def test_one_that_does_not_report_back_is_named(mosquitto: Any, sim: Simul
         sim.kill_node(11)  # the double switch stops answering: both its endpoints fail
         answer = await call(client, GROUP, {"target": "kitchen and porch", "action": "off"})
         assert answer.text.startswith("Turned off 2 of 4 kitchen and porch devices; "), answer.text
-        assert "Porch Double Switch 1 and Porch Double Switch 2" in answer.text
+        assert "Porch Double Switch and Porch Double Switch 2" in answer.text
         outcomes = {d["device"]["name"]: d["outcome"] for d in answer.result["devices"]}
         assert outcomes["Kitchen Light"] == "confirmed" and outcomes["Porch Double Switch 2"] != "confirmed"
 

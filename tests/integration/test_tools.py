@@ -48,7 +48,7 @@ HOUSE: dict[str, tuple[str, list[str]]] = {
     "Coffee Maker Plug": ("Kitchen", ["on", "off", "toggle"]),
     "Bedroom Color Bulb": ("Bedroom", ["on", "off", "toggle", "dim", "set_level", "stop", "set_color"]),
     "Living Room Blinds": ("Living Room", ["open", "close", "stop", "set_position", "set_tilt"]),
-    "Porch Double Switch 1": ("Porch", ["on", "off", "toggle"]),
+    "Porch Double Switch": ("Porch", ["on", "off", "toggle"]),
     "Porch Double Switch 2": ("Porch", ["on", "off", "toggle"]),
 }
 
@@ -109,7 +109,7 @@ async def test_list_devices_filters_and_pages(mosquitto: Any, sim: Simulator) ->
         assert [d["name"] for d in dimmers.result["devices"]] == ["Living Room Lamp", "Bedroom Color Bulb"]
         porch = await call(client, "list_zwave_devices", {"filter": "porch"})
         assert [d["name"] for d in porch.result["devices"]] == [
-            "Porch Double Switch 1",
+            "Porch Double Switch",
             "Porch Double Switch 2",
         ]
         nothing = await call(client, "list_zwave_devices", {"location": "Attic"})
@@ -400,7 +400,7 @@ async def test_control_two_endpoint_switch(
             False,
             True,
         )
-        first = await call(client, CONTROL, {"deviceName": "Porch Double Switch 1", "action": "toggle"})
+        first = await call(client, CONTROL, {"deviceName": "Porch Double Switch", "action": "toggle"})
         assert_outcome(first, "confirmed")
         assert (sim_value(sim, 11, 37, "currentValue", 1), sim_value(sim, 11, 37, "currentValue", 2)) == (
             True,

@@ -59,7 +59,7 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     (
         C,
         {"deviceName": "porch switch", "action": "off"},
-        "'porch switch' matches 2 devices: Porch Double Switch 1 (Porch), Porch Double Switch 2 (Porch). Say which one. "
+        "'porch switch' matches 2 devices: Porch Double Switch (Porch), Porch Double Switch 2 (Porch). Say which one. "
         "To change all 2 porch switches, use control_zwave_group with target 'porch switches'.",
     ),
     (

@@ -11,8 +11,10 @@ import pytest
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway import admin as ga
 from zwave_mcp.gateway.nodes import parse_value
-from zwave_mcp.server.tools.admin import health_summary, parse_target, pick_parameter
-from zwave_mcp.simulator.admin import config_values, make_qr, parse_qr
+from zwave_mcp.network.maintenance import health_summary
+from zwave_mcp.network.parameters import parse_target, pick_parameter
+from zwave_mcp.simulator.admin import make_qr, parse_qr
+from zwave_mcp.simulator.samples import config_values
 
 DSK = "34567-11111-22222-33333-44444-55555-66666-77777"
 

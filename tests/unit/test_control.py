@@ -92,7 +92,7 @@ PLANS: list[tuple[str, str, dict[str, Any], list[W], list[E], str, bool]] = [
         {},
         [("11-37-1-targetValue", True)],
         [("11-37-1-currentValue", True, "equals")],
-        "turn on Porch Double Switch 1",
+        "turn on Porch Double Switch",
         False,
     ),
     (

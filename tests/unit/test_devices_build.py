@@ -48,7 +48,7 @@ EXPECTED = {
     "8": ("Coffee Maker Plug", "Kitchen", C.SWITCH, (C.SWITCH, C.METER)),
     "9": ("Bedroom Color Bulb", "Bedroom", C.COLOR, (C.COLOR, C.DIMMER)),
     "10": ("Living Room Blinds", "Living Room", C.COVER, (C.COVER,)),
-    "11.1": ("Porch Double Switch 1", "Porch", C.SWITCH, (C.SWITCH,)),
+    "11.1": ("Porch Double Switch", "Porch", C.SWITCH, (C.SWITCH,)),  # its main part: the first relay
     "11.2": ("Porch Double Switch 2", "Porch", C.SWITCH, (C.SWITCH,)),
 }
 

@@ -85,12 +85,20 @@ def test_sentences() -> None:
     mode.value = 2
     assert sentence(d["6"]) == "Hallway Thermostat is cooling to 24 °C; it is 20.8 °C now."
     mode.value = 0
-    assert sentence(d["6"]) == "Hallway Thermostat is off; it is 20.8 °C now."
+    # Off, or before the mode is reported, the setpoints are still what it is set to (issue 35).
+    assert sentence(d["6"]) == (
+        "Hallway Thermostat is off, with heating set to 20 °C and cooling set to 24 °C; it is 20.8 °C now."
+    )
+    assert state_summary(d["6"]) == "off, 20.8 °C now; heating set to 20 °C, cooling set to 24 °C"
     mode.value = 3
-    assert sentence(d["6"]) == "Hallway Thermostat is in auto mode; it is 20.8 °C now."
+    assert (
+        sentence(d["6"]) == "Hallway Thermostat is in auto mode, between 20 °C and 24 °C; it is 20.8 °C now."
+    )
     mode.value = None
     d["6"].values[m.THERMOSTAT_TEMPERATURE].value = None
-    assert sentence(d["6"]) == "Hallway Thermostat is not reporting its mode yet."
+    assert sentence(d["6"]) == (
+        "Hallway Thermostat is not reporting its mode yet, with heating set to 20 °C and cooling set to 24 °C."
+    )
     d["2"].values[m.SWITCH_CURRENT].value = None
     assert sentence(d["2"]) == "Kitchen Light has not reported whether it is on."
 

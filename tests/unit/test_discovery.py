@@ -154,7 +154,7 @@ def as_found(found: dict[int, Found]) -> list[Any]:
             [(role, v.value_id) for role, v in f.values.items()],
             [(shelf, [v.value_id for v in values]) for shelf, values in f.readings.items()],
             list(f.purposes.items()),
-            list(f.data.items()),
+            f.data,
             [v.value_id for v in f.unclaimed],
             f.is_entry,
         )

@@ -8,9 +8,10 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
+from zwave_mcp.answers import ToolResult
 from zwave_mcp.errors import UserError
 from zwave_mcp.server.compat import lowlevel_server
-from zwave_mcp.server.executor import ToolExecutor, ToolResult, ToolSpec, normalize_arguments
+from zwave_mcp.server.executor import ToolExecutor, ToolSpec, normalize_arguments
 
 
 class LampArgs(BaseModel):

@@ -17,10 +17,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from zwave_mcp.answers import ToolResult
 from zwave_mcp.commands.export import FORMATS, convert_tools, export_tools, export_tools_async, flatten_schema
 from zwave_mcp.config import load_settings
 from zwave_mcp.server.build import build_server
-from zwave_mcp.server.executor import ToolExecutor, ToolResult, ToolSpec
+from zwave_mcp.server.executor import ToolExecutor, ToolSpec
 
 FORBIDDEN_KEYS = {"$ref", "$defs", "definitions", "anyOf", "oneOf", "allOf"}
 JSON_TYPES = {"string", "integer", "number", "boolean", "object", "array"}

@@ -46,7 +46,7 @@ def test_effects_say_what_a_write_does_whatever_the_action_was_called(d: dict[st
     lock = d["Front Door Lock"]
     target = lock.values[m.LOCK_TARGET]
     assert value_effect(lock, target, 0).words == {"unlock"}  # a scene's lock value: an unlock like any other
-    porch = d["Porch Double Switch 1"]
+    porch = d["Porch Double Switch"]
     basic = porch.node.find_value(32, "targetValue", 0)
     assert basic is not None and "on" in value_effect(porch, basic, 99).words  # Basic Set 99: on
 
@@ -79,7 +79,7 @@ def test_policy_lists_use_the_one_name_normalizer(d: dict[str, Device]) -> None:
     assert index.resolve("garage doors") is door and deny.first_match(door) is not None
     assert normalize("Garage Doors") == normalize("garage-door")
     node_entry = DeviceList(parse_terms("Porch Double Switch"), "ZWAVE_MCP_DENY")
-    assert node_entry.first_match(d["Porch Double Switch 1"]) and node_entry.first_match(
+    assert node_entry.first_match(d["Porch Double Switch"]) and node_entry.first_match(
         d["Porch Double Switch 2"]
     )
     light = d["Kitchen Light"]

@@ -307,7 +307,7 @@ def test_a_node_wide_change_is_judged_on_every_device_of_the_node(
     result = rig.apply(_node_rename(switch_1, "Patio Switch"))
     assert result.outcome is Outcome.REFUSED and rig.calls == []
     assert result.sentence == (
-        "Refused to rename Porch Double Switch 1 to Patio Switch: it reaches every device of node 11, and the "
+        "Refused to rename Porch Double Switch to Patio Switch: it reaches every device of node 11, and the "
         "policy hides part of that node (ZWAVE_MCP_HIDE)."
     )
     assert [d.key for d in result.change.devices] == ["11.1", "11.2"]
@@ -325,8 +325,8 @@ def test_a_node_wide_confirmation_is_bound_to_the_devices_it_reached() -> None:
     pending = rig.apply(_node_rename(switch_1, "Patio Switch"), ask=ask)
     assert pending.outcome is Outcome.NEEDS_CONFIRMATION
     assert asked[0][0].startswith(
-        "Do you want to rename Porch Double Switch 1 to Patio Switch (it reaches every device of node 11: "
-        "Porch Double Switch 1 and Porch Double Switch 2)? Confirmation is needed because it would also "
+        "Do you want to rename Porch Double Switch to Patio Switch (it reaches every device of node 11: "
+        "Porch Double Switch and Porch Double Switch 2)? Confirmation is needed because it would also "
         "change Porch Double Switch 2 (Porch), on the same node 11, and every change to it needs confirmation"
     )
     # The node gained a device since it was asked: the token was for the devices it reached then.

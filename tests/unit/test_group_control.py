@@ -32,14 +32,14 @@ def test_plan_keeps_what_can_do_it_and_names_what_the_policy_refuses() -> None:
         "Kitchen Light",
         "Living Room Lamp",
         "Bedroom Color Bulb",
-        "Porch Double Switch 1",
+        "Porch Double Switch",
         "Porch Double Switch 2",
     ]
     skipped = {s.device.name: (s.why, s.named) for s in plan.skipped}
     assert skipped["Coffee Maker Plug"] == ("the policy does not let it be changed", True)
     assert skipped["Bedroom Sensor"] == ("cannot be switched off", False)
     assert plan.summary == (
-        "turn off the devices (Kitchen Light, Living Room Lamp, Bedroom Color Bulb, Porch Double Switch 1 "
+        "turn off the devices (Kitchen Light, Living Room Lamp, Bedroom Color Bulb, Porch Double Switch "
         "and Porch Double Switch 2)"
     )
 
@@ -75,7 +75,7 @@ def test_multicast_only_where_nodes_share_the_write() -> None:
         ["Kitchen Light", "Coffee Maker Plug"],  # Binary Switch, endpoint 0, false
         ["Living Room Lamp", "Bedroom Color Bulb"],  # Multilevel Switch, endpoint 0, 0
     ]
-    assert sorted(e.device.name for e in single) == ["Porch Double Switch 1", "Porch Double Switch 2"]
+    assert sorted(e.device.name for e in single) == ["Porch Double Switch", "Porch Double Switch 2"]
     devices["2"].node.status = "Dead"  # a dead node hears no multicast: it goes on its own
     multicast, single = GroupWrites()._plan(change)
     assert [[e.device.name for e in g] for g in multicast] == [["Living Room Lamp", "Bedroom Color Bulb"]]

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from zwave_mcp.answers import AnyJson
 from zwave_mcp.commands.export import export_tools_async
 from zwave_mcp.config import load_settings
 from zwave_mcp.server.build import build_server
-from zwave_mcp.server.json_value import AnyJson
 
 TYPED_BY = {"type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"}
 MAP_KEYWORDS = ("properties", "$defs", "definitions", "patternProperties")

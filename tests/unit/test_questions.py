@@ -33,7 +33,7 @@ def test_as_captured(index: DeviceIndex) -> None:
     assert ask(index, "on", "sensors") == "None of the sensors can be switched on or off."
     assert (
         ask(index, "off", "porch")
-        == "Both porch devices are off: Porch Double Switch 1 and Porch Double Switch 2."
+        == "Both porch devices are off: Porch Double Switch and Porch Double Switch 2."
     )
     assert ask(index, "on") == "1 device is on: Living Room Lamp (40 %)."
 
@@ -61,7 +61,7 @@ def test_answers_follow_the_live_values(index: DeviceIndex) -> None:
     d["11.2"].values[m.SWITCH_CURRENT].value = None
     assert (
         ask(index, "off", "switches")
-        == "1 of the 2 switches is off: Porch Double Switch 1; Porch Double Switch 2 has not reported."
+        == "1 of the 2 switches is off: Porch Double Switch; Porch Double Switch 2 has not reported."
     )
 
 

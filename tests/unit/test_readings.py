@@ -45,7 +45,9 @@ def test_a_thermostat_says_what_it_is_doing_and_its_humidity_and_battery() -> No
     )
     thermostat.values[m.THERMOSTAT_MODE].value = 0
     thermostat.values[m.THERMOSTAT_OPERATING].value = 0
-    assert sentence(thermostat).startswith("Hall Thermostat is off; it is 72 °F now")
+    assert sentence(thermostat).startswith(
+        "Hall Thermostat is off, with heating set to 72 °F and cooling set to 73 °F; it is 72 °F now"
+    )
     operating = thermostat.values[m.THERMOSTAT_OPERATING]
     assert change_phrase(thermostat, operating, 3) == "is now running only its fan"
     assert change_phrase(thermostat, operating, 1) == "is now heating"
@@ -64,7 +66,7 @@ def test_a_switch_with_a_meter_says_its_power_and_energy_total() -> None:
 def test_a_shutter_says_its_own_meter() -> None:
     shutters = build_devices(nodes("shelly_eu_wave_shutter_state.json"))
     said = [sentence(replace(d, name=f"Shutter {n}")) for n, d in enumerate(shutters, 1)]
-    assert said[0].startswith("Shutter 1 is closed, using 0 W, 0 kWh in total")
+    assert said[0].startswith("Shutter 1 is closed, slats tilted 0 %, using 0 W, 0 kWh in total")
 
 
 def test_a_battery_sensor_says_its_battery_and_every_reading() -> None:

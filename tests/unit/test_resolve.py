@@ -44,6 +44,10 @@ def index() -> DeviceIndex:
         ("node 11 endpoint 1", "11.1"),
         ("coffee", "8"),
         ("porch light", "11.1"),
+        # The node's own name is its main part (its first relay), which still answers to its old name.
+        ("Porch Double Switch", "11.1"),
+        ("Porch Double Switch 1", "11.1"),
+        ("porch switch 1", "11.1"),
         ("the door", "5"),
         ("Kitchen Light\n", "2"),
         ("blinds", "10"),
@@ -84,7 +88,7 @@ def test_ambiguous_lists_candidates_with_locations(index: DeviceIndex) -> None:
 
 @pytest.mark.parametrize(
     ("said", "keys"),
-    [("Porch Double Switch", ["11.1", "11.2"]), ("node 11", ["11.1", "11.2"]), ("kitchen", ["2", "8"])],
+    [("node 11", ["11.1", "11.2"]), ("porch double", ["11.1", "11.2"]), ("kitchen", ["2", "8"])],
 )
 def test_ambiguous_for_mutation_too(index: DeviceIndex, said: str, keys: list[str]) -> None:
     with pytest.raises(AmbiguousDevice) as err:

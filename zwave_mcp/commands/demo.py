@@ -17,11 +17,9 @@ import os
 import signal
 import sys
 import tempfile
-import textwrap
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
@@ -30,136 +28,22 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from zwave_mcp.devices.build import build_devices, is_user_node
-from zwave_mcp.gateway.nodes import parse_node
-from zwave_mcp.simulator.admin import NewDevice
-from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
-from zwave_mcp.simulator.house import Node, captured_scenes, load_house
-from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
-from zwave_mcp.simulator.simulator import Simulator
+from zwave_mcp.commands.demo_home import PREFIX, DemoError, Home, house_size, start_home
+from zwave_mcp.commands.demo_tour import NEW_DEVICE, Conversation, Transcript, wait_until_ready
+from zwave_mcp.simulator.broker import HOST
+from zwave_mcp.simulator.house import Node, load_house
 
 log = logging.getLogger(__name__)
 
-PREFIX = "zwave"
-WIDTH = 100
+
+log = logging.getLogger(__name__)
+
 READY_TIMEOUT_S = 15.0
 LOG_TAIL_LINES = 30
-# The recorded delays, brisker: ramps, second polls and replies keep their order but the demo takes seconds.
-DEMO_TIMING: Timing = replace(
-    RECORDED.scaled(0.3),
-    driver_ready=0.3,
-    wakeup_interval=5.0,  # the sleeping bedroom sensor wakes (and reports) every few seconds
-    meter_interval=8.0,
-    motion_interval=6.0,
-    motion_clear=2.0,
-)
 EXIT_FAILED = 1
 PASSED_THROUGH = ("PYTHONPATH", "XDG_CACHE_HOME", "XDG_STATE_HOME")
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-
-
-class DemoError(Exception):
-    """Something the person running the demo should read: printed as one clear message."""
-
-
-# ---------------------------------------------------------------------------------------------- the home
-def house_size(nodes: Iterable[dict[str, Any]]) -> str:
-    """The house's size ("11 devices on 10 nodes"), counted as the server will list it (a two-channel
-    switch is two devices; the controller and the Broadcast node are none), never written by hand."""
-    parsed = [node for node in map(parse_node, nodes) if node is not None and is_user_node(node)]
-    devices = len(build_devices(parsed))
-    return f"{devices} device{'s' * (devices != 1)} on {len(parsed)} node{'s' * (len(parsed) != 1)}"
-
-
-@dataclass
-class Home:
-    """A running broker and simulator. `close()` stops both and is safe to call more than once."""
-
-    broker: MosquittoBroker | EmbeddedBroker
-    broker_label: str
-    simulator: Simulator | None = None
-    admin: bool = False  # --admin: the network-care tools, and a new device waiting to be included
-
-    @property
-    def port(self) -> int:
-        return self.broker.port
-
-    @property
-    def mqtt_url(self) -> str:
-        return f"mqtt://{HOST}:{self.port}"
-
-    @property
-    def mqtt_version(self) -> str:
-        return "5" if isinstance(self.broker, MosquittoBroker) else "3.1.1"  # amqtt speaks 3.1.1 only
-
-    def server_env(self) -> dict[str, str]:
-        env = {
-            "ZWAVE_MCP_MQTT_URL": self.mqtt_url,
-            "ZWAVE_MCP_PREFIX": PREFIX,
-            "ZWAVE_MCP_MQTT_VERSION": self.mqtt_version,
-            # A demo house's history is not the person's: keep it in memory, gone with the server.
-            "ZWAVE_MCP_HISTORY_PATH": ":memory:",
-        }
-        if self.admin:
-            env["ZWAVE_MCP_ADMIN"] = "true"
-        return env
-
-    def close(self) -> None:
-        sim, self.simulator = self.simulator, None
-        if sim is not None:
-            with contextlib.suppress(Exception):
-                sim.stop()
-            with contextlib.suppress(Exception):
-                sim.scheduler.stop()
-        if isinstance(self.broker, MosquittoBroker):
-            self.broker.close()
-        else:
-            self.broker.stop()
-
-
-def make_broker(choice: str, port: int | None) -> tuple[MosquittoBroker | EmbeddedBroker, str]:
-    """Mosquitto when asked for or found; else amqtt in this process. Returns the broker and its label."""
-    mosquitto = find_mosquitto() if choice in ("auto", "mosquitto") else None
-    if choice == "mosquitto" and mosquitto is None:
-        raise DemoError("Mosquitto is not installed (not on PATH, not at /usr/sbin/mosquitto).")
-    if mosquitto is not None:
-        return MosquittoBroker(port=port, executable=mosquitto), f"Mosquitto ({mosquitto})"
-    try:
-        import amqtt  # noqa: F401  # a dependency of zwave-mcp: missing only from a broken install
-    except ImportError:
-        raise DemoError(
-            "the demo needs an MQTT broker, and the embedded one (amqtt) is not installed: "
-            "reinstall zwave-mcp, or install Mosquitto."
-        ) from None
-    return EmbeddedBroker(port=port), "embedded amqtt broker (in this process, MQTT 3.1.1)"
-
-
-def start_home(
-    broker_choice: str, port: int | None = None, admin: bool = False, house: list[Node] | None = None
-) -> Home:
-    """Broker, then the simulated zwave-js-ui with the captured house (or `house`, without the captured
-    house's scenes). Stops what started if a step fails."""
-    broker, label = make_broker(broker_choice, port)
-    home = Home(broker, label, admin=admin)
-    try:
-        try:
-            broker.start()
-        except (OSError, TimeoutError, RuntimeError) as exc:
-            raise DemoError(f"the MQTT broker did not start: {exc}") from exc
-        config = SimConfig(prefix=PREFIX, timing=DEMO_TIMING)
-        if house is None:
-            home.simulator = Simulator(HOST, home.port, "captured", config, captured_scenes())
-        else:
-            home.simulator = Simulator(HOST, home.port, house, config)
-        try:
-            home.simulator.start(wait=False)
-        except (OSError, TimeoutError) as exc:
-            raise DemoError(f"the simulated zwave-js-ui could not connect to the broker: {exc}") from exc
-    except BaseException:
-        home.close()
-        raise
-    return home
 
 
 def server_command() -> list[str]:
@@ -168,240 +52,6 @@ def server_command() -> list[str]:
     if script.is_file() and os.access(script, os.X_OK):
         return [str(script.absolute())]
     return [sys.executable, "-m", "zwave_mcp"]
-
-
-# ---------------------------------------------------------------------------------------------- transcript
-class Transcript:
-    """Plain text on stdout, flushed line by line so a person sees the conversation as it happens."""
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-
-    def line(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def wrapped(self, label: str, text: str, indent: str = "  ") -> None:
-        lead = f"{indent}{label}"
-        self.line(
-            textwrap.fill(
-                text,
-                width=WIDTH,
-                initial_indent=lead,
-                subsequent_indent=" " * len(lead),
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
-        )
-
-
-def format_call(name: str, args: dict[str, Any]) -> str:
-    inner = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in args.items())
-    return f"{name}({inner})"
-
-
-@dataclass
-class ToolAnswer:
-    text: str
-    is_error: bool
-    result: dict[str, Any]
-
-
-def answer_of(reply: Any) -> ToolAnswer:
-    texts = [block.text for block in reply.content if getattr(block, "type", None) == "text"]
-    structured = reply.structured_content or {}
-    result = structured.get("result") if isinstance(structured.get("result"), dict) else structured
-    return ToolAnswer(" ".join(texts).strip() or "(no text)", bool(reply.is_error), result or {})
-
-
-# ---------------------------------------------------------------------------------------------- the script
-@dataclass
-class Step:
-    said: str  # what the person says
-    tool: str
-    args: dict[str, Any]
-    expect: Callable[[ToolAnswer], bool]  # did the server answer as the script expects?
-    before: Callable[[Home], None] | None = None  # something that happens in the house first
-    narration: str | None = None
-
-
-def _outcome(*wanted: str) -> Callable[[ToolAnswer], bool]:
-    return lambda a: not a.is_error and a.result.get("outcome") in wanted
-
-
-def _ok(a: ToolAnswer) -> bool:
-    return not a.is_error
-
-
-def _refused(a: ToolAnswer) -> bool:
-    return a.is_error
-
-
-def _pull_coffee_plug(home: Home) -> None:
-    if home.simulator is not None:
-        home.simulator.kill_node(8)  # Coffee Maker Plug in the captured house
-
-
-SCRIPT: list[Step] = [
-    Step("What devices do I have?", "list_zwave_devices", {}, _ok),
-    Step(
-        "Turn on the kitchen light.",
-        "control_zwave_device",
-        {"deviceName": "kitchen light", "action": "on"},
-        _outcome("confirmed"),
-    ),
-    Step(
-        "Dim the living room lamp to 30 %.",
-        "control_zwave_device",
-        {"deviceName": "living room lamp", "action": "dim", "level": 30},
-        _outcome("confirmed"),
-    ),
-    Step(
-        "Is anything on in the kitchen?",
-        "list_zwave_devices",
-        {"target": "kitchen", "state": "on"},
-        _ok,
-    ),
-    Step(
-        "Turn off the kitchen and the porch.",
-        "control_zwave_group",
-        {"target": "kitchen and porch", "action": "off"},
-        _outcome("confirmed"),
-    ),
-    Step("Start Movie Night.", "activate_zwave_scene", {"scene": "movie night"}, _ok),
-    Step("Which lights are on?", "list_zwave_devices", {"target": "lights", "state": "on"}, _ok),
-    Step("How warm is it in the bedroom?", "get_device_sensor_data", {"deviceName": "bedroom sensor"}, _ok),
-    Step("Is everything working?", "check_zwave_health", {}, lambda a: a.result.get("healthy") is True),
-    Step(
-        "Switch the bedroom sensor on.",
-        "control_zwave_device",
-        {"deviceName": "bedroom sensor", "action": "on"},
-        _refused,
-    ),
-    Step(
-        "Lock the front door.",
-        "control_zwave_device",
-        {"deviceName": "front door", "action": "lock"},
-        _outcome("confirmed"),
-    ),
-]
-UNLOCK = {"deviceName": "front door", "action": "unlock"}
-DEAD_NODE = Step(
-    "Turn on the coffee maker.",
-    "control_zwave_device",
-    {"deviceName": "coffee maker", "action": "on"},
-    lambda a: a.result.get("outcome") != "confirmed",
-    before=_pull_coffee_plug,
-    narration="(In the simulated house, the coffee maker's plug stops answering: a dead node.)",
-)
-NEW_DEVICE = NewDevice(name="Hallway Motion", location="Hallway")
-NEW_DEVICE_DETAILS = Step(
-    "What security and firmware does the new sensor have?",
-    "get_zwave_node_details",
-    {"deviceName": "hallway motion"},
-    lambda a: a.result.get("security") == "S2 authenticated",
-)
-HEALTH_AFTER = Step(
-    "Is everything still working?",
-    "check_zwave_health",
-    {},
-    lambda a: a.result.get("healthy") is False and "dead" in a.text,
-)
-
-
-class Conversation:
-    """Drives the server through the script, printing each turn; counts the turns that went off-script."""
-
-    def __init__(self, client: Any, home: Home, transcript: Transcript) -> None:
-        self.client = client
-        self.home = home
-        self.t = transcript
-        self.off_script: list[str] = []
-        self.calls = 0
-
-    async def call(self, name: str, args: dict[str, Any]) -> ToolAnswer:
-        self.calls += 1
-        started = time.perf_counter()
-        answer = answer_of(await self.client.call_tool(name, args))
-        took_ms = (time.perf_counter() - started) * 1000
-        self.t.line(f"  [tool] {format_call(name, args)}  {took_ms:.0f} ms")
-        self.t.wrapped("Assistant: ", answer.text)
-        return answer
-
-    def check(self, step: str, ok: bool) -> None:
-        if not ok:
-            self.off_script.append(step)
-            self.t.line("  (not what the script expected)")
-
-    async def say(self, step: Step) -> ToolAnswer:
-        if step.before is not None:
-            step.before(self.home)
-        if step.narration:
-            self.t.line(step.narration)
-        self.t.line(f"You: {step.said}")
-        answer = await self.call(step.tool, step.args)
-        self.check(step.said, step.expect(answer))
-        self.t.line()
-        return answer
-
-    async def unlock_with_confirmation(self) -> None:
-        self.t.line("You: Unlock the front door.")
-        asked = await self.call("control_zwave_device", UNLOCK)
-        token = asked.result.get("confirmationToken")
-        self.check("unlock the front door", asked.result.get("outcome") == "needs_confirmation")
-        self.t.line()
-        if not isinstance(token, str):
-            return
-        self.t.line("You: Yes, I'm at the door: unlock it.")
-        done = await self.call("control_zwave_device", {**UNLOCK, "confirmationToken": token})
-        self.check("confirm the unlock", done.result.get("outcome") == "confirmed")
-        self.t.line()
-
-    async def run(self) -> None:
-        for step in SCRIPT:
-            await self.say(step)
-        await self.unlock_with_confirmation()
-        await self.say(DEAD_NODE)
-        await self.say(HEALTH_AFTER)
-        if self.home.admin:
-            await self.include_a_device()
-
-    async def include_a_device(self) -> None:
-        """--admin: a new sensor joins with S2 security, the PIN read off its label (the two-step flow)."""
-        sim = self.home.simulator
-        device = sim.admin.press_button(NEW_DEVICE) if sim is not None else NEW_DEVICE
-        self.t.line(
-            f"(A new motion sensor is unpacked and its button pressed; its label reads DSK {device.dsk}.)"
-        )
-        self.t.line("You: Add the new motion sensor in the hallway, securely.")
-        args = {"security": "s2", "name": device.name, "location": device.location}
-        asked = await self.call("start_zwave_inclusion", args)
-        token = asked.result.get("confirmationToken")
-        self.check("start the inclusion", isinstance(token, str))
-        self.t.line()
-        self.t.line("You: Yes, go ahead.")
-        grant = await self.call("start_zwave_inclusion", {**args, "confirmationToken": token})
-        self.check("the security question", grant.result.get("pending") == "grant")
-        self.t.line()
-        self.t.line("You: Yes, grant it.")
-        pin = await self.call("answer_zwave_inclusion", {"grant": True})
-        self.check("the PIN question", pin.result.get("pending") == "pin")
-        self.t.line()
-        self.t.line(f"You: The PIN is {device.pin}.")
-        done = await self.call("answer_zwave_inclusion", {"pin": device.pin})
-        self.check("the inclusion", done.result.get("phase") == "interview_completed")
-        self.t.line()
-        await self.say(NEW_DEVICE_DETAILS)
-
-
-async def wait_until_ready(client: Any, timeout: float) -> ToolAnswer:
-    """Poll check_zwave_health until the gateway is healthy; the last answer either way."""
-    deadline = time.monotonic() + timeout
-    while True:
-        answer = answer_of(await client.call_tool("check_zwave_health", {}))
-        if answer.result.get("healthy") is True or time.monotonic() >= deadline:
-            return answer
-        await anyio.sleep(0.1)
 
 
 def log_tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:

@@ -1,10 +1,10 @@
 """`zwave-mcp explain`: how zwave-mcp understands each device, for a person or a bug report.
 
 For every node: the product and its device class, then each device zwave-mcp makes of it (name and key,
-kind, what can be read with its units, what can be done), then the node's values no device uses. Those
-are what a bug report about "my fan is a dimmer" needs. Offline from a house file (`--house`: any format
-`zwave_mcp.simulator.dumps` reads: Home Assistant device diagnostics, zwave-js-server node states,
-zwave-js-ui's nodes dump or getNodes reply), or from the live gateway with the usual settings (hidden
+kind, what can be read with its units, what can be done, what its state answer says), then the node's
+values no device uses. Those are what a bug report about "my fan is a dimmer" needs. Offline from a
+house file (`--house`: any format `zwave_mcp.simulator.dumps` reads: Home Assistant device diagnostics,
+zwave-js-server node states, zwave-js-ui's nodes dump or getNodes reply), or from the live gateway with the usual settings (hidden
 devices stay hidden: their whole node is left out).
 
 Only the devices layer's public API is used (`build_devices`, `Device.kind/capabilities/all_values`,
@@ -88,10 +88,12 @@ def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
     endpoint_of = {v.value_id: v.endpoint for v in device.all_values()}
     found = describe.readings(device, now_ms)
     actions = available_actions(device)
+    says = describe.sentence(device)  # before the fault is read: describing it may be what fails
     return {
         "key": device.key,
         "name": device.name,
         "endpoint": device.endpoint,
+        "part": device.part,
         "kind": device.kind.value if device.kind is not None and device.fault is None else None,
         # zwave-js-ui has not sent its values yet (just after it started): what it is cannot be known yet
         "loading": device.node.loading,
@@ -109,6 +111,7 @@ def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
             for r in found
         ],
         "actions": actions,
+        "says": says,
         "values": sorted(v.value_id for v in device.all_values()),
     }
 
@@ -173,6 +176,8 @@ def _device_lines(device: dict[str, Any]) -> list[str]:
     others = [c for c in device["capabilities"] if c != device["kind"]]
     also = f" (also {', '.join(others)})" if others else ""
     where = f", endpoint {device['endpoint']}" if device["endpoint"] is not None else ""
+    if device["endpoint"] is not None and device["part"] is None:
+        where += ", the node's main part"  # the node's own name: what it is bought for (`build`)
     lines = [f"  - {device['name']} [key {device['key']}{where}]: {kind}{also}"]
     several = len({r["endpoint"] for r in device["readings"]}) > 1
     readings = [_reading_text(r, several) for r in device["readings"]]
@@ -184,6 +189,7 @@ def _device_lines(device: dict[str, Any]) -> list[str]:
     actions = device["actions"]
     lines.append(f"      does:  {', '.join(actions) if actions else 'nothing (it only reports)'}")
     lines.append(f"      uses {plural(len(device['values']), 'value')}")
+    lines.append(f"      says:  {device['says']}")
     return lines
 
 

@@ -1,10 +1,24 @@
-"""Nodes → devices.
+"""Nodes → devices, the way a person owns them (Home Assistant's device with its entities is the model).
 
-One device per node, unless more than one endpoint carries its own actuators (the Porch Double Switch:
-Basic on the root, a Binary Switch on endpoints 1 and 2). Then each such endpoint is a device of its own
-("Porch Double Switch 2", key "11.2"), and the root is a device only when it has something of its own
-besides a battery (a root Basic is only a mirror and is ignored). There is no "parent" device: a name
-that fits both endpoints is ambiguous, which is safer than switching both.
+A node is one device unless more than one of its endpoints acts on its own (a double relay, a fan/light
+module, a floor thermostat with a relay on endpoint 4). Then:
+
+- **the node's own name is its main function**, the thing people buy it for (`main_part`): the endpoint a
+  model row names (`Quirks.main_part`), else the one whose kind the node's device class is for (a
+  Thermostat's thermostat, a Multilevel Switch's light before its fan), else the first kind in
+  `KIND_ORDER` (a lock before a light before a switch), else the lowest endpoint, as Home Assistant gives
+  the device's own name to the first endpoint's entity. Its key is "<node>.<endpoint>" ("11.1"; the root's
+  is "<node>") and it answers to "<name> <endpoint>" too, its name before there was a main part;
+- **it says every reading of every endpoint that is not a device of its own**: the root's meters and
+  buttons, a floor thermostat's sensor endpoints, the node's battery; a thermostat also takes the meters
+  of the endpoints it switches (they measure the heating it drives);
+- **every other endpoint that acts is a part**, named "<name> <label>" with the label zwave-js gives the
+  endpoint from the device's configuration ("Kitchen RGBW White channel"), else "<name> <endpoint>"
+  ("Porch Double Switch 2"), key "<node>.<endpoint>"; it reads what its own endpoint reads, and the
+  node's battery.
+
+Before that, a thermostat whose mode, setpoints and operating state sit on different endpoints is made
+one thermostat, unless several endpoints have setpoints of their own (zones: a thermostat each).
 """
 
 from __future__ import annotations
@@ -12,12 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.boundary import fault_reason, note_fault
 from zwave_mcp.devices.discovery import Found, discover
 from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, TABLE
 from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.policy.sensitive import names_an_entry
+from zwave_mcp.safetext import plain_text
 
 # zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
 BROADCAST_NODE_IDS = frozenset({255, 4095})
@@ -62,36 +78,140 @@ def devices_for_node(node: ZNode) -> list[Device]:
     if not is_user_node(node):
         return []
     detected = discover(node, TABLE)
+    _one_thermostat(detected)
     actuated = [ep for ep, found in detected.items() if found.has_actuator()]
+    name = node.display_name
     if len(actuated) <= 1:
         whole = Found()
         for found in detected.values():
             whole.merge(found)
-        return [_device(node, str(node.id), None, device_name(node.display_name, None), whole)]
+        return [_device(node, str(node.id), None, name, whole)]
 
-    devices: list[Device] = []
-    root = Found()
+    main = main_part(node, {ep: detected[ep] for ep in actuated})
+    owner = Found()
+    owner.merge(detected[main])
     for ep, found in detected.items():
-        if ep == 0 or ep not in actuated:
-            root.merge(found)
-    battery = root.values.get(m.BATTERY_LEVEL)
-    if root.capabilities - {Capability.BATTERY}:
-        devices.append(_device(node, str(node.id), 0, device_name(node.display_name, 0), root))
+        if ep not in actuated:
+            owner.merge(found)  # the root's meters and buttons, sensor endpoints, the battery
+    if Capability.THERMOSTAT in owner.capabilities:
+        _take_meters(owner, [detected[ep] for ep in actuated if ep != main])
+    battery = owner.values.get(m.BATTERY_LEVEL)
+    devices: list[Device] = []
     for ep in actuated:
-        if ep == 0:
+        if ep == main:
+            key = f"{node.id}.{ep}" if ep else str(node.id)
+            devices.append(_device(node, key, ep, name, owner, other_names=(device_name(name, str(ep)),)))
             continue
         found = detected[ep]
         if battery is not None and Capability.BATTERY not in found.capabilities:
             found.capabilities.add(Capability.BATTERY)
             found.values[m.BATTERY_LEVEL] = battery
-        devices.append(_device(node, f"{node.id}.{ep}", ep, device_name(node.display_name, ep), found))
+        part = part_label(node, ep)
+        numbered = () if part == str(ep) else (device_name(name, str(ep)),)
+        devices.append(
+            _device(
+                node, f"{node.id}.{ep}", ep, device_name(name, part), found, part=part, other_names=numbered
+            )
+        )
     return devices
 
 
-def device_name(node_name: str, endpoint: int | None) -> str:
-    """A device's name from its node's: the node's own for the whole node or its root, "<node> <n>" for
-    endpoint n ("Porch Double Switch 2")."""
-    return f"{node_name} {endpoint}" if endpoint else node_name
+def device_name(node_name: str, part: str | None) -> str:
+    """A device's name from its node's: the node's own for the whole node or its main part, "<node> <part>"
+    for another part ("Porch Double Switch 2", "Kitchen RGBW White channel")."""
+    return f"{node_name} {part}" if part else node_name
+
+
+def part_label(node: ZNode, endpoint: int) -> str:
+    """How a part of a node is told apart: the label zwave-js gives its endpoint from the device's
+    configuration ("White channel", "Relay 4"), else its endpoint number."""
+    own = plain_text(str(node.endpoint_labels.get(endpoint) or ""), 40)
+    if own.casefold() in ("", "root endpoint", f"endpoint {endpoint}"):
+        return str(endpoint)
+    return own
+
+
+# The kinds a node's device class is for, best first (a Multilevel Switch is bought for its light).
+_CLASS_KINDS: dict[int, tuple[Capability, ...]] = {
+    zc.GENERIC_THERMOSTAT: (Capability.THERMOSTAT,),
+    zc.GENERIC_ENTRY_CONTROL: (Capability.LOCK, Capability.COVER),
+    zc.GENERIC_BINARY_SWITCH: (Capability.SWITCH, Capability.VALVE, Capability.SIREN),
+    zc.GENERIC_MULTILEVEL_SWITCH: (Capability.COLOR, Capability.DIMMER, Capability.FAN, Capability.COVER),
+}
+
+
+def _class_kinds(node: ZNode) -> tuple[Capability, ...]:
+    generic, specific = node.generic_class, node.specific_class
+    if generic == zc.GENERIC_MULTILEVEL_SWITCH and specific in zc.MOTOR_SPECIFIC_CLASSES:
+        return (Capability.COVER,)
+    if generic == zc.GENERIC_MULTILEVEL_SWITCH and specific == zc.SPECIFIC_FAN_SWITCH:
+        return (Capability.FAN,)
+    if generic == zc.GENERIC_BINARY_SWITCH and specific == zc.SPECIFIC_VALVE:
+        return (Capability.VALVE,)
+    if generic == zc.GENERIC_BINARY_SWITCH and specific == zc.SPECIFIC_SIREN:
+        return (Capability.SIREN,)
+    return _CLASS_KINDS.get(generic if generic is not None else -1, ())
+
+
+def main_part(node: ZNode, acting: dict[int, Found]) -> int:
+    """The endpoint that is the node's main function, among the endpoints that act (see the module)."""
+    wanted = _class_kinds(node)
+
+    def rank(ep: int) -> tuple[int, int, int, int]:
+        found = acting[ep]
+        kind = next(c for c in KIND_ORDER if c in found.capabilities and c in m.ACTUATORS)
+        return (
+            0 if found.data.main_part else 1,
+            wanted.index(kind) if kind in wanted else len(wanted),
+            KIND_ORDER.index(kind),
+            ep,
+        )
+
+    return min(acting, key=rank)
+
+
+def _one_thermostat(detected: dict[int, Found]) -> None:
+    """A thermostat spread over endpoints (mode on one, setpoints on another, operating state on a
+    third) gathered on the endpoint with the setpoints; left alone when several endpoints have setpoints
+    (a thermostat per zone). A role two endpoints fill is the first's; the other value stays unused."""
+    parts = [ep for ep, found in detected.items() if Capability.THERMOSTAT in found.capabilities]
+    if len(parts) < 2:
+        return
+    cores = [ep for ep in parts if any(r.startswith(m.SETPOINT_PREFIX) for r in detected[ep].values)]
+    if len(cores) > 1:
+        return
+    core = detected[cores[0] if cores else parts[0]]
+    for ep in parts:
+        found = detected[ep]
+        if found is core:
+            continue
+        core.unclaimed.extend(v for role, v in found.values.items() if role in core.values)
+        core.merge(found)
+        detected[ep] = Found()
+
+
+def _take_meters(owner: Found, parts: list[Found]) -> None:
+    """The meters of the parts a thermostat switches are the thermostat's: they measure the heating it
+    drives (each value stays on one device, so a room's energy is not counted twice)."""
+    for found in parts:
+        for value in found.readings.pop(Capability.METER, []):
+            owner.capabilities.add(Capability.METER)
+            owner.readings.setdefault(Capability.METER, []).append(value)
+            owner.purposes.setdefault(value.value_id, found.purposes.pop(value.value_id, "meter"))
+        found.capabilities.discard(Capability.METER)
+
+
+def _setpoint_type(found: Found) -> None:
+    """A setpoint published without its type ("setpoint.0", no property key) under the type its metadata
+    says (`ccSpecific.setpointType`), when it says one the thermostat does not have already."""
+    value = found.values.get(m.SETPOINT_PREFIX + "0")
+    said = (value.meta.cc_specific or {}).get("setpointType") if value is not None else None
+    if value is None or not isinstance(said, int) or isinstance(said, bool) or said <= 0:
+        return
+    if m.SETPOINT_PREFIX + str(said) not in found.values:
+        del found.values[m.SETPOINT_PREFIX + "0"]
+        found.values[m.SETPOINT_PREFIX + str(said)] = value
+        found.purposes[value.value_id] = m.SETPOINT_PREFIX + str(said)
 
 
 def _views(found: Found) -> None:
@@ -106,7 +226,17 @@ def _views(found: Found) -> None:
                     break
 
 
-def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: Found) -> Device:
+def _device(
+    node: ZNode,
+    key: str,
+    endpoint: int | None,
+    name: str,
+    found: Found,
+    *,
+    part: str | None = None,
+    other_names: tuple[str, ...] = (),
+) -> Device:
+    _setpoint_type(found)
     _views(found)
     ordered = tuple(c for c in KIND_ORDER if c in found.capabilities)
     return Device(
@@ -124,4 +254,6 @@ def _device(node: ZNode, key: str, endpoint: int | None, name: str, found: Found
         purposes=found.purposes,
         data=found.data,
         unclaimed=tuple(found.unclaimed),
+        part=part,
+        other_names=other_names,
     )

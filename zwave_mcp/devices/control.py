@@ -36,13 +36,12 @@ from zwave_mcp.devices.presets import (
     tone_named,
 )
 from zwave_mcp.devices.resolve import echo
+from zwave_mcp.devices.thermostats import mode_name, working_setpoints
 from zwave_mcp.devices.zwave_classes import SOUND_SWITCH
 from zwave_mcp.gateway.model import ValueState, ZValue
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
 
-# zwave-js ThermostatMode → the setpoint type that mode uses (Heat → Heating, Cool → Cooling, …).
-MODE_SETPOINT: dict[int, int] = {1: 1, 2: 2, 7: 7, 8: 8, 9: 9, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14, 15: 15}
 # What people call setpoints, → zwave-js setpoint type.
 SETPOINT_WORDS: dict[str, int] = {"heat": 1, "heating": 1, "cool": 2, "cooling": 2, "eco": 11, "away": 13}
 
@@ -329,13 +328,14 @@ def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
         return setpoints[key]
     if len(setpoints) == 1:
         return next(iter(setpoints.values()))
+    working = working_setpoints(device)  # its mode's; with no mode at all its heating one (a valve heats)
+    if len(working) == 1:
+        return working[0]
     mode = device.values.get(m.THERMOSTAT_MODE)
     mode_value = mode.value if mode is not None else None
-    key = MODE_SETPOINT.get(mode_value) if isinstance(mode_value, int) else None
-    if key is not None and key in setpoints:
-        return setpoints[key]
     if mode is not None and mode_value is not None:
-        why = f"is in {mode.state_text() or mode_value} mode"
+        named = mode_name(mode)
+        why = f"is in {named} mode" if named else f"is in mode {mode_value}"
     else:
         why = "has not reported its mode"
     raise InvalidValue(f"{device.name} {why}, so say which setpoint to set: {names}.")
@@ -433,7 +433,7 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
         except InvalidValue:
             raise InvalidValue(f"{allowed}; '{echo(str(raw))}' is neither.") from None
         level = to_level(percent, target)
-        named = fan_speed_at(device, level) if device.data.get("fan_speeds") else None
+        named = fan_speed_at(device, level) if device.data.fan_speeds else None
         if named is not None:
             level = named.high  # a fan of known speeds runs at its speeds only: the one this percent is in
         shown, argument = (f"{percent} %" if named is None else f"{named.name} ({percent} %)"), percent

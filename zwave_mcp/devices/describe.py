@@ -6,12 +6,12 @@ enum names ("UnsecuredWithTimeout") or Python's `None`/`True`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import color_name
-from zwave_mcp.devices.control import MODE_SETPOINT
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
@@ -30,6 +30,15 @@ from zwave_mcp.devices.readings import (
 from zwave_mcp.devices.readings import enum_words as _words
 from zwave_mcp.devices.readings import number as _number
 from zwave_mcp.devices.readings import unit_text as _unit
+from zwave_mcp.devices.thermostats import (
+    BOTH_SETPOINTS,
+    mode_name,
+    operating_name,
+    setpoint_phrases,
+    working_setpoints,
+)
+from zwave_mcp.devices.thermostats import temperature as _temperature
+from zwave_mcp.devices.zwave_classes import NOTIFICATION
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 
@@ -79,17 +88,22 @@ NOT_UNDERSTOOD = "not understood yet"
 STILL_LOADING = "still loading"  # zwave-js-ui has not sent the device's values yet (ZNode.loading)
 
 
-def _state_summary(device: Device, with_power: bool = True) -> str:
+def _state_summary(device: Device, with_power: bool = True, with_slats: bool = False) -> str:
     v = device.values
     if device.fault is not None or (not device.understood and device.unclaimed):
         return NOT_UNDERSTOOD
     if device.has(Capability.LOCK):
         return _lock_summary(device)
     if device.has(Capability.THERMOSTAT):
-        mode, temperature = _thermostat_parts(device)
-        return f"{mode}, {temperature} now" if temperature else mode
+        mode, besides, temperature = _thermostat_parts(device)
+        text = f"{mode}, {temperature} now" if temperature else mode
+        return f"{text}; {', '.join(besides)}" if besides else text  # "off, 21 °C now; heating set to 20 °C"
     if device.has(Capability.COVER) and m.COVER_TARGET in v:
-        return _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+        position = _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
+        tilt = level_percent(v.get(m.TILT_CURRENT) or v.get(m.TILT_TARGET)) if with_slats else None
+        if tilt is None or position == "position unknown":
+            return position
+        return f"{position}, slats tilted {tilt} %"  # the full answer says them, a list does not
     if device.has(Capability.COVER) and m.TILT_TARGET in v:  # slats only (a Window Covering tilt)
         slats = slat_words(device)
         return "slats not reported yet" if slats is None else f"slats {slats}"
@@ -160,6 +174,9 @@ def _sentence(device: Device) -> str:
         return f"{name} is not understood yet: zwave-mcp does not know what it does."
     if (lock_door := device.values.get(m.LOCK_DOOR)) is not None:
         found = [r for r in found if r.value_id != lock_door.value_id]  # the lock's state says its door
+    if device.has(Capability.LOCK) and lock_state(device) is not None:
+        said = {r.value_id for r in _lock_alerts(device)}  # "locked and jammed": the state says them
+        found = [r for r in found if r.value_id not in said]
     power, others = sentence_phrases(found)
     if not _acts(device):
         if not power and not others:
@@ -178,7 +195,7 @@ def _sentence(device: Device) -> str:
         battery = [p for p in others if p.startswith("battery ")]
         rest = [p for p in others if p not in battery]
         return f"{name} reports {and_list(rest + power + battery)}."  # alarms, environment, power, battery
-    summary = _state_summary(device, with_power=False)
+    summary = _state_summary(device, with_power=False, with_slats=True)
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."
     unknown = True
@@ -212,12 +229,13 @@ def _sentence(device: Device) -> str:
 
 def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
     """ "Hallway Thermostat is heating to 20 °C; it is 20.8 °C now, with humidity 30 % and battery 90 %." """
-    mode, temperature = _thermostat_parts(device)
+    mode, besides, temperature = _thermostat_parts(device)
     room = device.values.get(m.THERMOSTAT_TEMPERATURE)
     power, others = sentence_phrases([r for r in found if room is None or r.value_id != room.value_id])
     text = f"{device.name} is {mode}"
-    if (fan := fan_words(device)) is not None:
-        text += f", with {fan}"
+    extras = [*besides, *(w for w in (valve_words(device), fan_words(device)) if w is not None)]
+    if extras:  # "is off, with heating set to 20 °C and the fan on auto low"
+        text += f", with {and_list(extras)}"
     if power:
         text += f", {', '.join(power)}"
     if temperature:
@@ -225,6 +243,19 @@ def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
     elif others:
         text += f"; it reports {and_list(others)}"
     return text + "."
+
+
+def valve_words(device: Device) -> str | None:
+    """A radiator thermostat's valve: "the valve 40 % open", "the valve closed"; None when it has no
+    valve it reports or has not said."""
+    level = level_percent(device.values.get(m.THERMOSTAT_VALVE))
+    if level is None:
+        return None
+    return (
+        "the valve closed"
+        if level == 0
+        else ("the valve fully open" if level == 100 else f"the valve {level} % open")
+    )
 
 
 def fan_words(device: Device) -> str | None:
@@ -254,7 +285,7 @@ def _fan_summary(device: Device) -> str:
     level = level_percent(current)
     if level is None:
         return "unknown"
-    speed = fan_speed_at(device, current.value) if device.data.get("fan_speeds") else None
+    speed = fan_speed_at(device, current.value) if device.data.fan_speeds else None
     return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
 
 
@@ -303,55 +334,104 @@ def door_open(device: Device) -> bool | None:
     return True if said == "open" else False if said == "closed" else None
 
 
+# What a lock says is wrong with it, by the Notification state's text (zwave-js's Access Control and
+# Home Security states): said with its state, "locked and jammed".
+_LOCK_TROUBLE = {
+    "lock jammed": "jammed",
+    "manual not fully locked operation": "not fully locked",
+    "rf not fully locked operation": "not fully locked",
+    "auto lock not fully locked operation": "not fully locked",
+    "tampering, product cover removed": "its cover has been removed",
+    "tampering, invalid code": "tampered with (a wrong code was entered)",
+    "tampering, product moved": "it has been moved",
+}
+
+
+def _lock_alerts(device: Device) -> list[Reading]:
+    """The lock's jam and tamper notifications that stand now (not idle), with their words."""
+    values = {v.value_id: v for v in device.all_values()}
+    out = []
+    for r in readings(device, 0):
+        if r.command_class != NOTIFICATION or r.idle or r.value in (None, 0):
+            continue
+        value = values.get(r.value_id)
+        text = (value.state_text() or "").casefold() if value is not None else ""
+        if text in _LOCK_TROUBLE or r.sensor == "tamper":
+            out.append(replace(r, text=_LOCK_TROUBLE.get(text, r.text)))
+    return out
+
+
+def lock_alerts(device: Device) -> list[str]:
+    """What a lock reports wrong with it now, in words: "jammed", "its cover has been removed"."""
+    said: list[str] = []
+    for r in _lock_alerts(device):
+        if r.text and r.text not in said:
+            said.append(r.text)
+    return said
+
+
 def _lock_summary(device: Device) -> str:
+    """ "locked, door closed", "locked and jammed, but the door is open", "lock state unknown; jammed"."""
     state = lock_state(device)
     text = state or "lock state unknown"
+    if alerts := lock_alerts(device):
+        text = f"{text} and {and_list(alerts)}" if state else f"{text}; {and_list(alerts)}"
     opened = door_open(device)
     if opened is None:
         return text
     if opened:
-        return "locked, but the door is open" if state == "locked" else f"{text} and the door is open"
+        if state == "locked":
+            return f"{text}, but the door is open"
+        return f"{text}, and the door is open" if alerts else f"{text} and the door is open"
     return f"{text}, door closed"
 
 
-def _thermostat_parts(device: Device) -> tuple[str, str | None]:
-    """("heating to 20 °C", "20.8 °C"): what it is set to and doing, and the room temperature it reports."""
+def _thermostat_parts(device: Device) -> tuple[str, list[str], str | None]:
+    """("heating to 20 °C", [], "20.8 °C"), ("off", ["heating set to 20 °C"], None): what it is set to
+    and doing, the setpoints said besides (in every mode, and before the mode is reported), and the room
+    temperature it reports."""
     temperature = device.values.get(m.THERMOSTAT_TEMPERATURE)
     now = (
         f"{_number(temperature.value)}{_unit(temperature.unit)}"
         if temperature is not None and is_number(temperature.value)
         else None
     )
-    mode, verb = _thermostat_mode(device)
+    mode, verb, besides = _thermostat_mode(device)
     doing = operating_state(device)
     if doing is None or doing == verb or (doing == "idle" and mode == "off"):
-        return mode, now
+        return mode, besides, now
     if verb:  # "heating to 20 °C" while idle: say what it is set to, then what it does
         mode = f"set to {verb[:-3]} to" + mode[len(verb) + 3 :]
-    return f"{mode} and {doing}", now
+    return f"{mode} and {doing}", besides, now
 
 
-def _thermostat_mode(device: Device) -> tuple[str, str | None]:
-    """("heating to 20 °C", "heating"): the mode in words, and the doing it promises (None: no promise)."""
+def _thermostat_mode(device: Device) -> tuple[str, str | None, list[str]]:
+    """("heating to 20 °C", "heating", []): the mode in words, the doing it promises (None: no promise),
+    and the other setpoints to say with it ("heating set to 20 °C" while off)."""
     mode = device.values.get(m.THERMOSTAT_MODE)
-    if mode is None or mode.value is None:
-        setpoints = [s for s in device.setpoints().values() if is_number(s.value)]
-        if len(setpoints) == 1:
-            return f"set to {_number(setpoints[0].value)}{_unit(setpoints[0].unit)}", None
-        return "not reporting its mode yet", None
+    working = working_setpoints(device)
+    target = _temperature(working[0]) if working else None
+    if mode is None:  # a radiator valve: no mode, it heats to its heating setpoint (as Home Assistant)
+        if target is not None:
+            return f"set to {target}", None, setpoint_phrases(device, working)
+        besides = setpoint_phrases(device, [])
+        return ("not reporting its setpoint yet", None, []) if not besides else (and_list(besides), None, [])
+    if mode.value is None:
+        return "not reporting its mode yet", None, setpoint_phrases(device, [])
     if mode.value == 0:
-        return "off", None
-    setpoint = device.setpoints().get(MODE_SETPOINT.get(mode.value, -1))
-    target = (
-        f"{_number(setpoint.value)}{_unit(setpoint.unit)}"
-        if setpoint is not None and is_number(setpoint.value)
-        else None
-    )
-    verb = _MODE_VERBS.get(mode.value)
+        return "off", None, setpoint_phrases(device, [])
+    name = mode_name(mode)
+    in_mode = f"in {_words(name)} mode" if name else f"in mode {_number(mode.value)}"
+    if mode.value in BOTH_SETPOINTS and len(working) == 2:
+        low, high = _temperature(working[0]), _temperature(working[1])
+        if low is not None and high is not None:  # Auto: heating below one, cooling above the other
+            return f"{in_mode}, between {low} and {high}", None, []
+    verb = _MODE_VERBS.get(mode.value) if isinstance(mode.value, int) else None
     if verb and target:
-        return f"{verb} {target}", verb[:-3]
-    mode_text = _words(mode.state_text() or f"mode {mode.value}")
-    return (f"in {mode_text} mode at {target}" if target else f"in {mode_text} mode"), None
+        return f"{verb} {target}", verb[:-3], []
+    if target:
+        return f"{in_mode} at {target}", None, []
+    return in_mode, None, setpoint_phrases(device, [])
 
 
 def operating_state(device: Device) -> str | None:
@@ -359,7 +439,7 @@ def operating_state(device: Device) -> str | None:
     value = device.values.get(m.THERMOSTAT_OPERATING)
     if value is None or value.value is None:
         return None
-    text = value.state_text()
+    text = operating_name(value)
     if text is None:
         return None
     return _OPERATING_WORDS.get(text.casefold(), _words(text))
@@ -473,16 +553,18 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     if role in (m.LOCK_BOLT, m.LOCK_LATCH) and isinstance(new, str):
         return f"reported its {role.split('.')[1]} {new.lower()}"
     if role == m.THERMOSTAT_MODE:
-        return (
-            "was switched off"
-            if new == 0
-            else f"switched to {_words(value.state_text(new) or str(new))} mode"
-        )
+        if new == 0:
+            return "was switched off"
+        named = mode_name(value, new)  # a mode outside its list by zwave-js's name, never "mode 31 mode"
+        return f"switched to {_words(named)} mode" if named else f"switched to mode {_number(new)}"
     if role == m.THERMOSTAT_OPERATING:
-        doing = value.state_text(new) or str(new)
+        doing = operating_name(value, new) or f"operating state {new}"
         return (
             f"is now {_OPERATING_WORDS.get(doing.casefold(), _words(doing))}"  # "is now running only its fan"
         )
+    if role == m.THERMOSTAT_VALVE and is_number(new):
+        percent = to_percent(new, value)
+        return "closed its valve" if percent == 0 else f"opened its valve to {percent} %"
     if role is not None and role.startswith(m.SETPOINT_PREFIX):
         name = (value.property_key_name or "").lower()
         return f"{name + ' ' if name else ''}setpoint set to {_number(new)}{_unit(value.unit)}"
@@ -541,6 +623,7 @@ _ROLE_NOUNS = {
     m.THERMOSTAT_FAN_MODE: "fan mode",
     m.THERMOSTAT_FAN_STATE: "fan state",
     m.THERMOSTAT_FAN_OFF: "fan off setting",
+    m.THERMOSTAT_VALVE: "valve opening",
 }
 
 

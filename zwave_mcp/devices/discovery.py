@@ -12,12 +12,13 @@ nodes, which rows can apply to each kind of node and what it found of each node 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.model import Capability
+from zwave_mcp.devices import zwave_classes as zc
+from zwave_mcp.devices.model import NO_QUIRKS, Capability, Quirks
 from zwave_mcp.gateway.model import ZNode, ZValue
 
 # A schema's `role` for a value that is read, not controlled: it goes on the device's readings.
@@ -111,6 +112,58 @@ def product(manufacturer: int, types: Iterable[int], ids: Iterable[int]) -> Prod
     return Product(manufacturer, frozenset(types), frozenset(ids))
 
 
+def _version(text: str) -> tuple[int, ...] | None:
+    """ "4.13.8" → (4, 13, 8); None when it is not dotted numbers."""
+    parts = text.strip().split(".")
+    if not all(p.isascii() and p.isdigit() for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class FirmwareRange:
+    """A model row that holds only for these firmware versions (both ends included; None: open), as Home
+    Assistant's `FirmwareVersionRange`: "3.0" and up is `FirmwareRange(low="3.0")`. A node that has not
+    said its firmware version is in no range."""
+
+    low: str | None = None
+    high: str | None = None
+
+    def holds(self, node: ZNode) -> bool:
+        version = _version(node.firmware_version or "")
+        if version is None:
+            return False
+        low = None if self.low is None else _version(self.low)
+        high = None if self.high is None else _version(self.high)
+        return (low is None or version >= low) and (high is None or version <= high)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigIs:
+    """A model row that holds only when a configuration parameter says so (a shutter's operating mode is
+    "venetian blind"), as Home Assistant's rows that require a Configuration value. A node that has not
+    reported the parameter does not say so."""
+
+    parameter: int
+    values: frozenset[int]
+    endpoint: int = 0
+
+    def holds(self, node: ZNode) -> bool:
+        for value in node.values.values():
+            if (
+                value.command_class == zc.CONFIGURATION
+                and value.property == self.parameter
+                and value.property_key is None
+                and value.endpoint == self.endpoint
+            ):
+                return isinstance(value.value, int) and value.value in self.values
+        return False
+
+
+def config_is(parameter: int, *values: int, endpoint: int = 0) -> ConfigIs:
+    return ConfigIs(parameter, frozenset(values), endpoint)
+
+
 @dataclass(frozen=True, slots=True)
 class Schema:
     """One row of the table: which value it claims, and what the value is for.
@@ -120,8 +173,9 @@ class Schema:
     default `kind`, measuring or detecting `purpose`) or IGNORE. `companions` are further values of the
     same endpoint and property key claimed with it ((role, match), e.g. a target's current value). The
     device conditions (`generic`/`specific` device class, `products`, `endpoints`) and the endpoint
-    conditions (`required` and `absent` values, `needs_kind` found by an earlier row, `after_kind`: any
-    kind found, `alone`: nothing but a battery found on the node so far) must all hold.
+    conditions (`required` and `absent` values, `needs_kind` found by an earlier row on the endpoint, or
+    on any endpoint of the node with `kind_on_node`, `after_kind`: any kind found, `alone`: nothing but a
+    battery found on the node so far) must all hold.
     """
 
     name: str  # what the row claims and why, for people reading the table: "fan: GE/Jasco 12730 (3 speeds)"
@@ -141,11 +195,27 @@ class Schema:
     required: tuple[ValueMatch, ...] = ()
     absent: tuple[ValueMatch, ...] = ()
     needs_kind: Capability | None = None
+    # `needs_kind` may be on another endpoint of the node (a thermostat's operating state reported by
+    # the root while its mode sits on endpoint 1: `build` makes them one thermostat).
+    kind_on_node: bool = False
     after_kind: bool = False  # only on an endpoint an earlier row made something of
     alone: bool = False
     multi: bool = False  # claim every value that fits (readings, setpoints), not only the first
     entry: bool = False  # opening it opens a way into the house (a gate, a garage door)
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Quirks = NO_QUIRKS
+    # Model rows only: the firmware versions and configuration parameter values the row holds for.
+    firmware: FirmwareRange | None = None
+    config: tuple[ConfigIs, ...] = ()
+
+    def __post_init__(self) -> None:
+        if (self.firmware is not None or self.config) and not self.products:
+            raise ValueError(f"{self.name}: a firmware or configuration condition belongs on a model row")
+
+    def holds_for(self, node: ZNode) -> bool:
+        """The row's firmware and configuration conditions hold for this node."""
+        if self.firmware is not None and not self.firmware.holds(node):
+            return False
+        return all(condition.holds(node) for condition in self.config)
 
     def fits_device_class(self, node: ZNode) -> bool:
         if self.generic is not None and node.generic_class not in self.generic:
@@ -161,7 +231,7 @@ class Found:
     values: dict[str, ZValue] = field(default_factory=dict)
     readings: dict[Capability, list[ZValue]] = field(default_factory=dict)
     purposes: dict[str, str] = field(default_factory=dict)
-    data: dict[str, Any] = field(default_factory=dict)
+    data: Quirks = NO_QUIRKS
     unclaimed: list[ZValue] = field(default_factory=list)
     is_entry: bool = False
 
@@ -177,8 +247,7 @@ class Found:
             self.readings.setdefault(cap, []).extend(values)
         for value_id, purpose in other.purposes.items():
             self.purposes.setdefault(value_id, purpose)
-        for key, item in other.data.items():
-            self.data.setdefault(key, item)
+        self.data = self.data.merged(other.data)
         self.unclaimed.extend(other.unclaimed)
         self.is_entry = self.is_entry or other.is_entry
 
@@ -209,7 +278,7 @@ _Recipe = tuple[
         tuple[tuple[str, int], ...],
         tuple[tuple[Capability, tuple[int, ...]], ...],
         tuple[tuple[int, str], ...],
-        tuple[tuple[str, Any], ...],
+        Quirks,
         tuple[int, ...],
         bool,
     ],
@@ -270,9 +339,14 @@ class Table:
         return found
 
     def _models(self, node: ZNode) -> tuple[int, ...]:
-        """The model rows whose products the node is: all a row's product condition looks at."""
+        """The model rows whose products the node is and whose firmware and configuration conditions
+        hold: all a row's device conditions look at (so the plan and the shape, keyed on these rows, are
+        told apart by a parameter's value or a firmware version)."""
         ids = product_ids(node)
-        return () if ids is None else self._by_product.get(ids, ())
+        rows = () if ids is None else self._by_product.get(ids, ())
+        if any(self.schemas[row].firmware is not None or self.schemas[row].config for row in rows):
+            rows = tuple(row for row in rows if self.schemas[row].holds_for(node))
+        return rows
 
     def _run(self, node: ZNode, models: tuple[int, ...]) -> dict[int, Found]:
         """The rows, run over the node's values."""
@@ -283,6 +357,8 @@ class Table:
         claimed: set[str] = set()
         for schema, endpoints in self._plan(node, models, by_endpoint):
             if schema.alone and any(f.capabilities - {Capability.BATTERY} for f in found.values()):
+                continue
+            if schema.kind_on_node and not any(schema.needs_kind in f.capabilities for f in found.values()):
                 continue
             for ep in endpoints:
                 into = (
@@ -374,7 +450,7 @@ def _recipe(found: dict[int, Found], node: ZNode) -> _Recipe:
             tuple((role, at[id(v)]) for role, v in f.values.items()),
             tuple((shelf, tuple(at[id(v)] for v in values)) for shelf, values in f.readings.items()),
             tuple((at_id[value_id], purpose) for value_id, purpose in f.purposes.items()),
-            tuple(f.data.items()),
+            f.data,
             tuple(at[id(v)] for v in f.unclaimed),
             f.is_entry,
         )
@@ -390,7 +466,7 @@ def _replay(recipe: _Recipe, values: tuple[ZValue, ...]) -> dict[int, Found]:
             {role: values[i] for role, i in roles},
             {shelf: [values[i] for i in at] for shelf, at in readings},
             {values[i].value_id: purpose for i, purpose in purposes},
-            dict(data),
+            data,
             [values[i] for i in unclaimed],
             is_entry,
         )
@@ -413,7 +489,11 @@ def _of(by_class: _ByClass, wanted: ValueMatch) -> list[ZValue]:
 
 
 def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) -> None:
-    if schema.needs_kind is not None and schema.needs_kind not in found.capabilities:
+    if (
+        schema.needs_kind is not None
+        and not schema.kind_on_node
+        and schema.needs_kind not in found.capabilities
+    ):
         return
     if schema.after_kind and not found.capabilities:
         return
@@ -470,8 +550,8 @@ def _claim(schema: Schema, found: Found, value: ZValue, role: str, claimed: set[
     else:
         found.values[role] = value
         found.purposes[value.value_id] = role
-    for key, item in schema.data.items():
-        found.data.setdefault(key, item)
+    if schema.data:
+        found.data = found.data.merged(schema.data)
     found.is_entry = found.is_entry or schema.entry
 
 

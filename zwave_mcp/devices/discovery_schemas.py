@@ -9,33 +9,65 @@ and fan speed ranges of the known models are the ones zwave-js and Home Assistan
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
 from zwave_mcp.devices import zwave_classes as zc
-from zwave_mcp.devices.discovery import IGNORE, READING, Schema, Table, ValueMatch, match, product
+from zwave_mcp.devices.discovery import (
+    IGNORE,
+    READING,
+    ConfigIs,
+    Product,
+    Schema,
+    Table,
+    ValueMatch,
+    config_is,
+    match,
+    product,
+)
 from zwave_mcp.devices.model import Capability as C
+from zwave_mcp.devices.model import Quirks
+from zwave_mcp.devices.zwave_classes import (
+    BarrierProps,
+    BasicProps,
+    BatteryProps,
+    BinarySensorProps,
+    CentralSceneProps,
+    ColorProps,
+    DoorLockProps,
+    FibaroProps,
+    LockProps,
+    MeterProps,
+    MultilevelSensorProps,
+    NotificationProps,
+    SoundSwitchProps,
+    SwitchProps,
+    ThermostatProps,
+    WindowCoveringProps,
+)
 
 # ---- value shapes used by several rows --------------------------------------------------------------
 
-_LEVEL_TARGET = match(zc.MULTILEVEL_SWITCH, "targetValue", type="number", writeable=True)
+_LEVEL_TARGET = match(zc.MULTILEVEL_SWITCH, SwitchProps.TARGET, type="number", writeable=True)
 # A Multilevel Switch's companions: its report, start/stop level change ("Up"/"Down" on dimmers and
 # fans, "Open"/"Close" on covers), and zwave-js's "restore previous level".
 _LEVEL_COMPANIONS = (
-    (m.LEVEL_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),
-    (m.LEVEL_UP, match(zc.MULTILEVEL_SWITCH, "Up")),
-    (m.LEVEL_DOWN, match(zc.MULTILEVEL_SWITCH, "Down")),
-    (m.LEVEL_RESTORE, match(zc.MULTILEVEL_SWITCH, "restorePrevious", writeable=True)),
+    (m.LEVEL_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
+    (m.LEVEL_UP, match(zc.MULTILEVEL_SWITCH, SwitchProps.UP)),
+    (m.LEVEL_DOWN, match(zc.MULTILEVEL_SWITCH, SwitchProps.DOWN)),
+    (m.LEVEL_RESTORE, match(zc.MULTILEVEL_SWITCH, SwitchProps.RESTORE, writeable=True)),
 )
 _COVER_COMPANIONS = (
-    (m.COVER_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),
+    (m.COVER_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
     # Open/Close on covers, Up/Down or On/Off where the device calls itself another switch type.
-    (m.COVER_UP, match(zc.MULTILEVEL_SWITCH, "Open", "Up", "On")),
-    (m.COVER_DOWN, match(zc.MULTILEVEL_SWITCH, "Close", "Down", "Off")),
+    (m.COVER_UP, match(zc.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.UP, SwitchProps.ON)),
+    (m.COVER_DOWN, match(zc.MULTILEVEL_SWITCH, SwitchProps.CLOSE, SwitchProps.DOWN, SwitchProps.OFF)),
 )
-_SWITCH_TARGET = match(zc.BINARY_SWITCH, "targetValue", writeable=True)
-_SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),)
+_SWITCH_TARGET = match(zc.BINARY_SWITCH, SwitchProps.TARGET, writeable=True)
+_SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(zc.BINARY_SWITCH, SwitchProps.CURRENT)),)
 _WINDOW_COVERING_POSITION = match(
-    zc.WINDOW_COVERING, "targetValue", numbered=True, key_label_lacks="slat", writeable=True
+    zc.WINDOW_COVERING, WindowCoveringProps.TARGET, numbered=True, key_label_lacks="slat", writeable=True
 )
 
 
@@ -50,11 +82,13 @@ def _fan(
         primary=_LEVEL_TARGET,
         companions=_LEVEL_COMPANIONS,
         products=(product(manufacturer, types, ids),),
-        data={"fan_speeds": speeds} if speeds else {},
+        data=Quirks(fan_speeds=speeds),
     )
 
 
-def _cover(name: str, manufacturer: int, types: set[int], ids: set[int], *, entry: bool = False) -> Schema:
+def _cover(
+    name: str, manufacturer: int, types: Iterable[int], ids: Iterable[int], *, entry: bool = False
+) -> Schema:
     """A blind, shade, curtain or gate known by model that drives it with a Multilevel Switch although
     its device class is not a motor's."""
     return Schema(
@@ -68,6 +102,24 @@ def _cover(name: str, manufacturer: int, types: set[int], ids: set[int], *, entr
     )
 
 
+def _slats(name: str, model: Product, mode: ConfigIs) -> Schema:
+    """A shutter whose endpoint 2 tilts the slats of the blind on endpoint 1, when its operating mode
+    parameter says it drives a venetian blind (Home Assistant's rows require the same value)."""
+    return Schema(
+        name=f"cover: the slats of a {name}: endpoint 2 tilts the blind on endpoint 1",
+        kind=C.COVER,
+        role=m.TILT_TARGET,
+        primary=_LEVEL_TARGET,
+        companions=((m.TILT_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
+        products=(model,),
+        config=(mode,),
+        endpoints=frozenset({2}),
+        into_endpoint=1,
+    )
+
+
+_FGR222 = product(0x010F, {0x0301, 0x0302}, {0x1000, 0x1001})
+
 # ---- device-specific rows -----------------------------------------------------------------------------
 
 MODEL_SCHEMAS: tuple[Schema, ...] = (
@@ -77,6 +129,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
     _fan("Honeywell 39358", 0x0039, {0x4944}, {0x3131}, ((1, 32), (33, 66), (67, 99))),
     _fan("Leviton ZW4SF", 0x001D, {0x0038}, {0x0002}, ((1, 25), (26, 50), (51, 75), (76, 99))),
     _fan("Leviton VRF01 quiet fan speed control", 0x001D, {0x1001}, {0x0209}, ()),
+    _fan("Enbrighten 58446 / ZWA4013", 0x0063, {0x4944}, {0x3533}, ((1, 25), (26, 50), (51, 75), (76, 99))),
     Schema(
         name="fan: Inovelli LZW36 (the fan is endpoint 2, the light endpoint 1)",
         kind=C.FAN,
@@ -85,9 +138,9 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         companions=_LEVEL_COMPANIONS,
         products=(product(0x031E, {0x000E}, {0x0001}),),
         endpoints=frozenset({2}),
-        data={"fan_speeds": ((2, 33), (34, 66), (67, 99))},
+        data=Quirks(fan_speeds=((2, 33), (34, 66), (67, 99))),
     ),
-    _cover("Fibaro FGR222 shutter", 0x010F, {0x0301, 0x0302}, {0x1000, 0x1001}),
+    _cover("Fibaro FGR222 shutter", _FGR222.manufacturer, _FGR222.types, _FGR222.ids),
     _cover("Qubino flush shutter", 0x0159, {0x0003}, {0x0052, 0x0053}),
     _cover("Graber/Bali/Spring Fashion blind", 0x026E, {0x4353}, {0x5A31}),
     _cover("iBlinds v2 blind", 0x0287, {0x0003}, {0x000D}),
@@ -111,16 +164,41 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         endpoints=frozenset({2}),
         multi=True,
     ),
+    _slats(
+        "Shelly Qubino Wave Shutter in venetian blind mode (parameter 71 is 1)",
+        product(0x0460, {0x0003}, {0x0082}),
+        config_is(71, 1),
+    ),
+    _slats(
+        "Fibaro FGR223 in venetian blind mode (parameter 151 is 2)",
+        product(0x010F, {0x0303}, {0x1000, 0x1001}),
+        config_is(151, 2),
+    ),
     Schema(
-        name="cover: the slats of Shelly Qubino Wave Shutter and Fibaro FGR223 shutters (endpoint 2 tilts "
-        "the blind on endpoint 1)",
-        kind=C.COVER,
-        role=m.TILT_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=((m.TILT_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
+        name="housekeeping: endpoint 2 of a Shelly Wave Shutter or Fibaro FGR223 in another mode (it has no "
+        "practical function)",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.MULTILEVEL_SWITCH),
         products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
         endpoints=frozenset({2}),
-        into_endpoint=1,
+        multi=True,
+    ),
+    Schema(
+        name="cover: the slats of a Fibaro FGR222 in venetian blind mode (Fibaro's proprietary tilt value)",
+        kind=C.COVER,
+        role=m.TILT_TARGET,
+        primary=match(
+            zc.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_TILT,), writeable=True
+        ),
+        products=(_FGR222,),
+    ),
+    Schema(
+        name="housekeeping: the FGR222's proprietary position (its Multilevel Switch is the position)",
+        kind=None,
+        role=IGNORE,
+        primary=match(zc.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_POSITION,)),
+        products=(_FGR222,),
     ),
     Schema(
         name="housekeeping: the colour and brightness of Aeotec Smart Switch 6's LED ring (it is a plug)",
@@ -142,7 +220,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
         kind=C.BINARY_SENSOR,
         role=READING,
-        primary=match(zc.BINARY_SENSOR, "Any", type="boolean"),
+        primary=match(zc.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
         purpose="door",
         products=(product(0x014A, {0x0001}, {0x0002}),),
     ),
@@ -150,7 +228,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="binary sensor: Fibaro FGMS001 motion sensor (its motion is Binary Sensor 'Any')",
         kind=C.BINARY_SENSOR,
         role=READING,
-        primary=match(zc.BINARY_SENSOR, "Any", type="boolean"),
+        primary=match(zc.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
         purpose="motion",
         products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
     ),
@@ -158,7 +236,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
         kind=C.BINARY_SENSOR,
         role=READING,
-        primary=match(zc.NOTIFICATION, "Access Control"),
+        primary=match(zc.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
         purpose="window",
         products=(product(0x0313, {0x0701}, {0x0002}),),
         multi=True,
@@ -168,20 +246,22 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         kind=C.SIREN,
         role=m.SIREN_TONE,
         primary=_LEVEL_TARGET,
-        companions=((m.SIREN_TONE_CURRENT, match(zc.MULTILEVEL_SWITCH, "currentValue")),),
+        companions=((m.SIREN_TONE_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
         products=(
             product(
                 0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}
             ),
         ),
-        data={"siren_tones": {0: "Off", 33: "Strobe only", 66: "Siren only", 99: "Siren and strobe"}},
+        data=Quirks(
+            siren_tones=((0, "Off"), (33, "Strobe only"), (66, "Siren only"), (99, "Siren and strobe"))
+        ),
     ),
     Schema(
         name="valve: Zooz ZAC36 Titan water valve actuator",
         kind=C.VALVE,
         role=m.VALVE_TARGET,
         primary=_SWITCH_TARGET,
-        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),),
+        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, SwitchProps.CURRENT)),),
         products=(product(0x027A, {0x0101}, {0x0036}),),
     ),
 )
@@ -193,67 +273,81 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="lock: Door Lock",
         kind=C.LOCK,
         role=m.LOCK_TARGET,
-        primary=match(zc.DOOR_LOCK, "targetMode", writeable=True),
+        primary=match(zc.DOOR_LOCK, DoorLockProps.TARGET_MODE, writeable=True),
         companions=(
-            (m.LOCK_CURRENT, match(zc.DOOR_LOCK, "currentMode")),
-            (m.LOCK_DOOR, match(zc.DOOR_LOCK, "doorStatus")),
-            (m.LOCK_BOLT, match(zc.DOOR_LOCK, "boltStatus")),
-            (m.LOCK_LATCH, match(zc.DOOR_LOCK, "latchStatus")),
+            (m.LOCK_CURRENT, match(zc.DOOR_LOCK, DoorLockProps.CURRENT_MODE)),
+            (m.LOCK_DOOR, match(zc.DOOR_LOCK, DoorLockProps.DOOR)),
+            (m.LOCK_BOLT, match(zc.DOOR_LOCK, DoorLockProps.BOLT)),
+            (m.LOCK_LATCH, match(zc.DOOR_LOCK, DoorLockProps.LATCH)),
         ),
     ),
     Schema(
         name="housekeeping: the old Lock command class beside Door Lock (Door Lock controls it)",
         kind=None,
         role=IGNORE,
-        primary=match(zc.LOCK, "locked"),
+        primary=match(zc.LOCK, LockProps.LOCKED),
         needs_kind=C.LOCK,
     ),
     Schema(
         name="lock: the old Lock command class alone (one value: locked or not, written and reported)",
         kind=C.LOCK,
         role=m.LOCK_TARGET,
-        primary=match(zc.LOCK, "locked", type="boolean", writeable=True),
+        primary=match(zc.LOCK, LockProps.LOCKED, type="boolean", writeable=True),
     ),
     Schema(
         name="thermostat: mode",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_MODE,
-        primary=match(zc.THERMOSTAT_MODE, "mode", writeable=True),
+        primary=match(zc.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
     ),
     Schema(
         name="thermostat: setpoints",
         kind=C.THERMOSTAT,
         role=m.SETPOINT_PREFIX + "{key}",
-        primary=match(zc.THERMOSTAT_SETPOINT, "setpoint", numbered=True, type="number", writeable=True),
+        primary=match(
+            zc.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True
+        ),
         multi=True,
+    ),
+    Schema(
+        name="thermostat: a setpoint published without its type (no property key; `build` reads the type "
+        "from its metadata where it says one)",
+        kind=C.THERMOSTAT,
+        role=m.SETPOINT_PREFIX + "0",
+        primary=match(
+            zc.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
+        ),
     ),
     Schema(
         name="thermostat: a mode it reports but cannot be set",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_MODE,
-        primary=match(zc.THERMOSTAT_MODE, "mode"),
+        primary=match(zc.THERMOSTAT_MODE, ThermostatProps.MODE),
         needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
     ),
     Schema(
-        name="thermostat: operating state",
+        name="thermostat: operating state (on whichever endpoint reports it)",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_OPERATING,
-        primary=match(zc.THERMOSTAT_OPERATING_STATE, "state"),
+        primary=match(zc.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
         needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
     ),
     Schema(
         name="thermostat: fan mode",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_FAN_MODE,
-        primary=match(zc.THERMOSTAT_FAN_MODE, "mode", writeable=True, has_states=True),
-        companions=((m.THERMOSTAT_FAN_OFF, match(zc.THERMOSTAT_FAN_MODE, "off")),),
+        primary=match(zc.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
+        companions=((m.THERMOSTAT_FAN_OFF, match(zc.THERMOSTAT_FAN_MODE, ThermostatProps.FAN_OFF)),),
     ),
     Schema(
         name="thermostat: fan state",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_FAN_STATE,
-        primary=match(zc.THERMOSTAT_FAN_STATE, "state"),
+        primary=match(zc.THERMOSTAT_FAN_STATE, ThermostatProps.STATE),
         needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
     ),
     Schema(
         name="cover: Window Covering position",
@@ -261,17 +355,23 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         role=m.COVER_TARGET,
         primary=_WINDOW_COVERING_POSITION,
         companions=(
-            (m.COVER_CURRENT, match(zc.WINDOW_COVERING, "currentValue")),
-            (m.COVER_UP, match(zc.WINDOW_COVERING, "levelChangeUp")),
-            (m.COVER_DOWN, match(zc.WINDOW_COVERING, "levelChangeDown")),
+            (m.COVER_CURRENT, match(zc.WINDOW_COVERING, WindowCoveringProps.CURRENT)),
+            (m.COVER_UP, match(zc.WINDOW_COVERING, WindowCoveringProps.LEVEL_UP)),
+            (m.COVER_DOWN, match(zc.WINDOW_COVERING, WindowCoveringProps.LEVEL_DOWN)),
         ),
     ),
     Schema(
         name="cover: Window Covering slats (tilt)",
         kind=C.COVER,
         role=m.TILT_TARGET,
-        primary=match(zc.WINDOW_COVERING, "targetValue", numbered=True, key_label_has="slat", writeable=True),
-        companions=((m.TILT_CURRENT, match(zc.WINDOW_COVERING, "currentValue")),),
+        primary=match(
+            zc.WINDOW_COVERING,
+            WindowCoveringProps.TARGET,
+            numbered=True,
+            key_label_has="slat",
+            writeable=True,
+        ),
+        companions=((m.TILT_CURRENT, match(zc.WINDOW_COVERING, WindowCoveringProps.CURRENT)),),
     ),
     Schema(
         name="cover: Multilevel Switch of a motor device class",
@@ -289,14 +389,14 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         role=m.COVER_TARGET,
         primary=_LEVEL_TARGET,
         companions=_COVER_COMPANIONS,
-        required=(match(zc.MULTILEVEL_SWITCH, "Open", "Close"),),
+        required=(match(zc.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.CLOSE),),
     ),
     Schema(
         name="cover: Barrier Operator (garage door, gate)",
         kind=C.COVER,
         role=m.COVER_TARGET,
-        primary=match(zc.BARRIER_OPERATOR, "targetState", writeable=True),
-        companions=((m.COVER_CURRENT, match(zc.BARRIER_OPERATOR, "currentState")),),
+        primary=match(zc.BARRIER_OPERATOR, BarrierProps.TARGET_STATE, writeable=True),
+        companions=((m.COVER_CURRENT, match(zc.BARRIER_OPERATOR, BarrierProps.CURRENT_STATE)),),
         entry=True,
     ),
     Schema(
@@ -313,7 +413,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         kind=C.VALVE,
         role=m.VALVE_TARGET,
         primary=_SWITCH_TARGET,
-        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, "currentValue")),),
+        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, SwitchProps.CURRENT)),),
         generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
         specific=frozenset({zc.SPECIFIC_VALVE}),
     ),
@@ -330,14 +430,23 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="siren: Sound Switch tones",
         kind=C.SIREN,
         role=m.SIREN_TONE,
-        primary=match(zc.SOUND_SWITCH, "toneId", type="number", writeable=True),
+        primary=match(zc.SOUND_SWITCH, SoundSwitchProps.TONE, type="number", writeable=True),
         companions=(
-            (m.SIREN_VOLUME, match(zc.SOUND_SWITCH, "defaultVolume", writeable=True)),
-            (m.SIREN_DEFAULT_TONE, match(zc.SOUND_SWITCH, "defaultToneId", writeable=True)),
+            (m.SIREN_VOLUME, match(zc.SOUND_SWITCH, SoundSwitchProps.DEFAULT_VOLUME, writeable=True)),
+            (m.SIREN_DEFAULT_TONE, match(zc.SOUND_SWITCH, SoundSwitchProps.DEFAULT_TONE, writeable=True)),
         ),
     ),
     Schema(
-        name="housekeeping: a thermostat's own valve opening (set through its setpoint)",
+        name="thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_VALVE,
+        primary=match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
+        generic=frozenset({zc.GENERIC_THERMOSTAT}),
+        needs_kind=C.THERMOSTAT,
+        kind_on_node=True,
+    ),
+    Schema(
+        name="housekeeping: the rest of a thermostat's valve (set through its setpoint, not by hand)",
         kind=None,
         role=IGNORE,
         primary=match(zc.MULTILEVEL_SWITCH),
@@ -370,18 +479,18 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="color: Color Switch",
         kind=C.COLOR,
         role=m.COLOR_TARGET,
-        primary=match(zc.COLOR_SWITCH, "targetColor", key=(None,), writeable=True),
+        primary=match(zc.COLOR_SWITCH, ColorProps.TARGET, key=(None,), writeable=True),
         companions=(
-            (m.COLOR_HEX, match(zc.COLOR_SWITCH, "hexColor")),
-            (m.COLOR_CURRENT, match(zc.COLOR_SWITCH, "currentColor")),
+            (m.COLOR_HEX, match(zc.COLOR_SWITCH, ColorProps.HEX)),
+            (m.COLOR_CURRENT, match(zc.COLOR_SWITCH, ColorProps.CURRENT)),
         ),
     ),
     Schema(
         name="color: Color Switch by hex colour only",
         kind=C.COLOR,
         role=m.COLOR_HEX,
-        primary=match(zc.COLOR_SWITCH, "hexColor", writeable=True),
-        companions=((m.COLOR_CURRENT, match(zc.COLOR_SWITCH, "currentColor")),),
+        primary=match(zc.COLOR_SWITCH, ColorProps.HEX, writeable=True),
+        companions=((m.COLOR_CURRENT, match(zc.COLOR_SWITCH, ColorProps.CURRENT)),),
     ),
 )
 
@@ -405,7 +514,7 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         name="button: Central Scene presses",
         kind=C.BUTTON,
         role=READING,
-        primary=match(zc.CENTRAL_SCENE, "scene"),
+        primary=match(zc.CENTRAL_SCENE, CentralSceneProps.SCENE),
         purpose="button",
         multi=True,
     ),
@@ -461,7 +570,8 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         kind=None,
         role=IGNORE,
         primary=ValueMatch(
-            command_class=frozenset({zc.NOTIFICATION}), property=frozenset({"alarmType", "alarmLevel"})
+            command_class=frozenset({zc.NOTIFICATION}),
+            property=frozenset({NotificationProps.ALARM_TYPE, NotificationProps.ALARM_LEVEL}),
         ),
         multi=True,
     ),
@@ -491,14 +601,14 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         name="meter: Meter readings",
         kind=C.METER,
         role=READING,
-        primary=match(zc.METER, "value", type="number"),
+        primary=match(zc.METER, MeterProps.VALUE, type="number"),
         multi=True,
     ),
     Schema(
         name="battery: level",
         kind=C.BATTERY,
         role=m.BATTERY_LEVEL,
-        primary=match(zc.BATTERY, "level"),
+        primary=match(zc.BATTERY, BatteryProps.LEVEL),
     ),
     Schema(
         name="battery: other battery facts (low, charging, …)",
@@ -547,11 +657,21 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     Schema(
+        name="sensor: a Basic current value with no target, on a node that offers nothing else (a reading, "
+        "as Home Assistant's Basic sensor)",
+        kind=C.SENSOR,
+        role=READING,
+        primary=match(zc.BASIC, BasicProps.CURRENT, type="number"),
+        absent=(match(zc.BASIC, BasicProps.TARGET),),
+        purpose="level",
+        alone=True,
+    ),
+    Schema(
         name="switch: Basic, on a node that offers nothing else (0 off, 255 on)",
         kind=C.SWITCH,
         role=m.SWITCH_TARGET,
-        primary=match(zc.BASIC, "targetValue", writeable=True),
-        companions=((m.SWITCH_CURRENT, match(zc.BASIC, "currentValue")),),
+        primary=match(zc.BASIC, BasicProps.TARGET, writeable=True),
+        companions=((m.SWITCH_CURRENT, match(zc.BASIC, BasicProps.CURRENT)),),
         alone=True,
     ),
     Schema(
@@ -571,6 +691,10 @@ TABLE = Table(SCHEMAS)
 # temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it); the state of
 # a lock of the old Lock command class is the one value it is locked and unlocked by.
 ROLE_VIEWS: tuple[tuple[C, str, ValueMatch], ...] = (
-    (C.THERMOSTAT, m.THERMOSTAT_TEMPERATURE, match(zc.MULTILEVEL_SENSOR, "Air temperature")),
-    (C.LOCK, m.LOCK_CURRENT, match(zc.LOCK, "locked")),
+    (
+        C.THERMOSTAT,
+        m.THERMOSTAT_TEMPERATURE,
+        match(zc.MULTILEVEL_SENSOR, MultilevelSensorProps.AIR_TEMPERATURE),
+    ),
+    (C.LOCK, m.LOCK_CURRENT, match(zc.LOCK, LockProps.LOCKED)),
 )

@@ -1,4 +1,4 @@
-"""What people call a device: a node, or one endpoint of a node whose endpoints carry their own actuators.
+"""What people call a device: a node, or a part of a node whose endpoints act on their own (`build`).
 
 A `Device` keeps the `ZValue`s each capability uses under a role name (`SWITCH_TARGET`, `LOCK_CURRENT`, …),
 so control and description never search the node again. The values are the node's own `ZValue` objects:
@@ -92,8 +92,36 @@ THERMOSTAT_OPERATING = "thermostat.operating_state"
 THERMOSTAT_FAN_MODE = "thermostat.fan_mode"  # Thermostat Fan Mode CC: Auto low, Low, High, …
 THERMOSTAT_FAN_STATE = "thermostat.fan_state"  # Thermostat Fan State CC: Idle / Running, …
 THERMOSTAT_FAN_OFF = "thermostat.fan_off"  # Thermostat Fan Mode "off": true while the fan is kept off
+THERMOSTAT_VALVE = "thermostat.valve"  # a radiator thermostat's valve opening (its Multilevel Switch, 0-99)
 SETPOINT_PREFIX = "setpoint."  # + setpoint type number, e.g. "setpoint.1" (Heating)
 BATTERY_LEVEL = "battery.level"
+
+
+@dataclass(frozen=True, slots=True)
+class Quirks:
+    """What a model's discovery row knows of it beyond its command classes (typed: nothing is read by a
+    string key). Empty fields say nothing: a row sets only what its model needs."""
+
+    # A fan known by model: its Multilevel Switch level ranges, slowest first ((1, 33), (34, 67), …).
+    fan_speeds: tuple[tuple[int, int], ...] = ()
+    # A siren whose tones are Multilevel Switch levels: (level, tone name), as the maker names them.
+    siren_tones: tuple[tuple[int, str], ...] = ()
+    # The endpoint this row claims on is the node's main function (what its own name means).
+    main_part: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.fan_speeds or self.siren_tones or self.main_part)
+
+    def merged(self, other: Quirks) -> Quirks:
+        """These quirks, with what `other` knows and these do not (the first row's facts are kept)."""
+        return Quirks(
+            fan_speeds=self.fan_speeds or other.fan_speeds,
+            siren_tones=self.siren_tones or other.siren_tones,
+            main_part=self.main_part or other.main_part,
+        )
+
+
+NO_QUIRKS = Quirks()
 
 
 @dataclass(slots=True)
@@ -118,12 +146,17 @@ class Device:
     # What discovery says each value it claimed is for (value id → "level.target", "smoke", "temperature"…).
     purposes: dict[str, str] = field(default_factory=dict)
     # Facts of the discovery rows that matched (a fan's speed presets, a siren's tones by level).
-    data: dict[str, Any] = field(default_factory=dict)
+    data: Quirks = NO_QUIRKS
     # Values no discovery row claimed: what a bug report about a device not understood needs.
     unclaimed: tuple[ZValue, ...] = ()
     # Why zwave-mcp failed on this device (its discovery or its description raised): it is then "not
     # understood yet", with this reason in `explain` and the log, and every other device answers as usual.
     fault: str | None = None
+    # A part of a node that is not its main function: what tells it apart in its name ("2", "White
+    # channel"); None for the whole node or its main part, which has the node's own name (`build`).
+    part: str | None = None
+    # Further names it answers to exactly, besides its name and aliases (the main part's "<node> <n>").
+    other_names: tuple[str, ...] = ()
 
     @property
     def understood(self) -> bool:

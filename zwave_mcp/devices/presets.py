@@ -36,7 +36,7 @@ class Speed:
 
 def fan_speeds(device: Device) -> list[Speed]:
     """The fan's speeds, slowest first."""
-    ranges = device.data.get("fan_speeds") or _DEFAULT_SPEEDS
+    ranges = device.data.fan_speeds or _DEFAULT_SPEEDS
     names = _SPEED_NAMES.get(len(ranges)) or tuple(f"speed {i}" for i in range(1, len(ranges) + 1))
     return [Speed(name, int(low), int(high)) for name, (low, high) in zip(names, ranges, strict=True)]
 
@@ -80,9 +80,8 @@ class Tone:
 
 def siren_tones(device: Device) -> list[Tone]:
     """The tones the siren can sound (not "off", not "default")."""
-    tones = device.data.get("siren_tones")
-    if isinstance(tones, dict):
-        return [Tone(int(v), str(n)) for v, n in tones.items() if v]
+    if device.data.siren_tones:
+        return [Tone(level, name) for level, name in device.data.siren_tones if level]
     target = device.values.get(m.SIREN_TONE)
     if target is None:
         return []

@@ -25,12 +25,12 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from zwave_mcp.config import read_small_file
 from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.groups import PLURALS, Group, GroupTarget, Kind, group_label, kinds_of, parse_group
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.names import normalize, words_of
 from zwave_mcp.safetext import loads_json, plain_text
-from zwave_mcp.smallfile import read_small_file
 
 # An alias maps to one device (a name or key) or, as a list, to a group (device names, keys or rooms).
 AliasTarget = str | Sequence[str]
@@ -123,6 +123,11 @@ class DeviceIndex:
             self._kinds.append(kinds_of(device, name_words))
             for word in _device_words(device, name_words, location_words):
                 self._by_word.setdefault(word, set()).add(i)
+            for other in device.other_names:  # a main part's "<node> <n>": exactly, and by its words
+                other_words = words_of(other)
+                self._by_name.setdefault(" ".join(other_words), []).append(i)
+                for word in other_words:
+                    self._by_word.setdefault(word, set()).add(i)
         self._vocabulary = sorted(self._by_word)
         self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
         self._groups: dict[str, tuple[str, list[str]]] = {}  # normalized group → (as written, members)

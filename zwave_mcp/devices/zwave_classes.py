@@ -74,9 +74,119 @@ HOUSEKEEPING = frozenset(
 GENERIC_THERMOSTAT = 0x08
 GENERIC_BINARY_SWITCH = 0x10
 GENERIC_MULTILEVEL_SWITCH = 0x11
+GENERIC_ENTRY_CONTROL = 0x40  # locks, garage doors and gates
 # Specific device classes of a Binary Switch.
 SPECIFIC_SIREN = 0x05
 SPECIFIC_VALVE = 0x06
 # Specific device classes of a Multilevel Switch.
 MOTOR_SPECIFIC_CLASSES = frozenset({0x03, 0x05, 0x06, 0x07})  # Multiposition Motor, Motor Control A/B/C
 SPECIFIC_FAN_SWITCH = 0x08
+
+
+# ---- property names, per command class (zwave-js value ids: the `property` of a value) ---------------
+# Discovery and the simulator name a value's property through these, never by a string of their own.
+
+
+class BasicProps:
+    TARGET = "targetValue"
+    CURRENT = "currentValue"
+    EVENT = "event"  # a device that sends Basic Set as an event (zwave-js "mapBasicSet": "event")
+
+
+class SwitchProps:
+    """Binary Switch and Multilevel Switch (and Window Covering's level values)."""
+
+    TARGET = "targetValue"
+    CURRENT = "currentValue"
+    DURATION = "duration"
+    RESTORE = "restorePrevious"
+    # Multilevel Switch level changes, by the switch type the device declares.
+    UP = "Up"
+    DOWN = "Down"
+    OPEN = "Open"
+    CLOSE = "Close"
+    ON = "On"
+    OFF = "Off"
+
+
+class WindowCoveringProps:
+    TARGET = "targetValue"
+    CURRENT = "currentValue"
+    LEVEL_UP = "levelChangeUp"
+    LEVEL_DOWN = "levelChangeDown"
+
+
+class ColorProps:
+    TARGET = "targetColor"
+    CURRENT = "currentColor"
+    HEX = "hexColor"
+
+
+class DoorLockProps:
+    TARGET_MODE = "targetMode"
+    CURRENT_MODE = "currentMode"
+    DOOR = "doorStatus"
+    BOLT = "boltStatus"
+    LATCH = "latchStatus"
+
+
+class LockProps:
+    LOCKED = "locked"
+
+
+class ThermostatProps:
+    """Thermostat Mode, Setpoint, Operating State, Fan Mode and Fan State."""
+
+    MODE = "mode"  # Thermostat Mode and Thermostat Fan Mode
+    SETPOINT = "setpoint"
+    STATE = "state"  # Operating State and Fan State
+    FAN_OFF = "off"
+
+
+class BarrierProps:
+    TARGET_STATE = "targetState"
+    CURRENT_STATE = "currentState"
+
+
+class SoundSwitchProps:
+    TONE = "toneId"
+    DEFAULT_TONE = "defaultToneId"
+    DEFAULT_VOLUME = "defaultVolume"
+
+
+class CentralSceneProps:
+    SCENE = "scene"
+
+
+class MeterProps:
+    VALUE = "value"
+    RESET = "reset"
+
+
+class NotificationProps:
+    ALARM_TYPE = "alarmType"
+    ALARM_LEVEL = "alarmLevel"
+    ACCESS_CONTROL = "Access Control"  # a notification type: doors, windows, locks
+
+
+class BinarySensorProps:
+    ANY = "Any"  # the sensor type of a Binary Sensor v1 that does not say what it senses
+
+
+class MultilevelSensorProps:
+    AIR_TEMPERATURE = "Air temperature"
+
+
+class BatteryProps:
+    LEVEL = "level"
+
+
+MANUFACTURER_PROPRIETARY = 0x91
+
+
+class FibaroProps:
+    """Manufacturer Proprietary values of Fibaro's venetian blind controllers (zwave-js "fibaro")."""
+
+    FIBARO = "fibaro"
+    VENETIAN_TILT = "venetianBlindsTilt"
+    VENETIAN_POSITION = "venetianBlindsPosition"

@@ -6,10 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.history.words import LastState
-from zwave_mcp.server.executor import ToolResult
-from zwave_mcp.server.json_value import AnyJson
 
 NAME_MAX = 200
 PERIOD_HELP = (

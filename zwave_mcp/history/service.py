@@ -25,10 +25,6 @@ from zwave_mcp.devices.sensor_types import TYPES
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.history.models import (
-    BatteryArgs,
-    BatteryResult,
-    EnergyArgs,
-    EnergyResult,
     HistoryArgs,
     HistoryEvent,
     HistoryResult,
@@ -457,18 +453,6 @@ class HistoryService:
             on = f" on {found.device}" if found.device else ""
             summary = f"{cap(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
-
-    # ---- energy and batteries (their own modules) --------------------------------------------------
-
-    async def energy(self, args: EnergyArgs) -> EnergyResult:
-        from zwave_mcp.history.usage import energy
-
-        return await energy(self, args)
-
-    async def batteries(self, args: BatteryArgs) -> BatteryResult:
-        from zwave_mcp.history.batteries import batteries
-
-        return await batteries(self, args)
 
     # ---- charts --------------------------------------------------------------------------------------
 

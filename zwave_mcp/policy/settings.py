@@ -32,12 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.config import ConfigError, Settings, env_name
+from zwave_mcp.config import ConfigError, Settings, env_name, read_small_file
 from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.sensitive import SafeBand
 from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
 from zwave_mcp.safetext import json_kind, loads_json
-from zwave_mcp.smallfile import read_small_file
 
 POLICY_FILE_MAX_BYTES = 1_000_000
 LIST_KEYS = ("allow", "deny", "hide", "confirm_devices")

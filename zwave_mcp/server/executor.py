@@ -44,6 +44,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, ValidationError
 
+from zwave_mcp.answers import ToolResult
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.logs import redact
 from zwave_mcp.server.asking import InputRequired
@@ -56,12 +57,6 @@ ResultT = TypeVar("ResultT", bound=BaseModel)
 
 # Argument names that old clients and the seeds' specs use for our parameters.
 STATIC_ALIASES: Mapping[str, str] = {"command": "action"}
-
-
-class ToolResult(BaseModel):
-    """Base of every tool's result: `summary` is one plain sentence a voice assistant can speak."""
-
-    summary: str
 
 
 class ToolEnvelope(BaseModel, Generic[ResultT]):

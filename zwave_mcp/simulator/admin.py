@@ -18,6 +18,7 @@ Shapes follow zwave-js-ui 11.22.2's `api/lib/ZwaveClient.ts` (the captures hold 
 - `driverFunction` is deliberately absent: this project never sends it.
 
 A device "waiting to join" is what a person pressing its button would be: `Admin.press_button(device)`.
+This module is the controller's state; `admin_api.py` answers the API calls with it.
 """
 
 from __future__ import annotations
@@ -28,17 +29,15 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from zwave_mcp.simulator import payloads
+from zwave_mcp.simulator.host import Respond, SimulatorHost
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, captured_house
-
-if TYPE_CHECKING:
-    from zwave_mcp.simulator.simulator import Simulator
+from zwave_mcp.simulator.samples import config_values
 
 log = logging.getLogger(__name__)
 
-Respond = Callable[..., None]
 
 # zwave-js enums (values as on the wire).
 STRATEGY_DEFAULT, STRATEGY_SMART_START, STRATEGY_INSECURE, STRATEGY_S0, STRATEGY_S2 = 0, 1, 2, 3, 4
@@ -134,64 +133,11 @@ def parse_qr(qr: Any) -> dict[str, Any]:
     return info
 
 
-# --------------------------------------------------------------------------- configuration parameters
-def config_values(node_id: int) -> dict[str, dict[str, Any]]:
-    """Configuration CC (112) values in zwave-js-ui's shape, as a device config file gives them."""
-    params = [
-        (1, "Motion sensitivity", 1, 10, 5, None, None),
-        (2, "Motion clear delay", 5, 600, 30, "seconds", None),
-        (3, "LED indicator", 0, 1, 1, None, [{"text": "Off", "value": 0}, {"text": "On", "value": 1}]),
-    ]
-    values: dict[str, dict[str, Any]] = {}
-    for number, label, low, high, default, unit, states in params:
-        value: dict[str, Any] = {
-            "id": f"{node_id}-112-0-{number}",
-            "nodeId": node_id,
-            "commandClass": 112,
-            "commandClassName": "Configuration",
-            "endpoint": 0,
-            "property": number,
-            "propertyName": label,
-            "type": "number",
-            "readable": True,
-            "writeable": True,
-            "label": label,
-            "description": f"Parameter {number}",
-            "default": default,
-            "min": low,
-            "max": high,
-            "valueSize": 1 if high < 128 else 2,
-            "format": 0,
-            "allowManualEntry": states is None,
-            "isFromConfig": True,
-            "stateless": False,
-            "commandClassVersion": 4,
-            "list": states is not None,
-            "value": default,
-            "lastUpdate": payloads.now_ms(),
-        }
-        if unit:
-            value["unit"] = unit
-        if states:
-            value["states"] = states
-        values[f"112-0-{number}"] = value
-    return values
-
-
-def house_with_config(node_id: int = 9) -> list[Node]:
-    """The captured house with Configuration parameters on one device (default: the colour bulb)."""
-    house = captured_house()
-    for node in house:
-        if node["id"] == node_id:
-            node["values"].update(config_values(node_id))
-    return house
-
-
 # --------------------------------------------------------------------------- the controller's state
 class Admin:
     """Controller-side state of one simulator: inclusion, provisioning, health checks, route rebuilds."""
 
-    def __init__(self, sim: Simulator) -> None:
+    def __init__(self, sim: SimulatorHost) -> None:
         self.sim = sim
         self.waiting: list[NewDevice] = []  # pressed their button to join
         self.leaving: list[int] = []  # nodes whose button was pressed to leave
@@ -679,7 +625,7 @@ def _rank(security_class: int) -> int:
     )
 
 
-def neighbours_of(sim: Simulator, node_id: int) -> list[int]:
+def neighbours_of(sim: SimulatorHost, node_id: int) -> list[int]:
     """A plausible mesh: the controller and the always-listening nodes next to it by id."""
     real = sorted(
         int(n["id"])
@@ -688,194 +634,3 @@ def neighbours_of(sim: Simulator, node_id: int) -> list[int]:
     )
     near = [other for other in real if abs(other - node_id) <= 2 or other == CONTROLLER_ID]
     return near
-
-
-# --------------------------------------------------------------------------- API handlers
-def _arg(args: list[Any], index: int) -> Any:
-    return args[index] if index < len(args) else None
-
-
-def _node(sim: Simulator, args: list[Any], method: str) -> Node:
-    node = sim.node(_arg(args, 0))
-    if node is None:
-        raise RuntimeError(f"Cannot read properties of undefined (reading '{method}')")
-    return node
-
-
-def _real_node(sim: Simulator, args: list[Any], method: str) -> Node:
-    node = _node(sim, args, method)
-    if node.get("virtual"):
-        raise RuntimeError(f"Node {node['id']} is a virtual node")
-    return node
-
-
-def _quick(sim: Simulator, respond: Respond, result: Any = None, *, missing: bool = False) -> None:
-    if missing:
-        respond(delay=sim.timing.api_reply)
-    else:
-        respond(result, delay=sim.timing.api_reply)
-
-
-def _start_inclusion(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.start_inclusion(_arg(args, 0), _arg(args, 1)))
-
-
-def _stop_inclusion(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.stop_inclusion())
-
-
-def _start_exclusion(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.start_exclusion())
-
-
-def _stop_exclusion(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.stop_exclusion())
-
-
-def _grant(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    sim.admin.grant(_arg(args, 0))
-    _quick(sim, respond, missing=True)
-
-
-def _validate_dsk(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    sim.admin.validate_dsk(_arg(args, 0))
-    _quick(sim, respond, missing=True)
-
-
-def _abort_inclusion(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    sim.admin.abort_inclusion()
-    _quick(sim, respond, missing=True)
-
-
-def _parse_qr(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    parsed = parse_qr(_arg(args, 0))
-    node = next((n for n in sim.nodes.values() if n.get("dsk") == parsed["dsk"]), None)
-    result: dict[str, Any] = {
-        "parsed": parsed,
-        "exists": node is None and sim.admin._provisioned(parsed["dsk"]) is not None,
-    }
-    if node is not None:
-        result["nodeId"] = node["id"]
-    _quick(sim, respond, result)
-
-
-def _provision(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.provision(_arg(args, 0)))
-
-
-def _provisioning_entries(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, list(sim.admin.provisioning))
-
-
-def _unprovision(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    sim.admin.unprovision(_arg(args, 0))
-    _quick(sim, respond, missing=True)
-
-
-def _is_failed(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "isFailedNode")
-    sim.radio.submit(sim.timing.ping, lambda: respond(node.get("status") == "Dead"))
-
-
-def _remove_failed(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = sim.node(_arg(args, 0))
-    if node is None:
-        raise RuntimeError(f"Node {_arg(args, 0)} not found")
-
-    def run() -> None:
-        try:
-            sim.admin.remove_failed(node)
-        except RuntimeError as exc:
-            respond(error=str(exc))
-            return
-        respond()
-
-    sim.radio.submit(sim.timing.ping * 2, run)
-
-
-def _replace_failed(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = sim.node(_arg(args, 0))
-    if node is None or node.get("status") != "Dead":
-        raise RuntimeError("The node could not be replaced because it has not failed (ZW0361)")
-    strategy = _arg(args, 1)
-    options = _arg(args, 2) if isinstance(_arg(args, 2), dict) else {}
-    _quick(
-        sim,
-        respond,
-        sim.admin.start_inclusion(STRATEGY_S2 if strategy is None else strategy, options, int(node["id"])),
-    )
-
-
-def _refresh_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "refreshInfo")
-    sim.admin.refresh_info(node)
-    _quick(sim, respond, missing=True)
-
-
-def _lifeline(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = _real_node(sim, args, "checkLifelineHealth")
-    rounds = _arg(args, 1) if isinstance(_arg(args, 1), int) else 5
-    sim.admin.health_check(node, CONTROLLER_ID, rounds, lambda r: respond(r), lifeline=True)
-
-
-def _route(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = _real_node(sim, args, "checkRouteHealth")
-    target = _arg(args, 1)
-    if sim.node(target) is None:
-        raise RuntimeError(f"Node {target} not found")
-    rounds = _arg(args, 2) if isinstance(_arg(args, 2), int) else 5
-    sim.admin.health_check(node, int(target), rounds, lambda r: respond(r), lifeline=False)
-
-
-def _abort_health(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "abortHealthCheck")
-    sim.admin.abort_health(int(node["id"]))
-    _quick(sim, respond, missing=True)
-
-
-def _rebuild_node(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = sim.node(_arg(args, 0))
-    if node is None:
-        raise RuntimeError(f"Node {_arg(args, 0)} not found")
-    sim.admin.rebuild_node(node, lambda ok: respond(ok))
-
-
-def _begin_rebuild(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.begin_rebuild())
-
-
-def _stop_rebuild(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.stop_rebuild())
-
-
-def _neighbours(sim: Simulator, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "getNodeNeighbors")
-    found = neighbours_of(sim, int(node["id"]))
-    node["neighbors"] = found
-    sim.radio.submit(sim.timing.ping, lambda: respond(found))
-
-
-HANDLERS: dict[str, Callable[[Simulator, list[Any], Respond], None]] = {
-    "startInclusion": _start_inclusion,
-    "stopInclusion": _stop_inclusion,
-    "startExclusion": _start_exclusion,
-    "stopExclusion": _stop_exclusion,
-    "grantSecurityClasses": _grant,
-    "validateDSK": _validate_dsk,
-    "abortInclusion": _abort_inclusion,
-    "parseQRCodeString": _parse_qr,
-    "provisionSmartStartNode": _provision,
-    "getProvisioningEntries": _provisioning_entries,
-    "unprovisionSmartStartNode": _unprovision,
-    "isFailedNode": _is_failed,
-    "removeFailedNode": _remove_failed,
-    "replaceFailedNode": _replace_failed,
-    "refreshInfo": _refresh_info,
-    "checkLifelineHealth": _lifeline,
-    "checkRouteHealth": _route,
-    "abortHealthCheck": _abort_health,
-    "rebuildNodeRoutes": _rebuild_node,
-    "beginRebuildingRoutes": _begin_rebuild,
-    "stopRebuildingRoutes": _stop_rebuild,
-    "getNodeNeighbors": _neighbours,
-}

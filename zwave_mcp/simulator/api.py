@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from zwave_mcp.simulator import devices, payloads
-from zwave_mcp.simulator.admin import HANDLERS as ADMIN_HANDLERS
+from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
+from zwave_mcp.simulator.admin_api import AdminHost
+from zwave_mcp.simulator.host import Respond
 from zwave_mcp.simulator.house import value_key
-
-if TYPE_CHECKING:
-    from zwave_mcp.simulator.simulator import Simulator
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +26,7 @@ OK = "Success zwave api call"
 NOT_CONNECTED = "Z-Wave client not connected"  # every API before the driver is ready (callApi)
 _MISSING: Any = object()
 
-Respond = Callable[..., None]
-Handler = Callable[["Simulator", list[Any], Respond], None]
+Handler = Callable[[AdminHost, list[Any], Respond], None]
 
 
 def parse_request(raw: bytes) -> tuple[Any, list[Any] | None]:
@@ -46,7 +44,7 @@ def parse_request(raw: bytes) -> tuple[Any, list[Any] | None]:
     return origin, args
 
 
-def handle(sim: Simulator, api_name: str, raw: bytes) -> None:
+def handle(sim: AdminHost, api_name: str, raw: bytes) -> None:
     origin, args = parse_request(raw)
     t = sim.timing
 
@@ -95,7 +93,7 @@ def _arg(args: list[Any], index: int) -> Any:
 
 
 # ---------------------------------------------------------------------- handlers
-def _get_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _get_info(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     # While the nodes come up after a start the real gateway says "driver ready" (11.22.2, checked).
     status, cnt_status = ("driver ready", "Driver ready") if sim.interviewing else ("scan done", None)
     result = {
@@ -113,7 +111,7 @@ def _get_info(sim: Simulator, args: list[Any], respond: Respond) -> None:
     respond(result, delay=sim.timing.api_reply)
 
 
-def _get_nodes(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _get_nodes(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     def later() -> None:
         with sim._lock:
             nodes = json.loads(payloads.dumps(sorted(sim.nodes.values(), key=_getnodes_order)))
@@ -131,7 +129,7 @@ def _getnodes_order(node: dict[str, Any]) -> tuple[int, int]:
     return (0 if node.get("virtual") else 1, int(node.get("id", 0)))
 
 
-def _write_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _write_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     vid = _arg(args, 0)
     if not isinstance(vid, dict):
         raise RuntimeError(_js_undefined("nodeId"))
@@ -139,7 +137,7 @@ def _write_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
     devices.write_value(sim, vid, _arg(args, 1), _arg(args, 2), lambda result: respond(result, delay=delay))
 
 
-def _write_multicast(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _write_multicast(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     # zwave-js-ui catches and logs every error of a multicast and returns undefined: the reply is always
     # `success: true` with no `result` key (ZwaveClient.writeMulticast).
     devices.write_multicast(
@@ -162,7 +160,7 @@ _NAMING_PROPERTY = {"name": "name", "loc": "location"}
 def _named(field: str) -> Handler:
     prop = _NAMING_PROPERTY[field]
 
-    def handler(sim: Simulator, args: list[Any], respond: Respond) -> None:
+    def handler(sim: AdminHost, args: list[Any], respond: Respond) -> None:
         node = sim.node(_arg(args, 0))
         if node is None:
             respond(error="Invalid Node ID", delay=sim.timing.api_reply)
@@ -190,14 +188,14 @@ def _named(field: str) -> Handler:
     return handler
 
 
-def _node_or_raise(sim: Simulator, args: list[Any], method: str) -> dict[str, Any]:
+def _node_or_raise(sim: AdminHost, args: list[Any], method: str) -> dict[str, Any]:
     node = sim.node(_arg(args, 0))
     if node is None:
         raise RuntimeError(_js_undefined(method))
     return node
 
 
-def _ping(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _ping(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node_or_raise(sim, args, "ping")
     if node.get("status") == "Dead" or sim.jammed:
         sim.radio.submit(sim.timing.dead_fail, lambda: respond(False))
@@ -210,7 +208,7 @@ def _ping(sim: Simulator, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.ping, done)
 
 
-def _republish(sim: Simulator, node: dict[str, Any], cc: Any = None) -> None:
+def _republish(sim: AdminHost, node: dict[str, Any], cc: Any = None) -> None:
     with sim._lock:
         sim.touch(node)
         for value in node.get("values", {}).values():
@@ -218,7 +216,7 @@ def _republish(sim: Simulator, node: dict[str, Any], cc: Any = None) -> None:
                 sim.set_value(node, value, value.get("value"))
 
 
-def _refresh_values(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _refresh_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node_or_raise(sim, args, "refreshValues")
 
     def done() -> None:
@@ -228,7 +226,7 @@ def _refresh_values(sim: Simulator, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.refresh, done)
 
 
-def _refresh_cc_values(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _refresh_cc_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node_or_raise(sim, args, "refreshCCValues")
 
     def done() -> None:
@@ -238,7 +236,7 @@ def _refresh_cc_values(sim: Simulator, args: list[Any], respond: Respond) -> Non
     sim.radio.submit(sim.timing.refresh * 2, done)
 
 
-def _poll_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _poll_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     vid = _arg(args, 0)
     if not isinstance(vid, dict):
         raise RuntimeError(_js_undefined("nodeId"))
@@ -262,7 +260,7 @@ def _poll_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.poll, done)
 
 
-def _send_command(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _send_command(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     ctx, command = _arg(args, 0), _arg(args, 1)
     if not isinstance(ctx, dict):
         raise RuntimeError(_js_undefined("nodeId"))
@@ -281,30 +279,30 @@ def _send_command(sim: Simulator, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.poll, lambda: respond(result))
 
 
-def _find_scene(sim: Simulator, scene_id: Any) -> dict[str, Any]:
+def _find_scene(sim: AdminHost, scene_id: Any) -> dict[str, Any]:
     for scene in sim.scenes:
         if scene["sceneid"] == scene_id:
             return scene
     raise RuntimeError("No scene found with given sceneid")
 
 
-def _get_scenes(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _get_scenes(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     respond(sim.scenes, delay=sim.timing.api_reply)
 
 
-def _create_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _create_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     new_id = max((s["sceneid"] for s in sim.scenes), default=0) + 1
     sim.scenes.append({"sceneid": new_id, "label": _arg(args, 0), "values": []})
     respond(True, delay=sim.timing.api_reply)
 
 
-def _remove_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _remove_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     scene = _find_scene(sim, _arg(args, 0))
     sim.scenes.remove(scene)
     respond(True, delay=sim.timing.api_reply)
 
 
-def _add_scene_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _add_scene_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     scene = _find_scene(sim, _arg(args, 0))
     vid = _arg(args, 1)
     if not isinstance(vid, dict):
@@ -324,11 +322,11 @@ def _add_scene_value(sim: Simulator, args: list[Any], respond: Respond) -> None:
     respond(sim.scenes, delay=sim.timing.api_reply)
 
 
-def _scene_get_values(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _scene_get_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     respond(_find_scene(sim, _arg(args, 0))["values"], delay=sim.timing.api_reply)
 
 
-def _activate_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
+def _activate_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     scene = _find_scene(sim, _arg(args, 0))
     respond(True, delay=sim.timing.api_reply)
     scale = sim.timing.scene_step / 0.3 if sim.timing.scene_step else 0.0
@@ -342,7 +340,7 @@ def _activate_scene(sim: Simulator, args: list[Any], respond: Respond) -> None:
         sim.scheduler.call_later(delay, _scene_write(sim, vid, entry.get("value")))
 
 
-def _scene_write(sim: Simulator, vid: dict[str, Any], new: Any) -> Callable[[], None]:
+def _scene_write(sim: AdminHost, vid: dict[str, Any], new: Any) -> Callable[[], None]:
     return lambda: devices.write_value(sim, vid, new, None, lambda result: None)
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from zwave_mcp.devices.zwave_classes import ColorProps, DoorLockProps, SwitchProps
+from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.simulator.house import sleeps, value_key
-
-if TYPE_CHECKING:
-    from zwave_mcp.simulator.simulator import Simulator
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ def _seconds(options: Any) -> float | None:
     return None
 
 
-def write_value(sim: Simulator, vid: Any, new: Any, options: Any, done: Done) -> None:
+def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done) -> None:
     """Start a write. `done(result)` is called once, later, on the scheduler thread."""
     t = sim.timing
     if not isinstance(vid, dict):
@@ -100,18 +99,18 @@ def write_value(sim: Simulator, vid: Any, new: Any, options: Any, done: Done) ->
 
 
 def _send(
-    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
 ) -> None:
     t = sim.timing
     cc = value.get("commandClass")
     prop = value.get("property")
-    if cc == 38 and prop == "restorePrevious" and new is True:
+    if cc == 38 and prop == SwitchProps.RESTORE and new is True:
         # zwave-js sends Multilevel Switch Set 0xFF: the device ramps back to its last level.
-        target = node.get("values", {}).get(value_key(cc, value.get("endpoint"), "targetValue"))
+        target = node.get("values", {}).get(value_key(cc, value.get("endpoint"), SwitchProps.TARGET))
         if target is not None:
             sim.radio.submit(t.write_working, lambda: _ramp(sim, node, target, 255, options, done))
             return
-    if cc in (38, 106) and prop == "targetValue":
+    if cc in (38, 106) and prop == SwitchProps.TARGET:
         sim.radio.submit(t.write_working, lambda: _ramp(sim, node, value, new, options, done))
     elif cc in SUPERVISED_CCS:
         sim.radio.submit(t.write_supervised, lambda: _apply(sim, node, value, new, 255, done))
@@ -125,23 +124,23 @@ def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] |
     Only a `targetValue` has one: `Up`/`Down`/`levelChange*` start or stop a movement and
     `restorePrevious` is handled as a ramp, so none of them may overwrite the level with their boolean.
     """
-    if value.get("property") != "targetValue":
+    if value.get("property") != SwitchProps.TARGET:
         return None
     key = value_key(
-        value.get("commandClass"), value.get("endpoint"), "currentValue", value.get("propertyKey")
+        value.get("commandClass"), value.get("endpoint"), SwitchProps.CURRENT, value.get("propertyKey")
     )
     found: dict[str, Any] | None = node.get("values", {}).get(key)
     return found
 
 
 def _apply(
-    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, status: int, done: Done
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, status: int, done: Done
 ) -> None:
     """Optimistic publishes together with the reply, then (unsupervised) the ~1.1 s re-poll."""
     cc, prop = value.get("commandClass"), value.get("property")
     sim.set_value(node, value, new)
-    if cc == 98 and prop == "targetMode":
-        _set_prop(sim, node, value, "currentMode", new)
+    if cc == 98 and prop == DoorLockProps.TARGET_MODE:
+        _set_prop(sim, node, value, DoorLockProps.CURRENT_MODE, new)
     elif cc == 51:
         _apply_color(sim, node, value, new)
     else:
@@ -157,7 +156,7 @@ def _apply(
         )
 
 
-def _repoll(sim: Simulator, node: dict[str, Any], current: dict[str, Any]) -> None:
+def _repoll(sim: SimulatorHost, node: dict[str, Any], current: dict[str, Any]) -> None:
     # The poll goes through the radio queue, so it reads the state before any write queued behind it
     # (a fast ON→OFF shows a stale `currentValue: true` in between, as recorded).
     def publish() -> None:
@@ -167,7 +166,7 @@ def _repoll(sim: Simulator, node: dict[str, Any], current: dict[str, Any]) -> No
     sim.radio.submit(sim.timing.write_unsupervised, publish)
 
 
-def _set_prop(sim: Simulator, node: dict[str, Any], like: dict[str, Any], prop: str, new: Any) -> None:
+def _set_prop(sim: SimulatorHost, node: dict[str, Any], like: dict[str, Any], prop: str, new: Any) -> None:
     key = value_key(like.get("commandClass"), like.get("endpoint"), prop)
     target = node.get("values", {}).get(key)
     if target is not None:
@@ -175,7 +174,7 @@ def _set_prop(sim: Simulator, node: dict[str, Any], like: dict[str, Any], prop: 
 
 
 def _ramp(
-    sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
 ) -> None:
     t = sim.timing
     blinds = value.get("commandClass") == 106
@@ -194,7 +193,10 @@ def _ramp(
     key = (
         int(node["id"]),
         value_key(
-            current.get("commandClass"), current.get("endpoint"), "currentValue", current.get("propertyKey")
+            current.get("commandClass"),
+            current.get("endpoint"),
+            SwitchProps.CURRENT,
+            current.get("propertyKey"),
         ),
     )
     before = current.get("value")
@@ -213,41 +215,41 @@ def _ramp(
     sim.scheduler.call_later(ramp, finish)
 
 
-def _apply_color(sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any) -> None:
+def _apply_color(sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any) -> None:
     values = node.get("values", {})
     ep = value.get("endpoint") or 0
-    current_obj = values.get(value_key(51, ep, "currentColor"))
+    current_obj = values.get(value_key(51, ep, ColorProps.CURRENT))
     colors: dict[str, int] = dict(current_obj.get("value") or {}) if current_obj else {}
     prop, key = value.get("property"), value.get("propertyKey")
     changes: dict[str, int] = {}
-    if prop == "hexColor" and isinstance(new, str) and re.fullmatch(r"#?[0-9a-fA-F]{6}", new):
+    if prop == ColorProps.HEX and isinstance(new, str) and re.fullmatch(r"#?[0-9a-fA-F]{6}", new):
         h = new.lstrip("#")
         changes = {"red": int(h[0:2], 16), "green": int(h[2:4], 16), "blue": int(h[4:6], 16)}
-    elif prop == "targetColor" and key is None and isinstance(new, dict):
+    elif prop == ColorProps.TARGET and key is None and isinstance(new, dict):
         changes = {k: int(v) for k, v in new.items() if k in COLOR_KEYS and isinstance(v, int | float)}
-    elif prop == "targetColor" and isinstance(new, int | float):
+    elif prop == ColorProps.TARGET and isinstance(new, int | float):
         names = {v: k for k, v in COLOR_KEYS.items()}
         if key in names:
             changes = {names[key]: int(new)}
     colors.update(changes)
     for name, number in COLOR_KEYS.items():
-        component = values.get(value_key(51, ep, "currentColor", number))
+        component = values.get(value_key(51, ep, ColorProps.CURRENT, number))
         if name in changes and component is not None:
             sim.set_value(node, component, changes[name])
     if current_obj is not None:
         sim.set_value(node, current_obj, colors)
-    if prop != "targetColor" or key is not None:
-        target_obj = values.get(value_key(51, ep, "targetColor"))
+    if prop != ColorProps.TARGET or key is not None:
+        target_obj = values.get(value_key(51, ep, ColorProps.TARGET))
         if target_obj is not None and changes:
             sim.set_value(node, target_obj, changes)
-    hex_value = values.get(value_key(51, ep, "hexColor"))
-    if hex_value is not None and prop != "hexColor":
+    hex_value = values.get(value_key(51, ep, ColorProps.HEX))
+    if hex_value is not None and prop != ColorProps.HEX:
         rgb = "".join(f"{int(colors.get(c, 0)):02x}" for c in ("red", "green", "blue"))
         sim.set_value(node, hex_value, rgb)
 
 
 def write_multicast(
-    sim: Simulator, node_ids: Any, vid: Any, new: Any, options: Any, done: Callable[[], None]
+    sim: SimulatorHost, node_ids: Any, vid: Any, new: Any, options: Any, done: Callable[[], None]
 ) -> None:
     """zwave-js-ui's `writeMulticast`: one frame to all the nodes, then `done()` (it returns nothing).
 
@@ -293,7 +295,9 @@ def _level(new: Any) -> Any:
     return max(0, min(99, new)) if isinstance(new, int | float) and not isinstance(new, bool) else new
 
 
-def _true_status(sim: Simulator, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any) -> None:
+def _true_status(
+    sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any
+) -> None:
     current = _current_of(node, value)
     if current is None:
         return

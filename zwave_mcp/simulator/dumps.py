@@ -464,9 +464,38 @@ def _ids_of(raw: dict[str, Any]) -> dict[str, Any]:
         "endpoint": _int_or(raw.get("endpoint"), 0),
         "property": raw["property"],
     }
-    if raw.get("propertyKey") is not None:
-        ids["propertyKey"] = raw["propertyKey"]
+    key = raw.get("propertyKey")
+    if key is None:
+        key = _implied_key(raw)
+    if key is not None:
+        ids["propertyKey"] = key
     return ids
+
+
+_SETPOINT_CC = 67
+_METER_CC = 50
+_METER_KEYED = frozenset({"value", "deltaTime", "previousValue"})
+
+
+def _implied_key(raw: dict[str, Any]) -> int | None:
+    """The property key zwave-js gives a value whose dump left it out but names it (older Home Assistant
+    fixtures: "propertyKeyName": "Heating" with no "propertyKey"): a setpoint's is its setpoint type, a
+    meter reading's `meterType << 16 | scale << 8 | rateType` (zwave-js' `MeterCC` key). Without it the
+    node's setpoints or meter readings would share one value id and all but the last be lost."""
+    if "propertyKeyName" not in raw:
+        return None
+    meta = raw.get("metadata")
+    specific = meta.get("ccSpecific") if isinstance(meta, dict) else None
+    if not isinstance(specific, dict):
+        return None
+    if raw.get("commandClass") == _SETPOINT_CC and raw.get("property") == "setpoint":
+        kind = specific.get("setpointType")
+        return kind if _is_int(kind) else None
+    if raw.get("commandClass") == _METER_CC and raw.get("property") in _METER_KEYED:
+        meter_type, scale, rate_type = (specific.get(k) for k in ("meterType", "scale", "rateType"))
+        if isinstance(meter_type, int) and isinstance(scale, int) and isinstance(rate_type, int):
+            return meter_type << 16 | scale << 8 | rate_type
+    return None
 
 
 def _valid_id_parts(raw: dict[str, Any]) -> bool:

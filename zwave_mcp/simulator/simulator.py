@@ -29,6 +29,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from zwave_mcp.devices.zwave_classes import SwitchProps
 from zwave_mcp.simulator import api, devices, naming, payloads
 from zwave_mcp.simulator.admin import Admin
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps, value_key
@@ -469,7 +470,7 @@ class Simulator:
         if node is None or value is None:
             return
         new, options = parse_set_payload(raw)
-        if value.get("property") == "currentValue" and isinstance(value.get("targetValue"), str):
+        if value.get("property") == SwitchProps.CURRENT and isinstance(value.get("targetValue"), str):
             value = node.get("values", {}).get(value["targetValue"]) or value
         if not value.get("writeable"):
             return  # read-only values (a sensor's `Motion/set`) are ignored

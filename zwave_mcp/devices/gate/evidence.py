@@ -133,7 +133,7 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
         return f"tilted to {to_percent(raw, value)} %"
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
-        speed = fan_speed_at(device, raw) if device.data.get("fan_speeds") else None
+        speed = fan_speed_at(device, raw) if device.data.fan_speeds else None
         percent = to_percent(raw, value)
         return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
     if cc == CC_DOOR_LOCK and prop in ("currentMode", "targetMode"):

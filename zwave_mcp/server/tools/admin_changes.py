@@ -25,9 +25,9 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.network.jobs import Jobs
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.tools.admin_jobs import Jobs
 from zwave_mcp.server.tools.models import gate_answer
 
 if TYPE_CHECKING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.history.batteries import batteries
 from zwave_mcp.history.models import (
     BatteryArgs,
     BatteryResult,
@@ -15,6 +16,7 @@ from zwave_mcp.history.models import (
     LastEventArgs,
     LastEventResult,
 )
+from zwave_mcp.history.usage import energy
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 
@@ -32,10 +34,10 @@ def specs(app: App) -> list[ToolSpec]:
         return await service.last_event(args)
 
     async def get_energy_usage(args: EnergyArgs, _ctx: Any) -> EnergyResult:
-        return await service.energy(args)
+        return await energy(service, args)
 
     async def get_battery_report(args: BatteryArgs, _ctx: Any) -> BatteryResult:
-        return await service.batteries(args)
+        return await batteries(service, args)
 
     return [
         ToolSpec(

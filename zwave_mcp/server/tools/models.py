@@ -10,13 +10,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.gate.core import GateResult
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import Question
 from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.policy.outcome import Outcome
-from zwave_mcp.server.executor import ToolResult
-from zwave_mcp.server.json_value import AnyJson
 
 NAME_MAX = 200
 DeviceName = Field(

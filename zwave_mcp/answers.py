@@ -1,4 +1,8 @@
-"""`AnyJson`: a field that may hold any JSON value (a device's value, an MQTT payload), typed for clients.
+"""The shapes every answer shares, below the MCP surface so that domain services (history) can build them.
+
+`ToolResult` is the base of every tool's result: `summary` is one plain sentence a voice assistant can speak.
+
+`AnyJson`: a field that may hold any JSON value (a device's value, an MQTT payload), typed for clients.
 
 At run time it is `Any`: nothing is validated or converted, so answers stay exactly as they were. In an
 output schema it is `{"$ref": "#/$defs/JsonValue"}`, one definition per schema whose `anyOf` names each
@@ -12,7 +16,7 @@ from __future__ import annotations
 import functools
 from typing import Annotated, Any
 
-from pydantic import GetJsonSchemaHandler, TypeAdapter
+from pydantic import BaseModel, GetJsonSchemaHandler, TypeAdapter
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 from typing_extensions import TypeAliasType
@@ -39,3 +43,9 @@ class _TypedAsJsonValue:
 
 
 AnyJson = Annotated[Any, _TypedAsJsonValue]
+
+
+class ToolResult(BaseModel):
+    """Base of every tool's result: `summary` is one plain sentence a voice assistant can speak."""
+
+    summary: str

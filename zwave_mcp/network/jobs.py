@@ -14,16 +14,22 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-from mcp.server.mcpserver import Context
+from typing import Any, Protocol
 
 from zwave_mcp.gateway.admin import AdminRequest
-from zwave_mcp.server.tools.admin_models import JobInfo
+from zwave_mcp.network.models import JobInfo
 
 log = logging.getLogger(__name__)
 
 KEEP_FINISHED = 50
+
+
+class ProgressReporter(Protocol):
+    """Where a followed job's progress goes: the MCP request context of the call that waits for it."""
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None: ...
 
 
 @dataclass
@@ -117,7 +123,7 @@ class Jobs:
         job.state = "cancelled"
         job.message = "cancelled at the person's request"
 
-    async def follow(self, job: Job, ctx: Context | None, wait_s: float) -> Job:
+    async def follow(self, job: Job, ctx: ProgressReporter | None, wait_s: float) -> Job:
         """Wait up to `wait_s` for the job, sending its progress to the client as it moves: this call's
         notices only, each further than the one before (the MCP spec wants progress to increase)."""
         deadline = time.monotonic() + wait_s
@@ -140,3 +146,15 @@ class Jobs:
         finished = [j for j in self._jobs.values() if j.state != "running"]
         for job in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             self._jobs.pop(job.id, None)
+
+
+def job_sentence(job: Job) -> str:
+    op = job.operation.replace("_", " ")
+    if job.state == "running":
+        progress = f" ({job.message})" if job.message else ""
+        return f"{op.capitalize()} of {job.target} is still running{progress}; ask again with jobId {job.id}."
+    if job.state == "done":
+        return f"{op.capitalize()} of {job.target}: {job.message}."
+    if job.state == "cancelled":
+        return f"{op.capitalize()} of {job.target} was cancelled."
+    return f"{op.capitalize()} of {job.target} failed: {job.message}."

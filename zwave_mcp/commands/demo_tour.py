@@ -1,0 +1,252 @@
+"""The demo's scripted conversation: what the person says, the tool call it becomes, what the answer must be,
+printed as a transcript."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import anyio
+
+from zwave_mcp.commands.demo_home import Home
+from zwave_mcp.simulator.admin import NewDevice
+
+WIDTH = 100
+
+
+# ---------------------------------------------------------------------------------------------- transcript
+class Transcript:
+    """Plain text on stdout, flushed line by line so a person sees the conversation as it happens."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def line(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def wrapped(self, label: str, text: str, indent: str = "  ") -> None:
+        lead = f"{indent}{label}"
+        self.line(
+            textwrap.fill(
+                text,
+                width=WIDTH,
+                initial_indent=lead,
+                subsequent_indent=" " * len(lead),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+
+
+def format_call(name: str, args: dict[str, Any]) -> str:
+    inner = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in args.items())
+    return f"{name}({inner})"
+
+
+@dataclass
+class ToolAnswer:
+    text: str
+    is_error: bool
+    result: dict[str, Any]
+
+
+def answer_of(reply: Any) -> ToolAnswer:
+    texts = [block.text for block in reply.content if getattr(block, "type", None) == "text"]
+    structured = reply.structured_content or {}
+    result = structured.get("result") if isinstance(structured.get("result"), dict) else structured
+    return ToolAnswer(" ".join(texts).strip() or "(no text)", bool(reply.is_error), result or {})
+
+
+# ---------------------------------------------------------------------------------------------- the script
+@dataclass
+class Step:
+    said: str  # what the person says
+    tool: str
+    args: dict[str, Any]
+    expect: Callable[[ToolAnswer], bool]  # did the server answer as the script expects?
+    before: Callable[[Home], None] | None = None  # something that happens in the house first
+    narration: str | None = None
+
+
+def _outcome(*wanted: str) -> Callable[[ToolAnswer], bool]:
+    return lambda a: not a.is_error and a.result.get("outcome") in wanted
+
+
+def _ok(a: ToolAnswer) -> bool:
+    return not a.is_error
+
+
+def _refused(a: ToolAnswer) -> bool:
+    return a.is_error
+
+
+def _pull_coffee_plug(home: Home) -> None:
+    if home.simulator is not None:
+        home.simulator.kill_node(8)  # Coffee Maker Plug in the captured house
+
+
+SCRIPT: list[Step] = [
+    Step("What devices do I have?", "list_zwave_devices", {}, _ok),
+    Step(
+        "Turn on the kitchen light.",
+        "control_zwave_device",
+        {"deviceName": "kitchen light", "action": "on"},
+        _outcome("confirmed"),
+    ),
+    Step(
+        "Dim the living room lamp to 30 %.",
+        "control_zwave_device",
+        {"deviceName": "living room lamp", "action": "dim", "level": 30},
+        _outcome("confirmed"),
+    ),
+    Step(
+        "Is anything on in the kitchen?",
+        "list_zwave_devices",
+        {"target": "kitchen", "state": "on"},
+        _ok,
+    ),
+    Step(
+        "Turn off the kitchen and the porch.",
+        "control_zwave_group",
+        {"target": "kitchen and porch", "action": "off"},
+        _outcome("confirmed"),
+    ),
+    Step("Start Movie Night.", "activate_zwave_scene", {"scene": "movie night"}, _ok),
+    Step("Which lights are on?", "list_zwave_devices", {"target": "lights", "state": "on"}, _ok),
+    Step("How warm is it in the bedroom?", "get_device_sensor_data", {"deviceName": "bedroom sensor"}, _ok),
+    Step("Is everything working?", "check_zwave_health", {}, lambda a: a.result.get("healthy") is True),
+    Step(
+        "Switch the bedroom sensor on.",
+        "control_zwave_device",
+        {"deviceName": "bedroom sensor", "action": "on"},
+        _refused,
+    ),
+    Step(
+        "Lock the front door.",
+        "control_zwave_device",
+        {"deviceName": "front door", "action": "lock"},
+        _outcome("confirmed"),
+    ),
+]
+UNLOCK = {"deviceName": "front door", "action": "unlock"}
+DEAD_NODE = Step(
+    "Turn on the coffee maker.",
+    "control_zwave_device",
+    {"deviceName": "coffee maker", "action": "on"},
+    lambda a: a.result.get("outcome") != "confirmed",
+    before=_pull_coffee_plug,
+    narration="(In the simulated house, the coffee maker's plug stops answering: a dead node.)",
+)
+NEW_DEVICE = NewDevice(name="Hallway Motion", location="Hallway")
+NEW_DEVICE_DETAILS = Step(
+    "What security and firmware does the new sensor have?",
+    "get_zwave_node_details",
+    {"deviceName": "hallway motion"},
+    lambda a: a.result.get("security") == "S2 authenticated",
+)
+HEALTH_AFTER = Step(
+    "Is everything still working?",
+    "check_zwave_health",
+    {},
+    lambda a: a.result.get("healthy") is False and "dead" in a.text,
+)
+
+
+class Conversation:
+    """Drives the server through the script, printing each turn; counts the turns that went off-script."""
+
+    def __init__(self, client: Any, home: Home, transcript: Transcript) -> None:
+        self.client = client
+        self.home = home
+        self.t = transcript
+        self.off_script: list[str] = []
+        self.calls = 0
+
+    async def call(self, name: str, args: dict[str, Any]) -> ToolAnswer:
+        self.calls += 1
+        started = time.perf_counter()
+        answer = answer_of(await self.client.call_tool(name, args))
+        took_ms = (time.perf_counter() - started) * 1000
+        self.t.line(f"  [tool] {format_call(name, args)}  {took_ms:.0f} ms")
+        self.t.wrapped("Assistant: ", answer.text)
+        return answer
+
+    def check(self, step: str, ok: bool) -> None:
+        if not ok:
+            self.off_script.append(step)
+            self.t.line("  (not what the script expected)")
+
+    async def say(self, step: Step) -> ToolAnswer:
+        if step.before is not None:
+            step.before(self.home)
+        if step.narration:
+            self.t.line(step.narration)
+        self.t.line(f"You: {step.said}")
+        answer = await self.call(step.tool, step.args)
+        self.check(step.said, step.expect(answer))
+        self.t.line()
+        return answer
+
+    async def unlock_with_confirmation(self) -> None:
+        self.t.line("You: Unlock the front door.")
+        asked = await self.call("control_zwave_device", UNLOCK)
+        token = asked.result.get("confirmationToken")
+        self.check("unlock the front door", asked.result.get("outcome") == "needs_confirmation")
+        self.t.line()
+        if not isinstance(token, str):
+            return
+        self.t.line("You: Yes, I'm at the door: unlock it.")
+        done = await self.call("control_zwave_device", {**UNLOCK, "confirmationToken": token})
+        self.check("confirm the unlock", done.result.get("outcome") == "confirmed")
+        self.t.line()
+
+    async def run(self) -> None:
+        for step in SCRIPT:
+            await self.say(step)
+        await self.unlock_with_confirmation()
+        await self.say(DEAD_NODE)
+        await self.say(HEALTH_AFTER)
+        if self.home.admin:
+            await self.include_a_device()
+
+    async def include_a_device(self) -> None:
+        """--admin: a new sensor joins with S2 security, the PIN read off its label (the two-step flow)."""
+        sim = self.home.simulator
+        device = sim.admin.press_button(NEW_DEVICE) if sim is not None else NEW_DEVICE
+        self.t.line(
+            f"(A new motion sensor is unpacked and its button pressed; its label reads DSK {device.dsk}.)"
+        )
+        self.t.line("You: Add the new motion sensor in the hallway, securely.")
+        args = {"security": "s2", "name": device.name, "location": device.location}
+        asked = await self.call("start_zwave_inclusion", args)
+        token = asked.result.get("confirmationToken")
+        self.check("start the inclusion", isinstance(token, str))
+        self.t.line()
+        self.t.line("You: Yes, go ahead.")
+        grant = await self.call("start_zwave_inclusion", {**args, "confirmationToken": token})
+        self.check("the security question", grant.result.get("pending") == "grant")
+        self.t.line()
+        self.t.line("You: Yes, grant it.")
+        pin = await self.call("answer_zwave_inclusion", {"grant": True})
+        self.check("the PIN question", pin.result.get("pending") == "pin")
+        self.t.line()
+        self.t.line(f"You: The PIN is {device.pin}.")
+        done = await self.call("answer_zwave_inclusion", {"pin": device.pin})
+        self.check("the inclusion", done.result.get("phase") == "interview_completed")
+        self.t.line()
+        await self.say(NEW_DEVICE_DETAILS)
+
+
+async def wait_until_ready(client: Any, timeout: float) -> ToolAnswer:
+    """Poll check_zwave_health until the gateway is healthy; the last answer either way."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = answer_of(await client.call_tool("check_zwave_health", {}))
+        if answer.result.get("healthy") is True or time.monotonic() >= deadline:
+            return answer
+        await anyio.sleep(0.1)

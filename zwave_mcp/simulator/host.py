@@ -1,0 +1,56 @@
+"""What the simulator's parts (the devices, the API handlers, the controller's state) use of the simulator.
+
+`Simulator` is the one implementation. The parts name this protocol instead of the class, because the class
+imports them to wire them together: the dependency runs one way.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from zwave_mcp.simulator.house import Node
+from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
+from zwave_mcp.simulator.settings import SimConfig, Timing
+
+# How a handler answers an API call: `respond(result, delay=…)`, or `respond(delay=…)` for no result.
+Respond = Callable[..., None]
+
+
+class SimulatorHost(Protocol):
+    config: SimConfig
+    timing: Timing
+    nodes: dict[int, Node]
+    scenes: list[dict[str, Any]]
+    scheduler: Scheduler
+    radio: Radio
+    jammed: bool  # the controller's queue is stuck (a jammed stick)
+    silent: bool  # polls go unanswered
+    write_reply_delay: float
+    last_levels: dict[tuple[int, str], Any]
+    driver_up: bool
+    interviewing: bool
+    _lock: threading.RLock
+
+    def node(self, node_id: Any) -> Node | None: ...
+
+    def uptime(self) -> float: ...
+
+    def naming_value(self, node: Node, field: str) -> str | None: ...
+
+    def hold_naming_value(self, node: Node, field: str, value: str) -> None: ...
+
+    def event(self, kind: str, name: str, data: list[Any]) -> None: ...
+
+    def publish_value(self, node: Node, value: dict[str, Any]) -> None: ...
+
+    def set_value(self, node: Node, value: dict[str, Any], new: Any) -> None: ...
+
+    def touch(self, node: Node) -> None: ...
+
+    def publish_status(self, node: Node) -> None: ...
+
+    def reply(self, api_name: str, body: dict[str, Any]) -> None: ...
+
+    def queue_for_wakeup(self, node_id: int, action: Action) -> None: ...
