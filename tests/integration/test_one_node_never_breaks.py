@@ -60,10 +60,10 @@ async def test_a_fault_in_one_node_and_one_device_leaves_the_rest_answering(
             raise AttributeError("'int' object has no attribute 'casefold'")
         return real_discover(node, table)
 
-    def failing_summary(device: Any, with_power: bool = True) -> str:
+    def failing_summary(device: Any, *args: Any, **kwargs: Any) -> str:
         if device.node_id == 3:  # Living Room Lamp: its description fails
             raise KeyError("level.current")
-        return real_summary(device, with_power)
+        return real_summary(device, *args, **kwargs)
 
     monkeypatch.setattr(build, "discover", failing_discover)
     monkeypatch.setattr(describe, "_state_summary", failing_summary)

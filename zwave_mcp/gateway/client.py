@@ -56,8 +56,9 @@ STARTUP_GRACE_S = 10.0
 CATCH_UP_MAX_S = 0.1
 SETTLE_POLL_S = 0.05  # how often that wait looks whether the broker has failed meanwhile
 # The broker hands over its retained messages at once on subscribing, zwave-js-ui's status among them: this
-# long after connecting without a word from a zwave-js-ui of our prefix and name, none is there.
-SILENT_GATEWAY_S = 1.0
+# long after connecting without a word from a zwave-js-ui of our prefix and name, none is there (with room
+# for a busy machine; a getNodes that is not answered takes the API timeout, 10 s, to say as much).
+SILENT_GATEWAY_S = 2.0
 _GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
 _SKIPPED_KINDS = (TopicKind.SET_REQUEST, TopicKind.FOREIGN)
 

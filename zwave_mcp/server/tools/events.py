@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from zwave_mcp.devices.describe import change_phrase
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.gateway.model import Change
+from zwave_mcp.names import agreeing
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
@@ -154,7 +155,9 @@ def events_summary(total: int, events: list[Event], minutes: float) -> str:
     span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
     if not total:
         return f"Nothing changed in the last {span}."
-    said = [f"{e.device + ' ' if e.device else ''}{e.what}" for e in events[:SAID_IN_SUMMARY]]
+    said = [
+        agreeing(e.device, f"{e.device} {e.what}") if e.device else e.what for e in events[:SAID_IN_SUMMARY]
+    ]
     more = f"; and {total - len(said)} more" if total > len(said) else ""
     return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
 
