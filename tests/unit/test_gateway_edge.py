@@ -152,3 +152,21 @@ def test_events_with_wrong_types_are_dropped_and_said(caplog: pytest.LogCaptureF
     assert inventory.value("5-106-0-targetValue-23").value == 40  # type: ignore[union-attr]
     assert inventory.value("5-106-0-targetValue-13").property_key_name is None  # type: ignore[union-attr]
     every_answer(inventory)
+
+
+def test_a_metadata_event_of_the_wrong_types_is_dropped_and_said(caplog: pytest.LogCaptureFixture) -> None:
+    inventory = loaded(house(value()))
+    event = {
+        "data": [
+            {"id": 5},
+            {**value(), "metadata": {"label": 7, "min": "0", "writeable": "no", "unit": ["%"], "max": 50}},
+        ]
+    }
+    with caplog.at_level(logging.WARNING, logger="zwave_mcp.gateway.nodes"):
+        inventory.apply(EVENTS + "node_metadata_updated", json.dumps(event).encode())
+    lines = [r.getMessage() for r in caplog.records]
+    for said in ("metadata label is a number", "metadata min is text", "metadata writeable is text"):
+        assert any(said in line and "value 5-106-0-targetValue-23" in line for line in lines), lines
+    kept = inventory.value("5-106-0-targetValue-23")
+    assert kept is not None and kept.label == "Target value - Horizontal Slats Angle" and kept.max == 50
+    every_answer(inventory)

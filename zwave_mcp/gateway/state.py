@@ -599,7 +599,14 @@ def _naming_change(args: Any) -> tuple[str | None, str | None] | None:
 
 
 def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
-    """Refresh a value's metadata from a value object or a metadata event (only keys present)."""
+    """Refresh a value's metadata from a value object or a metadata event (only keys present; one of a
+    type zwave-js does not send is dropped, with one line)."""
+    for key, wanted, fits in _METADATA_TYPES:
+        item = meta.get(key)
+        if item is not None and not fits(item):
+            reject(
+                value.node_id, value.value_id, f"metadata {key} is {json_kind(item)}, zwave-js sends {wanted}"
+            )
     changes: dict[str, Any] = {}
     if isinstance(meta.get("label"), str):
         changes["label"] = plain_text(meta["label"])
@@ -620,6 +627,22 @@ def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
     elif isinstance(states, list):
         changes["states"] = parse_states(states)
     value.update_meta(**changes)
+
+
+def _is_number(item: Any) -> bool:
+    return type(item) in (int, float) and json_problem(item) is None
+
+
+_METADATA_TYPES: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+    ("label", "text", lambda item: isinstance(item, str)),
+    ("type", "text", lambda item: isinstance(item, str)),
+    ("unit", "text", lambda item: isinstance(item, str)),
+    ("readable", "true or false", lambda item: isinstance(item, bool)),
+    ("writeable", "true or false", lambda item: isinstance(item, bool)),
+    ("min", "a number", _is_number),
+    ("max", "a number", _is_number),
+    ("states", "an object or a list", lambda item: isinstance(item, dict | list)),
+)
 
 
 def _state_key(key: str) -> int | str:
