@@ -238,3 +238,67 @@ def test_a_tampered_lock_says_so_with_its_state() -> None:
     cover.value = 3  # "Tampering, product cover removed"
     assert "and its cover has been removed" in state_summary(lock)
     assert sentence(lock).count("cover has been removed") == 1
+
+
+def test_setpoints_of_a_type_nobody_names_are_not_said() -> None:
+    (valve,) = devices("climate_danfoss_bad_setpoint_state.json")
+    assert len(valve.setpoints()) == 3  # heating, and zwave-js's "Unknown (0x03)" and "Unknown (0x05)"
+    assert sentence(valve) == "nodeID_5 is set to 11 °C; it is 18 °C now, with battery 49 %."
+
+
+def test_a_colour_led_without_brightness_says_its_colour_then_its_readings() -> None:
+    """Express Controls EZMultiPli: a multisensor whose LED is a Color Switch without a dimmer (it said
+    "HSM200 is no motion, air temperature …; no motion, air temperature …", its readings twice)."""
+    (sensor,) = devices("express_controls_ezmultipli_state.json")
+    assert sentence(sensor) == "HSM200 is lit green; no motion, air temperature 16.8 °C and illuminance 61 %."
+    sensor.values[m.COLOR_CURRENT].value = {"red": 0, "green": 0, "blue": 0}
+    sensor.values[m.COLOR_HEX].value = "000000"
+    assert state_summary(sensor) == "off"
+
+
+def test_a_siren_not_heard_from_is_not_asked_whether_it_is_on() -> None:
+    first = devices("aeotec_zw164_siren_state.json")[0]
+    assert (first.name, first.kind) == ("nodeID_2", C.SIREN)  # its first sound endpoint is its own name
+    assert sentence(first) == "nodeID_2 has not reported whether it is sounding."
+
+
+def test_a_model_row_can_say_which_part_is_the_main_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The maker's word beats the device class: a row marking the LZW36's fan (endpoint 2) as its main
+    part gives the fan the node's own name, and the light becomes "… 1"."""
+    from zwave_mcp.devices import build
+    from zwave_mcp.devices import zwave_classes as zc
+    from zwave_mcp.devices.discovery import Schema, Table, match, product
+    from zwave_mcp.devices.discovery_schemas import SCHEMAS
+    from zwave_mcp.devices.model import Quirks
+
+    fan_first = Schema(
+        name="fan: Inovelli LZW36, the fan as its main part (a test row)",
+        kind=C.FAN,
+        role=m.LEVEL_TARGET,
+        primary=match(zc.MULTILEVEL_SWITCH, "targetValue", type="number", writeable=True),
+        products=(product(0x031E, {0x000E}, {0x0001}),),
+        endpoints=frozenset({2}),
+        data=Quirks(main_part=True),
+    )
+    monkeypatch.setattr(build, "TABLE", Table((fan_first, *SCHEMAS)))
+    light, fan = devices("inovelli_lzw36_state.json")
+    assert (fan.name, fan.part, light.name, light.part) == (
+        "family_room_combo",
+        None,
+        "family_room_combo 1",
+        "1",
+    )
+    assert {"power", "energy"} <= quantities(fan)  # the node's meter goes with its own name
+
+
+def test_a_policy_entry_with_the_main_parts_old_name_still_holds() -> None:
+    """A hide or deny list written when the first relay was "Porch Double Switch 1" keeps naming it now
+    that it answers by the node's own name: a safety list must not lapse by a rename it did not ask for."""
+    from tests.unit.test_devices_build import house
+    from zwave_mcp.policy.terms import DeviceList, parse_terms
+
+    porch = house()["11.1"]
+    assert porch.name == "Porch Double Switch"
+    deny = DeviceList(parse_terms("Porch Double Switch 1"), "ZWAVE_MCP_DENY")
+    assert deny.first_match(porch) is not None
+    assert deny.first_match(house()["11.2"]) is None

@@ -128,6 +128,14 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         if colour is not None and level:
             text += f", {colour}"
         return text
+    if device.kind == Capability.COLOR and not device.has(Capability.DIMMER):
+        # A colour light with no brightness of its own (a multisensor's LED): its colour is its state.
+        colour = current_color(device)
+        reported = any(
+            device.values.get(r) is not None and device.values[r].value is not None
+            for r in (m.COLOR_CURRENT, m.COLOR_HEX)
+        )
+        return f"lit {colour}" if colour else ("off" if reported else "unknown")
     if device.has(Capability.SWITCH):
         on = is_on(device)
         text = "unknown" if on is None else ("on" if on else "off")
@@ -210,6 +218,8 @@ def _sentence(device: Device) -> str:
         primary = "has not reported its slats yet" if slats is None else f"has its slats {slats}"
     elif summary.startswith("unknown") and m.VALVE_TARGET in device.values:
         primary = "has not reported whether it is open"
+    elif summary.startswith("unknown") and device.kind == Capability.SIREN:
+        primary = "has not reported whether it is sounding"
     elif summary.startswith("unknown"):
         primary = "has not reported whether it is on"
     else:

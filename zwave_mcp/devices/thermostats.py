@@ -102,7 +102,8 @@ def temperature(value: ZValue) -> str | None:
 
 
 def setpoint_phrases(device: Device, leave_out: list[ZValue]) -> list[str]:
-    """Every reported setpoint but those already said: "heating set to 20 °C", "set to 20 °C"."""
+    """Every reported setpoint but those already said: "heating set to 20 °C", "set to 20 °C" (setpoints
+    of a type zwave-js cannot name, "Unknown (0x03)", stay in the structured answers only)."""
     said = {v.value_id for v in leave_out}
     out = []
     for _, value in sorted(device.setpoints().items()):
@@ -110,5 +111,7 @@ def setpoint_phrases(device: Device, leave_out: list[ZValue]) -> list[str]:
         if value.value_id in said or shown is None:
             continue
         name = setpoint_name(value)
+        if name.startswith("unknown"):  # zwave-js's "Unknown (0x03)": a type nobody names, left unsaid
+            continue
         out.append(f"{name} set to {shown}" if name else f"set to {shown}")
     return out

@@ -61,9 +61,11 @@ def device_label(device: PolicyDevice) -> str:
 
 
 def names_of(device: PolicyDevice) -> set[str]:
-    """Every name a list entry may use for a device, normalized: its own, its node's (a node entry covers
-    all its endpoint devices: "Porch Double Switch" → "… 1" and "… 2") and its aliases."""
+    """Every name a list entry may use for a device, normalized: its own, the further names it answers to
+    (a main part's "Porch Double Switch 1"), its node's (a node entry covers all the node's devices:
+    "Porch Double Switch" → the main part and "… 2") and its aliases."""
     names = {normalize(device.name)}
+    names.update(normalize(n) for n in getattr(device, "other_names", ()))
     node = getattr(device, "node", None)
     node_name = getattr(node, "name", None)
     if node_name:

@@ -92,7 +92,7 @@ class Carried:
 
     def said(self, device: Device) -> str:
         """The device as the answer names it: itself, or for a change that reached its whole node, the
-        node with every device on it ("node 11 (Porch Double Switch 1 and Porch Double Switch 2)")."""
+        node with every device on it ("node 11 (Porch Double Switch and Porch Double Switch 2)")."""
         if len(self.touched) < 2:
             return device.name
         return f"node {device.node_id} ({spoken_list([d.name for d in self.touched])})"
