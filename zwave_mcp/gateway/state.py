@@ -604,9 +604,9 @@ def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
     for key, wanted, fits in _METADATA_TYPES:
         item = meta.get(key)
         if item is not None and not fits(item):
-            reject(
-                value.node_id, value.value_id, f"metadata {key} is {json_kind(item)}, zwave-js sends {wanted}"
-            )
+            problem = json_problem(item) if type(item) in (int, float) else None
+            said = problem or f"{json_kind(item)}, zwave-js sends {wanted}"
+            reject(value.node_id, value.value_id, f"metadata {key} is {said}")
     changes: dict[str, Any] = {}
     if isinstance(meta.get("label"), str):
         changes["label"] = plain_text(meta["label"])
