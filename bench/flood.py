@@ -255,19 +255,134 @@ async def _measure(
 
 
 def run(
-    rate: float = 10_000, seconds: float = 10.0, burst: int = 200_000, burst_rate: float = 25_000
+    rate: float = 10_000,
+    seconds: float = 10.0,
+    burst: int = 200_000,
+    burst_rate: float = 25_000,
+    with_paho_reader: bool = True,
 ) -> list[Row]:
     """Once with the default `mqtt_version=auto` (on Mosquitto: control lane MQTT 5, value lane 3.1.1),
     once with MQTT 5 on both lanes (properties on every PUBLISH; when paho parsed the packets, this
-    cost about half the ingest rate, which is why auto puts the value lane on 3.1.1)."""
+    cost about half the ingest rate, which is why auto puts the value lane on 3.1.1), and once more with
+    auto and paho's own reader instead of ours (the read seam's reason, in figures of the same run)."""
+    from zwave_mcp.gateway import mqtt_reads
+
     say(f"calls under a flood: {rate:,.0f} msg/s for {seconds:g} s, then {burst:,} at {burst_rate:,.0f}/s")
     rows: list[Row] = []
-    for version, label in (("auto", "auto (values on 3.1.1)"), ("5", "MQTT 5 on both lanes")):
+    results: dict[str, dict[str, Any]] = {}
+    runs = [
+        ("auto", "auto (values on 3.1.1)", True),
+        ("5", "MQTT 5 on both lanes", True),
+        ("auto", "auto, paho's own reader", False),
+    ]
+    if not with_paho_reader:
+        runs = runs[:2]
+    for version, label, own_reads in runs:
         say(f"      {label}")
-        with mosquitto(nodelay=True) as port, SimProcess(port, "captured", PREFIX, scale=0.0):
-            r = asyncio.run(_measure(port, version, rate, seconds, burst, burst_rate))
+        mqtt_reads.OWN_READS = own_reads
+        try:
+            with mosquitto(nodelay=True) as port, SimProcess(port, "captured", PREFIX, scale=0.0):
+                r = asyncio.run(_measure(port, version, rate, seconds, burst, burst_rate))
+        finally:
+            mqtt_reads.OWN_READS = True
+        results[label] = r
         rows += _rows(label, r, burst_rate)
+    if with_paho_reader:
+        rows += _seam_rows(results["auto (values on 3.1.1)"], results["auto, paho's own reader"])
+        rows += read_cost_rows()
     return rows
+
+
+def read_cost_rows(messages: int = 50_000, rounds: int = 5) -> list[Row]:
+    """The read seam's reason without a broker: loop-thread CPU per QoS 0 PUBLISH read by a transport
+    from a socketpair, our reader against paho's `loop_read` (median of `rounds`)."""
+    from zwave_mcp.gateway import mqtt_reads
+
+    rows = []
+    for version in ("3.1.1", "5"):
+        cost = {}
+        for own in (True, False):
+            mqtt_reads.OWN_READS = own
+            try:
+                cost[own] = sorted(asyncio.run(_read_cost(version, messages)) for _ in range(rounds))
+            finally:
+                mqtt_reads.OWN_READS = True
+        ours, paho = cost[True][rounds // 2], cost[False][rounds // 2]
+        rows.append(
+            Row(
+                "9 flood",
+                f"read seam: CPU per message read, MQTT {version}, our reader vs paho's",
+                ours,
+                paho,
+                "µs",
+                note=f"{messages:,} QoS 0 PUBLISH from a socketpair, loop thread's CPU, median of {rounds}; "
+                f"at 10,000 msg/s paho's reader alone would take {paho * 1e4 / 1e6:.0%} of a core",
+            )
+        )
+    return rows
+
+
+async def _read_cost(version: str, messages: int) -> float:
+    import threading
+
+    from zwave_mcp.config import Settings
+    from zwave_mcp.gateway.mqtt import MqttTransport
+
+    v5 = version == "5"
+    got = [0]
+    done = asyncio.Event()
+
+    def count(topic: str, payload: bytes | bytearray, retain: bool) -> None:
+        got[0] += 1
+        if got[0] == messages:
+            done.set()
+
+    transport = MqttTransport(Settings(mqtt_version=version), on_message=count)
+    ours, peer = socket.socketpair()
+    ours.setblocking(False)
+    transport._client._sock = ours  # what paho's connect would have set: its reader reads from it
+    topic = b"zwave/Kitchen/Meter/50/0/value/66049"
+    data = b"".join(
+        _publish_packet(topic, (b"\x00" if v5 else b"") + b'{"time":1795313700000,"value":%d}' % i)
+        for i in range(messages)
+    )
+    transport._loop = asyncio.get_running_loop()
+    transport._attach(ours)
+    writer = threading.Thread(target=peer.sendall, args=(data,))
+    started = time.thread_time()
+    writer.start()
+    await asyncio.wait_for(done.wait(), 60)
+    cpu = time.thread_time() - started
+    writer.join()
+    transport._detach()
+    ours.close()
+    peer.close()
+    return cpu / messages * 1e6
+
+
+def _seam_rows(own: dict[str, Any], paho: dict[str, Any]) -> list[Row]:
+    """Issue 34: the read seam (`gateway/mqtt_reads.py`) is kept only if paho's public reader falls short
+    at 10,000 msg/s: our reader against paho's, the same configuration in the same run."""
+    own_in, paho_in = (r["B"]["flood_seen"] / r["B"]["span_s"] for r in (own, paho))
+    return [
+        Row(
+            "9 flood",
+            "read seam: control call p99 under 10,000 msg/s, our reader vs paho's",
+            p99(own["A"]["samples"]),
+            p99(paho["A"]["samples"]),
+            "ms",
+            note="both auto (values on 3.1.1); baseline: paho's own reader (mqtt_reads.OWN_READS off)",
+        ),
+        Row(
+            "9 flood",
+            "read seam: sustained ingest, our reader vs paho's",
+            own_in,
+            paho_in,
+            "msg/s",
+            note=f"lost by the broker: ours {own['B']['sent'] - own['B']['flood_seen']:,}, "
+            f"paho's {paho['B']['sent'] - paho['B']['flood_seen']:,}",
+        ),
+    ]
 
 
 def _rows(label: str, r: dict[str, Any], burst_rate: float) -> list[Row]:

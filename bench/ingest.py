@@ -3,14 +3,14 @@
 Runs in a child process (`python -m bench.ingest`) so RSS is the server's alone: it builds the real server
 (SDK, tools, gateway with its listeners), then:
 - load: a getNodes reply of the generated 4,000-node house, as bytes, goes through what the sync does
-  (`json.loads`, `ZwaveGateway._load`, the device index). Baseline: `json.loads` of the same bytes, the
+  (`json.loads`, `Sync.load`, the device index). Baseline: `json.loads` of the same bytes, the
   part nobody can skip.
 - ingest: messages exactly as the simulator publishes them (value topics with time-value payloads and
   `_EVENTS/.../node_value_updated`, from `zwave_mcp.simulator.naming/payloads`) are fed to
   `ZwaveGateway._on_message`, the callback the MQTT transport calls. Baseline: `json.loads` of each
   payload and a dict store, the least any subscriber does.
 - RSS: a fresh process that only does what the server does at start (imports, the server, then the
-  getNodes reply decoded by the client's own decoder, `ZwaveGateway._load` and the device index), so the
+  getNodes reply decoded by the client's own decoder, `Sync.load` and the device index), so the
   figure is not inflated by the benchmark's own house generation and message lists. Against the bare SDK
   hello server's RSS after `initialize` (its own process).
 """
@@ -47,7 +47,8 @@ def rss_child() -> dict[str, Any]:
 
     configure_logging("warning")
     from bench.common import bench_settings
-    from zwave_mcp.gateway.client import ZwaveGateway, release_freed_memory
+    from zwave_mcp.gateway.client import ZwaveGateway
+    from zwave_mcp.gateway.sync import release_freed_memory
     from zwave_mcp.server.build import stage_server
 
     with tempfile.TemporaryDirectory(prefix="zwave-mcp-bench-rss-") as state:
@@ -61,7 +62,7 @@ def rss_child() -> dict[str, Any]:
         recorder.start()  # as the server does a moment after start
         empty = rss_mb()
         nodes = gateway.api.decoders.get("getNodes", json.loads)(BODY_FILE.read_bytes())["result"]
-        gateway._load(nodes)
+        gateway.sync.load(nodes)
         del nodes
         devices = len(service.index.devices)
         loaded = rss_mb()
@@ -133,7 +134,7 @@ def child() -> dict[str, Any]:
         t0 = time.perf_counter()
         nodes = gateway.api.decoders.get("getNodes", json.loads)(body)["result"]  # the client's own decoder
         t1 = time.perf_counter()
-        gateway._load(nodes)
+        gateway.sync.load(nodes)
         t2 = time.perf_counter()
         devices = len(service.index.devices)
         t3 = time.perf_counter()

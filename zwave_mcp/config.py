@@ -7,16 +7,20 @@ prints it and exits 2.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from zwave_mcp.safetext import encodable
+
+if TYPE_CHECKING:
+    import ssl
 
 ENV_PREFIX = "ZWAVE_MCP_"
 DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
@@ -255,6 +259,28 @@ def _read_secret_file(key: str, path: str) -> str:
         raise ConfigError(f"{shown}: the file is not UTF-8 text") from None
 
 
+def build_tls_context(
+    settings: Settings, logger: logging.Logger | logging.LoggerAdapter[logging.Logger] | None = None
+) -> ssl.SSLContext:
+    """The TLS settings as a context: verification on unless `tls_insecure`, a client certificate when
+    one is configured. Raises OSError, ssl.SSLError or ValueError for files that cannot be used."""
+    import ssl
+
+    context = ssl.create_default_context(cafile=str(settings.tls_ca) if settings.tls_ca else None)
+    if settings.tls_cert:
+        password = settings.tls_key_password.get_secret_value() if settings.tls_key_password else None
+        context.load_cert_chain(
+            str(settings.tls_cert), str(settings.tls_key) if settings.tls_key else None, password
+        )
+    if settings.tls_insecure:
+        (logger or logging.getLogger(__name__)).warning(
+            "TLS certificate verification is switched off (tls_insecure); the broker is not authenticated"
+        )
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
+
+
 def check_files(settings: Settings, audit_file: Path | None) -> None:
     """The files the settings name, tried at start so that a problem is one `ConfigError` line then, not a
     traceback (TLS) or a warning per write (audit) later. `audit_file` may come from the policy file."""
@@ -274,8 +300,6 @@ def check_files(settings: Settings, audit_file: Path | None) -> None:
             raise ConfigError(f"audit file {str(audit_file)!r} ({env_name('audit_file')}): {problem}")
     if settings.mqtt_tls:
         import ssl
-
-        from zwave_mcp.gateway.mqtt import build_tls_context
 
         try:
             for name in ("tls_ca", "tls_cert", "tls_key"):

@@ -227,6 +227,16 @@ def assert_conversation(transcript: str) -> None:
     assert f'confirmationToken="{token.group(1)}"' in confirmed, "the confirmation passes back the token"
     assert "Done: Front Door Lock is now unlocked, as the device reported." in confirmed, confirmed
 
+    who = answer_after(transcript, "Who has a code for the side door?")
+    assert "Side Door Lock has 3 users: Alice (user 1, PIN in slot 1)" in who, who
+    code = answer_after(transcript, "Add a code for the dog walker on the side door.")
+    assert 'pin="(not shown)"' in code and "Confirmation required to add a PIN for Dog Walker" in code, code
+    added = answer_after(transcript, "Yes, give the dog walker that code.")
+    assert "Done: Side Door Lock now lists Dog Walker (user 4, PIN in slot 4)" in added, added
+    assert "2580" not in transcript, "the dog walker's PIN is never printed"
+    came = answer_after(transcript, "Who came in the side door?")
+    assert "Side Door Lock was unlocked with the keypad by Dog Walker (user 4)" in came, came
+
     dead = answer_after(transcript, "Turn on the coffee maker.")
     assert "Coffee Maker Plug" in dead and "is now on" not in dead, dead
     after = answer_after(transcript, "Is everything still working?")
@@ -402,7 +412,7 @@ def test_demo_admin_includes_a_new_s2_device(demo_run: list[DemoRun]) -> None:
     grant = answer_after(transcript, "Yes, go ahead.")
     assert "asks for S2 authenticated and S2 unauthenticated security" in grant, grant
     joined = answer_after(transcript, "The PIN is 34567.")
-    assert "Hallway Motion (node 12) joined the network with S2 authenticated security" in joined, joined
+    assert "Hallway Motion (node 14) joined the network with S2 authenticated security" in joined, joined
     assert run.watch.alive() == [], "processes left behind"
 
 

@@ -36,6 +36,7 @@ TOOLS = {
     "get_last_event",
     "get_energy_usage",
     "get_battery_report",
+    "manage_lock_users",
 }
 
 
@@ -100,6 +101,7 @@ CHECK_SCRIPT = {
         "get_last_event": {"deviceName": "front door", "state": "locked"},
         "get_energy_usage": {"deviceName": "coffee maker"},
         "get_battery_report": {},
+        "manage_lock_users": {},
     }
 }
 

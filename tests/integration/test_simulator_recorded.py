@@ -162,3 +162,31 @@ def test_startup_retained_topics_match_capture(capture: str, simulator_factory, 
         if t not in _STATE_DEPENDENT.get(capture, set()) and any(s not in recorded[t] for s in published[t])
     }
     assert not wrong, f"payload shapes differ: {dict(list(wrong.items())[:5])}"
+
+
+# ---- the keypad locks (issue 37): zwave-js-ui 11.22.2's access-control API on nodes 12 and 13 ---------
+
+
+def test_recorded_access_control_calls_replay(simulator_factory, collector) -> None:
+    """Every access-control call of `api_calls_locks_a` (fixtures/recorded/api_calls/locks_a.jsonl, the
+    `accessControl*` records of the captures' file), in order, on the house with the two keypad locks: the
+    same success, message, result and echo, including zwave-js-ui's surprises (a taken User Code slot
+    silently overwritten, a User Credential user created although its PIN is refused, OK for deleting a
+    user that does not exist)."""
+    sim = simulator_factory(config=capture_config("a", timing=FAST, periodic=False), house="captured+locks")
+    prefix = sim.config.prefix
+    replies = collector(f"{prefix}/_CLIENTS/+/api/+")
+    records = _records("locks_a")
+    assert len(records) == 43
+    for record in records:
+        request_topic = prefix + record["request_topic"][len("zwave") :]
+        response_topic = prefix + record["response_topic"][len("zwave") :]
+        start = len(replies.snapshot())
+        publish.single(request_topic, record["request_payload"], qos=1, hostname=sim.host, port=sim.port)
+        got = replies.wait_for(
+            lambda m, t=response_topic, s=start: m.topic == t and replies.snapshot().index(m) >= s,
+            timeout=5,
+            what=f"reply to {record['api']} ({record['note']})",
+        )
+        assert got.retain is False and got.qos == 1
+        _compare(record, got.json(), "locks_a")

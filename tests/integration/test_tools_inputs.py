@@ -30,7 +30,7 @@ ALIASES = (
 TOOLS = (
     "activate_zwave_scene, check_zwave_health, control_zwave_device, control_zwave_group, get_battery_report, "
     "get_device_history, get_device_sensor_data, get_device_state, get_energy_usage, get_last_event, "
-    "get_recent_events, list_zwave_devices, list_zwave_scenes, verify_device"
+    "get_recent_events, list_zwave_devices, list_zwave_scenes, manage_lock_users, verify_device"
 )
 CAPABILITIES = (
     "switch, dimmer, color, cover, fan, valve, siren, lock, thermostat, sensor, binary_sensor, notification, "
@@ -222,7 +222,7 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     (
         "get_last_event",
         {"deviceName": "front door", "state": "exploded"},
-        "Parameter 'state' must be one of: any, opened, closed, locked, unlocked, motion, on, off, dead, alive, asleep, awake, online, offline, pressed, smoke, co, co2, heat, freeze, water_leak, tamper, glass_break (got 'exploded').",
+        "Parameter 'state' must be one of: any, opened, closed, locked, unlocked, motion, on, off, dead, alive, asleep, awake, online, offline, pressed, smoke, co, co2, heat, freeze, water_leak, tamper, jammed, glass_break (got 'exploded').",
     ),
     ("get_energy_usage", {"deviceName": "front door"}, "Front Door Lock has no energy meter (kWh)."),
     ("get_battery_report", {"deviceName": "kitchen light"}, "Kitchen Light has no battery."),

@@ -1,6 +1,7 @@
-"""The transport's own read path (mqtt_packets + paho for the rest), on a real broker and on a scripted one.
+"""The transport's read path (`mqtt_reads`: our reader with paho for the rest, or paho's own reader), on a
+real broker and on a scripted one.
 
-On the real broker: bursts (many packets per read, packets split across reads), the retained flag, MQTT 5
+On the real broker, with either reader: bursts (many packets per read, packets split across reads), the retained flag, MQTT 5
 PUBLISH properties and payloads whose remaining length takes 1 to 4 bytes all arrive intact and in order.
 A scripted broker sends what no real broker would: a malformed packet (the connection is dropped and made
 again, nothing crashes) and a topic that is not UTF-8 (ignored, the next message still arrives).
@@ -24,12 +25,20 @@ from paho.mqtt.properties import Properties
 
 from tests.mqtt_wire import publish
 from zwave_mcp.config import Settings
+from zwave_mcp.gateway import mqtt_reads
 from zwave_mcp.gateway.mqtt import MqttTransport
 from zwave_mcp.simulator.broker import find_mosquitto, free_port, wait_for_port
 
 pytestmark = [pytest.mark.integration]
 
 Received = tuple[str, bytes, bool]
+
+
+@pytest.fixture(params=["own reader", "paho's reader"])
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both sides of the seam: what one reader delivers, the other must too."""
+    monkeypatch.setattr(mqtt_reads, "OWN_READS", request.param == "own reader")
+    return str(request.param)
 
 
 def _transport(url: str, version: str, received: asyncio.Queue[Received], **kw: Any) -> MqttTransport:
@@ -42,7 +51,7 @@ def _transport(url: str, version: str, received: asyncio.Queue[Received], **kw: 
 
 @pytest.mark.parametrize("version", ["3.1.1", pytest.param("5", marks=pytest.mark.mosquitto_only)])
 async def test_bursts_retained_properties_and_long_payloads_arrive_intact(
-    mosquitto: Any, version: str
+    mosquitto: Any, version: str, reader: str
 ) -> None:
     received: asyncio.Queue[Received] = asyncio.Queue()
     connected = asyncio.Event()
@@ -237,7 +246,7 @@ def tls_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, 
 
 @pytest.mark.parametrize("version", ["3.1.1", "5"])
 async def test_over_tls_bursts_and_long_payloads_arrive_intact(
-    tls_broker: tuple[int, Path], version: str
+    tls_broker: tuple[int, Path], version: str, reader: str
 ) -> None:
     # TLS keeps decrypted records in user space, where the event loop cannot see them: the reader must
     # still hand over everything (a burst bigger than one record, a payload spanning many).

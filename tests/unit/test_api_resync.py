@@ -16,23 +16,23 @@ SETPOINT = "zwave/Hallway/Hallway_Thermostat/thermostat_setpoint/endpoint_0/setp
 
 def test_messages_during_load_are_buffered_then_replayed_in_order() -> None:
     gw = ZwaveGateway(Settings())
-    gw._loading = True  # as right after a (re)connect, before getNodes has answered
+    gw.sync.loading = True  # as right after a (re)connect, before getNodes has answered
     gw._on_message(SETPOINT, b'{"time":1795313500000,"value":21.5}', True)  # retained
     gw._on_message(SETPOINT, b'{"time":1795313600000,"value":23}', False)  # live, newer
     gw._on_message("zwave/driver/status", b"true", True)  # gateway topics apply at once
     assert gw.inventory.status.driver_ready is True
     assert gw.inventory.value("6-67-0-setpoint-1") is None, "nothing to map values onto before getNodes"
-    gw._load(GET_NODES)
+    gw.sync.load(GET_NODES)
     value = gw.inventory.value("6-67-0-setpoint-1")
     assert value is not None and value.value == 23, "the newest message must win after the replay"
-    assert gw.loaded and not gw._loading and not gw._buffer
+    assert gw.loaded and not gw.sync.loading and not gw.sync.buffer
     gw._on_message(SETPOINT, b'{"time":1795313700000,"value":19}', False)  # live again, applied directly
     assert gw.inventory.value("6-67-0-setpoint-1").value == 19  # type: ignore[union-attr]
 
 
 def test_garbage_and_foreign_replies_through_the_router_never_raise() -> None:
     gw = ZwaveGateway(Settings())
-    gw._load(GET_NODES)
+    gw.sync.load(GET_NODES)
     for topic in (
         SETPOINT,
         "zwave/_CLIENTS/ZWAVE_GATEWAY-zwave-js-ui/api/getInfo",

@@ -16,6 +16,7 @@ from zwave_mcp.devices.control import available_actions, plan_control
 from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.discovery import FirmwareRange, Schema, Table, config_is, match, product
 from zwave_mcp.devices.discovery_schemas import TABLE
+from zwave_mcp.devices.errors import ActionNotSupported
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presets import fan_speeds
@@ -184,3 +185,32 @@ def test_a_fibaro_fgr223_has_slats_only_in_venetian_blind_mode(mode: int, tilts:
     assert shutter.kind == C.COVER and (m.TILT_TARGET in shutter.values) is tilts
     if tilts:
         assert plan_control(shutter, "set_tilt", position=30).writes[0].value.endpoint == 2
+
+
+# ---- a lock by its current mode alone ------------------------------------------------------------------------
+
+
+def test_a_door_lock_that_publishes_only_its_current_mode_is_a_lock_that_cannot_be_commanded() -> None:
+    (lock,) = devices(raw_node("lock_schlage_be469_current_mode_only_state.json", "Back Door"))
+    assert lock.kind == C.LOCK and m.LOCK_CURRENT in lock.values and m.LOCK_TARGET not in lock.values
+    assert sentence(lock) == "Back Door is locked; battery 100 %."
+    assert not available_actions(lock)
+    with pytest.raises(ActionNotSupported, match="publishes no lock command"):
+        plan_control(lock, "lock")
+
+
+# ---- model rows found on the dumps of issue 35's second round ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "file", ["meter_aeotec_dsb09_hem_state.json", "meter_aeotec_dsb09_hem_rain_rate_state.json"]
+)
+def test_an_aeotec_dsb09_home_energy_meter_is_a_meter_though_its_class_says_sensor(file: str) -> None:
+    (meter,) = devices(raw_node(file, "Panel"))
+    assert meter.kind == C.METER and C.SENSOR not in meter.capabilities
+
+
+def test_a_zooz_zse44_whose_heat_alarm_lists_overheat_is_still_a_thermometer() -> None:
+    (sensor,) = devices(raw_node("zooz_zse44_fw1_30_state.json", "Basement"))
+    assert sensor.kind == C.SENSOR and C.BINARY_SENSOR not in sensor.capabilities
+    assert sentence(sensor).startswith("Basement reports no heat alarm, air temperature 50.6 °F")

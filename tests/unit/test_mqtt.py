@@ -10,8 +10,8 @@ import ssl
 
 import pytest
 
-from zwave_mcp.config import Settings
-from zwave_mcp.gateway import mqtt
+from zwave_mcp.config import Settings, build_tls_context
+from zwave_mcp.gateway import mqtt, mqtt_reads
 from zwave_mcp.gateway.mqtt import MqttTransport, MqttUnavailable, backoff_delay, describe_connect_error
 
 
@@ -52,11 +52,11 @@ def test_client_id_unique_unless_configured() -> None:
 
 
 def test_tls_insecure_turns_verification_off_and_warns(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="zwave_mcp.gateway.mqtt"):
-        context = mqtt.build_tls_context(Settings(mqtt_url="mqtts://127.0.0.1", tls_insecure=True))
+    with caplog.at_level(logging.WARNING, logger="zwave_mcp.config"):
+        context = build_tls_context(Settings(mqtt_url="mqtts://127.0.0.1", tls_insecure=True))
     assert context.verify_mode == ssl.CERT_NONE and not context.check_hostname
     assert any("verification is switched off" in r.getMessage() for r in caplog.records)
-    strict = mqtt.build_tls_context(Settings(mqtt_url="mqtts://127.0.0.1"))
+    strict = build_tls_context(Settings(mqtt_url="mqtts://127.0.0.1"))
     assert strict.verify_mode == ssl.CERT_REQUIRED and strict.check_hostname
 
 
@@ -108,7 +108,7 @@ async def test_a_flood_read_at_once_is_handled_a_bounded_batch_per_loop_turn() -
     transport = MqttTransport(Settings(mqtt_version="3.1.1"), on_message=lambda t, p, r: got.append(t))
     ours, broker = socket.socketpair()
     ours.setblocking(False)
-    count = 10 * mqtt.READ_BATCH + 5
+    count = 10 * mqtt_reads.READ_BATCH + 5
     broker.sendall(b"".join(_publish_packet(b"t/%d" % i, b"x") for i in range(count)))
     loop = asyncio.get_running_loop()
     transport._loop = loop
@@ -122,7 +122,7 @@ async def test_a_flood_read_at_once_is_handled_a_bounded_batch_per_loop_turn() -
             if len(got) == count:
                 break
         assert got == [f"t/{i}" for i in range(count)]
-        assert max(per_turn) <= mqtt.READ_BATCH
+        assert max(per_turn) <= mqtt_reads.READ_BATCH
     finally:
         transport._detach()
         ours.close()

@@ -91,6 +91,18 @@ WRITE_API_NAMES = [
     "setValue",
     "setConfigParameter",
     "multicastSetValue",
+    # a keypad lock's users and codes (11.22: `accessControl*`); the reads (GetState, Refresh…) are free
+    "accessControlAddUser",
+    "accessControlSetUser",
+    "accessControlDeleteUser",
+    "accessControlDeleteAllUsers",
+    "accessControlSetCredential",
+    "accessControlDeleteCredential",
+    "accessControlDeleteCredentials",
+    "accessControlAssignCredential",
+    "accessControlStartCredentialLearn",
+    "accessControlCancelCredentialLearn",
+    "accessControlSetAdminCode",
 ]
 WRITE_APIS = re.compile("^(" + "|".join(map(re.escape, WRITE_API_NAMES)) + ")$")
 WRITE_METHODS = frozenset({"write_value", "activate_scene"})

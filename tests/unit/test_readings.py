@@ -161,3 +161,31 @@ def test_a_thermostat_says_its_fan_mode_and_what_its_fan_does() -> None:
     fan_off.value = True
     assert ", with the fan off" in sentence(thermostat) and "auto low" not in sentence(thermostat)
     assert change_phrase(thermostat, fan_off, True) == "turned its fan off"
+
+
+def test_an_overflowed_energy_total_is_said_in_full_and_as_impossible() -> None:
+    """Two real devices report their energy total as a counter overflow (-214748364.8 kWh, -21474727.91
+    kWh); the sentence said "-2.14748e+08 kWh in total"."""
+    shutter = device("cover_qubino_zmnhcd_state.json", "Office Shutter")
+    assert sentence(shutter) == (
+        "Office Shutter is 98 % open, using 0 W, an impossible energy total of -214748364.8 kWh."
+    )
+    plug = device("plug_neo_nas_wr01ze_state.json", "Kettle Plug")
+    assert "an impossible energy total of -21474727.9 kWh" in sentence(plug)
+
+
+def test_a_large_total_is_said_in_full() -> None:
+    """A home energy meter's lifetime total past a million is said as a number, not in e-notation."""
+    meter = device("meter_aeotec_dsb28_hem_g2_state.json", "Panel")
+    total = next(r for r in readings(meter, 0) if r.spoken_label == "energy" and r.endpoint == 0)
+    assert replace(total, value=1234567.8).spoken() == "energy 1234567.8 kWh (main sensor)"
+
+
+def test_a_home_energy_meter_says_what_each_clamp_uses() -> None:
+    """Aeotec DSB28: the whole panel on the node, a clamp on each of endpoints 1 and 2; the sentence said the
+    panel only."""
+    meter = device("meter_aeotec_dsb28_hem_g2_state.json", "Sub Panel")
+    assert sentence(meter) == (
+        "Sub Panel is using 47.096 W at 123.053 V and 0.844 A, 739.552 kWh in total, "
+        "sensor 1 using 23.692 W and 342.578 kWh in total, sensor 2 using 23.523 W and 397.333 kWh in total."
+    )

@@ -16,12 +16,25 @@ CAPTURES = {
     "b": "b_valueid_raw",
     "c": "c_valueid_names_valueobject_nodeinfo",
     "fault": "fault_controller_jam",
+    "locks_a": "locks_a_named_timevalue",  # with the keypad locks 12 and 13 (`locks_getnodes`)
+    "locks_b": "locks_b_valueid_raw",
 }
 
 
 @cache
 def getnodes() -> list[dict[str, Any]]:
     return json.loads((RECORDED / "getNodes.json").read_text())
+
+
+@cache
+def _locks_getnodes() -> str:
+    return (RECORDED / "getNodes_locks_12_13.json").read_text()
+
+
+def locks_getnodes() -> list[dict[str, Any]]:
+    """Nodes 12 (User Code) and 13 (User Credential) of the lock captures' first getNodes (a fresh copy)."""
+    nodes: list[dict[str, Any]] = json.loads(_locks_getnodes())
+    return nodes
 
 
 def _jsonl_gz(path: Path) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from typing import Any
 from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, find_mosquitto
-from zwave_mcp.simulator.house import Node, captured_scenes
+from zwave_mcp.simulator.house import CAPTURED_WITH_LOCKS, Node, captured_scenes
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
 
@@ -120,7 +120,8 @@ def start_home(
             raise DemoError(f"the MQTT broker did not start: {exc}") from exc
         config = SimConfig(prefix=PREFIX, timing=DEMO_TIMING)
         if house is None:
-            home.simulator = Simulator(HOST, home.port, "captured", config, captured_scenes())
+            # The captured house and the two keypad locks recorded later (users and PINs: issue 37).
+            home.simulator = Simulator(HOST, home.port, CAPTURED_WITH_LOCKS, config, captured_scenes())
         else:
             home.simulator = Simulator(HOST, home.port, house, config)
         try:

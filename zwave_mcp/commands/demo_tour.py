@@ -13,6 +13,7 @@ from typing import Any, TextIO
 import anyio
 
 from zwave_mcp.commands.demo_home import Home
+from zwave_mcp.logs import is_secret_name
 from zwave_mcp.simulator.admin import NewDevice
 
 WIDTH = 100
@@ -43,8 +44,14 @@ class Transcript:
         )
 
 
+def _secret(key: str) -> bool:
+    return is_secret_name(key) and key != "confirmationToken"  # the token is the answer's, shown there
+
+
 def format_call(name: str, args: dict[str, Any]) -> str:
-    inner = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in args.items())
+    """The call as the transcript shows it; a secret (a lock's PIN) is not printed."""
+    shown = {k: "(not shown)" if _secret(k) and v is not None else v for k, v in args.items()}
+    inner = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in shown.items())
     return f"{name}({inner})"
 
 
@@ -142,6 +149,15 @@ DEAD_NODE = Step(
     before=_pull_coffee_plug,
     narration="(In the simulated house, the coffee maker's plug stops answering: a dead node.)",
 )
+WHO_MAY = Step("Who has a code for the side door?", "manage_lock_users", {"deviceName": "side door"}, _ok)
+# The dog walker's PIN, as the person would type it; the transcript and every answer leave it out.
+ADD_CODE = {"deviceName": "side door", "action": "add", "name": "Dog Walker", "pin": "2580"}
+WHO_CAME_IN = Step(
+    "Who came in the side door?",
+    "get_last_event",
+    {"deviceName": "side door"},
+    lambda a: not a.is_error and "by Dog Walker (user 4)" in a.text,
+)
 NEW_DEVICE = NewDevice(name="Hallway Motion", location="Hallway")
 NEW_DEVICE_DETAILS = Step(
     "What security and firmware does the new sensor have?",
@@ -209,10 +225,49 @@ class Conversation:
         for step in SCRIPT:
             await self.say(step)
         await self.unlock_with_confirmation()
+        await self.say(WHO_MAY)
+        await self.add_a_code()
+        await self.who_came_in()
         await self.say(DEAD_NODE)
         await self.say(HEALTH_AFTER)
         if self.home.admin:
             await self.include_a_device()
+
+    async def add_a_code(self) -> None:
+        """A code for the dog walker on the keypad lock: asked, agreed, then the lock's users read again."""
+        self.t.line("(The dog walker's code is typed in with the request; no transcript or answer shows it.)")
+        self.t.line("You: Add a code for the dog walker on the side door.")
+        asked = await self.call("manage_lock_users", ADD_CODE)
+        token = asked.result.get("confirmationToken")
+        self.check("add a code", asked.result.get("outcome") == "needs_confirmation")
+        self.t.line()
+        if not isinstance(token, str):
+            return
+        self.t.line("You: Yes, give the dog walker that code.")
+        done = await self.call("manage_lock_users", {**ADD_CODE, "confirmationToken": token})
+        self.check("confirm the new code", done.result.get("outcome") == "confirmed")
+        self.t.line()
+
+    async def who_came_in(self) -> None:
+        """The dog walker types the new code at the side door: the keypad unlock is said by name."""
+        sim = self.home.simulator
+        if sim is not None:
+            sim.lock_event(13, "keypad_unlock", 4)  # user 4: the dog walker, added just before
+        self.t.line("(In the simulated house, the dog walker types their code at the side door.)")
+        self.t.line(f"You: {WHO_CAME_IN.said}")
+        started = time.perf_counter()
+        deadline = time.monotonic() + 3.0
+        while True:  # the event travels over MQTT: ask again until the server has heard it (bounded)
+            answer = answer_of(await self.client.call_tool(WHO_CAME_IN.tool, WHO_CAME_IN.args))
+            if WHO_CAME_IN.expect(answer) or time.monotonic() > deadline:
+                break
+            await anyio.sleep(0.05)
+        self.calls += 1
+        took_ms = (time.perf_counter() - started) * 1000
+        self.t.line(f"  [tool] {format_call(WHO_CAME_IN.tool, WHO_CAME_IN.args)}  {took_ms:.0f} ms")
+        self.t.wrapped("Assistant: ", answer.text)
+        self.check(WHO_CAME_IN.said, WHO_CAME_IN.expect(answer))
+        self.t.line()
 
     async def include_a_device(self) -> None:
         """--admin: a new sensor joins with S2 security, the PIN read off its label (the two-step flow)."""

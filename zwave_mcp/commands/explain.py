@@ -353,7 +353,11 @@ async def _load_live(settings: Any) -> list[ZNode] | str:
         while time.monotonic() < deadline:
             if await gateway.wait_ready(LIVE_POLL_S):
                 return [n for i, n in gateway.nodes.items() if app.devices.visible_node(i)]
-            if gateway.broker_failed() or gateway.gateway_silent() or gateway.schedule.failure is not None:
+            if (
+                gateway.broker_failed()
+                or gateway.gateway_silent()
+                or gateway.sync.schedule.failure is not None
+            ):
                 break
         return gateway.unavailable_reason() or "the network did not load in time"
     finally:

@@ -119,7 +119,7 @@ def available_actions(device: Device) -> list[str]:
         can.add("set_tone")
     if m.SIREN_VOLUME in v:
         can.add("set_volume")
-    if device.has(Capability.LOCK):
+    if m.LOCK_TARGET in v:
         can |= {"lock", "unlock"}
     if device.has(Capability.THERMOSTAT):
         if device.setpoints():
@@ -159,6 +159,12 @@ def plan_control(
                 f"{device.name} is not understood yet, so it cannot be controlled; "
                 "the command zwave-mcp explain lists its values.",
                 [],
+            )
+        if device.has(Capability.LOCK) and m.LOCK_TARGET not in device.values:
+            raise ActionNotSupported(
+                f"{device.name} says whether it is locked, but it publishes no lock command zwave-mcp could "
+                "send (its Door Lock has no target mode).",
+                actions,
             )
         if not actions:
             raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])

@@ -14,6 +14,7 @@ from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.levels import is_number, to_percent
+from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name
 from zwave_mcp.devices.presses import press_of, press_values
@@ -234,7 +235,63 @@ def _sentence(device: Device) -> str:
         text += f"; it is {', '.join(power)}" if unknown else f", {', '.join(power)}"
     if others:
         text += f"; {and_list(others)}"
+    relock = relock_words(device) if device.has(Capability.LOCK) else None
+    if relock and relock.startswith("it locks"):  # said when it does; "does not" is in the result
+        text += f"; {relock}"
     return text + "."
+
+
+DOOR_LOCK_CC = 0x62
+_TIMED = 2  # Door Lock operationType: 1 constant, 2 timed
+
+
+def lock_settings(device: Device) -> dict[str, Any]:
+    """A Door Lock's own settings people ask about ("does it lock itself again?"), as it reports them:
+    `operationType` (constant or timed), the timed mode's `lockTimeoutConfiguration` and `autoRelockTime`
+    (seconds; Door Lock v4), `holdAndReleaseTime`, `twistAssist`, `blockToBlock`."""
+    found: dict[str, Any] = {}
+    endpoint = device.endpoint or 0
+    for value in device.node.values.values():
+        if (
+            value.command_class == DOOR_LOCK_CC
+            and value.endpoint == endpoint
+            and value.value is not None
+            and value.property in _LOCK_SETTINGS
+        ):
+            found[str(value.property)] = value.value
+    return found
+
+
+_LOCK_SETTINGS = frozenset(
+    {
+        "operationType",
+        "lockTimeoutConfiguration",
+        "autoRelockTime",
+        "holdAndReleaseTime",
+        "twistAssist",
+        "blockToBlock",
+    }
+)
+
+
+def relock_words(device: Device) -> str | None:
+    """ "it locks itself again 30 seconds after it is unlocked", "it does not lock itself again", or None
+    when the lock does not say."""
+    settings = lock_settings(device)
+    relock = settings.get("autoRelockTime")
+    timed = settings.get("lockTimeoutConfiguration") if settings.get("operationType") == _TIMED else None
+    for seconds in (relock, timed):
+        if isinstance(seconds, int | float) and is_number(seconds) and seconds > 0:
+            return f"it locks itself again {_seconds(float(seconds))} after it is unlocked"
+    if settings.get("operationType") == 1:
+        return "it does not lock itself again (constant operation)"
+    return None
+
+
+def _seconds(seconds: float) -> str:
+    if seconds >= 120 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} minutes"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
@@ -502,6 +559,10 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     when a plainer word exists."""
     if (press := press_of(value, new)) is not None:
         return press.words()  # "WallMote button 2 was held"
+    if (
+        lock_said := lock_state_phrase(value.command_class, value.property, value.property_key, new)
+    ) is not None:
+        return lock_said  # "jammed", "disabled its keypad for a while after too many wrong codes"
     roles = [r for r, v in device.values.items() if v.value_id == value.value_id] if device else []
     # A value that is both written and reported (an old lock's "locked") reports: its change is news.
     role = next((r for r in roles if not r.endswith(".target")), roles[0] if roles else None)

@@ -217,6 +217,29 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     Schema(
+        name="meter: Aeotec DSB09 Home Energy Meter (gen 1): its Multilevel Sensor values are meter readings, "
+        "the stray humidity or rain rate its firmware publishes too (a meter, whatever its device class)",
+        kind=C.METER,
+        role=READING,
+        primary=match(zc.MULTILEVEL_SENSOR, type="number"),
+        products=(product(0x0086, {0x0002}, {0x0009}),),
+        multi=True,
+    ),
+    Schema(
+        name="alert: the Zooz ZSE44's heat alarm (overheat and underheat) is an alert beside its temperature "
+        "and humidity, not what it is for",
+        kind=C.NOTIFICATION,
+        role=READING,
+        primary=match(
+            zc.NOTIFICATION,
+            NotificationProps.HEAT_ALARM,
+            key=(NotificationProps.HEAT_SENSOR_STATUS,),
+            state_texts=("Overheat detected", "Overheat detected (location provided)"),
+        ),
+        purpose="heat",
+        products=(product(0x027A, {0x7000}, {0xE004}),),
+    ),
+    Schema(
         name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
         kind=C.BINARY_SENSOR,
         role=READING,
@@ -276,6 +299,18 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         primary=match(zc.DOOR_LOCK, DoorLockProps.TARGET_MODE, writeable=True),
         companions=(
             (m.LOCK_CURRENT, match(zc.DOOR_LOCK, DoorLockProps.CURRENT_MODE)),
+            (m.LOCK_DOOR, match(zc.DOOR_LOCK, DoorLockProps.DOOR)),
+            (m.LOCK_BOLT, match(zc.DOOR_LOCK, DoorLockProps.BOLT)),
+            (m.LOCK_LATCH, match(zc.DOOR_LOCK, DoorLockProps.LATCH)),
+        ),
+    ),
+    Schema(
+        name="lock: Door Lock that publishes only its current mode (no target mode to write: its state, as "
+        "Home Assistant shows it, and no lock command)",
+        kind=C.LOCK,
+        role=m.LOCK_CURRENT,
+        primary=match(zc.DOOR_LOCK, DoorLockProps.CURRENT_MODE, type="number"),
+        companions=(
             (m.LOCK_DOOR, match(zc.DOOR_LOCK, DoorLockProps.DOOR)),
             (m.LOCK_BOLT, match(zc.DOOR_LOCK, DoorLockProps.BOLT)),
             (m.LOCK_LATCH, match(zc.DOOR_LOCK, DoorLockProps.LATCH)),

@@ -45,6 +45,11 @@ _NOTIFICATION_WORDS = {
     "low battery level": "battery low",
     "replace battery soon": "battery needs replacing soon",
     "replace battery now": "battery needs replacing now",
+    # A keypad lock's Access Control states.
+    "lock jammed": "jammed",
+    "keypad temporary disabled": "keypad disabled for a while after too many wrong codes",
+    "keypad busy": "keypad busy",
+    "tampering, invalid code": "wrong codes were tried",
 }
 
 
@@ -306,11 +311,13 @@ def _power_phrases(found: list[Reading]) -> list[str]:
             return f"an unreadable {reading.spoken_label}"
         return f"{number(reading.value)}{unit_text(reading.unit)}"
 
-    # One reading of each kind is said (the first: the root's, or the lowest endpoint's); a device made of
-    # several endpoints has a meter on each, and the structured result lists them all.
+    # One reading of each kind is said (the first: the root's, or the lowest endpoint's), then the power and
+    # energy each other endpoint of the device reads (a home energy meter's clamps); the structured result
+    # lists them all.
     first: dict[str, Reading] = {}
     for r in found:
         first.setdefault(r.spoken_label, r)
+    elsewhere = _power_elsewhere(found, first)
     power = first.pop("power", None)
     electric = [first.pop(k) for k in ("voltage", "current") if k in first] if power else []
     phrases: list[str] = []
@@ -318,8 +325,37 @@ def _power_phrases(found: list[Reading]) -> list[str]:
         at = f" at {and_list([value_of(r) for r in electric])}" if electric else ""
         phrases.append(f"using {value_of(power)}{at}")
     for label, r in first.items():
-        phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
+        if label == "energy" and is_number(r.value) and r.value < 0:
+            # a consumption total cannot fall below zero: a device's overflow, said as what it is
+            phrases.append(f"an impossible energy total of {value_of(r)}")
+        else:
+            phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
+    for place, (watts, total) in elsewhere.items():
+        if watts is not None:
+            also = f" and {value_of(total)} in total" if total is not None else ""
+            phrases.append(f"{place} using {value_of(watts)}{also}")
+        elif total is not None:
+            phrases.append(f"{place} with {value_of(total)} in total")
     return phrases
+
+
+def _power_elsewhere(
+    found: list[Reading], first: dict[str, Reading]
+) -> dict[str, tuple[Reading | None, Reading | None]]:
+    """Per other endpoint that reads them (by its place: "sensor 1", "Floor sensor"), its first power and
+    energy readings; the endpoints of the readings said first are left out."""
+    said = {r.endpoint for key, r in first.items() if key in ("power", "energy")}
+    out: dict[str, tuple[Reading | None, Reading | None]] = {}
+    for r in found:
+        if r.spoken_label not in ("power", "energy") or r.endpoint in said or not r.place:
+            continue
+        watts, total = out.get(r.place, (None, None))
+        if r.spoken_label == "power" and watts is None:
+            watts = r
+        elif r.spoken_label == "energy" and total is None:
+            total = r
+        out[r.place] = (watts, total)
+    return out
 
 
 def _production_phrases(found: list[Reading]) -> list[str]:
@@ -351,7 +387,11 @@ def and_list(items: list[str]) -> str:
 
 
 def number(x: Any) -> str:
-    return f"{x:g}" if is_number(x) else plain_text(str(x)[:200], 40)  # what a broken gateway reports
+    if not is_number(x):
+        return plain_text(str(x)[:200], 40)  # what a broken gateway reports
+    if abs(x) >= 1e6:  # a large total in full, never "-2.14748e+08"
+        return f"{x:.1f}".removesuffix(".0")
+    return f"{x:g}"
 
 
 def unit_text(unit: str | None) -> str:

@@ -167,6 +167,8 @@ class NotificationProps:
     ALARM_TYPE = "alarmType"
     ALARM_LEVEL = "alarmLevel"
     ACCESS_CONTROL = "Access Control"  # a notification type: doors, windows, locks
+    HEAT_ALARM = "Heat Alarm"  # a notification type: overheat, underheat
+    HEAT_SENSOR_STATUS = "Heat sensor status"  # its variable
 
 
 class BinarySensorProps:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Protocol
 
+from zwave_mcp.gateway.secrets import blank, scrub_api_reply, secret_strings
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.safetext import loads_json_fast, plain_text
 from zwave_mcp.stdio import after_reply
@@ -97,6 +98,8 @@ class ApiClient:
         self._token = uuid.uuid4().hex[:12]
         self._counter = itertools.count(1)
         self._pending: dict[str, tuple[str, asyncio.Future[ApiReply]]] = {}
+        # The codes a call in flight sent (a PIN): blanked in whatever its reply says.
+        self._secrets: dict[str, list[str]] = {}
         self._pending_per_api: dict[str, int] = {}
         # Replies that deserve their own JSON decoding (getNodes: values become model objects as they are
         # decoded, which halves the peak memory of a big house); everything else is `loads_json_fast`.
@@ -130,6 +133,9 @@ class ApiClient:
         topic, payload = self.build_request(api, list(args), correlation)
         future: asyncio.Future[ApiReply] = loop.create_future()
         self._pending[correlation] = (api, future)
+        secrets = secret_strings(api, list(args))
+        if secrets:
+            self._secrets[correlation] = secrets
         self._pending_per_api[api] = self._pending_per_api.get(api, 0) + 1
         try:
             self._transport.publish(topic, json.dumps(payload, separators=(",", ":")), qos=REQUEST_QOS)
@@ -145,6 +151,7 @@ class ApiClient:
             raise ApiUnavailable(str(exc)) from None
         finally:
             self._pending.pop(correlation, None)
+            self._secrets.pop(correlation, None)
             left = self._pending_per_api.get(api, 1) - 1
             if left:
                 self._pending_per_api[api] = left
@@ -170,10 +177,14 @@ class ApiClient:
         future = entry[1]
         if not future.done():
             assert isinstance(reply, dict)
+            # Lock codes stop here: the echoed request (`args`, `origin`) and the credentials' `data` of
+            # an access-control reply never reach the caller, nor a PIN the gateway's words repeat.
+            reply = scrub_api_reply(reply, api, CORRELATION_KEY)
+            message = blank(str(reply.get("message") or ""), self._secrets.get(str(correlation), []))
             future.set_result(
                 ApiReply(
                     success=reply.get("success") is True,
-                    message=plain_text(str(reply.get("message") or ""), MESSAGE_MAX),
+                    message=plain_text(message, MESSAGE_MAX),
                     result=reply.get("result"),
                     raw=reply,
                 )

@@ -289,6 +289,9 @@ class ZNode:
     # Facts for the network's keeper, as zwave-js-ui gives them (`DETAIL_KEYS` in nodes.py: security,
     # statistics, neighbours, protocol, …); read by the admin tools only.
     details: dict[str, Any] = field(default_factory=dict)
+    # A keypad lock's users as zwave-js-ui's access control knows them, without a code
+    # (`gateway.access.LockUsers`; getNodes' `accessControl` at each load, `Inventory.set_access` after).
+    access: Any = None
 
     @property
     def display_name(self) -> str:
@@ -337,7 +340,8 @@ class Change:
     """Something in the picture changed; listeners (waiters, resource subscriptions, history) get these.
 
     kind: "value" (a value's current value), "status" (node status), "node" (name/location/metadata),
-    "removed" (a value was deleted, e.g. the empty retained payload of raw mode), "gateway".
+    "removed" (a value was deleted, e.g. the empty retained payload of raw mode), "gateway", "lock" (a
+    lock's Access Control event: `new` = `{"event": "keypad_unlock", "userId": 3, "userName": "Cleaner"}`).
     """
 
     kind: str

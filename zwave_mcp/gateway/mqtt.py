@@ -1,17 +1,12 @@
 """MQTT transport: one paho-mqtt 2.x session for the life of the process, driven by the asyncio loop.
 
 No zwave-js-ui knowledge here: connect (TLS, auth), reconnect with backoff, subscribe, publish, and hand
-every incoming message to one callback. paho runs without a thread of its own: its socket is registered
-with the event loop (`add_reader`/`add_writer`), the way aiomqtt does it, so messages are handled on the
-loop thread with no per-message thread hop. Only the blocking part of a connection attempt (DNS, TCP
-connect, TLS handshake) runs in an executor thread.
-
-paho keeps the protocol (CONNECT, SUBSCRIBE, keepalive, acks, QoS 1/2 and TLS publishing), but a QoS 0
-PUBLISH on a plain TCP socket (every API request) is encoded and sent here (`_send_own`), and this module
-reads the socket: one `recv` brings many packets, QoS 0 PUBLISH (everything a QoS 0 subscriber receives)
-is decoded by `mqtt_packets.PacketReader`, and every other packet is handed to paho, which reads it from
-memory (`compat.feed_reads`). paho's own reader costs one `recv` per field and an `MQTTMessage` per
-PUBLISH: about 40 % of a message's cost under a value flood (bench/RESULTS.md, section 9).
+every incoming message to one callback. paho runs without a thread of its own, on its public API for an
+external event loop (`loop_read`, `loop_write`, `loop_misc` and the socket callbacks; the way aiomqtt
+does it): its socket is registered with the event loop (`add_reader`/`add_writer`), so messages are
+handled on the loop thread with no per-message thread hop. Only the blocking part of a connection
+attempt (DNS, TCP connect, TLS handshake) runs in an executor thread. How the incoming packets are read
+is the one seam where we do more than paho's public API: `mqtt_reads` (why, with figures, there).
 
 Everything public must be called from the event loop thread.
 """
@@ -34,9 +29,8 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersi
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from zwave_mcp.config import Settings
-from zwave_mcp.gateway.mqtt_packets import MalformedPacket, PacketReader, encode_publish
-from zwave_mcp.server.compat import close_socket, feed_reads
+from zwave_mcp.config import Settings, build_tls_context
+from zwave_mcp.gateway.mqtt_reads import MalformedPacket, Reads, reads_for
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +62,6 @@ RECONNECT_CAP_S = 2.0
 CONNECT_TIMEOUT_S = 5.0
 # How often paho's housekeeping (keepalive pings, ping timeouts) runs.
 MISC_INTERVAL_S = 1.0
-# At most this many packets are handled per event-loop turn (see `_read_batch`).
-READ_BATCH = 64
-# Bytes asked of the socket per `recv`; reading stops once this much is buffered and a packet is whole.
-RECV_BYTES = 1 << 16
 
 MessageCallback = Callable[[str, bytes | bytearray, bool], None]
 
@@ -117,25 +107,6 @@ def describe_connect_error(exc: BaseException, address: str) -> str:
     if isinstance(exc, OSError):
         return f"cannot connect to {address}: {exc.strerror or exc}"
     return f"cannot connect to {address}: {exc}"
-
-
-def build_tls_context(
-    settings: Settings, logger: logging.Logger | logging.LoggerAdapter[logging.Logger] = log
-) -> ssl.SSLContext:
-    """Verification on unless `tls_insecure`; a client certificate when one is configured."""
-    context = ssl.create_default_context(cafile=str(settings.tls_ca) if settings.tls_ca else None)
-    if settings.tls_cert:
-        password = settings.tls_key_password.get_secret_value() if settings.tls_key_password else None
-        context.load_cert_chain(
-            str(settings.tls_cert), str(settings.tls_key) if settings.tls_key else None, password
-        )
-    if settings.tls_insecure:
-        logger.warning(
-            "TLS certificate verification is switched off (tls_insecure); the broker is not authenticated"
-        )
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-    return context
 
 
 class MqttTransport:
@@ -185,15 +156,8 @@ class MqttTransport:
         self._connected_event = asyncio.Event()
         self._sock: Any = None
         self._misc_handle: asyncio.TimerHandle | None = None
-        # The read side (see the module text): the packets of this connection, what paho is given to
-        # read, and how the socket ended (for paho to see on its next read).
-        self._reader = PacketReader(v5=False)
-        self._for_paho = b""
-        self._read_end: OSError | None = None  # ConnectionResetError etc.; EOF is `_eof`
-        self._eof = False
-        self._paho_sees_end = False
         self._drain_handle: asyncio.Handle | None = None
-        self._unsent = bytearray()  # the part of our own PUBLISH packets the socket has not taken yet
+        self._reads: Reads
         self._client = self._make_client()
 
     # -- public -----------------------------------------------------------------------------------------
@@ -223,13 +187,9 @@ class MqttTransport:
             self._runner = None
         if self._sock is not None:
             with contextlib.suppress(Exception):
-                if self._unsent:
-                    self._flush_own()
                 self._client.disconnect()
                 self._client.loop_write()  # flush DISCONNECT so the broker drops our will cleanly
-        self._detach()
-        with contextlib.suppress(Exception):
-            close_socket(self._client)  # paho has no public "close now" for externally driven loops
+        self._close()
         self._set_disconnected("stopped")
 
     async def wait_connected(self, timeout: float) -> bool:
@@ -258,11 +218,6 @@ class MqttTransport:
         """Queue a message; raises `MqttUnavailable` when not connected (nothing is queued for later)."""
         if not self._connected:
             raise MqttUnavailable(self.unavailable_text())
-        if qos == 0 and type(self._sock) is socket.socket and not self._client.want_write():
-            # Written here, not by paho: see `_send_own`. After paho's own queued packets, paho's way.
-            data = payload.encode() if isinstance(payload, str) else payload
-            self._send_own(encode_publish(topic, data, retain, v5=self._version == "5"))
-            return
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
             raise MqttUnavailable(
@@ -296,11 +251,10 @@ class MqttTransport:
                 client.tls_insecure_set(True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
         client.on_socket_close = self._on_socket_close
         client.on_socket_register_write = self._on_register_write
         client.on_socket_unregister_write = self._on_unregister_write
-        feed_reads(client, self._paho_recv)
+        self._reads = reads_for(client, self._deliver, v5)
         return client
 
     # -- connection loop --------------------------------------------------------------------------------
@@ -345,9 +299,7 @@ class MqttTransport:
             version,
             extra={"broker": self.address, "mqtt_version": version},
         )
-        self._detach()
-        with contextlib.suppress(Exception):
-            close_socket(self._client)
+        self._close()
         self._version = version
         self._client = self._make_client()
 
@@ -413,11 +365,7 @@ class MqttTransport:
             # ~40 ms of Nagle + delayed ACK per QoS 1 round trip otherwise (see the captures' timing notes).
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._sock = sock
-        self._unsent = bytearray()  # a packet cut short on the last connection means nothing on this one
-        self._reader = PacketReader(v5=self._version == "5")
-        self._for_paho = b""
-        self._read_end = None
-        self._eof = False
+        self._reads.attach(sock)
         self._loop.add_reader(sock, self._readable)
         if self._client.want_write():
             self._loop.add_writer(sock, self._writable)
@@ -435,6 +383,7 @@ class MqttTransport:
                 self._loop.remove_reader(self._sock)
                 self._loop.remove_writer(self._sock)
         self._sock = None
+        self._reads.detach()
 
     # -- loop callbacks ---------------------------------------------------------------------------------
     def _readable(self) -> None:
@@ -448,31 +397,13 @@ class MqttTransport:
         self._read_batch()
 
     def _read_batch(self) -> None:
-        """Fill the buffer (one `recv` is usually enough), then handle up to READ_BATCH packets.
-
-        One event-loop turn per packet costs more than the packet itself under a flood; a bounded batch
-        keeps that cost low and still lets the other lane and the MCP session have their turn. Whole
-        packets left over are handled next turn (`_drain`): the socket may have nothing new to say.
-        """
+        """Read what this turn allows (`mqtt_reads.READ_BATCH` packets); whole packets left over are
+        handled next turn (`_drain`): the socket may have nothing new to say."""
         sock = self._sock
         if sock is None:
             return
-        reader = self._reader
         try:
-            while reader.buffered() < RECV_BYTES or not reader.has_packet():
-                try:
-                    data = sock.recv(RECV_BYTES)
-                except (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
-                    break
-                except OSError as exc:
-                    self._read_end = exc
-                    break
-                if not data:
-                    self._eof = True
-                    break
-                reader.feed(data)
-            reader.drain(READ_BATCH, self._deliver, self._to_paho)
-            more = self._sock is sock and reader.has_packet()
+            more = self._reads.read_batch()
         except MalformedPacket as exc:
             self._log.warning("the MQTT broker at %s sent a malformed packet: %s", self.address, exc)
             self._connection_broken(f"the broker at {self.address} sent a malformed packet ({exc})")
@@ -481,72 +412,18 @@ class MqttTransport:
             self._log.debug("MQTT read failed: %s", exc)
             self._connection_broken(f"lost the connection to {self.address}: {exc}")
             return
-        if self._sock is not sock:
-            return
-        if more or (isinstance(sock, ssl.SSLSocket) and sock.pending()):
+        if more and self._sock is sock:
             assert self._loop is not None
             self._drain_handle = self._loop.call_soon(self._drain)
-        elif self._eof or self._read_end is not None:
-            self._to_paho(b"", end=True)  # paho reads the end of the connection and says so
 
-    def _deliver(self, topic: str, payload: bytes, retain: bool) -> None:
+    def _deliver(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
         try:
             self._on_message_cb(topic, payload, retain)
         except Exception:
             self._log.debug("message handler failed on %s", topic, exc_info=True)
 
-    def _to_paho(self, packet: bytes, end: bool = False) -> bool:
-        """paho handles one whole packet (CONNACK, SUBACK, PINGRESP, …), or with `end` the socket's end
-        (EOF or its error); True while the connection is still ours to read."""
-        sock = self._sock
-        self._for_paho = packet
-        self._paho_sees_end = end
-        try:
-            self._client.loop_read()
-        finally:
-            self._for_paho = b""
-            self._paho_sees_end = False
-        return self._sock is sock and sock is not None
-
-    def _paho_recv(self, bufsize: int) -> bytes:
-        """paho's socket read (`compat.feed_reads`), served from what `_to_paho` gave it."""
-        data = self._for_paho
-        if data:
-            self._for_paho = data[bufsize:]
-            return data[:bufsize]
-        if self._paho_sees_end:
-            if self._read_end is not None:
-                raise self._read_end
-            return b""
-        raise BlockingIOError
-
-    def _send_own(self, packet: bytes) -> None:
-        """A QoS 0 PUBLISH goes to the socket at once, in this loop turn. paho's `publish` built a message
-        object, queued it, registered and unregistered a write callback and wrote it: ~7 % of a write
-        call's CPU (bench/RESULTS.md, issue 18). What the socket does not take now waits in `_unsent` for
-        `_writable`, which sends it before anything paho queues meanwhile, so the stream stays in order."""
-        self._unsent += packet
-        try:
-            if not self._flush_own():
-                assert self._loop is not None
-                self._loop.add_writer(self._sock, self._writable)
-        except OSError as exc:  # the connection is gone: the caller hears it as paho's callers do
-            self._log.debug("MQTT write failed: %s", exc)
-            self._connection_broken(f"lost the connection to {self.address}: {exc}")
-
-    def _flush_own(self) -> bool:
-        """Send what `_send_own` holds; True once none is left. Raises OSError for a broken socket."""
-        try:
-            sent = self._sock.send(self._unsent)
-        except (BlockingIOError, InterruptedError):
-            return False
-        del self._unsent[:sent]
-        return not self._unsent
-
     def _writable(self) -> None:
         try:
-            if self._unsent and not self._flush_own():
-                return  # the rest when the socket takes more; paho's packets come after it
             self._client.loop_write()
         except Exception as exc:
             self._log.debug("MQTT write failed: %s", exc)
@@ -569,10 +446,18 @@ class MqttTransport:
             self._misc_handle = self._loop.call_later(MISC_INTERVAL_S, self._misc)
 
     def _connection_broken(self, reason: str) -> None:
-        self._detach()
-        with contextlib.suppress(Exception):
-            close_socket(self._client)
+        self._close()
         self._set_disconnected(reason)
+
+    def _close(self) -> None:
+        """Stop watching the socket and close it. paho is not told (it has no public "close now" for a
+        loop it does not run): it is never driven on this socket again, and its next `connect` starts
+        afresh."""
+        sock = self._sock or self._client.socket()
+        self._detach()
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.close()
 
     # -- paho callbacks (all on the loop thread, except socket callbacks during connect) ----------------
     def _on_register_write(self, client: paho.Client, userdata: Any, sock: Any) -> None:
@@ -582,7 +467,7 @@ class MqttTransport:
             self._loop.add_writer(sock, self._writable)
 
     def _on_unregister_write(self, client: paho.Client, userdata: Any, sock: Any) -> None:
-        if sock is self._sock and self._loop is not None and not self._unsent:
+        if sock is self._sock and self._loop is not None:
             self._loop.remove_writer(sock)
 
     def _on_socket_close(self, client: paho.Client, userdata: Any, sock: Any) -> None:
@@ -657,14 +542,3 @@ class MqttTransport:
                     self._on_disconnected_cb(reason)
                 except Exception:
                     self._log.exception("on_disconnected callback failed")
-
-    def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
-        try:
-            topic = message.topic
-        except UnicodeDecodeError:
-            self._log.debug("MQTT message with a topic that is not UTF-8 ignored")
-            return
-        try:
-            self._on_message_cb(topic, message.payload, bool(message.retain))
-        except Exception:
-            self._log.debug("message handler failed on %s", topic, exc_info=True)

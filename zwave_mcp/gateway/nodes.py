@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zwave_mcp.gateway.model import SharedTable, ValueState, ZNode, ZValue
+from zwave_mcp.gateway.secrets import is_secret_value
 from zwave_mcp.safetext import json_kind, loads_json, plain_text
 
 log = logging.getLogger(__name__)
@@ -287,6 +288,8 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         )
         low, high, raw_states, cc_specific = get("min"), get("max"), get("states"), get("ccSpecific")
         current, default = get("value"), get("default")
+    if (cc == 99 or cc == 131) and is_secret_value(cc, prop):
+        current = default = None  # a lock code: the value is known to exist, its code is never kept
     last_update = get("lastUpdate")
     return ZValue(
         value_id,
@@ -344,7 +347,12 @@ def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
         if "commandClass" in obj:
             if "property" in obj and "nodeId" in obj and "id" in obj:
                 return parse_value(obj) or obj
+            if obj["commandClass"] in (99, 131) and is_secret_value(obj["commandClass"], obj.get("property")):
+                for key in ("newValue", "prevValue", "value"):  # a code in the node's events queue
+                    obj.pop(key, None)
             return obj
+        if "data" in obj and "slot" in obj:
+            del obj["data"]  # a credential of the node's access control: its code
         values = obj.get("values") if "id" in obj else None
         if values and isinstance(values, dict | list):
             first = next(iter(values.values() if isinstance(values, dict) else values))
@@ -462,6 +470,12 @@ def parse_node(raw: dict[str, Any], details: bool = True) -> ZNode | None:
         return None
     node = ZNode(id=node_id)
     apply_node_fields(node, raw, details)
+    access = raw.get("accessControl")
+    if isinstance(access, dict) and access.get("supported"):
+        # A keypad lock's users (zwave-js-ui ≥ 11.22): who they are, never their codes.
+        from zwave_mcp.gateway.access import parse_state
+
+        node.access = parse_state(node_id, access)
     raw_values = raw.get("values")
     items = (
         raw_values.values()

@@ -21,7 +21,13 @@ changes (a report with a new time counts even when the value is the same, so a w
 "removed" when a value becomes undefined through a deleted retained message (raw mode); "status" for
 node status; "node" for name/location/ready changes; "gateway" for client online, version, driver
 (`set_driver_ready` adds what the API showed), all nodes ready, controller status. `lastActive`
-updates the node silently (it changes with every frame).
+updates the node silently (it changes with every frame). "lock" for a lock's Access Control event (a keypad,
+manual, remote or auto lock/unlock, a jam, wrong codes…: `gateway.lock_events`), from its event topic or
+`node_notification`, whichever comes first (the other is its echo); `new` is the event as kept, with the user
+id and, where the lock's users name them (`ZNode.access`), the name.
+
+Lock codes never enter the picture (`gateway.secrets`): a User Code value keeps no value, its topics and
+value events are no changes, and every `_EVENTS` message is cleared of codes before anyone hears it.
 
 Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact ValueID and `newValue`
 (lossless); value-object payloads carry the value id; value topics are mapped through `index`.
@@ -37,6 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.gateway.lock_events import LockEvent, from_notification, from_topic
 from zwave_mcp.gateway.model import Change, ValueState, ZNode, ZValue, is_momentary
 from zwave_mcp.gateway.nodes import (
     UNIT_MAX,
@@ -62,6 +69,7 @@ from zwave_mcp.gateway.payloads import (
     decode_nodeinfo,
     decode_value,
 )
+from zwave_mcp.gateway.secrets import is_secret_value, scrub_event
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
 from zwave_mcp.safetext import json_kind, plain_text
 
@@ -76,6 +84,7 @@ CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
 # Node Naming and Location: where zwave-js keeps a node's name and room.
 NAMING_CC = 119
 PRESS_ECHO_S = 1.0  # an event this soon after a press on the value topic, saying the same, is its echo
+LOCK_ECHO_S = 1.0  # a lock event told again this soon, the other way (topic / node_notification), is one
 
 
 @dataclass(slots=True)
@@ -134,6 +143,11 @@ class Inventory:
         # Momentary values: when each was last reported and what it said (to tell an event's echo of a
         # topic's report from a new press).
         self._presses_heard: dict[str, tuple[float, Any]] = {}
+        # Lock events: per node, when the last was heard, what it said and whether from node_notification.
+        self._locks_heard: dict[int, tuple[float, tuple[str, int | None], bool]] = {}
+        # Names zwave-mcp gives the users of locks that keep none (User Code), lock node → user → name
+        # (`gateway.lock_names`, this home's table): put on `ZNode.access` at every load and read.
+        self.given_names: dict[int, dict[int, str]] = {}
 
     # ---- picture -------------------------------------------------------------------------------
 
@@ -155,6 +169,9 @@ class Inventory:
         finally:
             if gc_was_on:
                 gc.enable()
+        for node in nodes.values():
+            if node.access is not None and node.id in self.given_names:
+                node.access = self._named(node.id, node.access)
         self.nodes = nodes
         self.index.rebuild(nodes)
         # A load replaces the picture without Changes; the history compares it with what it stored.
@@ -248,6 +265,7 @@ class Inventory:
             if isinstance(data, Undecodable):
                 logger.warning("dropped an event zwave-js-ui cannot have sent on %s: %s", topic, data.reason)
                 return self._undecodable(topic, data)
+            scrub_event(info.name, data)  # lock codes go no further than here
             for listener in list(self._event_listeners):
                 try:
                     listener(info.scope, info.name, data)
@@ -324,6 +342,13 @@ class Inventory:
         return self._set_value(value, decoded, live=not retain)
 
     def _unmapped(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[Change]:
+        if "/Access_Control/" in rest and not retain:
+            # A lock's Access Control event (`…/notification/endpoint_0/Access_Control/Keypad_unlock_operation`):
+            # an event, not a value, so no value maps it; it is the node's.
+            found = self.index.node_part(rest)
+            event = from_topic(found[1], payload) if found is not None else None
+            if found is not None and event is not None and found[0] in self.nodes:
+                return self._lock_event(self.nodes[found[0]], event, from_event=False)
         # A live message on a topic we do not know may come from a rename we have not heard of.
         # Object payloads and nodeinfo carry ids, so they can be mapped without guessing.
         if not retain and payload[:1] == b"{":
@@ -406,6 +431,8 @@ class Inventory:
         return [Change("status", node.id, None, old, status, at_ms)]
 
     def _set_value(self, value: ZValue, decoded: ValuePayload, live: bool = False) -> list[Change]:
+        if is_secret_value(value.command_class, value.property):
+            return []  # a lock code (retained user_code topics): never kept, never news
         old = value.value
         new = decoded.value
         if (problem := json_problem(new)) is not None:
@@ -534,7 +561,49 @@ class Inventory:
             node.details["statistics"] = data[1]  # node statistics: RTT, errors, last seen
         elif name == "node_metadata_updated" and len(data) > 1:
             self._metadata_event(node, data[1])
+        elif name == "node_notification" and len(data) > 2:
+            event = from_notification(data[1], data[2])
+            if event is not None:
+                changes += self._lock_event(node, event, from_event=True)
         return changes
+
+    def set_access(self, node_id: int, access: Any) -> Any:
+        """A lock's users as just read from zwave-js-ui (`gateway.access.LockUsers`, no codes): the names
+        its next events are said with. Returns them with the names zwave-mcp gives (`given_names`)."""
+        access = self._named(node_id, access)
+        node = self.nodes.get(node_id)
+        if node is not None:
+            node.access = access
+        return access
+
+    def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
+        """Give (or, with None, take back) the name of a user of a lock that keeps no names."""
+        names = self.given_names.setdefault(node_id, {})
+        if name:
+            names[user_id] = name
+        else:
+            names.pop(user_id, None)
+        node = self.nodes.get(node_id)
+        if node is not None and node.access is not None:
+            node.access = self._named(node_id, node.access)
+
+    def _named(self, node_id: int, access: Any) -> Any:
+        with_names = getattr(access, "with_names", None)
+        return with_names(self.given_names.get(node_id, {})) if with_names is not None else access
+
+    def _lock_event(self, node: ZNode, event: LockEvent, from_event: bool) -> list[Change]:
+        """One lock operation (keypad, manual, remote, auto; with its user): a "lock" Change whose `new` is
+        the event as kept (`LockEvent.as_stored`, with the user's name when the lock's users name them).
+        zwave-js-ui tells each event twice, on its topic and as `node_notification` ~1 ms apart: the
+        second telling is dropped."""
+        now = self._clock()
+        said = (event.kind.key, event.user_id)
+        heard = self._locks_heard.get(node.id)
+        if heard is not None and heard[1] == said and heard[2] != from_event and now - heard[0] < LOCK_ECHO_S:
+            return []
+        self._locks_heard[node.id] = (now, said, from_event)
+        stored = event.as_stored(user_name(node, event.user_id))
+        return [Change("lock", node.id, None, None, stored, event.time_ms)]
 
     def _event_value(self, node: ZNode, args: Any, create: bool) -> ZValue | None:
         if not isinstance(args, dict):
@@ -562,7 +631,7 @@ class Inventory:
 
     def _value_event(self, node: ZNode, args: Any, added: bool) -> list[Change]:
         value = self._event_value(node, args, create=True)
-        if value is None or "newValue" not in args:
+        if value is None or "newValue" not in args or is_secret_value(value.command_class, value.property):
             return []
         new = args["newValue"]
         if (problem := json_problem(new)) is not None:
@@ -581,6 +650,19 @@ class Inventory:
         meta = args.get("metadata") if isinstance(args, dict) else None
         if value is not None and isinstance(meta, dict):
             _apply_metadata(value, meta)
+
+
+def user_name(node: ZNode, user_id: int | None) -> str | None:
+    """The name of a lock's user as its access control has it (`ZNode.access`), None when unnamed."""
+    access = node.access
+    if user_id is None or access is None:
+        return None
+    try:
+        user = access.user(user_id)
+    except Exception:  # an access picture of another shape: no name rather than no event
+        return None
+    name = getattr(user, "name", None)
+    return plain_text(name) or None if isinstance(name, str) else None
 
 
 def _naming_change(args: Any) -> tuple[str | None, str | None] | None:

@@ -446,6 +446,22 @@ class ValueTopicIndex:
             found = hit
         return found
 
+    def node_part(self, rest: str) -> tuple[int, str] | None:
+        """The node a topic names by its current name (one node only) and what follows the node part:
+        for topics of no value the picture knows, such as a notification's event topic."""
+        first, sep, tail1 = rest.partition("/")
+        if not sep:
+            return None
+        second, sep2, tail2 = tail1.partition("/")
+        if sep2:
+            ids = self._prefixes.get(f"{first}/{second}")
+            if ids and len(ids) == 1:
+                return ids[0], tail2
+        ids = self._prefixes.get(first)
+        if ids and len(ids) == 1:
+            return ids[0], tail1
+        return None
+
     def resolve(self, rest: str) -> IndexHit | None:
         """Map `rest` (topic without `<prefix>/`) to a node value/attribute, or None if unknown."""
         try:

@@ -28,8 +28,12 @@ class _Target(_Args):
     room: str | None = Field(None, min_length=1, max_length=NAME_MAX, description="Every device in this room")
 
 
+LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
+
+
 class HistoryArgs(_Target):
     kind: Capability | None = Field(None, description="Only devices of this kind (lock, sensor, switch, …)")
+    user: str | None = Field(None, min_length=1, max_length=NAME_MAX, description=LOCK_USER_HELP)
     period: str = Field("today", min_length=1, max_length=80, description=PERIOD_HELP)
     limit: int = Field(50, ge=1, le=500, description="At most this many changes listed (newest kept)")
     chart: bool = Field(False, description="Add a PNG chart of the numeric readings (needs the charts extra)")
@@ -37,6 +41,7 @@ class HistoryArgs(_Target):
 
 class LastEventArgs(_Target):
     kind: Capability | None = Field(None, description="Only devices of this kind")
+    user: str | None = Field(None, min_length=1, max_length=NAME_MAX, description=LOCK_USER_HELP)
     state: LastState = Field(
         "any",
         description="What happened: opened, closed, locked, unlocked, motion, on, off, dead, pressed (a "
@@ -71,7 +76,7 @@ class HistoryEvent(BaseModel):
     what: str
     value: AnyJson = None
     state: str | None = None
-    source: Literal["value", "status", "gateway", "command"]
+    source: Literal["value", "status", "gateway", "command", "lock"]
     button: int | None = Field(default=None, description="A button press: the button's number")
     press: str | None = Field(
         default=None, description="A button press: pressed, released, held, pressed twice…"

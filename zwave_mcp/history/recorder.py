@@ -4,7 +4,8 @@ The listener runs on the event loop and only puts a tuple on a queue; one thread
 reports into rows and writes them a batch per transaction, so a tool call never waits for the disk.
 
 What becomes a row: a value that reports something other than its last stored value (a re-report of the
-same value only moves the "last heard" time), node status changes, gateway facts, and gate outcomes. After
+same value only moves the "last heard" time), node status changes, gateway facts, lock operations (series
+kind "lock", one per lock node: who and how, never a code), and gate outcomes. After
 every (re)load of the network, the picture is compared with the store, so a change made while the broker
 or this server was away is recorded from zwave-js-ui's own `lastUpdate` once it is back.
 
@@ -198,6 +199,8 @@ class Recorder:
             key = change.value_id if kind != "status" else str(change.node_id)
             tag = "press" if change.momentary else kind  # a press is news even when it repeats the last
             self._put((tag, key, change.node_id, change.old, change.new, change.at_ms))
+        elif kind == "lock":  # a lock operation (who, how): each is news, like a press; never a code
+            self._put(("lock", str(change.node_id), change.node_id, None, change.new, change.at_ms))
 
     def on_load(self, nodes: Iterable[ZNode]) -> None:
         """After a (re)load: a snapshot of every value and status, compared with the store by the writer."""
@@ -375,11 +378,11 @@ class Recorder:
                         raise RuntimeError("the history store could not switch homes")
                     series_ids = store.series_ids
                 continue
-            if tag in ("value", "status", "gateway", "press"):
+            if tag in ("value", "status", "gateway", "press", "lock"):
                 _, key, node, old, new, at = item
                 if key is not None:
-                    press = tag == "press"
-                    report("value" if press else tag, str(key), node, old, new, at, press=press)
+                    press = tag in ("press", "lock")
+                    report("value" if tag == "press" else tag, str(key), node, old, new, at, press=press)
             elif tag == "snapshot":
                 _, values, statuses, at = item
                 for node, parts in values:

@@ -18,12 +18,14 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.lock_words import Names, by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.sensor_types import TYPES
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.models import (
     HistoryArgs,
     HistoryEvent,
@@ -36,8 +38,10 @@ from zwave_mcp.history.models import (
 from zwave_mcp.history.periods import Period, parse_period, when
 from zwave_mcp.history.words import (
     CC_BATTERY,
+    CC_DOOR_LOCK,
     CC_METER,
     CC_MULTILEVEL_SENSOR,
+    CC_NOTIFICATION,
     Phrase,
     describe_gateway,
     describe_status,
@@ -117,7 +121,7 @@ class _Source:
 
     device: Device | None
     value: ZValue | None
-    kind: str  # value | status | gateway
+    kind: str  # value | status | gateway | lock
     key: str
 
 
@@ -211,13 +215,25 @@ class HistoryService:
                 sid = ids.get(("status", str(device.node_id)))
                 if sid is not None:
                     sources[sid] = _Source(device, None, "status", str(device.node_id))
+            if device.has(Capability.LOCK):
+                sid = ids.get(("lock", str(device.node_id)))
+                if sid is not None:  # who locked or unlocked it, and how
+                    sources[sid] = _Source(device, None, "lock", str(device.node_id))
         if gateway:
             for (kind, key), sid in list(ids.items()):
                 if kind == "gateway":
                     sources[sid] = _Source(None, None, "gateway", key)
         return sources
 
+    def names(self, node_id: int | None) -> Names | None:
+        """user id → the name that user of the lock has now."""
+        node = self.inventory.node(node_id) if node_id is not None else None
+        return (lambda uid: user_name(node, uid)) if node is not None else None
+
     def _phrase(self, source: _Source, raw: Any) -> Phrase:
+        if source.kind == "lock":
+            text, state = lock_phrase(raw, self.names(source.device.node_id if source.device else None))
+            return Phrase(text, state, raw)
         if source.kind == "status":
             return describe_status(raw)
         if source.kind == "gateway":
@@ -240,8 +256,28 @@ class HistoryService:
             if source.kind == "gateway"
             else "status"
             if source.kind == "status"
+            else "lock"
+            if source.kind == "lock"
             else "value",
         )
+
+    def _by_user(self, source: _Source, row: Row, user: str | None) -> bool:
+        """Is this row one the question is about: with a user asked about, only that user's lock events."""
+        if user is None:
+            return True
+        if source.kind != "lock":
+            return False
+        return by_user(row.new, user, self.names(source.device.node_id if source.device else None))
+
+    def lock_user_sources(self, user: str, sources: dict[int, _Source]) -> dict[int, _Source]:
+        """Only the lock series, for a question about a lock user."""
+        return {sid: s for sid, s in sources.items() if s.kind == "lock"}
+
+    def lock_targets(self, device_name: str | None, room: str | None) -> tuple[list[Device], str]:
+        """The locks asked about with a user: the one named, those of a room, else every lock."""
+        if device_name or room:
+            return self.targets(device_name, room)
+        return self.targets(None, None, Capability.LOCK)
 
     def period(self, text: str) -> Period:
         return parse_period(text, self.now())
@@ -257,6 +293,9 @@ class HistoryService:
 
     async def history(self, args: HistoryArgs) -> HistoryResult:
         period = self.period(args.period)
+        if args.user:
+            devices, _ = self.lock_targets(args.deviceName, args.room)
+            return await self.history_of(devices, args.user, period, args.limit, user=args.user)
         devices, label = self.targets(args.deviceName, args.room, args.kind)
         return await self.history_of(
             devices,
@@ -276,10 +315,13 @@ class HistoryService:
         *,
         chart: bool = False,
         gateway: bool = False,
+        user: str | None = None,
     ) -> HistoryResult:
         store = await self.store()
         sources = self._sources(store, devices, gateway=gateway)
-        keys = [d.key for d in devices]
+        if user is not None:
+            sources = self.lock_user_sources(user, sources)
+        keys = [d.key for d in devices] if user is None else []
         start, end = period.start_ms, period.end_ms + 1
 
         def read() -> tuple[list[Row], list[Any]]:
@@ -287,13 +329,16 @@ class HistoryService:
             return rows, store.outcomes(keys, start, end, limit)
 
         rows, outcomes = await self.query(read)
+        echoes = _lock_echoes(sources, rows)
         events: list[tuple[int, HistoryEvent]] = []
         numeric: dict[int, list[tuple[int, float]]] = {}
         for row in rows:
             source = sources[row.series]
+            if id(row) in echoes or not self._by_user(source, row, user):
+                continue
             if source.kind == "value" and _is_numeric(source.value, row.new):
                 numeric.setdefault(row.series, []).append((row.at, float(row.new)))
-            elif source.kind == "status" and row.old is None:
+            elif (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
                 continue  # the status first seen at a load: where things stood, not something that happened
             else:
                 events.append((row.at, self._event(source, row)))
@@ -319,7 +364,10 @@ class HistoryService:
         events = events[-limit:]
         readings = [self._numeric(sources[sid], points) for sid, points in numeric.items()]
         readings.sort(key=lambda r: (r.device, r.label))
-        summary = self._history_sentence(label, len(devices) == 1, period, events, readings, truncated)
+        if user is not None:
+            summary = self._user_sentence(user, period, events, truncated)
+        else:
+            summary = self._history_sentence(label, len(devices) == 1, period, events, readings, truncated)
         result = HistoryResult(
             summary=summary,
             period=self.period_info(period),
@@ -345,6 +393,21 @@ class HistoryService:
             last=values[-1],
             lastAt=self.iso(points[-1][0]),
         )
+
+    def _user_sentence(
+        self, user: str, period: Period, events: list[tuple[int, HistoryEvent]], truncated: bool
+    ) -> str:
+        """ "Today, Cleaner used the locks twice: Side Door Lock was unlocked with the keypad by Cleaner
+        (user 3) at 09:02 and … at 14:02." """
+        if not events:
+            return f"There is no record of {user} at a lock {period.words}."
+        user = self._spelled(user)
+        now = self.now()
+        spoken = events[-SPOKEN_EVENTS:]
+        phrases = _join([f"{e.device or 'a lock'} {e.what} {when(self.dt(at), now)}" for at, e in spoken])
+        count = _times(len(events)) + ("+" if truncated else "")
+        latest = "; the latest: " if len(events) > len(spoken) else ": "
+        return f"{cap(period.words)}, {user} used the locks {count}{latest}{phrases}."
 
     def _history_sentence(
         self,
@@ -403,13 +466,20 @@ class HistoryService:
 
     async def last_event(self, args: LastEventArgs) -> LastEventResult:
         gateway_state = args.state in ("online", "offline")
-        devices, label = (
-            ([], "zwave-js-ui")
-            if gateway_state and not args.deviceName
-            else self.targets(args.deviceName, args.room, args.kind)
-        )
+        user = args.user
+        if user is not None:
+            devices, _ = self.lock_targets(args.deviceName, args.room)
+            label = user
+        else:
+            devices, label = (
+                ([], "zwave-js-ui")
+                if gateway_state and not args.deviceName
+                else self.targets(args.deviceName, args.room, args.kind)
+            )
         store = await self.store()
-        sources = self._sources(store, devices, gateway=gateway_state)
+        sources = self._sources(store, devices, gateway=gateway_state and user is None)
+        if user is not None:
+            sources = self.lock_user_sources(user, sources)
         if gateway_state:
             sources = {
                 sid: s for sid, s in sources.items() if s.kind == "gateway" and s.key == "client_online"
@@ -425,11 +495,14 @@ class HistoryService:
             rows = await self.query(
                 functools.partial(store.rows, series, 0, 2**62, limit=limit, newest_first=True)
             )
+            echoes = _lock_echoes(wanted_sources, rows)
             for row in rows:
                 source = wanted_sources[row.series]
+                if id(row) in echoes or not self._by_user(source, row, user):
+                    continue
                 if source.kind == "value" and _is_numeric(source.value, row.new):
                     continue
-                if source.kind == "status" and row.old is None:
+                if (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
                     continue
                 if args.state == "any" or self._phrase(source, row.new).state == args.state:
                     found, found_at = self._event(source, row), row.at
@@ -439,6 +512,13 @@ class HistoryService:
         wanted = "changed" if args.state == "any" else _STATE_WORDS.get(args.state, args.state)
         if found is None or found_at is None:
             kept = f"{self.recorder.keep_days:g} days"
+            if user is not None:
+                doing = "" if args.state == "any" else f" having {wanted}"
+                return LastEventResult(
+                    summary=f"There is no record of {user} at a lock{doing} in the stored history (kept "
+                    f"{kept}){self._known_users(user)}.",
+                    found=False,
+                )
             return LastEventResult(
                 summary=f"There is no record of {label} having {wanted} in the stored history (kept {kept}).",
                 found=False,
@@ -448,11 +528,38 @@ class HistoryService:
         who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
         ago_text = "just now" if elapsed < 5 else f"{ago(elapsed)} ago"
         summary = f"The last time {who}{found.what} was {when(self.dt(found_at), now)}, {ago_text}."
+        if (
+            found.source == "lock"
+        ):  # "Back Door Lock was unlocked with the keypad by Cleaner (user 3) at 14:02, …"
+            summary = f"{found.device or 'The lock'} {found.what} {when(self.dt(found_at), now)}, {ago_text}."
         if found.press is not None:  # "Button 2 on WallMote was held at 20:14, 5 minutes ago."
             subject = found.what.removesuffix(f" was {found.press}")
             on = f" on {found.device}" if found.device else ""
             summary = f"{cap(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
+
+    def _spelled(self, user: str) -> str:
+        """A user's name as the locks spell it ("the cleaner" → "Cleaner"); as asked when none does."""
+        return next((name for name in self._lock_user_names() if fold(name) == fold(user)), user)
+
+    def _lock_user_names(self) -> list[str]:
+        known: list[str] = []
+        for node in self.inventory.nodes.values():
+            users = getattr(node.access, "users", None) if node.access is not None else None
+            if not users or not self.devices.visible_node(node.id):
+                continue
+            for entry in users.values() if isinstance(users, dict) else users:
+                name = user_name(node, getattr(entry, "user_id", None))
+                if name and name not in known:
+                    known.append(name)
+        return known
+
+    def _known_users(self, user: str) -> str:
+        """ "; the locks' users are Alice, Bob" when `user` is none of them (a misheard name)."""
+        known = self._lock_user_names()
+        if not known or fold(user) in map(fold, known):
+            return ""
+        return f"; the locks' users are {', '.join(known[:12])}"
 
     # ---- charts --------------------------------------------------------------------------------------
 
@@ -495,8 +602,49 @@ _STATE_WORDS = {
     "online": "come online",
     "offline": "gone offline",
     "pressed": "had a button pressed",
+    "jammed": "jammed",
     **{word: f"detected {kind.noun}" for word, kind in TYPES.items()},
 }
+
+
+LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
+
+
+def _idle_notice(source: _Source, row: Row) -> bool:
+    """A notification state at rest (a lock not jammed, its keypad working): first seen at a load, it is
+    where things stood, not news."""
+    value = source.value
+    return (
+        source.kind == "value"
+        and value is not None
+        and value.command_class == CC_NOTIFICATION
+        and row.new == 0
+    )
+
+
+def _lock_echoes(sources: dict[int, _Source], rows: Sequence[Row]) -> set[int]:
+    """The Door Lock mode rows (ids) that only repeat a lock event of the same lock ("was unlocked" beside
+    "was unlocked with the keypad by Cleaner (user 3)"): the event says more, and once."""
+    events = [
+        (source.device.node_id, row.at, lock_phrase(row.new)[1])
+        for row in rows
+        if (source := sources[row.series]).kind == "lock" and source.device is not None
+    ]
+    if not events:
+        return set()
+    echoes: set[int] = set()
+    for row in rows:
+        source = sources[row.series]
+        value = source.value
+        if source.kind != "value" or value is None or value.command_class != CC_DOOR_LOCK:
+            continue
+        if value.property != "currentMode" or source.device is None:
+            continue
+        state = "locked" if row.new == 255 else "unlocked"
+        node = source.device.node_id
+        if any(n == node and s == state and abs(at - row.at) < LOCK_ECHO_MS for n, at, s in events):
+            echoes.add(id(row))
+    return echoes
 
 
 def _join(phrases: list[str]) -> str:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zwave_mcp.gateway.secrets import is_secret_value
 from zwave_mcp.history.latest import LatestValues
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,17 @@ ALTER TABLE series_v3 RENAME TO series;
 ALTER TABLE outcomes ADD COLUMN home TEXT NOT NULL DEFAULT '';
 UPDATE meta SET value = '3' WHERE key = 'schema';
 """
+
+
+def _is_code_key(key: str) -> bool:
+    """Is a value series' key (`"12-99-0-userCode-5"`) a lock code's?"""
+    parts = key.split("-", 3)
+    if len(parts) < 4 or not parts[1].isdigit():
+        return False
+    prop = parts[3]
+    if parts[1] == "99":
+        return prop.startswith(("userCode", "adminCode"))
+    return is_secret_value(int(parts[1]), prop)
 
 
 class StoreUnavailable(Exception):
@@ -256,7 +268,35 @@ class Store:
         if row is None:
             w.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
         w.execute("PRAGMA quick_check(1)").fetchone()  # a damaged file fails here, not on the first query
+        self._forget_codes()
         self._load_series()
+
+    def _forget_codes(self) -> None:
+        """Lock codes an earlier zwave-mcp kept (User Code `userCode`/`adminCode` values: every code of the
+        lock, and each change's old and new code) are erased from the file: their rows deleted, the pages
+        they were on zeroed (`secure_delete`) and the write-ahead log emptied. Nothing writes them anymore
+        (the picture never holds a code), so this finds something once at most."""
+        w = self._writer
+        candidates = w.execute(
+            "SELECT id, key FROM series WHERE kind='value' AND (key GLOB '*-99-*' OR key GLOB '*-131-*')"
+        ).fetchall()
+        doomed = [(sid,) for sid, key in candidates if _is_code_key(key)]
+        if not doomed:
+            return
+        w.execute("PRAGMA secure_delete=ON")
+        try:
+            with self._transaction(w):
+                w.executemany("DELETE FROM changes WHERE series=?", doomed)
+                w.executemany("DELETE FROM latest WHERE series=?", doomed)
+                w.executemany("DELETE FROM series WHERE id=?", doomed)
+        finally:
+            w.execute("PRAGMA secure_delete=OFF")
+        if self.path != ":memory:":
+            w.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        log.warning(
+            "lock codes kept by an earlier version were erased from the history file",
+            extra={"series": len(doomed)},
+        )
 
     def _load_series(self) -> None:
         ids = SeriesIds()

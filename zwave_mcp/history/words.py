@@ -12,6 +12,7 @@ from typing import Any, Literal, get_args
 
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
@@ -52,6 +53,7 @@ LastState = Literal[
     "freeze",
     "water_leak",
     "tamper",
+    "jammed",
     "glass_break",
 ]
 STATES: tuple[str, ...] = tuple(s for s in get_args(LastState) if s != "any")
@@ -106,6 +108,11 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         return Phrase(f"reported {_number(shown)}", None, shown)
     if (press := press_of(value, raw)) is not None:  # "button 2 was held"
         return Phrase(press.words(), "pressed", press.kind)
+    if (
+        lock_said := lock_state_phrase(value.command_class, value.property, value.property_key, raw)
+    ) is not None:
+        state = "jammed" if lock_said == "jammed" else None
+        return Phrase(lock_said, state, value.state_text(raw) or raw)  # "jammed", "is no longer jammed"
     cc = value.command_class
     label = (value.label or str(value.property)).strip()
     lowered_label = spoken_label(label)

@@ -1,7 +1,8 @@
 """Which changes are sensitive (need the person's confirmation), and how an action is said in a sentence.
 
 Built-in rules, always on:
-- a lock: anything but `lock` (unlock, toggle, …) could open the door;
+- a lock: anything but `lock` (unlock, toggle, …) could open the door; a keypad code added, enabled or
+  changed lets someone in, one disabled or removed keeps someone out (renaming a lock's user is neither);
 - an entry (garage door, gate: `device.is_entry`, set by the device domain for Barrier Operator and
   "garage"-type covers; or a switch whose name or product says door/gate/garage/opener/lock, the relay of a
   garage door opener): anything but `close` and `stop` could open it;
@@ -159,6 +160,13 @@ ADMIN_ACTIONS = frozenset(
 )
 
 
+# A keypad lock's users (issue 37): a code that starts to work lets someone in, one that stops working keeps
+# someone out; both are the person's call. Renaming a user changes neither (the confirm lists still apply).
+LOCK_CODE_GRANTS = frozenset({"add_code", "enable_code", "change_code"})
+LOCK_CODE_REVOKES = frozenset({"disable_code", "remove_code"})
+LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | {"rename_user"}
+
+
 def sensitivity(
     device: PolicyDevice,
     action: str | frozenset[str],
@@ -177,7 +185,12 @@ def sensitivity(
     """
     words = frozenset({action}) if isinstance(action, str) else action
     caps = {str(c).casefold() for c in device.capabilities}
-    if "unlock" in words or ("lock" in caps and not words <= _SAFE_ON_LOCK):
+    if words & LOCK_CODE_GRANTS:
+        return "a code on the lock lets someone into the house"
+    if words & LOCK_CODE_REVOKES:
+        return "it takes away someone's way into the house"
+    lock_users = bool(words) and words <= LOCK_USER_WORDS
+    if "unlock" in words or ("lock" in caps and not words <= _SAFE_ON_LOCK and not lock_users):
         return "it can unlock a door"
     closing = bool(words & _SAFE_ON_ENTRY) and "open" not in words  # close, stop, a position of 0
     if "lock" not in caps and caps & _MOVING and opens_entry(device) and not closing:

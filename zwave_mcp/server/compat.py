@@ -1,4 +1,4 @@
-"""Every use of a private part of the MCP SDK or paho-mqtt, in one place, checked at start-up.
+"""Every use of a private part of the MCP SDK, in one place, checked at start-up.
 
 Private parts can be renamed in any release. Reading them through `getattr(..., default)` would degrade
 silently; instead `check(server)` runs when the server starts and raises `CompatError` naming what is
@@ -11,8 +11,6 @@ the tests, against the newest mcp 2.x in a venv of its own).
 - `connection_key(session)`: `ServerSession._connection`; the SDK builds a session per request, the
   connection behind it is what identifies a client (resource_updates.py, client_log.py: there its
   `initialized` event also says when log notifications may start).
-- `close_socket(client)`: paho's `Client._sock_close`; paho has no public "close now" for loops driven
-  from outside (mqtt.py).
 - `mcp_server(**kwargs)`: `MCPServer(**kwargs)` without the call its constructor makes to its module's
   `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
   handler is on the root logger already): 37 ms and 1.4 MB of every start for nothing.
@@ -20,9 +18,10 @@ the tests, against the newest mcp 2.x in a venv of its own).
   lane for tools/call may pass by when no tracing is set up (stdio_direct.py). The lane also uses
   `mcp_types.methods.validate_client_request` and `serialize_server_result`, the SDK's own per-version
   request check and result shaping.
-- `feed_reads(client, recv)`: paho reads its packets through `Client._sock_recv(bufsize)`; mqtt.py reads
-  the socket itself (many packets per `recv`, QoS 0 PUBLISH decoded by mqtt_packets.py) and gives paho
-  the other packets through `recv`, which serves them from memory.
+
+paho-mqtt's one private part (`Client._sock_recv`, how the gateway reads a value flood) is not here: it
+lives with its reason in `zwave_mcp.gateway.mqtt_reads`, which falls back on paho's public reader when an
+installed paho lacks it.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import paho.mqtt.client as paho
     from mcp.server.lowlevel import Server
     from mcp.server.mcpserver import MCPServer
     from mcp.server.session import ServerSession
@@ -54,15 +52,6 @@ def lowlevel_server(server: MCPServer) -> Server[Any]:
 
 def connection_key(session: ServerSession) -> object:
     return session._connection
-
-
-def close_socket(client: paho.Client) -> None:
-    client._sock_close()
-
-
-def feed_reads(client: paho.Client, recv: Callable[[int], bytes]) -> None:
-    """From now on paho's packet reader takes its bytes from `recv` instead of the socket."""
-    client._sock_recv = recv  # type: ignore[method-assign, assignment]
 
 
 def mcp_server(**kwargs: Any) -> MCPServer:
@@ -151,27 +140,6 @@ def _methods_probe(name: str) -> Callable[[MCPServer], str | None]:
     return probe
 
 
-def _sock_close_probe(server: MCPServer) -> str | None:
-    import paho.mqtt.client as paho
-
-    return (
-        None
-        if callable(getattr(paho.Client, "_sock_close", None))
-        else "paho-mqtt: Client has no _sock_close"
-    )
-
-
-def _sock_recv_probe(server: MCPServer) -> str | None:
-    import paho.mqtt.client as paho
-
-    packet_read = getattr(paho.Client, "_packet_read", None)
-    if not callable(getattr(paho.Client, "_sock_recv", None)) or "_sock_recv" not in getattr(
-        getattr(packet_read, "__code__", None), "co_names", ()
-    ):
-        return "paho-mqtt: Client no longer reads its packets through _sock_recv"
-    return None
-
-
 PROBES: list[tuple[str, Callable[[MCPServer], str | None]]] = [
     ("mcp: MCPServer._lowlevel_server", _lowlevel_probe),
     ("mcp: ServerSession._connection", _connection_probe),
@@ -179,8 +147,6 @@ PROBES: list[tuple[str, Callable[[MCPServer], str | None]]] = [
     ("mcp: mcp.server._otel.OpenTelemetryMiddleware", _tracing_probe),
     ("mcp: mcp_types.methods.validate_client_request", _methods_probe("validate_client_request")),
     ("mcp: mcp_types.methods.serialize_server_result", _methods_probe("serialize_server_result")),
-    ("paho-mqtt: Client._sock_close", _sock_close_probe),
-    ("paho-mqtt: Client._sock_recv, read by Client._packet_read", _sock_recv_probe),
 ]
 
 

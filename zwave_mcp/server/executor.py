@@ -46,7 +46,7 @@ from pydantic import BaseModel, ValidationError
 
 from zwave_mcp.answers import ToolResult
 from zwave_mcp.errors import PolicyRefusal, UserError
-from zwave_mcp.logs import redact
+from zwave_mcp.logs import is_secret_name, redact
 from zwave_mcp.server.asking import InputRequired
 from zwave_mcp.server.compat import lowlevel_server
 from zwave_mcp.stdio import after_reply
@@ -196,6 +196,8 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
         wanted = _schema_type(prop) if prop else ""
         given = err.get("input")
         shown = repr(given[:60] + "…") if isinstance(given, str) and len(given) > 60 else _short_repr(given)
+        if is_secret_name(name):
+            shown = "a value not shown here"  # a PIN or a password is never repeated back
         kind = err["type"]
         if kind == "missing":
             hint = f" ({prop['description']})" if prop.get("description") else ""

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zwave_mcp.simulator import devices, payloads
+from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
 from zwave_mcp.simulator.host import Respond
@@ -363,4 +364,5 @@ HANDLERS: dict[str, Handler] = {
     "_sceneGetValues": _scene_get_values,
     "_activateScene": _activate_scene,
     **ADMIN_HANDLERS,
+    **ACCESS_HANDLERS,
 }

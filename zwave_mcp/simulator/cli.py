@@ -28,6 +28,11 @@ restarts, as the real zwave-js-ui does them:
                      retained driver/status true from before stays until the new driver is ready)
   or publish "graceful" or "crash" to <prefix>/_SIMULATOR/<name>/restart/set (not zwave-js-ui's API), e.g.
   mosquitto_pub -t zwave/_SIMULATOR/zwave-js-ui/restart/set -m crash
+A keypad lock of the house (--house captured+locks) plays an event, as zwave-js-ui 11.22.2 publishes it:
+  mosquitto_pub -t zwave/_SIMULATOR/zwave-js-ui/lock/set -m '{"node": 13, "event": "keypad_unlock", "user": 3}'
+  (events: keypad_unlock, keypad_lock, manual_unlock, manual_lock, rf_unlock, rf_lock, auto_lock,
+  code_limit_exceeded, invalid_credential; or {"node": 12, "state": "jammed"}, "unjammed",
+  "keypad_disabled", "keypad_enabled")
 After a start, every API answers "Z-Wave client not connected" until the driver is ready, then getNodes
 lists the nodes not ready and without values for a few seconds (--fast: a few tens of ms) until their
 values arrive (with --node-ready-gap, node by node, as on the real gateway). A restarted broker (without persistence) gets only the client status and version back.
@@ -44,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--house",
         default="captured",
-        help="captured (default), generated:N[:seed], or a JSON file: getNodes reply, zwave-js-ui nodes dump, "
+        help="captured (default), captured+locks (with two keypad locks), generated:N[:seed], or a JSON file: "
+        "getNodes reply, zwave-js-ui nodes dump, "
         "zwave-js-server node state(s) or Home Assistant device diagnostics",
     )
     parser.add_argument(

@@ -21,6 +21,8 @@ Node = dict[str, Any]
 
 BROADCAST_ID = 255
 CONTROLLER_ID = 1
+# The captured house with the two keypad locks recorded later (the demo's house).
+CAPTURED_WITH_LOCKS = "captured+locks"
 
 _ROOMS = [
     "Kitchen",
@@ -60,6 +62,16 @@ _KINDS = {
 def captured_house() -> list[Node]:
     """A fresh copy of the recorded house (package data `houses/captured.json`)."""
     text = resources.files("zwave_mcp.simulator").joinpath("houses/captured.json").read_text("utf-8")
+    nodes: list[Node] = json.loads(text)
+    return nodes
+
+
+def keypad_locks() -> list[Node]:
+    """The two keypad locks recorded on the real zwave-js-ui 11.22.2 (`getNodes_locks_12_13.json` of the
+    captures, its events queue left out; package data `houses/locks.json`): 12 "Back Door Lock" (User Code:
+    slots 1-3 enabled, 4 disabled, admin code set) and 13 "Side Door Lock" (User Credential: Alice, Bob, and
+    Carol inactive, each with a PIN). Their PINs are the captures' made-up test values."""
+    text = resources.files("zwave_mcp.simulator").joinpath("houses/locks.json").read_text("utf-8")
     nodes: list[Node] = json.loads(text)
     return nodes
 
@@ -126,12 +138,15 @@ def generate_house(n_nodes: int, seed: int = 0) -> list[Node]:
 
 
 def load_house(spec: str | Path | None = None) -> list[Node]:
-    """`None`/"captured" → the captured house; "generated:N[:seed]" → `generate_house`; else a JSON file:
+    """`None`/"captured" → the captured house; "captured+locks" → with the two keypad locks (`keypad_locks`);
+    "generated:N[:seed]" → `generate_house`; else a JSON file:
     a getNodes reply or result array, zwave-js-ui's nodes dump, or zwave-js-server node states (Home
     Assistant's device diagnostics, one node or many), converted by `dumps.load_house_file` (a
     `dumps.DumpError`, a ValueError, says in one line what was expected)."""
     if spec is None or str(spec) == "captured":
         return captured_house()
+    if str(spec) == CAPTURED_WITH_LOCKS:
+        return captured_house() + keypad_locks()
     text = str(spec)
     if text.startswith("generated:"):
         parts = text.split(":")

@@ -13,6 +13,12 @@ def restart_topic(config: SimConfig) -> str:
     return f"{config.prefix}/_SIMULATOR/{config.name}/restart/set"
 
 
+def lock_event_topic(config: SimConfig) -> str:
+    """The simulator's own lock-event trigger (not zwave-js-ui's): payload `{"node": 12, "event":
+    "keypad_unlock", "user": 3}`, or `{"node": 12, "state": "jammed"}` (see `simulator/locks.py`)."""
+    return f"{config.prefix}/_SIMULATOR/{config.name}/lock/set"
+
+
 # zwave-js-ui's own command-class table (api/lib/Constants.ts). Window Covering (106) is missing there,
 # which is why the captures show `unknownClass_106`.
 CC_NAMES: dict[int, str] = {
@@ -34,6 +40,7 @@ CC_NAMES: dict[int, str] = {
     94: "zwave_plus_info",
     96: "multi_instance",
     98: "door_lock",
+    99: "user_code",
     102: "barrier_operator",
     112: "configuration",
     113: "notification",

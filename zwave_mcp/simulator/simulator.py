@@ -30,7 +30,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from zwave_mcp.devices.zwave_classes import SwitchProps
-from zwave_mcp.simulator import api, devices, naming, payloads
+from zwave_mcp.simulator import api, devices, locks, naming, payloads
 from zwave_mcp.simulator.admin import Admin
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps, value_key
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
@@ -311,6 +311,17 @@ class Simulator:
         self.publish(naming.clients_topic(self.config, f"api/{api_name}"), payloads.dumps(body), retain=False)
 
     # ------------------------------------------------------------------ fault injection and device events
+    def lock_event(self, node_id: int, event: str, user_id: int | None = None, extra: Any = None) -> None:
+        """A keypad lock's Access Control event as zwave-js-ui publishes it (`simulator/locks.py`):
+        `event` one of `locks.EVENTS` ("keypad_unlock", "manual_lock", "auto_lock", …)."""
+        with self._lock:
+            locks.lock_event(self, node_id, event, user_id, extra)
+
+    def lock_state(self, node_id: int, which: str, state: str) -> None:
+        """A lock's state value: "Lock state" jammed/idle, "Keypad state" disabled/idle."""
+        with self._lock:
+            locks.lock_state(self, node_id, which, state)
+
     def kill_node(self, node_id: int) -> None:
         """Dead status + `node_dead`; later writes fail with status 2 after `timing.dead_fail`."""
         with self._lock:
@@ -415,6 +426,7 @@ class Simulator:
                 (base + "broadcast/#", 1),
                 (base + "multicast/#", 1),
                 (self.restart_topic, 1),
+                (naming.lock_event_topic(self.config), 1),
             ]
         )
         depths = {len(t.split("/")) for t in self._writable_topics()}
@@ -446,6 +458,9 @@ class Simulator:
             mode = raw.decode("utf-8", "replace").strip().lower() or "graceful"
             if mode in RESTART_MODES:
                 self.restart(mode)
+            return
+        if topic == naming.lock_event_topic(self.config):
+            locks.triggered(self, raw)
             return
         if not topic.endswith("/set"):
             return

@@ -66,7 +66,14 @@ from zwave_mcp.devices.gate.change import (
 )
 from zwave_mcp.devices.gate.core import Gate, GateResult
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
-from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
+from zwave_mcp.devices.gate.senders import (
+    ActivateScene,
+    ApiCall,
+    GroupWrites,
+    LockOp,
+    LockUserCalls,
+    WriteValues,
+)
 from zwave_mcp.policy.outcome import Outcome
 
 __all__ = [
@@ -82,6 +89,8 @@ __all__ = [
     "Gate",
     "GateResult",
     "GroupWrites",
+    "LockOp",
+    "LockUserCalls",
     "Outcome",
     "Report",
     "Sender",

@@ -5,6 +5,8 @@
   own `timeout` in seconds, so every effect is "accepted" and proven only by the device's report.
 - `ApiCall`: any other API that answers true/false (`setNodeName`, `setNodeLocation`, configuration
   parameters, inclusion, `multicastWriteValue`…): the extension point for admin and group changes.
+- `LockUserCalls`: a keypad lock's users and PINs through zwave-js-ui's access-control API (issue 37); the
+  PIN goes into the request only when it is sent, and the lock's users are read again as the evidence.
 
 A sender never raises for a gateway problem: a reply that never came becomes `no_answer` (it may still have
 been carried out), a refusal or a failed status becomes `failed` with zwave-js's own reason.
@@ -15,10 +17,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from zwave_mcp.devices.gate.change import Change, Delivery, DeliveryStatus, Effect
+from zwave_mcp.gateway.access import (
+    PIN_CODE,
+    LockUsers,
+    credential_result_words,
+    read_lock_users,
+    user_result_words,
+)
 from zwave_mcp.gateway.api import (
     REQUEST_QOS,
     ApiReplyLost,
@@ -297,3 +306,133 @@ class AdminCall:
             status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
             return [Delivery(e, status, str(exc)) for e in change.effects]
         return [Delivery(e, "accepted", result=self.result) for e in change.effects]
+
+
+# ---- a keypad lock's users (issue 37) ---------------------------------------------------------------
+
+# Where a request carries the PIN, a preview shows this instead: the PIN never appears in `wouldSend`.
+PIN_SHOWN = "(the PIN, not shown)"
+LockOpKind = Literal["add_user", "set_user", "set_pin", "delete_user"]
+_LOCK_APIS: dict[str, str] = {
+    "add_user": "accessControlAddUser",
+    "set_user": "accessControlSetUser",
+    "set_pin": "accessControlSetCredential",
+    "delete_user": "accessControlDeleteUser",
+}
+
+
+@dataclass(frozen=True)
+class LockOp:
+    """One access-control request for a lock's user: add (with a PIN in `slot`), set (`options`: name,
+    active), set its PIN in `slot`, delete. The PIN itself is the sender's, not the op's."""
+
+    kind: LockOpKind
+    user_id: int
+    options: dict[str, Any] | None = None
+    slot: int | None = None
+
+
+@dataclass
+class LockUserCalls:
+    """zwave-js-ui's access-control API (11.22.0+) for one change to a lock's users: add, rename, enable or
+    disable, change a PIN, remove. The PIN lives in `pin` only (never in `ops`, a preview, a reason or a
+    result); zwave-js-ui echoes it in its reply (`args`, `origin`), which is read for its result only.
+
+    zwave-js-ui answers `success: true` for refusals too: the lock's verdict is in the result codes
+    (`SetUserResult`, `SetCredentialResult`), said in words by `gateway.access`. When the lock refuses the
+    PIN of a user just created (User Credential locks keep the user), `undo` removes that user again. Then
+    the lock's users are read again (`verify`; `after` keeps what was read): User Credential changes never
+    show on MQTT, so that read is the evidence, and a change it does not show is "sent, not confirmed".
+    """
+
+    node_id: int
+    endpoint: int = 0
+    ops: Sequence[LockOp] = ()
+    pin: str | None = field(default=None, repr=False)
+    undo: LockOp | None = None
+    verify: Callable[[LockUsers], str | None] | None = None
+    after: LockUsers | None = None
+    result: dict[str, Any] = field(default_factory=dict)
+    # (user, name or None): the name zwave-mcp keeps for a user of a lock that keeps none (User Code),
+    # given once the lock took the requests (no request of its own: nothing is sent for it).
+    given_name: tuple[int, str | None] | None = None
+
+    def request(self, op: LockOp, pin: str | None) -> tuple[str, list[Any]]:
+        node, ep, user = self.node_id, self.endpoint, op.user_id
+        if op.kind == "add_user":
+            return _LOCK_APIS[op.kind], [
+                node,
+                ep,
+                user,
+                dict(op.options or {}),
+                {"type": PIN_CODE, "slot": op.slot, "data": pin},
+            ]
+        if op.kind == "set_user":
+            return _LOCK_APIS[op.kind], [node, ep, user, dict(op.options or {})]
+        if op.kind == "set_pin":
+            return _LOCK_APIS[op.kind], [node, ep, user, PIN_CODE, op.slot, pin]
+        return _LOCK_APIS[op.kind], [node, ep, user]
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        return [message(gateway, *self.request(op, PIN_SHOWN)) for op in self.ops]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        def every(status: DeliveryStatus, reason: str = "") -> list[Delivery]:
+            return [Delivery(e, status, reason, result=dict(self.result)) for e in change.effects]
+
+        for op in self.ops:
+            api, args = self.request(op, self.pin)
+            try:
+                reply = await gateway.call(api, *args, timeout=timeout)
+            except GatewayError as exc:
+                return every("no_answer" if lost(exc) else "failed", str(exc))
+            if not reply.success:
+                return every("failed", f"zwave-js-ui refused it: {reply.message or 'no reason given'}")
+            refused = _lock_refusal(op, reply.result)
+            if refused is not None:
+                if self.undo is not None and op.kind == "add_user" and _user_added(reply.result):
+                    refused += await self._undo(gateway, timeout)
+                return every("failed", refused)
+        if self.given_name is not None:
+            gateway.name_lock_user(self.node_id, *self.given_name)
+        if self.verify is None:
+            return every("accepted")
+        try:
+            self.after = await read_lock_users(gateway, self.node_id, timeout=timeout)
+        except GatewayError as exc:
+            self.result["evidence"] = f"the lock's users could not be read again ({exc})"
+            return every("unsupervised", self.result["evidence"])
+        problem = self.verify(self.after)
+        self.result["evidence"] = problem or "the lock's users, read again, show it"
+        return every("unsupervised" if problem else "accepted", problem or "")
+
+    async def _undo(self, gateway: ZwaveGateway, timeout: float) -> str:
+        assert self.undo is not None
+        api, args = self.request(self.undo, None)
+        try:
+            reply = await gateway.call(api, *args, timeout=timeout)
+            undone = reply.success and user_result_words(reply.result) is None
+        except GatewayError:
+            undone = False
+        self.result["cleanup"] = "removed" if undone else "failed"
+        if undone:
+            return f"; zwave-js-ui had created user {self.undo.user_id} anyway, so it was removed again"
+        return f"; zwave-js-ui created user {self.undo.user_id} anyway, and removing it again failed: remove it by hand"
+
+
+def _user_added(result: Any) -> bool:
+    return isinstance(result, dict) and result.get("userResult") == 0
+
+
+def _lock_refusal(op: LockOp, result: Any) -> str | None:
+    """What the lock's answer says went wrong, in words; None when it took the request."""
+    if op.kind == "add_user":
+        if not isinstance(result, dict):
+            return user_result_words(result)
+        user = user_result_words(result.get("userResult"))
+        if user is not None:
+            return user
+        return credential_result_words(result.get("credentialResult", 0))
+    if op.kind == "set_pin":
+        return credential_result_words(result)
+    return user_result_words(result)

@@ -16,6 +16,7 @@ def tool_specs(app: App) -> list[ToolSpec]:
     from zwave_mcp.server.tools.events import specs as event_specs
     from zwave_mcp.server.tools.health import specs as health_specs
     from zwave_mcp.server.tools.history import specs as history_specs
+    from zwave_mcp.server.tools.locks import specs as lock_specs
     from zwave_mcp.server.tools.scenes import specs as scene_specs
 
     specs = [
@@ -25,6 +26,7 @@ def tool_specs(app: App) -> list[ToolSpec]:
         *scene_specs(app),
         *event_specs(app),
         *history_specs(app),
+        *lock_specs(app),
     ]
     if app.settings.admin:  # network care: not even listed unless asked for (ZWAVE_MCP_ADMIN)
         from zwave_mcp.server.tools.admin import specs as admin_specs

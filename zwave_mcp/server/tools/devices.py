@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
-from zwave_mcp.devices.describe import sentence
+from zwave_mcp.devices.describe import lock_settings, relock_words, sentence
 from zwave_mcp.devices.errors import DeviceNotFound
+from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.devices.readings import readings
 from zwave_mcp.server.executor import ToolSpec
@@ -19,6 +20,7 @@ from zwave_mcp.server.tools.models import (
     DeviceList,
     DeviceState,
     ListDevicesArgs,
+    LockSettings,
     SensorArgs,
     SensorData,
     ValueReport,
@@ -119,6 +121,7 @@ def specs(app: App) -> list[ToolSpec]:
             device=summarize(device),
             readings=[reading_model(r) for r in readings(device, now)],
             values=values,
+            lockSettings=_lock_settings(device),
         )
 
     async def get_device_sensor_data(args: SensorArgs, _ctx: Any) -> SensorData:
@@ -179,3 +182,17 @@ def specs(app: App) -> list[ToolSpec]:
             title="Sensor readings",
         ),
     ]
+
+
+def _lock_settings(device: Any) -> LockSettings | None:
+    """A door lock's own settings as it reports them ("does it lock itself again?"); None for others."""
+    if not device.has(Capability.LOCK):
+        return None
+    found = lock_settings(device)
+    known = {k: v for k, v in found.items() if k in LockSettings.model_fields and _fits(k, v)}
+    return LockSettings(relock=relock_words(device), **known)
+
+
+def _fits(key: str, value: Any) -> bool:
+    kind = bool if key in ("twistAssist", "blockToBlock") else (int, float)
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))

@@ -7,8 +7,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.devices.describe import change_phrase
+from zwave_mcp.devices.lock_words import by_user, fold, lock_phrase
+from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
+from zwave_mcp.devices.resolve import echo
+from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import Change
+from zwave_mcp.gateway.state import user_name
 from zwave_mcp.names import agreeing
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
@@ -62,7 +67,52 @@ def describe_change(app: App, change: Change) -> tuple[str | None, str]:
         return None, gateway_phrase(str(change.value_id), change.new)
     if change.kind == "removed":
         return device_name, "dropped a value"
+    if change.kind == "lock" and change.node_id is not None:
+        return lock_name(app, change.node_id), lock_phrase(change.new, names(app, change.node_id))[0]
     return device_name, "changed"
+
+
+def lock_name(app: App, node_id: int) -> str | None:
+    """The name of the lock a node's lock events are about (its lock device; else the node's name)."""
+    devices = app.devices.devices_of_node(node_id)
+    lock = next((d for d in devices if d.has(Capability.LOCK)), devices[0] if devices else None)
+    if lock is not None:
+        return lock.name
+    node = app.gateway.inventory.node(node_id)
+    return node.display_name if node is not None else None
+
+
+def names(app: App, node_id: int) -> Any:
+    """user id → the name that user of the lock has now."""
+    node = app.gateway.inventory.node(node_id)
+    return (lambda uid: user_name(node, uid)) if node is not None else None
+
+
+LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
+
+
+def _lock_echoes(app: App, recorded: list[Any]) -> set[int]:
+    """The Door Lock mode changes (ids of the `Recorded`) that only repeat a lock event of the same lock
+    ("unlocked" beside "was unlocked with the keypad by Cleaner"): the event says more."""
+    events = [
+        (r.change.node_id, r.at, lock_phrase(r.change.new)[1]) for r in recorded if r.change.kind == "lock"
+    ]
+    if not events:
+        return set()
+    echoes: set[int] = set()
+    for r in recorded:
+        change = r.change
+        if change.kind != "value" or not change.value_id or "-98-" not in change.value_id:
+            continue
+        value = app.gateway.inventory.value(change.value_id)
+        if value is None or value.property != "currentMode":
+            continue
+        state = "locked" if change.new == 255 else "unlocked"
+        if any(
+            n == change.node_id and s == state and abs(at - r.at) * 1000 < LOCK_ECHO_MS for n, at, s in events
+        ):
+            echoes.add(id(r))
+    return echoes
 
 
 def status_phrase(old: object, new: object) -> str:
@@ -103,19 +153,29 @@ def _shown(app: App, change: Change) -> bool:
     return app.devices.visible_node(change.node_id)
 
 
-def recent_events(app: App, minutes: float, device_name: str | None, limit: int) -> RecentEvents:
+def recent_events(
+    app: App, minutes: float, device_name: str | None, limit: int, user: str | None = None
+) -> RecentEvents:
     now = time.time()
     node_ids: set[int] | None = None
     if device_name:
         node_ids = {app.devices.resolve(device_name).node_id}
+    period = [r for r in app.gateway.inventory.history if r.at >= now - minutes * 60]
+    echoes = _lock_echoes(app, period)
     events: list[Event] = []
     total = 0  # every change of the period, also those past `limit`: the answer says how many it leaves out
     told: dict[str | None, tuple[str, float]] = {}  # per device, the latest words listed and their time
-    for recorded in reversed(app.gateway.inventory.history):
-        if recorded.at < now - minutes * 60:
-            break
+    for recorded in reversed(period):
         change = recorded.change
         if change.kind == "node" or (node_ids is not None and change.node_id not in node_ids):
+            continue
+        if id(recorded) in echoes:
+            continue
+        if user is not None and not (
+            change.kind == "lock"
+            and change.node_id is not None
+            and by_user(change.new, user, names(app, change.node_id))
+        ):
             continue
         if change.kind == "value" and change.old == change.new and not change.momentary:
             continue  # a fresh report of the same value: news for waiters, not for people (a press is news)
@@ -141,8 +201,29 @@ def recent_events(app: App, minutes: float, device_name: str | None, limit: int)
                 press=press.kind if press else None,
             )
         )
+    if user is not None and not total:
+        known = lock_user_names(app)
+        if fold(user) not in map(fold, known):
+            listed = f" Lock users: {', '.join(known[:12])}." if known else " No lock names its users."
+            raise UserError(f"No lock user is named '{echo(user)}'.{listed}")
+        span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
+        return RecentEvents(summary=f"No lock event by {user} in the last {span}.", events=[], total=0)
     summary = events_summary(total, events, minutes)
     return RecentEvents(summary=summary, events=events, total=total)
+
+
+def lock_user_names(app: App) -> list[str]:
+    """The names of every user of every visible lock, as the locks' access control has them now."""
+    found: list[str] = []
+    for node in app.gateway.inventory.nodes.values():
+        users = getattr(node.access, "users", None) if node.access is not None else None
+        if not users or not app.devices.visible_node(node.id):
+            continue
+        for user in users.values() if isinstance(users, dict) else users:
+            name = user_name(node, getattr(user, "user_id", None))
+            if name and name not in found:
+                found.append(name)
+    return found
 
 
 SAID_IN_SUMMARY = 5
@@ -164,13 +245,13 @@ def events_summary(total: int, events: list[Event], minutes: float) -> str:
 
 def specs(app: App) -> list[ToolSpec]:
     async def get_recent_events(args: RecentEventsArgs, _ctx: Any) -> RecentEvents:
-        return recent_events(app, args.minutes, args.deviceName, args.limit)
+        return recent_events(app, args.minutes, args.deviceName, args.limit, args.user)
 
     return [
         ToolSpec(
             "get_recent_events",
-            "What changed lately (switches, readings, motion, devices going dead or asleep), newest first, "
-            "from the server's in-memory history.",
+            "What changed lately (switches, readings, motion, who unlocked a door, devices going dead or "
+            "asleep), newest first, from the server's in-memory history.",
             RecentEventsArgs,
             RecentEvents,
             get_recent_events,

@@ -143,9 +143,13 @@ class SceneArgs(_Args):
     )
 
 
+LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
+
+
 class RecentEventsArgs(_Args):
     minutes: float = Field(60, gt=0, le=1440, description="How far back to look")
     deviceName: str | None = Field(None, max_length=NAME_MAX, description="Only this device")
+    user: str | None = Field(None, min_length=1, max_length=NAME_MAX, description=LOCK_USER_HELP)
     limit: int = Field(100, ge=1, le=1000, description="At most this many events")
 
 
@@ -204,6 +208,17 @@ class DeviceState(ToolResult):
         default_factory=list, description="Every reading, in the order the summary says them"
     )
     values: list[ValueReport]
+    lockSettings: LockSettings | None = Field(None, description="A door lock's own settings")
+
+
+class LockSettings(BaseModel):
+    relock: str | None = Field(None, description="Whether and when it locks itself again, in words")
+    operationType: int | None = Field(None, description="Door Lock operation type: 1 constant, 2 timed")
+    lockTimeoutConfiguration: float | None = Field(None, description="Timed mode: seconds until it locks")
+    autoRelockTime: float | None = Field(None, description="Seconds after unlocking until it locks again")
+    holdAndReleaseTime: float | None = None
+    twistAssist: bool | None = None
+    blockToBlock: bool | None = None
 
 
 class Reading(BaseModel):

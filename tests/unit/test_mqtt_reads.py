@@ -3,14 +3,18 @@ however the bytes are split across reads; a stream that is not MQTT raises inste
 
 from __future__ import annotations
 
+import logging
+
+import paho.mqtt.client as paho
 import pytest
 from paho.mqtt import _packet
-from paho.mqtt.enums import MQTTProtocolVersion
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from tests.mqtt_wire import publish
-from zwave_mcp.gateway.mqtt_packets import MAX_REMAINING, MalformedPacket, PacketReader, encode_publish
+from zwave_mcp.gateway import mqtt_reads
+from zwave_mcp.gateway.mqtt_reads import MalformedPacket, PacketReader
 
 CONNACK = b"\x20\x02\x00\x00"
 PINGRESP = b"\xd0\x00"
@@ -177,41 +181,51 @@ def test_the_buffer_is_compacted_as_it_is_consumed() -> None:
     assert len(reader._buf) < 2 * len(packet) + (1 << 18)
 
 
-# -- what the transport writes itself: a QoS 0 PUBLISH -------------------------------------------------
+def test_a_paho_that_reads_elsewhere_gets_its_own_reader_back_and_it_is_said_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Our reader feeds paho through `Client._sock_recv`; a paho whose packet reader no longer calls it
+    would wait forever for a CONNACK sitting in our buffer. Then paho reads for itself, and a person
+    hears why once, not per connection."""
+
+    def reads_elsewhere(self: paho.Client) -> None:
+        self._sock.recv(1)
+
+    client = paho.Client(CallbackAPIVersion.VERSION2)
+    assert mqtt_reads.own_reads_problem() is None
+    assert isinstance(mqtt_reads.reads_for(client, lambda *a: None, v5=False), mqtt_reads.OwnReads)
+    monkeypatch.setattr(paho.Client, "_packet_read", reads_elsewhere)
+    monkeypatch.setattr(mqtt_reads, "_told", False)
+    caplog.set_level(logging.WARNING, logger="zwave_mcp.gateway.mqtt_reads")
+    for _ in range(2):
+        fresh = paho.Client(CallbackAPIVersion.VERSION2)
+        assert isinstance(mqtt_reads.reads_for(fresh, lambda *a: None, v5=False), mqtt_reads.PahoReads)
+        assert "_sock_recv" not in vars(fresh)  # paho's own socket read is left alone
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "no longer reads its packets through _sock_recv" in said[0], said
 
 
-@pytest.mark.parametrize("v5", [False, True])
-@pytest.mark.parametrize("size", [0, 1, 120, 121, 122, 16_370, 16_390, 2_097_140, 2_097_160])
-def test_an_encoded_publish_is_the_packet_a_broker_expects(size: int, v5: bool) -> None:
-    """Byte for byte the PUBLISH of the hand-made encoder the reader's tests use (remaining lengths of one
-    to four bytes around each boundary), and the reader gives back what went in."""
-    topic, payload = "zwave/_CLIENTS/ZWAVE_GATEWAY-x/api/writeValue/set", bytes([size % 251]) * size
-    packet = encode_publish(topic, payload, retain=size % 2 == 1, v5=v5)
-    assert packet == publish(
-        topic.encode(), payload, retain=size % 2 == 1, properties=b"\x00" if v5 else None
-    )
-    got = Collect()
-    reader = PacketReader(v5)
-    reader.feed(packet)
-    assert got.drain(reader) == 1
-    assert got.publishes == [(topic, payload, size % 2 == 1)]
+def test_paho_private_parts_are_used_only_in_the_read_seam() -> None:
+    """The MQTT session is paho's public API; the seam is the one place that may reach past it."""
+    import io
+    import itertools
+    import pathlib
+    import tokenize
 
+    import zwave_mcp
 
-def test_a_topic_beyond_ascii_is_encoded_as_utf8() -> None:
-    packet = encode_publish("zwave/Küche/Licht", b"1", retain=False, v5=False)
-    assert packet == publish("zwave/Küche/Licht".encode(), b"1")
-
-
-@pytest.mark.parametrize(
-    "topic",
-    ["", "zwave/+/set", "zwave/#", "zwave/\0/set", "t" * 65_536],
-    ids=["empty", "+", "#", "nul", "long"],
-)
-def test_a_topic_no_broker_takes_is_refused_before_anything_is_sent(topic: str) -> None:
-    with pytest.raises(ValueError, match="not a topic to publish on"):
-        encode_publish(topic, b"{}", retain=False, v5=True)
-
-
-def test_a_payload_over_the_packet_size_limit_is_refused() -> None:
-    with pytest.raises(ValueError, match="packet size limit"):
-        encode_publish("t", bytes(MAX_REMAINING), retain=False, v5=False)
+    # paho's own machinery (names as generic as `_sock` or `_loop` are our transport's attributes too).
+    prefixes = ("_sock_", "_packet", "_handle_", "_in_", "_out_", "_send_", "_do_", "_call_", "_reset")
+    private = {name for name in vars(paho.Client) if name.startswith(prefixes)}
+    root = pathlib.Path(zwave_mcp.__file__).parent
+    users = {}
+    for path in root.rglob("*.py"):
+        tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text("utf-8")).readline))
+        used = {
+            b.string
+            for a, b in itertools.pairwise(tokens)
+            if a.string == "." and b.type == tokenize.NAME and b.string in private
+        }
+        if used:
+            users[str(path.relative_to(root))] = sorted(used)
+    assert users == {"gateway/mqtt_reads.py": ["_sock_recv"]}, users

@@ -1,0 +1,230 @@
+"""manage_lock_users: who may open a keypad lock (its users, their PINs and cards), and changes to them
+through the write gate (`zwave_mcp.devices.lock_users` plans, the gate judges, asks, limits, audits, sends).
+
+Listed in read-only mode too (listing is a read; every change is then refused by the gate). A hidden lock's
+users are hidden (no such device), a denied lock's users are readable and not changeable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, BeforeValidator, Field
+
+from zwave_mcp.devices.gate import Change, Effect
+from zwave_mcp.devices.gate.senders import LockUserCalls
+from zwave_mcp.devices.lock_users import (
+    WORDS,
+    LockUserPlan,
+    describe_user,
+    describe_users,
+    lock_user_change,
+    plan,
+    rules_sentence,
+)
+from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.errors import PolicyRefusal, UserError
+from zwave_mcp.gateway.access import LockUsers, read_lock_users
+from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.policy import check_text_argument
+from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.server.asking import asker_for
+from zwave_mcp.server.executor import ToolSpec
+from zwave_mcp.server.tools.control import CONTROL
+from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, _Args, gate_answer
+
+if TYPE_CHECKING:
+    from zwave_mcp.server.app import App
+
+TOOL = "manage_lock_users"
+LockAction = Literal["list", "add", "rename", "enable", "disable", "change_pin", "remove"]
+
+
+def _digits_as_text(value: Any) -> Any:
+    """A PIN a model sent as a JSON number (5150) is the same PIN as text."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+class LockUsersArgs(_Args):
+    deviceName: str | None = Field(
+        None, max_length=NAME_MAX, description="The lock ('back door'); leave out to list every lock's users"
+    )
+    action: LockAction = Field("list", description="list, or a change to one user")
+    user: str | None = Field(
+        None, max_length=NAME_MAX, description="Who: a name ('Sam') or user number ('3')"
+    )
+    name: str | None = Field(None, max_length=NAME_MAX, description="add/rename: the person's name")
+    pin: Annotated[str | None, BeforeValidator(_digits_as_text)] = Field(
+        None, description="add/change_pin: the PIN the person chose (never repeated back)"
+    )
+    confirmationToken: str | None = Field(
+        None, max_length=200, description="Only after the person agreed: the token a previous answer gave"
+    )
+
+
+class Credential(BaseModel):
+    type: str = Field(description="PIN, password, RFID card, finger biometric, …")
+    slot: int
+
+
+class LockUser(BaseModel):
+    userId: int
+    name: str | None = None
+    enabled: bool
+    credentials: list[Credential]
+
+
+class LockUserList(BaseModel):
+    lock: str
+    key: str
+    rules: str
+    users: list[LockUser]
+
+
+class LockUsersResult(GateAnswer):
+    action: str
+    outcome: Outcome | None = None
+    locks: list[LockUserList] = Field(default_factory=list)
+
+
+def _users_model(device: Device, users: LockUsers) -> LockUserList:
+    return LockUserList(
+        lock=device.name,
+        key=device.key,
+        rules=rules_sentence(users, device.name),
+        users=[
+            LockUser(
+                userId=u.user_id,
+                name=u.name,
+                enabled=u.active,
+                credentials=[Credential(type=c.kind, slot=c.slot) for c in u.credentials],
+            )
+            for u in users.users
+        ],
+    )
+
+
+def _done(planned: LockUserPlan, device: Device, after: LockUsers | None) -> str:
+    """The confirmed change, said from the lock's users as read again after it."""
+    user = after.user(planned.user_id) if after is not None else None
+    if planned.action == "remove" or user is None:
+        return f"Done: {planned.who} is no longer on {device.name}, as its users read again show."
+    return f"Done: {device.name} now lists {describe_user(user)}, as its users read again show."
+
+
+def specs(app: App) -> list[ToolSpec]:
+    async def users_of(device: Device) -> LockUsers:
+        try:
+            return await read_lock_users(app.gateway, device.node_id, timeout=app.settings.api_timeout)
+        except GatewayError as exc:
+            raise UserError(f"Could not read the users of {device.name}: {exc}.") from exc
+
+    def lock_named(name: str, *, for_mutation: bool) -> Device:
+        device = app.devices.resolve(name, for_mutation=for_mutation)
+        if Capability.LOCK not in device.capabilities:
+            raise UserError(f"{device.name} is not a lock, so it has no keypad users.")
+        return device
+
+    async def listing(args: LockUsersArgs) -> LockUsersResult:
+        if args.deviceName is not None:
+            device = lock_named(args.deviceName, for_mutation=False)
+            users = await users_of(device)
+            if not users.supported:  # an answer, not an error: "which codes are on it?" "none"
+                return LockUsersResult(
+                    summary=f"{device.name} keeps no keypad users (no User Code or User Credential support).",
+                    action="list",
+                )
+            return LockUsersResult(
+                summary=describe_users(users, device.name), action="list", locks=[_users_model(device, users)]
+            )
+        locks = [d for d in app.devices.devices() if Capability.LOCK in d.capabilities]
+        read = await asyncio.gather(*(users_of(d) for d in locks), return_exceptions=True)
+        found = [(d, u) for d, u in zip(locks, read, strict=True) if isinstance(u, LockUsers) and u.supported]
+        if not found:
+            failed = next((u for u in read if isinstance(u, UserError)), None)
+            if failed is not None:
+                raise failed
+            return LockUsersResult(summary="No lock here keeps keypad users.", action="list")
+        summary = " ".join(describe_users(u, d.name) for d, u in found)
+        return LockUsersResult(summary=summary, action="list", locks=[_users_model(d, u) for d, u in found])
+
+    async def change(args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
+        if args.deviceName is None:
+            raise UserError(f"Say which lock to {args.action.replace('_', ' ')} a user on.")
+        for field in ("user", "name"):
+            value = getattr(args, field)
+            if value is not None:
+                check_text_argument(field, value, max_len=NAME_MAX)
+        device = lock_named(args.deviceName, for_mutation=True)
+        words = frozenset({WORDS[args.action]})
+        early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")
+        if early.refused:  # read-only, hidden, denied: before the lock is even read
+            stub = Change(
+                TOOL,
+                args.action,
+                f"change the users of {device.name}",
+                [Effect(device, None, None, words, text=f"change the users of {device.label}")],
+                LockUserCalls(device.node_id),
+            )
+            raise PolicyRefusal(app.gate.refuse(stub, early.message).sentence)
+        async with app.devices.locks.holding([device.key]):
+            users = await users_of(device)
+            planned = plan(
+                device,
+                users,
+                args.action,
+                user=args.user,
+                name=args.name,
+                pin=args.pin,
+                mac=app.policy.tokens.mac,
+            )
+            gate_change = lock_user_change(TOOL, device, planned)
+            result = await app.gate.apply(
+                gate_change, token=args.confirmationToken, ask=asker_for(ctx, app.questions)
+            )
+        if result.outcome is Outcome.REFUSED:
+            raise PolicyRefusal(result.sentence)
+        sender = gate_change.sender
+        after = sender.after if isinstance(sender, LockUserCalls) else None
+        said = _done(planned, device, after) if result.outcome is Outcome.CONFIRMED else result.sentence
+        return LockUsersResult(
+            summary=said,
+            action=args.action,
+            outcome=result.outcome,
+            locks=[_users_model(device, after)] if after is not None else [],
+            **gate_answer(result),
+        )
+
+    async def manage_lock_users(args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
+        if args.action == "list":
+            return await listing(args)
+        attempt = app.gate.begin()  # a change that ends before the gate still leaves its one audit line
+        error: str | None = None
+        refused = False
+        try:
+            return await change(args, ctx)
+        except PolicyRefusal as exc:
+            error, refused = exc.message, True
+            raise
+        except UserError as exc:
+            error = exc.message
+            raise
+        finally:
+            app.gate.end(attempt, TOOL, {"action": args.action}, error, refused=refused)
+
+    return [
+        ToolSpec(
+            TOOL,
+            "Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or "
+            "add a user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules "
+            "(PIN length, user count). A code added, enabled, changed, disabled or removed needs the person's "
+            "confirmation.",
+            LockUsersArgs,
+            LockUsersResult,
+            manage_lock_users,
+            annotations=CONTROL,
+            title="Lock users and codes",
+        )
+    ]
