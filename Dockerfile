@@ -3,7 +3,7 @@
 #   docker build -t zwave-mcp .
 #   docker run -i --rm -v zwave-mcp-data:/data -e ZWAVE_MCP_MQTT_URL=mqtt://mqtt.lan:1883 zwave-mcp
 #
-# The home's history (and the tool-list cache) live in /data: mount a named volume there, or every --rm
+# The home's history lives in /data: mount a named volume there, or every --rm
 # run starts with no memory of the home.
 # All configuration comes from ZWAVE_MCP_* environment variables (see README); nothing secret is baked in.
 # For a broker password prefer a mounted file: -e ZWAVE_MCP_MQTT_PASSWORD_FILE=/run/secrets/mqtt -v ...
@@ -28,7 +28,7 @@ LABEL org.opencontainers.image.title="zwave-mcp" \
       org.opencontainers.image.licenses="MIT"
 # Unbuffered so log lines reach stderr at once; no .pyc writes at run time (pip compiled them at install,
 # and the non-root user cannot write to site-packages anyway).
-# The user state and cache directories (the history file, the tool-list cache) in /data, the one folder
+# The user state and cache directories (the history file; libraries' caches) in /data, the one folder
 # the non-root user may write: /data/zwave-mcp/history.sqlite3.
 ENV PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \

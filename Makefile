@@ -50,9 +50,9 @@ test: $(INSTALLED) mosquitto inspector
 test-amqtt: $(INSTALLED)
 	ZWAVE_TEST_BROKER=amqtt $(PY) -m pytest -q -p no:cacheprovider tests/integration tests/e2e
 
-# The suite against the newest mcp 2.x (users keep the tested pin, mcp>=2.3,<2.4): a venv of its own, the pin
-# overridden, then `python -m zwave_mcp.server.compat --check` names each private SDK part that broke, and the
-# tests run (TESTS= picks some: make test-newest-mcp TESTS="tests/unit/test_compat.py").
+# The suite against the newest mcp 2.x (CI runs it; users keep the pin CI has proven, pyproject.toml): a venv of
+# its own, the pin overridden, then `python -m zwave_mcp.server.compat --check` names each private SDK part that
+# broke, and the tests run (TESTS= picks some: make test-newest-mcp TESTS="tests/unit/test_compat.py").
 NEWEST_MCP_VENV ?= .venv-newest-mcp
 TESTS ?=
 

@@ -36,7 +36,7 @@ PYTHON = sys.executable
 # drifted). Children inherit it; on Linux the default places follow XDG_STATE_HOME and XDG_CACHE_HOME.
 STATE_DIR = tempfile.mkdtemp(prefix="zwave-mcp-bench-state-")
 os.environ["XDG_STATE_HOME"] = STATE_DIR
-os.environ["XDG_CACHE_HOME"] = str(Path(STATE_DIR) / "cache")  # the tool list kept between starts
+os.environ["XDG_CACHE_HOME"] = str(Path(STATE_DIR) / "cache")  # what libraries cache (matplotlib)
 atexit.register(shutil.rmtree, STATE_DIR, ignore_errors=True)
 _history_files = itertools.count(1)
 

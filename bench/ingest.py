@@ -49,14 +49,12 @@ def rss_child() -> dict[str, Any]:
     from bench.common import bench_settings
     from zwave_mcp.gateway.client import ZwaveGateway
     from zwave_mcp.gateway.sync import release_freed_memory
-    from zwave_mcp.server.build import stage_server
+    from zwave_mcp.server.build import ZwaveServer
 
     with tempfile.TemporaryDirectory(prefix="zwave-mcp-bench-rss-") as state:
         settings = bench_settings(1, "benchrss", history_path=str(Path(state) / "history.sqlite3"))
         gateway = ZwaveGateway(settings)
-        staged = stage_server(settings, gateway)
-        staged.finish()
-        assert staged.app is not None
+        staged = ZwaveServer(settings, gateway)
         service = staged.app.devices
         recorder = staged.app.history.recorder
         recorder.start()  # as the server does a moment after start
@@ -107,14 +105,12 @@ def child() -> dict[str, Any]:
     configure_logging("warning")
     from bench.common import bench_settings
     from zwave_mcp.gateway.client import ZwaveGateway
-    from zwave_mcp.server.build import stage_server
+    from zwave_mcp.server.build import ZwaveServer
     from zwave_mcp.simulator import generate_house
 
     settings = bench_settings(1, "benchingest")  # never connects: nothing here starts the transport
     gateway = ZwaveGateway(settings)
-    staged = stage_server(settings, gateway)
-    staged.finish()
-    assert staged.app is not None
+    staged = ZwaveServer(settings, gateway)
     service = staged.app.devices
     rss_empty = rss_mb()
 

@@ -1,27 +1,33 @@
-"""2. Call latency: `control_zwave_device` on a switch against a raw paho client doing the same API calls.
+"""2. Call latency: zwave-mcp over stdio against a bare `MCPServer` with one tool and a raw paho client.
 
 zwave-mcp runs as an MCP client starts it (`python -m zwave_mcp`, its default log level) and is spoken to
-over stdio in raw JSON-RPC lines. Both sides have the least client a Python program can have for one
+over stdio in raw JSON-RPC lines. Every side has the least client a Python program can have for one
 request and its answer: the raw client blocks on a `threading.Event` set by paho's network thread, and
-the stdio client (`bench.common.PipeClient`) blocks on the pipe. So a figure is the server plus the pipe,
-not a client's own cost (an asyncio client added 0.15-0.5 ms to every answer: bench/RESULTS.md, issue 18,
-ninth session). Both talk through the same Mosquitto to the same simulator process, subscribe to the
-same `<prefix>/#` (so the broker's fan-out is the same), set TCP_NODELAY, and alternate in blocks.
+the stdio clients (`bench.common.PipeClient`) block on the pipe. So a figure is the server plus the pipe,
+not a client's own cost. zwave-mcp and the raw client talk through the same Mosquitto to the same
+simulator process, subscribe to the same `<prefix>/#`, set TCP_NODELAY; all sides alternate in blocks.
 
-With `confirm_timeout` 0 the write gate answers with what zwave-js said (an unsupervised switch is then
-"unconfirmed"); with it on, the switch is read back once with `pollValue` (the gate never trusts the
-optimistic echo), so a call is two round trips; the table shows it against one raw round trip
-(`writeValue`, what the issue asks) and against two (`writeValue` + `pollValue`, the same work).
+"Our own part" (issue 34): what a call costs above a bare `MCPServer` with one tool (`bench.hello_server`
+on the SDK's own stdio transport), measured in the same run:
+- a read (`get_device_state`, answered from the live picture): ours - hello;
+- a write (`control_zwave_device`, `confirm_timeout` 0, so the gate answers with what zwave-js said):
+  ours - raw `writeValue` round trip - hello.
+Both also in the server process's CPU per call (ours - hello's; /proc/<pid>/stat over the same blocks),
+which a loaded machine moves much less than the times: there every hop between processes waits for a core.
+With confirmation on, the switch is read back once with `pollValue` (the gate never trusts the optimistic
+echo), so a call is two round trips; it is set against the raw client's `writeValue` + `pollValue`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import threading
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -143,29 +149,67 @@ async def _switch_value_id(port: int) -> dict[str, Any]:
         await gateway.stop()
 
 
-def _measure(port: int, confirm_timeout: float, calls: int, block: int) -> dict[str, Any]:
-    samples: dict[str, list[float]] = {"ours": [], "raw1": [], "raw2": []}
+def _read_block(server: PipeClient, n: int) -> list[float]:
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        result = server.call_tool("get_device_state", {"deviceName": DEVICE})
+        times.append((time.perf_counter() - t) * 1000)
+        if result.get("isError"):
+            raise RuntimeError(f"get_device_state failed: {result.get('content')}")
+    return times
+
+
+def _cpu_ms(client: PipeClient) -> float:
+    """The CPU its server process has used so far (user and system, all its threads), in ms."""
+    assert client.proc is not None
+    fields = Path(f"/proc/{client.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def _measure(
+    port: int, confirm_timeout: float, calls: int, block: int, parts: bool = False
+) -> dict[str, Any]:
+    """Alternating blocks of our write and the raw round trips; with `parts`, also of our read and the
+    bare MCPServer's hello (the baselines of our own part)."""
+    samples: dict[str, list[float]] = {"ours": [], "raw1": [], "raw2": [], "read": [], "hello": []}
+    cpu = {"ours": 0.0, "read": 0.0, "hello": 0.0}  # the server process's CPU over the blocks, ms
     outcomes: dict[str, int] = {}
     vid = asyncio.run(_switch_value_id(port))
     client = PipeClient(server_env(port, PREFIX, ZWAVE_MCP_CONFIRM_TIMEOUT=str(confirm_timeout))).start()
+    hello = PipeClient({}, "bench.hello_server").start() if parts else None
     try:
         client.wait_loaded()
         raw = RawApi(port, PREFIX)
         try:
             _ours_block(client, 20, 0)  # warm-up: first calls build indexes and caches
             _raw_block(raw, vid, 20, 0, True)
+            if hello is not None:
+                _read_block(client, 20)
+                _hello_block(hello, 20)
             for start in range(0, calls, block):
+                used = _cpu_ms(client)
                 got, seen = _ours_block(client, block, start)
+                cpu["ours"] += _cpu_ms(client) - used
                 samples["ours"] += got
                 for k, v in seen.items():
                     outcomes[k] = outcomes.get(k, 0) + v
                 samples["raw1"] += _raw_block(raw, vid, block, start, False)
                 samples["raw2"] += _raw_block(raw, vid, block, start, True)
+                if hello is not None:
+                    used = _cpu_ms(client)
+                    samples["read"] += _read_block(client, block)
+                    cpu["read"] += _cpu_ms(client) - used
+                    used = _cpu_ms(hello)
+                    samples["hello"] += _hello_block(hello, block)
+                    cpu["hello"] += _cpu_ms(hello) - used
         finally:
             raw.close()
     finally:
         client.close()
-    return {"samples": samples, "outcomes": outcomes}
+        if hello is not None:
+            hello.close()
+    return {"samples": samples, "outcomes": outcomes, "cpu": cpu}
 
 
 def _outcomes(result: dict[str, Any]) -> str:
@@ -190,12 +234,55 @@ def _off_rows(label: str, result: dict[str, Any]) -> list[Row]:
     ]
 
 
+def _own_part_rows(result: dict[str, Any]) -> list[Row]:
+    s = result["samples"]
+    cpu_ms = {key: used / max(1, len(s[key])) for key, used in result["cpu"].items()}
+    hello, read, write, raw = p50(s["hello"]), p50(s["read"]), p50(s["ours"]), p50(s["raw1"])
+    read_part, write_part = read - hello, write - raw - hello
+    return [
+        Row(
+            "2 latency",
+            f"our own part, a read: get_device_state - bare MCPServer hello, p50 (n={len(s['read'])})",
+            read_part,
+            None,
+            "ms",
+            "≤ 1 ms",
+            read_part <= 1.0,
+            f"read {read:.3f} ms, hello {hello:.3f} ms (p99 {p99(s['read']):.3f} / {p99(s['hello']):.3f})",
+        ),
+        Row(
+            "2 latency",
+            f"our own part, a write: control_zwave_device - raw writeValue - hello, p50 (n={len(s['ours'])})",
+            write_part,
+            None,
+            "ms",
+            "≤ 1 ms",
+            write_part <= 1.0,
+            f"write {write:.3f} ms, raw writeValue {raw:.3f} ms, hello {hello:.3f} ms; confirm off; "
+            + _outcomes(result),
+        ),
+        *(
+            Row(
+                "2 latency",
+                f"our own part in server CPU, {what}: ours - bare MCPServer hello, per call",
+                cpu_ms[key] - cpu_ms["hello"],
+                None,
+                "ms",
+                note=f"server process CPU per call {cpu_ms[key]:.3f} ms, hello's {cpu_ms['hello']:.3f} ms "
+                "(user + system, all threads; the wait for the gateway costs no CPU)",
+            )
+            for key, what in (("read", "a read"), ("ours", "a write"))
+        ),
+    ]
+
+
 def run(calls: int = 500, default_broker_calls: int = 150, confirmed_calls: int = 100) -> list[Row]:
     rows: list[Row] = []
     say(f"      call latency: {calls} calls each on Mosquitto with set_tcp_nodelay, zero simulator delays")
     with mosquitto(nodelay=True) as port:
         with SimProcess(port, "captured", PREFIX, scale=0.0):
-            rows += _off_rows("nodelay broker", _measure(port, 0.0, calls, 50))
+            off = _measure(port, 0.0, calls, 50, parts=True)
+        rows += _own_part_rows(off) + _off_rows("nodelay broker", off)
         # Confirmation on, with the recorded delays scaled to 1/10: the switch answers writeValue after
         # 9.5 ms and pollValue after 11 ms, so the device's report is in ~20.5 ms after the call starts.
         say(f"      confirmation on: {confirmed_calls} calls each, simulator delays x0.1")

@@ -55,7 +55,7 @@ from zwave_mcp.simulator.broker import EmbeddedBroker, MosquittoBroker, find_mos
 # (the default store lives in the platform's user state directory; on Linux that follows XDG_STATE_HOME,
 # and child processes that inherit the environment follow it too).
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="zwave-mcp-test-state-")
-# Likewise the cache (the tool list a start keeps for the next one).
+# Likewise the cache (what libraries keep there, such as matplotlib).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="zwave-mcp-test-cache-")
 # Both go when the session ends (pytest_unconfigure), after every server subprocess has stopped.
 SESSION_DIRS = (os.environ["XDG_STATE_HOME"], os.environ["XDG_CACHE_HOME"])

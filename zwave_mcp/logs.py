@@ -6,22 +6,18 @@ no-op once the root logger has a handler.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import logging
 import re
 import sys
-import threading
-from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
 
 REDACTED = "***"
 # A field whose name contains one of these carries a secret.
 _SECRET_NAME = re.compile(
-    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth|\bpin\b", re.I
+    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|private[_-]?key|credential|auth|\bpin\b|dsk|qr", re.I
 )
 # Both patterns run on every log record, including tool arguments of any length, so they must cost
 # linear time: matches start only at a word boundary (lookbehind), a key's word is scanned once
@@ -40,6 +36,12 @@ _INLINE_SECRET = re.compile(
     r"(?P<quote>[\"']?)(?P<val>[^\"'\s,}&]+)",
     re.I,
 )
+
+# A Z-Wave DSK (eight groups of five digits, the first being the inclusion PIN) and a Z-Wave QR code (at
+# least 52 digits from 90), in digits of any script (`\d` is Unicode): the keys of a secure device.
+_DSK_TEXT = re.compile(r"(?<!\d)\d{5}(?:[ \t]{0,3}[-\u2010-\u2015\u2212\uff0d][ \t]{0,3}\d{5}){7}(?!\d)")
+_QR_TEXT = re.compile(r"(?<!\d)[9９٩۹][0０٠۰]\d{50,}")
+_MAYBE_DIGITS = re.compile(r"\d{5}")
 
 # LogRecord attributes that are not ours to redact or emit twice.
 _RESERVED = set(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
@@ -72,6 +74,8 @@ def redact_url(url: str) -> str:
 
 
 def redact_text(text: str) -> str:
+    if _MAYBE_DIGITS.search(text):
+        text = _QR_TEXT.sub(REDACTED, _DSK_TEXT.sub(REDACTED, text))
     if not _MAYBE_SECRET.search(text):
         return text
     text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
@@ -161,92 +165,9 @@ class _TextFormatter(logging.Formatter):
         return base
 
 
-LOG_FLUSH_S = 0.02
-"""Longest a record waits in a `LogHandler` that defers (when no reply comes to write it out sooner)."""
-
-
-class LogHandler(logging.StreamHandler):
-    """The one stderr handler: handles records at once, unless `defer` was called from an event loop.
-
-    Then records logged on that loop's thread are kept as they are and handled (redacted, formatted,
-    written) with the work held after a reply (`after_reply` drains them at the server's next idle
-    moment), or `LOG_FLUSH_S` later at the latest.
-    Formatting a JSON line and writing it to stderr (which wakes the process reading it) cost a call
-    ~0.1-0.5 ms before its reply was out. Records from other threads are handled at once.
-    """
-
-    def __init__(self, stream: TextIO) -> None:
-        super().__init__(stream)
-        self._held: list[logging.LogRecord] = []
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: int | None = None
-        self._timer: asyncio.TimerHandle | None = None
-
-    def handle(self, record: logging.LogRecord) -> bool:
-        if self._loop is None or threading.get_ident() != self._thread:
-            return bool(super().handle(record))
-        self._held.append(record)
-        if self._timer is None:
-            self._timer = self._loop.call_later(LOG_FLUSH_S, self.drain)
-        return True
-
-    def drain(self) -> None:
-        """Handle what is held, in order, written to the stream at once: each write to a pipe can wake the
-        process reading it, and a tool call holds two or three lines."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        held, self._held = self._held, []
-        lines: list[str] = []
-        for record in held:
-            passed = self.filter(record)  # Python 3.12+ may hand back a replacement record
-            if not passed:
-                continue
-            if isinstance(passed, logging.LogRecord):
-                record = passed
-            try:
-                lines.append(self.format(record) + self.terminator)
-            except Exception:
-                self.handleError(record)
-        if not lines:
-            return
-        with self.lock or contextlib.nullcontext():
-            try:
-                self.stream.write("".join(lines))
-                self.flush()
-            except Exception:
-                self.handleError(held[-1])
-
-    def defer(self, loop: asyncio.AbstractEventLoop) -> None:
-        """From now on, records logged on this (the calling) thread wait for `drain`."""
-        self._loop, self._thread = loop, threading.get_ident()
-
-    def handle_at_once(self) -> None:
-        self.drain()
-        self._loop = self._thread = None
-
-
-def defer_log_lines(loop: asyncio.AbstractEventLoop) -> tuple[Callable[[], None], Callable[[], None]]:
-    """Make the root logger's `LogHandler`s defer on `loop`; returns (drain, stop) for the transport."""
-    handlers = [h for h in logging.getLogger().handlers if isinstance(h, LogHandler)]
-    for handler in handlers:
-        handler.defer(loop)
-
-    def drain() -> None:
-        for handler in handlers:
-            if handler._held:
-                handler.drain()
-
-    def stop() -> None:
-        for handler in handlers:
-            handler.handle_at_once()
-
-    return drain, stop
-
-
 def configure_logging(level: str = "info", fmt: str = "json", stream: Any = None) -> None:
     """Route every logger to stderr through one handler with the redaction filter."""
-    handler = LogHandler(stream or sys.stderr)
+    handler = logging.StreamHandler(stream or sys.stderr)
     if fmt == "text":
         handler.setFormatter(_TextFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     else:

@@ -88,6 +88,10 @@ async def test_a_replayed_yes_does_not_act_twice(mosquitto: Any, sim: Simulator)
         assert isinstance(done, mcp_types.CallToolResult) and not done.is_error
         assert sim_value(sim, 5, 98, "currentMode") == 0
         replay = await round_(client, unlock, **answer(first))
+        assert isinstance(replay, mcp_types.CallToolResult), "already unlocked: nothing to ask"
+        assert replay.structured_content["result"]["outcome"] == "unchanged"  # type: ignore[index]
+        await lock_the_door(client, sim)
+        replay = await round_(client, unlock, **answer(first))
         assert isinstance(replay, mcp_types.InputRequiredResult), "the same state and yes are asked again"
 
 

@@ -43,7 +43,8 @@ ARGS: dict[str, dict[str, Any]] = {
     "set_temperature": {"value": 19},
     "set_color": {"color": "red"},
 }
-TRUE_OUTCOMES = {"confirmed", "working", "needs_confirmation"}
+# "unchanged": a change that needs a yes but that the device already reports (a water main already closed).
+TRUE_OUTCOMES = {"confirmed", "working", "needs_confirmation", "unchanged"}
 # A sleeping battery device (not a FLiRS one) rightly queues a write until it wakes up.
 SLEEPING_OUTCOMES = TRUE_OUTCOMES | {"queued"}
 

@@ -203,10 +203,15 @@ async def test_a_relay_named_like_a_garage_door_opener_needs_confirmation(
     )
     requests = collector(api_topic(sim, "+"))
     async with connected(settings_for(mosquitto, sim)) as client:
-        for action in ("on", "off", "toggle"):
+        for action in ("on", "toggle"):
             answer = await call(client, C, {"deviceName": "garage door opener", "action": action})
             assert answer.outcome == "needs_confirmation", answer.text
             assert "it can open a way into the house" in answer.text
+        off = await call(client, C, {"deviceName": "garage door opener", "action": "off"})
+        assert (
+            off.outcome == "unchanged"
+            and off.text == "Garage Door Opener is already off, so nothing was sent."
+        )
     assert sent(requests, "writeValue") == []
 
 
@@ -243,7 +248,8 @@ async def test_entries_that_match_no_device_are_warned_and_rechecked_after_a_ren
         )
         assert not any("'Kitchen Light'" in r.getMessage() for r in caplog.records)
         renamed = sim.nodes[2]
-        renamed["name"] = "Pantry Light"
+        # Moved too: "kitchen light" would still name a light left in the kitchen, as a tool argument does.
+        renamed["name"], renamed["loc"] = "Pantry Light", "Pantry"
         sim.publish_status(renamed)  # config c publishes node details: zwave-mcp sees the rename
         await eventually(
             lambda: any("'Kitchen Light' on the deny list" in r.getMessage() for r in caplog.records),

@@ -67,10 +67,19 @@ def no_pin_in(*texts: str) -> None:
             assert pin not in text, f"a PIN ({pin}) leaked: {text[:300]}"
 
 
-async def confirmed(client: Client, args: dict[str, Any]) -> Any:
-    """Ask, then agree: the first call hands out a token and sends nothing, the second carries it."""
+def locks_now(sim: Simulator) -> str:
+    """Both locks' users and codes as the simulated locks hold them."""
+    return json.dumps([side_users(sim), [back_slot(sim, slot) for slot in range(1, 11)]], sort_keys=True)
+
+
+async def confirmed(client: Client, args: dict[str, Any], sim: Simulator | None = None) -> Any:
+    """Ask, then agree: the first call hands out a token and sends nothing (with `sim`: the locks are
+    unchanged after it), the second carries it."""
+    before = locks_now(sim) if sim is not None else None
     asked = await call(client, TOOL, args)
     assert asked.outcome == "needs_confirmation", asked.text
+    if sim is not None:
+        assert locks_now(sim) == before, f"something was sent without a yes: {args}"
     token = asked.result["confirmationToken"]
     done = await call(client, TOOL, {**args, "confirmationToken": token})
     no_pin_in(asked.text, json.dumps(asked.envelope), done.text, json.dumps(done.envelope))
@@ -107,7 +116,7 @@ async def test_add_rename_disable_change_and_remove_with_the_persons_yes(
     caplog.set_level(logging.DEBUG)
     async with connected(settings_for(mosquitto, sim, audit_file=audit)) as client:
         args = {"deviceName": "side door", "action": "add", "name": "Dog Walker", "pin": "5150"}
-        asked, done = await confirmed(client, args)
+        asked, done = await confirmed(client, args, sim)
         assert "add a PIN for Dog Walker as user 4 on Side Door Lock" in asked.text
         assert done.outcome == "confirmed", done.text
         assert done.text == (
@@ -125,18 +134,20 @@ async def test_add_rename_disable_change_and_remove_with_the_persons_yes(
         )
         assert renamed.outcome == "confirmed" and side_users(sim)[4]["userName"] == "Walker", renamed.text
 
-        _, off = await confirmed(client, {"deviceName": "side door", "action": "disable", "user": "Walker"})
+        _, off = await confirmed(
+            client, {"deviceName": "side door", "action": "disable", "user": "Walker"}, sim
+        )
         assert off.outcome == "confirmed" and side_users(sim)[4]["active"] is False, off.text
-        _, on = await confirmed(client, {"deviceName": "side door", "action": "enable", "user": "4"})
+        _, on = await confirmed(client, {"deviceName": "side door", "action": "enable", "user": "4"}, sim)
         assert on.outcome == "confirmed" and side_users(sim)[4]["active"] is True, on.text
 
         _, changed = await confirmed(
-            client, {"deviceName": "side door", "action": "change_pin", "user": "Walker", "pin": "6161"}
+            client, {"deviceName": "side door", "action": "change_pin", "user": "Walker", "pin": "6161"}, sim
         )
         assert changed.outcome == "confirmed" and side_users(sim)[4]["pin"] == "6161", changed.text
 
         _, removed = await confirmed(
-            client, {"deviceName": "side door", "action": "remove", "user": "Walker"}
+            client, {"deviceName": "side door", "action": "remove", "user": "Walker"}, sim
         )
         assert removed.outcome == "confirmed" and 4 not in side_users(sim), removed.text
         assert (
@@ -145,9 +156,11 @@ async def test_add_rename_disable_change_and_remove_with_the_persons_yes(
         )
 
         # The User Code lock: disable, then remove a slot.
-        _, off = await confirmed(client, {"deviceName": "back door", "action": "disable", "user": "3"})
+        _, off = await confirmed(client, {"deviceName": "back door", "action": "disable", "user": "3"}, sim)
         assert off.outcome == "confirmed" and back_slot(sim, 3) == (2, "2468"), off.text
-        _, gone = await confirmed(client, {"deviceName": "back door", "action": "remove", "user": "user 3"})
+        _, gone = await confirmed(
+            client, {"deviceName": "back door", "action": "remove", "user": "user 3"}, sim
+        )
         assert gone.outcome == "confirmed" and back_slot(sim, 3) == (0, ""), gone.text
     lines = [json.loads(line) for line in audit.read_text().splitlines()]
     # What the log handlers write (redacted as they redact), every record of the call.
@@ -315,8 +328,18 @@ async def test_a_zwave_js_ui_without_the_access_control_api_is_told_apart(
             "(disabled, PIN in slot 4)."
         ), back.text
         no_pin_in(back.text, json.dumps(back.envelope))
-        added = await call(client, TOOL, {"deviceName": "back door", "action": "add", "pin": "5150"})
-        assert added.is_error and "needs zwave-js-ui 11.22.0 or newer" in added.error, added.text
+        # ... and changed through them, as zwave-js's User Code API sets them (writeValue), with a yes.
+        _, added = await confirmed(client, {"deviceName": "back door", "action": "add", "pin": "5150"}, sim)
+        assert added.outcome == "confirmed" and back_slot(sim, 5) == (1, "5150"), added.text
+        assert added.text.startswith("Done: Back Door Lock now lists user 5 (PIN in slot 5)"), added.text
+        _, off = await confirmed(client, {"deviceName": "back door", "action": "disable", "user": "1"}, sim)
+        assert off.outcome == "confirmed" and back_slot(sim, 1) == (2, "4821"), off.text
+        _, new = await confirmed(
+            client, {"deviceName": "back door", "action": "change_pin", "user": "1", "pin": "2580"}, sim
+        )
+        assert new.outcome == "confirmed" and back_slot(sim, 1) == (2, "2580"), new.text
+        _, gone = await confirmed(client, {"deviceName": "back door", "action": "remove", "user": "5"}, sim)
+        assert gone.outcome == "confirmed" and back_slot(sim, 5) == (0, ""), gone.text
 
 
 async def test_changes_to_one_lock_are_rate_limited(mosquitto: Any, sim: Simulator) -> None:
@@ -410,3 +433,22 @@ async def test_a_user_code_lock_users_names_are_kept_by_zwave_mcp(
     kept = (tmp_path / "lock-names.json").read_text()
     assert "Housekeeper" not in kept and "Cleaner" not in kept
     no_pin_in(kept)
+
+
+async def test_a_declined_question_sends_nothing(mosquitto: Any, sim: Simulator) -> None:
+    import mcp_types
+
+    async def no(_context: Any, _params: Any) -> mcp_types.ElicitResult:
+        return mcp_types.ElicitResult(action="decline")
+
+    before = locks_now(sim)
+    async with connected(settings_for(mosquitto, sim), elicitation_callback=no, mode="legacy") as client:
+        for args in (
+            {"deviceName": "side door", "action": "add", "name": "Dave", "pin": "5150"},
+            {"deviceName": "side door", "action": "remove", "user": "Bob"},
+            {"deviceName": "back door", "action": "change_pin", "user": "2", "pin": "2580"},
+        ):
+            answer = await call(client, TOOL, args)
+            assert answer.outcome == "declined" and "the person declined" in answer.text, answer.text
+            no_pin_in(answer.text)
+    assert locks_now(sim) == before

@@ -353,6 +353,8 @@ async def test_injected_names_and_values_never_reach_a_topic(
 ) -> None:
     wrong: list[str] = []
     async with connected(settings_for(mosquitto, sim)) as client:
+        await lock_the_door(client, sim)  # a token is looked at only when the unlock would change something
+        broker_traffic.wait_for(lambda m: m.topic.endswith("/api/writeValue/set"), what="the lock's write")
         broker_traffic.clear()
         calls: list[tuple[str, dict[str, Any], str]] = []
         for name, expected in EVIL_NAMES:
@@ -462,6 +464,8 @@ async def test_audit_lines_for_every_decision(
         ]
         await call(client, C, {"deviceName": "front door", "action": "unlock", "confirmationToken": token})
         await call(client, C, {"deviceName": "front door", "action": "unlock", "confirmationToken": token})
+        await lock_the_door(client, sim)
+        await call(client, C, {"deviceName": "front door", "action": "unlock", "confirmationToken": token})
         sim.kill_node(2)
         await wait_for_answer(
             client, "verify_device", {"deviceName": "kitchen light"}, lambda a: not a.result["ready"]
@@ -473,11 +477,13 @@ async def test_audit_lines_for_every_decision(
         (C, "lock", "Front Door Lock (Entry)", "confirmed"),
         (C, "unlock", "Front Door Lock (Entry)", "needs_confirmation"),
         (C, "unlock", "Front Door Lock (Entry)", "confirmed"),
+        (C, "unlock", "Front Door Lock (Entry)", "unchanged"),  # already unlocked: nothing asked or sent
+        (C, "lock", "Front Door Lock (Entry)", "confirmed"),
         (C, "unlock", "Front Door Lock (Entry)", "refused"),
         (C, "on", "Kitchen Light (Kitchen)", "failed"),
     ]
     assert records[2].confirmed_by == "token"  # type: ignore[attr-defined]
-    assert "already used" in records[3].reason and "did not accept" in records[4].reason  # type: ignore[attr-defined]
+    assert "already used" in records[5].reason and "did not accept" in records[6].reason  # type: ignore[attr-defined]
 
 
 # --- secrets ----------------------------------------------------------------------------------------

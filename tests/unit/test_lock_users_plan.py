@@ -139,3 +139,24 @@ class _Gateway:
         @staticmethod
         def build_request(api: str, args: list[Any]) -> tuple[str, dict[str, Any]]:
             return f"zwave/_CLIENTS/ZWAVE_GATEWAY-zwave-js-ui/api/{api}/set", {"args": args}
+
+
+def test_a_user_code_lock_without_the_api_is_changed_through_its_values_pin_unseen() -> None:
+    from zwave_mcp.gateway.access import users_from_values
+    from zwave_mcp.gateway.nodes import parse_node as parse
+
+    raw = next(n for n in keypad_locks() if n["id"] == 12)
+    node = parse(raw)
+    assert node is not None
+    device = next(d for d in build_devices([node]) if d.key == "12")
+    users = users_from_values(node)
+    assert users.from_values and users.user_code and [u.user_id for u in users.users] == [1, 2, 3, 4]
+    change = lock_user_change("t", device, plan(device, users, "add", pin="5150", mac=mac))
+    [message] = change.sender.preview(change, _Gateway())  # type: ignore[arg-type]
+    assert message["topic"].endswith("/api/writeValue/set")
+    assert message["payload"]["args"] == [
+        {"nodeId": 12, "commandClass": 99, "endpoint": 0, "property": "userCode", "propertyKey": 5},
+        "(the PIN, not shown)",
+    ]
+    off = lock_user_change("t", device, plan(device, users, "disable", user="2", mac=mac))
+    assert off.sender.preview(off, _Gateway())[0]["payload"]["args"][1] == 2  # type: ignore[arg-type]

@@ -246,7 +246,7 @@ def test_docker_keeps_history_in_a_volume_the_user_can_write(monkeypatch: pytest
         if name in env:
             monkeypatch.setenv(name, env[name])
     assert default_path().startswith(folder + "/"), (default_path(), folder)
-    assert env.get("XDG_CACHE_HOME", "").startswith(folder + "/"), "the tool-list cache is kept too"
+    assert env.get("XDG_CACHE_HOME", "").startswith(folder + "/"), "the cache directory is kept too"
     user = [line.split()[1].split(":")[0] for line in instructions if line.upper().startswith("USER ")][-1]
     made = " ".join(instructions)
     assert re.search(rf"install -d -o {user} -g \d+ (?:-m \d+ )?{re.escape(folder)}\b", made), (

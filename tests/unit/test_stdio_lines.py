@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from zwave_mcp.stdio.transport import (
+from zwave_mcp.stdio.wire import (
     INVALID_REQUEST,
     PARSE_ERROR,
     LineSplitter,

@@ -4,7 +4,6 @@ import asyncio
 import json
 import os
 import threading
-from collections.abc import Callable
 
 import pytest
 from mcp.server.mcpserver import MCPServer
@@ -134,107 +133,6 @@ async def test_lone_surrogates_in_any_field_are_replaced_where_they_enter() -> N
     assert by_id["a\ufffd"]["result"]["content"][0]["text"] == "x\ufffdy"
 
 
-def _staged_server() -> tuple[MCPServer, list[str], Callable[[], None]]:
-    """A server whose `finish` registers the tool `late`, and the record of finish calls."""
-    server = MCPServer("staged")
-    calls: list[str] = []
-
-    def finish() -> None:
-        calls.append("finish")
-
-        @server.tool()
-        def late() -> str:
-            """Registered by finish."""
-            return "late"
-
-    return server, calls, finish
-
-
-def _with_a_kept_list(finish: Callable[[], None]) -> dict[str, object]:
-    """The transport's options for a staged server that answers tools/list itself (a kept tool list);
-    after `initialize` it would wait a minute for tools/list before finishing."""
-    return {
-        "finish": finish,
-        "answers_unfinished": lambda method: method in ("tools/list", "notifications/initialized"),
-        "finish_delay": lambda answered: 60.0 if answered == "initialize" else 0.0,
-    }
-
-
-async def test_finish_runs_after_the_initialize_reply_and_before_any_other_request() -> None:
-    server, calls, finish = _staged_server()
-    replies = await serve_lines(
-        [initialize(1), INITIALIZED, request(2, "tools/list")], server=server, finish=finish
-    )
-    assert calls == ["finish"]
-    assert [shape(r) for r in replies] == [(1, "result"), (2, "result")]
-    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["late"]
-
-
-async def test_what_the_unfinished_server_answers_itself_comes_before_finish() -> None:
-    """With the last start's tool list, `tools/list` is answered before the server is built; finishing
-    then follows that reply at once, not the long wait after `initialize`."""
-    server, calls, finish = _staged_server()
-
-    @server.tool()
-    def early() -> str:
-        """Stands for the tool list kept by the last start."""
-        return "early"
-
-    replies = await serve_lines(
-        [initialize(1), INITIALIZED, request(2, "tools/list")], server=server, **_with_a_kept_list(finish)
-    )
-    assert [shape(r) for r in replies] == [(1, "result"), (2, "result")]
-    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["early"]
-    assert calls == ["finish"]  # right after the tools/list reply: the 60 s wait was not needed
-
-
-async def test_a_request_right_behind_an_early_answer_waits_for_it_then_meets_the_finished_server() -> None:
-    """Clients send their list requests at once: tools/list is still answered by the unfinished server,
-    and the call behind it reaches the finished one."""
-    server, calls, finish = _staged_server()
-
-    @server.tool()
-    def early() -> str:
-        """Stands for the tool list kept by the last start."""
-        return "early"
-
-    lines = [initialize(1), INITIALIZED, request(2, "tools/list"), request(3, "tools/call", {"name": "late"})]
-    replies = await serve_lines(lines, server=server, **_with_a_kept_list(finish))
-    assert calls == ["finish"]
-    assert [shape(r) for r in replies] == [(1, "result"), (2, "result"), (3, "result")]
-    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["early"]
-    assert replies[2]["result"]["isError"] is False
-
-
-async def test_finish_runs_before_a_first_request_that_is_not_initialize() -> None:
-    server = MCPServer("staged")
-    seen: list[bool] = []
-    finished: list[bool] = []
-
-    @server.tool()
-    def probe() -> str:
-        """Says whether finish ran before this call reached the server."""
-        seen.append(bool(finished))
-        return "ok"
-
-    call = request(
-        1,
-        "tools/call",
-        {
-            "name": "probe",
-            "arguments": {},
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
-                "io.modelcontextprotocol/clientCapabilities": {},
-            },
-        },
-    )
-    await serve_lines([call], server=server, finish=lambda: finished.append(True))
-    assert finished == [True]
-    assert seen == [True]
-
-
 async def test_a_wire_the_loop_cannot_watch_is_read_on_a_thread(tmp_path) -> None:
     """stdin redirected from a regular file (epoll refuses those): served the same, by the reader thread."""
     lines = tmp_path / "in.jsonl"
@@ -305,7 +203,7 @@ async def test_windows_reads_stdin_on_a_thread_and_runs_a_selector_loop(
     monkeypatch.setattr(stdio.sys, "platform", "win32")
     in_r, in_w = os.pipe()
     reader = stdio._wire_reader(in_r, asyncio.get_running_loop(), 1024)
-    assert isinstance(reader, stdio._WireReader)
+    assert isinstance(reader, stdio._ThreadReader)
     _write_all(in_w, b'{"jsonrpc":"2.0","method":"ping","id":1}\n')  # and closes it: the end of input
     async with asyncio.timeout(10):
         assert await reader.next_line() == b'{"jsonrpc":"2.0","method":"ping","id":1}'
@@ -315,38 +213,51 @@ async def test_windows_reads_stdin_on_a_thread_and_runs_a_selector_loop(
     assert stdio.loop_options("linux") == {}
 
 
-async def test_work_after_a_reply_runs_once_that_reply_is_on_the_wire() -> None:
-    """A tool's deferred work (the gate's audit line, history rows) waits for the reply to be written."""
+async def test_a_calls_log_lines_are_written_once_its_answer_is_on_the_wire() -> None:
+    """Lines logged on the loop while a call is answered go to the log handlers after its answer (each
+    write to stderr wakes the reader: it must not come before the reply); the rest go through at once."""
     import fcntl
+    import logging
     import struct
     import termios
 
-    from zwave_mcp.stdio import after_reply
-
-    server = MCPServer("deferring")
+    server = MCPServer("logging")
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()  # nobody reads it while serving: what is written stays in the pipe
-    waiting: list[int] = []
+    seen: list[tuple[str, int]] = []
 
     def bytes_on_the_wire() -> int:
         return int(struct.unpack("i", fcntl.ioctl(out_r, termios.FIONREAD, b"\0\0\0\0"))[0])
 
+    class Watching(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.name == "test.call":
+                seen.append((record.getMessage(), bytes_on_the_wire()))
+
     @server.tool()
-    async def act() -> str:  # async: on the loop's thread, where work is held (a sync tool runs on a worker)
-        """Leaves work for after its reply."""
-        waiting.append(bytes_on_the_wire())  # the initialize reply only
-        after_reply.later(lambda: waiting.append(bytes_on_the_wire()))
+    async def act() -> str:  # async: on the loop's thread (a sync tool runs on a worker thread)
+        """Logs while it works."""
+        logging.getLogger("test.call").warning("audit line")
         return "done"
 
-    lines = [initialize(1), INITIALIZED, request(2, "tools/call", {"name": "act", "arguments": {}})]
-    feeding = asyncio.to_thread(_write_all, in_w, b"".join(line + b"\n" for line in lines))
-    serving = serve_stdio(server, drain_timeout=5, wire=StdioWire(in_r, out_w), handle_signals=False)
-    async with asyncio.timeout(20):
-        await asyncio.gather(feeding, serving)
+    root = logging.getLogger()
+    watching = Watching()
+    root.addHandler(watching)
+    try:
+        lines = [initialize(1), INITIALIZED, request(2, "tools/call", {"name": "act", "arguments": {}})]
+        feeding = asyncio.to_thread(_write_all, in_w, b"".join(line + b"\n" for line in lines))
+        serving = serve_stdio(server, drain_timeout=5, wire=StdioWire(in_r, out_w), handle_signals=False)
+        async with asyncio.timeout(20):
+            await asyncio.gather(feeding, serving)
+        assert watching in root.handlers  # the transport gave the handlers back
+        logging.getLogger("test.call").warning("after serving")
+    finally:
+        root.removeHandler(watching)
     os.close(out_w)
     os.close(in_r)
     received: list[bytes] = []
     _read_all(out_r, received)
     replies = b"".join(received).splitlines()
     assert [json.loads(r)["id"] for r in replies] == [1, 2]
-    assert waiting == [len(replies[0]) + 1, len(replies[0]) + len(replies[1]) + 2]
+    on_the_wire = len(replies[0]) + len(replies[1]) + 2
+    assert seen == [("audit line", on_the_wire), ("after serving", on_the_wire)]

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from zwave_mcp.stdio.transport import StdioWire, protect_stdout
 
 if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
     from zwave_mcp.config import Settings
-    from zwave_mcp.server.build import StagedServer
-    from zwave_mcp.server.tool_list_cache import ToolListCache
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo", "explain")
 HELP_FLAGS = ("-h", "--help")
@@ -169,38 +169,27 @@ def serve(settings: Settings, wire: StdioWire) -> int:
     from zwave_mcp.logs import configure_logging
 
     configure_logging(settings.log_level, settings.log_format)
-    from zwave_mcp.server.tool_list_cache import ToolListCache
     from zwave_mcp.stdio.transport import run_stdio
 
-    staged = _checked_server(settings, ToolListCache(settings))
-    if staged is None:
+    server = _checked_server(settings)
+    if server is None:
         return 1
-    # `initialize` (and, with the last start's tool list, `tools/list`) is answered by the staged server;
-    # the transport finishes it right after.
-    run_stdio(
-        staged.server,
-        wire=wire,
-        drain_timeout=settings.tool_timeout,
-        finish=staged.finish,
-        answers_unfinished=staged.answers_unfinished,
-        finish_delay=staged.finish_delay,
-        direct_tool_call=staged.direct_tool_call,
-    )
+    run_stdio(server, wire=wire, drain_timeout=settings.tool_timeout)
     return 0
 
 
-def _checked_server(settings: Settings, tool_list_cache: ToolListCache | None = None) -> StagedServer | None:
-    """The staged server, once the SDK and paho parts it relies on are known to exist (else one line)."""
-    from zwave_mcp.server.build import stage_server
+def _checked_server(settings: Settings) -> MCPServer[Any] | None:
+    """The server, once the SDK and paho parts it relies on are known to exist (else one line)."""
+    from zwave_mcp.server.build import build_server
     from zwave_mcp.server.compat import CompatError, check
 
     try:
-        staged = stage_server(settings, tool_list_cache=tool_list_cache)
-        check(staged.server)
+        server = build_server(settings)
+        check(server)
     except CompatError as exc:
         print(f"zwave-mcp: cannot run with the installed packages: {exc}", file=sys.stderr)
         return None
-    return staged
+    return server
 
 
 def _print_tools(settings: Settings, fmt: str) -> int:
@@ -208,9 +197,9 @@ def _print_tools(settings: Settings, fmt: str) -> int:
     from zwave_mcp.logs import configure_logging
 
     configure_logging(settings.log_level, settings.log_format)
-    staged = _checked_server(settings)
-    if staged is None:
+    server = _checked_server(settings)
+    if server is None:
         return 1
-    tools: list[dict[str, Any]] = export_tools(staged.finish(), fmt)
+    tools: list[dict[str, Any]] = export_tools(server, fmt)
     print(json.dumps(tools, indent=2))
     return 0

@@ -169,8 +169,12 @@ def group_change(plan: GroupPlan, tool: str = "control_zwave_group") -> Change:
 
 def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     """ "Turned off 4 of 5 kitchen and living room lights; Porch Double Switch 2 did not report back." """
+    idle = [d for d in devices if d.outcome is Outcome.UNCHANGED]
+    devices = [d for d in devices if d.outcome is not Outcome.UNCHANGED]
+    if not devices:
+        return _cap(_already(idle).removeprefix("; ")) + _left_alone(plan)
     done, _verb = _DONE[plan.action]
-    label, total = plan.group.label, len(plan.plans)
+    label, total = plan.group.label, len(plan.plans) - len(idle)
     confirmed = [d for d in devices if d.outcome is Outcome.CONFIRMED]
     if total == 1 and confirmed:
         head = f"{done} {confirmed[0].device.name}{plan.target_words()}"
@@ -184,6 +188,7 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
         verb = _DONE[plan.action][1]
         return (
             f"Sent the command to {verb} {only.device.name}{plan.target_words()}, but it {late}"
+            + _already(idle)
             + _left_alone(plan)
         )
     else:
@@ -204,7 +209,22 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
             }
         )
         parts.append(f"{_names([d.device.name for d in found])} {said}")
-    return "; ".join(parts) + _left_alone(plan)
+    return "; ".join(parts) + _already(idle) + _left_alone(plan)
+
+
+def _already(idle: list[DeviceOutcome]) -> str:
+    """ "; Front Door Lock was already unlocked" for the devices nothing was sent to (or "")."""
+    by_state: dict[str, list[str]] = {}
+    for d in idle:
+        by_state.setdefault(d.reported_text or "as asked", []).append(d.device.name)
+    return "".join(
+        f"; {_names(names)} {'was' if len(names) == 1 else 'were'} already {state}"
+        for state, names in by_state.items()
+    )
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _left_alone(plan: GroupPlan) -> str:

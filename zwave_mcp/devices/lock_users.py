@@ -32,7 +32,7 @@ from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockOp, LockUserCalls
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.access import NEEDED_VERSION, PIN_CODE, LockUser, LockUsers
+from zwave_mcp.gateway.access import PIN_CODE, LockUser, LockUsers
 from zwave_mcp.gateway.dsk import ascii_digits
 from zwave_mcp.names import normalize
 
@@ -70,6 +70,7 @@ class LockUserPlan:
     # (user, name or None): the name zwave-mcp keeps for a user of a lock that keeps none (User Code).
     given_name: tuple[int, str | None] | None = None
     who: str = ""  # the user as the answer names them ("Dog Walker (user 5)")
+    values: bool = False  # through the User Code values (a zwave-js-ui without the access-control API)
 
     def __post_init__(self) -> None:
         self.who = self.who or f"user {self.user_id}"
@@ -173,7 +174,7 @@ def _free_pin_slot(users: LockUsers, prefer: int) -> int | None:
     return next((s for s in slots if users.pin_slot_owner(s) is None), None)
 
 
-def plan(
+def _plan(
     device: Device,
     users: LockUsers,
     action: str,
@@ -189,11 +190,6 @@ def plan(
     rules = users.rules
     if not users.supported or rules is None:
         raise UserError(f"{lock} has no keypad users to manage (no User Code or User Credential support).")
-    if users.from_values:
-        raise UserError(
-            f"Changing the users of {lock} needs zwave-js-ui {NEEDED_VERSION} or newer (its access-control API); "
-            "this one only lets zwave-mcp read them from the lock's User Code values."
-        )
     node, ep = users.node_id, users.endpoint
     found = find_user(users, user)
     if action == "add":
@@ -301,6 +297,24 @@ def plan(
             who=who,
         )
     raise UserError(f"Unknown action '{action[:40]}'; use one of: {', '.join(ACTIONS)}.")
+
+
+def plan(
+    device: Device,
+    users: LockUsers,
+    action: str,
+    *,
+    user: str | None = None,
+    name: str | None = None,
+    pin: Any = None,
+    mac: Mac,
+) -> LockUserPlan:
+    """The change `action` makes to the lock's users, checked against its rules; `UserError` says what
+    breaks a rule or names no one (nothing is sent then). Users read from a User Code lock's values (a
+    zwave-js-ui without the access-control API) are changed through those values."""
+    planned = _plan(device, users, action, user=user, name=name, pin=pin, mac=mac)
+    planned.values = users.from_values
+    return planned
 
 
 def _plan_add(
@@ -436,6 +450,7 @@ def lock_user_change(tool: str, device: Device, planned: LockUserPlan) -> Change
         undo=planned.undo,
         verify=verify(planned.expect),
         given_name=planned.given_name,
+        values=planned.values,
     )
     return Change(
         tool,

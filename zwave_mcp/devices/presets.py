@@ -117,5 +117,38 @@ def tone_name(device: Device, raw: Any) -> str | None:
     return next((t.name for t in siren_tones(device) if t.value == raw), None)
 
 
+# A tone whose name says it only lights up ("Strobe only", "Flash") makes no sound; one that names a sound
+# ("Siren and strobe", "01DING~1") does.
+_LIGHT_WORDS = frozenset({"strobe", "light", "lights", "flash", "flashing", "led", "lamp", "beacon"})
+_SOUND_WORDS = frozenset(
+    {"siren", "sound", "alarm", "chime", "bell", "beep", "buzzer", "ding", "dong", "horn", "tone", "ring"}
+)
+
+
+def tone_sounds(device: Device, raw: Any) -> bool | None:
+    """Whether the siren makes a sound at this tone (a Sound Switch tone id, or the level of a siren that
+    sounds its tones by level): False for off and for a tone that only lights up (FortrezZ's level 33,
+    "Strobe only"), True for a sounding one, None when it cannot be told (nothing reported yet, or a level
+    between a model's named tones)."""
+    if raw is None:
+        return None
+    if raw is False or (is_number(raw) and raw == 0):
+        return False
+    if raw is True:
+        return True
+    name = tone_name(device, raw)
+    if name is None:
+        # A model that names its tones by level sounds only those; a Sound Switch plays any id it has.
+        return None if device.data.siren_tones else True
+    words = set(_plain(name).split())
+    return not (words & _LIGHT_WORDS and not words & _SOUND_WORDS)
+
+
+def siren_sounding(device: Device) -> bool | None:
+    """Whether the siren is sounding now, from its own report (None: not reported)."""
+    current = device.values.get(m.SIREN_TONE_CURRENT) or device.values.get(m.SIREN_TONE)
+    return None if current is None else tone_sounds(device, current.value)
+
+
 def _plain(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.casefold()).strip()

@@ -185,6 +185,34 @@ class DeviceIndex:
             )
         raise DeviceNotFound(f"No device named '{shown}'.")
 
+    def named_by(self, text: object, *, groups: bool = True) -> list[Device]:
+        """Every device `text` names the way a tool argument names one, for a policy list entry: its exact
+        name, key, node, alias or "lamp in the living room"; else every device all its words fit ("front
+        door": Front Door Lock and Front Door Sensor, where a tool would ask which one); and, when it is a
+        group phrase (a room, a kind, both, a declared group, "everything"), every device of the group.
+        Never a guess from a partial word ("fron"): an entry covers what a change could be made to.
+        `groups=False`: by name only (what a rename can take away, as opposed to a room's contents)."""
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_QUERY_CHARS:
+            return []
+        if any(_is_control(ch) for ch in text):
+            return []
+        found: set[int] = set()
+        words = words_of(text)
+        meaningful = [w for w in words if w not in _FILLER] or words
+        if meaningful:
+            try:
+                exact = self._exact(text, " ".join(meaningful), meaningful)
+            except DeviceNotFound:  # an alias pointing nowhere names nothing
+                exact = None
+            if exact:
+                found.update(exact)
+            else:
+                found.update(self._whole_words([w for w in meaningful if w not in _LINKS] or meaningful))
+        target = self.parse_group(text) if groups else None
+        if target is not None:
+            found.update(self._by_key[d.key] for d in self.group_for(target).devices)
+        return [self.devices[i] for i in sorted(found)]
+
     def get(self, key: str) -> Device | None:
         """The device with this key ("5", "11.2"), if any."""
         i = self._by_key.get(key)

@@ -2,8 +2,10 @@
 
 A change planned from the device's state (toggle, a relative level "+10" or setpoint "-1", the setpoint
 the current mode uses) must read the state the change before it left, not the state that change is
-replacing: two toggles at once both read "off" and both turn it on. `DeviceLocks.holding(keys)` is held around the whole
-read → plan → gate → evidence of a change, for every device the change reaches.
+replacing: two toggles at once both read "off" and both turn it on. The write gate (`Gate.run`) holds
+`DeviceLocks.holding(keys)` around the read → plan → judge → send → evidence of a change, for every device
+the change touches, and never while the person is asked for a yes: it lets go, asks, then holds them again
+and plans from the state after the answer.
 
 Absolute changes ("off", "30 %") take the same locks: a toggle that starts while "off" is on its way
 would otherwise read the state "off" is about to replace, and two writes to one device in flight at once

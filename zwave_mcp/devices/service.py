@@ -19,11 +19,11 @@ from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, control_change, plan_control
 from zwave_mcp.devices.errors import AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.gate import Asker, Gate, GateResult
+from zwave_mcp.devices.gate import Change as GateChange
 from zwave_mcp.devices.group_control import CANNOT, MAX_NAMED, GroupPlan, group_change, plan_group
 from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, echo, load_aliases
-from zwave_mcp.devices.serial import DeviceLocks
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -63,7 +63,7 @@ class DeviceService:
         self._entries_checked: DeviceIndex | None = None
         self.unmatched: list[str] = []  # policy list entries that match no device (warned once each)
         self._recheck_pending = False
-        self.locks = DeviceLocks()  # one change at a time per device (see serial.py)
+        self.locks = gate.locks  # one change at a time per device (the gate holds them, see serial.py)
         gateway.inventory.add_listener(self._on_change)
         gate.reach_with(self.devices_of_node)
 
@@ -97,11 +97,18 @@ class DeviceService:
             _attach_aliases(everything, self._aliases)
             self._by_value = {v.value_id: d for d in everything for v in d.all_values()}
             self.policy.remember(everything)  # before any rename can take a device out of a list
+            full: DeviceIndex | None = None
+            if self.policy.has_device_lists:
+                # The lists are read as tool arguments are ("front door" covers Front Door Lock), against
+                # every device: a hidden one too, which the index people use leaves out.
+                full = DeviceIndex(everything, self._aliases)
+                self.policy.resolve_entries(full.named_by)
             devices = [d for d in everything if self.policy.visible(d)]
             shown = {d.key for d in devices}
             self._hidden_keys = {d.key for d in everything if d.key not in shown}
             self._hidden_nodes = {d.node_id for d in everything if d.key not in shown}
-            self._index = DeviceIndex(devices, self._aliases)
+            same = full is not None and len(devices) == len(everything)
+            self._index = full if same and full is not None else DeviceIndex(devices, self._aliases)
             self._everything = everything
             self._indexed_nodes = nodes
             self._stale = False
@@ -162,6 +169,12 @@ class DeviceService:
             if problem not in self.unmatched:
                 log.warning("policy entry matches no device: %s", problem)
         self.unmatched = unmatched
+
+    def unmatched_entries(self) -> list[str]:
+        """The policy list entries that match no device, once the network has loaded (health says them)."""
+        if self.policy.has_device_lists and self.gateway.loaded:
+            _ = self.index
+        return list(self.unmatched)
 
     def resolve(self, name: str, *, for_mutation: bool = False) -> Device:
         index = self.index
@@ -243,14 +256,19 @@ class DeviceService:
             if isinstance(params.get(name), str):
                 check_text_argument(name, params[name], max_len=40)
         device = self._one_for_change(device_name)
-        async with self.locks.holding([device.key]):
-            # Planned from the state the previous change of this device left (toggle, "+10 %").
-            device = self.current(device)
-            plan = plan_control(device, action, **{k: params.get(k) for k in _PLAN_PARAMS})
-            result = await self.gate.apply(control_change(plan), token=token, ask=ask)
+        plans: list[ControlPlan] = []
+
+        def planner() -> GateChange:
+            # Planned from the state the previous change of this device left (toggle, "+10 %"), and
+            # again after the person's answer (the gate holds the device only while planning and sending).
+            plan = plan_control(self.current(device), action, **{k: params.get(k) for k in _PLAN_PARAMS})
+            plans.append(plan)
+            return control_change(plan)
+
+        result = await self.gate.run(planner, token=token, ask=ask, holding=[device.key])
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
-        return plan, result
+        return plans[-1], result
 
     async def control_group(
         self,
@@ -267,16 +285,22 @@ class DeviceService:
             if isinstance(params.get(name), str):
                 check_text_argument(name, params[name], max_len=40)
         group = self.group_or_device(target)
-        async with self.locks.holding(d.key for d in group.devices):
-            group = replace(group, devices=[self.current(d) for d in group.devices])
-            plan = plan_group(group, action, params, self.policy)
+        plans: list[GroupPlan] = []
+
+        def planner() -> GateChange:
+            # Only the devices the change touches are held, only while it is planned and sent: never while
+            # the person is asked (a lock left out of "turn off everything" answers at once meanwhile).
+            now = replace(group, devices=[self.current(d) for d in group.devices])
+            plan = plan_group(now, action, params, self.policy)
             if not plan.plans:
                 raise UserError(_nothing_to_do(plan))
-            change = group_change(plan)
-            result = await self.gate.apply(change, token=token, ask=ask)
+            plans.append(plan)
+            return group_change(plan)
+
+        result = await self.gate.run(planner, token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
-        return plan, result
+        return plans[-1], result
 
     def group_or_device(self, target: str) -> Group:
         """A group phrase's devices; a phrase that is no group but one device's name is a group of one."""

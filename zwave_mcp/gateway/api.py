@@ -21,7 +21,6 @@ from typing import Any, Protocol
 from zwave_mcp.gateway.secrets import blank, scrub_api_reply, secret_strings
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.safetext import loads_json_fast, plain_text
-from zwave_mcp.stdio import after_reply
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +138,6 @@ class ApiClient:
         self._pending_per_api[api] = self._pending_per_api.get(api, 0) + 1
         try:
             self._transport.publish(topic, json.dumps(payload, separators=(",", ":")), qos=REQUEST_QOS)
-            after_reply.network_wait()  # earlier calls' audit and log lines, while the gateway works
             try:
                 # Not wait_for: it wakes the caller one loop turn after the reply (through a future of its
                 # own), and the value lane's reads run in that turn.

@@ -54,6 +54,11 @@ def read_pin(text: str, partial_dsk: str | None = None) -> str:
     raise ValueError(f"The PIN is 5 digits (0-9), nothing else; enter {PIN_WORDS}.")
 
 
+def masked_dsk(dsk: str) -> str:
+    """The DSK with its PIN (the first group) hidden, as it may be logged: "•••••-40391-…"."""
+    return "•••••" + ascii_digits(dsk)[5:]
+
+
 def read_qr(text: str) -> str:
     """A Z-Wave QR code's text: ASCII digits starting with 90, at least 52 of them."""
     said = re.sub(r"\s+", "", ascii_digits(text))

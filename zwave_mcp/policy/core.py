@@ -27,7 +27,7 @@ from zwave_mcp.policy.audit import AuditEvent, AuditLog
 from zwave_mcp.policy.ratelimit import RateLimiter
 from zwave_mcp.policy.sensitive import describe_action, sensitivity
 from zwave_mcp.policy.settings import PolicyConfig
-from zwave_mcp.policy.terms import PolicyDevice, device_label
+from zwave_mcp.policy.terms import NamedBy, PolicyDevice, device_label
 from zwave_mcp.policy.tokens import ConfirmationTokens
 
 READ_ONLY_SOURCE = "ZWAVE_MCP_READ_ONLY"
@@ -217,7 +217,7 @@ class Policy:
             ("confirm_devices", cfg.confirm_devices),
         ):
             for term in lst.terms:
-                if not any(term.matches(d) for d in devices):
+                if not lst.names_any(term, devices):
                     problem = f"'{term.text}' on the {name} list ({lst.source}) matches no device"
                     kept = sorted(lst.pinned.get(term, ()))
                     if kept:
@@ -235,6 +235,15 @@ class Policy:
         cfg = self.config
         for lst in (cfg.hide, cfg.deny, cfg.confirm_devices):
             lst.remember(devices)
+
+    def resolve_entries(self, named_by: NamedBy) -> None:
+        """Read the hide, deny and confirm entries the way tool arguments are read (`DeviceList.resolve`):
+        "front door" on the deny list covers Front Door Lock. Not the allow list: read loosely, it would
+        let more devices be changed than the person listed."""
+        cfg = self.config
+        for lst in (cfg.hide, cfg.deny, cfg.confirm_devices):
+            if lst:
+                lst.resolve(named_by)
 
     # --- audit ----------------------------------------------------------------------------------
 

@@ -20,7 +20,10 @@ class Outcome(StrEnum):
     DECLINED = "declined"  # the person declined or cancelled the confirmation
     NEEDS_CONFIRMATION = "needs_confirmation"  # nothing sent: the person must confirm first
     DRY_RUN = "dry_run"  # nothing sent: the answer shows the exact messages
+    UNCHANGED = "unchanged"  # nothing sent or asked: the device already reports what the change would set
 
 
 # Outcomes after which nothing was sent.
-NOT_SENT = frozenset({Outcome.REFUSED, Outcome.DECLINED, Outcome.NEEDS_CONFIRMATION, Outcome.DRY_RUN})
+NOT_SENT = frozenset(
+    {Outcome.REFUSED, Outcome.DECLINED, Outcome.NEEDS_CONFIRMATION, Outcome.DRY_RUN, Outcome.UNCHANGED}
+)

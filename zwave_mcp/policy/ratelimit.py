@@ -3,6 +3,11 @@
 A window remembers when each admitted command happened; a command is admitted while fewer than `limit`
 happened in the last `window_s` seconds. When refused, the wait is exact: until the oldest command in the
 window leaves it. A limit of 0 switches that limit off.
+
+One command is one change the write gate lets through, whatever it spans: a group command ("turn off
+everything") counts once against the overall limit and once against each device it changes, and it is
+admitted whole or not at all (`admit_many`), so a refused group counts nothing and a house of any size can
+switch everything off under the default limits.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 DEFAULT_WINDOW_S = 60.0
@@ -75,16 +80,41 @@ class RateLimiter:
 
     def admit(self, device_key: str) -> RateRefusal | None:
         """Count one command to `device_key` if both limits allow it; otherwise say which refused."""
+        refused = self.admit_many([device_key])
+        return None if refused is None else refused[1]
+
+    def check_many(self, device_keys: Iterable[str]) -> tuple[str, RateRefusal] | None:
+        """Whether one command to all these devices would be admitted, without counting it: None, or
+        (the device key that is over its limit, or "" for the overall limit; the refusal)."""
         now = self._clock()
         with self._lock:
-            refusal = self._check(device_key, now)
+            return self._check_many(list(dict.fromkeys(device_keys)), now)
+
+    def _check_many(self, keys: list[str], now: float) -> tuple[str, RateRefusal] | None:
+        for key in keys:
+            times = self._by_device.get(key)
+            refusal = self._refusal(times, self.per_device, "device", now) if times else None
             if refusal is not None:
-                return refusal
-            self._by_device.setdefault(device_key, deque()).append(now)
+                return key, refusal
+        overall = self._refusal(self._all, self.overall, "overall", now)
+        return None if overall is None else ("", overall)
+
+    def admit_many(self, device_keys: Iterable[str]) -> tuple[str, RateRefusal] | None:
+        """Count one command to all these devices (once overall, once per device) if every limit allows
+        it; otherwise count nothing and say which limit refused (as `check_many`)."""
+        keys = list(dict.fromkeys(device_keys))
+        now = self._clock()
+        with self._lock:
+            refused = self._check_many(keys, now)
+            if refused is not None:
+                return refused
+            for key in keys:
+                self._by_device.setdefault(key, deque()).append(now)
             self._all.append(now)
-            # Devices whose window emptied are dropped so the table stays as small as the active set.
-            for key in [
-                k for k, times in self._by_device.items() if times and times[-1] <= now - self.window_s
-            ]:
-                del self._by_device[key]
+            self._forget_idle(now)
             return None
+
+    def _forget_idle(self, now: float) -> None:
+        """Devices whose window emptied are dropped so the table stays as small as the active set."""
+        for key in [k for k, times in self._by_device.items() if times and times[-1] <= now - self.window_s]:
+            del self._by_device[key]

@@ -51,6 +51,13 @@ class PolicyDevice(Protocol):
     def capabilities(self) -> Collection[str]: ...
 
 
+class NamedBy(Protocol):
+    """The devices a text names as a tool argument would (`DeviceIndex.named_by`); `groups=False`: by
+    name only, not as a room or kind."""
+
+    def __call__(self, text: str, *, groups: bool = ...) -> Iterable[PolicyDevice]: ...
+
+
 class TermError(UserError):
     """A list entry that cannot be a selector (e.g. `node:kitchen`)."""
 
@@ -138,11 +145,13 @@ def parse_terms(spec: str | Iterable[str] | None) -> tuple[Term, ...]:
 class DeviceList:
     """A named list of selectors; `source` says where it came from ("ZWAVE_MCP_DENY", "policy.toml").
 
-    `pinned`: for an entry that named devices by their name, the keys of those devices (`remember`)."""
+    `pinned`: for an entry that named devices by their name, the keys of those devices (`remember`,
+    `resolve`); `resolved`: the keys each entry names now, the way a tool argument names devices."""
 
     terms: tuple[Term, ...] = ()
     source: str = ""
     pinned: dict[Term, set[str]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    resolved: dict[Term, set[str]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -172,6 +181,32 @@ class DeviceList:
                 term = named.get(name)
                 if term is not None:
                     self.pinned.setdefault(term, set()).add(device.key)
+
+    def resolve(self, named_by: NamedBy) -> None:
+        """Read each entry that is a name (no `node:`, `room:` or `capability:` prefix) the way a tool
+        argument is read (`named_by`: spoken names, aliases, room and kind, "the lamp in the living room"),
+        so "front door" on the deny list covers Front Door Lock, as "lock the front door" reaches it; an
+        entry naming several devices covers them all. The devices it names by their words (name, room)
+        stay covered for as long as zwave-mcp runs (pinned, see `remember`): a rename or a move cannot take
+        one out of a hide, deny or confirm list, which only grows stricter; what it covers as a group phrase
+        (a kind, "everything") is read afresh each time."""
+        resolved: dict[Term, set[str]] = {}
+        for term in self.terms:
+            if term.field not in ("any", "name") or _NODE_KEY.fullmatch(term.value.replace(" ", ".")):
+                continue  # a node id or key already names exactly its devices
+            by_name = {d.key for d in named_by(term.value, groups=False)}
+            keys = by_name | ({d.key for d in named_by(term.value)} if term.field == "any" else set())
+            if keys:
+                resolved[term] = keys
+            if by_name:
+                self.pinned.setdefault(term, set()).update(by_name)
+        self.resolved.clear()
+        self.resolved.update(resolved)
+
+    def names_any(self, term: Term, devices: Iterable[PolicyDevice]) -> bool:
+        """Whether the entry covers one of these devices (by its own match, or as it was resolved)."""
+        keys = self.resolved.get(term, set())
+        return any(term.matches(d) or d.key in keys for d in devices)
 
     def describe(self, limit: int = 5) -> str:
         shown = [t.text for t in self.terms[:limit]]

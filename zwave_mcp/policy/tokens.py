@@ -168,6 +168,18 @@ class ConfirmationTokens:
                     token_problem="mismatch",
                 )
 
+    def give_back(self, token: str) -> None:
+        """Un-spend `token` after the change it confirmed was stopped before anything was sent (the rate
+        limit filled meanwhile): the person's yes still holds, until the token expires."""
+        text = token.strip() if isinstance(token, str) else ""
+        if not _TOKEN_SHAPE.fullmatch(text):
+            return
+        now = self._clock()
+        with self._lock:
+            entry = self._entries.get(self._digest(text))
+            if entry is not None and now < entry.expires_at:
+                entry.used = False
+
     def _evict(self, now: float) -> None:
         """Forget entries long past expiry (the table is in expiry order: every token has the same ttl)."""
         while self._entries:

@@ -341,8 +341,7 @@ def _initialized(connection: object) -> bool:
 
 class ClientLogMiddleware:
     """SDK middleware: knows every 2025-era connection from its first request (`initialize`), and collects
-    the records logged while a 2026 request that opted in is handled, sent before its answer. A 2025-era
-    `tools/call` it lets pass untouched (so the stdio transport's direct lane may take those)."""
+    the records logged while a 2026 request that opted in is handled, sent before its answer."""
 
     def __init__(self, client_log: ClientLog) -> None:
         self.client_log = client_log

@@ -2,22 +2,25 @@
 
 Private parts can be renamed in any release. Reading them through `getattr(..., default)` would degrade
 silently; instead `check(server)` runs when the server starts and raises `CompatError` naming what is
-missing, and `mcp` is pinned to the minor version this was tested with (pyproject.toml).
-`python -m zwave_mcp.server.compat --check` lists each part, ok or what broke (`make test-newest-mcp` runs it, and
-the tests, against the newest mcp 2.x in a venv of its own).
+missing, and `mcp` is pinned to the versions CI tested (pyproject.toml).
+`python -m zwave_mcp.server.compat --check` lists each part, ok or what broke (`make test-newest-mcp` runs it,
+and the tests, against the newest mcp 2.x in a venv of its own; CI runs it).
 
-- `lowlevel_server(server)`: `MCPServer._lowlevel_server`, the SDK's only way to run with our own
-  streams (stdio.py) and to register the 2025-era `resources/subscribe` handlers (resources.py).
-- `connection_key(session)`: `ServerSession._connection`; the SDK builds a session per request, the
-  connection behind it is what identifies a client (resource_updates.py, client_log.py: there its
-  `initialized` event also says when log notifications may start).
+What is still private, and why we cannot do without it:
+- `lowlevel_server(server)`: `MCPServer._lowlevel_server`. `MCPServer` serves stdio only through the SDK's
+  own transport, which drops malformed lines unanswered (python-sdk #2751); the low-level `Server.run`
+  over streams we supply is the only way to put our wire (zwave_mcp.stdio.transport) in front of the
+  SDK's dispatcher. It is also where the 2025-era `resources/subscribe` handlers (resources.py), the
+  `logging/setLevel` handler (client_log.py) and the executor's `tools/call` handler (executor.py: the
+  arguments the middleware already validated are not validated again) are registered: `MCPServer` has
+  no public way to add a request handler.
+- `connection_key(session)`: `ServerSession._connection`. The SDK builds a session per request; the
+  connection behind it is what identifies one client across its requests (resource_updates.py,
+  client_log.py, where its `initialized` event also says when log notifications may start).
 - `mcp_server(**kwargs)`: `MCPServer(**kwargs)` without the call its constructor makes to its module's
   `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
-  handler is on the root logger already): 37 ms and 1.4 MB of every start for nothing.
-- `tracing_middleware()`: `mcp.server._otel.OpenTelemetryMiddleware`, which the stdio transport's direct
-  lane for tools/call may pass by when no tracing is set up (stdio_direct.py). The lane also uses
-  `mcp_types.methods.validate_client_request` and `serialize_server_result`, the SDK's own per-version
-  request check and result shaping.
+  handler is on the root logger already): 37 ms and 1.4 MB of every start, whose first `tools/list` is
+  held to 1.5x a bare MCPServer's (bench section 1), for nothing. The SDK has no switch for it.
 
 paho-mqtt's one private part (`Client._sock_recv`, how the gateway reads a value flood) is not here: it
 lives with its reason in `zwave_mcp.gateway.mqtt_reads`, which falls back on paho's public reader when an
@@ -66,12 +69,6 @@ def mcp_server(**kwargs: Any) -> MCPServer:
         module.configure_logging = configure
 
 
-def tracing_middleware() -> type:
-    from mcp.server._otel import OpenTelemetryMiddleware
-
-    return OpenTelemetryMiddleware
-
-
 def _no_logging_setup(*_args: Any, **_kwargs: Any) -> None:
     """Logging is set up by zwave_mcp.logs before any server is built."""
 
@@ -99,6 +96,17 @@ def _lowlevel_probe(server: MCPServer) -> str | None:
     return None if hasattr(server, "_lowlevel_server") else "mcp: MCPServer has no _lowlevel_server"
 
 
+def _logging_probe(server: MCPServer) -> str | None:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import server as module
+
+    if not callable(getattr(module, "configure_logging", None)) or "configure_logging" not in (
+        MCPServer.__init__.__code__.co_names
+    ):
+        return "mcp: MCPServer no longer sets up logging through its module's configure_logging"
+    return None
+
+
 def _connection_probe(server: MCPServer) -> str | None:
     from mcp.server.session import ServerSession
 
@@ -112,41 +120,10 @@ def _connection_probe(server: MCPServer) -> str | None:
     return None
 
 
-def _logging_probe(server: MCPServer) -> str | None:
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver import server as module
-
-    if not callable(getattr(module, "configure_logging", None)) or "configure_logging" not in (
-        MCPServer.__init__.__code__.co_names
-    ):
-        return "mcp: MCPServer no longer sets up logging through its module's configure_logging"
-    return None
-
-
-def _tracing_probe(server: MCPServer) -> str | None:
-    try:
-        tracing_middleware()
-    except ImportError:
-        return "mcp: no OpenTelemetryMiddleware in mcp.server._otel"
-    return None
-
-
-def _methods_probe(name: str) -> Callable[[MCPServer], str | None]:
-    def probe(server: MCPServer) -> str | None:
-        from mcp_types import methods
-
-        return None if callable(getattr(methods, name, None)) else f"mcp: mcp_types.methods has no {name}"
-
-    return probe
-
-
 PROBES: list[tuple[str, Callable[[MCPServer], str | None]]] = [
     ("mcp: MCPServer._lowlevel_server", _lowlevel_probe),
     ("mcp: ServerSession._connection", _connection_probe),
     ("mcp: mcp.server.mcpserver.server.configure_logging, called by MCPServer()", _logging_probe),
-    ("mcp: mcp.server._otel.OpenTelemetryMiddleware", _tracing_probe),
-    ("mcp: mcp_types.methods.validate_client_request", _methods_probe("validate_client_request")),
-    ("mcp: mcp_types.methods.serialize_server_result", _methods_probe("serialize_server_result")),
 ]
 
 

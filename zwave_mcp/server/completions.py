@@ -30,7 +30,7 @@ from zwave_mcp.server.resource_updates import DEVICE_URI_PREFIX
 from zwave_mcp.server.tools.scenes import scenes_from
 
 if TYPE_CHECKING:
-    from zwave_mcp.server.build import App
+    from zwave_mcp.server.app import App
 
 log = logging.getLogger(__name__)
 

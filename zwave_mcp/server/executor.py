@@ -49,7 +49,6 @@ from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.logs import is_secret_name, redact
 from zwave_mcp.server.asking import InputRequired
 from zwave_mcp.server.compat import lowlevel_server
-from zwave_mcp.stdio import after_reply
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +68,8 @@ class ToolEnvelope(BaseModel, Generic[ResultT]):
     error: str | None = None
 
 
-# The context is None for a call the stdio transport answers itself (zwave_mcp.stdio.direct): the client
-# can then neither be asked nor sent progress, which is all a tool uses the context for.
+# A tool uses its context to ask the person and to send progress; a handler called without one (in-process
+# callers such as tests) asks nothing and reports no progress.
 Handler = Callable[[Any, Context | None], Awaitable[ToolResult]]
 
 # The arguments the middleware validated for the `tools/call` being handled (the handler runs inside the
@@ -231,8 +230,7 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
 @dataclass(frozen=True, slots=True)
 class ToolAnswer:
     """A call's answer before any protocol model: the spoken sentence, the envelope (`ToolEnvelope`'s shape,
-    the output schema, already JSON), the charts some results carry, and whether the call failed. The SDK's
-    path answers with `result()`; the stdio transport's direct lane writes `wire()` itself."""
+    the output schema, already JSON), the charts some results carry, and whether the call failed."""
 
     text: str
     envelope: dict[str, Any]
@@ -246,16 +244,6 @@ class ToolAnswer:
             for data, mime in self.images
         ]
         return CallToolResult(content=content, structured_content=self.envelope, is_error=self.is_error)
-
-    def wire(self) -> dict[str, Any]:
-        """`result()` as its JSON, without building the model for a text-only answer (most of them)."""
-        if self.images:
-            return self.result().model_dump(by_alias=True, mode="json", exclude_none=True)
-        return {
-            "content": [{"type": "text", "text": self.text}],
-            "structuredContent": self.envelope,
-            "isError": self.is_error,
-        }
 
 
 def _envelope(
@@ -412,16 +400,6 @@ class ToolExecutor:
         )
         return await self.execute(spec, arguments, context, validated=_VALIDATED.get())
 
-    async def call_without_context(self, name: str, arguments: Any) -> ToolAnswer | InputRequiredResult:
-        """A `tools/call` as the middleware and `call_tool` run it, for a call with no request context (the
-        stdio transport's direct lane): the same checks, refusals and execution."""
-        started = time.perf_counter()
-        prepared = self.prepare_call(name, arguments, started)
-        if isinstance(prepared, ToolAnswer):
-            return prepared
-        spec, normalized, validated = prepared
-        return await self.answer(spec, normalized, None, validated=validated)
-
     def prepare_call(
         self, name: str, arguments: Any, started: float
     ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | ToolAnswer:
@@ -441,17 +419,6 @@ class ToolExecutor:
         ctx: Context | None,
         validated: BaseModel | None = None,
     ) -> CallToolResult | InputRequiredResult:
-        """`answer` as the SDK's result model."""
-        answer = await self.answer(spec, arguments, ctx, validated)
-        return answer.result() if isinstance(answer, ToolAnswer) else answer
-
-    async def answer(
-        self,
-        spec: ToolSpec,
-        arguments: Mapping[str, Any],
-        ctx: Context | None,
-        validated: BaseModel | None = None,
-    ) -> ToolAnswer | InputRequiredResult:
         """Run one tool: timeout, timing, logging and the envelope. Never raises. `validated`: `arguments`
         already validated (by the middleware), so they are not validated again.
 
@@ -503,7 +470,7 @@ class ToolExecutor:
                 self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
         answer = _envelope(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
-        return answer
+        return answer.result()
 
     async def _check_available(self, spec: ToolSpec) -> None:
         if not spec.needs_gateway or self._unavailable is None or self._unavailable() is None:
@@ -525,11 +492,6 @@ class ToolExecutor:
         self, name: str, arguments: Mapping[str, Any], started: float, outcome: str, error: str | None
     ) -> None:
         duration_ms = round((time.perf_counter() - started) * 1000, 3)
-        after_reply.later(self._write_call_line, name, arguments, duration_ms, outcome, error)
-
-    def _write_call_line(
-        self, name: str, arguments: Mapping[str, Any], duration_ms: float, outcome: str, error: str | None
-    ) -> None:
         fields: dict[str, Any] = {
             "tool": name,
             "arguments": redact(dict(arguments)),

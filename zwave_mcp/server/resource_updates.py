@@ -28,7 +28,7 @@ from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestPar
 
 from zwave_mcp.server.compat import connection_key
 
-if TYPE_CHECKING:  # not imported at run time: the staged server needs CountingBus before any device code
+if TYPE_CHECKING:
     from zwave_mcp.devices.model import Device
     from zwave_mcp.gateway.model import Change
 

@@ -118,6 +118,7 @@ def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> Re
                 "driverReady": report.driver_ready,
                 "nodes": report.nodes_by_status,
                 "lastMessageAgeSeconds": report.last_message_age_s,
+                "policyEntriesMatchingNoDevice": app.devices.unmatched_entries(),
             }
         )
 

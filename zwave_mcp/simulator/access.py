@@ -27,7 +27,7 @@ from zwave_mcp.simulator.house import value_key
 
 if TYPE_CHECKING:
     from zwave_mcp.simulator.admin_api import AdminHost
-    from zwave_mcp.simulator.host import Respond
+    from zwave_mcp.simulator.host import Respond, SimulatorHost
 
 Node = dict[str, Any]
 USER_CODE = 99
@@ -178,7 +178,7 @@ def _check_user_id(node: Node, user_id: Any) -> int:
 
 
 # ---------------------------------------------------------------------- User Code (values)
-def _uc_set(sim: AdminHost, node: Node, slot: int, status: int, code: str) -> None:
+def _uc_set(sim: SimulatorHost, node: Node, slot: int, status: int, code: str) -> None:
     """The lock took a User Code Set: zwave-js updates (and zwave-js-ui publishes) both values."""
     status_value = _uc_value(node, "userIdStatus", slot)
     code_value = _uc_value(node, "userCode", slot)
@@ -188,6 +188,19 @@ def _uc_set(sim: AdminHost, node: Node, slot: int, status: int, code: str) -> No
     if code_value is not None:
         sim.set_value(node, code_value, code)
     _sync_user_code(node)
+
+
+def write_user_code(sim: SimulatorHost, node: Node, prop: str, slot: int, new: Any) -> None:
+    """A `writeValue` to a User Code value, as zwave-js's User Code API sets it: a code keeps the slot's
+    status (a free slot becomes enabled); a status of 0 (available) clears the slot, another keeps its code.
+    Both values are published, as after the access-control calls."""
+    status, code = _uc_status(node, slot), str((_uc_value(node, "userCode", slot) or {}).get("value") or "")
+    if prop == "userCode":
+        _uc_set(sim, node, slot, status or 1, str(new))
+    elif new == 0:
+        _uc_set(sim, node, slot, 0, "")
+    else:
+        _uc_set(sim, node, slot, int(new), code)
 
 
 def _uc_status(node: Node, slot: int) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zwave_mcp.devices.zwave_classes import ColorProps, DoorLockProps, SwitchProps
+from zwave_mcp.simulator import access
 from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.simulator.house import sleeps, value_key
 
@@ -23,6 +24,7 @@ Done = Callable[[Result], None]
 
 # The captured house has Supervision exactly on the nodes whose writes go through these CCs.
 SUPERVISED_CCS = {38, 51, 98, 106}
+USER_CODE = 99
 COLOR_KEYS = {"warmWhite": 0, "coldWhite": 1, "red": 2, "green": 3, "blue": 4}
 
 
@@ -110,6 +112,15 @@ def _send(
         if target is not None:
             sim.radio.submit(t.write_working, lambda: _ramp(sim, node, target, 255, options, done))
             return
+    if cc == USER_CODE and prop in ("userCode", "userIdStatus") and isinstance(value.get("propertyKey"), int):
+        slot = int(value["propertyKey"])
+
+        def user_code_set() -> None:  # supervised, as the captured User Code lock answers
+            access.write_user_code(sim, node, str(prop), slot, new)
+            done({"status": 255})
+
+        sim.radio.submit(t.write_supervised, user_code_set)
+        return
     if cc in (38, 106) and prop == SwitchProps.TARGET:
         sim.radio.submit(t.write_working, lambda: _ramp(sim, node, value, new, options, done))
     elif cc in SUPERVISED_CCS:

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.stdio.transport import LineSplitter, Oversize, classify_line, readable_id
+from zwave_mcp.stdio.wire import LineSplitter, Oversize, classify_line, readable_id
 
 RETRY_DELAYS: tuple[float, ...] = (0.0, 2.0, 4.0)
 """Wait before each spawn/initialize attempt: 3 attempts, exponential backoff (seed spec 002)."""

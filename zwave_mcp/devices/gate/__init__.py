@@ -1,6 +1,14 @@
 """The one write gate: every change the product makes passes here, and nothing else writes.
 
-Steps, in order, for one call (`Gate.apply(change, token=..., ask=...)`):
+Steps, in order, for one call (`Gate.run(planner, token=..., ask=...)` for a change planned from the
+devices' state, `Gate.apply(change, ...)` for one that is not: a scene, an admin call):
+0. plan: `planner()` builds the `Change` from the state the devices report now, with those devices held
+   (`Gate.locks`, one change at a time per device). Nothing waits for a person while holding a device:
+   a change that needs the person's yes is asked about with none held, then planned again, held, from
+   the state after the answer, and sent only if the yes covers what it now needs a yes for (else asked
+   again). An effect that would need a yes but changes nothing (the device already reports its target:
+   a lock already unlocked, a siren already silent) is neither asked about nor sent, when the sender can
+   leave it out (`per_effect`); a change of nothing else ends `unchanged`, saying so;
 1. policy on the EFFECT, never on the action's name: read-only refuses every change; deny/allow refuse
    (naming the device), hide refuses without naming it; sensitive effects (unsecuring a lock, opening a
    door/gate/garage cover or switching an opener, setpoints outside the safe band, the confirm lists
@@ -10,13 +18,13 @@ Steps, in order, for one call (`Gate.apply(change, token=..., ask=...)`):
    ones too) and judges each alike, so a hidden sibling refuses it unnamed and a denied one by name;
 2. ONE confirmation per call, bound to `change.binding()` (the exact effects): elicitation through
    `ask(question, binding)`, or a one-time token (`dialogue.py`);
-3. rate limits, per device and overall;
+3. rate limits, per device and overall: one change is one command overall and one per device it changes,
+   admitted whole or not at all (a refused one counts nothing and gives its token back);
 4. dry run: the exact messages (topic, payload, qos, retain), nothing sent;
 5. send through the change's `Sender`, then evidence: each effect's outcome from the device's own report
    received after the write (`evidence.py`);
 6. exactly one audit line per attempt with the final `Outcome`, and the same record (`GateResult`) to every
-   listener (`Gate.add_listener`). Over stdio both come right after the call's reply is written
-   (`zwave_mcp.stdio.after_reply`); the record itself is made before the call returns.
+   listener (`Gate.add_listener`), written before the call returns.
 
 Interface
 ---------
@@ -33,6 +41,11 @@ Interface
   `senders.py`, the only module that names the gateway's write APIs.
 - `GateResult`: outcome, sentence, per-device outcomes, token, messages; the tool results, the audit line
   and the listeners all come from it. `Gate.add_listener(callback)` sees every final record (history).
+- `Planner`: `() -> Change` (or an awaitable of one, for a planner that reads the device first: a lock's
+  users), called by `Gate.run` (maybe more than once: before and after the person's answer) and free to
+  raise the planners' own errors; `Gate.run(planner, holding=[keys])` holds those
+  devices while planning (else those of a first plan). A new kind of change planned from a device's
+  state (a lock user's code) is a planner like `control_change(plan_control(...))`.
 - `Gate.refuse(change, sentence)`: audit a change a planner could not put together for judging.
 - `Gate.begin()` / `Gate.end(...)`: the executor's hook, so a mutating call that ends before the gate (no
   such device, a bad value, read-only mode) still leaves its one audit line.
@@ -64,7 +77,7 @@ from zwave_mcp.devices.gate.change import (
     effect_text,
     value_effect,
 )
-from zwave_mcp.devices.gate.core import Gate, GateResult
+from zwave_mcp.devices.gate.core import Gate, GateResult, Planner
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
 from zwave_mcp.devices.gate.senders import (
     ActivateScene,
@@ -92,6 +105,7 @@ __all__ = [
     "LockOp",
     "LockUserCalls",
     "Outcome",
+    "Planner",
     "Report",
     "Sender",
     "WriteValues",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
+import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextvars import ContextVar, Token
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zwave_mcp.config import Settings
@@ -17,13 +19,13 @@ from zwave_mcp.devices.gate import dialogue
 from zwave_mcp.devices.gate.change import Asker, Change, Delivery, Effect, effect_text
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, per_device, sentence, worst
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.serial import DeviceLocks
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.model import Change as InventoryChange
 from zwave_mcp.policy import AuditEvent, Policy
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.policy.terms import device_label
-from zwave_mcp.stdio import after_reply
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,24 @@ class GateResult:
 
 
 Listener = Callable[[GateResult], None]
+# Builds a change from the devices' state as it is now (see `Gate.run`); may read the devices first (async).
+Planner = Callable[[], Change | Awaitable[Change]]
+
+# A change planned from the devices' state is planned again after the person's answer; when the state moved
+# meanwhile so that the yes no longer covers it, the person is asked about it as it is now, at most this
+# many times in one call.
+MAX_ROUNDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """The policy on a whole change: a refusal, or why it needs the person's yes and which of its parts
+    (`Gate._parts`) need it."""
+
+    refusal: str | None = None
+    why: str | None = None
+    asks: frozenset[str] = frozenset()
+
 
 # The records the gate made during the current tool call (see `Gate.begin`/`Gate.end`).
 _CALL_RECORDS: ContextVar[list[GateResult] | None] = ContextVar("gate_call_records", default=None)
@@ -85,6 +105,7 @@ class Gate:
         self._listeners: list[Listener] = []
         self._watches: dict[str, list[_Watch]] = {}
         self._node_devices: Callable[[int], list[Device]] | None = None
+        self.locks = DeviceLocks()  # one change at a time per device (see `run` and serial.py)
         gateway.inventory.add_listener(self._on_change)
 
     def reach_with(self, devices_of_node: Callable[[int], list[Device]]) -> None:
@@ -135,38 +156,157 @@ class Gate:
     async def apply(
         self, change: Change, *, token: str | None = None, ask: Asker | None = None
     ) -> GateResult:
-        """Judge, confirm, limit, send and prove `change`; returns (never raises for) its final record,
+        """Judge, confirm, limit, send and prove `change` as it is (a scene, an admin call: nothing in it is
+        planned from a device's state, so no device is held); returns (never raises for) its final record,
         except that an exception raised by `ask` ends the call (audited as needs_confirmation first)."""
-        change.reach = self._reach(change)
-        refusal, why = self._judge(change)
-        if refusal is not None:
-            return self._finish(change, Outcome.REFUSED, refusal, reason=refusal)
-        limited = self._rate_check(change)  # before any token is spent: a limited call keeps its token
-        if limited is not None:
-            return self._finish(change, Outcome.REFUSED, limited, reason=limited)
-        confirmed_by = None
-        if why is not None:
+        return await self.run(lambda: change, token=token, ask=ask, hold=False)
+
+    async def run(
+        self,
+        planner: Planner,
+        *,
+        token: str | None = None,
+        ask: Asker | None = None,
+        holding: Iterable[str] | None = None,
+        hold: bool = True,
+    ) -> GateResult:
+        """A change planned from the devices' state (a control call, a group, a lock user's code): the
+        planner is called with the devices it touches held (`self.locks`: one change at a time per device),
+        and nothing waits for a person while holding a device. A change that needs the person's yes is
+        asked about with no device held; then, holding its devices again, it is planned again from the
+        state they report now and sent only if the yes covers it (what needs the yes is among what the
+        person was asked about), else the person is asked about it as it now is (at most `MAX_ROUNDS`).
+
+        `planner()` builds the `Change` from the current state and may raise the planners' own errors (a
+        bad value, a device that cannot do it); `holding` are the device keys to hold while planning (by
+        default those of a first plan, made without holding anything). Effects that would need the yes but
+        change nothing (the device already reports their target) are neither asked about nor sent."""
+        locked = hold
+        keys: set[str] = set(holding) if holding is not None else set()
+        if hold and holding is None:
+            keys = {d.key for d in (await _planned(planner)).devices}  # planned again while they are held
+        confirmed: frozenset[str] | None = None  # the parts of the change the person said yes to
+        confirmed_by: str | None = None
+        change: Change | None = None
+        for _round in range(MAX_ROUNDS):
+            async with self.locks.holding(keys) if locked else contextlib.nullcontext():
+                change = await _planned(planner)
+                if locked and not {d.key for d in change.devices} <= keys:
+                    keys |= {d.key for d in change.devices}  # it reaches further now: hold those too
+                    continue
+                done, change, idle, judged = self._prepare(change)
+                if done is not None:
+                    return done
+                assert judged is not None
+                if judged.why is None or (confirmed is not None and judged.asks <= confirmed):
+                    return await self._carry(change, idle, confirmed_by=confirmed_by)
+                if token:
+                    # Nothing to wait for: the token is redeemed for the change as planned right now.
+                    answer = await dialogue.confirm(self.policy, change, judged.why, token=token, ask=None)
+                    if answer.kind == "confirmed":
+                        return await self._carry(change, idle, confirmed_by=answer.by, token=token)
+                    return self._answered(change, answer, judged.why)
+            # The person is asked with no device held: other changes of these devices go on meanwhile.
             try:
-                answer = await dialogue.confirm(self.policy, change, why, token=token, ask=ask)
+                answer = await dialogue.confirm(self.policy, change, judged.why, token=None, ask=ask)
             except BaseException:
-                self._finish(change, Outcome.NEEDS_CONFIRMATION, dialogue.question(change, why), reason=why)
-                raise
-            if answer.kind == "refused":
-                return self._finish(change, Outcome.REFUSED, answer.sentence, reason=answer.sentence)
-            if answer.kind == "declined":
-                return self._finish(change, Outcome.DECLINED, answer.sentence, reason=why)
-            if answer.kind == "pending":
-                return self._finish(
+                self._finish(
                     change,
                     Outcome.NEEDS_CONFIRMATION,
-                    answer.sentence,
-                    reason=why,
-                    token=answer.token,
-                    token_ttl_s=answer.ttl_s,
+                    dialogue.question(change, judged.why),
+                    reason=judged.why,
                 )
-            confirmed_by = answer.by
+                raise
+            if answer.kind != "confirmed":
+                return self._answered(change, answer, judged.why)
+            confirmed, confirmed_by = self._parts(change), answer.by
+        assert change is not None
+        moved = (
+            f"Did not {change.text}: its devices kept changing while the person was asked, so nothing was "
+            "sent; ask again."
+        )
+        return self._finish(change, Outcome.REFUSED, moved, reason=moved)
+
+    def _prepare(
+        self, change: Change
+    ) -> tuple[GateResult | None, Change, list[EffectOutcome], _Judged | None]:
+        """Reach, leave out what would change nothing, judge and check the limits: (the final record if the
+        change ends here, the change to go on with, the effects left out, the judgement)."""
+        change.reach = self._reach(change)
+        settled, idle = self._settle(change)
+        if idle and not settled.effects:
+            devices = per_device(idle)
+            spoken = sentence(change, devices, outcome=Outcome.UNCHANGED)
+            return self._finish(change, Outcome.UNCHANGED, spoken, devices=devices), change, idle, None
+        judged = self._judge(settled)
+        if judged.refusal is not None:
+            return (
+                self._finish(settled, Outcome.REFUSED, judged.refusal, reason=judged.refusal),
+                settled,
+                idle,
+                None,
+            )
+        limited = self._rate_check(settled)  # before any token is spent: a limited call keeps its token
+        if limited is not None:
+            return self._finish(settled, Outcome.REFUSED, limited, reason=limited), settled, idle, None
+        return None, settled, idle, judged
+
+    def _answered(self, change: Change, answer: dialogue.Answer, why: str) -> GateResult:
+        """The record of a change the dialogue ended: refused (a bad token), declined, or pending (a token
+        was handed out)."""
+        if answer.kind == "refused":
+            return self._finish(change, Outcome.REFUSED, answer.sentence, reason=answer.sentence)
+        if answer.kind == "declined":
+            return self._finish(change, Outcome.DECLINED, answer.sentence, reason=why)
+        return self._finish(
+            change,
+            Outcome.NEEDS_CONFIRMATION,
+            answer.sentence,
+            reason=why,
+            token=answer.token,
+            token_ttl_s=answer.ttl_s,
+        )
+
+    def _settle(self, change: Change) -> tuple[Change, list[EffectOutcome]]:
+        """Leave out the effects that would need the person's yes but change nothing: the device already
+        reports their target (a lock already unlocked, a siren already silent). Nothing is asked or sent for
+        them, and the answer says so. Only where the sender can leave one out (one write per effect); a
+        scene is activated whole, so each of its effects is judged as it is."""
+        if not getattr(change.sender, "per_effect", False):
+            return change, []
+        idle = [e for e in change.effects if _already(e) and self._needs_yes(e)]
+        if not idle:
+            return change, []
+        rest = [e for e in change.effects if not any(e is i for i in idle)]
+        settled = replace(change, effects=rest, reach=list(change.reach))
+        reports = [EffectOutcome(e, Outcome.UNCHANGED, _now(e)) for e in idle]
+        return settled, reports
+
+    def _needs_yes(self, effect: Effect) -> bool:
+        decision = self.policy.judge(
+            effect.device, effect.words, effect.argument, unit=effect.unit, action_text=effect_text(effect)
+        )
+        return decision.needs_confirmation
+
+    @staticmethod
+    def _parts(change: Change) -> frozenset[str]:
+        """What a yes to this change covers: each effect (its binding) and each device it reaches."""
+        parts = {json.dumps(e.binding(), default=str) for e in change.effects}
+        return frozenset(parts | {f"reach:{d.key}" for d in change.reach})
+
+    async def _carry(
+        self,
+        change: Change,
+        idle: list[EffectOutcome],
+        *,
+        confirmed_by: str | None,
+        token: str | None = None,
+    ) -> GateResult:
+        """Count the change against the limits, then dry-run or send and prove it."""
         limited = self._admit(change)
         if limited is not None:
+            if token:
+                self.policy.tokens.give_back(token)  # nothing was sent: the yes still holds
             return self._finish(change, Outcome.REFUSED, limited, reason=limited, confirmed_by=confirmed_by)
         if self.settings.dry_run:
             messages = change.sender.preview(change, self.gateway)
@@ -192,7 +332,7 @@ class Gate:
                 confirmed_by=confirmed_by,
             )
             raise
-        devices = per_device(parts)
+        devices = per_device([*parts, *idle])
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
         reason = next((d.reason for d in devices if d.reason), None) or next(
             (d.reason for d in bare if d.reason), None
@@ -231,12 +371,13 @@ class Gate:
         node = self.gateway.inventory.node(node_id)
         return build_devices([node]) if node is not None else []
 
-    def _judge(self, change: Change) -> tuple[str | None, str | None]:
-        """(refusal sentence, why it needs confirmation): the policy on every effect, none by name, and on
-        every device a node-wide effect reaches."""
+    def _judge(self, change: Change) -> _Judged:
+        """(refusal sentence, why it needs confirmation, what needs it): the policy on every effect, none
+        by name, and on every device a node-wide effect reaches."""
         read_only = self.policy.read_only_refusal(change.text)
         if read_only is not None:
-            return read_only, None
+            return _Judged(read_only)
+        asks: set[str] = set()
         alone = len({e.device.key for e in change.effects}) == 1 and not change.subject
         whys: list[str] = []
         reasons: set[str] = set()  # what made the named devices' effects sensitive, said once
@@ -247,27 +388,29 @@ class Gate:
             )
             if decision.refused:
                 if alone:
-                    return decision.message, None
+                    return _Judged(decision.message)
                 if not self.policy.visible(effect.device):
                     hide = self.policy.config.hide.source
-                    return (
-                        f"Refused to {change.summary}: it would change a device the policy hides ({hide}).",
-                        None,
+                    return _Judged(
+                        f"Refused to {change.summary}: it would change a device the policy hides ({hide})."
                     )
                 rest = decision.message.removeprefix("Refused to ").replace(": ", ", but ", 1)
-                return f"Refused to {change.summary}: it would {rest}", None
+                return _Judged(f"Refused to {change.summary}: it would {rest}")
             if decision.needs_confirmation:
+                asks.add(json.dumps(effect.binding(), default=str))
                 reasons.add(decision.why)
                 why = decision.why if alone else f"it would {text} and {decision.why}"
                 if why not in whys:
                     whys.append(why)
         for device in change.reach:
-            refusal, asks = self._judge_reached(change, device, reasons)
+            refusal, asked = self._judge_reached(change, device, reasons)
             if refusal is not None:
-                return refusal, None
-            if asks is not None and asks not in whys:
-                whys.append(asks)
-        return None, ("; ".join(whys) if whys else None)
+                return _Judged(refusal)
+            if asked is not None:
+                asks.add(f"reach:{device.key}")
+                if asked not in whys:
+                    whys.append(asked)
+        return _Judged(None, "; ".join(whys) if whys else None, frozenset(asks))
 
     def _judge_reached(
         self, change: Change, device: Device, reasons: set[str]
@@ -301,20 +444,15 @@ class Gate:
         return None, None
 
     def _rate_check(self, change: Change) -> str | None:
-        for key in [d.key for d in change.devices] or ["*"]:
-            refused = self.policy.rates.check(key)
-            if refused is not None:
-                return self._rate_sentence(change, key, refused)
-        return None
+        """Whether the limits would let the change through, counting nothing."""
+        refused = self.policy.rates.check_many([d.key for d in change.devices] or ["*"])
+        return None if refused is None else self._rate_sentence(change, *refused)
 
     def _admit(self, change: Change) -> str | None:
-        """Count the change against the limits (another call may have taken the last slot meanwhile)."""
-        keys = [d.key for d in change.devices] or ["*"]
-        for key in keys:
-            refused = self.policy.rates.admit(key)
-            if refused is not None:
-                return self._rate_sentence(change, key, refused)
-        return None
+        """Count the change against the limits, whole or not at all (another call may have taken the last
+        slot meanwhile): one command overall, one per device it changes."""
+        refused = self.policy.rates.admit_many([d.key for d in change.devices] or ["*"])
+        return None if refused is None else self._rate_sentence(change, *refused)
 
     def _rate_sentence(self, change: Change, key: str, rate: Any) -> str:
         device = next((d for d in change.devices if d.key == key), None)
@@ -510,9 +648,8 @@ class Gate:
         records = _CALL_RECORDS.get()
         if records is not None:
             records.append(result)
-        # The audit line and the listeners (history) after the reply, which carries neither: the record
-        # above is what makes this the attempt's one line (see `end`), whenever it is written.
-        after_reply.later(self._publish, result)
+        # The record above is what makes this the attempt's one line (see `end`).
+        self._publish(result)
         return result
 
     def _publish(self, result: GateResult) -> None:
@@ -537,6 +674,24 @@ class Gate:
                 listener(result)
             except Exception:
                 log.warning("a gate listener failed", exc_info=True)
+
+
+async def _planned(planner: Planner) -> Change:
+    planned = planner()
+    return await planned if inspect.isawaitable(planned) else planned
+
+
+def _already(effect: Effect) -> bool:
+    """Whether the device already reports what the effect would set (nothing would change)."""
+    expect = effect.expect
+    if expect is None or expect.value.value is None:
+        return False
+    return _safe(expect.is_met, expect.value.value)
+
+
+def _now(effect: Effect) -> Report | None:
+    """What the device reports now of the value the effect would set."""
+    return None if effect.expect is None else Report(effect.expect.value.value, after_write=False)
 
 
 def _reports_after(watch: _Watch, since: float, is_echo: Callable[[Any], bool], echoes: int) -> list[Any]:

@@ -16,6 +16,7 @@ from zwave_mcp.devices.gate.change import (
     CC_BARRIER,
     CC_BINARY_SWITCH,
     CC_COLOR,
+    CC_CONFIGURATION,
     CC_DOOR_LOCK,
     CC_LOCK,
     CC_MULTILEVEL_SWITCH,
@@ -28,7 +29,7 @@ from zwave_mcp.devices.gate.change import (
 )
 from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import fan_speed_at, tone_name
+from zwave_mcp.devices.presets import fan_speed_at, tone_name, tone_sounds
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -41,6 +42,7 @@ SEVERITY = (
     Outcome.WORKING,
     Outcome.QUEUED,
     Outcome.CONFIRMED,
+    Outcome.UNCHANGED,  # nothing was sent to it: it already reported what the change would set
 )
 
 
@@ -129,7 +131,11 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return "open" if raw is True or (is_number(raw) and raw > 0) else "closed"
     if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
         name = tone_name(device, raw)
-        return "silent" if raw == 0 else (f"sounding {name.lower()}" if name else "sounding")
+        if raw == 0:
+            return "silent"
+        if tone_sounds(device, raw) is False:  # a strobe only: lit, not sounding
+            return f"silent ({name.lower()})" if name else "silent"
+        return f"sounding {name.lower()}" if name else "sounding"
     if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
         return f"tilted to {to_percent(raw, value)} %"
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
@@ -213,6 +219,8 @@ def sentence(
                 Outcome.UNCONFIRMED: f"{who} did not report in time",
                 Outcome.FAILED: f"{who} failed ({found[0].reason})",
                 Outcome.UNKNOWN: f"for {who} zwave-js-ui did not answer in time, so it may still happen",
+                Outcome.UNCHANGED: f"{who} {'was' if len(found) == 1 else 'were'} already as asked, so "
+                f"nothing was sent to {'it' if len(found) == 1 else 'them'}",
             }[outcome]
         )
     headline = str(change.details.get("headline") or _cap(change.summary))
@@ -240,6 +248,14 @@ def _one(change: Change, d: DeviceOutcome) -> str:
         if reported:
             return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
         return f"Done: {name} confirmed it ({summary})."
+    if d.outcome is Outcome.UNCHANGED:
+        if any(
+            p.effect.value is not None and p.effect.value.command_class == CC_CONFIGURATION for p in d.effects
+        ):
+            return f"{name} already has that setting, so nothing was sent ({summary})."
+        if reported:
+            return f"{name} is already {reported}, so nothing was sent."
+        return f"{name} already reports what {summary} would set, so nothing was sent."
     if d.outcome is Outcome.WORKING:
         return agreeing(name, f"{name} is on its way ({summary}); it has not reported the final state yet.")
     if d.outcome is Outcome.QUEUED:

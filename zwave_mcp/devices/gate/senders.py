@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from zwave_mcp.devices.gate.change import Change, Delivery, DeliveryStatus, Effect
 from zwave_mcp.gateway.access import (
     PIN_CODE,
+    USER_CODE_CC,
     LockUsers,
     credential_result_words,
     read_lock_users,
@@ -80,6 +81,8 @@ def _write_args(effect: Effect) -> list[Any]:
 @dataclass(frozen=True)
 class WriteValues:
     """`writeValue` for each effect, in order. Sleeping devices get their write queued."""
+
+    per_effect = True  # each effect is its own write: the gate may leave out one that would change nothing
 
     def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
         return [message(gateway, "writeValue", _write_args(e)) for e in change.effects if e.value is not None]
@@ -221,6 +224,8 @@ class GroupWrites:
     device's own report ("multicast" delivery). If the call is refused, those devices get single writes.
     """
 
+    per_effect = True  # the writes are grouped from the effects: any of them can be left out
+
     def _plan(self, change: Change) -> tuple[list[list[Effect]], list[Effect]]:
         groups: dict[tuple[Any, ...], list[Effect]] = {}
         single: list[Effect] = []
@@ -356,8 +361,30 @@ class LockUserCalls:
     # (user, name or None): the name zwave-mcp keeps for a user of a lock that keeps none (User Code),
     # given once the lock took the requests (no request of its own: nothing is sent for it).
     given_name: tuple[int, str | None] | None = None
+    # A zwave-js-ui without the access-control API (before 11.22): a User Code lock is changed through its
+    # `userCode` / `userIdStatus` values instead (`writeValue`), as zwave-js's User Code API sets them.
+    values: bool = False
+
+    def _value_id(self, prop: str, slot: int | None) -> dict[str, Any]:
+        return {
+            "nodeId": self.node_id,
+            "commandClass": USER_CODE_CC,
+            "endpoint": self.endpoint,
+            "property": prop,
+            "propertyKey": slot,
+        }
+
+    def _value_request(self, op: LockOp, pin: str | None) -> tuple[str, list[Any]]:
+        if op.kind in ("add_user", "set_pin"):  # a code: zwave-js enables a free slot, keeps a status
+            return "writeValue", [self._value_id("userCode", op.slot), pin]
+        if op.kind == "set_user":
+            active = (op.options or {}).get("active", True)
+            return "writeValue", [self._value_id("userIdStatus", op.user_id), 1 if active else 2]
+        return "writeValue", [self._value_id("userIdStatus", op.user_id), 0]  # available: cleared
 
     def request(self, op: LockOp, pin: str | None) -> tuple[str, list[Any]]:
+        if self.values:
+            return self._value_request(op, pin)
         node, ep, user = self.node_id, self.endpoint, op.user_id
         if op.kind == "add_user":
             return _LOCK_APIS[op.kind], [
@@ -388,7 +415,7 @@ class LockUserCalls:
                 return every("no_answer" if lost(exc) else "failed", str(exc))
             if not reply.success:
                 return every("failed", f"zwave-js-ui refused it: {reply.message or 'no reason given'}")
-            refused = _lock_refusal(op, reply.result)
+            refused = _value_refusal(reply.result) if self.values else _lock_refusal(op, reply.result)
             if refused is not None:
                 if self.undo is not None and op.kind == "add_user" and _user_added(reply.result):
                     refused += await self._undo(gateway, timeout)
@@ -397,6 +424,9 @@ class LockUserCalls:
             gateway.name_lock_user(self.node_id, *self.given_name)
         if self.verify is None:
             return every("accepted")
+        if self.values:  # the lock's report comes on the value lane: wait for it (bounded) before reading
+            for op in self.ops:
+                await _user_code_reported(gateway, self, op, timeout)
         try:
             self.after = await read_lock_users(gateway, self.node_id, timeout=timeout)
         except GatewayError as exc:
@@ -422,6 +452,34 @@ class LockUserCalls:
 
 def _user_added(result: Any) -> bool:
     return isinstance(result, dict) and result.get("userResult") == 0
+
+
+# How long a User Code value written may take to be reported back before the users are read anyway.
+USER_CODE_REPORT_S = 2.0
+
+
+async def _user_code_reported(
+    gateway: ZwaveGateway, sender: LockUserCalls, op: LockOp, timeout: float
+) -> None:
+    slot = op.slot if op.kind in ("add_user", "set_pin") else op.user_id
+    value_id = f"{sender.node_id}-{USER_CODE_CC}-{sender.endpoint}-userIdStatus-{slot}"
+    if op.kind in ("add_user", "set_pin"):
+        wanted: Callable[[Any], bool] = lambda v: v.value in (1, 2)  # noqa: E731
+    elif op.kind == "set_user":
+        status = 1 if (op.options or {}).get("active", True) else 2
+        wanted = lambda v: v.value == status  # noqa: E731
+    else:
+        wanted = lambda v: v.value == 0  # noqa: E731
+    await gateway.wait_for_value(value_id, wanted, min(timeout, USER_CODE_REPORT_S))
+
+
+def _value_refusal(result: Any) -> str | None:
+    """A `writeValue` result in words when it did not happen (SetValueStatus), else None."""
+    status = result.get("status") if isinstance(result, dict) else None
+    if status in (1, 254, 255):
+        return None
+    said = result.get("message") if isinstance(result, dict) else None
+    return f"the lock did not take it ({said or f'zwave-js status {status}'})"
 
 
 def _lock_refusal(op: LockOp, result: Any) -> str | None:

@@ -26,7 +26,7 @@ from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.network.jobs import Jobs
-from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.policy.outcome import NOT_SENT, Outcome
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.tools.models import gate_answer
 
@@ -84,7 +84,7 @@ class Carried:
 
     @property
     def sent(self) -> bool:
-        return self.outcome not in (Outcome.DECLINED, Outcome.NEEDS_CONFIRMATION, Outcome.DRY_RUN)
+        return self.outcome not in NOT_SENT  # (a refusal was raised before)
 
     @property
     def touched_names(self) -> list[str] | None:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway import admin as ga
 from zwave_mcp.gateway.api import GatewayError
-from zwave_mcp.gateway.dsk import read_pin, read_qr
+from zwave_mcp.gateway.dsk import masked_dsk, read_pin, read_qr
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.server.asking import ElicitationAsker, QuestionSeal, asker_for
 from zwave_mcp.server.executor import ToolSpec
@@ -371,9 +371,9 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             tool="provision_zwave_device",
             action="provision",
             words=frozenset({"provision"}),
-            what=f"put {label} (DSK {dsk[:11]}…) on the SmartStart list, so it joins by itself when powered",
+            what=f"put {label} (DSK …{dsk[-11:]}) on the SmartStart list, so it joins by itself when powered",
             requests=[network.provision(entry)],
-            value=dsk,
+            value=masked_dsk(dsk),  # the PIN (its first five digits) is the secret: never logged
         )
         carried = await admin.carry(change, args.confirmationToken, ctx)
         if not carried.sent:

@@ -53,6 +53,12 @@ def advice_for(
     return advice
 
 
+def _first(unmatched: list[str]) -> str:
+    """ "'Frnt Dor' on the deny list (ZWAVE_MCP_DENY) matches no device (and 2 more)" """
+    more = len(unmatched) - 1
+    return unmatched[0] + (f" (and {more} more entr{'y' if more == 1 else 'ies'} like it)" if more else "")
+
+
 def specs(app: App) -> list[ToolSpec]:
     settings = app.settings
 
@@ -88,6 +94,10 @@ def specs(app: App) -> list[ToolSpec]:
             )
         if health.waiting_for and not health.problem:
             summary += f" Still waiting for {health.waiting_for}."
+        unmatched = app.devices.unmatched_entries()
+        if unmatched:
+            # Said, not only logged: an entry written for a device that it does not cover protects nothing.
+            summary = summary.removesuffix(".") + f"; the policy entry {_first(unmatched)}."
         return HealthReport(
             summary=summary,
             healthy=not problems,
@@ -119,7 +129,16 @@ def specs(app: App) -> list[ToolSpec]:
             problems=problems,
             advice=advice_for(
                 health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
+            )
+            + (
+                [
+                    "Correct the policy entries that match no device (zwave-mcp config lists them): "
+                    "they protect nothing as written."
+                ]
+                if unmatched
+                else []
             ),
+            policyEntriesMatchingNoDevice=unmatched,
         )
 
     return [

@@ -169,7 +169,11 @@ def specs(app: App) -> list[ToolSpec]:
                 LockUserCalls(device.node_id),
             )
             raise PolicyRefusal(app.gate.refuse(stub, early.message).sentence)
-        async with app.devices.locks.holding([device.key]):
+        planned_changes: list[tuple[Any, Change]] = []
+
+        async def planner() -> Change:
+            # The users as the lock reports them now: read with the lock held, and read again after the
+            # person's answer (the gate holds no device while it asks).
             users = await users_of(device)
             planned = plan(
                 device,
@@ -181,9 +185,13 @@ def specs(app: App) -> list[ToolSpec]:
                 mac=app.policy.tokens.mac,
             )
             gate_change = lock_user_change(TOOL, device, planned)
-            result = await app.gate.apply(
-                gate_change, token=args.confirmationToken, ask=asker_for(ctx, app.questions)
-            )
+            planned_changes.append((planned, gate_change))
+            return gate_change
+
+        result = await app.gate.run(
+            planner, token=args.confirmationToken, ask=asker_for(ctx, app.questions), holding=[device.key]
+        )
+        planned, gate_change = planned_changes[-1]
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
         sender = gate_change.sender

@@ -249,7 +249,7 @@ OUTCOME_HELP = (
     "confirmed: a report of the device after the command matches; working: it is on its way; queued: it "
     "sleeps and applies it on waking; unconfirmed: sent, no report in time; failed: with zwave-js's reason; "
     "unknown: zwave-js-ui did not answer in time, it may still have happened; declined; needs_confirmation; "
-    "dry_run"
+    "dry_run; unchanged: nothing sent or asked, the device already reports what it would set"
 )
 
 
@@ -339,6 +339,10 @@ class HealthReport(ToolResult):
     lastMessageAgeSeconds: float | None = None
     problems: list[str] = Field(default_factory=list)
     advice: list[str] = Field(default_factory=list)
+    policyEntriesMatchingNoDevice: list[str] = Field(
+        default_factory=list,
+        description="Allow, deny, hide and confirm entries that cover no device as written (they protect nothing)",
+    )
 
 
 class Scene(BaseModel):
