@@ -30,3 +30,36 @@ def words_of(text: str) -> list[str]:
 
 def normalize(text: str) -> str:
     return " ".join(words_of(text))
+
+
+# Last words ending in "s" that are one thing, not many.
+_SINGULAR_ENDINGS = ("ss", "us", "is", "as", "os", "ys")
+
+
+def names_many(name: str) -> bool:
+    """Does a device's name read as a plural ("Living Room Blinds", "Porch Lights")? Then a sentence says
+    "are", not "is". A name ending in a number or a word like "Glass", "Status" or "Gas" is one thing."""
+    words = name.split()
+    last = words[-1].casefold() if words else ""
+    return last.isalpha() and len(last) > 3 and last.endswith("s") and not last.endswith(_SINGULAR_ENDINGS)
+
+
+def agreeing(name: str, sentence: str) -> str:
+    """`sentence`, which starts with `name` followed by "is"/"has"/"was", with the verb (and "its", "it
+    has") agreeing with the name: "Living Room Blinds are now open", "… have not reported their position"."""
+    if not names_many(name) or not sentence.startswith(name + " "):
+        return sentence
+    rest = sentence[len(name) + 1 :]
+    for one, many in (("is ", "are "), ("has ", "have "), ("was ", "were ")):
+        if rest.startswith(one):
+            rest = f"{many}{rest[len(one) :]}"
+            for it, they in (
+                (" its ", " their "),
+                ("; it has ", "; they have "),
+                ("; it is ", "; they are "),
+                ("; it reports ", "; they report "),
+                (" and reports ", " and report "),
+            ):
+                rest = rest.replace(it, they)
+            return f"{name} {rest}"
+    return sentence

@@ -9,7 +9,8 @@ replacement character), here and only here:
 - `encodable(text)` for one string;
 - `loads_json(data, **kwargs)` for JSON text (`json.loads` arguments pass through, `object_hook`
   included, which then receives objects already cleaned);
-- `loads_json_fast(data)` for JSON bytes from the network: the same result, faster.
+- `loads_json_fast(data)` for JSON bytes from the network: the same result, faster;
+- `loads_json_strict(data)` for what zwave-js-ui sends: the same, refusing NaN and Infinity (not JSON).
 
 Names and labels the gateway gives (a node's name and room, a value's label and unit) are spoken, listed
 and offered as completions, and people type them back into tool arguments, which refuse control
@@ -61,6 +62,24 @@ def plain_text(text: str, max_len: int = NAME_MAX) -> str:
     return plain if len(plain) <= max_len else plain[: max_len - 1].rstrip() + "…"
 
 
+# What a terminal obeys rather than shows: control characters (escape sequences, bells, carriage returns,
+# line breaks that forge a line), C1 controls, line and paragraph separators, bidirectional overrides.
+_TERMINAL_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff" + "".join(sorted(BIDI_CONTROLS)) + "]"
+)
+# Of those, what `json.dumps(..., ensure_ascii=False)` leaves as it is (it escapes the rest itself).
+JSON_TERMINAL_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029" + "".join(sorted(BIDI_CONTROLS)) + "]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` for a terminal: every character it would obey instead of show written as its escape
+    (`\\x1b`, `\\n`, `\\u202e`), so a name from the network or a file can neither colour, ring, move
+    the cursor nor forge a line. Most text is returned as it is, at once."""
+    if text.isprintable():
+        return text
+    return _TERMINAL_UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
 def loads_json(
     data: bytes | bytearray | str, *, decoder: json.JSONDecoder | None = None, **kwargs: Any
 ) -> Any:
@@ -82,7 +101,7 @@ def loads_json(
     return _clean(json.loads(text, object_hook=clean_object, **kwargs))
 
 
-_from_json: Callable[[bytes | bytearray], Any] | None = None
+_from_json: Callable[..., Any] | None = None
 
 
 def loads_json_fast(data: bytes | bytearray) -> Any:
@@ -103,6 +122,65 @@ def loads_json_fast(data: bytes | bytearray) -> Any:
         return _from_json(data)
     except ValueError:
         return loads_json(data)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_json_strict(data: bytes | bytearray | str) -> Any:
+    """`loads_json_fast` (or `loads_json` for text) that refuses NaN and Infinity: JSON has neither, and
+    JavaScript's `JSON.stringify` writes them as null, so nothing zwave-js-ui sends can hold them. Raises
+    `ValueError` for them as for any other text that is not JSON."""
+    global _from_json
+    if not isinstance(data, str):
+        if _from_json is None:
+            from pydantic_core import from_json
+
+            _from_json = from_json
+        try:
+            return _from_json(data, allow_inf_nan=False)
+        except ValueError:
+            pass  # the standard library decides (and cleans lone surrogates), as in `loads_json_fast`
+    return loads_json(data, parse_constant=_refuse_constant)
+
+
+def json_text(value: Any, **kwargs: Any) -> str:
+    """`json.dumps` whose result is always JSON: NaN and the infinities (which `json.dumps` writes bare,
+    and no JSON parser reads) become null. The gateway's edge keeps them out; this is the last guard of
+    every document a client or a bug report reads."""
+    try:
+        return json.dumps(value, allow_nan=False, **kwargs)
+    except ValueError:
+        return json.dumps(_finite(value), allow_nan=False, **kwargs)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if value - value == 0 else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
+
+
+def json_kind(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's words ("null", "a number", "text", …): what an error
+    message says instead of Python's type names ("NoneType", "int")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "not JSON"
 
 
 def _clean(value: Any) -> Any:

@@ -53,9 +53,28 @@ def test_explain_reads_the_live_network(
 def test_an_unreachable_gateway_is_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(explain, "LIVE_TIMEOUT_S", 1.0)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("ZWAVE_MCP_MQTT_URL", "mqtt://127.0.0.1:9")
     assert explain.main([]) == 1
     err = capsys.readouterr().err
     assert err.startswith("zwave-mcp explain: ") and err.count("\n") == 1, err
+
+
+def test_a_wrong_gateway_name_is_said_by_explain_not_still_loading(
+    mosquitto: Any,
+    simulator_factory: Callable[..., Simulator],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import time
+
+    sim = simulator_factory()
+    _point_at(monkeypatch, tmp_path, mosquitto.url, sim)
+    started = time.monotonic()
+    # The flags the README promises, over the environment.
+    assert explain.main(["--gateway-name", "not-my-gateway"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not answering" in err and "'not-my-gateway'" in err, err
+    assert "still loading" not in err
+    assert time.monotonic() - started < 8  # not the API timeout and more

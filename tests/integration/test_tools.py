@@ -323,7 +323,7 @@ async def test_control_blinds(mosquitto: Any, sim: Simulator, requests: MessageC
         )
         assert_outcome(position, "confirmed")
         assert level_matches(sim_value(sim, 10, 106, "currentValue", key=key), 40)
-        assert position.text == "Done: Living Room Blinds is now 40 % open, as the device reported."
+        assert position.text == "Done: Living Room Blinds are now 40 % open, as the device reported."
         wait_writes(requests, 2)
         requests.clear()
         stop = await call(client, CONTROL, {"deviceName": "living room blinds", "action": "stop"})

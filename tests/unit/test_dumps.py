@@ -151,14 +151,14 @@ def test_ids_are_kept_and_duplicates_refused() -> None:
     [
         ({}, "expected a zwave-js-server node state"),
         ([], "the list is empty"),
-        ("text", "found a JSON str"),
-        ([1, 2], "item 0 is a JSON int"),
+        ("text", "found text"),
+        ([1, 2], "item 0 is a number"),
         ([{"name": "x"}], "item 0 has neither nodeId nor id"),
         ({"nodeId": "five"}, "nodeId 'five'"),
         ({"nodeId": 0}, "nodeId 0"),
         ({"id": -3, "values": {}}, "id -3"),
         ({"2": {"name": "Lamp", "loc": "Hall"}}, "zwave-js-ui's nodes.json"),
-        ({"data": {"state": "x"}}, "found a JSON str"),
+        ({"data": {"state": "x"}}, "found text"),
     ],
 )
 def test_what_is_not_a_dump_is_one_line_saying_what_was_expected(data: Any, words: str) -> None:
@@ -196,7 +196,7 @@ def test_junk_inside_a_node_state_is_skipped_not_raised() -> None:
         (b"{not json", "not JSON (line 1)"),
         (b"\xff\xfe\x00", "not UTF-8 text"),
         (b"[" * 100000, "not JSON"),
-        (b"42", "found a JSON int"),
+        (b"42", "found a number"),
     ],
 )
 def test_a_broken_file_is_one_line_naming_the_file(tmp_path: Path, content: bytes, words: str) -> None:

@@ -35,6 +35,7 @@ from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.devices.readings import readings
 from zwave_mcp.devices.resolve import DeviceIndex
 from zwave_mcp.devices.service import _nothing_to_do
+from zwave_mcp.names import agreeing
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.tools.control import control_sentence
@@ -159,7 +160,8 @@ def _device_lines(device: Device) -> Iterator[str]:
             value.value = before
     for value in device.all_values():
         for sample in _samples(value):
-            yield f"event {value.label} = {sample!r} | {device.name} {change_phrase(device, value, sample)}"
+            said = agreeing(device.name, f"{device.name} {change_phrase(device, value, sample)}")
+            yield f"event {value.label} = {sample!r} | {said}"
     for action in available_actions(device):
         for args in ACTION_ARGS.get(action, [{}]):
             try:

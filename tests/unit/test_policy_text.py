@@ -37,7 +37,7 @@ def test_plain_text_passes_unchanged(value):
             "Parameter 'deviceName' contains the control character U+D800 at position 2; use plain text.",
         ),
         ("a" * 10_000, "Parameter 'deviceName' is too long (10000 characters); at most 200 are accepted."),
-        (42, "Parameter 'deviceName' must be text, not int."),
+        (42, "Parameter 'deviceName' must be text, not a number."),
     ],
 )
 def test_refusals_say_what_and_where(value, message):

@@ -38,3 +38,19 @@ def test_make_test_expansion_matches_the_makefile() -> None:
     assert expansion("test").endswith(command), (command, expansion("test"))
     assert MAKEFILE.startswith("#") and "test: $(INSTALLED) mosquitto inspector" in MAKEFILE
     assert "mosquitto" in expansion("test") and "npm ci --prefix .ci/node" in expansion("test")
+
+
+def test_the_inspector_commands_pin_the_tested_inspector_and_say_its_node() -> None:
+    import json
+
+    section = README[README.index("### MCP Inspector") : README.index("### Docker")]
+    pinned = json.loads((ROOT / ".ci" / "node" / "package.json").read_text("utf-8"))["dependencies"][
+        "@modelcontextprotocol/inspector"
+    ]
+    lock = json.loads((ROOT / ".ci" / "node" / "package-lock.json").read_text("utf-8"))
+    needs = lock["packages"]["node_modules/@modelcontextprotocol/inspector"]["engines"]["node"]  # ">=22.19.0"
+    commands = [line for line in section.splitlines() if line.startswith("npx ")]
+    assert commands and all(f"@modelcontextprotocol/inspector@{pinned} " in c for c in commands), commands
+    assert f"Node.js {needs.removeprefix('>=').removesuffix('.0')} or newer" in section
+    assert "…" not in "\n".join(commands)  # commands work as written: no placeholder left in them
+    assert "confirmation token" in section and "cannot use it" in section

@@ -185,4 +185,4 @@ def test_resting_statuses_are_no_news() -> None:
 
 def test_a_scene_controller_with_nothing_else_to_say() -> None:
     controller = real("central_scene_node_state.json", "Hall Buttons")
-    assert sentence(controller) == "Hall Buttons has 2 buttons and reports no readings."
+    assert sentence(controller) == "Hall Buttons have 2 buttons and report no readings."

@@ -24,7 +24,7 @@ SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo", "e
 HELP_FLAGS = ("-h", "--help")
 
 
-def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
+def add_settings_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per setting, named after it (`mqtt_url` → `--mqtt-url`); env vars are the fallback."""
     from zwave_mcp.config import Settings, flag_name
 
@@ -38,7 +38,7 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
             group.add_argument(flag_name(name), dest=name, metavar=name.upper(), help=info.description)
 
 
-def _settings_from(args: argparse.Namespace) -> Settings:
+def settings_from(args: argparse.Namespace) -> Settings:
     """The settings, with every file they name checked: any problem is one `ConfigError` line."""
     from zwave_mcp.config import ConfigError, Settings, check_files, env_name, load_settings
     from zwave_mcp.policy import PolicyConfig
@@ -66,7 +66,7 @@ def _build_parser() -> argparse.ArgumentParser:
         usage="zwave-mcp [COMMAND] [OPTIONS]",
         description="MCP stdio server for Z-Wave homes run by zwave-js-ui's MQTT gateway. With no command "
         "it serves (that is how an MCP client starts it).",
-        epilog="Settings come from ZWAVE_MCP_* environment variables or the flags of serve/config/tools. "
+        epilog="Settings come from ZWAVE_MCP_* environment variables or the flags of serve/config/tools/explain. "
         "Run 'zwave-mcp COMMAND --help' for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"zwave-mcp {__version__}")
@@ -76,19 +76,19 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="zwave-mcp serve",
         help="run the MCP stdio server (the default; an MCP client starts this)",
     )
-    _add_settings_flags(serve)
+    add_settings_flags(serve)
     config = sub.add_parser(
         "config",
         prog="zwave-mcp config",
         help="print the effective settings as JSON, secrets redacted, and the policy list entries that "
         "match no device on the network",
     )
-    _add_settings_flags(config)
+    add_settings_flags(config)
     tools = sub.add_parser(
         "tools", prog="zwave-mcp tools", help="print the tool definitions as JSON for another client format"
     )
     tools.add_argument("--format", choices=("mcp", "openai", "ollama", "anthropic"), default="mcp")
-    _add_settings_flags(tools)
+    add_settings_flags(tools)
     # These parse their own arguments (`zwave-mcp check-stdio --help` shows them).
     sub.add_parser(
         "check-stdio",
@@ -140,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
-        settings = _settings_from(args)
+        settings = settings_from(args)
     except ConfigError as exc:
         print(f"zwave-mcp: invalid setting: {exc}", file=sys.stderr)
         return 2

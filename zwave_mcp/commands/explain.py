@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import contextlib
+import logging
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from zwave_mcp.devices import describe
@@ -26,14 +27,21 @@ from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
-from zwave_mcp.server.tools.present import plural
+from zwave_mcp.safetext import JSON_TERMINAL_UNSAFE, json_text, terminal_safe
 
 # Command classes that configure or identify a node rather than say what it is or does; their unused
 # values are counted, not listed (a thermostat has dozens of configuration parameters).
 ADMINISTRATIVE_CCS = frozenset(
     {43, 44, 45, 89, 90, 94, 96, 99, 112, 114, 115, 119, 122, 132, 133, 134, 135, 142}
 )
-LIVE_TIMEOUT_S = 10.0
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+LIVE_MARGIN_S = 2.0  # beyond the API timeout, for the getNodes reply to be taken in
+LIVE_POLL_S = 0.1
 
 
 # -- the report (pure) ---------------------------------------------------------------------------------------
@@ -49,7 +57,8 @@ def explain_nodes(nodes: Iterable[ZNode], now_ms: int | None = None) -> dict[str
     return {
         "nodes": len(report),
         "devices": len(devices),
-        "not_understood": sum(1 for d in devices if d.kind is None),
+        "not_understood": sum(1 for d in devices if not d.understood and not d.node.loading),
+        "loading": sum(1 for d in devices if d.node.loading),
         "report": report,
     }
 
@@ -77,12 +86,18 @@ def _node_report(node: ZNode, devices: list[Device], now_ms: int) -> dict[str, A
 
 def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
     endpoint_of = {v.value_id: v.endpoint for v in device.all_values()}
+    found = describe.readings(device, now_ms)
+    actions = available_actions(device)
+    says = describe.sentence(device)  # before the fault is read: describing it may be what fails
     return {
         "key": device.key,
         "name": device.name,
         "endpoint": device.endpoint,
         "part": device.part,
-        "kind": device.kind.value if device.kind is not None else None,
+        "kind": device.kind.value if device.kind is not None and device.fault is None else None,
+        # zwave-js-ui has not sent its values yet (just after it started): what it is cannot be known yet
+        "loading": device.node.loading,
+        "fault": device.fault,  # why zwave-mcp failed on it (then it is "not understood yet")
         "capabilities": [c.value for c in device.capabilities],
         "readings": [
             {
@@ -93,10 +108,10 @@ def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
                 "endpoint": endpoint_of.get(r.value_id, 0),
                 "value_id": r.value_id,
             }
-            for r in describe.readings(device, now_ms)
+            for r in found
         ],
-        "actions": available_actions(device),
-        "says": describe.sentence(device),
+        "actions": actions,
+        "says": says,
         "values": sorted(v.value_id for v in device.all_values()),
     }
 
@@ -129,7 +144,8 @@ def render_text(explained: dict[str, Any], source: str) -> str:
     lines = [
         f"zwave-mcp explain: {plural(explained['nodes'], 'node')}, {plural(explained['devices'], 'device')} "
         f"from {source}"
-        + (f"; {explained['not_understood']} not understood yet" if explained["not_understood"] else ""),
+        + (f"; {explained['not_understood']} not understood yet" if explained["not_understood"] else "")
+        + (f"; {explained['loading']} still loading" if explained.get("loading") else ""),
     ]
     for node in explained["report"]:
         lines.append("")
@@ -146,11 +162,17 @@ def render_text(explained: dict[str, Any], source: str) -> str:
         for device in node["devices"]:
             lines.extend(_device_lines(device))
         lines.extend(_unused_lines(node))
-    return "\n".join(lines) + "\n"
+    # Every name, label, property and value in it came from the network or a file: shown, never obeyed.
+    return "\n".join(terminal_safe(line) for line in lines) + "\n"
 
 
 def _device_lines(device: dict[str, Any]) -> list[str]:
-    kind = device["kind"] or "not understood yet"
+    if device.get("loading"):
+        kind = "still loading (zwave-js-ui has not sent its values yet)"
+    elif device.get("fault"):
+        kind = f"not understood yet: zwave-mcp {device['fault']}"
+    else:
+        kind = device["kind"] or "not understood yet"
     others = [c for c in device["capabilities"] if c != device["kind"]]
     also = f" (also {', '.join(others)})" if others else ""
     where = f", endpoint {device['endpoint']}" if device["endpoint"] is not None else ""
@@ -193,7 +215,7 @@ def _unused_lines(node: dict[str, Any]) -> list[str]:
         if value["value"] is None:
             current = "no value"
         else:
-            current = json.dumps(value["value"], ensure_ascii=False, default=str)
+            current = json_text(value["value"], ensure_ascii=False, default=str)
             current += f" {value['unit']}" if value["unit"] else ""
         access = "writeable" if value["writeable"] else "read-only"
         lines.append(
@@ -209,59 +231,107 @@ def _quoted(name: str, location: str) -> str:
 
 # -- command ------------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
+    from zwave_mcp.commands.cli import add_settings_flags
+
     parser = argparse.ArgumentParser(
         prog="zwave-mcp explain",
         description="Print how zwave-mcp understands each device: kind, what it reads, what it can do, "
         "and the values no device uses. Attach the output (--json) to a bug report.",
-        epilog="Without --house it reads the live network with the usual ZWAVE_MCP_* settings; hidden "
-        "devices are left out.",
+        epilog="Without --house it reads the live network with the usual settings (ZWAVE_MCP_* or the flags "
+        "below); hidden devices are left out.",
     )
     parser.add_argument(
         "--house",
         metavar="FILE",
-        help="a house file instead of the live network: Home Assistant device diagnostics, zwave-js-server "
-        "node state(s), zwave-js-ui's nodes dump or getNodes reply",
+        help="a house instead of the live network: captured, generated:N[:seed], or a file: Home Assistant "
+        "device diagnostics (one or a list), zwave-js-server node state(s), zwave-js-ui's nodes dump or "
+        "getNodes reply",
     )
     parser.add_argument("--json", action="store_true", help="print JSON (for a bug report) instead of text")
+    add_settings_flags(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    with _edge_lines():
+        return _explain(args)
+
+
+def _explain(args: argparse.Namespace) -> int:
     if args.house is not None:
         from zwave_mcp.gateway.nodes import parse_node
-        from zwave_mcp.simulator.dumps import DumpError, load_house_file
+        from zwave_mcp.simulator.house import load_house
 
         try:
-            house = load_house_file(args.house)
-        except DumpError as exc:
-            print(f"zwave-mcp explain: {exc}", file=sys.stderr)
-            return 2
+            house = load_house(args.house)
+        except ValueError as exc:  # a DumpError, or a generated:N it cannot read
+            return _fail(str(exc), 2)
         nodes = [n for n in (parse_node(raw) for raw in house) if n is not None]
         source = args.house
     else:
-        loaded = _live_nodes()
+        from zwave_mcp.commands.cli import settings_from
+        from zwave_mcp.config import ConfigError
+
+        try:
+            settings = settings_from(args)
+        except ConfigError as exc:
+            return _fail(f"invalid setting: {exc}", 2)
+        loaded = asyncio.run(_load_live(settings))
         if isinstance(loaded, str):
-            print(f"zwave-mcp explain: {loaded}", file=sys.stderr)
-            return 1
+            return _fail(loaded, 1)
         nodes, source = loaded, "the live network"
     explained = explain_nodes(nodes)
     if args.json:
-        print(json.dumps({"source": source, **explained}, indent=2, ensure_ascii=False, default=str))
+        text = json_text({"source": source, **explained}, indent=2, ensure_ascii=False, default=str)
+        print(JSON_TERMINAL_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
     else:
         sys.stdout.write(render_text(explained, source))
     return 0
 
 
-def _live_nodes() -> list[ZNode] | str:
-    """The live network's visible nodes, or why they could not be had (one line)."""
-    from zwave_mcp.config import ConfigError, load_settings
+def _fail(why: str, code: int) -> int:
+    print(terminal_safe(f"zwave-mcp explain: {why}"), file=sys.stderr)
+    return code
 
+
+class _EdgeLines(logging.Handler):
+    """What the gateway's edge dropped and the devices zwave-mcp failed on, one plain line each on stderr
+    (what a bug report needs); the rest of the server's log (connection retries) is not explain's output."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print(terminal_safe(f"zwave-mcp explain: {record.getMessage()}"), file=sys.stderr)
+        except Exception:
+            self.handleError(record)
+
+
+@contextlib.contextmanager
+def _edge_lines() -> Iterator[None]:
+    """While explaining: the edge's and the boundary's lines on stderr, plain; the rest of the log quiet.
+    What it changed is put back after (explain also runs inside other programs: the tests)."""
+    root = logging.getLogger("zwave_mcp")
+    saved = [(root, root.level, root.propagate)]
+    root.setLevel(logging.CRITICAL)
+    root.propagate = False
+    handler = _EdgeLines()
+    said = [logging.getLogger(name) for name in _SAID]
+    for logger in said:
+        saved.append((logger, logger.level, logger.propagate))
+        logger.setLevel(logging.WARNING)
+        logger.addHandler(handler)
+        logger.propagate = False
     try:
-        settings = load_settings()
-    except ConfigError as exc:
-        return f"invalid setting: {exc}"
-    return asyncio.run(_load_live(settings))
+        yield
+    finally:
+        for logger in said:
+            logger.removeHandler(handler)
+        for logger, level, propagate in saved:
+            logger.setLevel(level)
+            logger.propagate = propagate
+
+
+_SAID = ("zwave_mcp.gateway.nodes", "zwave_mcp.gateway.state", "zwave_mcp.devices.boundary")
 
 
 async def _load_live(settings: Any) -> list[ZNode] | str:
@@ -274,10 +344,21 @@ async def _load_live(settings: Any) -> list[ZNode] | str:
         app = build_app(settings)
     except ConfigError as exc:
         return f"invalid setting: {exc}"
-    app.gateway.start()
+    gateway = app.gateway
+    gateway.start()
+    # Bounded by how long a getNodes may take; over as soon as the reason it cannot load is known (the
+    # broker refused or is unreachable, zwave-js-ui is not there under that prefix and name).
+    deadline = time.monotonic() + settings.api_timeout + LIVE_MARGIN_S
     try:
-        if not await app.gateway.wait_ready(LIVE_TIMEOUT_S):
-            return app.gateway.unavailable_reason() or "the network did not load in time"
-        return [n for i, n in app.gateway.nodes.items() if app.devices.visible_node(i)]
+        while time.monotonic() < deadline:
+            if await gateway.wait_ready(LIVE_POLL_S):
+                return [n for i, n in gateway.nodes.items() if app.devices.visible_node(i)]
+            if (
+                gateway.broker_failed()
+                or gateway.gateway_silent()
+                or gateway.sync.schedule.failure is not None
+            ):
+                break
+        return gateway.unavailable_reason() or "the network did not load in time"
     finally:
-        await app.gateway.stop()
+        await gateway.stop()

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import zwave_classes as zc
+from zwave_mcp.devices.boundary import fault_reason, note_fault
 from zwave_mcp.devices.discovery import Found, discover
 from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, TABLE
 from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
@@ -46,8 +47,30 @@ def build_devices(nodes: Iterable[ZNode]) -> list[Device]:
     """All devices of the house, in node id then endpoint order."""
     devices: list[Device] = []
     for node in sorted(nodes, key=lambda n: n.id):
-        devices.extend(devices_for_node(node))
+        devices.extend(understood_devices(node))
     return devices
+
+
+def understood_devices(node: ZNode) -> list[Device]:
+    """`devices_for_node` inside the boundary: a node whose discovery fails is one device "not understood
+    yet" (with the reason, see `boundary`), and the other nodes of the house are not touched by it."""
+    try:
+        return devices_for_node(node)
+    except Exception as exc:
+        name = device_name(node.display_name, None)
+        device = Device(
+            key=str(node.id),
+            node_id=node.id,
+            endpoint=None,
+            name=name,
+            location=node.display_location,
+            kind=None,
+            capabilities=(),
+            node=node,
+            unclaimed=tuple(node.values.values()),
+        )
+        note_fault(device, fault_reason(exc, "working out what it is"))
+        return [device]
 
 
 def devices_for_node(node: ZNode) -> list[Device]:

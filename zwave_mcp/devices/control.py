@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown, StillLoading
 from zwave_mcp.devices.gate.change import (
@@ -89,6 +90,7 @@ def _plan_unit(plan: ControlPlan) -> str | None:
     return plan.writes[0].value.unit if plan.writes else None
 
 
+@guarded("working out what it can do", lambda device: [])
 def available_actions(device: Device) -> list[str]:
     """The actions this device takes, in `ACTIONS` order."""
     v = device.values

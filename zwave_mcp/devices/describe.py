@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.levels import is_number, to_percent
@@ -40,6 +41,7 @@ from zwave_mcp.devices.thermostats import (
 from zwave_mcp.devices.thermostats import temperature as _temperature
 from zwave_mcp.devices.zwave_classes import NOTIFICATION
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.names import agreeing
 
 # zwave-js ThermostatMode → how its state reads ("is heating to 21 °C").
 _MODE_VERBS = {1: "heating to", 2: "cooling to", 11: "heating to", 12: "cooling to"}
@@ -64,6 +66,7 @@ _OPENINGS = frozenset(f"{thing} {state}" for thing in ("door", "window") for sta
 LOCK_UNKNOWN = 254
 
 
+@guarded("describing it", lambda device: NOT_UNDERSTOOD)
 def state_summary(device: Device) -> str:
     """Short state for lists: "on", "30 %", "locked, door closed", "heating to 21 °C, 20.8 °C now";
     a low battery is added: "locked, door closed, battery low (8 %)"."""
@@ -82,25 +85,29 @@ def _low_battery(device: Device) -> str | None:
 
 
 NO_READINGS = "no readings"
+NOT_UNDERSTOOD = "not understood yet"
 STILL_LOADING = "still loading"  # zwave-js-ui has not sent the device's values yet (ZNode.loading)
 
 
 def _state_summary(device: Device, with_power: bool = True, with_slats: bool = False) -> str:
     v = device.values
-    if not device.understood and device.unclaimed:
-        return "not understood yet"
+    if device.fault is not None or (not device.understood and device.unclaimed):
+        return NOT_UNDERSTOOD
     if device.has(Capability.LOCK):
         return _lock_summary(device)
     if device.has(Capability.THERMOSTAT):
         mode, besides, temperature = _thermostat_parts(device)
         text = f"{mode}, {temperature} now" if temperature else mode
         return f"{text}; {', '.join(besides)}" if besides else text  # "off, 21 °C now; heating set to 20 °C"
-    if device.has(Capability.COVER):
+    if device.has(Capability.COVER) and m.COVER_TARGET in v:
         position = _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
         tilt = level_percent(v.get(m.TILT_CURRENT) or v.get(m.TILT_TARGET)) if with_slats else None
         if tilt is None or position == "position unknown":
             return position
         return f"{position}, slats tilted {tilt} %"  # the full answer says them, a list does not
+    if device.has(Capability.COVER) and m.TILT_TARGET in v:  # slats only (a Window Covering tilt)
+        slats = slat_words(device)
+        return "slats not reported yet" if slats is None else f"slats {slats}"
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         return _fan_summary(device)
     if m.VALVE_TARGET in v:
@@ -148,13 +155,18 @@ def _acts(device: Device) -> bool:
     return any(device.has(c) for c in m.ACTUATORS)
 
 
+def _not_described(device: Device) -> str:
+    return f"{device.name} is {NOT_UNDERSTOOD}: zwave-mcp could not describe it (the server log says why)."
+
+
+@guarded("describing it", _not_described)
 def sentence(device: Device, *, last_press: str | None = None) -> str:
     """One sentence a voice assistant can say about the device: its state first (with the power it draws:
     "is on, using 12.5 W, 3.2 kWh in total"), then every other reading it reports: alarms, the
     environment, battery. A sensor's readings in the same order, its power and energy before the battery.
     `last_press`: a remote's latest press in words with its time, said last where a clock is at hand
     ("the last press was button 2, held at 20:14")."""
-    text = _sentence(device)
+    text = agreeing(device.name, _sentence(device))
     return f"{text[:-1]}; {last_press}." if last_press and not device.node.loading else text
 
 
@@ -165,6 +177,8 @@ def _sentence(device: Device) -> str:
     found = readings(device, 0)
     if device.has(Capability.THERMOSTAT):
         return _thermostat_sentence(device, found)
+    if device.fault is not None:
+        return _not_described(device)
     if not device.understood and device.unclaimed:
         return f"{name} is not understood yet: zwave-mcp does not know what it does."
     if (lock_door := device.values.get(m.LOCK_DOOR)) is not None:
@@ -200,6 +214,9 @@ def _sentence(device: Device) -> str:
         primary = f"has not reported whether it is locked{door}"
     elif device.has(Capability.COVER) and summary == "position unknown":
         primary = "has not reported its position yet"
+    elif summary.startswith("slats "):  # a blind that only tilts its slats
+        slats = slat_words(device)
+        primary = "has not reported its slats yet" if slats is None else f"has its slats {slats}"
     elif summary.startswith("unknown") and m.VALVE_TARGET in device.values:
         primary = "has not reported whether it is open"
     elif summary.startswith("unknown") and device.kind == Capability.SIREN:
@@ -507,6 +524,17 @@ def _cover_summary(target: ZValue, current: ZValue | None) -> str:
     if level == 0:
         return "closed"
     return "open" if level == 100 else f"{level} % open"
+
+
+def slat_words(device: Device) -> str | None:
+    """Where a blind's slats are: "open", "closed (up)", "tilted to 40 %"; None when not reported."""
+    watch = device.values.get(m.TILT_CURRENT) or device.values.get(m.TILT_TARGET)
+    if watch is None or not is_number(watch.value):
+        return None
+    text = watch.state_text()
+    if text:
+        return _words(text)
+    return f"tilted to {to_percent(watch.value, watch)} %"
 
 
 def cover_open(device: Device) -> bool | None:

@@ -149,6 +149,9 @@ class Device:
     data: Quirks = NO_QUIRKS
     # Values no discovery row claimed: what a bug report about a device not understood needs.
     unclaimed: tuple[ZValue, ...] = ()
+    # Why zwave-mcp failed on this device (its discovery or its description raised): it is then "not
+    # understood yet", with this reason in `explain` and the log, and every other device answers as usual.
+    fault: str | None = None
     # A part of a node that is not its main function: what tells it apart in its name ("2", "White
     # channel"); None for the whole node or its main part, which has the node's own name (`build`).
     part: str | None = None
@@ -157,8 +160,9 @@ class Device:
 
     @property
     def understood(self) -> bool:
-        """False for a device no discovery row made anything of: "not understood yet", never "no readings"."""
-        return self.kind is not None
+        """False for a device no discovery row made anything of, or one zwave-mcp failed on: "not
+        understood yet", never "no readings"."""
+        return self.kind is not None and self.fault is None
 
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities

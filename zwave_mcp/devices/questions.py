@@ -64,9 +64,14 @@ def _on(device: Device) -> bool | None:
     return is_on(device) if _switchable(device) else None
 
 
+def _opens(device: Device) -> bool:
+    """A cover that opens (a blind that only tilts its slats does not: they are not a way in or out)."""
+    return device.has(Capability.COVER) and m.COVER_TARGET in device.values
+
+
 def _open(device: Device) -> bool | None:
     """Covers, doors a lock reports, contact sensors: open at all."""
-    if device.has(Capability.COVER):
+    if _opens(device):
         return cover_open(device)
     if device.has(Capability.LOCK):
         return door_open(device)
@@ -108,7 +113,7 @@ _TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device],
 
 
 def _applies_open(device: Device) -> bool:
-    if device.has(Capability.COVER) or (device.has(Capability.LOCK) and m.LOCK_DOOR in device.values):
+    if _opens(device) or (device.has(Capability.LOCK) and m.LOCK_DOOR in device.values):
         return True
     return any(r.sensor in _DOOR_SENSORS for r in readings(device, 0))
 

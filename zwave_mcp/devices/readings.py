@@ -15,6 +15,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
+from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presses import is_press
@@ -89,6 +90,7 @@ class Reading:
         return f"{label} {_amount(self)}"
 
 
+@guarded("reading its values", lambda device: [])
 def readings(device: Device, now_ms: int) -> list[Reading]:
     """Every reading of the device (sensors, binary sensors, notifications, meters, energy production,
     battery), alarms first and the battery last, each value once."""

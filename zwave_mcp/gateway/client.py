@@ -121,7 +121,12 @@ class ZwaveGateway:
         if self.started_monotonic is None:
             return
         deadline = self.started_monotonic + grace_s
-        while not self.sync.loaded and time.monotonic() < deadline and not self.broker_failed():
+        while (
+            not self.sync.loaded
+            and time.monotonic() < deadline
+            and not self.broker_failed()
+            and not self.sync.gateway_silent()  # a wrong prefix or name: said at once, not after the grace
+        ):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
                     self.sync.synced.wait(), min(SETTLE_POLL_S, deadline - time.monotonic())
@@ -132,6 +137,10 @@ class ZwaveGateway:
         (a resource, a prompt) checks first, so it never answers from a house not loaded yet."""
         await self.settle()
         return self.unavailable_reason()
+
+    def gateway_silent(self) -> bool:
+        """No zwave-js-ui of our prefix and name is on the broker (see `Sync.gateway_silent`)."""
+        return self.sync.gateway_silent()
 
     def broker_failed(self) -> bool:
         """The broker refused a lane or could not be reached since the last connection attempt."""

@@ -6,6 +6,7 @@ Missing keys are normal (the Broadcast node has almost none); nothing here raise
 from __future__ import annotations
 
 import gc
+import logging
 import math
 import sys
 from collections.abc import Callable
@@ -13,7 +14,9 @@ from typing import Any
 
 from zwave_mcp.gateway.model import SharedTable, ValueState, ZNode, ZValue
 from zwave_mcp.gateway.secrets import is_secret_value
-from zwave_mcp.safetext import loads_json, plain_text
+from zwave_mcp.safetext import json_kind, loads_json, plain_text
+
+log = logging.getLogger(__name__)
 
 UNIT_MAX = 20
 FLIRS_PERIODS = frozenset({"250ms", "1000ms"})
@@ -94,15 +97,29 @@ def _shared_cc_specific(raw: Any) -> dict[str, Any] | None:
     return _SHARED_CC_SPECIFIC.get(tuple(raw.items()), lambda: raw)
 
 
+_STATE_TYPES = frozenset({int, float, str, bool, type(None)})  # what a state's value can be
+
+
 def parse_states(raw: Any) -> list[ValueState]:
     if not isinstance(raw, list):
         return []
-    pairs = tuple((s.get("value"), plain_text(str(s.get("text", "")))) for s in raw if isinstance(s, dict))
+    pairs = tuple(
+        (s.get("value"), plain_text(str(s.get("text", ""))))
+        for s in raw
+        if isinstance(s, dict) and type(s.get("value")) in _STATE_TYPES and _plain_json(s.get("value"))
+    )
     return _SHARED_STATES.get(pairs, lambda: [ValueState(v, _intern(t)) for v, t in pairs])
 
 
 # zwave-js gives a value's property and propertyKey as text or a number.
 _ID_PART_TYPES = frozenset({str, int, float})
+# The largest magnitude of a JavaScript number: zwave-js cannot send an integer beyond it.
+JS_NUMBER_MAX = int(sys.float_info.max)
+# zwave-js's types for the text, flags and numbers of a value id and its metadata (`TranslatedValueID`,
+# `ValueMetadata`); what zwave-js-ui adds (`stateless`) likewise. Anything else is dropped at the edge.
+_TEXT_FIELDS = ("commandClassName", "propertyName", "propertyKeyName", "label", "type", "unit", "description")
+_FLAG_FIELDS = ("readable", "writeable", "stateless")
+_NUMBER_FIELDS = ("min", "max")
 
 
 def _bound(raw: Any) -> float | None:
@@ -110,11 +127,82 @@ def _bound(raw: Any) -> float | None:
     return None if number is None else _shared_number(number)
 
 
+def json_problem(raw: Any) -> str | None:
+    """Why a decoded JSON value cannot have come from zwave-js (a JavaScript value), or None: NaN or
+    Infinity (not JSON), or an integer beyond any JavaScript number, anywhere inside it."""
+    kind = type(raw)
+    if kind is float:
+        return None if math.isfinite(raw) else f"{raw!r} is not a number JSON has"
+    if kind is int:
+        return None if -JS_NUMBER_MAX <= raw <= JS_NUMBER_MAX else "an integer beyond any number zwave-js has"
+    if kind is dict:
+        for item in raw.values():
+            if (problem := json_problem(item)) is not None:
+                return problem
+    elif kind is list:
+        for item in raw:
+            if (problem := json_problem(item)) is not None:
+                return problem
+    return None
+
+
+def _plain_json(raw: Any) -> bool:
+    """No NaN, Infinity or integer beyond JavaScript's numbers in it (most values are text or flags)."""
+    kind = type(raw)
+    return raw is None or kind is bool or kind is str or json_problem(raw) is None
+
+
+def reject(node_id: Any, value_id: Any, what: str) -> None:
+    """One line for something from MQTT (or a house file) that zwave-js cannot have sent, dropped."""
+    log.warning(
+        "dropped what zwave-js cannot have sent: node %s, value %s: %s",
+        node_id,
+        value_id,
+        what,
+        extra={"node": node_id, "value_id": value_id, "problem": what},
+    )
+
+
+def _fitted(raw: dict[str, Any], node_id: int, value_id: str) -> dict[str, Any]:
+    """`raw` without what zwave-js's types do not allow (each dropped field logged once): the slow path
+    of `parse_value`, for values that failed its quick check."""
+    fitted = dict(raw)
+    for key in _TEXT_FIELDS:
+        item = fitted.get(key)
+        if item is not None and type(item) is not str:
+            reject(node_id, value_id, f"{key} is {json_kind(item)}, zwave-js sends text")
+            del fitted[key]
+    for key in _FLAG_FIELDS:
+        item = fitted.get(key)
+        if item is not None and type(item) is not bool:
+            reject(node_id, value_id, f"{key} is {json_kind(item)}, zwave-js sends true or false")
+            del fitted[key]
+    for key in _NUMBER_FIELDS:
+        item = fitted.get(key)
+        if item is not None and (type(item) not in (int, float) or json_problem(item) is not None):
+            reject(node_id, value_id, f"{key} is {json_kind(item)} that is no JavaScript number")
+            del fitted[key]
+    states = fitted.get("states")
+    if states is not None and not isinstance(states, list):
+        reject(node_id, value_id, f"states is {json_kind(states)}, zwave-js-ui sends a list")
+        del fitted["states"]
+    cc_specific = fitted.get("ccSpecific")
+    if cc_specific is not None and (type(cc_specific) is not dict or json_problem(cc_specific) is not None):
+        reject(node_id, value_id, f"ccSpecific is {json_kind(cc_specific)} zwave-js cannot send")
+        del fitted["ccSpecific"]
+    for key in ("value", "default"):
+        if key in fitted and (problem := json_problem(fitted[key])) is not None:
+            reject(node_id, value_id, f"its {key}: {problem}")
+            del fitted[key]
+    return fitted
+
+
 # parse_value runs once per value of getNodes (~58k for 4,000 nodes), so it is written for speed: one
 # dict lookup per key, exact-type checks first (JSON gives plain int/float/str), no helper calls on the
 # common path. The slower isinstance forms still decide for anything unusual, so results are the same.
 def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | None:
-    """A zwave-js-ui value object → `ZValue`; None when it lacks the ValueID parts."""
+    """A zwave-js-ui value object → `ZValue`; None when it lacks the ValueID parts. What zwave-js's types
+    do not allow in its metadata or value (a number for a name, NaN) is dropped with one log line."""
     get = raw.get
     nid = node_id
     if nid is None:
@@ -124,43 +212,100 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     if type(cc) is not int:
         cc = _int(cc)
     prop = get("property")
-    if nid is None or cc is None or type(prop) not in _ID_PART_TYPES:
+    if nid is None or cc is None or type(prop) not in _ID_PART_TYPES or not _plain_json(prop):
         return None
     endpoint = get("endpoint")
     if type(endpoint) is not int:
         endpoint = _int(endpoint) or 0
     prop_key = get("propertyKey")
-    if prop_key is not None and type(prop_key) not in _ID_PART_TYPES:
+    if prop_key is not None and (type(prop_key) not in _ID_PART_TYPES or not _plain_json(prop_key)):
         return None  # an object or list cannot name a value (and could not be a dictionary key)
     value_id = get("id")
     if type(value_id) is not str:
         value_id = value_id_of(nid, cc, endpoint, prop, prop_key)
+    cc_name = get("commandClassName")
     property_name = get("propertyName")
+    key_name = get("propertyKeyName")
+    label = get("label")
+    kind = get("type")
     unit = get("unit")
+    description = get("description")
+    readable = get("readable", True)
+    writeable = get("writeable", False)
+    stateless = get("stateless", False)
     low = get("min")
     high = get("max")
     raw_states = get("states")
     cc_specific = get("ccSpecific")
-    last_update = get("lastUpdate")
     current = get("value")
     default = get("default")
+    if not (  # zwave-js's types, checked in one go; anything else takes the slow path that drops it
+        (cc_name is None or type(cc_name) is str)
+        and (property_name is None or type(property_name) is str)
+        and (key_name is None or type(key_name) is str)
+        and (label is None or type(label) is str)
+        and (kind is None or type(kind) is str)
+        and (unit is None or type(unit) is str)
+        and (description is None or type(description) is str)
+        and (readable is True or readable is False or readable is None)
+        and (writeable is False or writeable is True or writeable is None)
+        and (stateless is False or stateless is True or stateless is None)
+        and (raw_states is None or type(raw_states) is list)
+        # numbers: `x - x == 0` is false for NaN and the infinities (no call on the common path)
+        and (
+            low is None
+            or (type(low) is float and low - low == 0)
+            or (type(low) is int and -JS_NUMBER_MAX <= low <= JS_NUMBER_MAX)
+        )
+        and (
+            high is None
+            or (type(high) is float and high - high == 0)
+            or (type(high) is int and -JS_NUMBER_MAX <= high <= JS_NUMBER_MAX)
+        )
+        and (cc_specific is None or (type(cc_specific) is dict and _plain_json(cc_specific)))
+        and (
+            current is None
+            or type(current) is bool
+            or type(current) is str
+            or (type(current) is int and -JS_NUMBER_MAX <= current <= JS_NUMBER_MAX)
+            or (type(current) is float and current - current == 0)
+            or _plain_json(current)
+        )
+        and (default is None or _plain_json(default))
+    ):
+        fitted = _fitted(raw, nid, value_id)
+        get = fitted.get
+        cc_name, property_name, key_name = (
+            get("commandClassName"),
+            get("propertyName"),
+            get("propertyKeyName"),
+        )
+        label, kind, unit, description = get("label"), get("type"), get("unit"), get("description")
+        readable, writeable, stateless = (
+            get("readable", True),
+            get("writeable", False),
+            get("stateless", False),
+        )
+        low, high, raw_states, cc_specific = get("min"), get("max"), get("states"), get("ccSpecific")
+        current, default = get("value"), get("default")
     if (cc == 99 or cc == 131) and is_secret_value(cc, prop):
         current = default = None  # a lock code: the value is known to exist, its code is never kept
+    last_update = get("lastUpdate")
     return ZValue(
         value_id,
         nid,
         cc,
-        _intern(str(get("commandClassName") or "")),
+        _intern(cc_name or ""),
         endpoint,
         _shared_text(prop),
         _shared_text(prop_key),
         _shared_text(property_name),
-        _shared_text(get("propertyKeyName")),
-        _intern(plain_text(str(get("label") or property_name or prop))),
-        _intern(str(get("type") or "any")),
-        bool(get("readable", True)),
-        bool(get("writeable", False)),
-        _intern(plain_text(unit, UNIT_MAX)) if isinstance(unit, str) else None,
+        _shared_text(key_name),
+        _intern(plain_text(str(label or property_name or prop))),
+        _intern(kind or "any"),
+        readable is not False,
+        writeable is True,
+        _intern(plain_text(unit, UNIT_MAX)) if unit is not None else None,
         None
         if low is None
         else _shared_number(low)
@@ -173,12 +318,18 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         else _bound(high),
         parse_states(raw_states) if raw_states else _NO_STATES,
         None if cc_specific is None else _shared_cc_specific(cc_specific),
-        bool(get("stateless", False)),
+        stateless is True,
         _shared_number(current) if type(current) is int or type(current) is float else current,
         _int(last_update),
         default,
-        description if type(description := get("description")) is str else None,
+        description,
     )
+
+
+def read_int(text: str) -> int | float:
+    """`json.loads`'s `parse_int` for text that may hold an integer of thousands of digits: one beyond any
+    JavaScript number reads as an infinity (which the edge then drops), not as an error for the whole."""
+    return int(text) if len(text) < 310 else float(text)
 
 
 def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
@@ -220,7 +371,14 @@ def decode_with_values(payload: bytes | bytearray | str, details: bool = True) -
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return loads_json(payload, object_hook=_nodes_hook(details))
+        try:
+            return loads_json(payload, object_hook=_nodes_hook(details))
+        except ValueError as exc:
+            if "digits" not in str(exc):
+                raise
+            # An integer of thousands of digits (beyond what Python converts, and beyond any JavaScript
+            # number): read as infinity, so that its value alone is dropped, not the whole house.
+            return loads_json(payload, object_hook=_nodes_hook(details), parse_int=read_int)
     finally:
         if was_enabled:
             gc.enable()

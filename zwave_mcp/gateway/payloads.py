@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from zwave_mcp.safetext import loads_json, loads_json_fast
+from zwave_mcp.safetext import loads_json_strict
 
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
 # getNodes are decoded by the API client, not here.
@@ -94,7 +94,8 @@ _NOTHING = object()
 
 
 def decode_json(payload: bytes | bytearray | str) -> Any:
-    """JSON text → Python, or `Undecodable`. Empty payload → `Undecodable("empty")`."""
+    """JSON text → Python, or `Undecodable`. Empty payload → `Undecodable("empty")`. NaN and Infinity are
+    not JSON (zwave-js-ui's JSON.stringify writes them as null): a payload holding one is not JSON."""
     size = len(payload)
     if size == 0:
         return Undecodable("empty", 0)
@@ -102,7 +103,7 @@ def decode_json(payload: bytes | bytearray | str) -> Any:
         return Undecodable("too large", size)
     try:
         # Lone surrogates become U+FFFD: the text may reach any reply.
-        return loads_json(payload) if isinstance(payload, str) else loads_json_fast(payload)
+        return loads_json_strict(payload)
     except UnicodeDecodeError:
         return Undecodable("not UTF-8", size)
     except (ValueError, RecursionError):

@@ -49,9 +49,11 @@ from zwave_mcp.gateway.nodes import (
     UNIT_MAX,
     apply_node_fields,
     as_float,
+    json_problem,
     parse_node,
     parse_states,
     parse_value,
+    reject,
     value_id_of,
 )
 from zwave_mcp.gateway.payloads import (
@@ -69,7 +71,7 @@ from zwave_mcp.gateway.payloads import (
 )
 from zwave_mcp.gateway.secrets import is_secret_value, scrub_event
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
-from zwave_mcp.safetext import plain_text
+from zwave_mcp.safetext import json_kind, plain_text
 
 logger = logging.getLogger(__name__)
 
@@ -261,6 +263,7 @@ class Inventory:
         if kind is TopicKind.EVENT:
             data = decode_event(payload)
             if isinstance(data, Undecodable):
+                logger.warning("dropped an event zwave-js-ui cannot have sent on %s: %s", topic, data.reason)
                 return self._undecodable(topic, data)
             scrub_event(info.name, data)  # lock codes go no further than here
             for listener in list(self._event_listeners):
@@ -326,6 +329,8 @@ class Inventory:
             return self._node_attribute(topic, node, hit, payload)
         decoded = decode_value(payload, self.payload_type)
         if isinstance(decoded, Undecodable):
+            if decoded.reason != "empty":
+                reject(node.id, hit.value_id, f"a payload that is {decoded.reason} ({decoded.size} bytes)")
             return self._undecodable(topic, decoded)
         value = node.values.get(hit.value_id or "")
         if value is None:
@@ -430,6 +435,9 @@ class Inventory:
             return []  # a lock code (retained user_code topics): never kept, never news
         old = value.value
         new = decoded.value
+        if (problem := json_problem(new)) is not None:
+            reject(value.node_id, value.value_id, f"its new value: {problem}")
+            return []
         if is_momentary(value):
             return self._press(value, new, decoded.time_ms, live)
         old_time = value.last_update_ms
@@ -609,7 +617,11 @@ class Inventory:
         value = node.values.get(vid)
         if value is None and create:
             raw = {**args, "id": vid, "nodeId": node.id, "endpoint": endpoint}
-            raw.update(args.get("metadata") or {})
+            metadata = args.get("metadata")
+            if isinstance(metadata, dict):
+                raw.update(metadata)
+            elif metadata is not None:
+                reject(node.id, vid, f"metadata is {json_kind(metadata)}, zwave-js sends an object")
             raw.pop("value", None)
             value = parse_value(raw, node.id)
             if value is not None:
@@ -622,6 +634,9 @@ class Inventory:
         if value is None or "newValue" not in args or is_secret_value(value.command_class, value.property):
             return []
         new = args["newValue"]
+        if (problem := json_problem(new)) is not None:
+            reject(node.id, value.value_id, f"its new value: {problem}")
+            return []
         if is_momentary(value) or args.get("stateless") is True:
             return self._press(value, new, None, True, from_event=True)
         old = value.value
@@ -666,7 +681,14 @@ def _naming_change(args: Any) -> tuple[str | None, str | None] | None:
 
 
 def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
-    """Refresh a value's metadata from a value object or a metadata event (only keys present)."""
+    """Refresh a value's metadata from a value object or a metadata event (only keys present; one of a
+    type zwave-js does not send is dropped, with one line)."""
+    for key, wanted, fits in _METADATA_TYPES:
+        item = meta.get(key)
+        if item is not None and not fits(item):
+            problem = json_problem(item) if type(item) in (int, float) else None
+            said = problem or f"{json_kind(item)}, zwave-js sends {wanted}"
+            reject(value.node_id, value.value_id, f"metadata {key} is {said}")
     changes: dict[str, Any] = {}
     if isinstance(meta.get("label"), str):
         changes["label"] = plain_text(meta["label"])
@@ -687,6 +709,22 @@ def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
     elif isinstance(states, list):
         changes["states"] = parse_states(states)
     value.update_meta(**changes)
+
+
+def _is_number(item: Any) -> bool:
+    return type(item) in (int, float) and json_problem(item) is None
+
+
+_METADATA_TYPES: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+    ("label", "text", lambda item: isinstance(item, str)),
+    ("type", "text", lambda item: isinstance(item, str)),
+    ("unit", "text", lambda item: isinstance(item, str)),
+    ("readable", "true or false", lambda item: isinstance(item, bool)),
+    ("writeable", "true or false", lambda item: isinstance(item, bool)),
+    ("min", "a number", _is_number),
+    ("max", "a number", _is_number),
+    ("states", "an object or a list", lambda item: isinstance(item, dict | list)),
+)
 
 
 def _state_key(key: str) -> int | str:

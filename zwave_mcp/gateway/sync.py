@@ -30,11 +30,16 @@ from zwave_mcp.gateway.lock_names import LockNames, home_of
 from zwave_mcp.gateway.model import Change
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
+from zwave_mcp.safetext import plain_text
 
 log = logging.getLogger(__name__)
 
 # While loading, at most this many messages wait for the getNodes reply (oldest dropped beyond it).
 MAX_BUFFERED_MESSAGES = 200_000
+# The broker hands over its retained messages at once on subscribing, zwave-js-ui's status among them: this
+# long after connecting without a word from a zwave-js-ui of our prefix and name, none is there (with room
+# for a busy machine; a getNodes that is not answered takes the API timeout, 10 s, to say as much).
+SILENT_GATEWAY_S = 2.0
 _GATEWAY_KINDS = (TopicKind.CLIENT_STATUS, TopicKind.CLIENT_VERSION, TopicKind.DRIVER_STATUS)
 _SKIPPED_KINDS = (TopicKind.SET_REQUEST, TopicKind.FOREIGN)
 
@@ -81,6 +86,8 @@ class Sync:
         self.error: str | None = None  # why the last load failed
         self.schedule = LoadSchedule()
         self.last_message_monotonic: float | None = None
+        self.connected_monotonic: float | None = None  # the value lane's current connection
+        self.gateway_names_seen: set[str] = set()  # zwave-js-ui names publishing under our prefix
         self.loading = False
         self.buffer: deque[tuple[str, bytes | bytearray, bool]] = deque(maxlen=MAX_BUFFERED_MESSAGES)
         self.stopping = False
@@ -98,6 +105,8 @@ class Sync:
         kind = info.kind
         if kind is TopicKind.API_REPLY or kind in _SKIPPED_KINDS:
             # `<prefix>/#` cannot leave out the API replies; the control lane has its own copy.
+            if kind is TopicKind.FOREIGN and topic.endswith("/status") and len(self.gateway_names_seen) < 8:
+                self._note_other_gateway(topic)
             return
         elif self.loading and kind not in _GATEWAY_KINDS:
             self.buffer.append((topic, payload, retain))
@@ -109,11 +118,33 @@ class Sync:
             if self.inventory.status.unmapped_count != unmapped and self.schedule.picture is not None:
                 self._nudge("a value for a node the picture has empty")  # a no-op once it is whole
 
+    def _note_other_gateway(self, topic: str) -> None:
+        """A zwave-js-ui of another name under our prefix (its `_CLIENTS/ZWAVE_GATEWAY-<name>/status`)."""
+        head = f"{self.topics.prefix}/_CLIENTS/ZWAVE_GATEWAY-"
+        if topic.startswith(head):
+            name = topic[len(head) : -len("/status")]
+            if name and "/" not in name:
+                self.gateway_names_seen.add(plain_text(name, 60))
+
+    def gateway_silent(self) -> bool:
+        """Connected for a while, nothing loaded, and not a word from a zwave-js-ui of our prefix and name
+        (not even its retained status): a wrong prefix or name, or zwave-js-ui not on this broker."""
+        status = self.inventory.status
+        return (
+            not self.loaded
+            and self.connected_monotonic is not None
+            and time.monotonic() - self.connected_monotonic >= SILENT_GATEWAY_S
+            and status.client_online is None
+            and status.version is None
+        )
+
     def values_connected(self) -> None:
+        self.connected_monotonic = time.monotonic()
         self.schedule.want("connected to the broker")
         self.begin()
 
     def values_lost(self, reason: str) -> None:
+        self.connected_monotonic = None
         self.synced.clear()
         self.schedule.disconnected()
         self.api.fail_all(reason)
@@ -276,9 +307,9 @@ class Sync:
         self._on_loaded()
         release_freed_memory()
         log.info(
-            "Z-Wave network loaded: %d nodes (%d devices not ready yet), %d buffered messages replayed "
-            "in %.1f ms",
-            len(self.inventory.nodes),
+            "Z-Wave network loaded: %d nodes besides the controller (%d not ready yet), %d buffered "
+            "messages replayed in %.1f ms",
+            picture.devices,
             picture.waiting,
             replayed,
             (time.perf_counter() - started) * 1000,
@@ -327,9 +358,13 @@ class Sync:
         if self.schedule.driver_not_ready:
             return "zwave-js-ui is starting: its Z-Wave driver is not ready yet (loading again when it is)"
         if not self.synced.is_set():  # not loaded since this connection or since zwave-js-ui came back
-            if self.error is not None:
+            if self.error is not None or self.gateway_silent():
+                why = self.error or "nothing on this broker comes from a zwave-js-ui of that prefix and name"
+                if self.gateway_names_seen and self.error is None:
+                    others = ", ".join(repr(n) for n in sorted(self.gateway_names_seen))
+                    why += f"; one named {others} publishes on this prefix"
                 return (
-                    f"zwave-js-ui is not answering {gateway_words} ({self.error}) — check that "
+                    f"zwave-js-ui is not answering {gateway_words} ({why}) — check that "
                     "it is running, that its MQTT gateway uses this broker, and its prefix and name settings"
                 )
             if self.loaded:  # what was loaded before may be out of date: say so rather than use it

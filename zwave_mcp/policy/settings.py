@@ -36,7 +36,7 @@ from zwave_mcp.config import ConfigError, Settings, env_name, read_small_file
 from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.sensitive import SafeBand
 from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import json_kind, loads_json
 
 POLICY_FILE_MAX_BYTES = 1_000_000
 LIST_KEYS = ("allow", "deny", "hide", "confirm_devices")
@@ -160,7 +160,7 @@ def _as_list(value: Any) -> list[str]:
         return value.split(",")
     if isinstance(value, list | tuple):
         return [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value]
-    raise ConfigError(f"expected a list or comma-separated text, got {type(value).__name__}")
+    raise ConfigError(f"expected a list or comma-separated text, got {json_kind(value)}")
 
 
 def load_policy_file(path: Path) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 from zwave_mcp.errors import UserError
 from zwave_mcp.names import normalize
+from zwave_mcp.safetext import json_kind
 
 Field = Literal["any", "name", "location", "node", "capability"]
 
@@ -131,7 +132,7 @@ def parse_terms(spec: str | Iterable[str] | None) -> tuple[Term, ...]:
     terms: dict[tuple[str, str], Term] = {}
     for part in parts:
         if not isinstance(part, str):
-            raise TermError(f"List entries must be text, not {type(part).__name__} ({part!r}).")
+            raise TermError(f"List entries must be text, not {json_kind(part)} ({part!r}).")
         term = parse_term(part)
         if term is not None:
             terms.setdefault((term.field, term.value), term)

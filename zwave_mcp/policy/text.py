@@ -14,6 +14,7 @@ from typing import Any
 
 from zwave_mcp.errors import UserError
 from zwave_mcp.safetext import BIDI_CONTROLS as _BIDI_CONTROLS
+from zwave_mcp.safetext import json_kind
 
 DEFAULT_MAX_LEN = 200
 DEFAULT_MAX_BYTES = 4096
@@ -31,7 +32,7 @@ def _forbidden(ch: str) -> bool:
 def check_text_argument(name: str, value: str, max_len: int = DEFAULT_MAX_LEN) -> str:
     """Return `value` unchanged if it is plain text of at most `max_len` characters, else raise."""
     if not isinstance(value, str):
-        raise InvalidArgument(f"Parameter '{name}' must be text, not {type(value).__name__}.", parameter=name)
+        raise InvalidArgument(f"Parameter '{name}' must be text, not {json_kind(value)}.", parameter=name)
     if len(value) > max_len:
         raise InvalidArgument(
             f"Parameter '{name}' is too long ({len(value)} characters); at most {max_len} are accepted.",

@@ -7,13 +7,13 @@ the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies b
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp_types import SubscribeRequestParams, UnsubscribeRequestParams
 
+from zwave_mcp.safetext import json_text
 from zwave_mcp.server.compat import lowlevel_server
 from zwave_mcp.server.resource_updates import (
     DEVICE_URI_PREFIX,
@@ -50,7 +50,7 @@ def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> Re
     )
     async def devices() -> str:
         await _require_service()
-        return json.dumps([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
+        return json_text([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
 
     @server.resource(
         DEVICE_URI_PREFIX + "{key}",
@@ -68,7 +68,7 @@ def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> Re
             v.value_id: {"label": v.label, "value": v.value, "unit": v.unit, "lastUpdate": v.last_update_ms}
             for v in found.all_values()
         }
-        return json.dumps({"device": summarize(found).model_dump(mode="json"), "values": values})
+        return json_text({"device": summarize(found).model_dump(mode="json"), "values": values})
 
     @server.resource(
         DEVICE_URI_PREFIX + "{key}/history",
@@ -102,9 +102,10 @@ def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> Re
         description="Broker, zwave-js-ui and driver state, and node counts by status.",
         mime_type="application/json",
     )
-    def health() -> str:
+    async def health() -> str:
+        await app.gateway.settle()  # at start-up, the first load (bounded), as the devices resource does
         report = app.devices.health()
-        return json.dumps(
+        return json_text(
             {
                 "ok": report.ok,
                 "problem": report.problem,

@@ -152,10 +152,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"zwave-mcp simulate: cannot reach the MQTT broker at {args.broker}: {exc}", file=sys.stderr)
         sim.scheduler.stop()
         return 1
-    real = sum(1 for n in house if not n.get("virtual")) - 1
+    from zwave_mcp.commands.demo import house_size  # counted as the server lists them
+
     log.info(
-        "simulated zwave-js-ui ready: %d devices on %s, prefix %s (SIGUSR1: graceful restart, SIGUSR2: crash)",
-        real,
+        "simulated zwave-js-ui ready: %s on %s, prefix %s (SIGUSR1: graceful restart, SIGUSR2: crash)",
+        house_size(house),
         args.broker,
         args.prefix,
     )

@@ -21,6 +21,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from zwave_mcp.gateway.nodes import read_int
+from zwave_mcp.safetext import json_kind
+
 Node = dict[str, Any]
 
 CONTROLLER_ID = 1
@@ -61,10 +64,14 @@ def load_house_file(path: str | Path) -> list[Node]:
     except OSError as exc:
         raise DumpError(f"{where}: cannot read it ({exc.strerror or exc})") from None
     try:
-        data = json.loads(text)
+        # An integer of thousands of digits is beyond any JavaScript number: read as an infinity, which the
+        # gateway's edge drops (with a line saying so), rather than an error for the whole house.
+        data = json.loads(text, parse_int=read_int)
     except (json.JSONDecodeError, RecursionError) as exc:
         line = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
         raise DumpError(f"{where}: not JSON{line}; {EXPECTED}") from None
+    except ValueError as exc:  # anything else json refuses
+        raise DumpError(f"{where}: not JSON ({str(exc)[:80]}); {EXPECTED}") from None
     try:
         return house_from_json(data)
     except DumpError as exc:
@@ -74,10 +81,12 @@ def load_house_file(path: str | Path) -> list[Node]:
 def house_from_json(data: Any) -> list[Node]:
     """Decoded JSON of any accepted format → zwave-js-ui nodes, ids kept, a controller added if missing."""
     nodes = ensure_controller(_nodes_of(data))
-    ids = [n["id"] for n in nodes]
-    if len(ids) != len(set(ids)):
-        dup = sorted({i for i in ids if ids.count(i) > 1})
-        raise DumpError(f"node id {dup[0]} appears more than once")
+    seen: set[int] = set()
+    repeated: set[int] = set()
+    for node in nodes:  # one pass: a file of 100,000 nodes is checked at once, not in minutes
+        (repeated if node["id"] in seen else seen).add(node["id"])
+    if repeated:
+        raise DumpError(f"node id {min(repeated)} appears more than once")
     return nodes
 
 
@@ -85,7 +94,7 @@ def _nodes_of(data: Any) -> list[Node]:
     if isinstance(data, list):
         return _from_list(data)
     if not isinstance(data, dict):
-        raise DumpError(f"found a JSON {type(data).__name__}; {EXPECTED}")
+        raise DumpError(f"found {json_kind(data)}; {EXPECTED}")
     if "nodeId" in data:
         return [server_node(data)]
     if isinstance(data.get("id"), int) and "values" in data:
@@ -120,11 +129,13 @@ def _from_list(items: list[Any]) -> list[Node]:
     nodes: list[Node] = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
-            raise DumpError(f"item {index} is a JSON {type(item).__name__}, not a node; {EXPECTED}")
+            raise DumpError(f"item {index} is {json_kind(item)}, not a node; {EXPECTED}")
         if "nodeId" in item:
             nodes.append(server_node(item))
         elif "id" in item and ("values" in item or "isControllerNode" in item or "virtual" in item):
             nodes.append(ui_node(item))
+        elif isinstance(item.get("data"), dict) and "state" in item["data"]:
+            nodes.extend(_nodes_of(item))  # one of a list of Home Assistant device diagnostics downloads
         elif "type" in item:  # zwave-js-server messages (Home Assistant config entry diagnostics)
             result = item.get("result")
             if isinstance(result, dict) and isinstance(result.get("state"), dict):
@@ -251,22 +262,18 @@ def _server_values(node_id: int, raw_values: Any) -> dict[str, Any]:
             continue
         value = _server_value(node_id, raw)
         values[value_key(value)] = value
-    # zwave-js-ui marks a "current" value and names its "target" (`_isCurrentValue`, `_findTargetValue`).
+    # zwave-js-ui marks a "current" value and names its "target" (`_isCurrentValue`, `_findTargetValue`);
+    # the targets are looked up by (class, endpoint, key), so a node of many values is not quadratic.
+    targets: dict[tuple[Any, int, Any], dict[str, Any]] = {}
+    for t in parsed:
+        if re.search("target", str(t["property"]), re.IGNORECASE):
+            place = (t["commandClass"], _int_or(t.get("endpoint"), 0), t.get("propertyKey"))
+            targets.setdefault(place, t)
     for value in values.values():
         name = value.get("propertyName")
         if isinstance(name, str) and re.search("current", name, re.IGNORECASE):
             value["isCurrentValue"] = True
-            target = next(
-                (
-                    t
-                    for t in parsed
-                    if t["commandClass"] == value["commandClass"]
-                    and _int_or(t.get("endpoint"), 0) == value["endpoint"]
-                    and t.get("propertyKey") == value.get("propertyKey")
-                    and re.search("target", str(t["property"]), re.IGNORECASE)
-                ),
-                None,
-            )
+            target = targets.get((value["commandClass"], value["endpoint"], value.get("propertyKey")))
             if target is not None:
                 value["targetValue"] = value_key(_ids_of(target))
     return values
@@ -524,7 +531,9 @@ def _int_or(raw: Any, default: int) -> int:
 
 
 def _int_text(raw: str) -> bool:
-    return bool(re.fullmatch(r"-?\d+", raw))
+    # zwave-js's state keys are numbers of a few digits; thousands of digits are no state (and beyond what
+    # Python converts).
+    return len(raw) <= 20 and bool(re.fullmatch(r"-?\d+", raw))
 
 
 def _text(raw: Any) -> str:

@@ -42,6 +42,30 @@ APP_VERSION = "11.22.2"
 RESTART_MODES = ("graceful", "crash")
 
 
+def rebase_times(nodes: list[Node], now_ms: int) -> None:
+    """Move a house's report times (`lastUpdate`, `lastActive`) so that its latest is now, keeping how far
+    apart they are: a house recorded days ago, started a minute ago, does not have a battery "read 5 days
+    ago" (its battery was read a few minutes before its other reports, as in the recording)."""
+    times = [
+        t
+        for node in nodes
+        for t in (
+            node.get("lastActive"),
+            *(v.get("lastUpdate") for v in (node.get("values") or {}).values() if isinstance(v, dict)),
+        )
+        if isinstance(t, int) and not isinstance(t, bool)
+    ]
+    if not times:
+        return
+    shift = now_ms - max(times)
+    for node in nodes:
+        if isinstance(node.get("lastActive"), int) and not isinstance(node["lastActive"], bool):
+            node["lastActive"] += shift
+        for value in (node.get("values") or {}).values():
+            if isinstance(value, dict) and isinstance(value.get("lastUpdate"), int):
+                value["lastUpdate"] += shift
+
+
 class Simulator:
     """Start with `start()`; `stop()` is the graceful SIGTERM, `crash()` the SIGKILL (last will)."""
 
@@ -58,6 +82,7 @@ class Simulator:
         self.config = config or SimConfig()
         self.timing: Timing = self.config.timing
         nodes = house if isinstance(house, list) else load_house(house)
+        rebase_times(nodes, payloads.now_ms())
         self.nodes: dict[int, Node] = {int(n["id"]): n for n in nodes}
         self.scenes: list[dict[str, Any]] = [dict(s) for s in scenes or []]
         self.jammed = False

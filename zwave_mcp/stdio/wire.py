@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from zwave_mcp.safetext import loads_json
+from zwave_mcp.safetext import json_kind, loads_json
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -144,7 +144,7 @@ def jsonrpc_problem(value: Any) -> str | None:
     if isinstance(value, list):
         return "batches are not supported" if value else "empty array"
     if not isinstance(value, dict):
-        return f"expected an object, got {type(value).__name__}"
+        return f"expected an object, got {json_kind(value)}"
     if value.get("jsonrpc") != "2.0":
         return 'missing "jsonrpc": "2.0"'
     has_id = "id" in value

@@ -31,6 +31,7 @@ from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name, tone_sounds
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
 
 # Worst first: a device's (and a change's) outcome is the worst of its parts.
@@ -158,6 +159,8 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         # A setpoint is what the thermostat aims for, not what it is: "is now set to 21.5 °C".
         name = (value.property_key_name or "").lower()
         return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
+    if role == m.THERMOSTAT_FAN_MODE:
+        return f"{_FAN}on {(value.state_text(raw) or str(raw)).lower()}"
     if cc == CC_THERMOSTAT_MODE:
         return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
     if cc == CC_COLOR:
@@ -167,6 +170,9 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     if text:
         return text
     return f"{raw:g}" if is_number(raw) else str(raw)[:60]
+
+
+_FAN = "the fan "  # how a fan mode is said: "the fan on low"
 
 
 def _cap(text: str) -> str:
@@ -237,8 +243,10 @@ def _one(change: Change, d: DeviceOutcome) -> str:
     if d.outcome is Outcome.CONFIRMED:
         if any((p.effect.value.command_class if p.effect.value else None) == CC_COLOR for p in d.effects):
             return f"Done: {name} reported the new colour ({summary})."
+        if reported.startswith(_FAN):  # "Done: the fan of Hallway Thermostat is now on low"
+            return f"Done: the fan of {name} is now {reported[len(_FAN) :]}, as the device reported."
         if reported:
-            return f"Done: {name} is now {reported}, as the device reported."
+            return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
         return f"Done: {name} confirmed it ({summary})."
     if d.outcome is Outcome.UNCHANGED:
         if any(
@@ -249,7 +257,7 @@ def _one(change: Change, d: DeviceOutcome) -> str:
             return f"{name} is already {reported}, so nothing was sent."
         return f"{name} already reports what {summary} would set, so nothing was sent."
     if d.outcome is Outcome.WORKING:
-        return f"{name} is on its way ({summary}); it has not reported the final state yet."
+        return agreeing(name, f"{name} is on its way ({summary}); it has not reported the final state yet.")
     if d.outcome is Outcome.QUEUED:
         return f"{_cap(summary)} is queued: {name} is asleep and will apply it when it next wakes up."
     if d.outcome is Outcome.FAILED:

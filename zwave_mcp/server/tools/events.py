@@ -14,6 +14,7 @@ from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import Change
 from zwave_mcp.gateway.state import user_name
+from zwave_mcp.names import agreeing
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
@@ -163,6 +164,7 @@ def recent_events(
     echoes = _lock_echoes(app, period)
     events: list[Event] = []
     total = 0  # every change of the period, also those past `limit`: the answer says how many it leaves out
+    told: dict[str | None, tuple[str, float]] = {}  # per device, the latest words listed and their time
     for recorded in reversed(period):
         change = recorded.change
         if change.kind == "node" or (node_ids is not None and change.node_id not in node_ids):
@@ -179,11 +181,15 @@ def recent_events(
             continue  # a fresh report of the same value: news for waiters, not for people (a press is news)
         if not _shown(app, change):
             continue  # hidden means hidden: a hidden device's changes are not events either
+        device, what = describe_change(app, change)
+        press = _press(app, change)
+        last = told.get(device)
+        if press is None and last is not None and last[0] == what and last[1] - recorded.at <= SAME_EVENT_S:
+            continue  # one happening told by two of the device's values (motion: a notification and a sensor)
+        told[device] = (what, recorded.at)
         total += 1
         if len(events) >= limit:
             continue
-        device, what = describe_change(app, change)
-        press = _press(app, change)
         events.append(
             Event(
                 at=datetime.fromtimestamp(recorded.at, UTC).isoformat(timespec="seconds"),
@@ -221,6 +227,8 @@ def lock_user_names(app: App) -> list[str]:
 
 
 SAID_IN_SUMMARY = 5
+# A device saying the same thing twice within this many seconds is telling one happening twice.
+SAME_EVENT_S = 2.0
 
 
 def events_summary(total: int, events: list[Event], minutes: float) -> str:
@@ -228,7 +236,9 @@ def events_summary(total: int, events: list[Event], minutes: float) -> str:
     span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
     if not total:
         return f"Nothing changed in the last {span}."
-    said = [f"{e.device + ' ' if e.device else ''}{e.what}" for e in events[:SAID_IN_SUMMARY]]
+    said = [
+        agreeing(e.device, f"{e.device} {e.what}") if e.device else e.what for e in events[:SAID_IN_SUMMARY]
+    ]
     more = f"; and {total - len(said)} more" if total > len(said) else ""
     return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
 

@@ -63,6 +63,9 @@ def specs(app: App) -> list[ToolSpec]:
     settings = app.settings
 
     async def check_zwave_health(_args: NoArgs, _ctx: Any) -> HealthReport:
+        # Just after start (a one-shot client's first call): the first load, as the other tools wait for it,
+        # not "still loading" about a healthy gateway.
+        await app.gateway.settle()
         health = app.devices.health()
         problems = [health.problem] if health.problem else []
         # Counted in devices, as every other tool counts (a double switch is two devices, one node).

@@ -13,6 +13,7 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presses import last_press
 from zwave_mcp.devices.readings import Reading, spoken_readings
 from zwave_mcp.history.periods import when
+from zwave_mcp.names import agreeing
 from zwave_mcp.server.tools.models import DeviceSummary
 from zwave_mcp.server.tools.models import Reading as ReadingModel
 
@@ -126,4 +127,8 @@ def sensor_summary(device: Device, found: list[Reading]) -> str:
     if device.node.loading:
         return still_loading(device.name)
     said = spoken_readings(found)
-    return f"{device.name}: {', '.join(said)}." if said else f"{device.name} has no sensor readings."
+    return (
+        f"{device.name}: {', '.join(said)}."
+        if said
+        else agreeing(device.name, f"{device.name} has no sensor readings.")
+    )
