@@ -190,3 +190,9 @@ def _clean(value: Any) -> Any:
     if isinstance(value, list):
         return [_clean(item) for item in value]
     return value
+
+
+def read_int(text: str) -> int | float:
+    """`json.loads`'s `parse_int` for text that may hold an integer of thousands of digits: one beyond any
+    JavaScript number reads as an infinity (which the edge then drops), not as an error for the whole."""
+    return int(text) if len(text) < 310 else float(text)

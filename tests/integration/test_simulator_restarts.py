@@ -165,7 +165,7 @@ def test_simulate_restarts_on_signals(mosquitto: Any, collector) -> None:
 
 
 def test_simulate_help_documents_the_restarts() -> None:
-    from zwave_mcp.simulator.cli import build_parser
+    from zwave_mcp.commands.simulate import build_parser
 
     text = build_parser().format_help()
     for words in (

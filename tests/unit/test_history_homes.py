@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from zwave_mcp.commands.simulate import build_parser
 from zwave_mcp.config import Settings
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.history.homes import home_key
 from zwave_mcp.history.recorder import Recorder
 from zwave_mcp.history.store import Store
-from zwave_mcp.simulator.cli import build_parser
 from zwave_mcp.simulator.settings import CAPTURED_HOME_ID, SimConfig
 
 VID = "2-37-0-currentValue"  # node 2 of one home and node 2 of another: the same value id

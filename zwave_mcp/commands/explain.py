@@ -231,7 +231,7 @@ def _quoted(name: str, location: str) -> str:
 
 # -- command ------------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    from zwave_mcp.commands.cli import add_settings_flags
+    from zwave_mcp.commands.settings_flags import add_settings_flags
 
     parser = argparse.ArgumentParser(
         prog="zwave-mcp explain",
@@ -270,7 +270,7 @@ def _explain(args: argparse.Namespace) -> int:
         nodes = [n for n in (parse_node(raw) for raw in house) if n is not None]
         source = args.house
     else:
-        from zwave_mcp.commands.cli import settings_from
+        from zwave_mcp.commands.settings_flags import settings_from
         from zwave_mcp.config import ConfigError
 
         try:

@@ -14,7 +14,7 @@ from typing import Any
 
 from zwave_mcp.gateway.model import SharedTable, ValueState, ZNode, ZValue
 from zwave_mcp.gateway.secrets import is_secret_value
-from zwave_mcp.safetext import json_kind, loads_json, plain_text
+from zwave_mcp.safetext import json_kind, loads_json, plain_text, read_int
 
 log = logging.getLogger(__name__)
 
@@ -324,12 +324,6 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         default,
         description,
     )
-
-
-def read_int(text: str) -> int | float:
-    """`json.loads`'s `parse_int` for text that may hold an integer of thousands of digits: one beyond any
-    JavaScript number reads as an infinity (which the edge then drops), not as an error for the whole."""
-    return int(text) if len(text) < 310 else float(text)
 
 
 def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:

@@ -21,8 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.gateway.nodes import read_int
-from zwave_mcp.safetext import json_kind
+from zwave_mcp.safetext import json_kind, read_int
 
 Node = dict[str, Any]
 
