@@ -68,10 +68,6 @@ class ApiReply:
     result: Any
     raw: dict[str, Any] = field(repr=False)
 
-    @property
-    def has_result(self) -> bool:
-        return "result" in self.raw
-
 
 class Publisher(Protocol):
     """What the API client needs from the transport (the real one is `zwave_mcp.gateway.mqtt.MqttTransport`)."""

@@ -167,12 +167,6 @@ class ZwaveGateway:
         """The value once `predicate(value)` holds (driven by inventory changes, no polling); None on timeout."""
         return await self.waiters.value(value_id, predicate, timeout, check_current)
 
-    async def wait_for_node_status(
-        self, node_id: int, statuses: set[str] | str, timeout: float, check_current: bool = True
-    ) -> str | None:
-        """The node's status once it is one of `statuses` ("Alive", "Awake", …); None on timeout."""
-        return await self.waiters.node_status(node_id, statuses, timeout, check_current)
-
     # -- what it says -----------------------------------------------------------------------------------
     def unavailable_reason(self) -> str | None:
         """Why tools cannot work right now, in one sentence; None when the gateway is usable."""
@@ -260,9 +254,6 @@ class ZwaveGateway:
 
     async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
         await self._call_ok("refreshValues", node_id, timeout=timeout)
-
-    async def ping_node(self, node_id: int, timeout: float | None = None) -> bool:
-        return bool(await self._call_ok("pingNode", node_id, timeout=timeout))
 
     async def get_scenes(self, timeout: float | None = None) -> list[dict[str, Any]]:
         result = await self._call_ok("_getScenes", timeout=timeout)
