@@ -108,7 +108,12 @@ async def test_cleaner_is_named_in_every_answer(
         recent = await wait_for_answer(
             client, "get_recent_events", {"minutes": 5}, lambda answer: said in answer.text
         )
-        assert recent.text.count("Side Door Lock") == 1, recent.text  # its mode change is not said again
+        # Its mode change is not said again beside the event. (The lock's start-up news, "is responding",
+        # may share the five minutes when the event comes soon after the load: only unlocks are counted.)
+        unlocks = [
+            e for e in recent.result["events"] if e["device"] == "Side Door Lock" and "unlock" in e["what"]
+        ]
+        assert len(unlocks) == 1, recent.result["events"]
         by_user = await call(client, "get_recent_events", {"minutes": 5, "user": "the cleaner"})
         assert said in by_user.text and by_user.result["total"] == 1, by_user.text
 
