@@ -235,6 +235,8 @@ def _events() -> Iterator[str]:
         ("driver_ready", True),
         ("driver_ready", False),
         ("driver_ready", None),
+        ("all_nodes_ready", True),
+        ("all_nodes_ready", False),
         ("version", "11.22.2"),
         ("driver_error", "Failed to open the serial port"),
         ("controller_status", "Jammed"),

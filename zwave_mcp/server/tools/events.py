@@ -40,6 +40,8 @@ _GATEWAY = {
     ("client_online", False): "zwave-js-ui went offline",
     ("driver_ready", True): "the Z-Wave driver became ready",
     ("driver_ready", False): "the Z-Wave driver stopped",
+    ("all_nodes_ready", True): "every Z-Wave device finished loading",
+    ("all_nodes_ready", False): "Z-Wave devices are loading again",
 }
 _STATUS = {
     "Dead": "stopped responding",
