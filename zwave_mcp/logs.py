@@ -185,6 +185,10 @@ def configure_logging(level: str = "info", fmt: str = "json", stream: Any = None
     root.setLevel(level.upper())
     # Third-party chatter stays at warning unless we debug.
     quiet = logging.WARNING if level != "debug" else logging.DEBUG
-    for name in ("mcp", "httpx", "asyncio", "amqtt", "transitions"):
+    for name in ("mcp", "httpx", "asyncio"):
         logging.getLogger(name).setLevel(quiet)
+    # The embedded broker (the demo's and the tests', in the same process) logs every message's payload at
+    # debug, lock codes and inclusion PINs on their way to zwave-js-ui included: never below warning.
+    for name in ("amqtt", "transitions"):
+        logging.getLogger(name).setLevel(logging.WARNING)
     logging.captureWarnings(True)
