@@ -75,11 +75,11 @@ class Lanes:
         )
 
     def problem(self) -> str | None:
-        """Why the broker cannot be used, in words; None while both lanes are up."""
-        for lane in (self.values, self.control):
-            if not lane.connected:
-                return lane.unavailable_text()
-        return None
+        """Why the broker cannot be used, in words; None while both lanes are up. A lane that has failed
+        tells more than one whose first attempt has not finished ("not connected yet")."""
+        down = [lane for lane in (self.values, self.control) if not lane.connected]
+        failed = [lane for lane in down if lane.last_error not in (None, NOT_CONNECTED_YET)]
+        return (failed or down)[0].unavailable_text() if down else None
 
     def last_error(self) -> str | None:
         return self.values.last_error or self.control.last_error
