@@ -26,6 +26,7 @@ from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnkn
 from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import and_list, capital
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome
@@ -172,7 +173,7 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     idle = [d for d in devices if d.outcome is Outcome.UNCHANGED]
     devices = [d for d in devices if d.outcome is not Outcome.UNCHANGED]
     if not devices:
-        return _cap(_already(idle).removeprefix("; ")) + _left_alone(plan)
+        return capital(_already(idle).removeprefix("; ")) + _left_alone(plan)
     done, _verb = _DONE[plan.action]
     label, total = plan.group.label, len(plan.plans) - len(idle)
     confirmed = [d for d in devices if d.outcome is Outcome.CONFIRMED]
@@ -223,10 +224,6 @@ def _already(idle: list[DeviceOutcome]) -> str:
     )
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _left_alone(plan: GroupPlan) -> str:
     """ "; Coffee Maker Plug was left alone: the policy does not let it be changed." (or ".")"""
     named = [s for s in plan.skipped if s.named]
@@ -238,8 +235,9 @@ def _left_alone(plan: GroupPlan) -> str:
 
 
 def _names(names: list[str]) -> str:
-    shown = names[:MAX_NAMED] + ([f"{len(names) - MAX_NAMED} more"] if len(names) > MAX_NAMED else [])
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return and_list(
+        names[:MAX_NAMED] + ([f"{len(names) - MAX_NAMED} more"] if len(names) > MAX_NAMED else [])
+    )
 
 
 _PLAN_PARAMS = ("level", "value", "setpoint", "mode", "color", "position")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zwave_mcp.devices.model import SENSORS, Capability, Device
+from zwave_mcp.devices.readings import and_list
 
 
 class Kind(StrEnum):
@@ -226,16 +227,10 @@ def parse_group(words: list[str], places: Iterable[str]) -> GroupTarget | None:
 
 def group_label(places: list[str], kinds: tuple[Kind, ...]) -> str:
     """ "kitchen and living room lights", "lights", "devices in the kitchen", "devices"."""
-    what = _and([PLURALS[k] for k in kinds]) if kinds else ""
-    where = _and(places)
+    what = and_list([PLURALS[k] for k in kinds]) if kinds else ""
+    where = and_list(places)
     if where and what:
         return f"{where} {what}"
     if where:
         return f"{where} devices"
     return what or "devices"
-
-
-def _and(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]

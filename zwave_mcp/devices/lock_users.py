@@ -31,6 +31,7 @@ from typing import Any
 from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockOp, LockUserCalls
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.access import PIN_CODE, LockUser, LockUsers
 from zwave_mcp.gateway.dsk import ascii_digits
@@ -142,8 +143,7 @@ def describe_users(users: LockUsers, lock: str) -> str:
     if not users.users:
         return f"{lock} has no users."
     count = len(users.users)
-    listed = [describe_user(u) for u in users.users]
-    text = listed[0] if count == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+    text = and_list([describe_user(u) for u in users.users])
     where = (
         " (from its User Code values: this zwave-js-ui has no access-control API)"
         if users.from_values

@@ -14,6 +14,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import and_list
 
 # Speed names by how many speeds a fan has.
 _SPEED_NAMES: dict[int, tuple[str, ...]] = {
@@ -68,8 +69,7 @@ def fan_speed_at(device: Device, level: Any) -> Speed | None:
 
 def speed_choices(device: Device) -> str:
     """ "low, medium and high" """
-    names = [s.name for s in fan_speeds(device)]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    return and_list([s.name for s in fan_speeds(device)])
 
 
 @dataclass(frozen=True, slots=True)

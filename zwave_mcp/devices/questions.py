@@ -18,7 +18,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, readings
+from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, and_list, capital, readings
 from zwave_mcp.devices.sensor_types import TYPES, SensorType
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
@@ -149,16 +149,18 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
         verb = "is" if len(matching) == 1 else "are"
         text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
     if unknown:
-        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-    return _with_loading(Answer(_capital(text) + ".", matching, unknown), loading)
+        text += (
+            f"; {and_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+        )
+    return _with_loading(Answer(capital(text) + ".", matching, unknown), loading)
 
 
 def _with_loading(found: Answer, loading: list[Device]) -> Answer:
     """The answer, adding "Kitchen Light is still loading" for devices zwave-js-ui has sent nothing of."""
     if not loading:
         return found
-    said = f"{_list([d.name for d in loading])} {'is' if len(loading) == 1 else 'are'} still loading"
-    sentence = f"{found.sentence[:-1]}; {said}." if found.sentence else f"{_capital(said)}."
+    said = f"{and_list([d.name for d in loading])} {'is' if len(loading) == 1 else 'are'} still loading"
+    sentence = f"{found.sentence[:-1]}; {said}." if found.sentence else f"{capital(said)}."
     return Answer(sentence, found.matching, found.unknown + loading)
 
 
@@ -171,10 +173,6 @@ _CAN = {
     Question.LOCKED: "locked or unlocked",
     Question.UNLOCKED: "locked or unlocked",
 }
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _count(found: int, asked: int, label: str, everything: bool) -> str:
@@ -194,7 +192,7 @@ def _names(devices: list[Device], question: Question) -> str:
         level = level_percent(d.values.get(m.LEVEL_CURRENT)) if question is Question.ON else None
         shown.append(f"{d.name} ({level} %)" if level is not None and 0 < level < 100 else d.name)
     more = len(devices) - MAX_NAMED
-    return _list(shown + ([f"{more} more"] if more > 0 else []))
+    return and_list(shown + ([f"{more} more"] if more > 0 else []))
 
 
 def _sensed(device: Device, kind: SensorType) -> list[Reading]:
@@ -232,8 +230,10 @@ def _sensor_answer(kind: SensorType, devices: list[Device], label: str, everythi
         checked = len(asked) - len(unknown)
         text = f"No {bare} {where} ({checked} sensor{'' if checked == 1 else 's'} checked)"
     if unknown:
-        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-    return Answer(_capital(text) + ".", matching, unknown)
+        text += (
+            f"; {and_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+        )
+    return Answer(capital(text) + ".", matching, unknown)
 
 
 def _battery_answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
@@ -250,24 +250,22 @@ def _battery_answer(question: Question, devices: list[Device], label: str, every
         if not low:
             text = f"No battery is low{where} (all above {LOW_BATTERY_PERCENT} %)"
         else:
-            text = f"Low batteries{where}: {_list([_battery_name(d) for d in low])}"
+            text = f"Low batteries{where}: {and_list([_battery_name(d) for d in low])}"
         known = low
     else:
         parts = [_battery_name(d) for d in known[:MAX_NAMED]]
         more = len(known) - MAX_NAMED
-        text = f"Battery levels{where}, lowest first: {_list(parts + ([f'{more} more'] if more > 0 else []))}"
+        text = (
+            f"Battery levels{where}, lowest first: {and_list(parts + ([f'{more} more'] if more > 0 else []))}"
+        )
         if not known:
             text = f"No battery level has been reported{where}"
     if unknown:
-        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+        text += (
+            f"; {and_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+        )
     return Answer(text + ".", known, unknown)
 
 
 def _battery_name(device: Device) -> str:
     return f"{device.name} {(_battery(device) or 0):g} %"
-
-
-def _list(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -199,7 +199,7 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
         )
     return replace(
         base,
-        label="Battery" if quantity.word == "battery" else _capital(quantity.label),
+        label="Battery" if quantity.word == "battery" else capital(quantity.label),
         quantity=quantity.word or None,
         group=quantity.group,
         spoken_label=quantity.label,
@@ -398,7 +398,7 @@ def unit_text(unit: str | None) -> str:
     return f" {unit}" if unit else ""
 
 
-def _capital(text: str) -> str:
+def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 

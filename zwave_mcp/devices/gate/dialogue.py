@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zwave_mcp.devices.gate.change import Asker, Change, effect_text
-from zwave_mcp.devices.gate.evidence import spoken_list
+from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy import TOKEN_PARAMETER, Policy
 
@@ -44,7 +44,7 @@ def _reaching(change: Change) -> str:
     """The change in words, with every device of the node it reaches when it is node-wide."""
     if not change.reach:
         return change.text
-    named = spoken_list([d.name for d in change.devices])
+    named = and_list([d.name for d in change.devices])
     return f"{change.text} (it reaches every device of node {change.reach[0].node_id}: {named})"
 
 
