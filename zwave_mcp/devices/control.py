@@ -35,6 +35,7 @@ from zwave_mcp.devices.presets import (
     speed_choices,
     tone_named,
 )
+from zwave_mcp.devices.readings import unit_text
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.thermostats import mode_name, working_setpoints
 from zwave_mcp.devices.zwave_classes import SOUND_SWITCH
@@ -78,16 +79,13 @@ def control_change(plan: ControlPlan, tool: str = "control_zwave_device") -> Cha
     """The plan as the gate's `Change`: each write an effect, judged by what it does, proven by its
     expectation (writes and expectations pair up in order; a write without one, like stop, has none)."""
     effects: list[Effect] = []
-    text = describe_action(plan.device, plan.action, plan.argument, _plan_unit(plan))
+    unit = plan.writes[0].value.unit if plan.writes else None
+    text = describe_action(plan.device, plan.action, plan.argument, unit)
     for i, write in enumerate(plan.writes):
         expect = plan.expectations[i] if i < len(plan.expectations) else None
         effect = value_effect(plan.device, write.value, write.target, expect=expect, options=write.options)
         effects.append(replace(effect, text=text))
     return Change(tool, plan.action, plan.summary, effects, WriteValues(), argument=plan.argument)
-
-
-def _plan_unit(plan: ControlPlan) -> str | None:
-    return plan.writes[0].value.unit if plan.writes else None
 
 
 @guarded("working out what it can do", lambda device: [])
@@ -242,23 +240,15 @@ def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPla
     if m.VALVE_TARGET in device.values:
         return _valve(device, action)
     target = device.values[m.COVER_TARGET]
-    opening = action == "open"
-    if _is_positional(target):
-        level = (
-            _state_value(target, "open", int(target.max or 99))
-            if opening
-            else _state_value(target, "closed", 0)
-        )
-    else:  # Barrier Operator: 255 open, 0 closed
-        level = _state_value(target, "open", 255) if opening else _state_value(target, "closed", 0)
+    top = int(target.max or 99) if _is_positional(target) else 255  # Barrier Operator: 255 open, 0 closed
+    level = _state_value(target, "open", top) if action == "open" else _state_value(target, "closed", 0)
     watch = device.values.get(m.COVER_CURRENT) or target
     return _one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
 
 
 def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "position", "level", "value")
-    plan = _level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
-    return plan
+    return _level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
 
 
 def _level_plan(
@@ -292,7 +282,7 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
     setpoint = _pick_setpoint(device, args.get("setpoint"))
     name = (setpoint.property_key_name or f"setpoint {setpoint.property_key}").lower()
     unit = setpoint.unit or ""
-    number, relative = _parse_number(raw, what=f"{device.name} {name} setpoint", unit=unit)
+    number, relative = _parse_number(raw, what=f"{device.name} {name} setpoint")
     if relative:
         if not is_number(setpoint.value):
             raise StateUnknown(
@@ -308,7 +298,7 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
         target,
         [Write(setpoint, target)],
         [Expectation(setpoint, target, "equals", f"{setpoint.label} = {_fmt(target)}")],
-        f"set {device.name} {name} to {_fmt(target)}{_unit(unit)}",
+        f"set {device.name} {name} to {_fmt(target)}{unit_text(unit)}",
         details={"setpoint_type": setpoint.property_key, "previous": setpoint.value},
     )
 
@@ -632,7 +622,7 @@ def _state_value(value: ZValue, text: str, default: int) -> int:
 
 def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int:
     """0–100 % from "30", 30, "30%", or relative "+10" / "-20" (relative ones are clamped to 0–100)."""
-    number, relative = _parse_number(raw, what=f"{device.name} {what}", unit="%")
+    number, relative = _parse_number(raw, what=f"{device.name} {what}")
     if relative:
         if current is None or not is_number(current.value):
             raise StateUnknown(
@@ -646,7 +636,7 @@ def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int
     return round(number)
 
 
-def _parse_number(raw: Any, *, what: str, unit: str) -> tuple[float, bool]:
+def _parse_number(raw: Any, *, what: str) -> tuple[float, bool]:
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         if not is_number(raw):  # infinity, NaN, an integer beyond any float
             raise InvalidValue(f"{what} must be a number; got {echo(str(raw))}.")
@@ -670,18 +660,13 @@ def _check_range(number: float, value: ZValue, what: str, unit: str) -> None:
             if low is not None and high is not None
             else (f"at least {_fmt(low)}" if low is not None else f"at most {_fmt(high)}")
         )
-        raise InvalidValue(f"{what} must be {bounds}{_unit(unit)}; got {_fmt(number)}.")
+        raise InvalidValue(f"{what} must be {bounds}{unit_text(unit)}; got {_fmt(number)}.")
 
 
 def _fmt(x: Any, signed: bool = False) -> str:
     if is_number(x):
-        text = f"{x:+g}" if signed else f"{x:g}"
-        return text
+        return f"{x:+g}" if signed else f"{x:g}"
     return str(x)
-
-
-def _unit(unit: str) -> str:
-    return f" {unit}" if unit else ""
 
 
 _PLANNERS: dict[str, Callable[[Device, str, dict[str, Any]], ControlPlan]] = {
