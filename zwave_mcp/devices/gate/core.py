@@ -34,10 +34,6 @@ log = logging.getLogger(__name__)
 MULTICAST_REPORT_WAIT_S = 2.0
 
 
-def loop_time() -> float:
-    return asyncio.get_running_loop().time()
-
-
 @dataclass(slots=True)
 class GateResult:
     """The final record of one attempt: what every listener, the audit line and the tool result share."""
@@ -84,14 +80,12 @@ class _Attempt:
     token: Token[list[GateResult] | None]
 
 
+@dataclass(slots=True)
 class _Watch:
     """Reports of one value seen from before the send on: (loop time, value)."""
 
-    __slots__ = ("event", "reports")
-
-    def __init__(self) -> None:
-        self.reports: list[tuple[float, Any]] = []
-        self.event = asyncio.Event()
+    reports: list[tuple[float, Any]] = field(default_factory=list)
+    event: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Gate:
@@ -522,7 +516,7 @@ class Gate:
             # zwave-js updates every node of a multicast optimistically: the first matching report is that
             # echo. Z-Wave Plus devices then report their new state on their own ("True Status"); that
             # second report is the evidence. A device that stays silent is asked, like an unsupervised one.
-            window = min(deadline, loop_time() + MULTICAST_REPORT_WAIT_S)
+            window = min(deadline, asyncio.get_running_loop().time() + MULTICAST_REPORT_WAIT_S)
             seen = await self._await_report(watch, sent_at, expect.is_met, window, skip=1)
             if seen is not None:
                 return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
