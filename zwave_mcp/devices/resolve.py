@@ -130,14 +130,12 @@ class DeviceIndex:
                     self._by_word.setdefault(word, set()).add(i)
         self._vocabulary = sorted(self._by_word)
         self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
-        self._groups: dict[str, tuple[str, list[str]]] = {}  # normalized group → (as written, members)
         self._group_members: dict[str, list[int]] = {}
         for alias, target in (aliases or {}).items():
             if isinstance(target, str):
                 self._aliases[normalize(alias)] = (alias, target)
             else:
                 norm = normalize(alias)
-                self._groups[norm] = (alias, list(target))
                 self._group_members[norm] = self._members(target)
                 self._place_names[norm] = alias
 
@@ -274,22 +272,6 @@ class DeviceIndex:
         kinds = ", ".join(PLURALS.values())
         where = f"a room or group ({shown}), " if places else ""
         return f"Say {where}a kind ({kinds}), both, or 'everything'."
-
-    def alias_problems(self) -> list[str]:
-        """Aliases that point nowhere or hide a device name (log them at start-up)."""
-        problems = []
-        for norm, (alias, target) in self._aliases.items():
-            if norm in self._by_name:
-                problems.append(f"The alias '{alias}' is also a device name; the device wins.")
-            elif self._exact_target(target) is None:
-                problems.append(f"The alias '{alias}' points to '{target}', which is not a device.")
-        for norm, (alias, members) in self._groups.items():
-            if norm in self._by_location:
-                problems.append(f"The group '{alias}' is also a room name; the group wins.")
-            for member in members:
-                if not self._members([member]):
-                    problems.append(f"The group '{alias}' lists '{member}', which is not a device or room.")
-        return problems
 
     def _members(self, members: Iterable[str]) -> list[int]:
         """A declared group's devices: each member is a room, a device name or a device key."""
