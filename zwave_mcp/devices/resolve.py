@@ -73,8 +73,12 @@ def names_a_key(text: str) -> bool:
     return _KEY.fullmatch(text.strip().casefold()) is not None
 
 
-def _is_control(ch: str) -> bool:
-    return unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
+def _unreadable(text: str) -> bool:
+    """Too long to be a name, or holding a control character (names never do: a NUL is an attack or an
+    accident, not a separator)."""
+    return len(text) > MAX_QUERY_CHARS or any(
+        unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in text
+    )
 
 
 def echo(text: str) -> str:
@@ -157,8 +161,7 @@ class DeviceIndex:
         if not isinstance(text, str) or not text.strip():
             raise DeviceNotFound("No device name given.")
         shown = echo(text)
-        # Names never hold control characters; a NUL is an attack or an accident, not a separator.
-        if len(text) > MAX_QUERY_CHARS or any(_is_control(ch) for ch in text):
+        if _unreadable(text):
             raise DeviceNotFound(f"No device named '{shown}'.")
         words = words_of(text)
         meaningful = [w for w in words if w not in _FILLER] or words
@@ -190,9 +193,7 @@ class DeviceIndex:
         group phrase (a room, a kind, both, a declared group, "everything"), every device of the group.
         Never a guess from a partial word ("fron"): an entry covers what a change could be made to.
         `groups=False`: by name only (what a rename can take away, as opposed to a room's contents)."""
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_QUERY_CHARS:
-            return []
-        if any(_is_control(ch) for ch in text):
+        if not isinstance(text, str) or not text.strip() or _unreadable(text):
             return []
         found: set[int] = set()
         words = words_of(text)
@@ -234,7 +235,7 @@ class DeviceIndex:
 
     def parse_group(self, text: str) -> GroupTarget | None:
         """`text` read as a group phrase (rooms, declared groups, kinds, "all"), or None if it is not one."""
-        if len(text) > MAX_QUERY_CHARS or any(_is_control(ch) for ch in text):
+        if _unreadable(text):
             return None
         return parse_group(words_of(text), self._place_names)
 
