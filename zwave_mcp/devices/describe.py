@@ -39,7 +39,7 @@ from zwave_mcp.devices.thermostats import (
     working_setpoints,
 )
 from zwave_mcp.devices.thermostats import temperature as _temperature
-from zwave_mcp.devices.zwave_classes import NOTIFICATION
+from zwave_mcp.devices.zwave_classes import DOOR_LOCK, NOTIFICATION
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 
@@ -241,7 +241,6 @@ def _sentence(device: Device) -> str:
     return text + "."
 
 
-DOOR_LOCK_CC = 0x62
 _TIMED = 2  # Door Lock operationType: 1 constant, 2 timed
 
 
@@ -253,7 +252,7 @@ def lock_settings(device: Device) -> dict[str, Any]:
     endpoint = device.endpoint or 0
     for value in device.node.values.values():
         if (
-            value.command_class == DOOR_LOCK_CC
+            value.command_class == DOOR_LOCK
             and value.endpoint == endpoint
             and value.value is not None
             and value.property in _LOCK_SETTINGS
