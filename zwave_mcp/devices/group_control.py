@@ -174,7 +174,7 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     devices = [d for d in devices if d.outcome is not Outcome.UNCHANGED]
     if not devices:
         return capital(_already(idle).removeprefix("; ")) + _left_alone(plan)
-    done, _verb = _DONE[plan.action]
+    done, verb = _DONE[plan.action]
     label, total = plan.group.label, len(plan.plans) - len(idle)
     confirmed = [d for d in devices if d.outcome is Outcome.CONFIRMED]
     if total == 1 and confirmed:
@@ -184,33 +184,27 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     elif confirmed:
         head = f"{done} {len(confirmed)} of {total} {label}{plan.target_words()}"
     elif total == 1:
-        only = devices[0]
-        late = _LATE[only.outcome].format(**{"is": "is", "they": "it", "s": "s", "reason": only.reason})
-        verb = _DONE[plan.action][1]
+        only, late = devices[0], _late(devices[0].outcome, devices[:1])
         return (
             f"Sent the command to {verb} {only.device.name}{plan.target_words()}, but it {late}"
             + _already(idle)
             + _left_alone(plan)
         )
     else:
-        verb = _DONE[plan.action][1]
         head = f"Sent the command to {verb} the {label}{plan.target_words()}, but none confirmed it"
     parts = [head]
-    for outcome, words in _LATE.items():
+    for outcome in _LATE:
         found = [d for d in devices if d.outcome is outcome]
-        if not found:
-            continue
-        one = len(found) == 1
-        said = words.format(
-            **{
-                "is": "is" if one else "are",
-                "they": "it" if one else "they",
-                "s": "s" if one else "",
-                "reason": found[0].reason,
-            }
-        )
-        parts.append(f"{_names([d.device.name for d in found])} {said}")
+        if found:
+            parts.append(f"{_names([d.device.name for d in found])} {_late(outcome, found)}")
     return "; ".join(parts) + _already(idle) + _left_alone(plan)
+
+
+def _late(outcome: Outcome, found: list[DeviceOutcome]) -> str:
+    """What became of these devices, in words agreeing with how many they are ("did not report back")."""
+    one = len(found) == 1
+    said = {"is": "is" if one else "are", "they": "it" if one else "they", "s": "s" if one else ""}
+    return _LATE[outcome].format(**said, reason=found[0].reason)
 
 
 def _already(idle: list[DeviceOutcome]) -> str:
