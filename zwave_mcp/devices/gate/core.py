@@ -233,16 +233,11 @@ class Gate:
             spoken = sentence(change, devices, outcome=Outcome.UNCHANGED)
             return self._finish(change, Outcome.UNCHANGED, spoken, devices=devices), change, idle, None
         judged = self._judge(settled)
-        if judged.refusal is not None:
-            return (
-                self._finish(settled, Outcome.REFUSED, judged.refusal, reason=judged.refusal),
-                settled,
-                idle,
-                None,
-            )
-        limited = self._rate_check(settled)  # before any token is spent: a limited call keeps its token
-        if limited is not None:
-            return self._finish(settled, Outcome.REFUSED, limited, reason=limited), settled, idle, None
+        refusal = judged.refusal
+        if refusal is None:  # the limits before any token is spent: a limited call keeps its token
+            refusal = self._limited(settled, admit=False)
+        if refusal is not None:
+            return self._finish(settled, Outcome.REFUSED, refusal, reason=refusal), settled, idle, None
         return None, settled, idle, judged
 
     def _answered(self, change: Change, answer: dialogue.Answer, why: str) -> GateResult:
@@ -297,7 +292,7 @@ class Gate:
         token: str | None = None,
     ) -> GateResult:
         """Count the change against the limits, then dry-run or send and prove it."""
-        limited = self._admit(change)
+        limited = self._limited(change, admit=True)
         if limited is not None:
             if token:
                 self.policy.tokens.give_back(token)  # nothing was sent: the yes still holds
@@ -437,15 +432,12 @@ class Gate:
                 return None, f"it would also {text}, on the same {node}, and {decision.why}"
         return None, None
 
-    def _rate_check(self, change: Change) -> str | None:
-        """Whether the limits would let the change through, counting nothing."""
-        refused = self.policy.rates.check_many([d.key for d in change.devices] or ["*"])
-        return None if refused is None else self._rate_sentence(change, *refused)
-
-    def _admit(self, change: Change) -> str | None:
-        """Count the change against the limits, whole or not at all (another call may have taken the last
-        slot meanwhile): one command overall, one per device it changes."""
-        refused = self.policy.rates.admit_many([d.key for d in change.devices] or ["*"])
+    def _limited(self, change: Change, *, admit: bool) -> str | None:
+        """Why the limits refuse the change, or None. `admit`: count it against them, whole or not at all
+        (another call may have taken the last slot meanwhile): one command overall, one per device it
+        changes; else count nothing."""
+        keys = [d.key for d in change.devices] or ["*"]
+        refused = self.policy.rates.admit_many(keys) if admit else self.policy.rates.check_many(keys)
         return None if refused is None else self._rate_sentence(change, *refused)
 
     def _rate_sentence(self, change: Change, key: str, rate: Any) -> str:
