@@ -585,10 +585,8 @@ def _one_write(
 
 
 def _first(args: dict[str, Any], *names: str) -> Any:
-    for name in names:
-        if args.get(name) is not None and args.get(name) != "":
-            return args[name]
-    return None
+    """The first of these arguments that was given (not None, not empty)."""
+    return next((args[name] for name in names if args.get(name) not in (None, "")), None)
 
 
 def _is_positional(target: ZValue) -> bool:

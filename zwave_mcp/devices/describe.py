@@ -248,17 +248,15 @@ def lock_settings(device: Device) -> dict[str, Any]:
     """A Door Lock's own settings people ask about ("does it lock itself again?"), as it reports them:
     `operationType` (constant or timed), the timed mode's `lockTimeoutConfiguration` and `autoRelockTime`
     (seconds; Door Lock v4), `holdAndReleaseTime`, `twistAssist`, `blockToBlock`."""
-    found: dict[str, Any] = {}
     endpoint = device.endpoint or 0
-    for value in device.node.values.values():
-        if (
-            value.command_class == DOOR_LOCK
-            and value.endpoint == endpoint
-            and value.value is not None
-            and value.property in _LOCK_SETTINGS
-        ):
-            found[str(value.property)] = value.value
-    return found
+    return {
+        str(value.property): value.value
+        for value in device.node.values.values()
+        if value.command_class == DOOR_LOCK
+        and value.endpoint == endpoint
+        and value.value is not None
+        and value.property in _LOCK_SETTINGS
+    }
 
 
 _LOCK_SETTINGS = frozenset(

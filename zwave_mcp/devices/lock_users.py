@@ -184,8 +184,7 @@ def _plan(
     pin: Any = None,
     mac: Mac,
 ) -> LockUserPlan:
-    """The change `action` makes to the lock's users, checked against its rules; `UserError` says what
-    breaks a rule or names no one (nothing is sent then)."""
+    """`plan`, for a lock's own users or its User Code values alike."""
     lock = device.name
     rules = users.rules
     if not users.supported or rules is None:
