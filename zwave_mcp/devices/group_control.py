@@ -229,9 +229,7 @@ def _left_alone(plan: GroupPlan) -> str:
 
 
 def _names(names: list[str]) -> str:
-    return and_list(
-        names[:MAX_NAMED] + ([f"{len(names) - MAX_NAMED} more"] if len(names) > MAX_NAMED else [])
-    )
+    return and_list(names, most=MAX_NAMED)
 
 
 _PLAN_PARAMS = ("level", "value", "setpoint", "mode", "color", "position")

@@ -148,10 +148,7 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
     else:
         verb = "is" if len(matching) == 1 else "are"
         text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
-    if unknown:
-        text += (
-            f"; {and_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-        )
+    text += _not_reported(unknown)
     return _with_loading(Answer(capital(text) + ".", matching, unknown), loading)
 
 
@@ -185,14 +182,20 @@ def _count(found: int, asked: int, label: str, everything: bool) -> str:
 
 def _names(devices: list[Device], question: Question) -> str:
     shown = []
-    for d in devices[:MAX_NAMED]:
+    for d in devices:
         if question in (Question.OPEN, Question.CLOSED) and d.has(Capability.LOCK):
             shown.append(f"the door at {d.name}")  # the lock reports its door; the lock is not what opens
             continue
         level = level_percent(d.values.get(m.LEVEL_CURRENT)) if question is Question.ON else None
         shown.append(f"{d.name} ({level} %)" if level is not None and 0 < level < 100 else d.name)
-    more = len(devices) - MAX_NAMED
-    return and_list(shown + ([f"{more} more"] if more > 0 else []))
+    return and_list(shown, most=MAX_NAMED)
+
+
+def _not_reported(devices: list[Device]) -> str:
+    """ "; Porch Sensor has not reported" ("" when every device asked about has)."""
+    if not devices:
+        return ""
+    return f"; {and_list([d.name for d in devices])} {'has' if len(devices) == 1 else 'have'} not reported"
 
 
 def _sensed(device: Device, kind: SensorType) -> list[Reading]:
@@ -229,10 +232,7 @@ def _sensor_answer(kind: SensorType, devices: list[Device], label: str, everythi
     else:
         checked = len(asked) - len(unknown)
         text = f"No {bare} {where} ({checked} sensor{'' if checked == 1 else 's'} checked)"
-    if unknown:
-        text += (
-            f"; {and_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-        )
+    text += _not_reported(unknown)
     return Answer(capital(text) + ".", matching, unknown)
 
 
@@ -253,17 +253,11 @@ def _battery_answer(question: Question, devices: list[Device], label: str, every
             text = f"Low batteries{where}: {and_list([_battery_name(d) for d in low])}"
         known = low
     else:
-        parts = [_battery_name(d) for d in known[:MAX_NAMED]]
-        more = len(known) - MAX_NAMED
-        text = (
-            f"Battery levels{where}, lowest first: {and_list(parts + ([f'{more} more'] if more > 0 else []))}"
-        )
+        listed = and_list([_battery_name(d) for d in known], most=MAX_NAMED)
+        text = f"Battery levels{where}, lowest first: {listed}"
         if not known:
             text = f"No battery level has been reported{where}"
-    if unknown:
-        text += (
-            f"; {and_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-        )
+    text += _not_reported(unknown)
     return Answer(text + ".", known, unknown)
 
 

@@ -378,8 +378,10 @@ def _amount(r: Reading) -> str:
     return f"{number(r.value)}{unit_text(r.unit)}"
 
 
-def and_list(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
+def and_list(items: list[str], most: int | None = None) -> str:
+    """ "a", "a and b", "a, b and c"; past `most` items the rest is said as "N more"."""
+    if most is not None and len(items) > most:
+        items = [*items[:most], f"{len(items) - most} more"]
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
