@@ -32,12 +32,10 @@ class Answer:
 def question(change: Change, why: str) -> str:
     """One question for the whole change; with several devices it lists everything the change does, and
     a node-wide change names every device of the node it reaches."""
-    if change.reach:
-        return f"Do you want to {_reaching(change)}? Confirmation is needed because {why}."
-    if len(change.devices) > 1:
-        listed = "; ".join(dict.fromkeys(effect_text(e) for e in change.effects))
-        return f"Do you want to {change.text} ({listed})? Confirmation is needed because {why}."
-    return f"Do you want to {change.text}? Confirmation is needed because {why}."
+    what = _reaching(change)
+    if not change.reach and len(change.devices) > 1:
+        what += f" ({'; '.join(dict.fromkeys(effect_text(e) for e in change.effects))})"
+    return f"Do you want to {what}? Confirmation is needed because {why}."
 
 
 def _reaching(change: Change) -> str:
