@@ -183,9 +183,7 @@ def plan_control(
 
 
 def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    turn_on = action == "on"
-    if action == "toggle":
-        turn_on = not _is_on(device)
+    turn_on = not _is_on(device) if action == "toggle" else action == "on"
     verb = "turn on" if turn_on else "turn off"
     if m.SIREN_TONE in device.values:
         return _siren_on_off(device, action, turn_on)
