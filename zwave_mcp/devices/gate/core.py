@@ -175,7 +175,6 @@ class Gate:
         bad value, a device that cannot do it); `holding` are the device keys to hold while planning (by
         default those of a first plan, made without holding anything). Effects that would need the yes but
         change nothing (the device already reports their target) are neither asked about nor sent."""
-        locked = hold
         keys: set[str] = set(holding) if holding is not None else set()
         if hold and holding is None:
             keys = {d.key for d in (await _planned(planner)).devices}  # planned again while they are held
@@ -183,9 +182,9 @@ class Gate:
         confirmed_by: str | None = None
         change: Change | None = None
         for _round in range(MAX_ROUNDS):
-            async with self.locks.holding(keys) if locked else contextlib.nullcontext():
+            async with self.locks.holding(keys) if hold else contextlib.nullcontext():
                 change = await _planned(planner)
-                if locked and not {d.key for d in change.devices} <= keys:
+                if hold and not {d.key for d in change.devices} <= keys:
                     keys |= {d.key for d in change.devices}  # it reaches further now: hold those too
                     continue
                 done, change, idle, judged = self._prepare(change)
