@@ -121,13 +121,12 @@ def _applies_open(device: Device) -> bool:
 def answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
     """One sentence about `devices` (a group called `label`; `everything` when it is the whole house)."""
     loading = [d for d in devices if d.node.loading]  # what they are is not known yet: said, not left out
+    rest = [d for d in devices if d not in loading]
     if question in (Question.BATTERY, Question.LOW_BATTERY):
-        rest = [d for d in devices if d not in loading]
         if loading and not any(m.BATTERY_LEVEL in d.values for d in rest):
             return _with_loading(Answer(""), loading)  # not "none runs on batteries": not known yet
         return _with_loading(_battery_answer(question, rest, label, everything), loading)
     if question in SENSOR_QUESTIONS:
-        rest = [d for d in devices if d not in loading]
         return _with_loading(_sensor_answer(TYPES[str(question)], rest, label, everything), loading)
     holds, applies = _TESTS[question]
     asked = [d for d in devices if applies(d)]
