@@ -185,12 +185,9 @@ def sentence(
         return _one(change, devices[0]) + note
     if not devices:
         return _bare(change, outcome, reason) + note
-    groups: dict[Outcome, list[DeviceOutcome]] = {}
-    for d in devices:
-        groups.setdefault(d.outcome, []).append(d)
     parts = []
     for outcome in SEVERITY:
-        found = groups.get(outcome)
+        found = [d for d in devices if d.outcome is outcome]
         if not found:
             continue
         who = _names(found)
