@@ -380,22 +380,16 @@ def _plan_add(
                 f"Names of {lock}'s users are at most {GIVEN_NAME_MAX} characters; '{new[:40]}' has {len(new)}."
             )
         note = f" ({lock} keeps no names: zwave-mcp will call user {user_id} {new})"
+    replaces = replacing.user_id if replacing else None
+    argument = {"user": user_id, "slot": slot, "name": new, "replaces": replaces}
     return LockUserPlan(
         "add",
         summary + note,
         user_id,
         ep,
         [LockOp("add_user", user_id, options, slot=slot)],
-        {
-            "lock": device.key,
-            "user": user_id,
-            "action": "add",
-            "name": new,
-            "slot": slot,
-            "replaces": replacing.user_id if replacing else None,
-            "pin": pin_hash(mac, node, code),
-        },
-        {"user": user_id, "slot": slot, "name": new, "replaces": replacing.user_id if replacing else None},
+        {"lock": device.key, "action": "add", **argument, "pin": pin_hash(mac, node, code)},
+        argument,
         pin=code,
         # A User Credential lock keeps the user even when it refuses the PIN: remove it again.
         undo=None if users.user_code else LockOp("delete_user", user_id),
