@@ -427,11 +427,7 @@ def _lock_alerts(device: Device) -> list[Reading]:
 
 def lock_alerts(device: Device) -> list[str]:
     """What a lock reports wrong with it now, in words: "jammed", "its cover has been removed"."""
-    said: list[str] = []
-    for r in _lock_alerts(device):
-        if r.text and r.text not in said:
-            said.append(r.text)
-    return said
+    return list(dict.fromkeys(r.text for r in _lock_alerts(device) if r.text))
 
 
 def _lock_summary(device: Device) -> str:

@@ -198,23 +198,21 @@ def parse_group(words: list[str], places: Iterable[str]) -> GroupTarget | None:
     None when any word is none of these, or when nothing was named at all.
     """
     known = set(places)
-    found_places: list[str] = []
-    kinds: list[Kind] = []
+    found_places: dict[str, None] = {}  # each once, in the phrase's order
+    kinds: dict[Kind, None] = {}
     said_all = False
     i = 0
     while i < len(words):
         for size in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
             candidate = " ".join(words[i : i + size])
             if candidate in known:
-                if candidate not in found_places:
-                    found_places.append(candidate)
+                found_places[candidate] = None
                 i += size
                 break
         else:
             word = words[i]
             if word in KIND_WORDS:
-                if KIND_WORDS[word] not in kinds:
-                    kinds.append(KIND_WORDS[word])
+                kinds[KIND_WORDS[word]] = None
             elif word in ALL_WORDS:
                 said_all = True
             elif word not in _JOINERS:

@@ -252,12 +252,7 @@ def spoken_readings(found: list[Reading]) -> list[str]:
 
 
 def _phrases(found: list[Reading]) -> list[str]:
-    said: list[str] = []
-    for r in found:
-        phrase = battery_phrase(r) if r.quantity == "battery" else r.spoken()
-        if phrase not in said:
-            said.append(phrase)
-    return said
+    return list(dict.fromkeys(battery_phrase(r) if r.quantity == "battery" else r.spoken() for r in found))
 
 
 def worth_saying(found: list[Reading]) -> list[Reading]:

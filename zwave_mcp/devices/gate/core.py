@@ -367,7 +367,7 @@ class Gate:
             return _Judged(read_only)
         asks: set[str] = set()
         alone = len({e.device.key for e in change.effects}) == 1 and not change.subject
-        whys: list[str] = []
+        whys: dict[str, None] = {}  # each reason once, in order
         reasons: set[str] = set()  # what made the named devices' effects sensitive, said once
         for effect in change.effects:
             text = effect_text(effect)
@@ -388,16 +388,14 @@ class Gate:
                 asks.add(json.dumps(effect.binding(), default=str))
                 reasons.add(decision.why)
                 why = decision.why if alone else f"it would {text} and {decision.why}"
-                if why not in whys:
-                    whys.append(why)
+                whys[why] = None
         for device in change.reach:
             refusal, asked = self._judge_reached(change, device, reasons)
             if refusal is not None:
                 return _Judged(refusal)
             if asked is not None:
                 asks.add(f"reach:{device.key}")
-                if asked not in whys:
-                    whys.append(asked)
+                whys[asked] = None
         return _Judged(None, "; ".join(whys) if whys else None, frozenset(asks))
 
     def _judge_reached(
