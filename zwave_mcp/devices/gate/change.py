@@ -170,9 +170,7 @@ class Change:
     def devices(self) -> list[Device]:
         """Each device the change touches, once, in order: those its effects name, then those it reaches."""
         seen: dict[str, Device] = {}
-        for effect in self.effects:
-            seen.setdefault(effect.device.key, effect.device)
-        for device in self.reach:
+        for device in [*(effect.device for effect in self.effects), *self.reach]:
             seen.setdefault(device.key, device)
         return list(seen.values())
 
