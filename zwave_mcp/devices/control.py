@@ -326,10 +326,9 @@ def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
     if len(working) == 1:
         return working[0]
     mode = device.values.get(m.THERMOSTAT_MODE)
-    mode_value = mode.value if mode is not None else None
-    if mode is not None and mode_value is not None:
+    if mode is not None and mode.value is not None:
         named = mode_name(mode)
-        why = f"is in {named} mode" if named else f"is in mode {mode_value}"
+        why = f"is in {named} mode" if named else f"is in mode {mode.value}"
     else:
         why = "has not reported its mode"
     raise InvalidValue(f"{device.name} {why}, so say which setpoint to set: {names}.")

@@ -129,7 +129,7 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         if colour is not None and level:
             text += f", {colour}"
         return text
-    if device.kind == Capability.COLOR and not device.has(Capability.DIMMER):
+    if device.kind == Capability.COLOR:
         # A colour light with no brightness of its own (a multisensor's LED): its colour is its state.
         colour = current_color(device)
         reported = any(

@@ -167,10 +167,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
 _FAN = "the fan "  # how a fan mode is said: "the fan on low"
 
 
-def _names(devices: Sequence[DeviceOutcome]) -> str:
-    return and_list([d.device.name for d in devices])
-
-
 def sentence(
     change: Change,
     devices: Sequence[DeviceOutcome],
@@ -190,7 +186,7 @@ def sentence(
         found = [d for d in devices if d.outcome is outcome]
         if not found:
             continue
-        who = _names(found)
+        who = and_list([d.device.name for d in found])
         parts.append(
             {
                 Outcome.CONFIRMED: f"{who} reported the new state",
