@@ -485,7 +485,7 @@ class Gate:
         if status == "queued":
             return EffectOutcome(effect, Outcome.QUEUED)
         if status == "no_answer":
-            now = await self._reread(effect)
+            now = await self._poll(effect, self.settings.api_timeout, log_failure=False)  # after no answer
             return EffectOutcome(effect, Outcome.UNKNOWN, now, reason=delivery.reason)
         if expect is None:
             # Nothing to watch (stop, admin calls): the device's or zwave-js-ui's own acknowledgement.
@@ -513,7 +513,7 @@ class Gate:
         if status == "unsupervised":
             # zwave-js publishes an optimistic value with an unsupervised write: that echo proves nothing.
             # Ask the device itself; if that fails, only a report after now (zwave-js's own re-poll) counts.
-            polled = await self._poll(effect, deadline)
+            polled = await self._poll(effect, max(0.05, deadline - asyncio.get_running_loop().time()))
             since = asyncio.get_running_loop().time()
             if polled is not None:
                 last = polled
@@ -557,24 +557,17 @@ class Gate:
                 async with asyncio.timeout(remaining):  # wait_for would run the wait in a task of its own
                     await watch.event.wait()
 
-    async def _poll(self, effect: Effect, deadline: float) -> Report | None:
-        assert effect.expect is not None
-        remaining = max(0.05, deadline - asyncio.get_running_loop().time())
-        try:
-            value = await self.gateway.poll_value(effect.expect.value, timeout=remaining)
-        except GatewayError as exc:
-            log.info("check-back poll failed", extra={"device": effect.device.label, "why": str(exc)})
-            return None
-        return Report(value, after_write=True)
-
-    async def _reread(self, effect: Effect) -> Report | None:
-        """After no answer: ask the device what it reports now (bounded); None if that fails too."""
+    async def _poll(self, effect: Effect, timeout: float, *, log_failure: bool = True) -> Report | None:
+        """Ask the device what it reports now of the watched value (else the written one), within `timeout`;
+        None when there is none or asking fails."""
         watched = effect.expect.value if effect.expect is not None else effect.value
         if watched is None:
             return None
         try:
-            value = await self.gateway.poll_value(watched, timeout=self.settings.api_timeout)
-        except GatewayError:
+            value = await self.gateway.poll_value(watched, timeout=timeout)
+        except GatewayError as exc:
+            if log_failure:
+                log.info("check-back poll failed", extra={"device": effect.device.label, "why": str(exc)})
             return None
         return Report(value, after_write=True)
 
