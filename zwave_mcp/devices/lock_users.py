@@ -129,10 +129,7 @@ def _no_user(lock: str, said: str, users: LockUsers) -> UserError:
 def describe_user(user: LockUser) -> str:
     """ "Alice (user 1, PIN in slot 1)", "user 4 (disabled, PIN in slot 4)"; never a code."""
     parts = [] if user.active else ["disabled"]
-    for credential in user.credentials:
-        parts.append(f"{credential.kind} in slot {credential.slot}")
-    if not user.credentials:
-        parts.append("no PIN or card")
+    parts += [f"{c.kind} in slot {c.slot}" for c in user.credentials] or ["no PIN or card"]
     head = f"{user.name} (user {user.user_id}" if user.name else f"user {user.user_id} ("
     joiner = ", " if user.name else ""
     return f"{head}{joiner}{', '.join(parts)})"
