@@ -7,6 +7,7 @@ one table each, so the state answer, the sensor answer and the questions name a 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -95,17 +96,12 @@ class Reading:
 def readings(device: Device, now_ms: int) -> list[Reading]:
     """Every reading of the device (sensors, binary sensors, notifications, meters, energy production,
     battery), alarms first and the battery last, each value once."""
-    seen: set[str] = set()
-    out: list[Reading] = []
-    values = [v for found in device.readings.values() for v in found]
-    for role in (m.LOCK_DOOR, m.BATTERY_LEVEL):  # a lock's door sensor; the battery
-        if (value := device.values.get(role)) is not None:
-            values.append(value)
-    for value in values:
-        if value.value_id in seen or is_press(value):
-            continue
-        seen.add(value.value_id)
-        out.append(reading_of(value, now_ms, device.purposes.get(value.value_id)))
+    values: dict[str, ZValue] = {}
+    own = (device.values.get(m.LOCK_DOOR), device.values.get(m.BATTERY_LEVEL))  # a lock's door; the battery
+    for value in itertools.chain(*device.readings.values(), own):
+        if value is not None and not is_press(value):
+            values.setdefault(value.value_id, value)
+    out = [reading_of(v, now_ms, device.purposes.get(v.value_id)) for v in values.values()]
     if any(r.sensor == "window" for r in out):  # a window's "Door state (simple)" is that window's too
         out = [_as_window(r) if r.sensor == "door" and r.command_class == zc.NOTIFICATION else r for r in out]
     out = _told_apart(out, device.node.endpoint_labels)
