@@ -361,8 +361,7 @@ class DeviceIndex:
         candidates: set[int] = set()
         for word in words:
             candidates |= self._by_word.get(word, set())
-        close = difflib.get_close_matches(query, self._names, n=MAX_SUGGESTIONS * 2, cutoff=0.5)
-        wanted = set(close)
+        wanted = set(difflib.get_close_matches(query, self._names, n=MAX_SUGGESTIONS * 2, cutoff=0.5))
         candidates |= {i for i, n in enumerate(self._names) if n in wanted}
         scored = []
         for i in candidates:
@@ -370,14 +369,8 @@ class DeviceIndex:
             ratio = difflib.SequenceMatcher(None, query, normalize(self.devices[i].name)).ratio()
             scored.append((ratio + 0.25 * shared, i))
         scored.sort(key=lambda s: (-s[0], s[1]))
-        names: list[str] = []
-        for score, i in scored:
-            name = self.devices[i].name
-            if score >= 0.5 and name not in names:
-                names.append(name)
-            if len(names) == MAX_SUGGESTIONS - 1:
-                break
-        return names
+        names = dict.fromkeys(self.devices[i].name for score, i in scored if score >= 0.5)
+        return list(names)[: MAX_SUGGESTIONS - 1]
 
     def _one(self, indexes: list[int], shown: str) -> Device:
         if not indexes:
