@@ -79,10 +79,7 @@ def _for_each(
 
 def _write_args(effect: Effect) -> list[Any]:
     assert effect.value is not None
-    args: list[Any] = [effect.value.api_value_id(), effect.target]
-    if effect.options:
-        args.append(effect.options)
-    return args
+    return [effect.value.api_value_id(), effect.target, *([effect.options] if effect.options else [])]
 
 
 @dataclass(frozen=True)
@@ -247,10 +244,8 @@ class GroupWrites:
         first = effects[0]
         assert first.value is not None
         value_id = {k: v for k, v in first.value.api_value_id().items() if k != "nodeId"}
-        args: list[Any] = [[e.device.node_id for e in effects], value_id, first.target]
-        if first.options:
-            args.append(first.options)
-        return args
+        options = [first.options] if first.options else []
+        return [[e.device.node_id for e in effects], value_id, first.target, *options]
 
     def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
         multicast, single = self._plan(change)
