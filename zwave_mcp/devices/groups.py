@@ -34,21 +34,8 @@ class Kind(StrEnum):
     REMOTE = "remote"  # remotes and scene controllers (Central Scene buttons)
 
 
-PLURALS: Mapping[Kind, str] = {
-    Kind.LIGHT: "lights",
-    Kind.PLUG: "plugs",
-    Kind.SWITCH: "switches",
-    Kind.BLIND: "blinds",
-    Kind.LOCK: "locks",
-    Kind.THERMOSTAT: "thermostats",
-    Kind.SENSOR: "sensors",
-    Kind.DOOR: "doors",
-    Kind.FAN: "fans",
-    Kind.VALVE: "valves",
-    Kind.SIREN: "sirens",
-    Kind.SMOKE_ALARM: "smoke alarms",
-    Kind.REMOTE: "remotes",
-}
+# What people call many of a kind: every kind's plural is regular ("lights", "switches", "smoke alarms").
+PLURALS: Mapping[Kind, str] = {kind: f"{kind}es" if kind.endswith("ch") else f"{kind}s" for kind in Kind}
 
 # Words (folded to the singular, as `resolve.words_of` does) → kind.
 KIND_WORDS: Mapping[str, Kind] = {
