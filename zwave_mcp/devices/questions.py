@@ -101,21 +101,22 @@ def _negate(test: Callable[[Device], bool | None]) -> Callable[[Device], bool | 
     return negated
 
 
-_TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device], bool]]] = {
-    # question: (does it hold?, does the question apply to this device?)
-    Question.ON: (_on, _switchable),
-    Question.OFF: (_negate(_on), _switchable),
-    Question.OPEN: (_open, lambda d: _applies_open(d)),
-    Question.CLOSED: (_negate(_open), lambda d: _applies_open(d)),
-    Question.LOCKED: (_locked, lambda d: d.has(Capability.LOCK)),
-    Question.UNLOCKED: (_negate(_locked), lambda d: d.has(Capability.LOCK)),
-}
-
-
 def _applies_open(device: Device) -> bool:
     if _opens(device) or (device.has(Capability.LOCK) and m.LOCK_DOOR in device.values):
         return True
     return any(r.sensor in _DOOR_SENSORS for r in readings(device, 0))
+
+
+_TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device], bool], str]] = {
+    # question: (does it hold?, does the question apply to this device?, what a device it applies to can be:
+    # "None of the blinds can be switched on or off")
+    Question.ON: (_on, _switchable, "switched on or off"),
+    Question.OFF: (_negate(_on), _switchable, "switched on or off"),
+    Question.OPEN: (_open, _applies_open, "open or closed"),
+    Question.CLOSED: (_negate(_open), _applies_open, "open or closed"),
+    Question.LOCKED: (_locked, lambda d: d.has(Capability.LOCK), "locked or unlocked"),
+    Question.UNLOCKED: (_negate(_locked), lambda d: d.has(Capability.LOCK), "locked or unlocked"),
+}
 
 
 def answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
@@ -128,7 +129,7 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
         return _with_loading(_battery_answer(question, rest, label, everything), loading)
     if question in SENSOR_QUESTIONS:
         return _with_loading(_sensor_answer(TYPES[str(question)], rest, label, everything), loading)
-    holds, applies = _TESTS[question]
+    holds, applies, can = _TESTS[question]
     asked = [d for d in devices if applies(d)]
     matching = [d for d in asked if holds(d) is True]
     unknown = [d for d in asked if holds(d) is None]
@@ -136,7 +137,6 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
     if not asked and loading:
         return _with_loading(Answer(""), loading)
     if not asked:
-        can = _CAN[question]
         text = f"No device can be {can}" if everything else f"None of the {label} can be {can}"
     elif not matching and len(asked) == 1 and not unknown and asked[0].name == label:
         text = f"{_names(asked, question)} is not {state}"  # asked about one device by its name
@@ -158,17 +158,6 @@ def _with_loading(found: Answer, loading: list[Device]) -> Answer:
     said = f"{and_list([d.name for d in loading])} {'is' if len(loading) == 1 else 'are'} still loading"
     sentence = f"{found.sentence[:-1]}; {said}." if found.sentence else f"{capital(said)}."
     return Answer(sentence, found.matching, found.unknown + loading)
-
-
-# What a question asks a device to be able to do ("None of the blinds can be switched on or off").
-_CAN = {
-    Question.ON: "switched on or off",
-    Question.OFF: "switched on or off",
-    Question.OPEN: "open or closed",
-    Question.CLOSED: "open or closed",
-    Question.LOCKED: "locked or unlocked",
-    Question.UNLOCKED: "locked or unlocked",
-}
 
 
 def _count(found: int, asked: int, label: str, everything: bool) -> str:
