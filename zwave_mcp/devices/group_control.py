@@ -33,39 +33,25 @@ from zwave_mcp.policy.outcome import Outcome
 
 MAX_NAMED = 8  # device names listed in a summary or sentence before "and N more"
 
-# Past tense for the answer, and the phrase for what was asked ("turn off").
+# Per action: the past tense for the answer, the phrase for what was asked ("turn off"), and what a device
+# that cannot do it cannot do ("be switched off").
 _DONE = {
-    "on": ("Turned on", "turn on"),
-    "off": ("Turned off", "turn off"),
-    "toggle": ("Toggled", "toggle"),
-    "dim": ("Set", "set"),
-    "set_level": ("Set", "set"),
-    "open": ("Opened", "open"),
-    "close": ("Closed", "close"),
-    "stop": ("Stopped", "stop"),
-    "set_position": ("Set", "set"),
-    "lock": ("Locked", "lock"),
-    "unlock": ("Unlocked", "unlock"),
-    "set_temperature": ("Set", "set"),
-    "set_mode": ("Set", "set"),
-    "set_color": ("Set", "set"),
+    "on": ("Turned on", "turn on", "be switched on"),
+    "off": ("Turned off", "turn off", "be switched off"),
+    "toggle": ("Toggled", "toggle", "be toggled"),
+    "dim": ("Set", "set", "be dimmed"),
+    "set_level": ("Set", "set", "be dimmed"),
+    "open": ("Opened", "open", "be opened"),
+    "close": ("Closed", "close", "be closed"),
+    "stop": ("Stopped", "stop", "be stopped"),
+    "set_position": ("Set", "set", "be set to a position"),
+    "lock": ("Locked", "lock", "be locked"),
+    "unlock": ("Unlocked", "unlock", "be unlocked"),
+    "set_temperature": ("Set", "set", "take a temperature"),
+    "set_mode": ("Set", "set", "take a mode"),
+    "set_color": ("Set", "set", "change colour"),
 }
-CANNOT = {
-    "toggle": "be toggled",
-    "open": "be opened",
-    "close": "be closed",
-    "stop": "be stopped",
-    "lock": "be locked",
-    "unlock": "be unlocked",
-    "on": "be switched on",
-    "off": "be switched off",
-    "set_level": "be dimmed",
-    "dim": "be dimmed",
-    "set_position": "be set to a position",
-    "set_temperature": "take a temperature",
-    "set_mode": "take a mode",
-    "set_color": "change colour",
-}
+CANNOT = {action: cannot for action, (_done, _verb, cannot) in _DONE.items()}
 _LATE = {
     Outcome.UNCONFIRMED: "did not report back",
     Outcome.WORKING: "{is} still on the way",
@@ -174,7 +160,7 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     devices = [d for d in devices if d.outcome is not Outcome.UNCHANGED]
     if not devices:
         return capital(_already(idle).removeprefix("; ")) + _left_alone(plan)
-    done, verb = _DONE[plan.action]
+    done, verb, _cannot = _DONE[plan.action]
     label, total = plan.group.label, len(plan.plans) - len(idle)
     confirmed = [d for d in devices if d.outcome is Outcome.CONFIRMED]
     if total == 1 and confirmed:
