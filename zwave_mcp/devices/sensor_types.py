@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.devices import zwave_classes as zc
+from zwave_mcp.devices.levels import as_int
 from zwave_mcp.gateway.model import ZValue
 
 
@@ -157,10 +158,6 @@ def notification_type(value: ZValue) -> int | None:
     return NOTIFICATION_TYPES.get(str(value.property))
 
 
-def _state_id(raw: Any) -> int | None:
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-
-
 def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     """The binary sensor a value is (a Notification variable or a Binary Sensor value), or None.
     `purpose`: what a device-specific discovery row says the value is for (an Ecolink's Binary Sensor
@@ -180,7 +177,7 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     words = [
         _ALARM_STATES.get((kind, s.value)) or _REST_STATES.get((kind, s.value))
         for s in value.states
-        if _state_id(s.value) is not None
+        if as_int(s.value) is not None
     ]
     found = [w for w in words if w]
     if not found:
@@ -198,7 +195,7 @@ def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType
         return kind if raw is True else None
     if value.command_class != zc.NOTIFICATION:
         return None
-    kind_id, state = notification_type(value), _state_id(raw)
+    kind_id, state = notification_type(value), as_int(raw)
     if kind_id is None or state is None:
         return None
     word = _ALARM_STATES.get((kind_id, state))
@@ -219,7 +216,7 @@ def alarm_state(value: ZValue, raw: Any, purpose: str | None = None) -> bool | N
         return True if said == "open" else False if said == "closed" else None
     if triggered(value, raw, purpose) is not None:
         return True
-    state = _state_id(raw)
+    state = as_int(raw)
     if state == 0 or (state is not None and _REST_STATES.get((notification_type(value) or 0, state))):
         return False
     return None  # another state of the variable (a test, a maintenance state): not this alarm
