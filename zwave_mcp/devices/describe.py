@@ -451,11 +451,7 @@ def _thermostat_parts(device: Device) -> tuple[str, list[str], str | None]:
     and doing, the setpoints said besides (in every mode, and before the mode is reported), and the room
     temperature it reports."""
     temperature = device.values.get(m.THERMOSTAT_TEMPERATURE)
-    now = (
-        f"{_number(temperature.value)}{_unit(temperature.unit)}"
-        if temperature is not None and is_number(temperature.value)
-        else None
-    )
+    now = _temperature(temperature) if temperature is not None else None
     mode, verb, besides = _thermostat_mode(device)
     doing = operating_state(device)
     if doing is None or doing == verb or (doing == "idle" and mode == "off"):
