@@ -60,9 +60,7 @@ def fan_speed_named(device: Device, said: str) -> Speed | None:
 
 def fan_speed_at(device: Device, level: Any) -> Speed | None:
     """The speed a reported level is in; None for off or a level outside every speed."""
-    if not is_number(level) or level <= 0:
-        return None
-    if level == 255:  # "on at the last level"
+    if not is_number(level) or level <= 0 or level == 255:  # 255: "on at the last level"
         return None
     return next((s for s in fan_speeds(device) if s.low <= level <= s.high), None)
 
