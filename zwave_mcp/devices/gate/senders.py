@@ -473,10 +473,8 @@ def _lock_refusal(op: LockOp, result: Any) -> str | None:
     if op.kind == "add_user":
         if not isinstance(result, dict):
             return user_result_words(result)
-        user = user_result_words(result.get("userResult"))
-        if user is not None:
-            return user
-        return credential_result_words(result.get("credentialResult", 0))
+        credential = result.get("credentialResult", 0)
+        return user_result_words(result.get("userResult")) or credential_result_words(credential)
     if op.kind == "set_pin":
         return credential_result_words(result)
     return user_result_words(result)
