@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from zwave_mcp.gateway.model import NODE_STATUSES
 from zwave_mcp.safetext import loads_json_strict
 
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
@@ -157,9 +158,6 @@ def decode_value(
     )
 
 
-_STATUS_TEXTS = {"Unknown", "Alive", "Asleep", "Awake", "Dead"}
-
-
 def decode_node_status(payload: bytes | bytearray | str) -> NodeStatusPayload | Undecodable:
     data = decode_json(payload)
     if isinstance(data, Undecodable):
@@ -169,7 +167,7 @@ def decode_node_status(payload: bytes | bytearray | str) -> NodeStatusPayload | 
     if isinstance(data, dict):
         status = data.get("status")
         available = data.get("value")
-        if status is not None and status not in _STATUS_TEXTS:
+        if status is not None and status not in NODE_STATUSES:
             return Undecodable(f"unknown node status {status!r}", len(payload))
         if status is None and not isinstance(available, bool):
             return Undecodable("node status without status or value", len(payload))
