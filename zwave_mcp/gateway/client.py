@@ -252,9 +252,6 @@ class ZwaveGateway:
             )
         return result
 
-    async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
-        await self._call_ok("refreshValues", node_id, timeout=timeout)
-
     async def get_scenes(self, timeout: float | None = None) -> list[dict[str, Any]]:
         result = await self._call_ok("_getScenes", timeout=timeout)
         return [s for s in result if isinstance(s, dict)] if isinstance(result, list) else []
