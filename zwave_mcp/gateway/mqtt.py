@@ -95,15 +95,13 @@ def describe_connect_error(exc: BaseException, address: str) -> str:
         return f"connection refused by {address}"
     if isinstance(exc, socket.gaierror):
         return f"cannot resolve the broker host of {address} ({exc.strerror or exc})"
-    if isinstance(exc, TimeoutError | socket.timeout):
+    if isinstance(exc, TimeoutError):
         return f"no answer from {address} within {CONNECT_TIMEOUT_S:g} s"
     if isinstance(exc, ssl.SSLCertVerificationError):
         detail = getattr(exc, "verify_message", None) or getattr(exc, "reason", None) or exc
         return f"TLS certificate of {address} not trusted: {detail}"
     if isinstance(exc, ssl.SSLError):
         return f"TLS error with {address}: {getattr(exc, 'reason', None) or exc}"
-    if isinstance(exc, ssl.CertificateError):
-        return f"TLS certificate of {address} does not match the host: {exc}"
     if isinstance(exc, OSError):
         return f"cannot connect to {address}: {exc.strerror or exc}"
     return f"cannot connect to {address}: {exc}"
