@@ -174,20 +174,7 @@ class ZwaveGateway:
         return self.lanes.problem() or self.sync.problem(words)
 
     def health(self) -> GatewayHealth:
-        last = self.sync.last_message_monotonic
-        return build_health(
-            broker_connected=self.lanes.connected,
-            broker_address=self.lanes.values.address,
-            broker_error=self.lanes.last_error(),
-            broker_protocol=self.lanes.protocols(),
-            status=self.inventory.status,
-            nodes=self.inventory.nodes,
-            inventory_loaded=self.sync.loaded,
-            last_message_age_s=None if last is None else time.monotonic() - last,
-            info=self.sync.info,
-            problem=self.unavailable_reason(),
-            waiting_for=self.sync.schedule.waiting_for() if self.lanes.values.connected else None,
-        )
+        return build_health(self)
 
     def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
         """Keep (or drop) the name zwave-mcp gives a user of a lock that keeps none, and save it."""
