@@ -218,7 +218,7 @@ class ZwaveGateway:
         reply = await self.api.call("writeValue", *args, timeout=timeout)
         return WriteResult.from_reply(reply, value_id, target)
 
-    async def poll_value(self, value: ZValue | dict[str, Any], timeout: float | None = None) -> Any:
+    async def poll_value(self, value: ZValue, timeout: float | None = None) -> Any:
         """The device's value, read from it; the picture shows it too when this returns (bounded).
 
         zwave-js-ui publishes a polled value before it replies, but the reply comes on the control lane
@@ -227,16 +227,14 @@ class ZwaveGateway:
         the polled value, at most CATCH_UP_MAX_S: under a flood the bound wins, and the picture follows a
         moment later.
         """
-        value_id = value.api_value_id() if isinstance(value, ZValue) else dict(value)
-        before = self.inventory.value(value.value_id) if isinstance(value, ZValue) else None
+        before = self.inventory.value(value.value_id)
         mark = before.last_update_ms if before is not None else None
-        result = await self._call_ok("pollValue", value_id, timeout=timeout)
-        if isinstance(value, ZValue):
-            # The report of this poll, not the picture as it was: an unchanged value is re-reported with a
-            # new time, and a caller reads the reading's age next.
-            await self.wait_for_value(
-                value.value_id, lambda v: v.value == result and v.last_update_ms != mark, CATCH_UP_MAX_S
-            )
+        result = await self._call_ok("pollValue", value.api_value_id(), timeout=timeout)
+        # The report of this poll, not the picture as it was: an unchanged value is re-reported with a new
+        # time, and a caller reads the reading's age next.
+        await self.wait_for_value(
+            value.value_id, lambda v: v.value == result and v.last_update_ms != mark, CATCH_UP_MAX_S
+        )
         return result
 
     async def get_scenes(self, timeout: float | None = None) -> list[dict[str, Any]]:
