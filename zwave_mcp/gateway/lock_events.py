@@ -135,18 +135,13 @@ def from_notification(cc: Any, args: Any) -> LockEvent | None:
 _NOTIFICATION_LEVELS = ("notification", "113", "unknownClass_113")
 
 
-def is_notification_tail(tail: str) -> bool:
-    """Could `tail` (a node topic after the node part) be a notification event's topic?"""
-    parts = tail.split("/")
-    return len(parts) == 4 and parts[0] in _NOTIFICATION_LEVELS and _squash(parts[2]) == "accesscontrol"
-
-
 def from_topic(tail: str, payload: bytes) -> LockEvent | None:
     """A notification topic's value part (`notification/endpoint_0/Access_Control/Keypad_unlock_operation`
     or `113/0/Access_Control/…`) and payload → the lock event, if it is one."""
-    if not is_notification_tail(tail):
+    parts = tail.split("/")
+    if len(parts) != 4 or parts[0] not in _NOTIFICATION_LEVELS or _squash(parts[2]) != "accesscontrol":
         return None
-    kind = _BY_LABEL.get(_squash(tail.rsplit("/", 1)[1]))
+    kind = _BY_LABEL.get(_squash(parts[3]))
     if kind is None:
         return None
     time_ms: int | None = None
