@@ -146,12 +146,11 @@ class MqttTransport:
         self._connack_seen = False  # the last attempt got a CONNACK at all
         self.last_error: str | None = NOT_CONNECTED_YET
         self._subscriptions: dict[str, int] = {}
-        self._connected = False
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: asyncio.Task[None] | None = None
         self._lost = asyncio.Event()  # set when a live connection ends
-        self._connected_event = asyncio.Event()
+        self._connected = asyncio.Event()  # set while the broker has us
         self._sock: Any = None
         self._misc_handle: asyncio.TimerHandle | None = None
         self._drain_handle: asyncio.Handle | None = None
@@ -161,12 +160,12 @@ class MqttTransport:
     # -- public -----------------------------------------------------------------------------------------
     @property
     def connected(self) -> bool:
-        return self._connected
+        return self._connected.is_set()
 
     @property
     def protocol(self) -> str | None:
         """The MQTT version of the live connection ("5" or "3.1.1"); None while not connected."""
-        return self._version if self._connected else None
+        return self._version if self.connected else None
 
     def start(self) -> None:
         """Begin connecting in the background and return at once (the MCP handshake must not wait)."""
@@ -191,18 +190,16 @@ class MqttTransport:
         self._set_disconnected("stopped")
 
     async def wait_connected(self, timeout: float) -> bool:
-        if self._connected:
-            return True
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._connected_event.wait(), timeout)
-        return self._connected
+            await asyncio.wait_for(self._connected.wait(), timeout)
+        return self.connected
 
     def subscribe(self, topics: Iterable[str], qos: int = 0) -> None:
         """Remember the filters (re-sent on every reconnect) and subscribe now if connected."""
         new = [(t, qos) for t in topics if self._subscriptions.get(t) != qos]
         for topic, q in new:
             self._subscriptions[topic] = q
-        if new and self._connected:
+        if new and self.connected:
             self._client.subscribe(self._filters(new))
 
     def _filters(self, topics: Iterable[tuple[str, int]]) -> list[tuple[str, Any]]:
@@ -214,7 +211,7 @@ class MqttTransport:
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> None:
         """Queue a message; raises `MqttUnavailable` when not connected (nothing is queued for later)."""
-        if not self._connected:
+        if not self.connected:
             raise MqttUnavailable(self.unavailable_text())
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
@@ -316,7 +313,7 @@ class MqttTransport:
     async def _wait_connack(self) -> bool:
         """True once the broker accepted us; False if it refused, hung up or stayed silent."""
         waiters = [
-            asyncio.ensure_future(self._connected_event.wait()),
+            asyncio.ensure_future(self._connected.wait()),
             asyncio.ensure_future(self._lost.wait()),
         ]
         try:
@@ -324,7 +321,7 @@ class MqttTransport:
         finally:
             for waiter in waiters:
                 waiter.cancel()
-        if self._connected:
+        if self.connected:
             return True
         if not self._lost.is_set():
             self._connection_broken(
@@ -486,9 +483,8 @@ class MqttTransport:
                 self.last_error += f" (it does not speak MQTT {self._version}; see ZWAVE_MCP_MQTT_VERSION)"
             self._log.warning("MQTT connection refused: %s", self.last_error, extra={"broker": self.address})
             return
-        self._connected = True
         self.last_error = None
-        self._connected_event.set()
+        self._connected.set()
         self._log.info(
             "MQTT connected to %s as %s (MQTT %s)",
             self.address,
@@ -510,7 +506,7 @@ class MqttTransport:
     ) -> None:
         if self._stopping:
             reason_text = "stopped"
-        elif not self._connected:
+        elif not self.connected:
             reason_text = self.last_error or f"the broker at {self.address} closed the connection"
         else:
             detail = str(reason).lower()
@@ -523,9 +519,8 @@ class MqttTransport:
         self._set_disconnected(reason_text)
 
     def _set_disconnected(self, reason: str) -> None:
-        was_connected = self._connected
-        self._connected = False
-        self._connected_event.clear()
+        was_connected = self.connected
+        self._connected.clear()
         self.last_error = reason
         self._lost.set()
         if was_connected:
