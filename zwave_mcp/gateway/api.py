@@ -246,12 +246,10 @@ class WriteResult:
     def from_reply(cls, reply: ApiReply, value_id: dict[str, Any], target: Any) -> WriteResult:
         result = reply.result if isinstance(reply.result, dict) else {}
         raw_status = result.get("status")
-        status: SetValueStatus | None = None
-        if isinstance(raw_status, int) and not isinstance(raw_status, bool):
-            try:
-                status = SetValueStatus(raw_status)
-            except ValueError:
-                status = None
+        # A plain int (not True, not 255.0) that zwave-js defines.
+        status = (
+            SetValueStatus(raw_status) if type(raw_status) is int and raw_status in _STATUS_TEXT else None
+        )
         if not reply.success:
             message = reply.message or "zwave-js-ui refused the write"
         elif status is None:

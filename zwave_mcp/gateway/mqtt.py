@@ -197,8 +197,7 @@ class MqttTransport:
     def subscribe(self, topics: Iterable[str], qos: int = 0) -> None:
         """Remember the filters (re-sent on every reconnect) and subscribe now if connected."""
         new = [(t, qos) for t in topics if self._subscriptions.get(t) != qos]
-        for topic, q in new:
-            self._subscriptions[topic] = q
+        self._subscriptions.update(new)
         if new and self.connected:
             self._client.subscribe(self._filters(new))
 
