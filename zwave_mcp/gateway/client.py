@@ -161,11 +161,9 @@ class ZwaveGateway:
         """Reload the network from `getNodes` (a node was added or removed: topics alone cannot add one)."""
         self.sync.resync()
 
-    async def wait_for_value(
-        self, value_id: str, predicate: ValuePredicate, timeout: float, check_current: bool = True
-    ) -> ZValue | None:
+    async def wait_for_value(self, value_id: str, predicate: ValuePredicate, timeout: float) -> ZValue | None:
         """The value once `predicate(value)` holds (driven by inventory changes, no polling); None on timeout."""
-        return await self.waiters.value(value_id, predicate, timeout, check_current)
+        return await self.waiters.value(value_id, predicate, timeout)
 
     # -- what it says -----------------------------------------------------------------------------------
     def unavailable_reason(self) -> str | None:

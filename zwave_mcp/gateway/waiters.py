@@ -47,12 +47,10 @@ class Waiters:
             if matched:
                 future.set_result(value)
 
-    async def value(
-        self, value_id: str, predicate: ValuePredicate, timeout: float, check_current: bool = True
-    ) -> ZValue | None:
+    async def value(self, value_id: str, predicate: ValuePredicate, timeout: float) -> ZValue | None:
         """The value once `predicate(value)` holds; None on timeout."""
         current = self.inventory.value(value_id)
-        if check_current and current is not None and predicate(current):
+        if current is not None and predicate(current):
             return current
         future: asyncio.Future[ZValue] = asyncio.get_running_loop().create_future()
         entry = (predicate, future)
