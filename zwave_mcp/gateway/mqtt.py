@@ -257,9 +257,7 @@ class MqttTransport:
         attempt = 0
         while not self._stopping:
             attempt += 1
-            delay = backoff_delay(attempt)
-            if delay:
-                delay *= random.uniform(0.8, 1.0)  # jitter only downwards: the cap stays a promise
+            delay = backoff_delay(attempt) * random.uniform(0.8, 1.0)  # jitter only downwards: the cap holds
             self._log.info(
                 "MQTT connection attempt %d to %s in %.2f s",
                 attempt,
