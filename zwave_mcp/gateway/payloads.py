@@ -91,9 +91,6 @@ def _int(raw: Any) -> int | None:
     return raw if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= 2**53 else None
 
 
-_NOTHING = object()
-
-
 def decode_json(payload: bytes | bytearray | str) -> Any:
     """JSON text → Python, or `Undecodable`. Empty payload → `Undecodable("empty")`. NaN and Infinity are
     not JSON (zwave-js-ui's JSON.stringify writes them as null): a payload holding one is not JSON."""
@@ -146,15 +143,11 @@ def decode_value(
     if kind is PayloadType.TIMEVALUE:
         if "time" not in data and "value" not in data:
             return Undecodable("time-value payload without time or value", len(payload))
-        value = data.get("value", _NOTHING)
-        defined = value is not _NOTHING
-        return ValuePayload(value if defined else None, defined, _int(data.get("time")), kind)
+        return ValuePayload(data.get("value"), "value" in data, _int(data.get("time")), kind)
     if not _is_value_object(data):
         return Undecodable("value object without nodeId/commandClass/property", len(payload))
-    value = data.get("value", _NOTHING)
-    defined = value is not _NOTHING
     return ValuePayload(
-        value if defined else None, defined, _int(data.get("lastUpdate")), kind, value_object=data
+        data.get("value"), "value" in data, _int(data.get("lastUpdate")), kind, value_object=data
     )
 
 
