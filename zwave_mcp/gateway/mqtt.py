@@ -392,8 +392,6 @@ class MqttTransport:
         """Read what this turn allows (`mqtt_reads.READ_BATCH` packets); whole packets left over are
         handled next turn (`_drain`): the socket may have nothing new to say."""
         sock = self._sock
-        if sock is None:
-            return
         try:
             more = self._reads.read_batch()
         except MalformedPacket as exc:
@@ -423,8 +421,6 @@ class MqttTransport:
 
     def _misc(self) -> None:
         self._misc_handle = None
-        if self._sock is None:
-            return
         try:
             self._client.loop_misc()
         except Exception as exc:
