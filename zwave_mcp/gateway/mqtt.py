@@ -126,7 +126,6 @@ class MqttTransport:
         name: str = "mqtt",
     ) -> None:
         """`name` says which connection this is in every log line (the gateway's "values" and "api")."""
-        self.name = name
         self._log = ConnectionLog(name)
         self._settings = settings
         self._on_message_cb = on_message
