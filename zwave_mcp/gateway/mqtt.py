@@ -102,9 +102,7 @@ def describe_connect_error(exc: BaseException, address: str) -> str:
         return f"TLS certificate of {address} not trusted: {detail}"
     if isinstance(exc, ssl.SSLError):
         return f"TLS error with {address}: {getattr(exc, 'reason', None) or exc}"
-    if isinstance(exc, OSError):
-        return f"cannot connect to {address}: {exc.strerror or exc}"
-    return f"cannot connect to {address}: {exc}"
+    return f"cannot connect to {address}: {getattr(exc, 'strerror', None) or exc}"
 
 
 class MqttTransport:
@@ -502,11 +500,8 @@ class MqttTransport:
             reason_text = self.last_error or f"the broker at {self.address} closed the connection"
         else:
             detail = str(reason).lower()
-            reason_text = f"lost the connection to {self.address}" + (
-                f" ({detail})"
-                if detail not in ("success", "normal disconnection", "unspecified error")
-                else ""
-            )
+            says_nothing = detail in ("success", "normal disconnection", "unspecified error")
+            reason_text = f"lost the connection to {self.address}" + ("" if says_nothing else f" ({detail})")
         self._detach()
         self._set_disconnected(reason_text)
 
