@@ -135,21 +135,17 @@ class OwnReads:
         self._client = client
         self._deliver = deliver
         self._v5 = v5
-        self._sock: Any = None
-        self._packets = PacketReader(v5)
-        self._for_paho = b""  # the packet paho is reading
         self._paho_sees_end = False
-        self._end: OSError | None = None  # ConnectionResetError etc.; EOF is `_eof`
-        self._eof = False
+        self.attach(None)  # no connection yet
         client.on_message = lambda _client, _userdata, message: _deliver_paho_message(deliver, message)
         client._sock_recv = self._paho_recv  # type: ignore[method-assign]
 
     def attach(self, sock: Any) -> None:
         """A new connection: nothing of the last one means anything on it."""
-        self._sock = sock
+        self._sock: Any = sock
         self._packets = PacketReader(self._v5)
-        self._for_paho = b""
-        self._end = None
+        self._for_paho = b""  # the packet paho is reading
+        self._end: OSError | None = None  # ConnectionResetError etc.; EOF is `_eof`
         self._eof = False
 
     def detach(self) -> None:
