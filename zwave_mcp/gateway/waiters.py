@@ -40,12 +40,10 @@ class Waiters:
             if future.done():
                 continue
             try:
-                matched = predicate(value)
+                if predicate(value):
+                    future.set_result(value)
             except Exception:
                 log.debug("value predicate failed for %s", value_id, exc_info=True)
-                matched = False
-            if matched:
-                future.set_result(value)
 
     async def value(self, value_id: str, predicate: ValuePredicate, timeout: float) -> ZValue | None:
         """The value once `predicate(value)` holds; None on timeout."""
