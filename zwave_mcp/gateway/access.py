@@ -17,13 +17,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.gateway.api import ApiReply, GatewayError
 
 if TYPE_CHECKING:
-    from zwave_mcp.gateway.client import ZwaveGateway
     from zwave_mcp.gateway.model import ZNode
+
+
+class _Gateway(Protocol):
+    """What reading a lock's users needs of the gateway (`ZwaveGateway`): its API and its picture."""
+
+    inventory: Any
+
+    async def call(self, api: str, *args: Any, timeout: float | None = None) -> ApiReply: ...
+
 
 STATE_API = "accessControlGetState"
 # The zwave-js-ui release that brought the access-control API (`accessControl*`, zwave-js-ui #4638).
@@ -254,7 +262,7 @@ def users_from_values(node: ZNode) -> LockUsers:
     return LockUsers(node.id, supported=True, rules=rules, users=users, from_values=True)
 
 
-async def read_lock_users(gateway: ZwaveGateway, node_id: int, timeout: float | None = None) -> LockUsers:
+async def read_lock_users(gateway: _Gateway, node_id: int, timeout: float | None = None) -> LockUsers:
     """The lock's users now (zwave-js's cache, as `accessControlGetState` answers). Raises
     `AccessControlUnavailable` on a zwave-js-ui without the API, `GatewayError` for other problems."""
     reply = await gateway.call(STATE_API, node_id, timeout=timeout)
