@@ -172,7 +172,7 @@ class ZwaveGateway:
         return self.lanes.problem() or self.sync.problem(words)
 
     def health(self) -> GatewayHealth:
-        return build_health(self)
+        return build_health(self.lanes, self.sync, self.inventory, self.unavailable_reason())
 
     def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
         """Keep (or drop) the name zwave-mcp gives a user of a lock that keeps none, and save it."""

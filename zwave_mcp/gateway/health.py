@@ -14,13 +14,12 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from zwave_mcp.gateway.lanes import Lanes
 from zwave_mcp.gateway.model import ZNode
-from zwave_mcp.gateway.state import GatewayStatus
-
-if TYPE_CHECKING:
-    from zwave_mcp.gateway.client import ZwaveGateway
+from zwave_mcp.gateway.state import GatewayStatus, Inventory
+from zwave_mcp.gateway.sync import Sync
 
 
 @dataclass(slots=True)
@@ -69,12 +68,12 @@ def count_statuses(nodes: Mapping[int, ZNode]) -> dict[str, int]:
     return dict(Counter(node.status for node in nodes.values() if not node.is_controller and node.id != 255))
 
 
-def build_health(gateway: ZwaveGateway) -> GatewayHealth:
-    lanes, sync, status = gateway.lanes, gateway.sync, gateway.inventory.status
+def build_health(lanes: Lanes, sync: Sync, inventory: Inventory, problem: str | None) -> GatewayHealth:
+    status = inventory.status
     connected = lanes.connected
     online, words = zwave_js_ui_state(status) if connected else (False, "unknown (no broker connection)")
     info = sync.info or {}
-    by_status = count_statuses(gateway.inventory.nodes)
+    by_status = count_statuses(inventory.nodes)
     last = sync.last_message_monotonic
     return GatewayHealth(
         broker_connected=connected,
@@ -94,6 +93,6 @@ def build_health(gateway: ZwaveGateway) -> GatewayHealth:
         zwave_version=info.get("zwaveVersion") if isinstance(info.get("zwaveVersion"), str) else None,
         home_id=info.get("homeid"),
         info=info,
-        problem=gateway.unavailable_reason(),
+        problem=problem,
         waiting_for=sync.schedule.waiting_for() if lanes.values.connected else None,
     )
