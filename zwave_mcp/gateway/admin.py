@@ -98,17 +98,12 @@ class InclusionProgress:
     granted_classes: list[int] | None = None  # what the person granted (None: not asked)
     version: int = 0
 
-    def expected_classes(self) -> list[int]:
-        """The security the joining device asked for: its classes in the grant question, else what the
-        strategy we started with stands for (S0 asks for S0; insecure and SmartStart ask for nothing)."""
-        if self.requested_classes:
-            return list(self.requested_classes)
-        return [7] if self.strategy == STRATEGY["s0"] else []
-
     def downgrade(self, node_security: object) -> int | None:
         """The best class the device asked for when it joined with less (its `security`, zwave-js-ui's
         text); None when it got what it asked for, or asked for nothing."""
-        asked = self.expected_classes()
+        # Asked for: its classes in the grant question, else what the strategy we started with stands for
+        # (S0 asks for S0; insecure and SmartStart ask for nothing).
+        asked = self.requested_classes or ([7] if self.strategy == STRATEGY["s0"] else [])
         if not asked:
             return None
         best = max(asked, key=lambda c: SECURITY_RANK.get(c, 0))
