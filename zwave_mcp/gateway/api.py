@@ -129,13 +129,12 @@ class ApiClient:
         self._pending[correlation] = (api, future, secret_strings(api, list(args)))
         try:
             self._transport.publish(topic, json.dumps(payload, separators=(",", ":")), qos=REQUEST_QOS)
-            try:
-                # Not wait_for: it wakes the caller one loop turn after the reply (through a future of its
-                # own), and the value lane's reads run in that turn.
-                async with asyncio.timeout_at(deadline):
-                    return await future
-            except TimeoutError:
-                raise ApiTimeout(f"zwave-js-ui did not answer {api} within {timeout:g} s") from None
+            # Not wait_for: it wakes the caller one loop turn after the reply (through a future of its own),
+            # and the value lane's reads run in that turn.
+            async with asyncio.timeout_at(deadline):
+                return await future
+        except TimeoutError:
+            raise ApiTimeout(f"zwave-js-ui did not answer {api} within {timeout:g} s") from None
         except ConnectionError as exc:  # MqttUnavailable from publish
             raise ApiUnavailable(str(exc)) from None
         finally:
