@@ -151,10 +151,6 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
     return ", ".join(said) or NO_READINGS
 
 
-def _acts(device: Device) -> bool:
-    return any(device.has(c) for c in m.ACTUATORS)
-
-
 def _not_described(device: Device) -> str:
     return f"{device.name} is {NOT_UNDERSTOOD}: zwave-mcp could not describe it (the server log says why)."
 
@@ -187,7 +183,7 @@ def _sentence(device: Device) -> str:
         said = {r.value_id for r in _lock_alerts(device)}  # "locked and jammed": the state says them
         found = [r for r in found if r.value_id not in said]
     power, others = sentence_phrases(found)
-    if not _acts(device):
+    if not any(device.has(c) for c in m.ACTUATORS):  # a sensor or a remote
         if not power and not others:
             buttons = len(press_values(device))
             if buttons:  # a remote: its presses are events (recent and last events), not a state
