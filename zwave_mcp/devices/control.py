@@ -349,15 +349,8 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
                 f"'{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode."
             )
         raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
-    return _one_write(
-        device,
-        action,
-        chosen.text,
-        mode_value,
-        chosen.value,
-        f"set {device.name} to {chosen.text.lower()} mode",
-        said=chosen.text,
-        details={"previous": mode_value.state_text()},
+    return _state_write(
+        device, action, mode_value, chosen, f"set {device.name} to {chosen.text.lower()} mode"
     )
 
 
@@ -517,15 +510,14 @@ def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlP
         if raw is None or raw == "":
             raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
         raise InvalidValue(f"{device.name} has no fan mode '{echo(str(raw))}'; it has: {choices}.")
+    return _state_write(device, action, fan, chosen, f"set the fan of {device.name} to {chosen.text.lower()}")
+
+
+def _state_write(device: Device, action: str, value: ZValue, chosen: ValueState, summary: str) -> ControlPlan:
+    """Write the chosen state (a mode), said by its label; the one it replaces is kept for "from … to …"."""
+    details = {"previous": value.state_text()}
     return _one_write(
-        device,
-        action,
-        chosen.text,
-        fan,
-        chosen.value,
-        f"set the fan of {device.name} to {chosen.text.lower()}",
-        said=chosen.text,
-        details={"previous": fan.state_text()},
+        device, action, chosen.text, value, chosen.value, summary, said=chosen.text, details=details
     )
 
 
