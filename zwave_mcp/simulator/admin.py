@@ -573,7 +573,7 @@ class Admin:
         state["respond"]({"results": results, "rating": rating, "targetNodeId": state["target"]})
 
     def rebuild_node(self, node: Node, respond: Respond) -> None:
-        ok = node.get("status") != "Dead" and not self.sim.jammed
+        ok = node.get("status") != "Dead"
         self.sim.radio.submit(self.sim.timing.route_rebuild, lambda: respond(ok))
 
     def begin_rebuild(self) -> bool:

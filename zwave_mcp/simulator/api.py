@@ -198,7 +198,7 @@ def _node_or_raise(sim: AdminHost, args: list[Any], method: str) -> dict[str, An
 
 def _ping(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node_or_raise(sim, args, "ping")
-    if node.get("status") == "Dead" or sim.jammed:
+    if node.get("status") == "Dead":
         sim.radio.submit(sim.timing.dead_fail, lambda: respond(False))
         return
 

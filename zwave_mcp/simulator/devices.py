@@ -63,10 +63,7 @@ def _seconds(options: Any) -> float | None:
 def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done) -> None:
     """Start a write. `done(result)` is called once, later, on the scheduler thread."""
     t = sim.timing
-    if not isinstance(vid, dict):
-        sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
-        return
-    node = sim.node(vid.get("nodeId"))
+    node = sim.node(vid.get("nodeId")) if isinstance(vid, dict) else None
     if node is None or node.get("id") == 1:
         sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
         return
@@ -91,7 +88,7 @@ def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done
     if error is not None:
         sim.scheduler.call_later(t.write_fail, lambda: done({"status": 5, "message": error}))
         return
-    if node.get("status") == "Dead" or sim.jammed:
+    if node.get("status") == "Dead":
         sim.radio.submit(t.dead_fail, lambda: done({"status": 2}))
         return
     if sleeps(node) and node.get("status") != "Awake":
@@ -270,7 +267,6 @@ def write_multicast(
     get by singlecast from the controller ("True Status"): a switch at once, a dimmer when its ramp ends.
     The captured stick could not multicast, so this part is modelled on zwave-js's source and the spec.
     """
-    t = sim.timing
     targets: list[tuple[dict[str, Any], dict[str, Any]]] = []
     if isinstance(node_ids, list) and isinstance(vid, dict):
         for node_id in node_ids:
@@ -296,10 +292,7 @@ def write_multicast(
             if node.get("status") != "Dead" and awake:
                 _true_status(sim, node, value, new, options)
 
-    if sim.jammed:
-        sim.radio.submit(t.dead_fail, done)
-        return
-    sim.radio.submit(t.write_unsupervised, frame)
+    sim.radio.submit(sim.timing.write_unsupervised, frame)
 
 
 def _level(new: Any) -> Any:

@@ -25,7 +25,6 @@ class SimulatorHost(Protocol):
     scenes: list[dict[str, Any]]
     scheduler: Scheduler
     radio: Radio
-    jammed: bool  # the controller's queue is stuck (a jammed stick)
     silent: bool  # polls go unanswered
     write_reply_delay: float
     last_levels: dict[tuple[int, str], Any]

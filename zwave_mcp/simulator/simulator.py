@@ -85,7 +85,6 @@ class Simulator:
         rebase_times(nodes, payloads.now_ms())
         self.nodes: dict[int, Node] = {int(n["id"]): n for n in nodes}
         self.scenes: list[dict[str, Any]] = [dict(s) for s in scenes or []]
-        self.jammed = False
         # Faults (see "fault injection" below): a silent device, late writeValue replies.
         self.silent = False
         self.write_reply_delay = 0.0
@@ -121,7 +120,7 @@ class Simulator:
         statuses and every cached value, in the recorded order. With `wait`, return once all is out."""
         if self._running:
             return
-        if self.scheduler is None or not self.scheduler_alive():
+        if not self.scheduler._thread.is_alive():  # stopped by the last stop or crash
             self.scheduler = Scheduler()
             self.radio = Radio(self.scheduler)
         self.ready.clear()
@@ -156,9 +155,6 @@ class Simulator:
         """Connected to the broker right now (paho reconnects by itself after a broker restart)."""
         client = self._client
         return self._running and client is not None and client.is_connected()
-
-    def scheduler_alive(self) -> bool:
-        return self.scheduler._thread.is_alive()
 
     def stop(self) -> None:
         """Graceful stop (SIGTERM): only `driver/status` false, then a clean DISCONNECT, so the broker
@@ -330,19 +326,6 @@ class Simulator:
             node["available"] = False
             self.publish_status(node)
             self.event("node", "node_dead", [payloads.node_summary(node)])
-
-    def revive_node(self, node_id: int) -> None:
-        with self._lock:
-            node = self.nodes[node_id]
-            node["status"] = "Asleep" if sleeps(node) else "Alive"
-            node["available"] = True
-            self.publish_status(node)
-            self.event("node", "node_alive", [payloads.node_summary(node)])
-
-    def jam(self, jammed: bool = True) -> None:
-        """The stick stops confirming sends: every write fails with status 2 after `timing.dead_fail`."""
-        self.jammed = jammed
-        self.event("controller", "status_changed", [1 if jammed else 0])
 
     def fail_polls(self, failing: bool = True) -> None:
         """The devices stop answering Gets: `pollValue` fails ("did not acknowledge", ZW0204) and the
