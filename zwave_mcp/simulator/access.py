@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.simulator.host import arg, found_node
 from zwave_mcp.simulator.house import value_key
 
 if TYPE_CHECKING:
@@ -46,10 +47,6 @@ MANUAL_ONLY = "Only PIN and password credentials can be entered manually"
 _UC_CODE = re.compile(r"[0-9]{4,10}")
 # SetUserResult / SetCredentialResult (zwave-js).
 OK, ADD_REJECTED, MODIFY_REJECTED, DUPLICATE, WRONG_USER, NO_REPORT = 0, 1, 2, 3, 6, 255
-
-
-def _arg(args: list[Any], index: int) -> Any:
-    return args[index] if index < len(args) else None
 
 
 def is_user_code(node: Node) -> bool:
@@ -139,12 +136,9 @@ def state(node: Node) -> dict[str, Any]:
 
 
 def _node(sim: AdminHost, args: list[Any]) -> Node:
-    node_id = _arg(args, 0)
-    node = sim.node(node_id)
-    if node is None:
-        raise RuntimeError(f"Node {node_id} not found")
+    node = found_node(sim, arg(args, 0))
     if not supports(node):
-        raise RuntimeError(f"Node {node_id} does not support access control")
+        raise RuntimeError(f"Node {node['id']} does not support access control")
     return node
 
 
@@ -209,10 +203,7 @@ def _uc_status(node: Node, slot: int) -> int:
 
 # ---------------------------------------------------------------------- handlers
 def _get_state(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node_id = _arg(args, 0)
-    node = sim.node(node_id)
-    if node is None:
-        raise RuntimeError(f"Node {node_id} not found")
+    node = found_node(sim, arg(args, 0))
     respond(state(node), delay=sim.timing.api_reply)  # zwave-js's cache: no radio traffic
 
 
@@ -240,7 +231,7 @@ def _refresh_credentials(sim: AdminHost, args: list[Any], respond: Respond) -> N
 
 def _add_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, options, credential = _arg(args, 2), _arg(args, 3) or {}, _arg(args, 4)
+    user_id, options, credential = arg(args, 2), arg(args, 3) or {}, arg(args, 4)
     if is_user_code(node):
         _check_user_id(node, user_id)
         if not isinstance(credential, dict):
@@ -333,7 +324,7 @@ def _credential(sim: AdminHost, node: Node, user_id: int, slot: Any, data: Any, 
 
 def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, options = _arg(args, 2), _arg(args, 3) or {}
+    user_id, options = arg(args, 2), arg(args, 3) or {}
     if is_user_code(node):
         _check_user_id(node, user_id)
         status = _uc_status(node, user_id)
@@ -369,7 +360,7 @@ def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _set_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, kind, slot, data = _arg(args, 2), _arg(args, 3), _arg(args, 4), _arg(args, 5)
+    user_id, kind, slot, data = arg(args, 2), arg(args, 3), arg(args, 4), arg(args, 5)
     _check_credential_type(node, kind)
     if is_user_code(node):
         _check_user_id(node, user_id)
@@ -392,7 +383,7 @@ def _set_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _delete_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id = _arg(args, 2)
+    user_id = arg(args, 2)
     if is_user_code(node):
         _check_user_id(node, user_id)
 
@@ -415,7 +406,7 @@ def _delete_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _delete_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, kind, slot = _arg(args, 2), _arg(args, 3), _arg(args, 4)
+    user_id, kind, slot = arg(args, 2), arg(args, 3), arg(args, 4)
     if is_user_code(node):
         _delete_user(sim, [args[0], 0, slot], respond)
         return
