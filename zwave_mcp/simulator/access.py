@@ -103,8 +103,7 @@ def _user_code_caps(node: Node) -> dict[str, Any]:
 
 
 def _uc_value(node: Node, prop: str, slot: int) -> dict[str, Any] | None:
-    value: dict[str, Any] | None = node.get("values", {}).get(value_key(USER_CODE, 0, prop, slot))
-    return value
+    return node.get("values", {}).get(value_key(USER_CODE, 0, prop, slot))
 
 
 def _sync_user_code(node: Node) -> None:
@@ -131,8 +130,7 @@ def state(node: Node) -> dict[str, Any]:
         _sync_user_code(node)
     else:
         _endpoint(node)
-    access: dict[str, Any] = node["accessControl"]
-    return access
+    return node["accessControl"]
 
 
 def _node(sim: AdminHost, args: list[Any]) -> Node:
@@ -143,8 +141,7 @@ def _node(sim: AdminHost, args: list[Any]) -> Node:
 
 
 def _caps(node: Node) -> dict[str, Any]:
-    caps: dict[str, Any] = _endpoint(node)["capabilities"]
-    return caps
+    return _endpoint(node)["capabilities"]
 
 
 def _pin_caps(node: Node) -> dict[str, Any]:
@@ -207,26 +204,20 @@ def _get_state(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     respond(state(node), delay=sim.timing.api_reply)  # zwave-js's cache: no radio traffic
 
 
-def _refresh_users(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args)
-    per_slot = len(_slots(node)) if is_user_code(node) else 2  # User Code: one Get per slot
+def _refresh(listed: str) -> Callable[[AdminHost, list[Any], Respond], None]:
+    """`accessControlRefreshUsers` ("users") or `…Credentials` ("credentials"): read from the lock again."""
 
-    def done() -> None:
-        sim.touch(node)
-        respond(state(node)["endpoints"][0]["users"])
+    def handler(sim: AdminHost, args: list[Any], respond: Respond) -> None:
+        node = _node(sim, args)
+        per_slot = len(_slots(node)) if is_user_code(node) else 2  # User Code: one Get per slot
 
-    sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
+        def done() -> None:
+            sim.touch(node)
+            respond(state(node)["endpoints"][0][listed])
 
+        sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
 
-def _refresh_credentials(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args)
-    per_slot = len(_slots(node)) if is_user_code(node) else 2
-
-    def done() -> None:
-        sim.touch(node)
-        respond(state(node)["endpoints"][0]["credentials"])
-
-    sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
+    return handler
 
 
 def _add_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
@@ -439,8 +430,8 @@ def _get_admin_code(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 HANDLERS: dict[str, Callable[[AdminHost, list[Any], Respond], None]] = {
     "accessControlGetState": _get_state,
-    "accessControlRefreshUsers": _refresh_users,
-    "accessControlRefreshCredentials": _refresh_credentials,
+    "accessControlRefreshUsers": _refresh("users"),
+    "accessControlRefreshCredentials": _refresh("credentials"),
     "accessControlAddUser": _add_user,
     "accessControlSetUser": _set_user,
     "accessControlSetCredential": _set_credential,

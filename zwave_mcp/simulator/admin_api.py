@@ -124,7 +124,7 @@ HANDLERS: dict[str, Handler] = {
     "isFailedNode": _is_failed,
     "removeFailedNode": _remove_failed,
     "replaceFailedNode": _replace_failed,
-    "refreshInfo": _done(lambda sim, args: sim.admin.refresh_info(node_arg(sim, args, "refreshInfo"))),
+    "refreshInfo": _done(lambda sim, args: sim.admin.interview(node_arg(sim, args, "refreshInfo"))),
     "checkLifelineHealth": _lifeline,
     "checkRouteHealth": _route,
     "abortHealthCheck": _done(

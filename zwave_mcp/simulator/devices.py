@@ -137,8 +137,7 @@ def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] |
     key = value_key(
         value.get("commandClass"), value.get("endpoint"), SwitchProps.CURRENT, value.get("propertyKey")
     )
-    found: dict[str, Any] | None = node.get("values", {}).get(key)
-    return found
+    return node.get("values", {}).get(key)
 
 
 def _apply(
