@@ -4,7 +4,6 @@ zwave-js-ui simulator serving a house, with brisker timing than the recorded one
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,8 +14,6 @@ from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, fi
 from zwave_mcp.simulator.house import CAPTURED_WITH_LOCKS, Node, captured_scenes
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
-
-log = logging.getLogger(__name__)
 
 PREFIX = "zwave"
 # The recorded delays, brisker: ramps, second polls and replies keep their order but the demo takes seconds.
