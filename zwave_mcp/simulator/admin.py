@@ -24,6 +24,7 @@ This module is the controller's state; `admin_api.py` answers the API calls with
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import threading
 from collections.abc import Callable
@@ -190,11 +191,7 @@ class Admin:
         return next((e for e in self.provisioning if e.get("dsk") == dsk), None)
 
     def _new_node_id(self) -> int:
-        used = set(self.sim.nodes)
-        candidate = 2
-        while candidate in used or candidate == BROADCAST_ID:
-            candidate += 1
-        return candidate
+        return next(i for i in itertools.count(2) if i not in self.sim.nodes and i != BROADCAST_ID)
 
     # -- inclusion ------------------------------------------------------------------------------------
     def start_inclusion(self, strategy: Any, options: Any, replace_id: int | None = None) -> bool:

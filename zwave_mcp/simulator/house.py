@@ -85,13 +85,7 @@ def captured_scenes() -> list[dict[str, Any]]:
 
 
 def _node_ids(count: int) -> list[int]:
-    ids: list[int] = []
-    candidate = 2
-    while len(ids) < count:
-        if candidate != BROADCAST_ID:
-            ids.append(candidate)
-        candidate += 1
-    return ids
+    return [node_id for node_id in range(2, count + 3) if node_id != BROADCAST_ID][:count]
 
 
 def renumbered(template: Node, node_id: int) -> Node:

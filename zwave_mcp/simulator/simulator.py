@@ -159,11 +159,9 @@ class Simulator:
     def stop(self) -> None:
         """Graceful stop (SIGTERM): only `driver/status` false, then a clean DISCONNECT, so the broker
         drops the will and `_CLIENTS/.../status` stays a stale `true`."""
-        client = self._client
-        if not self._running or client is None:
+        client = self._going_down()
+        if client is None:
             return
-        self._running = False
-        self._driver_down()
         try:
             info = client.publish(f"{self.config.prefix}/driver/status", "false", qos=1, retain=True)
             info.wait_for_publish(timeout=3)
@@ -175,11 +173,9 @@ class Simulator:
 
     def crash(self) -> None:
         """Drop the TCP connection without DISCONNECT (SIGKILL): the broker publishes the last will."""
-        client = self._client
-        if not self._running or client is None:
+        client = self._going_down()
+        if client is None:
             return
-        self._running = False
-        self._driver_down()
         sock = client.socket()
         # The connection dies first, as with a killed process (the broker publishes the will at once);
         # then the network thread stops (it may take a second) without ever sending DISCONNECT.
@@ -191,11 +187,18 @@ class Simulator:
             sock.close()
         self._client = None
 
-    def _driver_down(self) -> None:
+    def _going_down(self) -> mqtt.Client | None:
+        """What a stop and a crash share: the driver goes, its timers and radio queue with it. The client
+        to disconnect, None when not running."""
+        client = self._client
+        if not self._running or client is None:
+            return None
+        self._running = False
         self.scheduler.stop()
         self.radio.reset()
         self.driver_up = False
         self.interviewing = False
+        return client
 
     @property
     def restart_topic(self) -> str:
