@@ -55,7 +55,7 @@ class Home:
 
     @property
     def mqtt_url(self) -> str:
-        return f"mqtt://{HOST}:{self.port}"
+        return self.broker.url
 
     @property
     def mqtt_version(self) -> str:
@@ -80,10 +80,7 @@ class Home:
                 sim.stop()
             with contextlib.suppress(Exception):
                 sim.scheduler.stop()
-        if isinstance(self.broker, MosquittoBroker):
-            self.broker.close()
-        else:
-            self.broker.stop()
+        self.broker.close()
 
 
 def make_broker(choice: str, port: int | None) -> tuple[MosquittoBroker | EmbeddedBroker, str]:

@@ -40,9 +40,7 @@ def parse_request(raw: bytes) -> tuple[Any, list[Any] | None]:
     args: Any = origin.get("args") if isinstance(origin, dict) else None
     if not args and not isinstance(args, list):
         args = []  # JavaScript's `payload.args || []`
-    if not isinstance(args, list):
-        return origin, None
-    return origin, args
+    return origin, args if isinstance(args, list) else None
 
 
 def handle(sim: AdminHost, api_name: str, raw: bytes) -> None:
@@ -192,32 +190,25 @@ def _ping(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.ping, done)
 
 
-def _republish(sim: AdminHost, node: dict[str, Any], cc: Any = None) -> None:
-    with sim._lock:
-        sim.touch(node)
-        for value in node.get("values", {}).values():
-            if value.get("readable") and (cc is None or value.get("commandClass") == cc):
-                sim.set_value(node, value, value.get("value"))
+def _refresh(method: str, by_class: bool) -> Handler:
+    """`refreshValues`: every readable value of a node is read (and published) again; `refreshCCValues`
+    (`by_class`): those of the command class in the second argument, taking twice as long."""
 
+    def handler(sim: AdminHost, args: list[Any], respond: Respond) -> None:
+        node = node_arg(sim, args, method)
+        cc = arg(args, 1) if by_class else None
 
-def _refresh_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = node_arg(sim, args, "refreshValues")
+        def done() -> None:
+            with sim._lock:
+                sim.touch(node)
+                for value in node.get("values", {}).values():
+                    if value.get("readable") and (cc is None or value.get("commandClass") == cc):
+                        sim.set_value(node, value, value.get("value"))
+            respond()
 
-    def done() -> None:
-        _republish(sim, node)
-        respond()
+        sim.radio.submit(sim.timing.refresh * (2 if by_class else 1), done)
 
-    sim.radio.submit(sim.timing.refresh, done)
-
-
-def _refresh_cc_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = node_arg(sim, args, "refreshCCValues")
-
-    def done() -> None:
-        _republish(sim, node, arg(args, 1))
-        respond()
-
-    sim.radio.submit(sim.timing.refresh * 2, done)
+    return handler
 
 
 def _poll_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
@@ -333,8 +324,8 @@ HANDLERS: dict[str, Handler] = {
     "writeMulticast": _write_multicast,
     "setNodeName": _named("name"),
     "setNodeLocation": _named("loc"),
-    "refreshValues": _refresh_values,
-    "refreshCCValues": _refresh_cc_values,
+    "refreshValues": _refresh("refreshValues", by_class=False),
+    "refreshCCValues": _refresh("refreshCCValues", by_class=True),
     "pingNode": _ping,
     "pollValue": _poll_value,
     "sendCommand": _send_command,

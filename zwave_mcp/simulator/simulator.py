@@ -227,13 +227,6 @@ class Simulator:
         thread.start()
         return thread
 
-    def __enter__(self) -> Simulator:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
     # ------------------------------------------------------------------ state helpers (used by devices/api)
     def node(self, node_id: Any) -> Node | None:
         if isinstance(node_id, bool) or not isinstance(node_id, int):
