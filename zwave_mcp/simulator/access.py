@@ -158,6 +158,12 @@ def _check_credential_type(node: Node, kind: Any) -> None:
         raise RuntimeError("Credential type Password is not supported by this node (ZW0322)")
 
 
+def _user_code(data: Any) -> str:
+    if not isinstance(data, str) or not _UC_CODE.fullmatch(data):
+        raise RuntimeError(CODE_RULE)
+    return data
+
+
 def _check_user_id(node: Node, user_id: Any) -> int:
     if (
         not isinstance(user_id, int)
@@ -223,14 +229,12 @@ def _refresh(listed: str) -> Callable[[AdminHost, list[Any], Respond], None]:
 def _add_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     user_id, options, credential = arg(args, 2), arg(args, 3) or {}, arg(args, 4)
+    _check_user_id(node, user_id)
     if is_user_code(node):
-        _check_user_id(node, user_id)
         if not isinstance(credential, dict):
             raise RuntimeError(NEEDS_CREDENTIAL)
         _check_credential_type(node, credential.get("type"))
-        code = credential.get("data")
-        if not isinstance(code, str) or not _UC_CODE.fullmatch(code):
-            raise RuntimeError(CODE_RULE)
+        code = _user_code(credential.get("data"))
         status = 2 if options.get("active") is False else 1
 
         def stored() -> None:  # whatever the slot held: zwave-js does not look (recorded)
@@ -239,7 +243,6 @@ def _add_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
         sim.radio.submit(sim.timing.write_supervised, stored)
         return
-    _check_user_id(node, user_id)
     entry = _endpoint(node)
     if isinstance(credential, dict):
         _check_credential_type(node, credential.get("type"))
@@ -316,8 +319,8 @@ def _credential(sim: AdminHost, node: Node, user_id: int, slot: Any, data: Any, 
 def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     user_id, options = arg(args, 2), arg(args, 3) or {}
+    _check_user_id(node, user_id)
     if is_user_code(node):
-        _check_user_id(node, user_id)
         status = _uc_status(node, user_id)
         if status == 0:
             raise RuntimeError(SET_NEEDS_ADD)
@@ -330,7 +333,6 @@ def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
         sim.radio.submit(sim.timing.write_supervised, resent)
         return
-    _check_user_id(node, user_id)
     user = next((u for u in _endpoint(node)["users"] if u["userId"] == user_id), None)
 
     def stored() -> None:
@@ -355,12 +357,11 @@ def _set_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     _check_credential_type(node, kind)
     if is_user_code(node):
         _check_user_id(node, user_id)
-        if not isinstance(data, str) or not _UC_CODE.fullmatch(data):
-            raise RuntimeError(CODE_RULE)
+        code = _user_code(data)
         status = _uc_status(node, user_id) or 1
 
         def stored() -> None:
-            _uc_set(sim, node, user_id, status, data)
+            _uc_set(sim, node, user_id, status, code)
             respond(OK)
 
         sim.radio.submit(sim.timing.write_supervised, stored)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zwave_mcp.simulator import payloads
+from zwave_mcp.simulator.dumps import SECURITY_CLASS
 from zwave_mcp.simulator.host import Respond, SimulatorHost
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, captured_house, renumbered
 from zwave_mcp.simulator.samples import config_values
@@ -42,12 +43,6 @@ log = logging.getLogger(__name__)
 # zwave-js enums (values as on the wire).
 STRATEGY_DEFAULT, STRATEGY_SMART_START, STRATEGY_INSECURE, STRATEGY_S0, STRATEGY_S2 = 0, 1, 2, 3, 4
 S2_UNAUTHENTICATED, S2_AUTHENTICATED, S2_ACCESS_CONTROL, S0_LEGACY = 0, 1, 2, 7
-SECURITY_NAMES = {
-    S2_UNAUTHENTICATED: "S2_Unauthenticated",
-    S2_AUTHENTICATED: "S2_Authenticated",
-    S2_ACCESS_CONTROL: "S2_AccessControl",
-    S0_LEGACY: "S0_Legacy",
-}
 INCLUSION_IDLE, INCLUSION_INCLUDING, INCLUSION_EXCLUDING = 0, 1, 2
 REMOVED_EXCLUDED, REMOVED_FAILED, REMOVED_REPLACED = 0, 2, 3
 QR_S2, QR_SMART_START = 0, 1
@@ -368,7 +363,7 @@ class Admin:
         node = renumbered(template, node_id)
         node.update(
             isSecure=security is not None,
-            security=SECURITY_NAMES.get(security, "None") if security is not None else "None",
+            security=SECURITY_CLASS.get(-1 if security is None else security, "None"),
             supportsSecurity=True,
             neighbors=[],
             dsk=device.dsk if security is not None and security != S0_LEGACY else None,

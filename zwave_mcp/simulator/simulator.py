@@ -16,6 +16,7 @@ client-side code, so tests against it check our client against an independent mo
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -585,10 +586,9 @@ class Simulator:
             for node in moving:
                 self._set_motion(node, True)
         for node in moving:
-            self.scheduler.call_later(self.timing.motion_clear, self._clear_motion(node))
-
-    def _clear_motion(self, node: Node) -> Action:
-        return lambda: self._set_motion(node, False)
+            self.scheduler.call_later(
+                self.timing.motion_clear, functools.partial(self._set_motion, node, False)
+            )
 
     def _set_motion(self, node: Node, active: bool) -> None:
         with self._lock:
