@@ -343,11 +343,10 @@ class Simulator:
             entries = []
             for raw in values:
                 entry = dict(raw)
-                key = [entry.get("nodeId"), entry.get("commandClass"), entry.get("endpoint") or 0]
-                key.append(entry.get("property"))
-                if entry.get("propertyKey") is not None:
-                    key.append(entry["propertyKey"])
-                entry.setdefault("id", "-".join(str(k) for k in key))
+                key = value_key(
+                    *(entry.get(k) for k in ("commandClass", "endpoint", "property", "propertyKey"))
+                )
+                entry.setdefault("id", f"{entry.get('nodeId')}-{key}")
                 entry.setdefault("timeout", 0)
                 entries.append(entry)
             self.scenes.append({"sceneid": new_id, "label": label, "values": entries})
