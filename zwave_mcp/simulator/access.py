@@ -24,13 +24,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.simulator.host import arg, found_node
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.simulator.house import Node, value_key
 
 if TYPE_CHECKING:
     from zwave_mcp.simulator.admin_api import AdminHost
     from zwave_mcp.simulator.host import Respond, SimulatorHost
 
-Node = dict[str, Any]
 USER_CODE = 99
 PIN_CODE = 1
 PASSWORD = 2

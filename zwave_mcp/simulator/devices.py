@@ -24,7 +24,6 @@ Done = Callable[[Result], None]
 
 # The captured house has Supervision exactly on the nodes whose writes go through these CCs.
 SUPERVISED_CCS = {38, 51, 98, 106}
-USER_CODE = 99
 COLOR_KEYS = {"warmWhite": 0, "coldWhite": 1, "red": 2, "green": 3, "blue": 4}
 
 
@@ -109,7 +108,11 @@ def _send(
         if target is not None:
             sim.radio.submit(t.write_working, lambda: _ramp(sim, node, target, 255, options, done))
             return
-    if cc == USER_CODE and prop in ("userCode", "userIdStatus") and isinstance(value.get("propertyKey"), int):
+    if (
+        cc == access.USER_CODE
+        and prop in ("userCode", "userIdStatus")
+        and isinstance(value.get("propertyKey"), int)
+    ):
         slot = int(value["propertyKey"])
 
         def user_code_set() -> None:  # supervised, as the captured User Code lock answers

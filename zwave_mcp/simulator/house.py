@@ -15,12 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.simulator.dumps import load_house_file
-
-Node = dict[str, Any]
+from zwave_mcp.simulator.dumps import CONTROLLER_ID, Node, load_house_file
 
 BROADCAST_ID = 255
-CONTROLLER_ID = 1
 # The captured house with the two keypad locks recorded later (the demo's house).
 CAPTURED_WITH_LOCKS = "captured+locks"
 
