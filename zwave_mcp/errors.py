@@ -16,13 +16,5 @@ class UserError(Exception):
         self.details = details
 
 
-class ServiceUnavailable(UserError):
-    """The broker or zwave-js-ui cannot be reached; the message carries the reason."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"Z-Wave service unavailable: {reason}", reason=reason)
-        self.reason = reason
-
-
 class PolicyRefusal(UserError):
     """The policy (read-only, deny lists, rate limits, confirmation) refused the call."""
