@@ -79,24 +79,19 @@ class Policy:
         *,
         clock: Callable[[], float] = time.monotonic,
         token_factory: Callable[[], str] | None = None,
-        audit_log: AuditLog | None = None,
-        rate_window_s: float = 60.0,
     ) -> None:
         self.config = config or PolicyConfig()
         token_kw: dict[str, Any] = {} if token_factory is None else {"token_factory": token_factory}
         self.tokens = ConfirmationTokens(ttl_s=self.config.confirm_token_ttl, clock=clock, **token_kw)
         self.rates = RateLimiter(
-            per_device=self.config.rate_limit_device,
-            overall=self.config.rate_limit_total,
-            window_s=rate_window_s,
-            clock=clock,
+            per_device=self.config.rate_limit_device, overall=self.config.rate_limit_total, clock=clock
         )
-        self.audit_log = audit_log or AuditLog(self.config.audit_file)
+        self.audit_log = AuditLog(self.config.audit_file)
 
     @classmethod
-    def from_settings(cls, settings: Settings, **kwargs: Any) -> Policy:
+    def from_settings(cls, settings: Settings) -> Policy:
         """Raises `ConfigError` for a bad list entry, band or policy file."""
-        return cls(PolicyConfig.from_settings(settings), **kwargs)
+        return cls(PolicyConfig.from_settings(settings))
 
     # --- what may be seen and changed -----------------------------------------------------------
 
@@ -120,10 +115,7 @@ class Policy:
     def _device_refusal(self, device: PolicyDevice, action_text: str) -> str | None:
         cfg = self.config
         if cfg.read_only:
-            return (
-                f"Refused to {action_text}: zwave-mcp runs in read-only mode ({READ_ONLY_SOURCE}), "
-                "so nothing can be switched or set; reading devices still works."
-            )
+            return self.read_only_refusal(action_text)
         if not self.visible(device):
             return (
                 f"Refused to change this device: the policy hides it ({cfg.hide.source}), "
