@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.lock_words import Names, by_user, fold, lock_phrase
@@ -115,13 +115,16 @@ def ago(seconds: float) -> str:
     return f"{round(seconds / 86400)} days"
 
 
+SourceKind = Literal["value", "status", "gateway", "lock"]
+
+
 @dataclass(frozen=True, slots=True)
 class _Source:
     """What one stored series is, for the devices asked about."""
 
     device: Device | None
     value: ZValue | None
-    kind: str  # value | status | gateway | lock
+    kind: SourceKind
     key: str
 
 
@@ -202,27 +205,26 @@ class HistoryService:
     def _sources(self, store: Store, devices: Sequence[Device], *, gateway: bool) -> dict[int, _Source]:
         ids = store.series_ids
         sources: dict[int, _Source] = {}
+
+        def add(device: Device | None, value: ZValue | None, kind: SourceKind, key: str) -> None:
+            sid = ids.get((kind, key))
+            if sid is not None:
+                sources[sid] = _Source(device, value, kind, key)
+
         nodes_seen: set[int] = set()
         for device in devices:
             for value in device.all_values() + press_values(device):
-                if _is_noise(value):
-                    continue
-                sid = ids.get(("value", value.value_id))
-                if sid is not None:
-                    sources[sid] = _Source(device, value, "value", value.value_id)
+                if not _is_noise(value):
+                    add(device, value, "value", value.value_id)
             if device.node_id not in nodes_seen:
                 nodes_seen.add(device.node_id)
-                sid = ids.get(("status", str(device.node_id)))
-                if sid is not None:
-                    sources[sid] = _Source(device, None, "status", str(device.node_id))
-            if device.has(Capability.LOCK):
-                sid = ids.get(("lock", str(device.node_id)))
-                if sid is not None:  # who locked or unlocked it, and how
-                    sources[sid] = _Source(device, None, "lock", str(device.node_id))
+                add(device, None, "status", str(device.node_id))
+            if device.has(Capability.LOCK):  # who locked or unlocked it, and how
+                add(device, None, "lock", str(device.node_id))
         if gateway:
-            for (kind, key), sid in list(ids.items()):
+            for kind, key in list(ids):
                 if kind == "gateway":
-                    sources[sid] = _Source(None, None, "gateway", key)
+                    add(None, None, "gateway", key)
         return sources
 
     def names(self, node_id: int | None) -> Names | None:
@@ -252,13 +254,7 @@ class HistoryService:
             what=phrase.text,
             value=phrase.shown,
             state=phrase.state,
-            source="gateway"
-            if source.kind == "gateway"
-            else "status"
-            if source.kind == "status"
-            else "lock"
-            if source.kind == "lock"
-            else "value",
+            source=source.kind,
         )
 
     def _by_user(self, source: _Source, row: Row, user: str | None) -> bool:
@@ -268,10 +264,6 @@ class HistoryService:
         if source.kind != "lock":
             return False
         return by_user(row.new, user, self.names(source.device.node_id if source.device else None))
-
-    def lock_user_sources(self, user: str, sources: dict[int, _Source]) -> dict[int, _Source]:
-        """Only the lock series, for a question about a lock user."""
-        return {sid: s for sid, s in sources.items() if s.kind == "lock"}
 
     def lock_targets(self, device_name: str | None, room: str | None) -> tuple[list[Device], str]:
         """The locks asked about with a user: the one named, those of a room, else every lock."""
@@ -319,8 +311,8 @@ class HistoryService:
     ) -> HistoryResult:
         store = await self.store()
         sources = self._sources(store, devices, gateway=gateway)
-        if user is not None:
-            sources = self.lock_user_sources(user, sources)
+        if user is not None:  # a question about a lock user: only the lock series
+            sources = {sid: s for sid, s in sources.items() if s.kind == "lock"}
         keys = [d.key for d in devices] if user is None else []
         start, end = period.start_ms, period.end_ms + 1
 
@@ -344,21 +336,15 @@ class HistoryService:
                 events.append((row.at, self._event(source, row)))
         names = {d.key: d.name for d in devices}  # the name people use now, as value events have it
         for o in outcomes:
-            text = f"was told to {o.action.replace('_', ' ')} ({o.outcome.replace('_', ' ')})"
-            events.append(
-                (
-                    o.at,
-                    HistoryEvent(
-                        at=self.iso(o.at),
-                        device=names.get(o.device_key or "", o.device),
-                        deviceKey=o.device_key,
-                        what=text,
-                        value=o.value,
-                        state=None,
-                        source="command",
-                    ),
-                )
+            event = HistoryEvent(
+                at=self.iso(o.at),
+                device=names.get(o.device_key or "", o.device),
+                deviceKey=o.device_key,
+                what=f"was told to {o.action.replace('_', ' ')} ({o.outcome.replace('_', ' ')})",
+                value=o.value,
+                source="command",
             )
+            events.append((o.at, event))
         events.sort(key=lambda e: e[0])
         truncated = len(events) > limit
         events = events[-limit:]
@@ -479,7 +465,7 @@ class HistoryService:
         store = await self.store()
         sources = self._sources(store, devices, gateway=gateway_state and user is None)
         if user is not None:
-            sources = self.lock_user_sources(user, sources)
+            sources = {sid: s for sid, s in sources.items() if s.kind == "lock"}
         if gateway_state:
             sources = {
                 sid: s for sid, s in sources.items() if s.kind == "gateway" and s.key == "client_online"
@@ -528,9 +514,8 @@ class HistoryService:
         who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
         ago_text = "just now" if elapsed < 5 else f"{ago(elapsed)} ago"
         summary = f"The last time {who}{found.what} was {when(self.dt(found_at), now)}, {ago_text}."
-        if (
-            found.source == "lock"
-        ):  # "Back Door Lock was unlocked with the keypad by Cleaner (user 3) at 14:02, …"
+        # "Back Door Lock was unlocked with the keypad by Cleaner (user 3) at 14:02, …"
+        if found.source == "lock":
             summary = f"{found.device or 'The lock'} {found.what} {when(self.dt(found_at), now)}, {ago_text}."
         if found.press is not None:  # "Button 2 on WallMote was held at 20:14, 5 minutes ago."
             subject = found.what.removesuffix(f" was {found.press}")
