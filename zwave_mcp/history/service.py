@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.lock_words import Names, by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability, Device
@@ -37,11 +38,6 @@ from zwave_mcp.history.models import (
 )
 from zwave_mcp.history.periods import Period, parse_period, when
 from zwave_mcp.history.words import (
-    CC_BATTERY,
-    CC_DOOR_LOCK,
-    CC_METER,
-    CC_MULTILEVEL_SENSOR,
-    CC_NOTIFICATION,
     Phrase,
     describe_gateway,
     describe_status,
@@ -65,10 +61,10 @@ SPOKEN_EVENTS = 4
 SPOKEN_SERIES = 3
 LAST_EVENT_PAGE = 500
 LAST_EVENT_SCAN = 50_000
-NUMERIC_CCS = (CC_MULTILEVEL_SENSOR, CC_METER, CC_BATTERY)
+NUMERIC_CCS = (zc.MULTILEVEL_SENSOR, zc.METER, zc.BATTERY)
 # Values that are requests or settings, not what the device reports about the world.
 _NOISE_PREFIXES = ("target", "duration", "lockTimeout", "alarm", "reset")
-_NOISE_CCS = (112, 114, 134, 132)  # configuration, manufacturer, version, wake up
+_NOISE_CCS = (zc.CONFIGURATION, zc.MANUFACTURER_SPECIFIC, zc.VERSION, zc.WAKE_UP)
 
 
 def _is_noise(value: ZValue) -> bool:
@@ -602,7 +598,7 @@ def _idle_notice(source: _Source, row: Row) -> bool:
     return (
         source.kind == "value"
         and value is not None
-        and value.command_class == CC_NOTIFICATION
+        and value.command_class == zc.NOTIFICATION
         and row.new == 0
     )
 
@@ -621,7 +617,7 @@ def _lock_echoes(sources: dict[int, _Source], rows: Sequence[Row]) -> set[int]:
     for row in rows:
         source = sources[row.series]
         value = source.value
-        if source.kind != "value" or value is None or value.command_class != CC_DOOR_LOCK:
+        if source.kind != "value" or value is None or value.command_class != zc.DOOR_LOCK:
             continue
         if value.property != "currentMode" or source.device is None:
             continue

@@ -18,15 +18,6 @@ from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
 
-CC_BINARY_SWITCH = zc.BINARY_SWITCH
-CC_MULTILEVEL_SWITCH = zc.MULTILEVEL_SWITCH
-CC_BINARY_SENSOR = zc.BINARY_SENSOR
-CC_MULTILEVEL_SENSOR = zc.MULTILEVEL_SENSOR
-CC_METER = zc.METER
-CC_DOOR_LOCK = zc.DOOR_LOCK
-CC_BARRIER = zc.BARRIER_OPERATOR
-CC_NOTIFICATION = zc.NOTIFICATION
-CC_BATTERY = zc.BATTERY
 OPENINGS = ("door", "window", "tilt")  # binary sensor types whose alarm is "opened"
 
 # Words someone asks "when did it last …" with; each names a state a change can reach ("any": anything).
@@ -118,7 +109,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     lowered_label = spoken_label(label)
     text = value.state_text(raw)
     unit = f" {value.unit}" if value.unit else ""
-    if cc == CC_DOOR_LOCK and value.property == "currentMode":
+    if cc == zc.DOOR_LOCK and value.property == "currentMode":
         if raw == 255 or (text and text.lower() == "secured"):
             return Phrase("was locked", "locked", "locked")
         if raw == 0 or (text and "unsecured" in text.lower()):
@@ -129,22 +120,22 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
             if raw
             else Phrase("was unlocked", "unlocked", "unlocked")
         )
-    if cc == CC_DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
+    if cc == zc.DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
         state = _open_close(raw)
         if state:
             return Phrase(f"was {state}", state, state)
-    if cc == CC_BINARY_SWITCH and isinstance(raw, bool):
+    if cc == zc.BINARY_SWITCH and isinstance(raw, bool):
         return Phrase(f"was turned {'on' if raw else 'off'}", "on" if raw else "off", "on" if raw else "off")
-    if cc == CC_MULTILEVEL_SWITCH and is_number(raw):
+    if cc == zc.MULTILEVEL_SWITCH and is_number(raw):
         if raw == 0:
             return Phrase("was turned off", "off", 0)
         return Phrase(f"was set to {min(int(raw), 100)} %", "on", raw)
-    if cc == CC_BARRIER and text:
+    if cc == zc.BARRIER_OPERATOR and text:
         state = _open_close(text)
         return Phrase(f"was {state or text.lower()}", state, text)
-    if cc in (CC_NOTIFICATION, CC_BINARY_SENSOR) and (said := _binary_sensor(value, raw, text)) is not None:
+    if cc in (zc.NOTIFICATION, zc.BINARY_SENSOR) and (said := _binary_sensor(value, raw, text)) is not None:
         return said
-    if cc == CC_NOTIFICATION:
+    if cc == zc.NOTIFICATION:
         if text:
             lowered = text.lower()
             if "motion" in lowered and "idle" not in lowered:
@@ -157,7 +148,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
             return Phrase(f"reported {lowered}", None, text)
         if raw == 0:
             return Phrase(f"{lowered_label} went idle", None, 0)
-    if cc == CC_BINARY_SENSOR and isinstance(raw, bool):
+    if cc == zc.BINARY_SENSOR and isinstance(raw, bool):
         if "motion" in lowered_label:
             return Phrase("detected motion" if raw else "motion stopped", "motion" if raw else None, raw)
         if "door" in lowered_label or "window" in lowered_label:
