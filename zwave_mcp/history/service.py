@@ -526,13 +526,11 @@ class HistoryService:
     def _lock_user_names(self) -> list[str]:
         known: list[str] = []
         for node in self.inventory.nodes.values():
-            users = getattr(node.access, "users", None) if node.access is not None else None
-            if not users or not self.devices.visible_node(node.id):
-                continue
-            for entry in users.values() if isinstance(users, dict) else users:
-                name = user_name(node, getattr(entry, "user_id", None))
-                if name and name not in known:
-                    known.append(name)
+            if node.access is not None and self.devices.visible_node(node.id):
+                for entry in node.access.users:  # a `LockUsers`, set by the gateway
+                    name = user_name(node, entry.user_id)
+                    if name and name not in known:
+                        known.append(name)
         return known
 
     def _known_users(self, user: str) -> str:
