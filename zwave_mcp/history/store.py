@@ -216,9 +216,8 @@ class Store:
         self.home = LEGACY_HOME  # `use_home` names the home this store answers for
         self._writer = writer
         self._reader = reader
-        self._shared = writer is reader
         self._write_lock = threading.Lock()
-        self._read_lock = self._write_lock if self._shared else threading.Lock()
+        self._read_lock = self._write_lock if writer is reader else threading.Lock()
         self.series_ids = SeriesIds()
 
     @classmethod
