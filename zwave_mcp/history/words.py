@@ -115,11 +115,8 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         if raw == 0 or (text and "unsecured" in text.lower()):
             return Phrase("was unlocked", "unlocked", "unlocked")
     if cc == zc.LOCK and value.property == "locked" and isinstance(raw, bool):  # the old Lock command class
-        return (
-            Phrase("was locked", "locked", "locked")
-            if raw
-            else Phrase("was unlocked", "unlocked", "unlocked")
-        )
+        state = "locked" if raw else "unlocked"
+        return Phrase(f"was {state}", state, state)
     if cc == zc.DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
         state = _open_close(raw)
         if state:
