@@ -263,9 +263,7 @@ class HistoryService:
 
     def lock_targets(self, device_name: str | None, room: str | None) -> tuple[list[Device], str]:
         """The locks asked about with a user: the one named, those of a room, else every lock."""
-        if device_name or room:
-            return self.targets(device_name, room)
-        return self.targets(None, None, Capability.LOCK)
+        return self.targets(device_name, room, None if device_name or room else Capability.LOCK)
 
     def period(self, text: str) -> Period:
         return parse_period(text, self.now())
