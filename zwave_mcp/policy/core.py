@@ -26,8 +26,8 @@ from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.audit import AuditEvent, AuditLog
 from zwave_mcp.policy.ratelimit import RateLimiter
 from zwave_mcp.policy.sensitive import describe_action, sensitivity
-from zwave_mcp.policy.settings import PolicyConfig
-from zwave_mcp.policy.terms import NamedBy, PolicyDevice, device_label
+from zwave_mcp.policy.settings import LIST_KEYS, PolicyConfig
+from zwave_mcp.policy.terms import DeviceList, NamedBy, PolicyDevice, device_label
 from zwave_mcp.policy.tokens import ConfirmationTokens
 
 READ_ONLY_SOURCE = "ZWAVE_MCP_READ_ONLY"
@@ -200,14 +200,9 @@ class Policy:
 
     def unmatched_entries(self, devices: list[Any]) -> list[str]:
         """List entries that match no device ("'Garage Doorz' in ZWAVE_MCP_DENY matches no device")."""
-        cfg = self.config
         problems = []
-        for name, lst in (
-            ("allow", cfg.allow),
-            ("deny", cfg.deny),
-            ("hide", cfg.hide),
-            ("confirm_devices", cfg.confirm_devices),
-        ):
+        for name in LIST_KEYS:
+            lst: DeviceList = getattr(self.config, name)
             for term in lst.terms:
                 if not lst.names_any(term, devices):
                     problem = f"'{term.text}' on the {name} list ({lst.source}) matches no device"
