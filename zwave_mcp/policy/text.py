@@ -13,8 +13,7 @@ import unicodedata
 from typing import Any
 
 from zwave_mcp.errors import UserError
-from zwave_mcp.safetext import BIDI_CONTROLS as _BIDI_CONTROLS
-from zwave_mcp.safetext import json_kind
+from zwave_mcp.safetext import BIDI_CONTROLS, json_kind
 
 DEFAULT_MAX_LEN = 200
 DEFAULT_MAX_BYTES = 4096
@@ -23,10 +22,6 @@ DEFAULT_MAX_DEPTH = 4
 
 class InvalidArgument(UserError):
     """A tool argument that is refused before any work is done with it."""
-
-
-def _forbidden(ch: str) -> bool:
-    return ch in _BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs")
 
 
 def check_text_argument(name: str, value: str, max_len: int = DEFAULT_MAX_LEN) -> str:
@@ -39,7 +34,7 @@ def check_text_argument(name: str, value: str, max_len: int = DEFAULT_MAX_LEN) -
             parameter=name,
         )
     for position, ch in enumerate(value):
-        if _forbidden(ch):
+        if ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs"):
             raise InvalidArgument(
                 f"Parameter '{name}' contains the control character U+{ord(ch):04X} at position {position + 1}; "
                 "use plain text.",
