@@ -249,8 +249,7 @@ class Store:
         w.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
         # The version is read and the file migrated under one write lock: two servers starting on an old
         # file at once migrate it once.
-        w.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(w, "BEGIN IMMEDIATE"):
             row = w.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is not None and row[0] == "2":
                 for statement in MIGRATE_2_TO_3.split(";"):
@@ -259,10 +258,6 @@ class Store:
                 log.info("history store migrated to schema 3 (homes)", extra={"path": self.path})
             elif row is not None and row[0] != str(SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"schema version {row[0]} is not {SCHEMA_VERSION}")
-        except BaseException:
-            w.execute("ROLLBACK")
-            raise
-        w.execute("COMMIT")
         w.executescript(SCHEMA)
         if row is None:
             w.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
@@ -372,8 +367,8 @@ class Store:
                 )
 
     @contextmanager
-    def _transaction(self, conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-        conn.execute("BEGIN")
+    def _transaction(self, conn: sqlite3.Connection, begin: str = "BEGIN") -> Iterator[sqlite3.Connection]:
+        conn.execute(begin)
         try:
             yield conn
         except BaseException:
