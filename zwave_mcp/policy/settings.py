@@ -159,12 +159,11 @@ def load_policy_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{label}: cannot read it ({exc.strerror})") from None
     if len(raw) > POLICY_FILE_MAX_BYTES:
         raise ConfigError(f"{label}: larger than {POLICY_FILE_MAX_BYTES} bytes")
+    toml = path.suffix.lower() == ".toml"
     try:
-        data: Any = tomllib.loads(raw.decode("utf-8")) if path.suffix.lower() == ".toml" else loads_json(raw)
+        data: Any = tomllib.loads(raw.decode("utf-8")) if toml else loads_json(raw)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ConfigError(
-            f"{label}: not valid {'TOML' if path.suffix.lower() == '.toml' else 'JSON'} ({exc})"
-        ) from None
+        raise ConfigError(f"{label}: not valid {'TOML' if toml else 'JSON'} ({exc})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{label}: must hold an object of settings")
     unknown = sorted(set(data) - FILE_KEYS)
