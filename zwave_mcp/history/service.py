@@ -480,8 +480,6 @@ class HistoryService:
                 source = wanted_sources[row.series]
                 if id(row) in echoes or not self._by_user(source, row, user):
                     continue
-                if source.kind == "value" and _is_numeric(source.value, row.new):
-                    continue
                 if (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
                     continue
                 if args.state == "any" or self._phrase(source, row.new).state == args.state:
