@@ -10,10 +10,9 @@ from __future__ import annotations
 class UserError(Exception):
     """A failure the caller can understand and act on: say what went wrong and what would work."""
 
-    def __init__(self, message: str, **details: object) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        self.details = details
 
 
 class PolicyRefusal(UserError):
