@@ -401,11 +401,10 @@ class Store:
                 edge = w.execute(
                     "SELECT at FROM changes ORDER BY at LIMIT 1 OFFSET ?", (max(1, total // 10),)
                 ).fetchone()
-                gone = w.execute("DELETE FROM changes WHERE at < ?", (edge[0] if edge else 2**62,)).rowcount
+                cut = edge[0] if edge else 2**62
+                gone = w.execute("DELETE FROM changes WHERE at < ?", (cut,)).rowcount
                 if gone == 0:  # one instant holds a tenth of everything: take that instant too
-                    gone = w.execute(
-                        "DELETE FROM changes WHERE at <= ?", (edge[0] if edge else 2**62,)
-                    ).rowcount
+                    gone = w.execute("DELETE FROM changes WHERE at <= ?", (cut,)).rowcount
                 deleted += gone
         return deleted
 
