@@ -265,9 +265,6 @@ class HistoryService:
         """The locks asked about with a user: the one named, those of a room, else every lock."""
         return self.targets(device_name, room, None if device_name or room else Capability.LOCK)
 
-    def period(self, text: str) -> Period:
-        return parse_period(text, self.now())
-
     def period_info(self, period: Period) -> PeriodInfo:
         return PeriodInfo(
             start=period.start.isoformat(timespec="seconds"),
@@ -278,7 +275,7 @@ class HistoryService:
     # ---- history ----------------------------------------------------------------------------------
 
     async def history(self, args: HistoryArgs) -> HistoryResult:
-        period = self.period(args.period)
+        period = parse_period(args.period, self.now())
         if args.user:
             devices, _ = self.lock_targets(args.deviceName, args.room)
             return await self.history_of(devices, args.user, period, args.limit, user=args.user)
