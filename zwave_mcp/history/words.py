@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
@@ -47,7 +47,6 @@ LastState = Literal[
     "jammed",
     "glass_break",
 ]
-STATES: tuple[str, ...] = tuple(s for s in get_args(LastState) if s != "any")
 STATUS_PHRASES = {
     "Dead": ("went dead", "dead"),
     "Alive": ("came back", "alive"),
@@ -60,7 +59,7 @@ STATUS_PHRASES = {
 @dataclass(frozen=True, slots=True)
 class Phrase:
     text: str  # "was unlocked"
-    state: str | None  # one of STATES, or None
+    state: str | None  # one of LastState's words, or None
     shown: Any  # the value in words or a number, for the structured result
 
 
