@@ -66,10 +66,6 @@ class Decision:
         return self.verdict is Verdict.NEEDS_CONFIRMATION
 
 
-def _refused(action_text: str, message: str, **extra: Any) -> Decision:
-    return Decision(Verdict.REFUSED, action_text, message=message, **extra)
-
-
 class Policy:
     """Built once at start from `Settings`; `clock` (monotonic seconds) and `token_factory` for tests."""
 
@@ -167,7 +163,7 @@ class Policy:
         """
         refusal = self._device_refusal(device, action_text)
         if refusal is not None:
-            return _refused(action_text, refusal)
+            return Decision(Verdict.REFUSED, action_text, message=refusal)
         cfg = self.config
         why = sensitivity(
             device,
@@ -181,13 +177,11 @@ class Policy:
         if why is None:
             return Decision(Verdict.ALLOWED, action_text)
         if cfg.forbid_sensitive:
-            return _refused(
-                action_text,
+            message = (
                 f"Refused to {action_text}: {why}, and sensitive actions are switched off by policy "
-                f"({FORBID_SOURCE}); do it at the device itself instead.",
-                why=why,
-                sensitive=True,
+                f"({FORBID_SOURCE}); do it at the device itself instead."
             )
+            return Decision(Verdict.REFUSED, action_text, message=message, why=why, sensitive=True)
         return Decision(Verdict.NEEDS_CONFIRMATION, action_text, why=why, sensitive=True)
 
     def read_only_refusal(self, action_text: str) -> str | None:
