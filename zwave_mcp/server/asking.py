@@ -178,8 +178,7 @@ class Asker:
         reply = await self.form(question, binding, Confirm)
         return None if reply is None else _confirmation(reply)
 
-    async def __call__(self, question: str, binding: str) -> Action | None:
-        return await self.ask(question, binding)
+    __call__ = ask  # the gate calls the asker itself
 
 
 class ElicitationAsker(Asker):
