@@ -227,30 +227,13 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
 # --- the executor -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ToolAnswer:
-    """A call's answer before any protocol model: the spoken sentence, the envelope (`ToolEnvelope`'s shape,
-    the output schema, already JSON), the charts some results carry, and whether the call failed."""
-
-    text: str
-    envelope: dict[str, Any]
-    is_error: bool
-    images: tuple[tuple[bytes, str], ...] = ()
-
-    def result(self) -> CallToolResult:
-        content: list[ContentBlock] = [TextContent(type="text", text=self.text)]
-        content += [
-            ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
-            for data, mime in self.images
-        ]
-        return CallToolResult(content=content, structured_content=self.envelope, is_error=self.is_error)
-
-
 def _envelope(
     spec_name: str, started: float, *, result: ToolResult | None = None, error: str | None = None
-) -> ToolAnswer:
-    # The dict has `ToolEnvelope`'s shape (the output schema); built by hand because parametrizing the
-    # generic model on every call cost more than the rest of a read.
+) -> CallToolResult:
+    """A call's answer: the spoken sentence, the envelope (`ToolEnvelope`'s shape, the output schema), and
+    the charts some results carry."""
+    # The dict has `ToolEnvelope`'s shape; built by hand because parametrizing the generic model on every
+    # call cost more than the rest of a read.
     envelope = {
         "success": error is None,
         "tool_name": spec_name,
@@ -258,15 +241,17 @@ def _envelope(
         "result": None if result is None else result.model_dump(mode="json", by_alias=True),
         "error": error,
     }
+    content: list[ContentBlock] = [
+        TextContent(type="text", text=result.summary if result is not None else (error or ""))
+    ]
     # Only history and energy results draw charts. Looked up on the class: a pydantic model's attribute
     # miss raises and formats an error inside (~5 µs a call).
     draw = getattr(type(result), "images", None) if result is not None else None
-    return ToolAnswer(
-        text=result.summary if result is not None else (error or ""),
-        envelope=envelope,
-        is_error=error is not None,
-        images=tuple(draw(result)) if draw is not None else (),
-    )
+    content += [
+        ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+        for data, mime in (draw(result) if draw is not None else ())
+    ]
+    return CallToolResult(content=content, structured_content=envelope, is_error=error is not None)
 
 
 class Attempts(Protocol):
@@ -394,7 +379,7 @@ class ToolExecutor:
         if spec is None or (spec.mutating and self.read_only):  # the middleware refuses these first
             refusal = self.prepare(params.name, arguments)
             assert isinstance(refusal, str)
-            return self.refusal(params.name, arguments, refusal, started).result()
+            return self.refusal(params.name, arguments, refusal, started)
         context: Context[Any, Any] = Context(
             request_context=ctx, mcp_server=server, input_params=params, subscriptions=self._subscriptions
         )
@@ -402,7 +387,7 @@ class ToolExecutor:
 
     def prepare_call(
         self, name: str, arguments: Any, started: float
-    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | ToolAnswer:
+    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | CallToolResult:
         """`prepare` for arguments as they came on the wire; a refusal comes back as the call's answer."""
         arguments = arguments or {}
         if not isinstance(arguments, Mapping):
@@ -470,7 +455,7 @@ class ToolExecutor:
                 self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
         answer = _envelope(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
-        return answer.result()
+        return answer
 
     async def _check_available(self, spec: ToolSpec) -> None:
         if not spec.needs_gateway or self._unavailable is None or self._unavailable() is None:
@@ -481,7 +466,9 @@ class ToolExecutor:
         if reason is not None:
             raise UserError(f"Z-Wave service unavailable: {reason}")
 
-    def refusal(self, name: str, arguments: Mapping[str, Any], message: str, started: float) -> ToolAnswer:
+    def refusal(
+        self, name: str, arguments: Mapping[str, Any], message: str, started: float
+    ) -> CallToolResult:
         spec = self.specs.get(name)
         if spec is not None and spec.mutating and self._attempts is not None:
             self._attempts.end(self._attempts.begin(), name, arguments, message, refused=self.read_only)
@@ -518,8 +505,8 @@ class ToolCallMiddleware:
         started = time.perf_counter()
         name = str(ctx.params.get("name", ""))
         prepared = self.executor.prepare_call(name, ctx.params.get("arguments"), started)
-        if isinstance(prepared, ToolAnswer):
-            return prepared.result()
+        if isinstance(prepared, CallToolResult):
+            return prepared
         _spec, normalized, validated = prepared
         token = _VALIDATED.set(validated)
         try:
