@@ -166,9 +166,8 @@ class ClientLog(logging.Handler):
     the root logger, `await stop()` takes it off.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self) -> None:
         super().__init__(logging.DEBUG)
-        self._clock = clock
         self._listeners: weakref.WeakKeyDictionary[object, _Listener] = weakref.WeakKeyDictionary()
         # The lowest level any listener wants, kept on the loop thread: `emit` runs on any thread and
         # reads this one number instead of the dictionary (another thread may be changing it).
@@ -205,7 +204,7 @@ class ClientLog(logging.Handler):
         key = connection_key(session)
         listener = self._listeners.get(key)
         if listener is None:
-            listener = _Listener(session, LEVELS[DEFAULT_LEVEL], Budget(self._clock))
+            listener = _Listener(session, LEVELS[DEFAULT_LEVEL], Budget(time.monotonic))
             self._listeners[key] = listener
             self._update_floor()
             if self._loop is not None and not _initialized(key):
