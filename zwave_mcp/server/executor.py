@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
@@ -49,6 +49,9 @@ from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.logs import is_secret_name, redact
 from zwave_mcp.server.asking import InputRequired
 from zwave_mcp.server.compat import lowlevel_server
+
+if TYPE_CHECKING:
+    from zwave_mcp.devices.gate import Gate
 
 log = logging.getLogger(__name__)
 
@@ -254,17 +257,6 @@ def _envelope(
     return CallToolResult(content=content, structured_content=envelope, is_error=error is not None)
 
 
-class Attempts(Protocol):
-    """Audits mutating calls that never reached the write gate (`zwave_mcp.devices.gate.Gate` is one):
-    `begin()` before the call, `end(...)` after it, which writes a line only if the gate wrote none."""
-
-    def begin(self) -> Any: ...
-
-    def end(
-        self, attempt: Any, tool: str, arguments: Mapping[str, Any], error: str | None, *, refused: bool
-    ) -> None: ...
-
-
 class ToolExecutor:
     """Holds the tool specs, registers them on the server, and runs every call the same way."""
 
@@ -276,7 +268,7 @@ class ToolExecutor:
         read_only: bool = False,
         unavailable: Callable[[], str | None] | None = None,
         settle: Callable[[], Awaitable[object]] | None = None,
-        attempts: Attempts | None = None,
+        attempts: Gate | None = None,  # audits mutating calls that end before the gate
         subscriptions: Any = None,
     ) -> None:
         self.timeout_s = timeout_s
