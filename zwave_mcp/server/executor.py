@@ -28,7 +28,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
@@ -94,11 +94,10 @@ class ToolSpec:
     needs_gateway: bool = True
     annotations: ToolAnnotations | None = None
     title: str | None = None
-    field_names: frozenset[str] = field(init=False)
 
-    def __post_init__(self) -> None:
-        names = {f.alias or n for n, f in self.args_model.model_fields.items()}
-        object.__setattr__(self, "field_names", frozenset(names))
+    @functools.cached_property
+    def field_names(self) -> frozenset[str]:
+        return frozenset(f.alias or n for n, f in self.args_model.model_fields.items())
 
 
 # --- argument aliases -------------------------------------------------------------------------------

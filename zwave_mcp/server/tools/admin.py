@@ -2,7 +2,7 @@
 maintenance as background jobs. Inclusion and exclusion live in `admin_inclusion.py`.
 
 Reads go straight to the inventory (and to zwave-js-ui's read APIs); every change is an `AdminChange`
-carried out by `admin_changes.carry_out`, the one path to the gateway's changing APIs.
+carried out by `admin_changes.AdminContext.carry`, the one path to the gateway's changing APIs.
 """
 
 from __future__ import annotations
