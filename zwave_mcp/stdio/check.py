@@ -126,9 +126,8 @@ def example_value(schema: Any, defs: dict[str, Any], depth: int = 0) -> Any:
     ref = schema.get("$ref")
     if isinstance(ref, str):
         return example_value(defs.get(ref.rsplit("/", 1)[-1], {}), defs, depth + 1)
-    for key in ("const",):
-        if key in schema:
-            return schema[key]
+    if "const" in schema:
+        return schema["const"]
     if schema.get("enum"):
         return schema["enum"][0]
     if "default" in schema:
