@@ -121,12 +121,9 @@ def normalize_arguments(
     names the tool does not know are dropped (the seeds: extra parameters are ignored).
     """
     known = set(field_names)
-    result: dict[str, Any] = {}
+    result = {key: value for key, value in arguments.items() if key in known}
     rewrites: dict[str, str] = {}
     ignored: list[str] = []
-    for key, value in arguments.items():
-        if key in known:
-            result[key] = value
     for key, value in arguments.items():
         if key in known:
             continue
