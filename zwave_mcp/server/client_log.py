@@ -44,7 +44,7 @@ from zwave_mcp.logs import record_fields
 from zwave_mcp.server.compat import connection_key, lowlevel_server
 
 if TYPE_CHECKING:
-    from mcp.server.context import ServerRequestContext
+    from mcp.server.context import CallNext, ServerRequestContext
     from mcp.server.mcpserver import MCPServer
     from mcp.server.session import ServerSession
     from mcp_types import LoggingLevel
@@ -178,7 +178,6 @@ class ClientLog(logging.Handler):
         self._thread: int | None = None
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
-        self.middleware = ClientLogMiddleware(self)
 
     # -- the server's side ----------------------------------------------------------------------------
 
@@ -199,6 +198,24 @@ class ClientLog(logging.Handler):
         self._update_floor()
         log.debug("logging/setLevel", extra={"level": params.level})
         return EmptyResult()
+
+    async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        """SDK middleware: knows every 2025-era connection from its first request (`initialize`), and
+        collects the records logged while a 2026 request that opted in is handled, sent before its answer."""
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            self.listen(ctx.session)
+            return await call_next(ctx)
+        meta = ctx.meta if isinstance(ctx.meta, Mapping) else None
+        allowed = allowed_log_levels(ctx.protocol_version, meta)
+        if not allowed:
+            return await call_next(ctx)
+        request = _RequestLog(min(LEVELS[level] for level in allowed))
+        token = _REQUEST.set(request)
+        try:
+            return await call_next(ctx)
+        finally:
+            _REQUEST.reset(token)
+            await self.send_request_log(ctx, request)
 
     def listen(self, session: ServerSession) -> _Listener:
         key = connection_key(session)
@@ -336,27 +353,3 @@ def _initialized(connection: object) -> bool:
     """Whether the client has sent `notifications/initialized` (nothing may be sent before it)."""
     initialized = getattr(connection, "initialized", None)
     return bool(initialized is not None and initialized.is_set())
-
-
-class ClientLogMiddleware:
-    """SDK middleware: knows every 2025-era connection from its first request (`initialize`), and collects
-    the records logged while a 2026 request that opted in is handled, sent before its answer."""
-
-    def __init__(self, client_log: ClientLog) -> None:
-        self.client_log = client_log
-
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Callable[[Any], Any]) -> Any:
-        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            self.client_log.listen(ctx.session)
-            return await call_next(ctx)
-        meta = ctx.meta if isinstance(ctx.meta, Mapping) else None
-        allowed = allowed_log_levels(ctx.protocol_version, meta)
-        if not allowed:
-            return await call_next(ctx)
-        request = _RequestLog(min(LEVELS[level] for level in allowed))
-        token = _REQUEST.set(request)
-        try:
-            return await call_next(ctx)
-        finally:
-            _REQUEST.reset(token)
-            await self.client_log.send_request_log(ctx, request)

@@ -1,7 +1,7 @@
 """The tool executor: every tool call passes through here, on top of the SDK's own tool list.
 
 Two halves, because the SDK validates arguments before a tool function runs:
-- `ToolCallMiddleware` (an SDK `ServerMiddleware`) sees the raw `tools/call` first: unknown tool names,
+- `ToolExecutor.middleware` (an SDK `ServerMiddleware`) sees the raw `tools/call` first: unknown tool names,
   argument aliases (snake_case ↔ camelCase, `command` → `action`), validation with messages that name the
   parameter and what is allowed, and the read-only gate. A call it rejects never reaches the SDK.
 - `ToolExecutor.execute` runs the tool: timeout, timing, slow-call warning, one log line per call
@@ -323,10 +323,6 @@ class ToolExecutor:
         run_tool.__name__ = spec.name
         return run_tool
 
-    @property
-    def middleware(self) -> ToolCallMiddleware:
-        return ToolCallMiddleware(self)
-
     def tool_names(self) -> list[str]:
         return sorted(n for n, s in self.specs.items() if not (self.read_only and s.mutating))
 
@@ -480,19 +476,13 @@ class ToolExecutor:
         else:
             log.info("tool call", extra=fields)
 
-
-class ToolCallMiddleware:
-    """SDK middleware: intercepts `tools/call` before the SDK validates, and lets everything else pass."""
-
-    def __init__(self, executor: ToolExecutor) -> None:
-        self.executor = executor
-
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+    async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        """SDK middleware: intercepts `tools/call` before the SDK validates; everything else passes."""
         if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
             return await call_next(ctx)
         started = time.perf_counter()
         name = str(ctx.params.get("name", ""))
-        prepared = self.executor.prepare_call(name, ctx.params.get("arguments"), started)
+        prepared = self.prepare_call(name, ctx.params.get("arguments"), started)
         if isinstance(prepared, CallToolResult):
             return prepared
         _spec, normalized, validated = prepared
