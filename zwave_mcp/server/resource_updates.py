@@ -113,10 +113,7 @@ class ResourceUpdates:
         self, ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams
     ) -> EmptyResult:
         """The `resources/subscribe` handler (2025-era clients)."""
-        key = connection_key(ctx.session)
-        subscriber = self._legacy.get(key)
-        if subscriber is None:
-            subscriber = self._legacy[key] = _LegacySubscriber(ctx.session)
+        subscriber = self._legacy.setdefault(connection_key(ctx.session), _LegacySubscriber(ctx.session))
         if len(subscriber.uris) < MAX_URIS_PER_CONNECTION:
             subscriber.uris.add(str(params.uri))
         log.debug("resources/subscribe", extra={"uri": str(params.uri)[:200]})
