@@ -53,7 +53,6 @@ class ZwaveServer:
     """The `MCPServer` for these settings (`server`), with the app behind it and what its lifespan starts."""
 
     def __init__(self, settings: Settings, gateway: ZwaveGateway | None = None) -> None:
-        self.settings = settings
         # Our bus, not the SDK's default, so inventory changes can be published outside any request.
         self.bus = CountingBus(InMemorySubscriptionBus())
         self.server: MCPServer[ZwaveServer] = mcp_server(
