@@ -369,18 +369,6 @@ class ToolExecutor:
         )
         return await self.execute(spec, arguments, context, validated=_VALIDATED.get())
 
-    def prepare_call(
-        self, name: str, arguments: Any, started: float
-    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | CallToolResult:
-        """`prepare` for arguments as they came on the wire; a refusal comes back as the call's answer."""
-        arguments = arguments or {}
-        if not isinstance(arguments, Mapping):
-            return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
-        prepared = self.prepare(name, arguments)
-        if isinstance(prepared, str):
-            return self.refusal(name, arguments, prepared, started)
-        return prepared
-
     async def execute(
         self,
         spec: ToolSpec,
@@ -482,9 +470,12 @@ class ToolExecutor:
             return await call_next(ctx)
         started = time.perf_counter()
         name = str(ctx.params.get("name", ""))
-        prepared = self.prepare_call(name, ctx.params.get("arguments"), started)
-        if isinstance(prepared, CallToolResult):
-            return prepared
+        arguments = ctx.params.get("arguments") or {}
+        if not isinstance(arguments, Mapping):
+            return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
+        prepared = self.prepare(name, arguments)
+        if isinstance(prepared, str):
+            return self.refusal(name, arguments, prepared, started)
         _spec, normalized, validated = prepared
         token = _VALIDATED.set(validated)
         try:
