@@ -333,20 +333,17 @@ class ClientLog(logging.Handler):
             dropped = listener.budget.take_dropped() + listener.overflow
             listener.overflow = 0
             if dropped:
-                await self._send(listener.session, _dropped_entry(dropped), None)
-            await self._send(listener.session, entry, None)
+                await listener.session.send_notification(_notification(_dropped_entry(dropped)))
+            await listener.session.send_notification(_notification(entry))
 
     async def send_request_log(self, ctx: ServerRequestContext[Any, Any], request: _RequestLog) -> None:
         entries = request.entries + ([_dropped_entry(request.dropped)] if request.dropped else [])
         for entry in entries:
             try:
-                await self._send(ctx.session, entry, ctx.request_id)
+                await ctx.session.send_notification(_notification(entry), ctx.request_id)
             except Exception:
                 log.debug("a log notification could not be sent", exc_info=True)
                 return
-
-    async def _send(self, session: ServerSession, entry: Entry, request_id: Any) -> None:
-        await session.send_notification(_notification(entry), related_request_id=request_id)
 
 
 def _initialized(connection: object) -> bool:
