@@ -323,9 +323,6 @@ class ToolExecutor:
         run_tool.__name__ = spec.name
         return run_tool
 
-    def tool_names(self) -> list[str]:
-        return sorted(n for n, s in self.specs.items() if not (self.read_only and s.mutating))
-
     # execution ---------------------------------------------------------------------------------
 
     def prepare(
@@ -336,7 +333,8 @@ class ToolExecutor:
         spec = self.specs.get(name)
         if spec is None:
             shown = name if len(name) <= 80 and name.isprintable() else _short_repr(name)[1:-1]
-            return f"Unknown tool '{shown}'. Available tools: {', '.join(self.tool_names())}."
+            listed = sorted(n for n, s in self.specs.items() if not (self.read_only and s.mutating))
+            return f"Unknown tool '{shown}'. Available tools: {', '.join(listed)}."
         if spec.mutating and self.read_only:
             return (
                 f"{name} is disabled: zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), so nothing "

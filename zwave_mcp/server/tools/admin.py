@@ -263,9 +263,9 @@ def specs(app: App) -> list[ToolSpec]:
         if not carried.sent:
             return MaintenanceResult(**change_fields(carried))
         job = await jobs.follow(carried.result, ctx, admin.wait_s(args.waitSeconds))
-        answer = job_answer(job)
-        answer.devices = carried.touched_names
-        return answer
+        return MaintenanceResult(
+            summary=job_sentence(job), outcome=job.state, job=job.info(), devices=carried.touched_names
+        )
 
     async def get_zwave_job(args: JobArgs, _ctx: Context | None) -> JobList:
         jobs = [admin.jobs.get(args.jobId)] if args.jobId else admin.jobs.all()
@@ -383,7 +383,3 @@ def specs(app: App) -> list[ToolSpec]:
         ),
     ]
     return [*tools, *inclusion_specs(admin)]
-
-
-def job_answer(job: Job) -> MaintenanceResult:
-    return MaintenanceResult(summary=job_sentence(job), outcome=job.state, job=job.info())
