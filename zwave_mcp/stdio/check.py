@@ -226,8 +226,7 @@ class Report:
     def summary(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
         lines = [f"check-stdio: {verdict}  {' '.join(self.command)}"]
-        for attempt in self.attempts:
-            lines.append(f"  attempt: {attempt}")
+        lines += [f"  attempt: {attempt}" for attempt in self.attempts]
         protocol = "PASS" if self.protocol_passed else "FAIL"
         lines.append(
             f"  protocol: {protocol} (stdout: {self.stdout_lines} line(s); "
