@@ -1,4 +1,5 @@
-"""The shapes every answer shares, below the MCP surface so that domain services (history) can build them.
+"""The shapes every answer shares and the small words they are said with, below the MCP surface so that
+every room (history, devices, policy, the tools, `zwave-mcp explain`) says "a, b and c" the same way.
 
 `ToolResult` is the base of every tool's result: `summary` is one plain sentence a voice assistant can speak.
 
@@ -49,3 +50,20 @@ class ToolResult(BaseModel):
     """Base of every tool's result: `summary` is one plain sentence a voice assistant can speak."""
 
     summary: str
+
+
+def and_list(items: list[str], most: int | None = None) -> str:
+    """ "a", "a and b", "a, b and c"; past `most` items the rest is said as "N more"."""
+    if most is not None and len(items) > most:
+        items = [*items[:most], f"{len(items) - most} more"]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"

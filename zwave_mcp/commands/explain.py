@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from zwave_mcp.answers import plural
 from zwave_mcp.devices import describe
 from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.devices.control import available_actions
@@ -34,10 +35,6 @@ from zwave_mcp.safetext import JSON_TERMINAL_UNSAFE, json_text, terminal_safe
 ADMINISTRATIVE_CCS = frozenset(
     {43, 44, 45, 89, 90, 94, 96, 99, 112, 114, 115, 119, 122, 132, 133, 134, 135, 142}
 )
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 LIVE_MARGIN_S = 2.0  # beyond the API timeout, for the getNodes reply to be taken in

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import color_name
@@ -22,7 +23,6 @@ from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
     Reading,
-    and_list,
     change_words,
     readings,
     sentence_phrases,

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices.control import (
     ControlPlan,
     available_actions,
@@ -26,7 +27,6 @@ from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnkn
 from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.readings import and_list, capital
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices.model import SENSORS, Capability, Device
-from zwave_mcp.devices.readings import and_list
 
 
 class Kind(StrEnum):

@@ -28,10 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockOp, LockUserCalls
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.access import PIN_CODE, LockUser, LockUsers
 from zwave_mcp.gateway.dsk import ascii_digits

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.readings import and_list
 
 # Speed names by how many speeds a fan has.
 _SPEED_NAMES: dict[int, tuple[str, ...]] = {

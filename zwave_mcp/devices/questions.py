@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, and_list, capital, readings
+from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, readings
 from zwave_mcp.devices.sensor_types import TYPES, SensorType
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
@@ -369,15 +370,6 @@ def _amount(r: Reading) -> str:
     return f"{number(r.value)}{unit_text(r.unit)}"
 
 
-def and_list(items: list[str], most: int | None = None) -> str:
-    """ "a", "a and b", "a, b and c"; past `most` items the rest is said as "N more"."""
-    if most is not None and len(items) > most:
-        items = [*items[:most], f"{len(items) - most} more"]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def number(x: Any) -> str:
     if not is_number(x):
         return plain_text(str(x)[:200], 40)  # what a broken gateway reports
@@ -388,10 +380,6 @@ def number(x: Any) -> str:
 
 def unit_text(unit: str | None) -> str:
     return f" {unit}" if unit else ""
-
-
-def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def enum_words(text: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.lock_words import Names, by_user, fold, lock_phrase
@@ -82,10 +83,6 @@ def _is_numeric(value: ZValue | None, raw: Any) -> bool:
     if value is None or not is_number(raw):
         return False
     return value.command_class in NUMERIC_CCS and not value.states
-
-
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def number(value: float) -> str:
@@ -381,10 +378,10 @@ class HistoryService:
         user = self._spelled(user)
         now = self.now()
         spoken = events[-SPOKEN_EVENTS:]
-        phrases = _join([f"{e.device or 'a lock'} {e.what} {when(self.dt(at), now)}" for at, e in spoken])
+        phrases = and_list([f"{e.device or 'a lock'} {e.what} {when(self.dt(at), now)}" for at, e in spoken])
         count = _times(len(events)) + ("+" if truncated else "")
         latest = "; the latest: " if len(events) > len(spoken) else ": "
-        return f"{cap(period.words)}, {user} used the locks {count}{latest}{phrases}."
+        return f"{capital(period.words)}, {user} used the locks {count}{latest}{phrases}."
 
     def _history_sentence(
         self,
@@ -407,7 +404,7 @@ class HistoryService:
             spoken = events[-SPOKEN_EVENTS:]
             if single:
                 phrases = [f"{e.what} {when(self.dt(at), now)}" for at, e in spoken]
-                text = _join(phrases)
+                text = and_list(phrases)
                 if len(events) > len(spoken) or truncated:
                     count = f"{len(events)}{'+' if truncated else ''}"
                     parts.append(f"{label} changed {count} times {period.words}; the latest: {text}")
@@ -417,7 +414,7 @@ class HistoryService:
                 phrases = [
                     f"{e.device or 'the gateway'} {e.what} {when(self.dt(at), now)}" for at, e in spoken
                 ]
-                lead = f"{cap(period.words)}, {label} had {len(events)}{'+' if truncated else ''} change{'' if len(events) == 1 else 's'}"
+                lead = f"{capital(period.words)}, {label} had {len(events)}{'+' if truncated else ''} change{'' if len(events) == 1 else 's'}"
                 parts.append(f"{lead}; the latest: {'; '.join(phrases)}")
         for r in readings[:SPOKEN_SERIES]:
             unit = f" {r.unit}" if r.unit else ""
@@ -436,8 +433,8 @@ class HistoryService:
                 f"{more} more {'kind of reading is' if more == 1 else 'kinds of readings are'} in the result"
             )
         if not events and single:
-            parts[0] = f"{cap(period.words)}, {parts[0].replace('it reported', label + ' reported', 1)}"
-        return cap(". ".join(cap(p) if i else p for i, p in enumerate(parts))) + "."
+            parts[0] = f"{capital(period.words)}, {parts[0].replace('it reported', label + ' reported', 1)}"
+        return capital(". ".join(capital(p) if i else p for i, p in enumerate(parts))) + "."
 
     # ---- the last time ------------------------------------------------------------------------------
 
@@ -509,7 +506,7 @@ class HistoryService:
         if found.press is not None:  # "Button 2 on WallMote was held at 20:14, 5 minutes ago."
             subject = found.what.removesuffix(f" was {found.press}")
             on = f" on {found.device}" if found.device else ""
-            summary = f"{cap(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
+            summary = f"{capital(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
 
     def _spelled(self, user: str) -> str:
@@ -560,7 +557,7 @@ class HistoryService:
             s = sources[sid]
             name = f"{s.device.name if s.device else ''} {s.value.label if s.value else ''}{_unit(s.value)}".strip()
             lines.append((name, [(self.dt(at), v) for at, v in points]))
-        return chart.lines(f"{cap(label)}, {period.words}", lines)
+        return chart.lines(f"{capital(label)}, {period.words}", lines)
 
 
 _STATE_WORDS = {
@@ -617,7 +614,3 @@ def _lock_echoes(sources: dict[int, _Source], rows: Sequence[Row]) -> set[int]:
         if any(n == node and s == state and abs(at - row.at) < LOCK_ECHO_MS for n, at, s in events):
             echoes.add(id(row))
     return echoes
-
-
-def _join(phrases: list[str]) -> str:
-    return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from zwave_mcp.answers import capital
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.errors import UserError
@@ -14,7 +15,6 @@ from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.history import energy as energy_math
 from zwave_mcp.history.models import DeviceEnergy, EnergyArgs, EnergyResult
 from zwave_mcp.history.periods import Period, parse_period
-from zwave_mcp.history.service import cap
 
 if TYPE_CHECKING:
     from zwave_mcp.history.service import HistoryService
@@ -31,7 +31,7 @@ async def energy(service: HistoryService, args: EnergyArgs) -> EnergyResult:
     meters = [(d, values) for d, values in meters if values]
     if not meters:
         raise UserError(
-            f"{cap(label)} has no energy meter (kWh)."
+            f"{capital(label)} has no energy meter (kWh)."
             if args.deviceName
             else f"No device in {label} reports energy in kWh."
         )
@@ -101,7 +101,7 @@ def _energy_sentence(
         return f"The meters in {label} have too few readings {period.words} to tell the energy used."
     ranked = sorted((r for r in results if r.kWh), key=lambda r: -(r.kWh or 0))
     top = ", ".join(f"{r.device} {_kwh(r.kWh or 0)}" for r in ranked[:3])
-    return f"{cap(label)} used {_kwh(total)} {period.words}" + (f"; most: {top}." if top else ".")
+    return f"{capital(label)} used {_kwh(total)} {period.words}" + (f"; most: {top}." if top else ".")
 
 
 def _energy_chart(label: str, period: Period, readings: list[list[tuple[int, float]]]) -> bytes | str:
@@ -122,7 +122,7 @@ def _energy_chart(label: str, period: Period, readings: list[list[tuple[int, flo
         for i, used in enumerate(energy_math.per_day(r, ms, period.end_ms + 1)):
             totals[i] += used or 0.0
     labels = [e.strftime("%H:%M" if hourly else "%a %d") for e in edges]
-    return chart.bars(f"{cap(label)}: energy {period.words} (kWh)", labels, totals)
+    return chart.bars(f"{capital(label)}: energy {period.words} (kWh)", labels, totals)
 
 
 def _sum(values: Sequence[float | None]) -> float | None:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from zwave_mcp.answers import capital
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.lock_words import lock_state_phrase
@@ -72,7 +73,7 @@ def reading_label(value: ZValue) -> str:
     """A numeric reading's name: its quantity's ("Energy", "Air temperature"), else zwave-js's label."""
     quantity = quantity_of(value)
     if quantity is not None:
-        return quantity.label[:1].upper() + quantity.label[1:]
+        return capital(quantity.label)
     return value.label or str(value.property)
 
 

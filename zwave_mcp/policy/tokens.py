@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.sensitive import as_number
@@ -54,10 +55,6 @@ def canonical_value(value: object) -> str:
         return repr(v)
 
     return json.dumps(norm(value), sort_keys=True, separators=(",", ":"))
-
-
-def _join(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 @dataclass(slots=True)
@@ -160,7 +157,7 @@ class ConfirmationTokens:
             if wrong:
                 raise PolicyRefusal(
                     f"That confirmation token was issued for {entry.label}, not for this "
-                    f"{_join(wrong)}, so nothing was done and the token is now cancelled; "
+                    f"{and_list(wrong)}, so nothing was done and the token is now cancelled; "
                     "ask for the action you want without a token to get a new one."
                 )
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices.gate.change import Asker, Change, effect_text
-from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy import TOKEN_PARAMETER, Policy
 

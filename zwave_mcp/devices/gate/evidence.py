@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.colors import color_name
@@ -21,7 +22,6 @@ from zwave_mcp.devices.gate.change import (
 from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name, tone_sounds
-from zwave_mcp.devices.readings import and_list, capital
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
+from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices.build import device_name
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.naming import name_problem, room_problem
-from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.admin import NetworkAdmin
 from zwave_mcp.gateway.api import GatewayError
@@ -226,7 +226,7 @@ def specs(app: App) -> list[ToolSpec]:
                 )
             asked = carried.said(device) if device is not None else name
             return MaintenanceResult(
-                summary=f"{asked[:1].upper()}{asked[1:]} was asked for all its values; they update as it answers.",
+                summary=f"{capital(asked)} was asked for all its values; they update as it answers.",
                 outcome=str(carried.outcome),
                 devices=carried.touched_names,
             )

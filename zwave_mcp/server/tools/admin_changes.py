@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices.gate import Change, Effect, Expectation, GateResult, WriteValues
 from zwave_mcp.devices.gate.senders import AdminCall
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
 from zwave_mcp.gateway.model import ZNode, ZValue

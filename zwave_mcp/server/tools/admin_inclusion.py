@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from zwave_mcp.answers import capital
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway import admin as ga
 from zwave_mcp.gateway.api import GatewayError
@@ -381,7 +382,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         classes = _class_words([c for c in parsed.get("securityClasses") or [] if isinstance(c, int)])
         sec = f" with {' and '.join(classes)} security" if classes else ""
         return status(
-            f"{label[:1].upper() + label[1:]} is on the SmartStart list; it will join{sec} when it is powered on.",
+            f"{capital(label)} is on the SmartStart list; it will join{sec} when it is powered on.",
             "provisioned",
         )
 
@@ -402,7 +403,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         gone = carried.said(device)
         if gone == device.name:
             gone = f"{device.name} (node {device.node_id})"
-        return status(f"{gone[:1].upper()}{gone[1:]} was removed from the network.", "removed")
+        return status(f"{capital(gone)} was removed from the network.", "removed")
 
     async def replace_failed_zwave_node(args: ReplaceArgs, ctx: Context | None) -> InclusionStatus:
         device = admin.device(args.deviceName, for_mutation=True)

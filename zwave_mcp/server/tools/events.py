@@ -6,6 +6,7 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import change_phrase
 from zwave_mcp.devices.lock_words import by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability
@@ -18,7 +19,6 @@ from zwave_mcp.names import agreeing
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
-from zwave_mcp.server.tools.present import plural
 
 if TYPE_CHECKING:
     from zwave_mcp.server.app import App

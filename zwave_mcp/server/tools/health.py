@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.answers import plural
 from zwave_mcp.gateway.health import GatewayHealth
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import HealthReport, NoArgs
-from zwave_mcp.server.tools.present import plural
 
 if TYPE_CHECKING:
     from zwave_mcp.server.app import App

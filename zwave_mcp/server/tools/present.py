@@ -7,6 +7,7 @@ import time
 from datetime import UTC, datetime
 from typing import Literal
 
+from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import state_summary
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.model import Device
@@ -72,10 +73,6 @@ def reading_model(r: Reading, source: Literal["live", "refreshed"] = "live") -> 
         source=source,
         valueId=r.value_id,
     )
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def spoken_state(device: DeviceSummary) -> str:

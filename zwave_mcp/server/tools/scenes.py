@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
 
+from zwave_mcp.answers import plural
 from zwave_mcp.devices.gate import ActivateScene, Change
 from zwave_mcp.devices.scenes import UnknownSceneValue, scene_change, value_id_of
 from zwave_mcp.errors import PolicyRefusal, UserError
@@ -28,7 +29,6 @@ from zwave_mcp.server.tools.models import (
     SceneList,
     gate_answer,
 )
-from zwave_mcp.server.tools.present import plural
 
 if TYPE_CHECKING:
     from zwave_mcp.server.app import App
