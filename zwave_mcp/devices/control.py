@@ -197,23 +197,16 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
         else:
             level = _on_level(target) if turn_on else _off_level(target)
             write, expected, match = Write(target, level), level, "equals"
-        watch = current or target
-        expectation = Expectation(
-            watch, expected, match, f"{watch.label} {'above 0' if expected is None else expected}"
-        )
+        expectation = Expectation(current or target, expected, match)
         return ControlPlan(device, action, turn_on, [write], [expectation], f"{verb} {device.name}")
     target, current = device.values[m.SWITCH_TARGET], device.values.get(m.SWITCH_CURRENT)
     if target.type == "boolean":
         sent: Any = turn_on
-        expectation = Expectation(current or target, turn_on, "equals", f"on = {str(turn_on).lower()}")
+        expectation = Expectation(current or target, turn_on)
     else:  # Basic: a number, 0 = off, anything above = on
         sent = _on_level(target) if turn_on else _off_level(target)
         watch = current or target
-        expectation = (
-            Expectation(watch, None, "nonzero", "above 0")
-            if turn_on
-            else Expectation(watch, 0, "equals", "0")
-        )
+        expectation = Expectation(watch, None, "nonzero") if turn_on else Expectation(watch, 0)
     return ControlPlan(device, action, turn_on, [Write(target, sent)], [expectation], f"{verb} {device.name}")
 
 
@@ -268,8 +261,7 @@ def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     if target.type == "boolean":  # the old Lock command class: locked true or false
         return _one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
     mode = _state_value(target, "secured", 255) if locking else _state_value(target, "unsecured", 0)
-    said = target.state_text(mode) or str(mode)
-    return _one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch, said=said)
+    return _one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch)
 
 
 # ---- thermostats ----
@@ -295,7 +287,7 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
         action,
         target,
         [Write(setpoint, target)],
-        [Expectation(setpoint, target, "equals", f"{setpoint.label} = {_fmt(target)}")],
+        [Expectation(setpoint, target)],
         f"set {device.name} {name} to {_fmt(target)}{unit_text(unit)}",
         details={"setpoint_type": setpoint.property_key, "previous": setpoint.value},
     )
@@ -374,16 +366,16 @@ def _set_color(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
         components = _components(wanted, color_components(endpoint_values))
         current = device.values.get(m.COLOR_CURRENT)
         if current is not None:
-            expectation = Expectation(current, components, "contains", f"{current.label} has {components}")
+            expectation = Expectation(current, components, "contains")
         elif hex_value is not None:
-            expectation = Expectation(hex_value, wanted.hex, "equals", f"{hex_value.label} = {wanted.hex}")
+            expectation = Expectation(hex_value, wanted.hex)
         else:
-            expectation = Expectation(target, components, "contains", f"{target.label} has {components}")
+            expectation = Expectation(target, components, "contains")
         writes = [Write(target, components)]
     else:
         assert hex_value is not None  # COLOR needs targetColor or hexColor (capabilities._color_switch)
         writes = [Write(hex_value, wanted.hex)]
-        expectation = Expectation(hex_value, wanted.hex, "equals", f"{hex_value.label} = {wanted.hex}")
+        expectation = Expectation(hex_value, wanted.hex)
     return ControlPlan(device, action, wanted.key, writes, [expectation], f"set {device.name} to {shown}")
 
 
@@ -463,7 +455,7 @@ def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
             action,
             True,
             [Write(target, 255)],
-            [Expectation(watch, None, "nonzero", f"{watch.label} above 0")],
+            [Expectation(watch, None, "nonzero")],
             f"sound {device.name}",
         )
     loudest = siren_tones(device)[-1]
@@ -485,7 +477,7 @@ def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     target = device.values[m.SIREN_TONE]
     watch = device.values.get(m.SIREN_TONE_CURRENT)
     summary = f"sound {tone.name} on {device.name}"
-    return _one_write(device, action, tone.name, target, tone.value, summary, watch=watch, said=tone.name)
+    return _one_write(device, action, tone.name, target, tone.value, summary, watch=watch)
 
 
 def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -514,11 +506,9 @@ def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlP
 
 
 def _state_write(device: Device, action: str, value: ZValue, chosen: ValueState, summary: str) -> ControlPlan:
-    """Write the chosen state (a mode), said by its label; the one it replaces is kept for "from … to …"."""
+    """Write the chosen state (a mode); the one it replaces is kept for "from … to …"."""
     details = {"previous": value.state_text()}
-    return _one_write(
-        device, action, chosen.text, value, chosen.value, summary, said=chosen.text, details=details
-    )
+    return _one_write(device, action, chosen.text, value, chosen.value, summary, details=details)
 
 
 def _state_chosen(value: ZValue, raw: Any, *, partial: bool = True) -> ValueState | None:
@@ -555,19 +545,16 @@ def _one_write(
     summary: str,
     *,
     watch: ZValue | None = None,
-    said: str | None = None,
     details: dict[str, Any] | None = None,
 ) -> ControlPlan:
     """The plan of most actions: one value written, confirmed when `watch` (the device's report of it;
-    the written value itself when it has none) shows what was sent. `said`: the sent value in words."""
-    watch = watch or target
-    shown = f"{watch.label} = {sent}" + (f" ({said})" if said else "")
+    the written value itself when it has none) shows what was sent."""
     return ControlPlan(
         device,
         action,
         argument,
         [Write(target, sent)],
-        [Expectation(watch, sent, "equals", shown)],
+        [Expectation(watch or target, sent)],
         summary,
         details=details or {},
     )

@@ -81,5 +81,5 @@ def _expectation(node: ZNode | None, value: ZValue, target: Any) -> Expectation:
     if node is not None and reported_by is not None:
         watch = node.find_value(value.command_class, reported_by, value.endpoint, value.property_key) or value
     if value.command_class == zc.MULTILEVEL_SWITCH and target == 255:
-        return Expectation(watch, None, "nonzero", f"{watch.label} above 0")
-    return Expectation(watch, target, "equals", f"{watch.label} = {target}")
+        return Expectation(watch, None, "nonzero")
+    return Expectation(watch, target)

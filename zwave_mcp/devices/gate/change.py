@@ -54,7 +54,6 @@ class Expectation:
     value: ZValue
     expected: Any
     match: Match = "equals"
-    description: str = ""
 
     @property
     def value_id(self) -> str:
