@@ -92,34 +92,36 @@ class WriteValues:
         return [message(gateway, "writeValue", _write_args(e)) for e in change.effects if e.value is not None]
 
     async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
-        return [await self._one(effect, gateway, timeout) for effect in change.effects if effect.value]
+        return [await _write(effect, gateway, timeout) for effect in change.effects if effect.value]
 
-    async def _one(self, effect: Effect, gateway: ZwaveGateway, timeout: float) -> Delivery:
-        assert effect.value is not None
-        sleeper = effect.device.node.is_sleeping_device
-        call = gateway.write_value(
-            effect.value,
-            effect.target,
-            effect.options,
-            timeout=SLEEPING_WRITE_TIMEOUT_S if sleeper else timeout,
-        )
-        try:
-            if sleeper:
-                task = asyncio.ensure_future(call)
-                done, _ = await asyncio.wait({task}, timeout=QUEUED_AFTER_S)
-                if not done:
-                    _BACKGROUND.add(task)
-                    task.add_done_callback(_BACKGROUND.discard)
-                    task.add_done_callback(_log_late_write)
-                    return Delivery(effect, "queued")
-                result = await task
-            else:
-                # In this task: a task of its own would start a loop turn later and wake us one after
-                # the reply (two turns in which the value lane's reads run first).
-                result = await call
-        except GatewayError as exc:
-            return Delivery(effect, "no_answer" if lost(exc) else "failed", str(exc))
-        return _delivery(effect, result)
+
+async def _write(effect: Effect, gateway: ZwaveGateway, timeout: float) -> Delivery:
+    """One `writeValue`; a sleeping device's is left waiting in the background and said to be queued."""
+    assert effect.value is not None
+    sleeper = effect.device.node.is_sleeping_device
+    call = gateway.write_value(
+        effect.value,
+        effect.target,
+        effect.options,
+        timeout=SLEEPING_WRITE_TIMEOUT_S if sleeper else timeout,
+    )
+    try:
+        if sleeper:
+            task = asyncio.ensure_future(call)
+            done, _ = await asyncio.wait({task}, timeout=QUEUED_AFTER_S)
+            if not done:
+                _BACKGROUND.add(task)
+                task.add_done_callback(_BACKGROUND.discard)
+                task.add_done_callback(_log_late_write)
+                return Delivery(effect, "queued")
+            result = await task
+        else:
+            # In this task: a task of its own would start a loop turn later and wake us one after
+            # the reply (two turns in which the value lane's reads run first).
+            result = await call
+    except GatewayError as exc:
+        return Delivery(effect, "no_answer" if lost(exc) else "failed", str(exc))
+    return _delivery(effect, result)
 
 
 def _delivery(effect: Effect, result: WriteResult) -> Delivery:
@@ -254,19 +256,14 @@ class GroupWrites:
 
     async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
         multicast, single = self._plan(change)
-        writer = WriteValues()
-        jobs = [self._multicast(g, gateway, timeout, writer) for g in multicast]
-        jobs += [self._single(e, gateway, timeout, writer) for e in single]
-        results = await asyncio.gather(*jobs)
-        return [d for part in results for d in part]
-
-    async def _single(
-        self, effect: Effect, gateway: ZwaveGateway, timeout: float, writer: WriteValues
-    ) -> list[Delivery]:
-        return [await writer._one(effect, gateway, timeout)]
+        grouped, ones = await asyncio.gather(
+            asyncio.gather(*(self._multicast(g, gateway, timeout) for g in multicast)),
+            asyncio.gather(*(_write(e, gateway, timeout) for e in single)),
+        )
+        return [d for part in grouped for d in part] + ones
 
     async def _multicast(
-        self, effects: list[Effect], gateway: ZwaveGateway, timeout: float, writer: WriteValues
+        self, effects: list[Effect], gateway: ZwaveGateway, timeout: float
     ) -> list[Delivery]:
         try:
             reply = await gateway.call("writeMulticast", *self._multicast_args(effects), timeout=timeout)
@@ -275,7 +272,7 @@ class GroupWrites:
             return [Delivery(e, status, str(exc)) for e in effects]
         if not reply.success:
             log.info("multicast refused; writing one by one", extra={"why": reply.message})
-            return list(await asyncio.gather(*(writer._one(e, gateway, timeout) for e in effects)))
+            return list(await asyncio.gather(*(_write(e, gateway, timeout) for e in effects)))
         return [Delivery(e, "multicast") for e in effects]
 
 
