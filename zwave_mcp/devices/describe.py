@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from zwave_mcp.answers import and_list
+from zwave_mcp.answers import and_list, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import color_name
@@ -187,7 +187,7 @@ def _sentence(device: Device) -> str:
         if not power and not others:
             buttons = len(press_values(device))
             if buttons:  # a remote: its presses are events (recent and last events), not a state
-                return f"{name} has {buttons} button{'' if buttons == 1 else 's'} and reports no readings."
+                return f"{name} has {plural(buttons, 'button')} and reports no readings."
             return f"{name} has not reported anything yet."
         opening = next((p for p in others if p in _OPENINGS), None)
         if not power and opening:  # a door or window contact: "Back Door is closed"

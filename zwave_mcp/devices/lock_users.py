@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zwave_mcp.answers import and_list
+from zwave_mcp.answers import and_list, plural
 from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockOp, LockUserCalls
 from zwave_mcp.devices.model import Device
@@ -139,14 +139,13 @@ def describe_users(users: LockUsers, lock: str) -> str:
     """One sentence: the lock's users, who is enabled, which credentials (type and slot), never a code."""
     if not users.users:
         return f"{lock} has no users."
-    count = len(users.users)
     text = and_list([describe_user(u) for u in users.users])
     where = (
         " (from its User Code values: this zwave-js-ui has no access-control API)"
         if users.from_values
         else ""
     )
-    return f"{lock} has {count} user{'s' if count != 1 else ''}{where}: {text}."
+    return f"{lock} has {plural(len(users.users), 'user')}{where}: {text}."
 
 
 def rules_sentence(users: LockUsers, lock: str) -> str:

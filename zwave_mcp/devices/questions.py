@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from zwave_mcp.answers import and_list, capital
+from zwave_mcp.answers import and_list, capital, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state
 from zwave_mcp.devices.levels import is_number
@@ -163,7 +163,7 @@ def _with_loading(found: Answer, loading: list[Device]) -> Answer:
 
 def _count(found: int, asked: int, label: str, everything: bool) -> str:
     if everything:
-        return f"{found} device{'' if found == 1 else 's'}"
+        return plural(found, "device")
     if found == asked:
         return ("Both " if found == 2 else f"All {found} ") + label
     return f"{found} of the {asked} {label}"
@@ -212,7 +212,7 @@ def _sensor_answer(kind: SensorType, devices: list[Device], label: str, everythi
         text = f"There is {kind.noun} at {_names(matching, Question.ON)}"
         calm = len(asked) - len(matching) - len(unknown)
         if calm:
-            text += f"; {calm} other sensor{'' if calm == 1 else 's'} report{'s' if calm == 1 else ''} none"
+            text += f"; {plural(calm, 'other sensor')} report{'s' if calm == 1 else ''} none"
     elif len(asked) == 1 and not everything:
         text = (
             f"No {bare} at {asked[0].name}" if not unknown else f"{asked[0].name} has not reported {bare} yet"
@@ -220,7 +220,7 @@ def _sensor_answer(kind: SensorType, devices: list[Device], label: str, everythi
         unknown = [] if text.endswith(" yet") else unknown
     else:
         checked = len(asked) - len(unknown)
-        text = f"No {bare} {where} ({checked} sensor{'' if checked == 1 else 's'} checked)"
+        text = f"No {bare} {where} ({plural(checked, 'sensor')} checked)"
     text += _not_reported(unknown)
     return Answer(capital(text) + ".", matching, unknown)
 

@@ -13,6 +13,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from zwave_mcp.answers import plural
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.gate import dialogue
@@ -298,7 +299,7 @@ class Gate:
             return self._finish(change, Outcome.REFUSED, limited, reason=limited, confirmed_by=confirmed_by)
         if self.settings.dry_run:
             messages = change.sender.preview(change, self.gateway)
-            count = f"{len(messages)} MQTT message{'s' if len(messages) != 1 else ''}"
+            count = plural(len(messages), "MQTT message")
             return self._finish(
                 change,
                 Outcome.DRY_RUN,
