@@ -52,13 +52,14 @@ class ToolResult(BaseModel):
     summary: str
 
 
-def and_list(items: list[str], most: int | None = None) -> str:
-    """ "a", "a and b", "a, b and c"; past `most` items the rest is said as "N more"."""
+def and_list(items: list[str], most: int | None = None, last: str = "and") -> str:
+    """ "a", "a and b", "a, b and c" ("a, b or c" with `last="or"`); past `most` items the rest is said
+    as "N more"."""
     if most is not None and len(items) > most:
         items = [*items[:most], f"{len(items) - most} more"]
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def capital(text: str) -> str:

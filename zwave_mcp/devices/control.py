@@ -588,10 +588,8 @@ def _off_level(target: ZValue) -> int:
 
 
 def _state_value(value: ZValue, text: str, default: int) -> int:
-    for state in value.states:
-        if state.text.casefold() == text and isinstance(state.value, int):
-            return state.value
-    return default
+    numbers = (s.value for s in value.states if s.text.casefold() == text and isinstance(s.value, int))
+    return next(numbers, default)
 
 
 def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int:

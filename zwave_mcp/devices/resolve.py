@@ -25,6 +25,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.config import read_small_file
 from zwave_mcp.devices.errors import AliasFileError, AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.groups import PLURALS, Group, GroupTarget, Kind, group_label, kinds_of, parse_group
@@ -86,11 +87,6 @@ def echo(text: str) -> str:
     printable = "".join(ch if ch.isprintable() or ch == " " else "?" for ch in text[: MAX_ECHO_CHARS * 4])
     collapsed = " ".join(printable.split())
     return collapsed if len(collapsed) <= MAX_ECHO_CHARS else collapsed[: MAX_ECHO_CHARS - 1] + "…"
-
-
-def _or_list(items: list[str]) -> str:
-    quoted = [f"'{i}'" for i in items]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def _device_words(device: Device, name_words: list[str], location_words: list[str]) -> set[str]:
@@ -181,9 +177,8 @@ class DeviceIndex:
             return self._one(partial, shown)
         suggestions = [self.devices[i].name for i in partial[:MAX_SUGGESTIONS]] or self._suggest(query, named)
         if suggestions:
-            raise DeviceNotFound(
-                f"No device named '{shown}'. Did you mean {_or_list(suggestions)}?", suggestions
-            )
+            choices = and_list([f"'{s}'" for s in suggestions], last="or")
+            raise DeviceNotFound(f"No device named '{shown}'. Did you mean {choices}?", suggestions)
         raise DeviceNotFound(f"No device named '{shown}'.")
 
     def named_by(self, text: object, *, groups: bool = True) -> list[Device]:
