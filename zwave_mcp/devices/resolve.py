@@ -17,7 +17,6 @@ words, and a unique match is required.
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import json
 import re
@@ -128,7 +127,6 @@ class DeviceIndex:
                 self._by_name.setdefault(" ".join(other_words), []).append(i)
                 for word in other_words:
                     self._by_word.setdefault(word, set()).add(i)
-        self._vocabulary = sorted(self._by_word)
         self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
         self._group_members: dict[str, list[int]] = {}
         for alias, target in (aliases or {}).items():
@@ -335,20 +333,12 @@ class DeviceIndex:
         return sorted(found)
 
     def _partial(self, words: list[str]) -> list[int]:
-        found: set[int] | None = None
-        for word in words:
-            if len(word) < 2:
-                return []
-            hits: set[int] = set()
-            start = bisect.bisect_left(self._vocabulary, word)
-            for vocab_word in self._vocabulary[start:]:
-                if not vocab_word.startswith(word):
-                    break
-                hits |= self._by_word[vocab_word]
-            found = hits if found is None else found & hits
-            if not found:
-                return []
-        return sorted(found or ())
+        """The devices every word starts a word of (a word of one letter starts too many to mean one)."""
+        if not words or any(len(word) < 2 for word in words):
+            return []
+        by_word = self._by_word.items()
+        hits = [set().union(*(ids for known, ids in by_word if known.startswith(w))) for w in words]
+        return sorted(set.intersection(*hits))
 
     def _suggest(self, query: str, words: list[str]) -> list[str]:
         """Closest device names: similar spelling, a shared word helps."""
