@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from zwave_mcp.devices.zwave_classes import NOTIFICATION
 from zwave_mcp.gateway.lock_events import Kind, kind_of
 from zwave_mcp.safetext import plain_text
 
@@ -110,6 +111,6 @@ _STATES = {
 
 def lock_state_phrase(command_class: int, prop: Any, prop_key: Any, new: Any) -> str | None:
     """A lock's jam or keypad state change in words ("jammed", "is no longer jammed"); None for others."""
-    if command_class != 0x71 or prop != "Access Control" or isinstance(new, bool):
+    if command_class != NOTIFICATION or prop != "Access Control" or isinstance(new, bool):
         return None
     return _STATES.get((prop_key, new))

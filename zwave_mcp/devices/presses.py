@@ -8,14 +8,13 @@ times, … up to 6); Scene Activation reports `sceneId`, the scene number. Both 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.zwave_classes import CENTRAL_SCENE, SCENE_ACTIVATION
 from zwave_mcp.gateway.model import ZValue
-
-CC_SCENE_ACTIVATION = 43
-CC_CENTRAL_SCENE = 91
 
 # Central Scene key attributes (zwave-js `CentralSceneKeys`) → what happened to the button.
 KEY_ATTRIBUTES = {
@@ -49,23 +48,18 @@ class Press:
 
 def is_press(value: ZValue) -> bool:
     return (value.command_class, value.property) in (
-        (CC_CENTRAL_SCENE, "scene"),
-        (CC_SCENE_ACTIVATION, "sceneId"),
+        (CENTRAL_SCENE, "scene"),
+        (SCENE_ACTIVATION, "sceneId"),
     )
 
 
 def press_values(device: Device) -> list[ZValue]:
     """The device's buttons: its press values, whether or not discovery gave them a role (a press is
     the node's, on the device's endpoint)."""
-    claimed = [v for v in device.all_values() if is_press(v)]
-    seen = {v.value_id for v in claimed}
-    return claimed + [
-        v
-        for v in device.node.values.values()
-        if is_press(v)
-        and v.value_id not in seen
-        and (device.endpoint is None or v.endpoint == device.endpoint)
-    ]
+    endpoint = device.endpoint
+    on_endpoint = (v for v in device.node.values.values() if endpoint is None or v.endpoint == endpoint)
+    found = {v.value_id: v for v in itertools.chain(device.all_values(), on_endpoint) if is_press(v)}
+    return list(found.values())
 
 
 def last_press(device: Device) -> tuple[Press, int] | None:
@@ -83,7 +77,7 @@ def press_of(value: ZValue, raw: Any) -> Press | None:
     """The press a report of `value` is, or None (no press value, or a report that is no press)."""
     if not is_press(value) or not _whole(raw):
         return None
-    if value.command_class == CC_SCENE_ACTIVATION:
+    if value.command_class == SCENE_ACTIVATION:
         return Press(raw, "activated", scene=True)
     return Press(button_of(value), KEY_ATTRIBUTES.get(raw, "pressed"))
 
