@@ -168,9 +168,6 @@ class Device:
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities
 
-    def value(self, role: str) -> ZValue | None:
-        return self.values.get(role)
-
     def as_reported(self, reports: Mapping[str, Any]) -> Device:
         """This device with the values in `reports` (value id → value) as their device reported them,
         not as the live picture holds them now; the live picture is left as it is."""

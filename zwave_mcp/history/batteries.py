@@ -26,7 +26,9 @@ async def batteries(service: HistoryService, args: BatteryArgs) -> BatteryResult
     )
     by_node: dict[int, tuple[Device, ZValue]] = {}
     for device in devices:
-        value = device.value(BATTERY_LEVEL) or next(iter(device.readings.get(Capability.BATTERY, [])), None)
+        value = device.values.get(BATTERY_LEVEL) or next(
+            iter(device.readings.get(Capability.BATTERY, [])), None
+        )
         if value is not None and device.node_id not in by_node:
             by_node[device.node_id] = (device, value)
     if not by_node:
