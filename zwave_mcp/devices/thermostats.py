@@ -59,12 +59,6 @@ def operating_name(value: ZValue, raw: Any = None) -> str | None:
     return _named(value, raw, OPERATING_NAMES)
 
 
-def mode_value(device: Device) -> int | None:
-    """The mode the thermostat reports (a zwave-js ThermostatMode number); None without one."""
-    mode = device.values.get(m.THERMOSTAT_MODE)
-    return None if mode is None else as_int(mode.value)
-
-
 def working_setpoints(device: Device) -> list[ZValue]:
     """The setpoints the thermostat works to now: its mode's (both in Auto), or with no mode at all the
     heating one (a radiator valve heats), or its only one; [] when that cannot be told."""
