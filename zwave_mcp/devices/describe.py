@@ -22,6 +22,7 @@ from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
+    OPENINGS,
     Reading,
     change_words,
     readings,
@@ -62,7 +63,7 @@ _OPERATING_WORDS = {
 }
 LOCK_SECURED = 255
 # What a door or window contact says (sensor_types): said as the state of the device it is.
-_OPENINGS = frozenset(f"{thing} {state}" for thing in ("door", "window") for state in ("open", "closed"))
+_OPENINGS = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
 LOCK_UNKNOWN = 254
 
 

@@ -19,7 +19,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, readings
+from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, OPENINGS, Reading, readings
 from zwave_mcp.devices.sensor_types import TYPES, SensorType
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
@@ -47,7 +47,6 @@ class Question(StrEnum):
 
 
 SENSOR_QUESTIONS = frozenset(q for q in Question if str(q) in TYPES)
-_DOOR_SENSORS = ("door", "window")
 
 
 @dataclass(slots=True)
@@ -76,7 +75,7 @@ def _open(device: Device) -> bool | None:
         return cover_open(device)
     if device.has(Capability.LOCK):
         return door_open(device)
-    states = [r.alarm for r in readings(device, 0) if r.sensor in _DOOR_SENSORS and r.alarm is not None]
+    states = [r.alarm for r in readings(device, 0) if r.sensor in OPENINGS and r.alarm is not None]
     return any(states) if states else None
 
 
@@ -105,7 +104,7 @@ def _negate(test: Callable[[Device], bool | None]) -> Callable[[Device], bool | 
 def _applies_open(device: Device) -> bool:
     if _opens(device) or (device.has(Capability.LOCK) and m.LOCK_DOOR in device.values):
         return True
-    return any(r.sensor in _DOOR_SENSORS for r in readings(device, 0))
+    return any(r.sensor in OPENINGS for r in readings(device, 0))
 
 
 _TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device], bool], str]] = {
