@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from zwave_mcp.devices.levels import as_int
 from zwave_mcp.devices.zwave_classes import NOTIFICATION
 from zwave_mcp.gateway.lock_events import Kind, kind_of
 from zwave_mcp.safetext import plain_text
@@ -47,8 +48,7 @@ def event_kind(stored: Any) -> Kind | None:
 
 
 def user_of(stored: Any) -> int | None:
-    uid = stored.get("userId") if isinstance(stored, dict) else None
-    return uid if isinstance(uid, int) and not isinstance(uid, bool) else None
+    return as_int(stored.get("userId")) if isinstance(stored, dict) else None
 
 
 def name_of(stored: Any, names: Names | None = None) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zwave_mcp.devices import zwave_classes as zc
+from zwave_mcp.devices.levels import as_int
 from zwave_mcp.gateway.model import ZValue
 
 
@@ -96,8 +97,7 @@ def _quantity(word: str | None, label: str) -> Quantity:
 
 def _spec(value: ZValue, key: str) -> int | None:
     spec = value.cc_specific
-    found = spec.get(key) if isinstance(spec, dict) else None
-    return found if isinstance(found, int) and not isinstance(found, bool) else None
+    return as_int(spec.get(key)) if isinstance(spec, dict) else None
 
 
 def quantity_of(value: ZValue) -> Quantity | None:

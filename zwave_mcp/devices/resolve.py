@@ -326,11 +326,9 @@ class DeviceIndex:
         return None
 
     def _whole_words(self, words: list[str]) -> list[int]:
-        sets = [self._by_word.get(w) for w in words]
-        if not sets or any(s is None for s in sets):
+        if not words or any(w not in self._by_word for w in words):
             return []
-        found = set.intersection(*[s for s in sets if s is not None])
-        return sorted(found)
+        return sorted(set.intersection(*(self._by_word[w] for w in words)))
 
     def _partial(self, words: list[str]) -> list[int]:
         """The devices every word starts a word of (a word of one letter starts too many to mean one)."""

@@ -151,11 +151,9 @@ BINARY_SENSOR_TYPES = {
 
 
 def notification_type(value: ZValue) -> int | None:
-    spec = value.cc_specific or {}
-    kind = spec.get("notificationType") if isinstance(spec, dict) else None
-    if isinstance(kind, int) and not isinstance(kind, bool):
-        return kind
-    return NOTIFICATION_TYPES.get(str(value.property))
+    spec = value.cc_specific
+    kind = as_int(spec.get("notificationType")) if isinstance(spec, dict) else None
+    return kind if kind is not None else NOTIFICATION_TYPES.get(str(value.property))
 
 
 def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
