@@ -26,7 +26,7 @@ from zwave_mcp.devices.gate.change import (
     value_effect,
 )
 from zwave_mcp.devices.gate.senders import WriteValues
-from zwave_mcp.devices.levels import to_level, to_percent
+from zwave_mcp.devices.levels import as_int, to_level, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import (
     fan_speed_at,
@@ -297,10 +297,8 @@ def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
     setpoints = device.setpoints()
     names = ", ".join((v.property_key_name or str(k)).lower() for k, v in setpoints.items())
     if wanted is not None and wanted != "":
-        key: int | None = None
-        if isinstance(wanted, int) and not isinstance(wanted, bool):
-            key = wanted
-        elif isinstance(wanted, str):
+        key = as_int(wanted)
+        if isinstance(wanted, str):
             said = wanted.strip().casefold()
             key = next(
                 (k for k, v in setpoints.items() if (v.property_key_name or "").casefold() == said), None

@@ -18,6 +18,7 @@ from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import zwave_classes as zc
+from zwave_mcp.devices.levels import as_int
 from zwave_mcp.devices.model import NO_QUIRKS, Capability, Quirks
 from zwave_mcp.gateway.model import ZNode, ZValue
 
@@ -50,9 +51,7 @@ class ValueMatch:
             return False
         if self.property_key is not None and value.property_key not in self.property_key:
             return False
-        if self.numbered and not (
-            isinstance(value.property_key, int) and not isinstance(value.property_key, bool)
-        ):
+        if self.numbered and as_int(value.property_key) is None:
             return False
         meta = value.meta  # read once: each of the value's metadata attributes is a property over it
         if self.key_label_has is not None or self.key_label_lacks is not None:
