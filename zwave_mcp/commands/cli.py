@@ -110,12 +110,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for note in settings_warnings(settings):
         print(f"zwave-mcp: warning: {note}", file=sys.stderr)
     if args.command == "config":
-        from zwave_mcp.commands.config_check import check_policy_entries
+        import asyncio
+
+        from zwave_mcp.commands.config_check import policy_entry_report
         from zwave_mcp.history import where_history_lives
         from zwave_mcp.logs import configure_logging
 
         configure_logging(settings.log_level, settings.log_format)  # the check's log lines, as the server's
-        shown = {**settings.redacted(), **check_policy_entries(settings)}
+        shown = {**settings.redacted(), **asyncio.run(policy_entry_report(settings))}
         shown["history_path"] = where_history_lives(settings.history_path)
         if settings.mqtt_version == "auto":  # which one is in use is only known once connected
             shown["mqtt_version"] = "auto (MQTT 5, or 3.1.1 when the broker refuses 5; the log says which)"
