@@ -15,14 +15,8 @@ if TYPE_CHECKING:
     from zwave_mcp.server.app import App
 
 
-# Node statuses in words ("Unknown" is zwave-js's word for "not heard from yet").
-_STATUS_WORDS = {
-    "Alive": "alive",
-    "Asleep": "asleep",
-    "Awake": "awake",
-    "Dead": "dead",
-    "Unknown": "not heard from yet",
-}
+# Node statuses in words: zwave-js's own, lower-cased, except "Unknown" (it means "not heard from yet").
+_STATUS_WORDS = {"Unknown": "not heard from yet"}
 
 
 def advice_for(
