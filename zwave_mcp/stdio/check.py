@@ -504,9 +504,10 @@ async def _drive(session: Session, options: Options) -> None:
         report.tools_called.append(name)
         report.tool_outcomes[name] = tool_outcome(answer)
     for line in script.messages:
-        value = _json_or_none(line)
-        if isinstance(value, dict) and "method" in value and readable_id(value) is not None:
-            session.track(value)
+        with contextlib.suppress(ValueError):  # raw text is sent as it is, untracked
+            value = json.loads(line)
+            if isinstance(value, dict) and "method" in value and readable_id(value) is not None:
+                session.track(value)
         await session.send_line(line)
     for line in MALFORMED_LINES:
         await session.send_line(line)
@@ -531,13 +532,6 @@ def tool_outcome(answer: dict[str, Any]) -> str:
     ]
     text = " ".join(texts)[:PREVIEW_CHARS]
     return f"tool error: {text}" if result.get("isError") else f"ok: {text}"
-
-
-def _json_or_none(line: bytes) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None
 
 
 async def run_check(options: Options) -> Report:
