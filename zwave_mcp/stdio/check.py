@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import sys
 import time
 from collections import deque
@@ -294,7 +293,6 @@ class Session:
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                env=dict(os.environ),
             )
         except OSError as exc:
             raise AttemptFailed(f"cannot start {self.command[0]!r}: {exc.strerror or exc}") from exc
