@@ -130,9 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def serve(settings: Settings, wire: StdioWire) -> int:
     """Run the stdio server until stdin closes or a signal arrives."""
-    from zwave_mcp.logs import configure_logging
-
-    configure_logging(settings.log_level, settings.log_format)
     from zwave_mcp.stdio.transport import run_stdio
 
     server = _checked_server(settings)
@@ -143,10 +140,12 @@ def serve(settings: Settings, wire: StdioWire) -> int:
 
 
 def _checked_server(settings: Settings) -> MCPServer[Any] | None:
-    """The server, once the SDK and paho parts it relies on are known to exist (else one line)."""
+    """Logging set up, the server once the SDK and paho parts it relies on are known to exist (else one line)."""
+    from zwave_mcp.logs import configure_logging
     from zwave_mcp.server.build import build_server
     from zwave_mcp.server.compat import CompatError, check
 
+    configure_logging(settings.log_level, settings.log_format)
     try:
         server = build_server(settings)
         check(server)
@@ -158,9 +157,7 @@ def _checked_server(settings: Settings) -> MCPServer[Any] | None:
 
 def _print_tools(settings: Settings, fmt: str) -> int:
     from zwave_mcp.commands.export import export_tools
-    from zwave_mcp.logs import configure_logging
 
-    configure_logging(settings.log_level, settings.log_format)
     server = _checked_server(settings)
     if server is None:
         return 1
