@@ -140,7 +140,7 @@ def serve(settings: Settings, wire: StdioWire) -> int:
 
 
 def _checked_server(settings: Settings) -> MCPServer[Any] | None:
-    """Logging set up, the server once the SDK and paho parts it relies on are known to exist (else one line)."""
+    """Logging set up, the server once the SDK and paho parts it needs are known to exist (else one line)."""
     from zwave_mcp.logs import configure_logging
     from zwave_mcp.server.build import build_server
     from zwave_mcp.server.compat import CompatError, check
