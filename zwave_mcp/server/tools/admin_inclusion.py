@@ -180,7 +180,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
     async def send_answer(
         action: str, what: str, request: ga.AdminRequest, ctx: Context | None, value: Any = None
     ) -> None:
-        """Carry the person's answer to zwave-js-ui's question (or the abort of the set-up) through the gate."""
+        """The person's answer to zwave-js-ui's question (or the set-up's abort), carried through the gate."""
         change = AdminChange(
             tool="answer_zwave_inclusion",
             action=action,
