@@ -76,14 +76,10 @@ def specs(app: App) -> list[ToolSpec]:
         total = sum(devices.values())
         if health.problem:
             summary = f"Z-Wave is not working: {health.problem}."
-        elif dead:
-            summary = (
-                f"Z-Wave is working, but {plural(dead, 'device')} not responding: zwave-js-ui is "
-                f"{health.zwave_js_ui_state}, {plural(total, 'device')} ({counts})."
-            )
         else:
+            but = f", but {plural(dead, 'device')} not responding" if dead else ""
             summary = (
-                f"Z-Wave is working: zwave-js-ui is {health.zwave_js_ui_state}, "
+                f"Z-Wave is working{but}: zwave-js-ui is {health.zwave_js_ui_state}, "
                 f"{plural(total, 'device')} ({counts})."
             )
         if health.waiting_for and not health.problem:
