@@ -350,12 +350,12 @@ def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
 
 
 @contextmanager
-def making_a_picture() -> Iterator[None]:
-    """Around decoding or parsing a whole house: the cyclic collector is off meanwhile (millions of objects
-    and no garbage cycles: it would only rescan the growing heap again and again, about a third of the time
-    at 4,000 nodes), and what was made goes straight into the oldest generation (`freeze` then `unfreeze`),
-    so that the young collections after it do not walk it all once more (30-150 ms at 4,000 nodes): it
-    lives until the next load."""
+def long_lived_objects() -> Iterator[None]:
+    """Around making what lives until the next load (the house decoded or parsed, its indexes): the
+    cyclic collector is off meanwhile (hundreds of thousands of objects and no garbage cycles: it would
+    only rescan the growing heap again and again, about a third of the time at 4,000 nodes), and what was
+    made goes straight into the oldest generation (`freeze` then `unfreeze`), so that the young collections
+    after it do not walk it all once more (30-150 ms at 4,000 nodes)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -370,7 +370,7 @@ def making_a_picture() -> Iterator[None]:
 def decode_with_values(payload: bytes | bytearray | str, details: bool = True) -> Any:
     """A getNodes reply decoded with its values as `ZValue`s and its nodes as `ZNode`s (`details`: keep
     each node's `details`, as `apply_node_fields`)."""
-    with making_a_picture():
+    with long_lived_objects():
         try:
             return loads_json(payload, object_hook=_nodes_hook(details))
         except ValueError as exc:
