@@ -230,45 +230,36 @@ def _new_meta(raw: dict[str, Any], cc: int, prop: Any, node_id: int, value_id: s
     return meta, fitted is raw
 
 
-# What a value object says about its metadata, read in one go; with the types of these (1 and True are
-# equal keys, and only one of them is a flag zwave-js sends), the key of `_METAS`.
-_META_KEYS = (*_TEXT_FIELDS, *_FLAG_FIELDS, *_NUMBER_FIELDS, "default")
-_METAS: dict[Any, ValueMeta] = {}
-_METAS_MAX = 8192
+# What a value object says about its metadata, read in one go.
+_META_KEYS = (*_TEXT_FIELDS, *_FLAG_FIELDS, *_NUMBER_FIELDS, "states", "ccSpecific", "default")
+# Per kind of value (command class, property with its type, property key): the metadata built for it, each
+# with the fields it was built from and their types (1 and True are equal, and only one of them is a flag
+# zwave-js sends). Compared, not hashed: hashing each value's own strings cost as much as building.
+_METAS: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], tuple[type, ...], ValueMeta]]] = {}
+_METAS_MAX = 20_000  # kinds of value kept
+_VARIANTS_MAX = 8  # distinct metadata kept per kind (a configuration parameter differs by model)
 
 
-def _hashable(part: Any) -> Any:
-    """A value's `states` (a list of objects) or `ccSpecific` (an object) as a key of `_METAS`."""
-    if type(part) is list:
-        return tuple(tuple(item.items()) if type(item) is dict else item for item in part)
-    return tuple(part.items()) if type(part) is dict else part
-
-
-def value_meta(raw: dict[str, Any], cc: int, prop: Any, node_id: int, value_id: str) -> ValueMeta:
+def value_meta(
+    raw: dict[str, Any], cc: int, prop: Any, prop_key: Any, node_id: int, value_id: str
+) -> ValueMeta:
     """A value object's `ValueMeta`. Thousands of values of a big house carry the same metadata: each
-    distinct one is checked and built once (`_new_meta`), later ones are found by what they say (the key
-    holds every field the metadata is built from, so a hit gives what building it again would give).
-    Metadata with a field dropped is not kept: each such value logs its own line."""
+    distinct one is checked and built once (`_new_meta`), later ones with the same fields get it. Metadata
+    with a field dropped is not kept: each such value logs its own line."""
     parts = tuple(map(raw.get, _META_KEYS))
-    states, cc_specific = raw.get("states"), raw.get("ccSpecific")
-    try:
-        key = (
-            cc,
-            prop,
-            type(prop),
-            parts,
-            tuple(map(type, parts)),
-            _hashable(states) if states else states,
-            _hashable(cc_specific) if cc_specific else cc_specific,
-        )
-        return _METAS[key]
-    except KeyError:
-        pass
-    except TypeError:  # a list or object where a key wants a plain value: checked and built afresh
-        key = None
+    types = tuple(map(type, parts))
+    kind = (cc, prop, type(prop), prop_key)
+    seen = _METAS.get(kind)
+    if seen is not None:
+        for known, known_types, meta in seen:
+            if known == parts and known_types == types:
+                return meta
     meta, whole = _new_meta(raw, cc, prop, node_id, value_id)
-    if whole and key is not None and len(_METAS) < _METAS_MAX:
-        _METAS[key] = meta
+    if whole:
+        if seen is None and len(_METAS) < _METAS_MAX:
+            _METAS[kind] = [(parts, types, meta)]
+        elif seen is not None and len(seen) < _VARIANTS_MAX:
+            seen.append((parts, types, meta))
     return meta
 
 
@@ -303,7 +294,7 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         current = None  # a lock code: the value is known to exist, its code is never kept
     elif type(current) is int or type(current) is float:
         current = _shared_number(current)
-    meta = value_meta(raw, cc, prop, nid, value_id)
+    meta = value_meta(raw, cc, prop, prop_key, nid, value_id)
     return ZValue(
         value_id,
         nid,
