@@ -348,6 +348,8 @@ def long_lived_objects() -> Iterator[None]:
     made goes straight into the oldest generation (`freeze` then `unfreeze`), so that the young collections
     after it do not walk it all once more (30-150 ms at 4,000 nodes)."""
     was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.collect(1)  # what was young before is not promoted with it (garbage cycles of the start-up)
     gc.disable()
     try:
         yield
