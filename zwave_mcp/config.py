@@ -301,13 +301,13 @@ def check_files(settings: Settings, audit_file: Path | None) -> None:
     if settings.mqtt_tls:
         import ssl
 
+        files = {n: getattr(settings, n) for n in ("tls_ca", "tls_cert", "tls_key")}
         try:
-            for name in ("tls_ca", "tls_cert", "tls_key"):
-                if getattr(settings, name) is not None:  # OpenSSL would read a pipe or device forever
-                    check_regular_file(getattr(settings, name))
+            for path in files.values():
+                if path is not None:  # OpenSSL would read a pipe or device forever
+                    check_regular_file(path)
             build_tls_context(settings)
         except (OSError, ssl.SSLError, ValueError) as exc:
-            files = {n: getattr(settings, n) for n in ("tls_ca", "tls_cert", "tls_key")}
             named = [f"{env_name(n)}={str(path)!r}" for n, path in files.items() if path is not None]
             given = ", ".join(named) or "the system CA bundle"
             raise ConfigError(f"{given}: cannot load ({getattr(exc, 'strerror', None) or exc})") from None

@@ -10,18 +10,9 @@ from __future__ import annotations
 class UserError(Exception):
     """A failure the caller can understand and act on: say what went wrong and what would work."""
 
-    def __init__(self, message: str, **details: object) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        self.details = details
-
-
-class ServiceUnavailable(UserError):
-    """The broker or zwave-js-ui cannot be reached; the message carries the reason."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"Z-Wave service unavailable: {reason}", reason=reason)
-        self.reason = reason
 
 
 class PolicyRefusal(UserError):

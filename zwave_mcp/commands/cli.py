@@ -8,9 +8,10 @@ inside the subcommands, after stdout is protected, so nothing an import prints c
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.commands.settings_flags import add_settings_flags, settings_from
@@ -23,6 +24,13 @@ if TYPE_CHECKING:
 
 SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo", "explain")
 HELP_FLAGS = ("-h", "--help")
+# The commands that parse their own arguments, imported only when run: module and function.
+PASSTHROUGH = {
+    "check-stdio": ("zwave_mcp.stdio.check", "check_stdio_main"),
+    "simulate": ("zwave_mcp.commands.simulate", "main"),
+    "demo": ("zwave_mcp.commands.demo", "main"),
+    "explain": ("zwave_mcp.commands.explain", "main"),
+}
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -78,23 +86,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    # Passthrough subcommands parse their own arguments.
-    if argv and argv[0] == "check-stdio":
-        from zwave_mcp.stdio.check import check_stdio_main
-
-        return check_stdio_main(argv[1:])
-    if argv and argv[0] == "simulate":
-        from zwave_mcp.commands.simulate import main as simulate_main
-
-        return simulate_main(argv[1:])
-    if argv and argv[0] == "demo":
-        from zwave_mcp.commands.demo import main as demo_main
-
-        return demo_main(argv[1:])
-    if argv and argv[0] == "explain":
-        from zwave_mcp.commands.explain import main as explain_main
-
-        return explain_main(argv[1:])
+    if argv and argv[0] in PASSTHROUGH:
+        module, function = PASSTHROUGH[argv[0]]
+        command: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+        return command(argv[1:])
     if argv and argv[0] in (*HELP_FLAGS, "--version"):
         _build_parser().parse_args(argv[:1])  # prints the command list or the version, then exits 0
     if not argv or argv[0].startswith("-"):

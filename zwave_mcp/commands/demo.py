@@ -33,11 +33,6 @@ from zwave_mcp.commands.demo_tour import NEW_DEVICE, Conversation, Transcript, w
 from zwave_mcp.simulator.broker import HOST
 from zwave_mcp.simulator.house import Node, load_house
 
-log = logging.getLogger(__name__)
-
-
-log = logging.getLogger(__name__)
-
 READY_TIMEOUT_S = 15.0
 LOG_TAIL_LINES = 30
 EXIT_FAILED = 1
@@ -184,32 +179,27 @@ def reap_children(timeout: float = 3.0) -> None:
 
 
 @contextlib.contextmanager
-def signals_raise_interrupt() -> Iterator[None]:
-    """SIGTERM behaves like Ctrl-C while this is active, so `finally` blocks run and clean up."""
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
+def signals_handled(
+    handler: Callable[[int, FrameType | None], Any] | int,
+    signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM),
+) -> Iterator[None]:
+    """`signals` go to `handler` while this is active; the previous handlers come back after."""
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler_before in previous.items():
+            signal.signal(sig, handler_before)
 
 
-@contextlib.contextmanager
-def signals_deferred() -> Iterator[None]:
-    """During clean-up a second Ctrl-C or SIGTERM must not leave a broker or simulator behind."""
-    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+def interrupt(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM behaves like Ctrl-C, so `finally` blocks run and clean up."""
+    raise KeyboardInterrupt
 
 
 def shut_down(home: Home | None) -> None:
-    with signals_deferred():
+    # During clean-up a second Ctrl-C or SIGTERM must not leave a broker or simulator behind.
+    with signals_handled(signal.SIG_IGN):
         if home is not None:
             home.close()
         reap_children()
@@ -229,7 +219,7 @@ def run_demo(broker_choice: str, out: TextIO, admin: bool = False) -> int:
     home: Home | None = None
     with (
         open_server_log() as (server_log, log_path),
-        signals_raise_interrupt(),
+        signals_handled(interrupt, (signal.SIGTERM,)),
     ):
         failure: str | None = None
         interrupted = False
@@ -293,32 +283,31 @@ def run_serve(
 ) -> int:
     """Keep the broker and simulator running until SIGINT/SIGTERM, after printing the client entry."""
     stop = threading.Event()
-    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     home: Home | None = None
-    try:
-        home = start_home(broker_choice, port, admin, house)
-        if admin and home.simulator is not None:
-            waiting = home.simulator.admin.press_button(NEW_DEVICE)
+    with signals_handled(lambda *_: stop.set()):
+        try:
+            home = start_home(broker_choice, port, admin, house)
+            if admin and home.simulator is not None:
+                waiting = home.simulator.admin.press_button(NEW_DEVICE)
+                out.write(
+                    "A new motion sensor is waiting to be included (ask to add it); "
+                    f"its PIN is {waiting.pin}.\n"
+                )
             out.write(
-                f"A new motion sensor is waiting to be included (ask to add it); its PIN is {waiting.pin}.\n"
+                f"zwave-mcp demo --serve: a simulated Z-Wave home on {home.broker_label}, {home.mqtt_url}, "
+                f"prefix '{PREFIX}'.\nAdd this to Claude Desktop's claude_desktop_config.json "
+                "(or any MCP client's server list), then ask about your devices:\n\n"
             )
-        out.write(
-            f"zwave-mcp demo --serve: a simulated Z-Wave home on {home.broker_label}, {home.mqtt_url}, "
-            f"prefix '{PREFIX}'.\nAdd this to Claude Desktop's claude_desktop_config.json "
-            "(or any MCP client's server list), then ask about your devices:\n\n"
-        )
-        out.write(json.dumps(desktop_entry(home), indent=2) + "\n\n")
-        hint = "" if port else f" (--port {home.port} keeps this entry valid across restarts)"
-        out.write(f"Running until Ctrl-C{hint}.\n")
-        out.flush()
-        stop.wait()
-    except DemoError as exc:
-        print(f"zwave-mcp demo: {exc}", file=sys.stderr)
-        return EXIT_FAILED
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        shut_down(home)
+            out.write(json.dumps(desktop_entry(home), indent=2) + "\n\n")
+            hint = "" if port else f" (--port {home.port} keeps this entry valid across restarts)"
+            out.write(f"Running until Ctrl-C{hint}.\n")
+            out.flush()
+            stop.wait()
+        except DemoError as exc:
+            print(f"zwave-mcp demo: {exc}", file=sys.stderr)
+            return EXIT_FAILED
+        finally:
+            shut_down(home)
     print("zwave-mcp demo: stopped; broker and simulator are gone.", file=sys.stderr)
     return 0
 

@@ -4,7 +4,6 @@ zwave-js-ui simulator serving a house, with brisker timing than the recorded one
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,8 +14,6 @@ from zwave_mcp.simulator.broker import HOST, EmbeddedBroker, MosquittoBroker, fi
 from zwave_mcp.simulator.house import CAPTURED_WITH_LOCKS, Node, captured_scenes
 from zwave_mcp.simulator.settings import RECORDED, SimConfig, Timing
 from zwave_mcp.simulator.simulator import Simulator
-
-log = logging.getLogger(__name__)
 
 PREFIX = "zwave"
 # The recorded delays, brisker: ramps, second polls and replies keep their order but the demo takes seconds.
@@ -58,7 +55,7 @@ class Home:
 
     @property
     def mqtt_url(self) -> str:
-        return f"mqtt://{HOST}:{self.port}"
+        return self.broker.url
 
     @property
     def mqtt_version(self) -> str:
@@ -83,10 +80,7 @@ class Home:
                 sim.stop()
             with contextlib.suppress(Exception):
                 sim.scheduler.stop()
-        if isinstance(self.broker, MosquittoBroker):
-            self.broker.close()
-        else:
-            self.broker.stop()
+        self.broker.close()
 
 
 def make_broker(choice: str, port: int | None) -> tuple[MosquittoBroker | EmbeddedBroker, str]:

@@ -162,16 +162,12 @@ def _flatten(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> dict[
 def _drop_null(node: dict[str, Any]) -> dict[str, Any]:
     """No `null` left in `type`, `enum` or `default`; a single `const` becomes a one-value enum."""
     kind = node.get("type")
-    if isinstance(kind, list):
-        kinds = [k for k in kind if k != "null"]
-        if len(kinds) == 1:
-            node["type"] = kinds[0]
-        elif kinds:
-            node["type"] = kinds
+    if isinstance(kind, list) or kind == "null":
+        kinds = [k for k in (kind if isinstance(kind, list) else [kind]) if k != "null"]
+        if kinds:
+            node["type"] = _one_or_list(kinds)
         else:
             node.pop("type")
-    elif kind == "null":
-        node.pop("type")
     if "const" in node:
         const = node.pop("const")
         if const is not None:
@@ -210,6 +206,10 @@ def _add_sentence(text: str, sentence: str) -> str:
     return f"{text} {sentence}" if text.endswith((".", "!", "?", ")")) else f"{text}. {sentence}"
 
 
+def _one_or_list(kinds: list[str]) -> str | list[str]:
+    return kinds[0] if len(kinds) == 1 else kinds
+
+
 def _is_null(arm: Any) -> bool:
     if not isinstance(arm, Mapping):
         return False
@@ -230,13 +230,7 @@ def _collapse_union(real: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
                 kinds.append(kind)
     if "integer" in kinds and "number" in kinds:
         kinds.remove("integer")  # every integer is a number
-    merged: dict[str, Any] = {}
-    if len(kinds) == 1:
-        merged["type"] = kinds[0]
-    elif kinds:
-        merged["type"] = kinds
-    else:
-        merged["type"] = "string"
+    merged: dict[str, Any] = {"type": _one_or_list(kinds) if kinds else "string"}
     enums = [arm.get("enum") for arm in real]
     if all(isinstance(e, list) for e in enums):
         merged["enum"] = list(dict.fromkeys(v for e in enums for v in e or []))

@@ -30,7 +30,7 @@ def fault_reason(exc: BaseException, doing: str) -> str:
     return f"{doing} failed ({type(exc).__name__}{': ' + detail if detail else ''})"
 
 
-def note_fault(device: Device, reason: str, *, node_name: str | None = None) -> None:
+def note_fault(device: Device, reason: str) -> None:
     """Mark the device as failed and log it (once per device and reason)."""
     if device.fault is None:
         device.fault = reason
@@ -42,7 +42,7 @@ def note_fault(device: Device, reason: str, *, node_name: str | None = None) -> 
     _LOGGED.add(key)
     log.warning(
         "%s (node %d, key %s) is not understood yet: %s",
-        node_name or device.name,
+        device.name,
         device.node_id,
         device.key,
         reason,

@@ -105,17 +105,9 @@ def color_name(current: object, hex_value: object = None) -> str | None:
     return None
 
 
-# Color Switch colour component ids (zwave-js `ColorComponent`) → names in `targetColor` objects.
-_COMPONENTS = {
-    0: "warmWhite",
-    1: "coldWhite",
-    2: "red",
-    3: "green",
-    4: "blue",
-    5: "amber",
-    6: "cyan",
-    7: "purple",
-}
+# Color Switch colour component ids (zwave-js `ColorComponent`: 0, 1, 2, … in this order) → names in
+# `targetColor` objects.
+_COMPONENTS = dict(enumerate(("warmWhite", "coldWhite", "red", "green", "blue", "amber", "cyan", "purple")))
 
 
 def color_components(vals: Iterable[ZValue]) -> list[str]:

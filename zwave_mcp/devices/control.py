@@ -35,6 +35,7 @@ from zwave_mcp.devices.presets import (
     speed_choices,
     tone_named,
 )
+from zwave_mcp.devices.readings import unit_text
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.thermostats import mode_name, working_setpoints
 from zwave_mcp.devices.zwave_classes import SOUND_SWITCH
@@ -78,16 +79,13 @@ def control_change(plan: ControlPlan, tool: str = "control_zwave_device") -> Cha
     """The plan as the gate's `Change`: each write an effect, judged by what it does, proven by its
     expectation (writes and expectations pair up in order; a write without one, like stop, has none)."""
     effects: list[Effect] = []
-    text = describe_action(plan.device, plan.action, plan.argument, _plan_unit(plan))
+    unit = plan.writes[0].value.unit if plan.writes else None
+    text = describe_action(plan.device, plan.action, plan.argument, unit)
     for i, write in enumerate(plan.writes):
         expect = plan.expectations[i] if i < len(plan.expectations) else None
         effect = value_effect(plan.device, write.value, write.target, expect=expect, options=write.options)
         effects.append(replace(effect, text=text))
     return Change(tool, plan.action, plan.summary, effects, WriteValues(), argument=plan.argument)
-
-
-def _plan_unit(plan: ControlPlan) -> str | None:
-    return plan.writes[0].value.unit if plan.writes else None
 
 
 @guarded("working out what it can do", lambda device: [])
@@ -185,9 +183,7 @@ def plan_control(
 
 
 def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    turn_on = action == "on"
-    if action == "toggle":
-        turn_on = not _is_on(device)
+    turn_on = not _is_on(device) if action == "toggle" else action == "on"
     verb = "turn on" if turn_on else "turn off"
     if m.SIREN_TONE in device.values:
         return _siren_on_off(device, action, turn_on)
@@ -242,23 +238,15 @@ def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPla
     if m.VALVE_TARGET in device.values:
         return _valve(device, action)
     target = device.values[m.COVER_TARGET]
-    opening = action == "open"
-    if _is_positional(target):
-        level = (
-            _state_value(target, "open", int(target.max or 99))
-            if opening
-            else _state_value(target, "closed", 0)
-        )
-    else:  # Barrier Operator: 255 open, 0 closed
-        level = _state_value(target, "open", 255) if opening else _state_value(target, "closed", 0)
+    top = int(target.max or 99) if _is_positional(target) else 255  # Barrier Operator: 255 open, 0 closed
+    level = _state_value(target, "open", top) if action == "open" else _state_value(target, "closed", 0)
     watch = device.values.get(m.COVER_CURRENT) or target
     return _one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
 
 
 def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = _first(args, "position", "level", "value")
-    plan = _level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
-    return plan
+    return _level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
 
 
 def _level_plan(
@@ -292,7 +280,7 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
     setpoint = _pick_setpoint(device, args.get("setpoint"))
     name = (setpoint.property_key_name or f"setpoint {setpoint.property_key}").lower()
     unit = setpoint.unit or ""
-    number, relative = _parse_number(raw, what=f"{device.name} {name} setpoint", unit=unit)
+    number, relative = _parse_number(raw, what=f"{device.name} {name} setpoint")
     if relative:
         if not is_number(setpoint.value):
             raise StateUnknown(
@@ -308,7 +296,7 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
         target,
         [Write(setpoint, target)],
         [Expectation(setpoint, target, "equals", f"{setpoint.label} = {_fmt(target)}")],
-        f"set {device.name} {name} to {_fmt(target)}{_unit(unit)}",
+        f"set {device.name} {name} to {_fmt(target)}{unit_text(unit)}",
         details={"setpoint_type": setpoint.property_key, "previous": setpoint.value},
     )
 
@@ -338,10 +326,9 @@ def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
     if len(working) == 1:
         return working[0]
     mode = device.values.get(m.THERMOSTAT_MODE)
-    mode_value = mode.value if mode is not None else None
-    if mode is not None and mode_value is not None:
+    if mode is not None and mode.value is not None:
         named = mode_name(mode)
-        why = f"is in {named} mode" if named else f"is in mode {mode_value}"
+        why = f"is in {named} mode" if named else f"is in mode {mode.value}"
     else:
         why = "has not reported its mode"
     raise InvalidValue(f"{device.name} {why}, so say which setpoint to set: {names}.")
@@ -362,15 +349,8 @@ def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
                 f"'{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode."
             )
         raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
-    return _one_write(
-        device,
-        action,
-        chosen.text,
-        mode_value,
-        chosen.value,
-        f"set {device.name} to {chosen.text.lower()} mode",
-        said=chosen.text,
-        details={"previous": mode_value.state_text()},
+    return _state_write(
+        device, action, mode_value, chosen, f"set {device.name} to {chosen.text.lower()} mode"
     )
 
 
@@ -530,15 +510,14 @@ def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlP
         if raw is None or raw == "":
             raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
         raise InvalidValue(f"{device.name} has no fan mode '{echo(str(raw))}'; it has: {choices}.")
+    return _state_write(device, action, fan, chosen, f"set the fan of {device.name} to {chosen.text.lower()}")
+
+
+def _state_write(device: Device, action: str, value: ZValue, chosen: ValueState, summary: str) -> ControlPlan:
+    """Write the chosen state (a mode), said by its label; the one it replaces is kept for "from … to …"."""
+    details = {"previous": value.state_text()}
     return _one_write(
-        device,
-        action,
-        chosen.text,
-        fan,
-        chosen.value,
-        f"set the fan of {device.name} to {chosen.text.lower()}",
-        said=chosen.text,
-        details={"previous": fan.state_text()},
+        device, action, chosen.text, value, chosen.value, summary, said=chosen.text, details=details
     )
 
 
@@ -595,10 +574,8 @@ def _one_write(
 
 
 def _first(args: dict[str, Any], *names: str) -> Any:
-    for name in names:
-        if args.get(name) is not None and args.get(name) != "":
-            return args[name]
-    return None
+    """The first of these arguments that was given (not None, not empty)."""
+    return next((args[name] for name in names if args.get(name) not in (None, "")), None)
 
 
 def _is_positional(target: ZValue) -> bool:
@@ -632,7 +609,7 @@ def _state_value(value: ZValue, text: str, default: int) -> int:
 
 def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int:
     """0–100 % from "30", 30, "30%", or relative "+10" / "-20" (relative ones are clamped to 0–100)."""
-    number, relative = _parse_number(raw, what=f"{device.name} {what}", unit="%")
+    number, relative = _parse_number(raw, what=f"{device.name} {what}")
     if relative:
         if current is None or not is_number(current.value):
             raise StateUnknown(
@@ -646,7 +623,7 @@ def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int
     return round(number)
 
 
-def _parse_number(raw: Any, *, what: str, unit: str) -> tuple[float, bool]:
+def _parse_number(raw: Any, *, what: str) -> tuple[float, bool]:
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         if not is_number(raw):  # infinity, NaN, an integer beyond any float
             raise InvalidValue(f"{what} must be a number; got {echo(str(raw))}.")
@@ -670,18 +647,13 @@ def _check_range(number: float, value: ZValue, what: str, unit: str) -> None:
             if low is not None and high is not None
             else (f"at least {_fmt(low)}" if low is not None else f"at most {_fmt(high)}")
         )
-        raise InvalidValue(f"{what} must be {bounds}{_unit(unit)}; got {_fmt(number)}.")
+        raise InvalidValue(f"{what} must be {bounds}{unit_text(unit)}; got {_fmt(number)}.")
 
 
 def _fmt(x: Any, signed: bool = False) -> str:
     if is_number(x):
-        text = f"{x:+g}" if signed else f"{x:g}"
-        return text
+        return f"{x:+g}" if signed else f"{x:g}"
     return str(x)
-
-
-def _unit(unit: str) -> str:
-    return f" {unit}" if unit else ""
 
 
 _PLANNERS: dict[str, Callable[[Device, str, dict[str, Any]], ControlPlan]] = {

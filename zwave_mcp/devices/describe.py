@@ -39,7 +39,7 @@ from zwave_mcp.devices.thermostats import (
     working_setpoints,
 )
 from zwave_mcp.devices.thermostats import temperature as _temperature
-from zwave_mcp.devices.zwave_classes import NOTIFICATION
+from zwave_mcp.devices.zwave_classes import DOOR_LOCK, NOTIFICATION
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 
@@ -129,7 +129,7 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         if colour is not None and level:
             text += f", {colour}"
         return text
-    if device.kind == Capability.COLOR and not device.has(Capability.DIMMER):
+    if device.kind == Capability.COLOR:
         # A colour light with no brightness of its own (a multisensor's LED): its colour is its state.
         colour = current_color(device)
         reported = any(
@@ -149,10 +149,6 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         state = [p for p in said if not p.startswith("battery ")]  # a sensor's battery is not its state
         said = state or said  # … unless it is all it reports (a remote)
     return ", ".join(said) or NO_READINGS
-
-
-def _acts(device: Device) -> bool:
-    return any(device.has(c) for c in m.ACTUATORS)
 
 
 def _not_described(device: Device) -> str:
@@ -187,7 +183,7 @@ def _sentence(device: Device) -> str:
         said = {r.value_id for r in _lock_alerts(device)}  # "locked and jammed": the state says them
         found = [r for r in found if r.value_id not in said]
     power, others = sentence_phrases(found)
-    if not _acts(device):
+    if not any(device.has(c) for c in m.ACTUATORS):  # a sensor or a remote
         if not power and not others:
             buttons = len(press_values(device))
             if buttons:  # a remote: its presses are events (recent and last events), not a state
@@ -241,7 +237,6 @@ def _sentence(device: Device) -> str:
     return text + "."
 
 
-DOOR_LOCK_CC = 0x62
 _TIMED = 2  # Door Lock operationType: 1 constant, 2 timed
 
 
@@ -249,17 +244,15 @@ def lock_settings(device: Device) -> dict[str, Any]:
     """A Door Lock's own settings people ask about ("does it lock itself again?"), as it reports them:
     `operationType` (constant or timed), the timed mode's `lockTimeoutConfiguration` and `autoRelockTime`
     (seconds; Door Lock v4), `holdAndReleaseTime`, `twistAssist`, `blockToBlock`."""
-    found: dict[str, Any] = {}
     endpoint = device.endpoint or 0
-    for value in device.node.values.values():
-        if (
-            value.command_class == DOOR_LOCK_CC
-            and value.endpoint == endpoint
-            and value.value is not None
-            and value.property in _LOCK_SETTINGS
-        ):
-            found[str(value.property)] = value.value
-    return found
+    return {
+        str(value.property): value.value
+        for value in device.node.values.values()
+        if value.command_class == DOOR_LOCK
+        and value.endpoint == endpoint
+        and value.value is not None
+        and value.property in _LOCK_SETTINGS
+    }
 
 
 _LOCK_SETTINGS = frozenset(
@@ -430,11 +423,7 @@ def _lock_alerts(device: Device) -> list[Reading]:
 
 def lock_alerts(device: Device) -> list[str]:
     """What a lock reports wrong with it now, in words: "jammed", "its cover has been removed"."""
-    said: list[str] = []
-    for r in _lock_alerts(device):
-        if r.text and r.text not in said:
-            said.append(r.text)
-    return said
+    return list(dict.fromkeys(r.text for r in _lock_alerts(device) if r.text))
 
 
 def _lock_summary(device: Device) -> str:
@@ -458,11 +447,7 @@ def _thermostat_parts(device: Device) -> tuple[str, list[str], str | None]:
     and doing, the setpoints said besides (in every mode, and before the mode is reported), and the room
     temperature it reports."""
     temperature = device.values.get(m.THERMOSTAT_TEMPERATURE)
-    now = (
-        f"{_number(temperature.value)}{_unit(temperature.unit)}"
-        if temperature is not None and is_number(temperature.value)
-        else None
-    )
+    now = _temperature(temperature) if temperature is not None else None
     mode, verb, besides = _thermostat_mode(device)
     doing = operating_state(device)
     if doing is None or doing == verb or (doing == "idle" and mode == "off"):

@@ -344,9 +344,7 @@ class Table:
         told apart by a parameter's value or a firmware version)."""
         ids = product_ids(node)
         rows = () if ids is None else self._by_product.get(ids, ())
-        if any(self.schemas[row].firmware is not None or self.schemas[row].config for row in rows):
-            rows = tuple(row for row in rows if self.schemas[row].holds_for(node))
-        return rows
+        return tuple(row for row in rows if self.schemas[row].holds_for(node))
 
     def _run(self, node: ZNode, models: tuple[int, ...]) -> dict[int, Found]:
         """The rows, run over the node's values."""
@@ -481,9 +479,6 @@ def discover(node: ZNode, schemas: Table | Iterable[Schema]) -> dict[int, Found]
 
 def _of(by_class: _ByClass, wanted: ValueMatch) -> list[ZValue]:
     """The endpoint's values of the command classes `wanted` names."""
-    if len(wanted.command_class) == 1:
-        for cc in wanted.command_class:
-            return by_class.get(cc, [])
     # the endpoint's few command classes, not all the ones named (housekeeping names dozens)
     return [v for cc in sorted(wanted.command_class.intersection(by_class)) for v in by_class[cc]]
 

@@ -14,7 +14,7 @@ class DeviceNotFound(UserError):
     """No device fits the name; `suggestions` are the closest device names (maybe none)."""
 
     def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
-        super().__init__(message, suggestions=suggestions or [])
+        super().__init__(message)
         self.suggestions = suggestions or []
 
 
@@ -22,7 +22,7 @@ class AmbiguousDevice(UserError):
     """Several devices fit the name; `candidates` lists them so the caller can say which one."""
 
     def __init__(self, message: str, candidates: list[Device]) -> None:
-        super().__init__(message, candidates=[d.label for d in candidates])
+        super().__init__(message)
         self.candidates = candidates
 
 
@@ -30,7 +30,7 @@ class ActionNotSupported(UserError):
     """The device cannot do the action; `actions` are the ones it can."""
 
     def __init__(self, message: str, actions: list[str]) -> None:
-        super().__init__(message, actions=actions)
+        super().__init__(message)
         self.actions = actions
 
 

@@ -26,45 +26,32 @@ from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnkn
 from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import and_list, capital
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome
 
 MAX_NAMED = 8  # device names listed in a summary or sentence before "and N more"
 
-# Past tense for the answer, and the phrase for what was asked ("turn off").
+# Per action: the past tense for the answer, the phrase for what was asked ("turn off"), and what a device
+# that cannot do it cannot do ("be switched off").
 _DONE = {
-    "on": ("Turned on", "turn on"),
-    "off": ("Turned off", "turn off"),
-    "toggle": ("Toggled", "toggle"),
-    "dim": ("Set", "set"),
-    "set_level": ("Set", "set"),
-    "open": ("Opened", "open"),
-    "close": ("Closed", "close"),
-    "stop": ("Stopped", "stop"),
-    "set_position": ("Set", "set"),
-    "lock": ("Locked", "lock"),
-    "unlock": ("Unlocked", "unlock"),
-    "set_temperature": ("Set", "set"),
-    "set_mode": ("Set", "set"),
-    "set_color": ("Set", "set"),
+    "on": ("Turned on", "turn on", "be switched on"),
+    "off": ("Turned off", "turn off", "be switched off"),
+    "toggle": ("Toggled", "toggle", "be toggled"),
+    "dim": ("Set", "set", "be dimmed"),
+    "set_level": ("Set", "set", "be dimmed"),
+    "open": ("Opened", "open", "be opened"),
+    "close": ("Closed", "close", "be closed"),
+    "stop": ("Stopped", "stop", "be stopped"),
+    "set_position": ("Set", "set", "be set to a position"),
+    "lock": ("Locked", "lock", "be locked"),
+    "unlock": ("Unlocked", "unlock", "be unlocked"),
+    "set_temperature": ("Set", "set", "take a temperature"),
+    "set_mode": ("Set", "set", "take a mode"),
+    "set_color": ("Set", "set", "change colour"),
 }
-CANNOT = {
-    "toggle": "be toggled",
-    "open": "be opened",
-    "close": "be closed",
-    "stop": "be stopped",
-    "lock": "be locked",
-    "unlock": "be unlocked",
-    "on": "be switched on",
-    "off": "be switched off",
-    "set_level": "be dimmed",
-    "dim": "be dimmed",
-    "set_position": "be set to a position",
-    "set_temperature": "take a temperature",
-    "set_mode": "take a mode",
-    "set_color": "change colour",
-}
+CANNOT = {action: cannot for action, (_done, _verb, cannot) in _DONE.items()}
 _LATE = {
     Outcome.UNCONFIRMED: "did not report back",
     Outcome.WORKING: "{is} still on the way",
@@ -172,8 +159,8 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     idle = [d for d in devices if d.outcome is Outcome.UNCHANGED]
     devices = [d for d in devices if d.outcome is not Outcome.UNCHANGED]
     if not devices:
-        return _cap(_already(idle).removeprefix("; ")) + _left_alone(plan)
-    done, _verb = _DONE[plan.action]
+        return capital(_already(idle).removeprefix("; ")) + _left_alone(plan)
+    done, verb, _cannot = _DONE[plan.action]
     label, total = plan.group.label, len(plan.plans) - len(idle)
     confirmed = [d for d in devices if d.outcome is Outcome.CONFIRMED]
     if total == 1 and confirmed:
@@ -183,33 +170,27 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     elif confirmed:
         head = f"{done} {len(confirmed)} of {total} {label}{plan.target_words()}"
     elif total == 1:
-        only = devices[0]
-        late = _LATE[only.outcome].format(**{"is": "is", "they": "it", "s": "s", "reason": only.reason})
-        verb = _DONE[plan.action][1]
+        only, late = devices[0], _late(devices[0].outcome, devices[:1])
         return (
             f"Sent the command to {verb} {only.device.name}{plan.target_words()}, but it {late}"
             + _already(idle)
             + _left_alone(plan)
         )
     else:
-        verb = _DONE[plan.action][1]
         head = f"Sent the command to {verb} the {label}{plan.target_words()}, but none confirmed it"
     parts = [head]
-    for outcome, words in _LATE.items():
+    for outcome in _LATE:
         found = [d for d in devices if d.outcome is outcome]
-        if not found:
-            continue
-        one = len(found) == 1
-        said = words.format(
-            **{
-                "is": "is" if one else "are",
-                "they": "it" if one else "they",
-                "s": "s" if one else "",
-                "reason": found[0].reason,
-            }
-        )
-        parts.append(f"{_names([d.device.name for d in found])} {said}")
+        if found:
+            parts.append(f"{_names([d.device.name for d in found])} {_late(outcome, found)}")
     return "; ".join(parts) + _already(idle) + _left_alone(plan)
+
+
+def _late(outcome: Outcome, found: list[DeviceOutcome]) -> str:
+    """What became of these devices, in words agreeing with how many they are ("did not report back")."""
+    one = len(found) == 1
+    said = {"is": "is" if one else "are", "they": "it" if one else "they", "s": "s" if one else ""}
+    return _LATE[outcome].format(**said, reason=found[0].reason)
 
 
 def _already(idle: list[DeviceOutcome]) -> str:
@@ -223,10 +204,6 @@ def _already(idle: list[DeviceOutcome]) -> str:
     )
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _left_alone(plan: GroupPlan) -> str:
     """ "; Coffee Maker Plug was left alone: the policy does not let it be changed." (or ".")"""
     named = [s for s in plan.skipped if s.named]
@@ -238,8 +215,7 @@ def _left_alone(plan: GroupPlan) -> str:
 
 
 def _names(names: list[str]) -> str:
-    shown = names[:MAX_NAMED] + ([f"{len(names) - MAX_NAMED} more"] if len(names) > MAX_NAMED else [])
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return and_list(names, most=MAX_NAMED)
 
 
 _PLAN_PARAMS = ("level", "value", "setpoint", "mode", "color", "position")

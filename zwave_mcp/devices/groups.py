@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zwave_mcp.devices.model import SENSORS, Capability, Device
+from zwave_mcp.devices.readings import and_list
 
 
 class Kind(StrEnum):
@@ -33,21 +34,8 @@ class Kind(StrEnum):
     REMOTE = "remote"  # remotes and scene controllers (Central Scene buttons)
 
 
-PLURALS: Mapping[Kind, str] = {
-    Kind.LIGHT: "lights",
-    Kind.PLUG: "plugs",
-    Kind.SWITCH: "switches",
-    Kind.BLIND: "blinds",
-    Kind.LOCK: "locks",
-    Kind.THERMOSTAT: "thermostats",
-    Kind.SENSOR: "sensors",
-    Kind.DOOR: "doors",
-    Kind.FAN: "fans",
-    Kind.VALVE: "valves",
-    Kind.SIREN: "sirens",
-    Kind.SMOKE_ALARM: "smoke alarms",
-    Kind.REMOTE: "remotes",
-}
+# What people call many of a kind: every kind's plural is regular ("lights", "switches", "smoke alarms").
+PLURALS: Mapping[Kind, str] = {kind: f"{kind}es" if kind.endswith("ch") else f"{kind}s" for kind in Kind}
 
 # Words (folded to the singular, as `resolve.words_of` does) → kind.
 KIND_WORDS: Mapping[str, Kind] = {
@@ -197,23 +185,21 @@ def parse_group(words: list[str], places: Iterable[str]) -> GroupTarget | None:
     None when any word is none of these, or when nothing was named at all.
     """
     known = set(places)
-    found_places: list[str] = []
-    kinds: list[Kind] = []
+    found_places: dict[str, None] = {}  # each once, in the phrase's order
+    kinds: dict[Kind, None] = {}
     said_all = False
     i = 0
     while i < len(words):
         for size in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
             candidate = " ".join(words[i : i + size])
             if candidate in known:
-                if candidate not in found_places:
-                    found_places.append(candidate)
+                found_places[candidate] = None
                 i += size
                 break
         else:
             word = words[i]
             if word in KIND_WORDS:
-                if KIND_WORDS[word] not in kinds:
-                    kinds.append(KIND_WORDS[word])
+                kinds[KIND_WORDS[word]] = None
             elif word in ALL_WORDS:
                 said_all = True
             elif word not in _JOINERS:
@@ -226,16 +212,10 @@ def parse_group(words: list[str], places: Iterable[str]) -> GroupTarget | None:
 
 def group_label(places: list[str], kinds: tuple[Kind, ...]) -> str:
     """ "kitchen and living room lights", "lights", "devices in the kitchen", "devices"."""
-    what = _and([PLURALS[k] for k in kinds]) if kinds else ""
-    where = _and(places)
+    what = and_list([PLURALS[k] for k in kinds]) if kinds else ""
+    where = and_list(places)
     if where and what:
         return f"{where} {what}"
     if where:
         return f"{where} devices"
     return what or "devices"
-
-
-def _and(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]

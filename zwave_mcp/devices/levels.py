@@ -29,6 +29,11 @@ def is_number(x: Any) -> bool:
         return False
 
 
+def as_int(x: Any) -> int | None:
+    """`x` when it is an int (a bool is no number here), else None."""
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
 def _bounds(value: ZValue) -> tuple[int, int]:
     low = int(value.min) if value.min is not None and is_number(value.min) else 0
     high = int(value.max) if value.max is not None and is_number(value.max) else DEFAULT_MAX

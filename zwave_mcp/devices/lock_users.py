@@ -31,6 +31,7 @@ from typing import Any
 from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockOp, LockUserCalls
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.access import PIN_CODE, LockUser, LockUsers
 from zwave_mcp.gateway.dsk import ascii_digits
@@ -128,10 +129,7 @@ def _no_user(lock: str, said: str, users: LockUsers) -> UserError:
 def describe_user(user: LockUser) -> str:
     """ "Alice (user 1, PIN in slot 1)", "user 4 (disabled, PIN in slot 4)"; never a code."""
     parts = [] if user.active else ["disabled"]
-    for credential in user.credentials:
-        parts.append(f"{credential.kind} in slot {credential.slot}")
-    if not user.credentials:
-        parts.append("no PIN or card")
+    parts += [f"{c.kind} in slot {c.slot}" for c in user.credentials] or ["no PIN or card"]
     head = f"{user.name} (user {user.user_id}" if user.name else f"user {user.user_id} ("
     joiner = ", " if user.name else ""
     return f"{head}{joiner}{', '.join(parts)})"
@@ -142,8 +140,7 @@ def describe_users(users: LockUsers, lock: str) -> str:
     if not users.users:
         return f"{lock} has no users."
     count = len(users.users)
-    listed = [describe_user(u) for u in users.users]
-    text = listed[0] if count == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+    text = and_list([describe_user(u) for u in users.users])
     where = (
         " (from its User Code values: this zwave-js-ui has no access-control API)"
         if users.from_values
@@ -184,8 +181,7 @@ def _plan(
     pin: Any = None,
     mac: Mac,
 ) -> LockUserPlan:
-    """The change `action` makes to the lock's users, checked against its rules; `UserError` says what
-    breaks a rule or names no one (nothing is sent then)."""
+    """`plan`, for a lock's own users or its User Code values alike."""
     lock = device.name
     rules = users.rules
     if not users.supported or rules is None:
@@ -381,22 +377,16 @@ def _plan_add(
                 f"Names of {lock}'s users are at most {GIVEN_NAME_MAX} characters; '{new[:40]}' has {len(new)}."
             )
         note = f" ({lock} keeps no names: zwave-mcp will call user {user_id} {new})"
+    replaces = replacing.user_id if replacing else None
+    argument = {"user": user_id, "slot": slot, "name": new, "replaces": replaces}
     return LockUserPlan(
         "add",
         summary + note,
         user_id,
         ep,
         [LockOp("add_user", user_id, options, slot=slot)],
-        {
-            "lock": device.key,
-            "user": user_id,
-            "action": "add",
-            "name": new,
-            "slot": slot,
-            "replaces": replacing.user_id if replacing else None,
-            "pin": pin_hash(mac, node, code),
-        },
-        {"user": user_id, "slot": slot, "name": new, "replaces": replacing.user_id if replacing else None},
+        {"lock": device.key, "action": "add", **argument, "pin": pin_hash(mac, node, code)},
+        argument,
         pin=code,
         # A User Credential lock keeps the user even when it refuses the PIN: remove it again.
         undo=None if users.user_code else LockOp("delete_user", user_id),

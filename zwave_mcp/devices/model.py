@@ -8,6 +8,7 @@ a state that updates them in place keeps devices current; one that replaces them
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -194,11 +195,8 @@ class Device:
     def all_values(self) -> list[ZValue]:
         """Every value this device uses (roles first, then readings), without duplicates."""
         seen: dict[str, ZValue] = {}
-        for v in self.values.values():
+        for v in itertools.chain(self.values.values(), *self.readings.values()):
             seen.setdefault(v.value_id, v)
-        for values in self.readings.values():
-            for v in values:
-                seen.setdefault(v.value_id, v)
         return list(seen.values())
 
     @property

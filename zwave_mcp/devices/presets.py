@@ -14,6 +14,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import and_list
 
 # Speed names by how many speeds a fan has.
 _SPEED_NAMES: dict[int, tuple[str, ...]] = {
@@ -59,17 +60,14 @@ def fan_speed_named(device: Device, said: str) -> Speed | None:
 
 def fan_speed_at(device: Device, level: Any) -> Speed | None:
     """The speed a reported level is in; None for off or a level outside every speed."""
-    if not is_number(level) or level <= 0:
-        return None
-    if level == 255:  # "on at the last level"
+    if not is_number(level) or level <= 0 or level == 255:  # 255: "on at the last level"
         return None
     return next((s for s in fan_speeds(device) if s.low <= level <= s.high), None)
 
 
 def speed_choices(device: Device) -> str:
     """ "low, medium and high" """
-    names = [s.name for s in fan_speeds(device)]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    return and_list([s.name for s in fan_speeds(device)])
 
 
 @dataclass(frozen=True, slots=True)

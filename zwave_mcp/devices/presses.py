@@ -91,10 +91,8 @@ def press_of(value: ZValue, raw: Any) -> Press | None:
 def button_of(value: ZValue) -> int | None:
     """Central Scene's propertyKey "002" → 2 (a number, or digits as zwave-js writes them)."""
     key = value.property_key
-    if _whole(key):
+    if _whole(key) or (isinstance(key, str) and key.strip().isdigit() and len(key) < 6):
         return int(key)  # type: ignore[arg-type]
-    if isinstance(key, str) and key.strip().isdigit() and len(key) < 6:
-        return int(key)
     return None
 
 

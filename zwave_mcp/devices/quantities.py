@@ -12,12 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.gateway.model import ZValue
-
-CC_MULTILEVEL_SENSOR = 49
-CC_METER = 50
-CC_BATTERY = 128
-CC_ENERGY_PRODUCTION = 144
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +103,17 @@ def _spec(value: ZValue, key: str) -> int | None:
 def quantity_of(value: ZValue) -> Quantity | None:
     """What a reading value measures, or None when the value is no reading (a setting, an alarm)."""
     cc = value.command_class
-    if cc == CC_MULTILEVEL_SENSOR:
+    if cc == zc.MULTILEVEL_SENSOR:
         name = str(value.property)
         word = _SENSOR_NAMES.get(name) or next(
             (w for key, w in _SENSOR_KEYWORDS if key in name.lower()), None
         )
         return _quantity(word, name.lower())
-    if cc == CC_METER:
+    if cc == zc.METER:
         return _meter(value) if value.property == "value" else None
-    if cc == CC_BATTERY:
+    if cc == zc.BATTERY:
         return _quantity("battery", "battery") if value.property == "level" else None
-    if cc == CC_ENERGY_PRODUCTION and value.property == "value":
+    if cc == zc.ENERGY_PRODUCTION and value.property == "value":
         parameter = _spec(value, "parameter")
         if parameter is None and isinstance(value.property_key, int):
             parameter = value.property_key

@@ -18,7 +18,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.describe import cover_open, door_open, is_on, level_percent, lock_state
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, readings
+from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, Reading, and_list, capital, readings
 from zwave_mcp.devices.sensor_types import TYPES, SensorType
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
@@ -101,35 +101,35 @@ def _negate(test: Callable[[Device], bool | None]) -> Callable[[Device], bool | 
     return negated
 
 
-_TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device], bool]]] = {
-    # question: (does it hold?, does the question apply to this device?)
-    Question.ON: (_on, _switchable),
-    Question.OFF: (_negate(_on), _switchable),
-    Question.OPEN: (_open, lambda d: _applies_open(d)),
-    Question.CLOSED: (_negate(_open), lambda d: _applies_open(d)),
-    Question.LOCKED: (_locked, lambda d: d.has(Capability.LOCK)),
-    Question.UNLOCKED: (_negate(_locked), lambda d: d.has(Capability.LOCK)),
-}
-
-
 def _applies_open(device: Device) -> bool:
     if _opens(device) or (device.has(Capability.LOCK) and m.LOCK_DOOR in device.values):
         return True
     return any(r.sensor in _DOOR_SENSORS for r in readings(device, 0))
 
 
+_TESTS: dict[Question, tuple[Callable[[Device], bool | None], Callable[[Device], bool], str]] = {
+    # question: (does it hold?, does the question apply to this device?, what a device it applies to can be:
+    # "None of the blinds can be switched on or off")
+    Question.ON: (_on, _switchable, "switched on or off"),
+    Question.OFF: (_negate(_on), _switchable, "switched on or off"),
+    Question.OPEN: (_open, _applies_open, "open or closed"),
+    Question.CLOSED: (_negate(_open), _applies_open, "open or closed"),
+    Question.LOCKED: (_locked, lambda d: d.has(Capability.LOCK), "locked or unlocked"),
+    Question.UNLOCKED: (_negate(_locked), lambda d: d.has(Capability.LOCK), "locked or unlocked"),
+}
+
+
 def answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
     """One sentence about `devices` (a group called `label`; `everything` when it is the whole house)."""
     loading = [d for d in devices if d.node.loading]  # what they are is not known yet: said, not left out
+    rest = [d for d in devices if d not in loading]
     if question in (Question.BATTERY, Question.LOW_BATTERY):
-        rest = [d for d in devices if d not in loading]
         if loading and not any(m.BATTERY_LEVEL in d.values for d in rest):
             return _with_loading(Answer(""), loading)  # not "none runs on batteries": not known yet
         return _with_loading(_battery_answer(question, rest, label, everything), loading)
     if question in SENSOR_QUESTIONS:
-        rest = [d for d in devices if d not in loading]
         return _with_loading(_sensor_answer(TYPES[str(question)], rest, label, everything), loading)
-    holds, applies = _TESTS[question]
+    holds, applies, can = _TESTS[question]
     asked = [d for d in devices if applies(d)]
     matching = [d for d in asked if holds(d) is True]
     unknown = [d for d in asked if holds(d) is None]
@@ -137,7 +137,6 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
     if not asked and loading:
         return _with_loading(Answer(""), loading)
     if not asked:
-        can = _CAN[question]
         text = f"No device can be {can}" if everything else f"None of the {label} can be {can}"
     elif not matching and len(asked) == 1 and not unknown and asked[0].name == label:
         text = f"{_names(asked, question)} is not {state}"  # asked about one device by its name
@@ -148,33 +147,17 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
     else:
         verb = "is" if len(matching) == 1 else "are"
         text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
-    if unknown:
-        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-    return _with_loading(Answer(_capital(text) + ".", matching, unknown), loading)
+    text += _not_reported(unknown)
+    return _with_loading(Answer(capital(text) + ".", matching, unknown), loading)
 
 
 def _with_loading(found: Answer, loading: list[Device]) -> Answer:
     """The answer, adding "Kitchen Light is still loading" for devices zwave-js-ui has sent nothing of."""
     if not loading:
         return found
-    said = f"{_list([d.name for d in loading])} {'is' if len(loading) == 1 else 'are'} still loading"
-    sentence = f"{found.sentence[:-1]}; {said}." if found.sentence else f"{_capital(said)}."
+    said = f"{and_list([d.name for d in loading])} {'is' if len(loading) == 1 else 'are'} still loading"
+    sentence = f"{found.sentence[:-1]}; {said}." if found.sentence else f"{capital(said)}."
     return Answer(sentence, found.matching, found.unknown + loading)
-
-
-# What a question asks a device to be able to do ("None of the blinds can be switched on or off").
-_CAN = {
-    Question.ON: "switched on or off",
-    Question.OFF: "switched on or off",
-    Question.OPEN: "open or closed",
-    Question.CLOSED: "open or closed",
-    Question.LOCKED: "locked or unlocked",
-    Question.UNLOCKED: "locked or unlocked",
-}
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _count(found: int, asked: int, label: str, everything: bool) -> str:
@@ -187,14 +170,20 @@ def _count(found: int, asked: int, label: str, everything: bool) -> str:
 
 def _names(devices: list[Device], question: Question) -> str:
     shown = []
-    for d in devices[:MAX_NAMED]:
+    for d in devices:
         if question in (Question.OPEN, Question.CLOSED) and d.has(Capability.LOCK):
             shown.append(f"the door at {d.name}")  # the lock reports its door; the lock is not what opens
             continue
         level = level_percent(d.values.get(m.LEVEL_CURRENT)) if question is Question.ON else None
         shown.append(f"{d.name} ({level} %)" if level is not None and 0 < level < 100 else d.name)
-    more = len(devices) - MAX_NAMED
-    return _list(shown + ([f"{more} more"] if more > 0 else []))
+    return and_list(shown, most=MAX_NAMED)
+
+
+def _not_reported(devices: list[Device]) -> str:
+    """ "; Porch Sensor has not reported" ("" when every device asked about has)."""
+    if not devices:
+        return ""
+    return f"; {and_list([d.name for d in devices])} {'has' if len(devices) == 1 else 'have'} not reported"
 
 
 def _sensed(device: Device, kind: SensorType) -> list[Reading]:
@@ -231,9 +220,8 @@ def _sensor_answer(kind: SensorType, devices: list[Device], label: str, everythi
     else:
         checked = len(asked) - len(unknown)
         text = f"No {bare} {where} ({checked} sensor{'' if checked == 1 else 's'} checked)"
-    if unknown:
-        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
-    return Answer(_capital(text) + ".", matching, unknown)
+    text += _not_reported(unknown)
+    return Answer(capital(text) + ".", matching, unknown)
 
 
 def _battery_answer(question: Question, devices: list[Device], label: str, everything: bool) -> Answer:
@@ -250,24 +238,16 @@ def _battery_answer(question: Question, devices: list[Device], label: str, every
         if not low:
             text = f"No battery is low{where} (all above {LOW_BATTERY_PERCENT} %)"
         else:
-            text = f"Low batteries{where}: {_list([_battery_name(d) for d in low])}"
+            text = f"Low batteries{where}: {and_list([_battery_name(d) for d in low])}"
         known = low
     else:
-        parts = [_battery_name(d) for d in known[:MAX_NAMED]]
-        more = len(known) - MAX_NAMED
-        text = f"Battery levels{where}, lowest first: {_list(parts + ([f'{more} more'] if more > 0 else []))}"
+        listed = and_list([_battery_name(d) for d in known], most=MAX_NAMED)
+        text = f"Battery levels{where}, lowest first: {listed}"
         if not known:
             text = f"No battery level has been reported{where}"
-    if unknown:
-        text += f"; {_list([d.name for d in unknown])} {'has' if len(unknown) == 1 else 'have'} not reported"
+    text += _not_reported(unknown)
     return Answer(text + ".", known, unknown)
 
 
 def _battery_name(device: Device) -> str:
     return f"{device.name} {(_battery(device) or 0):g} %"
-
-
-def _list(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -7,6 +7,7 @@ one table each, so the state answer, the sensor answer and the questions name a 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -15,6 +16,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
@@ -94,21 +96,14 @@ class Reading:
 def readings(device: Device, now_ms: int) -> list[Reading]:
     """Every reading of the device (sensors, binary sensors, notifications, meters, energy production,
     battery), alarms first and the battery last, each value once."""
-    seen: set[str] = set()
-    out: list[Reading] = []
-    values = [v for found in device.readings.values() for v in found]
-    for role in (m.LOCK_DOOR, m.BATTERY_LEVEL):  # a lock's door sensor; the battery
-        if (value := device.values.get(role)) is not None:
-            values.append(value)
-    for value in values:
-        if value.value_id in seen or is_press(value):
-            continue
-        seen.add(value.value_id)
-        out.append(reading_of(value, now_ms, device.purposes.get(value.value_id)))
+    values: dict[str, ZValue] = {}
+    own = (device.values.get(m.LOCK_DOOR), device.values.get(m.BATTERY_LEVEL))  # a lock's door; the battery
+    for value in itertools.chain(*device.readings.values(), own):
+        if value is not None and not is_press(value):
+            values.setdefault(value.value_id, value)
+    out = [reading_of(v, now_ms, device.purposes.get(v.value_id)) for v in values.values()]
     if any(r.sensor == "window" for r in out):  # a window's "Door state (simple)" is that window's too
-        out = [
-            _as_window(r) if r.sensor == "door" and r.command_class == st.CC_NOTIFICATION else r for r in out
-        ]
+        out = [_as_window(r) if r.sensor == "door" and r.command_class == zc.NOTIFICATION else r for r in out]
     out = _told_apart(out, device.node.endpoint_labels)
     return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
 
@@ -164,7 +159,7 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
         alarm = st.alarm_state(value, value.value, purpose)
         return replace(
             base,
-            label=str(value.property) if value.command_class == st.CC_BINARY_SENSOR else value.label,
+            label=str(value.property) if value.command_class == zc.BINARY_SENSOR else value.label,
             text=sensor_words(value, value.value, purpose),
             idle=alarm is not True and kind.quiet,
             sensor=kind.word,
@@ -172,18 +167,18 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
             group=ALARMS,
             spoken_label=kind.word.replace("_", " "),
         )
-    if value.command_class == st.CC_BINARY_SENSOR:  # "Any", "General purpose", "Aux": no type we know
+    if value.command_class == zc.BINARY_SENSOR:  # "Any", "General purpose", "Aux": no type we know
         said = None if value.value is None else _UNTYPED[0 if value.value else 1]
         label = str(value.property)
         return replace(base, label=label, text=said, group=NOTICES, spoken_label=enum_words(label))
-    if value.command_class == st.CC_NOTIFICATION:
+    if value.command_class == zc.NOTIFICATION:
         text = notification_text(value, value.value)
         rest = value.value == 0 or (value.state_text() or "").casefold() in _REST_TEXTS
         return replace(base, text=text, idle=rest, group=NOTICES, spoken_label=value.label.lower())
     quantity = q.quantity_of(value)
     if isinstance(value.value, bool) or (value.type == "boolean" and quantity is None):
         # A flag (Battery "Low battery level"): news when it is raised, nothing to say otherwise.
-        group = q.BATTERY if value.command_class == q.CC_BATTERY else NOTICES
+        group = q.BATTERY if value.command_class == zc.BATTERY else NOTICES
         label = enum_words(value.label)
         flagged = value.value is True
         return replace(
@@ -194,12 +189,12 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
         return replace(
             base,
             text=None if state is None else f"{enum_words(value.label)} {enum_words(state)}",
-            group=q.BATTERY if value.command_class == q.CC_BATTERY else q.ENVIRONMENT,
+            group=q.BATTERY if value.command_class == zc.BATTERY else q.ENVIRONMENT,
             spoken_label=enum_words(value.label),
         )
     return replace(
         base,
-        label="Battery" if quantity.word == "battery" else _capital(quantity.label),
+        label="Battery" if quantity.word == "battery" else capital(quantity.label),
         quantity=quantity.word or None,
         group=quantity.group,
         spoken_label=quantity.label,
@@ -214,7 +209,7 @@ def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | N
     kind = st.sensor_type(value, purpose)
     if kind is not None and kind.word in OPENINGS:
         return st.words(value, raw, purpose)  # "door open", "window closed"; None for a state we cannot read
-    if value.command_class == st.CC_NOTIFICATION and st.alarm_state(value, raw, purpose) is not False:
+    if value.command_class == zc.NOTIFICATION and st.alarm_state(value, raw, purpose) is not False:
         hit = st.triggered(value, raw, purpose)
         return (
             hit.alarm if hit is not None and value.state_text(raw) is None else notification_text(value, raw)
@@ -253,12 +248,7 @@ def spoken_readings(found: list[Reading]) -> list[str]:
 
 
 def _phrases(found: list[Reading]) -> list[str]:
-    said: list[str] = []
-    for r in found:
-        phrase = battery_phrase(r) if r.quantity == "battery" else r.spoken()
-        if phrase not in said:
-            said.append(phrase)
-    return said
+    return list(dict.fromkeys(battery_phrase(r) if r.quantity == "battery" else r.spoken() for r in found))
 
 
 def worth_saying(found: list[Reading]) -> list[Reading]:
@@ -379,8 +369,10 @@ def _amount(r: Reading) -> str:
     return f"{number(r.value)}{unit_text(r.unit)}"
 
 
-def and_list(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
+def and_list(items: list[str], most: int | None = None) -> str:
+    """ "a", "a and b", "a, b and c"; past `most` items the rest is said as "N more"."""
+    if most is not None and len(items) > most:
+        items = [*items[:most], f"{len(items) - most} more"]
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
@@ -398,7 +390,7 @@ def unit_text(unit: str | None) -> str:
     return f" {unit}" if unit else ""
 
 
-def _capital(text: str) -> str:
+def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 

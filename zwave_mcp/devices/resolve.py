@@ -73,8 +73,12 @@ def names_a_key(text: str) -> bool:
     return _KEY.fullmatch(text.strip().casefold()) is not None
 
 
-def _is_control(ch: str) -> bool:
-    return unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
+def _unreadable(text: str) -> bool:
+    """Too long to be a name, or holding a control character (names never do: a NUL is an attack or an
+    accident, not a separator)."""
+    return len(text) > MAX_QUERY_CHARS or any(
+        unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in text
+    )
 
 
 def echo(text: str) -> str:
@@ -130,14 +134,12 @@ class DeviceIndex:
                     self._by_word.setdefault(word, set()).add(i)
         self._vocabulary = sorted(self._by_word)
         self._aliases: dict[str, tuple[str, str]] = {}  # normalized alias → (alias as written, target)
-        self._groups: dict[str, tuple[str, list[str]]] = {}  # normalized group → (as written, members)
         self._group_members: dict[str, list[int]] = {}
         for alias, target in (aliases or {}).items():
             if isinstance(target, str):
                 self._aliases[normalize(alias)] = (alias, target)
             else:
                 norm = normalize(alias)
-                self._groups[norm] = (alias, list(target))
                 self._group_members[norm] = self._members(target)
                 self._place_names[norm] = alias
 
@@ -159,8 +161,7 @@ class DeviceIndex:
         if not isinstance(text, str) or not text.strip():
             raise DeviceNotFound("No device name given.")
         shown = echo(text)
-        # Names never hold control characters; a NUL is an attack or an accident, not a separator.
-        if len(text) > MAX_QUERY_CHARS or any(_is_control(ch) for ch in text):
+        if _unreadable(text):
             raise DeviceNotFound(f"No device named '{shown}'.")
         words = words_of(text)
         meaningful = [w for w in words if w not in _FILLER] or words
@@ -192,9 +193,7 @@ class DeviceIndex:
         group phrase (a room, a kind, both, a declared group, "everything"), every device of the group.
         Never a guess from a partial word ("fron"): an entry covers what a change could be made to.
         `groups=False`: by name only (what a rename can take away, as opposed to a room's contents)."""
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_QUERY_CHARS:
-            return []
-        if any(_is_control(ch) for ch in text):
+        if not isinstance(text, str) or not text.strip() or _unreadable(text):
             return []
         found: set[int] = set()
         words = words_of(text)
@@ -236,7 +235,7 @@ class DeviceIndex:
 
     def parse_group(self, text: str) -> GroupTarget | None:
         """`text` read as a group phrase (rooms, declared groups, kinds, "all"), or None if it is not one."""
-        if len(text) > MAX_QUERY_CHARS or any(_is_control(ch) for ch in text):
+        if _unreadable(text):
             return None
         return parse_group(words_of(text), self._place_names)
 
@@ -274,22 +273,6 @@ class DeviceIndex:
         kinds = ", ".join(PLURALS.values())
         where = f"a room or group ({shown}), " if places else ""
         return f"Say {where}a kind ({kinds}), both, or 'everything'."
-
-    def alias_problems(self) -> list[str]:
-        """Aliases that point nowhere or hide a device name (log them at start-up)."""
-        problems = []
-        for norm, (alias, target) in self._aliases.items():
-            if norm in self._by_name:
-                problems.append(f"The alias '{alias}' is also a device name; the device wins.")
-            elif self._exact_target(target) is None:
-                problems.append(f"The alias '{alias}' points to '{target}', which is not a device.")
-        for norm, (alias, members) in self._groups.items():
-            if norm in self._by_location:
-                problems.append(f"The group '{alias}' is also a room name; the group wins.")
-            for member in members:
-                if not self._members([member]):
-                    problems.append(f"The group '{alias}' lists '{member}', which is not a device or room.")
-        return problems
 
     def _members(self, members: Iterable[str]) -> list[int]:
         """A declared group's devices: each member is a room, a device name or a device key."""
@@ -378,8 +361,7 @@ class DeviceIndex:
         candidates: set[int] = set()
         for word in words:
             candidates |= self._by_word.get(word, set())
-        close = difflib.get_close_matches(query, self._names, n=MAX_SUGGESTIONS * 2, cutoff=0.5)
-        wanted = set(close)
+        wanted = set(difflib.get_close_matches(query, self._names, n=MAX_SUGGESTIONS * 2, cutoff=0.5))
         candidates |= {i for i, n in enumerate(self._names) if n in wanted}
         scored = []
         for i in candidates:
@@ -387,14 +369,8 @@ class DeviceIndex:
             ratio = difflib.SequenceMatcher(None, query, normalize(self.devices[i].name)).ratio()
             scored.append((ratio + 0.25 * shared, i))
         scored.sort(key=lambda s: (-s[0], s[1]))
-        names: list[str] = []
-        for score, i in scored:
-            name = self.devices[i].name
-            if score >= 0.5 and name not in names:
-                names.append(name)
-            if len(names) == MAX_SUGGESTIONS - 1:
-                break
-        return names
+        names = dict.fromkeys(self.devices[i].name for score, i in scored if score >= 0.5)
+        return list(names)[: MAX_SUGGESTIONS - 1]
 
     def _one(self, indexes: list[int], shown: str) -> Device:
         if not indexes:

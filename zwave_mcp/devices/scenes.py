@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.gate import ActivateScene, Change, Effect, Expectation, value_effect
-from zwave_mcp.devices.gate.change import CC_MULTILEVEL_SWITCH
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
 
@@ -80,6 +80,6 @@ def _expectation(node: ZNode | None, value: ZValue, target: Any) -> Expectation:
     reported_by = _REPORTED_BY.get(str(value.property))
     if node is not None and reported_by is not None:
         watch = node.find_value(value.command_class, reported_by, value.endpoint, value.property_key) or value
-    if value.command_class == CC_MULTILEVEL_SWITCH and target == 255:
+    if value.command_class == zc.MULTILEVEL_SWITCH and target == 255:
         return Expectation(watch, None, "nonzero", f"{watch.label} above 0")
     return Expectation(watch, target, "equals", f"{watch.label} = {target}")

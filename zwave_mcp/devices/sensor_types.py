@@ -14,11 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.devices import zwave_classes as zc
+from zwave_mcp.devices.levels import as_int
 from zwave_mcp.gateway.model import ZValue
-
-CC_BINARY_SENSOR = zc.BINARY_SENSOR
-CC_DOOR_LOCK = zc.DOOR_LOCK
-CC_NOTIFICATION = zc.NOTIFICATION
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,22 +158,18 @@ def notification_type(value: ZValue) -> int | None:
     return NOTIFICATION_TYPES.get(str(value.property))
 
 
-def _state_id(raw: Any) -> int | None:
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-
-
 def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     """The binary sensor a value is (a Notification variable or a Binary Sensor value), or None.
     `purpose`: what a device-specific discovery row says the value is for (an Ecolink's Binary Sensor
     "Any" is its door), which wins over the value's own type."""
-    if value.command_class in (CC_BINARY_SENSOR, CC_NOTIFICATION) and purpose in TYPES:
+    if value.command_class in (zc.BINARY_SENSOR, zc.NOTIFICATION) and purpose in TYPES:
         return TYPES[purpose]
-    if value.command_class == CC_DOOR_LOCK:  # a lock's own door sensor (Home Assistant's door binary sensor)
+    if value.command_class == zc.DOOR_LOCK:  # a lock's own door sensor (Home Assistant's door binary sensor)
         return TYPES["door"] if value.property == "doorStatus" else None
-    if value.command_class == CC_BINARY_SENSOR:
+    if value.command_class == zc.BINARY_SENSOR:
         word = BINARY_SENSOR_TYPES.get(str(value.property))
         return TYPES[word] if word else None
-    if value.command_class != CC_NOTIFICATION:
+    if value.command_class != zc.NOTIFICATION:
         return None
     kind = notification_type(value)
     if kind is None:
@@ -184,7 +177,7 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     words = [
         _ALARM_STATES.get((kind, s.value)) or _REST_STATES.get((kind, s.value))
         for s in value.states
-        if _state_id(s.value) is not None
+        if as_int(s.value) is not None
     ]
     found = [w for w in words if w]
     if not found:
@@ -197,12 +190,12 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
 
 def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType | None:
     """The sensor type a reported state sets off ("smoke" for Smoke Alarm state 2), or None."""
-    if value.command_class == CC_BINARY_SENSOR:
+    if value.command_class == zc.BINARY_SENSOR:
         kind = sensor_type(value, purpose)
         return kind if raw is True else None
-    if value.command_class != CC_NOTIFICATION:
+    if value.command_class != zc.NOTIFICATION:
         return None
-    kind_id, state = notification_type(value), _state_id(raw)
+    kind_id, state = notification_type(value), as_int(raw)
     if kind_id is None or state is None:
         return None
     word = _ALARM_STATES.get((kind_id, state))
@@ -216,14 +209,14 @@ def alarm_state(value: ZValue, raw: Any, purpose: str | None = None) -> bool | N
     kind = sensor_type(value, purpose)
     if kind is None or raw is None:
         return None
-    if value.command_class == CC_BINARY_SENSOR:
+    if value.command_class == zc.BINARY_SENSOR:
         return raw if isinstance(raw, bool) else None
-    if value.command_class == CC_DOOR_LOCK:  # zwave-js says "open" or "closed"
+    if value.command_class == zc.DOOR_LOCK:  # zwave-js says "open" or "closed"
         said = raw.strip().casefold() if isinstance(raw, str) else None
         return True if said == "open" else False if said == "closed" else None
     if triggered(value, raw, purpose) is not None:
         return True
-    state = _state_id(raw)
+    state = as_int(raw)
     if state == 0 or (state is not None and _REST_STATES.get((notification_type(value) or 0, state))):
         return False
     return None  # another state of the variable (a test, a maintenance state): not this alarm

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.levels import as_int, is_number
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.readings import number, unit_text
 from zwave_mcp.gateway.model import ZValue
@@ -36,10 +36,6 @@ OPERATING_NAMES: dict[int, str] = {
 }  # fmt: skip
 
 
-def _int(raw: Any) -> int | None:
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-
-
 def _named(value: ZValue, raw: Any, names: dict[int, str]) -> str | None:
     """The device's own label for the value (or `raw`), else zwave-js's name from `names`; None when not
     reported, or a number nobody names."""
@@ -49,7 +45,7 @@ def _named(value: ZValue, raw: Any, names: dict[int, str]) -> str | None:
     text = value.state_text(target)
     if text:
         return text
-    key = _int(target)
+    key = as_int(target)
     return names.get(key) if key is not None else None
 
 
@@ -66,7 +62,7 @@ def operating_name(value: ZValue, raw: Any = None) -> str | None:
 def mode_value(device: Device) -> int | None:
     """The mode the thermostat reports (a zwave-js ThermostatMode number); None without one."""
     mode = device.values.get(m.THERMOSTAT_MODE)
-    return None if mode is None else _int(mode.value)
+    return None if mode is None else as_int(mode.value)
 
 
 def working_setpoints(device: Device) -> list[ZValue]:
@@ -78,7 +74,7 @@ def working_setpoints(device: Device) -> list[ZValue]:
         if HEATING in setpoints:
             return [setpoints[HEATING]]
         return list(setpoints.values()) if len(setpoints) == 1 else []
-    value = _int(mode.value)
+    value = as_int(mode.value)
     if value is None or value == 0:
         return []
     if value in BOTH_SETPOINTS:

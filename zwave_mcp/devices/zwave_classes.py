@@ -98,7 +98,6 @@ class SwitchProps:
 
     TARGET = "targetValue"
     CURRENT = "currentValue"
-    DURATION = "duration"
     RESTORE = "restorePrevious"
     # Multilevel Switch level changes, by the switch type the device declares.
     UP = "Up"
@@ -160,7 +159,6 @@ class CentralSceneProps:
 
 class MeterProps:
     VALUE = "value"
-    RESET = "reset"
 
 
 class NotificationProps:

@@ -53,16 +53,6 @@ CREDENTIAL_TYPES = {
     11: "unspecified biometric",
 }
 PIN_CODE = 1
-# UserType (zwave-js).
-USER_TYPES = {
-    0: "general",
-    3: "programming",
-    4: "non-access",
-    5: "duress",
-    6: "disposable",
-    7: "expiring",
-    9: "remote only",
-}
 
 # SetUserResult / SetCredentialResult (zwave-js), in words for "could not …: <words>".
 _USER_RESULTS = {
@@ -115,7 +105,6 @@ class LockUser:
     user_id: int
     name: str | None
     active: bool
-    user_type: int = 0
     credentials: tuple[Credential, ...] = ()
 
     @property
@@ -137,8 +126,6 @@ class LockRules:
     pin_max: int
     max_name_length: int | None  # None: the lock keeps no names (User Code)
     requires_credential: bool  # users and codes stored together (User Code)
-    user_types: tuple[int, ...] = (0,)
-    credential_types: tuple[int, ...] = (PIN_CODE,)
 
     @property
     def names(self) -> bool:
@@ -209,8 +196,6 @@ def parse_state(node_id: int, result: Any) -> LockUsers:
         pin_max=_int(pin.get("maxCredentialLength"), 10),
         max_name_length=_int(caps.get("maxUserNameLength")) or None,
         requires_credential=bool(caps.get("requiresCredentialAtUserCreation")),
-        user_types=tuple(_int(t) for t in caps.get("supportedUserTypes") or [0]),
-        credential_types=tuple(_int(t.get("type")) for t in types),
     )
     held: dict[int, list[Credential]] = {}
     for c in entry.get("credentials") or []:
@@ -229,7 +214,6 @@ def parse_state(node_id: int, result: Any) -> LockUsers:
                 user_id=user_id,
                 name=str(name)[:64] if isinstance(name, str) and name.strip() else None,
                 active=u.get("active") is not False,
-                user_type=_int(u.get("userType")),
                 credentials=tuple(sorted(held.pop(user_id, []), key=lambda c: (c.type, c.slot))),
             )
         )
@@ -271,7 +255,7 @@ def users_from_values(node: ZNode) -> LockUsers:
         requires_credential=True,
     )
     users = tuple(
-        LockUser(slot, None, status == 1, 0, (Credential(PIN_CODE, slot),))
+        LockUser(slot, None, status == 1, (Credential(PIN_CODE, slot),))
         for slot, status in sorted(statuses.items())
         if status in (1, 2)
     )

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from zwave_mcp.gateway.api import ApiReply, GatewayError
+from zwave_mcp.gateway.api import GatewayError
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
@@ -92,24 +92,18 @@ class InclusionProgress:
     secure: bool | None = None
     node_id: int | None = None
     requested_classes: list[int] = field(default_factory=list)
-    client_side_auth: bool = False
     partial_dsk: str | None = None  # "-bbbbb-ccccc-…": the DSK without its first five digits (the PIN)
     removed_node: dict[str, Any] | None = None
     strategy: int | None = None  # the inclusion strategy we started with
     granted_classes: list[int] | None = None  # what the person granted (None: not asked)
     version: int = 0
 
-    def expected_classes(self) -> list[int]:
-        """The security the joining device asked for: its classes in the grant question, else what the
-        strategy we started with stands for (S0 asks for S0; insecure and SmartStart ask for nothing)."""
-        if self.requested_classes:
-            return list(self.requested_classes)
-        return [7] if self.strategy == STRATEGY["s0"] else []
-
     def downgrade(self, node_security: object) -> int | None:
         """The best class the device asked for when it joined with less (its `security`, zwave-js-ui's
         text); None when it got what it asked for, or asked for nothing."""
-        asked = self.expected_classes()
+        # Asked for: its classes in the grant question, else what the strategy we started with stands for
+        # (S0 asks for S0; insecure and SmartStart ask for nothing).
+        asked = self.requested_classes or ([7] if self.strategy == STRATEGY["s0"] else [])
         if not asked:
             return None
         best = max(asked, key=lambda c: SECURITY_RANK.get(c, 0))
@@ -134,28 +128,23 @@ class NetworkAdmin:
         gateway.inventory.add_event_listener(self._on_event)
 
     # -- calls --------------------------------------------------------------------------------------
-    async def _call(self, api: str, *args: Any, timeout: float | None = None) -> ApiReply:
+    async def _result(self, api: str, *args: Any, timeout: float | None = None) -> Any:
         reply = await self.gateway.call(api, *args, timeout=timeout)
         if not reply.success:
             raise AdminApiFailed(reply.message or f"zwave-js-ui refused {api}")
-        return reply
-
-    async def _result(self, api: str, *args: Any, timeout: float | None = None) -> Any:
-        return (await self._call(api, *args, timeout=timeout)).result
+        return reply.result
 
     # -- reads ---------------------------------------------------------------------------------------
     async def info_status(self) -> dict[str, Any]:
         """`getInfo`: `cntStatus` carries health-check and route-rebuild progress, `inclusionState` the mode."""
-        result = await self._result("getInfo")
-        return result if isinstance(result, dict) else {}
+        return _dict(await self._result("getInfo"))
 
     async def neighbours(self, node_id: int) -> list[int]:
         result = await self._result("getNodeNeighbors", node_id)
         return [n for n in result if isinstance(n, int)] if isinstance(result, list) else []
 
     async def parse_qr(self, qr: str) -> dict[str, Any]:
-        result = await self._result("parseQRCodeString", qr)
-        return result if isinstance(result, dict) else {}
+        return _dict(await self._result("parseQRCodeString", qr))
 
     async def provisioning_entries(self) -> list[dict[str, Any]]:
         result = await self._result("getProvisioningEntries")
@@ -329,7 +318,7 @@ class NetworkAdmin:
             self._step(FOUND, node_id=first["id"])
         elif name == "grant_security_classes" and isinstance(first, dict):
             classes = [c for c in first.get("securityClasses") or [] if isinstance(c, int)]
-            self._step(GRANT, requested_classes=classes, client_side_auth=bool(first.get("clientSideAuth")))
+            self._step(GRANT, requested_classes=classes)
         elif name == "validate_dsk" and isinstance(first, str):
             self._step(DSK, partial_dsk=first[:60])
         elif name == "node_added" and isinstance(first, dict):

@@ -92,10 +92,9 @@ class ApiClient:
         # Unique per process and per client, so two servers on one broker never take each other's replies.
         self._token = uuid.uuid4().hex[:12]
         self._counter = itertools.count(1)
-        self._pending: dict[str, tuple[str, asyncio.Future[ApiReply]]] = {}
-        # The codes a call in flight sent (a PIN): blanked in whatever its reply says.
-        self._secrets: dict[str, list[str]] = {}
-        self._pending_per_api: dict[str, int] = {}
+        # Per call in flight: its API, its future, and the codes it sent (a PIN), blanked in whatever its
+        # reply says.
+        self._pending: dict[str, tuple[str, asyncio.Future[ApiReply], list[str]]] = {}
         # Replies that deserve their own JSON decoding (getNodes: values become model objects as they are
         # decoded, which halves the peak memory of a big house); everything else is `loads_json_fast`.
         self.decoders: dict[str, Callable[[bytes | bytearray], Any]] = {}
@@ -127,34 +126,23 @@ class ApiClient:
         correlation = f"{self._token}-{next(self._counter)}"
         topic, payload = self.build_request(api, list(args), correlation)
         future: asyncio.Future[ApiReply] = loop.create_future()
-        self._pending[correlation] = (api, future)
-        secrets = secret_strings(api, list(args))
-        if secrets:
-            self._secrets[correlation] = secrets
-        self._pending_per_api[api] = self._pending_per_api.get(api, 0) + 1
+        self._pending[correlation] = (api, future, secret_strings(api, list(args)))
         try:
             self._transport.publish(topic, json.dumps(payload, separators=(",", ":")), qos=REQUEST_QOS)
-            try:
-                # Not wait_for: it wakes the caller one loop turn after the reply (through a future of its
-                # own), and the value lane's reads run in that turn.
-                async with asyncio.timeout_at(deadline):
-                    return await future
-            except TimeoutError:
-                raise ApiTimeout(f"zwave-js-ui did not answer {api} within {timeout:g} s") from None
+            # Not wait_for: it wakes the caller one loop turn after the reply (through a future of its own),
+            # and the value lane's reads run in that turn.
+            async with asyncio.timeout_at(deadline):
+                return await future
+        except TimeoutError:
+            raise ApiTimeout(f"zwave-js-ui did not answer {api} within {timeout:g} s") from None
         except ConnectionError as exc:  # MqttUnavailable from publish
             raise ApiUnavailable(str(exc)) from None
         finally:
             self._pending.pop(correlation, None)
-            self._secrets.pop(correlation, None)
-            left = self._pending_per_api.get(api, 1) - 1
-            if left:
-                self._pending_per_api[api] = left
-            else:
-                self._pending_per_api.pop(api, None)
 
     def handle_reply(self, api: str, payload: bytes | bytearray) -> None:
         """A message on `.../api/<api>`: resolve the matching call; anything else is logged at debug."""
-        if api not in self._pending_per_api:
+        if all(entry[0] != api for entry in self._pending.values()):
             log.debug("API reply for %s ignored: no call of ours in flight", api)
             return
         try:
@@ -168,13 +156,13 @@ class ApiClient:
         if entry is None or entry[0] != api:
             log.debug("API reply for %s ignored: not one of our calls", api)
             return
-        future = entry[1]
+        _, future, secrets = entry
         if not future.done():
             assert isinstance(reply, dict)
             # Lock codes stop here: the echoed request (`args`, `origin`) and the credentials' `data` of
             # an access-control reply never reach the caller, nor a PIN the gateway's words repeat.
             reply = scrub_api_reply(reply, api, CORRELATION_KEY)
-            message = blank(str(reply.get("message") or ""), self._secrets.get(str(correlation), []))
+            message = blank(str(reply.get("message") or ""), secrets)
             future.set_result(
                 ApiReply(
                     success=reply.get("success") is True,
@@ -186,7 +174,7 @@ class ApiClient:
 
     def fail_all(self, reason: str) -> None:
         """The broker link dropped: replies to calls in flight can no longer arrive (clean session)."""
-        for api, future in list(self._pending.values()):
+        for api, future, _ in list(self._pending.values()):
             if not future.done():
                 future.set_exception(
                     ApiReplyLost(
@@ -257,12 +245,10 @@ class WriteResult:
     def from_reply(cls, reply: ApiReply, value_id: dict[str, Any], target: Any) -> WriteResult:
         result = reply.result if isinstance(reply.result, dict) else {}
         raw_status = result.get("status")
-        status: SetValueStatus | None = None
-        if isinstance(raw_status, int) and not isinstance(raw_status, bool):
-            try:
-                status = SetValueStatus(raw_status)
-            except ValueError:
-                status = None
+        # A plain int (not True, not 255.0) that zwave-js defines.
+        status = (
+            SetValueStatus(raw_status) if type(raw_status) is int and raw_status in _STATUS_TEXT else None
+        )
         if not reply.success:
             message = reply.message or "zwave-js-ui refused the write"
         elif status is None:

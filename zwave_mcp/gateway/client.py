@@ -161,11 +161,9 @@ class ZwaveGateway:
         """Reload the network from `getNodes` (a node was added or removed: topics alone cannot add one)."""
         self.sync.resync()
 
-    async def wait_for_value(
-        self, value_id: str, predicate: ValuePredicate, timeout: float, check_current: bool = True
-    ) -> ZValue | None:
+    async def wait_for_value(self, value_id: str, predicate: ValuePredicate, timeout: float) -> ZValue | None:
         """The value once `predicate(value)` holds (driven by inventory changes, no polling); None on timeout."""
-        return await self.waiters.value(value_id, predicate, timeout, check_current)
+        return await self.waiters.value(value_id, predicate, timeout)
 
     # -- what it says -----------------------------------------------------------------------------------
     def unavailable_reason(self) -> str | None:
@@ -174,20 +172,7 @@ class ZwaveGateway:
         return self.lanes.problem() or self.sync.problem(words)
 
     def health(self) -> GatewayHealth:
-        last = self.sync.last_message_monotonic
-        return build_health(
-            broker_connected=self.lanes.connected,
-            broker_address=self.lanes.values.address,
-            broker_error=self.lanes.last_error(),
-            broker_protocol=self.lanes.protocols(),
-            status=self.inventory.status,
-            nodes=self.inventory.nodes,
-            inventory_loaded=self.sync.loaded,
-            last_message_age_s=None if last is None else time.monotonic() - last,
-            info=self.sync.info,
-            problem=self.unavailable_reason(),
-            waiting_for=self.sync.schedule.waiting_for() if self.lanes.values.connected else None,
-        )
+        return build_health(self.lanes, self.sync, self.inventory, self.unavailable_reason())
 
     def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
         """Keep (or drop) the name zwave-mcp gives a user of a lock that keeps none, and save it."""
@@ -231,7 +216,7 @@ class ZwaveGateway:
         reply = await self.api.call("writeValue", *args, timeout=timeout)
         return WriteResult.from_reply(reply, value_id, target)
 
-    async def poll_value(self, value: ZValue | dict[str, Any], timeout: float | None = None) -> Any:
+    async def poll_value(self, value: ZValue, timeout: float | None = None) -> Any:
         """The device's value, read from it; the picture shows it too when this returns (bounded).
 
         zwave-js-ui publishes a polled value before it replies, but the reply comes on the control lane
@@ -240,20 +225,15 @@ class ZwaveGateway:
         the polled value, at most CATCH_UP_MAX_S: under a flood the bound wins, and the picture follows a
         moment later.
         """
-        value_id = value.api_value_id() if isinstance(value, ZValue) else dict(value)
-        before = self.inventory.value(value.value_id) if isinstance(value, ZValue) else None
+        before = self.inventory.value(value.value_id)
         mark = before.last_update_ms if before is not None else None
-        result = await self._call_ok("pollValue", value_id, timeout=timeout)
-        if isinstance(value, ZValue):
-            # The report of this poll, not the picture as it was: an unchanged value is re-reported with a
-            # new time, and a caller reads the reading's age next.
-            await self.wait_for_value(
-                value.value_id, lambda v: v.value == result and v.last_update_ms != mark, CATCH_UP_MAX_S
-            )
+        result = await self._call_ok("pollValue", value.api_value_id(), timeout=timeout)
+        # The report of this poll, not the picture as it was: an unchanged value is re-reported with a new
+        # time, and a caller reads the reading's age next.
+        await self.wait_for_value(
+            value.value_id, lambda v: v.value == result and v.last_update_ms != mark, CATCH_UP_MAX_S
+        )
         return result
-
-    async def refresh_values(self, node_id: int, timeout: float | None = None) -> None:
-        await self._call_ok("refreshValues", node_id, timeout=timeout)
 
     async def get_scenes(self, timeout: float | None = None) -> list[dict[str, Any]]:
         result = await self._call_ok("_getScenes", timeout=timeout)

@@ -1,6 +1,6 @@
 """Gateway health: one snapshot of broker link, zwave-js-ui, driver and nodes, and why things are down.
 
-Pure: computed from what the client already knows (transport state, `GatewayStatus`, inventory,
+No I/O: computed from what the gateway already knows (its lanes, `GatewayStatus`, inventory,
 getInfo). zwave-js-ui's retained `_CLIENTS/.../status` is stale after a graceful stop (the broker
 drops the will on a clean disconnect), so "online" also needs the driver to be ready; a crash shows
 as the last will (`{"value": false}`). `status.driver_ready` is the newest evidence: `driver/status`
@@ -10,13 +10,16 @@ or what the API showed (it answers only while the driver is ready), so a stale o
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from zwave_mcp.gateway.lanes import Lanes
 from zwave_mcp.gateway.model import ZNode
-from zwave_mcp.gateway.state import GatewayStatus
+from zwave_mcp.gateway.state import GatewayStatus, Inventory
+from zwave_mcp.gateway.sync import Sync
 
 
 @dataclass(slots=True)
@@ -65,37 +68,25 @@ def count_statuses(nodes: Mapping[int, ZNode]) -> dict[str, int]:
     return dict(Counter(node.status for node in nodes.values() if not node.is_controller and node.id != 255))
 
 
-def build_health(
-    *,
-    broker_connected: bool,
-    broker_address: str,
-    broker_error: str | None,
-    broker_protocol: str | None,
-    status: GatewayStatus,
-    nodes: Mapping[int, ZNode],
-    inventory_loaded: bool,
-    last_message_age_s: float | None,
-    info: dict[str, Any] | None,
-    problem: str | None,
-    waiting_for: str | None = None,
-) -> GatewayHealth:
-    online, words = (
-        zwave_js_ui_state(status) if broker_connected else (False, "unknown (no broker connection)")
-    )
-    info = info or {}
-    by_status = count_statuses(nodes)
+def build_health(lanes: Lanes, sync: Sync, inventory: Inventory, problem: str | None) -> GatewayHealth:
+    status = inventory.status
+    connected = lanes.connected
+    online, words = zwave_js_ui_state(status) if connected else (False, "unknown (no broker connection)")
+    info = sync.info or {}
+    by_status = count_statuses(inventory.nodes)
+    last = sync.last_message_monotonic
     return GatewayHealth(
-        broker_connected=broker_connected,
-        broker_address=broker_address,
-        broker_error=None if broker_connected else broker_error,
-        broker_protocol=broker_protocol if broker_connected else None,
+        broker_connected=connected,
+        broker_address=lanes.values.address,
+        broker_error=None if connected else lanes.last_error(),
+        broker_protocol=lanes.protocols() if connected else None,
         zwave_js_ui_online=online,
         zwave_js_ui_state=words,
         driver_ready=status.driver_ready,
-        inventory_loaded=inventory_loaded,
+        inventory_loaded=sync.loaded,
         node_count=sum(by_status.values()),
         nodes_by_status=by_status,
-        last_message_age_s=last_message_age_s,
+        last_message_age_s=None if last is None else time.monotonic() - last,
         controller_status=status.controller_status,
         last_driver_error=status.last_driver_error,
         app_version=info.get("appVersion") if isinstance(info.get("appVersion"), str) else status.version,
@@ -103,5 +94,5 @@ def build_health(
         home_id=info.get("homeid"),
         info=info,
         problem=problem,
-        waiting_for=waiting_for,
+        waiting_for=sync.schedule.waiting_for() if lanes.values.connected else None,
     )

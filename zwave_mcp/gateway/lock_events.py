@@ -38,7 +38,6 @@ class Kind:
     label: str  # zwave-js's eventLabel
     locked: bool | None  # locked (True), unlocked (False), neither (None)
     how: str | None  # keypad | manual | remote | auto | credential | None
-    alert: bool = False  # something is wrong (jam, wrong codes, not fully locked)
 
 
 # zwave-js's Access Control (type 6) events that are things a person or the lock did (not states).
@@ -49,25 +48,23 @@ KINDS: dict[int, Kind] = {
     0x04: Kind("rf_unlock", "RF unlock operation", False, "remote"),
     0x05: Kind("keypad_lock", "Keypad lock operation", True, "keypad"),
     0x06: Kind("keypad_unlock", "Keypad unlock operation", False, "keypad"),
-    0x07: Kind("manual_not_fully_locked", "Manual not fully locked operation", None, "manual", True),
-    0x08: Kind("rf_not_fully_locked", "RF not fully locked operation", None, "remote", True),
+    0x07: Kind("manual_not_fully_locked", "Manual not fully locked operation", None, "manual"),
+    0x08: Kind("rf_not_fully_locked", "RF not fully locked operation", None, "remote"),
     0x09: Kind("auto_lock", "Auto lock locked operation", True, "auto"),
-    0x0A: Kind("auto_lock_not_fully_locked", "Auto lock not fully locked operation", None, "auto", True),
-    0x0B: Kind("jammed", "Lock jammed", None, None, True),
+    0x0A: Kind("auto_lock_not_fully_locked", "Auto lock not fully locked operation", None, "auto"),
+    0x0B: Kind("jammed", "Lock jammed", None, None),
     0x0C: Kind("all_codes_deleted", "All user codes deleted", None, None),
     0x0D: Kind("code_deleted", "Single user code deleted", None, None),
     0x0E: Kind("code_added", "New user code added", None, None),
-    0x0F: Kind("code_not_added", "New user code not added due to duplicate code", None, None, True),
-    0x10: Kind("keypad_disabled", "Keypad temporary disabled", None, "keypad", True),
+    0x0F: Kind("code_not_added", "New user code not added due to duplicate code", None, None),
+    0x10: Kind("keypad_disabled", "Keypad temporary disabled", None, "keypad"),
     0x11: Kind("keypad_busy", "Keypad busy", None, "keypad"),
-    0x13: Kind(
-        "code_limit_exceeded", "Manually enter user access code exceeds code limit", None, "keypad", True
-    ),
-    0x14: Kind("rf_unlock_invalid_code", "Unlock by RF with invalid user code", None, "remote", True),
-    0x15: Kind("rf_lock_invalid_code", "Locked by RF with invalid user code", None, "remote", True),
+    0x13: Kind("code_limit_exceeded", "Manually enter user access code exceeds code limit", None, "keypad"),
+    0x14: Kind("rf_unlock_invalid_code", "Unlock by RF with invalid user code", None, "remote"),
+    0x15: Kind("rf_lock_invalid_code", "Locked by RF with invalid user code", None, "remote"),
     0x23: Kind("credential_lock", "Credential lock/open operation", True, "credential"),
     0x24: Kind("credential_unlock", "Credential unlock/close operation", False, "credential"),
-    0x32: Kind("invalid_credential", "Invalid credential used", None, "credential", True),
+    0x32: Kind("invalid_credential", "Invalid credential used", None, "credential"),
 }
 _BY_KEY = {kind.key: kind for kind in KINDS.values()}
 
@@ -135,18 +132,13 @@ def from_notification(cc: Any, args: Any) -> LockEvent | None:
 _NOTIFICATION_LEVELS = ("notification", "113", "unknownClass_113")
 
 
-def is_notification_tail(tail: str) -> bool:
-    """Could `tail` (a node topic after the node part) be a notification event's topic?"""
-    parts = tail.split("/")
-    return len(parts) == 4 and parts[0] in _NOTIFICATION_LEVELS and _squash(parts[2]) == "accesscontrol"
-
-
 def from_topic(tail: str, payload: bytes) -> LockEvent | None:
     """A notification topic's value part (`notification/endpoint_0/Access_Control/Keypad_unlock_operation`
     or `113/0/Access_Control/…`) and payload → the lock event, if it is one."""
-    if not is_notification_tail(tail):
+    parts = tail.split("/")
+    if len(parts) != 4 or parts[0] not in _NOTIFICATION_LEVELS or _squash(parts[2]) != "accesscontrol":
         return None
-    kind = _BY_LABEL.get(_squash(tail.rsplit("/", 1)[1]))
+    kind = _BY_LABEL.get(_squash(parts[3]))
     if kind is None:
         return None
     time_ms: int | None = None

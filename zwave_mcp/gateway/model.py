@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from zwave_mcp.safetext import plain_text
@@ -76,7 +76,6 @@ class ValueMeta:
     description: str | None = None
 
 
-META_FIELDS = tuple(f.name for f in fields(ValueMeta))
 _SHARED_META: SharedTable[ValueMeta] = SharedTable(50_000)  # distinct metadata kept for sharing
 
 

@@ -95,18 +95,14 @@ def describe_connect_error(exc: BaseException, address: str) -> str:
         return f"connection refused by {address}"
     if isinstance(exc, socket.gaierror):
         return f"cannot resolve the broker host of {address} ({exc.strerror or exc})"
-    if isinstance(exc, TimeoutError | socket.timeout):
+    if isinstance(exc, TimeoutError):
         return f"no answer from {address} within {CONNECT_TIMEOUT_S:g} s"
     if isinstance(exc, ssl.SSLCertVerificationError):
         detail = getattr(exc, "verify_message", None) or getattr(exc, "reason", None) or exc
         return f"TLS certificate of {address} not trusted: {detail}"
     if isinstance(exc, ssl.SSLError):
         return f"TLS error with {address}: {getattr(exc, 'reason', None) or exc}"
-    if isinstance(exc, ssl.CertificateError):
-        return f"TLS certificate of {address} does not match the host: {exc}"
-    if isinstance(exc, OSError):
-        return f"cannot connect to {address}: {exc.strerror or exc}"
-    return f"cannot connect to {address}: {exc}"
+    return f"cannot connect to {address}: {getattr(exc, 'strerror', None) or exc}"
 
 
 class MqttTransport:
@@ -128,7 +124,6 @@ class MqttTransport:
         name: str = "mqtt",
     ) -> None:
         """`name` says which connection this is in every log line (the gateway's "values" and "api")."""
-        self.name = name
         self._log = ConnectionLog(name)
         self._settings = settings
         self._on_message_cb = on_message
@@ -148,12 +143,11 @@ class MqttTransport:
         self._connack_seen = False  # the last attempt got a CONNACK at all
         self.last_error: str | None = NOT_CONNECTED_YET
         self._subscriptions: dict[str, int] = {}
-        self._connected = False
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: asyncio.Task[None] | None = None
         self._lost = asyncio.Event()  # set when a live connection ends
-        self._connected_event = asyncio.Event()
+        self._connected = asyncio.Event()  # set while the broker has us
         self._sock: Any = None
         self._misc_handle: asyncio.TimerHandle | None = None
         self._drain_handle: asyncio.Handle | None = None
@@ -163,12 +157,12 @@ class MqttTransport:
     # -- public -----------------------------------------------------------------------------------------
     @property
     def connected(self) -> bool:
-        return self._connected
+        return self._connected.is_set()
 
     @property
     def protocol(self) -> str | None:
         """The MQTT version of the live connection ("5" or "3.1.1"); None while not connected."""
-        return self._version if self._connected else None
+        return self._version if self.connected else None
 
     def start(self) -> None:
         """Begin connecting in the background and return at once (the MCP handshake must not wait)."""
@@ -193,18 +187,15 @@ class MqttTransport:
         self._set_disconnected("stopped")
 
     async def wait_connected(self, timeout: float) -> bool:
-        if self._connected:
-            return True
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._connected_event.wait(), timeout)
-        return self._connected
+            await asyncio.wait_for(self._connected.wait(), timeout)
+        return self.connected
 
     def subscribe(self, topics: Iterable[str], qos: int = 0) -> None:
         """Remember the filters (re-sent on every reconnect) and subscribe now if connected."""
         new = [(t, qos) for t in topics if self._subscriptions.get(t) != qos]
-        for topic, q in new:
-            self._subscriptions[topic] = q
-        if new and self._connected:
+        self._subscriptions.update(new)
+        if new and self.connected:
             self._client.subscribe(self._filters(new))
 
     def _filters(self, topics: Iterable[tuple[str, int]]) -> list[tuple[str, Any]]:
@@ -216,7 +207,7 @@ class MqttTransport:
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> None:
         """Queue a message; raises `MqttUnavailable` when not connected (nothing is queued for later)."""
-        if not self._connected:
+        if not self.connected:
             raise MqttUnavailable(self.unavailable_text())
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
@@ -263,9 +254,7 @@ class MqttTransport:
         attempt = 0
         while not self._stopping:
             attempt += 1
-            delay = backoff_delay(attempt)
-            if delay:
-                delay *= random.uniform(0.8, 1.0)  # jitter only downwards: the cap stays a promise
+            delay = backoff_delay(attempt) * random.uniform(0.8, 1.0)  # jitter only downwards: the cap holds
             self._log.info(
                 "MQTT connection attempt %d to %s in %.2f s",
                 attempt,
@@ -318,7 +307,7 @@ class MqttTransport:
     async def _wait_connack(self) -> bool:
         """True once the broker accepted us; False if it refused, hung up or stayed silent."""
         waiters = [
-            asyncio.ensure_future(self._connected_event.wait()),
+            asyncio.ensure_future(self._connected.wait()),
             asyncio.ensure_future(self._lost.wait()),
         ]
         try:
@@ -326,7 +315,7 @@ class MqttTransport:
         finally:
             for waiter in waiters:
                 waiter.cancel()
-        if self._connected:
+        if self.connected:
             return True
         if not self._lost.is_set():
             self._connection_broken(
@@ -400,8 +389,6 @@ class MqttTransport:
         """Read what this turn allows (`mqtt_reads.READ_BATCH` packets); whole packets left over are
         handled next turn (`_drain`): the socket may have nothing new to say."""
         sock = self._sock
-        if sock is None:
-            return
         try:
             more = self._reads.read_batch()
         except MalformedPacket as exc:
@@ -431,8 +418,6 @@ class MqttTransport:
 
     def _misc(self) -> None:
         self._misc_handle = None
-        if self._sock is None:
-            return
         try:
             self._client.loop_misc()
         except Exception as exc:
@@ -488,9 +473,8 @@ class MqttTransport:
                 self.last_error += f" (it does not speak MQTT {self._version}; see ZWAVE_MCP_MQTT_VERSION)"
             self._log.warning("MQTT connection refused: %s", self.last_error, extra={"broker": self.address})
             return
-        self._connected = True
         self.last_error = None
-        self._connected_event.set()
+        self._connected.set()
         self._log.info(
             "MQTT connected to %s as %s (MQTT %s)",
             self.address,
@@ -512,22 +496,18 @@ class MqttTransport:
     ) -> None:
         if self._stopping:
             reason_text = "stopped"
-        elif not self._connected:
+        elif not self.connected:
             reason_text = self.last_error or f"the broker at {self.address} closed the connection"
         else:
             detail = str(reason).lower()
-            reason_text = f"lost the connection to {self.address}" + (
-                f" ({detail})"
-                if detail not in ("success", "normal disconnection", "unspecified error")
-                else ""
-            )
+            says_nothing = detail in ("success", "normal disconnection", "unspecified error")
+            reason_text = f"lost the connection to {self.address}" + ("" if says_nothing else f" ({detail})")
         self._detach()
         self._set_disconnected(reason_text)
 
     def _set_disconnected(self, reason: str) -> None:
-        was_connected = self._connected
-        self._connected = False
-        self._connected_event.clear()
+        was_connected = self.connected
+        self._connected.clear()
         self.last_error = reason
         self._lost.set()
         if was_connected:

@@ -135,21 +135,17 @@ class OwnReads:
         self._client = client
         self._deliver = deliver
         self._v5 = v5
-        self._sock: Any = None
-        self._packets = PacketReader(v5)
-        self._for_paho = b""  # the packet paho is reading
         self._paho_sees_end = False
-        self._end: OSError | None = None  # ConnectionResetError etc.; EOF is `_eof`
-        self._eof = False
+        self.attach(None)  # no connection yet
         client.on_message = lambda _client, _userdata, message: _deliver_paho_message(deliver, message)
         client._sock_recv = self._paho_recv  # type: ignore[method-assign]
 
     def attach(self, sock: Any) -> None:
         """A new connection: nothing of the last one means anything on it."""
-        self._sock = sock
+        self._sock: Any = sock
         self._packets = PacketReader(self._v5)
-        self._for_paho = b""
-        self._end = None
+        self._for_paho = b""  # the packet paho is reading
+        self._end: OSError | None = None  # ConnectionResetError etc.; EOF is `_eof`
         self._eof = False
 
     def detach(self) -> None:
@@ -232,28 +228,9 @@ class PacketReader:
         """Bytes received and not yet handed over."""
         return len(self._buf) - self._pos
 
-    def _header(self, pos: int) -> tuple[int, int] | None:
-        """(start of the body, its length) of the packet at `pos`; None until the header is complete."""
-        buf = self._buf
-        end = len(buf)
-        i = pos + 1
-        length = 0
-        shift = 0
-        while True:
-            if i >= end:
-                return None
-            byte = buf[i]
-            i += 1
-            length |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                return i, length
-            shift += 7
-            if shift == 28:
-                raise MalformedPacket("a remaining length longer than 4 bytes")
-
     def has_packet(self) -> bool:
         """A whole packet is buffered (the next `drain` hands at least one over)."""
-        header = self._header(self._pos)
+        header = _varint(self._buf, self._pos + 1, len(self._buf), "remaining length")
         return header is not None and header[0] + header[1] <= len(self._buf)
 
     def drain(self, limit: int, on_publish: Deliver, on_other: Callable[[bytes], bool]) -> int:
@@ -273,10 +250,10 @@ class PacketReader:
                 if byte < 0x80:
                     body, length = pos + 2, byte
                 else:
-                    header = self._header(pos)
+                    header = _varint(buf, pos + 1, end, "remaining length")
                     if header is None:
                         break
-                    body, length = header
+                    length, body = header
                 stop = body + length
                 if stop > end:
                     break
@@ -312,21 +289,26 @@ class PacketReader:
         return count
 
 
-def _skip_properties(buf: bytearray, at: int, stop: int) -> int:
-    """Where the payload of an MQTT 5 PUBLISH starts: after the properties' length and the properties."""
-    length = 0
+def _varint(buf: bytearray, at: int, end: int, what: str) -> tuple[int, int] | None:
+    """The MQTT variable byte integer at `at` (a remaining length, a properties length) and where it
+    ends; None when `end` comes first."""
+    value = 0
     shift = 0
-    while True:
-        if at >= stop:
-            raise MalformedPacket("a PUBLISH whose properties run past its end")
+    while at < end:
         byte = buf[at]
         at += 1
-        length |= (byte & 0x7F) << shift
+        value |= (byte & 0x7F) << shift
         if not byte & 0x80:
-            break
+            return value, at
         shift += 7
         if shift == 28:
-            raise MalformedPacket("a properties length longer than 4 bytes")
-    if at + length > stop:
+            raise MalformedPacket(f"a {what} longer than 4 bytes")
+    return None
+
+
+def _skip_properties(buf: bytearray, at: int, stop: int) -> int:
+    """Where the payload of an MQTT 5 PUBLISH starts: after the properties' length and the properties."""
+    properties = _varint(buf, at, stop, "properties length")
+    if properties is None or properties[0] + properties[1] > stop:
         raise MalformedPacket("a PUBLISH whose properties run past its end")
-    return at + length
+    return properties[0] + properties[1]

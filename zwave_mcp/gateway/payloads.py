@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from zwave_mcp.gateway.model import NODE_STATUSES
 from zwave_mcp.safetext import loads_json_strict
 
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
@@ -90,9 +91,6 @@ def _int(raw: Any) -> int | None:
     return raw if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= 2**53 else None
 
 
-_NOTHING = object()
-
-
 def decode_json(payload: bytes | bytearray | str) -> Any:
     """JSON text → Python, or `Undecodable`. Empty payload → `Undecodable("empty")`. NaN and Infinity are
     not JSON (zwave-js-ui's JSON.stringify writes them as null): a payload holding one is not JSON."""
@@ -145,19 +143,12 @@ def decode_value(
     if kind is PayloadType.TIMEVALUE:
         if "time" not in data and "value" not in data:
             return Undecodable("time-value payload without time or value", len(payload))
-        value = data.get("value", _NOTHING)
-        defined = value is not _NOTHING
-        return ValuePayload(value if defined else None, defined, _int(data.get("time")), kind)
+        return ValuePayload(data.get("value"), "value" in data, _int(data.get("time")), kind)
     if not _is_value_object(data):
         return Undecodable("value object without nodeId/commandClass/property", len(payload))
-    value = data.get("value", _NOTHING)
-    defined = value is not _NOTHING
     return ValuePayload(
-        value if defined else None, defined, _int(data.get("lastUpdate")), kind, value_object=data
+        data.get("value"), "value" in data, _int(data.get("lastUpdate")), kind, value_object=data
     )
-
-
-_STATUS_TEXTS = {"Unknown", "Alive", "Asleep", "Awake", "Dead"}
 
 
 def decode_node_status(payload: bytes | bytearray | str) -> NodeStatusPayload | Undecodable:
@@ -169,7 +160,7 @@ def decode_node_status(payload: bytes | bytearray | str) -> NodeStatusPayload | 
     if isinstance(data, dict):
         status = data.get("status")
         available = data.get("value")
-        if status is not None and status not in _STATUS_TEXTS:
+        if status is not None and status not in NODE_STATUSES:
             return Undecodable(f"unknown node status {status!r}", len(payload))
         if status is None and not isinstance(available, bool):
             return Undecodable("node status without status or value", len(payload))

@@ -11,12 +11,6 @@ before the caller does. Whether a slot is in use stays known (`userIdStatus`, th
 never is.
 
 Pure; nothing here raises on odd input.
-
-- `is_secret_value(command_class, property)`: a value that holds a code.
-- `scrub_event(name, data)`: an `_EVENTS` message's data without codes (changed in place, and returned).
-- `notification_parameters(cc, parameters)`: a notification's parameters as they may be kept.
-- `scrub_api_reply(reply)`: an API reply envelope without codes (a new dict; the correlation kept).
-- `secret_strings(args)`: the code-like strings of a request's arguments (to blank them in texts).
 """
 
 from __future__ import annotations

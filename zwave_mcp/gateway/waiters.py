@@ -7,10 +7,8 @@ so `recheck()` lets every waiter look again. Everything runs on the asyncio loop
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
-from typing import TypeVar
 
 from zwave_mcp.gateway.model import Change, ZValue
 from zwave_mcp.gateway.state import Inventory
@@ -18,8 +16,6 @@ from zwave_mcp.gateway.state import Inventory
 log = logging.getLogger(__name__)
 
 ValuePredicate = Callable[[ZValue], bool]
-_Key = TypeVar("_Key")
-_Result = TypeVar("_Result")
 
 
 class Waiters:
@@ -44,40 +40,26 @@ class Waiters:
             if future.done():
                 continue
             try:
-                matched = predicate(value)
+                if predicate(value):
+                    future.set_result(value)
             except Exception:
                 log.debug("value predicate failed for %s", value_id, exc_info=True)
-                matched = False
-            if matched:
-                future.set_result(value)
 
-    async def value(
-        self, value_id: str, predicate: ValuePredicate, timeout: float, check_current: bool = True
-    ) -> ZValue | None:
+    async def value(self, value_id: str, predicate: ValuePredicate, timeout: float) -> ZValue | None:
         """The value once `predicate(value)` holds; None on timeout."""
         current = self.inventory.value(value_id)
-        if check_current and current is not None and predicate(current):
+        if current is not None and predicate(current):
             return current
-        return await _wait(self._values, value_id, predicate, timeout)
-
-
-async def _wait(
-    table: dict[_Key, list[tuple[Callable[..., bool], asyncio.Future[_Result]]]],
-    key: _Key,
-    predicate: Callable[..., bool],
-    timeout: float,
-) -> _Result | None:
-    future: asyncio.Future[_Result] = asyncio.get_running_loop().create_future()
-    entry = (predicate, future)
-    table.setdefault(key, []).append(entry)
-    try:
-        return await asyncio.wait_for(future, timeout)
-    except TimeoutError:
-        return None
-    finally:
-        waiters = table.get(key)
-        if waiters is not None:
-            with contextlib.suppress(ValueError):
-                waiters.remove(entry)
-            if not waiters:
-                del table[key]
+        future: asyncio.Future[ZValue] = asyncio.get_running_loop().create_future()
+        entry = (predicate, future)
+        waiting = self._values.setdefault(value_id, [])
+        waiting.append(entry)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            return None
+        finally:
+            # Only this finally takes an entry out, and a list leaves the table once empty: ours is in it.
+            waiting.remove(entry)
+            if not waiting:
+                del self._values[value_id]

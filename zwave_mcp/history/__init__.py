@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.history.homes import home_key
@@ -39,7 +40,7 @@ def history_path(setting: str | None) -> str | None:
     text = setting.strip()
     if text.lower() in OFF:
         return None
-    return text if text == ":memory:" else str(_expand(text))
+    return text if text == ":memory:" else str(Path(text).expanduser())
 
 
 def where_history_lives(setting: str | None) -> str:
@@ -50,12 +51,6 @@ def where_history_lives(setting: str | None) -> str:
     if path is None:
         return "off"
     return default_path() if path == DEFAULT else path
-
-
-def _expand(text: str) -> object:
-    from pathlib import Path
-
-    return Path(text).expanduser()
 
 
 class VisibleNodes:

@@ -66,16 +66,9 @@ async def batteries(service: HistoryService, args: BatteryArgs) -> BatteryResult
         if inside and level is not None and (reading_at or now_ms) - inside[0][0] > 3600_000:
             trend = round(float(level) - inside[0][1], 1)
             trend_days = round(((reading_at or now_ms) - inside[0][0]) / 86_400_000, 1)
-        heard = [
-            t
-            for t in (
-                device.node.last_active_ms,
-                stored_seen,
-                *(v.last_update_ms for v in device.node.values.values()),
-            )
-            if t
-        ]
-        last_heard = max(heard) if heard else None
+        node = device.node
+        heard = (node.last_active_ms, stored_seen, *(v.last_update_ms for v in node.values.values()))
+        last_heard = max((t for t in heard if t), default=None)
         silent = last_heard is None or (now_ms - last_heard) > args.silentHours * 3600_000
         infos.append(
             BatteryInfo(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr
 
 from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.model import Capability
@@ -17,11 +17,7 @@ PERIOD_HELP = (
 )
 
 
-class _Args(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-
-class _Target(_Args):
+class _Target(BaseModel):  # unknown arguments are ignored: pydantic's default
     deviceName: str | None = Field(
         None, min_length=1, max_length=NAME_MAX, description="One device as a person names it: 'front door'"
     )

@@ -52,7 +52,6 @@ _NUMBER_WORDS = {
     "seven": 7,
     "ten": 10,
     "twelve": 12,
-    "24": 24,
 }
 _RELATIVE = re.compile(
     r"^(?:(?:in\s+)?(?:the\s+)?(?:last|past|previous)\s+)?(?:(\d+(?:\.\d+)?|[a-z]+)\s+)?([a-z]+)$"

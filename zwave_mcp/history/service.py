@@ -15,8 +15,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.lock_words import Names, by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability, Device
@@ -37,11 +38,6 @@ from zwave_mcp.history.models import (
 )
 from zwave_mcp.history.periods import Period, parse_period, when
 from zwave_mcp.history.words import (
-    CC_BATTERY,
-    CC_DOOR_LOCK,
-    CC_METER,
-    CC_MULTILEVEL_SENSOR,
-    CC_NOTIFICATION,
     Phrase,
     describe_gateway,
     describe_status,
@@ -65,10 +61,10 @@ SPOKEN_EVENTS = 4
 SPOKEN_SERIES = 3
 LAST_EVENT_PAGE = 500
 LAST_EVENT_SCAN = 50_000
-NUMERIC_CCS = (CC_MULTILEVEL_SENSOR, CC_METER, CC_BATTERY)
+NUMERIC_CCS = (zc.MULTILEVEL_SENSOR, zc.METER, zc.BATTERY)
 # Values that are requests or settings, not what the device reports about the world.
 _NOISE_PREFIXES = ("target", "duration", "lockTimeout", "alarm", "reset")
-_NOISE_CCS = (112, 114, 134, 132)  # configuration, manufacturer, version, wake up
+_NOISE_CCS = (zc.CONFIGURATION, zc.MANUFACTURER_SPECIFIC, zc.VERSION, zc.WAKE_UP)
 
 
 def _is_noise(value: ZValue) -> bool:
@@ -115,13 +111,16 @@ def ago(seconds: float) -> str:
     return f"{round(seconds / 86400)} days"
 
 
+SourceKind = Literal["value", "status", "gateway", "lock"]
+
+
 @dataclass(frozen=True, slots=True)
 class _Source:
     """What one stored series is, for the devices asked about."""
 
     device: Device | None
     value: ZValue | None
-    kind: str  # value | status | gateway | lock
+    kind: SourceKind
     key: str
 
 
@@ -202,27 +201,26 @@ class HistoryService:
     def _sources(self, store: Store, devices: Sequence[Device], *, gateway: bool) -> dict[int, _Source]:
         ids = store.series_ids
         sources: dict[int, _Source] = {}
+
+        def add(device: Device | None, value: ZValue | None, kind: SourceKind, key: str) -> None:
+            sid = ids.get((kind, key))
+            if sid is not None:
+                sources[sid] = _Source(device, value, kind, key)
+
         nodes_seen: set[int] = set()
         for device in devices:
             for value in device.all_values() + press_values(device):
-                if _is_noise(value):
-                    continue
-                sid = ids.get(("value", value.value_id))
-                if sid is not None:
-                    sources[sid] = _Source(device, value, "value", value.value_id)
+                if not _is_noise(value):
+                    add(device, value, "value", value.value_id)
             if device.node_id not in nodes_seen:
                 nodes_seen.add(device.node_id)
-                sid = ids.get(("status", str(device.node_id)))
-                if sid is not None:
-                    sources[sid] = _Source(device, None, "status", str(device.node_id))
-            if device.has(Capability.LOCK):
-                sid = ids.get(("lock", str(device.node_id)))
-                if sid is not None:  # who locked or unlocked it, and how
-                    sources[sid] = _Source(device, None, "lock", str(device.node_id))
+                add(device, None, "status", str(device.node_id))
+            if device.has(Capability.LOCK):  # who locked or unlocked it, and how
+                add(device, None, "lock", str(device.node_id))
         if gateway:
-            for (kind, key), sid in list(ids.items()):
+            for kind, key in list(ids):
                 if kind == "gateway":
-                    sources[sid] = _Source(None, None, "gateway", key)
+                    add(None, None, "gateway", key)
         return sources
 
     def names(self, node_id: int | None) -> Names | None:
@@ -252,13 +250,7 @@ class HistoryService:
             what=phrase.text,
             value=phrase.shown,
             state=phrase.state,
-            source="gateway"
-            if source.kind == "gateway"
-            else "status"
-            if source.kind == "status"
-            else "lock"
-            if source.kind == "lock"
-            else "value",
+            source=source.kind,
         )
 
     def _by_user(self, source: _Source, row: Row, user: str | None) -> bool:
@@ -269,18 +261,9 @@ class HistoryService:
             return False
         return by_user(row.new, user, self.names(source.device.node_id if source.device else None))
 
-    def lock_user_sources(self, user: str, sources: dict[int, _Source]) -> dict[int, _Source]:
-        """Only the lock series, for a question about a lock user."""
-        return {sid: s for sid, s in sources.items() if s.kind == "lock"}
-
     def lock_targets(self, device_name: str | None, room: str | None) -> tuple[list[Device], str]:
         """The locks asked about with a user: the one named, those of a room, else every lock."""
-        if device_name or room:
-            return self.targets(device_name, room)
-        return self.targets(None, None, Capability.LOCK)
-
-    def period(self, text: str) -> Period:
-        return parse_period(text, self.now())
+        return self.targets(device_name, room, None if device_name or room else Capability.LOCK)
 
     def period_info(self, period: Period) -> PeriodInfo:
         return PeriodInfo(
@@ -292,7 +275,7 @@ class HistoryService:
     # ---- history ----------------------------------------------------------------------------------
 
     async def history(self, args: HistoryArgs) -> HistoryResult:
-        period = self.period(args.period)
+        period = parse_period(args.period, self.now())
         if args.user:
             devices, _ = self.lock_targets(args.deviceName, args.room)
             return await self.history_of(devices, args.user, period, args.limit, user=args.user)
@@ -319,8 +302,8 @@ class HistoryService:
     ) -> HistoryResult:
         store = await self.store()
         sources = self._sources(store, devices, gateway=gateway)
-        if user is not None:
-            sources = self.lock_user_sources(user, sources)
+        if user is not None:  # a question about a lock user: only the lock series
+            sources = {sid: s for sid, s in sources.items() if s.kind == "lock"}
         keys = [d.key for d in devices] if user is None else []
         start, end = period.start_ms, period.end_ms + 1
 
@@ -344,21 +327,15 @@ class HistoryService:
                 events.append((row.at, self._event(source, row)))
         names = {d.key: d.name for d in devices}  # the name people use now, as value events have it
         for o in outcomes:
-            text = f"was told to {o.action.replace('_', ' ')} ({o.outcome.replace('_', ' ')})"
-            events.append(
-                (
-                    o.at,
-                    HistoryEvent(
-                        at=self.iso(o.at),
-                        device=names.get(o.device_key or "", o.device),
-                        deviceKey=o.device_key,
-                        what=text,
-                        value=o.value,
-                        state=None,
-                        source="command",
-                    ),
-                )
+            event = HistoryEvent(
+                at=self.iso(o.at),
+                device=names.get(o.device_key or "", o.device),
+                deviceKey=o.device_key,
+                what=f"was told to {o.action.replace('_', ' ')} ({o.outcome.replace('_', ' ')})",
+                value=o.value,
+                source="command",
             )
+            events.append((o.at, event))
         events.sort(key=lambda e: e[0])
         truncated = len(events) > limit
         events = events[-limit:]
@@ -479,7 +456,7 @@ class HistoryService:
         store = await self.store()
         sources = self._sources(store, devices, gateway=gateway_state and user is None)
         if user is not None:
-            sources = self.lock_user_sources(user, sources)
+            sources = {sid: s for sid, s in sources.items() if s.kind == "lock"}
         if gateway_state:
             sources = {
                 sid: s for sid, s in sources.items() if s.kind == "gateway" and s.key == "client_online"
@@ -499,8 +476,6 @@ class HistoryService:
             for row in rows:
                 source = wanted_sources[row.series]
                 if id(row) in echoes or not self._by_user(source, row, user):
-                    continue
-                if source.kind == "value" and _is_numeric(source.value, row.new):
                     continue
                 if (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
                     continue
@@ -528,9 +503,8 @@ class HistoryService:
         who = f"{found.device} " if found.device else ""  # a gateway phrase names its own subject
         ago_text = "just now" if elapsed < 5 else f"{ago(elapsed)} ago"
         summary = f"The last time {who}{found.what} was {when(self.dt(found_at), now)}, {ago_text}."
-        if (
-            found.source == "lock"
-        ):  # "Back Door Lock was unlocked with the keypad by Cleaner (user 3) at 14:02, …"
+        # "Back Door Lock was unlocked with the keypad by Cleaner (user 3) at 14:02, …"
+        if found.source == "lock":
             summary = f"{found.device or 'The lock'} {found.what} {when(self.dt(found_at), now)}, {ago_text}."
         if found.press is not None:  # "Button 2 on WallMote was held at 20:14, 5 minutes ago."
             subject = found.what.removesuffix(f" was {found.press}")
@@ -545,13 +519,11 @@ class HistoryService:
     def _lock_user_names(self) -> list[str]:
         known: list[str] = []
         for node in self.inventory.nodes.values():
-            users = getattr(node.access, "users", None) if node.access is not None else None
-            if not users or not self.devices.visible_node(node.id):
-                continue
-            for entry in users.values() if isinstance(users, dict) else users:
-                name = user_name(node, getattr(entry, "user_id", None))
-                if name and name not in known:
-                    known.append(name)
+            if node.access is not None and self.devices.visible_node(node.id):
+                for entry in node.access.users:  # a `LockUsers`, set by the gateway
+                    name = user_name(node, entry.user_id)
+                    if name and name not in known:
+                        known.append(name)
         return known
 
     def _known_users(self, user: str) -> str:
@@ -617,7 +589,7 @@ def _idle_notice(source: _Source, row: Row) -> bool:
     return (
         source.kind == "value"
         and value is not None
-        and value.command_class == CC_NOTIFICATION
+        and value.command_class == zc.NOTIFICATION
         and row.new == 0
     )
 
@@ -636,7 +608,7 @@ def _lock_echoes(sources: dict[int, _Source], rows: Sequence[Row]) -> set[int]:
     for row in rows:
         source = sources[row.series]
         value = source.value
-        if source.kind != "value" or value is None or value.command_class != CC_DOOR_LOCK:
+        if source.kind != "value" or value is None or value.command_class != zc.DOOR_LOCK:
             continue
         if value.property != "currentMode" or source.device is None:
             continue

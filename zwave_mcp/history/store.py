@@ -216,9 +216,8 @@ class Store:
         self.home = LEGACY_HOME  # `use_home` names the home this store answers for
         self._writer = writer
         self._reader = reader
-        self._shared = writer is reader
         self._write_lock = threading.Lock()
-        self._read_lock = self._write_lock if self._shared else threading.Lock()
+        self._read_lock = self._write_lock if writer is reader else threading.Lock()
         self.series_ids = SeriesIds()
 
     @classmethod
@@ -250,8 +249,7 @@ class Store:
         w.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
         # The version is read and the file migrated under one write lock: two servers starting on an old
         # file at once migrate it once.
-        w.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(w, "BEGIN IMMEDIATE"):
             row = w.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is not None and row[0] == "2":
                 for statement in MIGRATE_2_TO_3.split(";"):
@@ -260,10 +258,6 @@ class Store:
                 log.info("history store migrated to schema 3 (homes)", extra={"path": self.path})
             elif row is not None and row[0] != str(SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"schema version {row[0]} is not {SCHEMA_VERSION}")
-        except BaseException:
-            w.execute("ROLLBACK")
-            raise
-        w.execute("COMMIT")
         w.executescript(SCHEMA)
         if row is None:
             w.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
@@ -373,8 +367,8 @@ class Store:
                 )
 
     @contextmanager
-    def _transaction(self, conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-        conn.execute("BEGIN")
+    def _transaction(self, conn: sqlite3.Connection, begin: str = "BEGIN") -> Iterator[sqlite3.Connection]:
+        conn.execute(begin)
         try:
             yield conn
         except BaseException:
@@ -407,11 +401,10 @@ class Store:
                 edge = w.execute(
                     "SELECT at FROM changes ORDER BY at LIMIT 1 OFFSET ?", (max(1, total // 10),)
                 ).fetchone()
-                gone = w.execute("DELETE FROM changes WHERE at < ?", (edge[0] if edge else 2**62,)).rowcount
+                cut = edge[0] if edge else 2**62
+                gone = w.execute("DELETE FROM changes WHERE at < ?", (cut,)).rowcount
                 if gone == 0:  # one instant holds a tenth of everything: take that instant too
-                    gone = w.execute(
-                        "DELETE FROM changes WHERE at <= ?", (edge[0] if edge else 2**62,)
-                    ).rowcount
+                    gone = w.execute("DELETE FROM changes WHERE at <= ?", (cut,)).rowcount
                 deleted += gone
         return deleted
 

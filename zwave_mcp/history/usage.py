@@ -13,7 +13,7 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.history import energy as energy_math
 from zwave_mcp.history.models import DeviceEnergy, EnergyArgs, EnergyResult
-from zwave_mcp.history.periods import Period
+from zwave_mcp.history.periods import Period, parse_period
 from zwave_mcp.history.service import cap
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 async def energy(service: HistoryService, args: EnergyArgs) -> EnergyResult:
-    period = service.period(args.period)
+    period = parse_period(args.period, service.now())
     devices, label = service.targets(args.deviceName, args.room, None)
     meters = [
         (d, [v for v in d.readings.get(Capability.METER, []) if (v.unit or "").lower() == "kwh"])

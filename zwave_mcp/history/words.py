@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
@@ -18,15 +18,6 @@ from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
 
-CC_BINARY_SWITCH = zc.BINARY_SWITCH
-CC_MULTILEVEL_SWITCH = zc.MULTILEVEL_SWITCH
-CC_BINARY_SENSOR = zc.BINARY_SENSOR
-CC_MULTILEVEL_SENSOR = zc.MULTILEVEL_SENSOR
-CC_METER = zc.METER
-CC_DOOR_LOCK = zc.DOOR_LOCK
-CC_BARRIER = zc.BARRIER_OPERATOR
-CC_NOTIFICATION = zc.NOTIFICATION
-CC_BATTERY = zc.BATTERY
 OPENINGS = ("door", "window", "tilt")  # binary sensor types whose alarm is "opened"
 
 # Words someone asks "when did it last …" with; each names a state a change can reach ("any": anything).
@@ -56,7 +47,6 @@ LastState = Literal[
     "jammed",
     "glass_break",
 ]
-STATES: tuple[str, ...] = tuple(s for s in get_args(LastState) if s != "any")
 STATUS_PHRASES = {
     "Dead": ("went dead", "dead"),
     "Alive": ("came back", "alive"),
@@ -69,7 +59,7 @@ STATUS_PHRASES = {
 @dataclass(frozen=True, slots=True)
 class Phrase:
     text: str  # "was unlocked"
-    state: str | None  # one of STATES, or None
+    state: str | None  # one of LastState's words, or None
     shown: Any  # the value in words or a number, for the structured result
 
 
@@ -118,33 +108,30 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     lowered_label = spoken_label(label)
     text = value.state_text(raw)
     unit = f" {value.unit}" if value.unit else ""
-    if cc == CC_DOOR_LOCK and value.property == "currentMode":
+    if cc == zc.DOOR_LOCK and value.property == "currentMode":
         if raw == 255 or (text and text.lower() == "secured"):
             return Phrase("was locked", "locked", "locked")
         if raw == 0 or (text and "unsecured" in text.lower()):
             return Phrase("was unlocked", "unlocked", "unlocked")
     if cc == zc.LOCK and value.property == "locked" and isinstance(raw, bool):  # the old Lock command class
-        return (
-            Phrase("was locked", "locked", "locked")
-            if raw
-            else Phrase("was unlocked", "unlocked", "unlocked")
-        )
-    if cc == CC_DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
+        state = "locked" if raw else "unlocked"
+        return Phrase(f"was {state}", state, state)
+    if cc == zc.DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
         state = _open_close(raw)
         if state:
             return Phrase(f"was {state}", state, state)
-    if cc == CC_BINARY_SWITCH and isinstance(raw, bool):
+    if cc == zc.BINARY_SWITCH and isinstance(raw, bool):
         return Phrase(f"was turned {'on' if raw else 'off'}", "on" if raw else "off", "on" if raw else "off")
-    if cc == CC_MULTILEVEL_SWITCH and is_number(raw):
+    if cc == zc.MULTILEVEL_SWITCH and is_number(raw):
         if raw == 0:
             return Phrase("was turned off", "off", 0)
         return Phrase(f"was set to {min(int(raw), 100)} %", "on", raw)
-    if cc == CC_BARRIER and text:
+    if cc == zc.BARRIER_OPERATOR and text:
         state = _open_close(text)
         return Phrase(f"was {state or text.lower()}", state, text)
-    if cc in (CC_NOTIFICATION, CC_BINARY_SENSOR) and (said := _binary_sensor(value, raw, text)) is not None:
+    if cc in (zc.NOTIFICATION, zc.BINARY_SENSOR) and (said := _binary_sensor(value, raw, text)) is not None:
         return said
-    if cc == CC_NOTIFICATION:
+    if cc == zc.NOTIFICATION:
         if text:
             lowered = text.lower()
             if "motion" in lowered and "idle" not in lowered:
@@ -157,7 +144,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
             return Phrase(f"reported {lowered}", None, text)
         if raw == 0:
             return Phrase(f"{lowered_label} went idle", None, 0)
-    if cc == CC_BINARY_SENSOR and isinstance(raw, bool):
+    if cc == zc.BINARY_SENSOR and isinstance(raw, bool):
         if "motion" in lowered_label:
             return Phrase("detected motion" if raw else "motion stopped", "motion" if raw else None, raw)
         if "door" in lowered_label or "window" in lowered_label:

@@ -20,14 +20,12 @@ def _statistics(raw: Any) -> Statistics | None:
         value = raw.get(key)
         return value if is_number(value) else None
 
-    dropped = [number("commandsDroppedRX"), number("commandsDroppedTX")]
+    dropped = [d for d in (number("commandsDroppedRX"), number("commandsDroppedTX")) if d is not None]
     return Statistics(
         roundTripMs=number("rtt"),
         commandsSent=number("commandsTX"),
         commandsReceived=number("commandsRX"),
-        commandsDropped=sum(d for d in dropped if d is not None)
-        if any(d is not None for d in dropped)
-        else None,
+        commandsDropped=sum(dropped) if dropped else None,
         timeouts=number("timeoutResponse"),
         lastSeen=raw.get("lastSeen") if isinstance(raw.get("lastSeen"), str) else None,
         signalDbm=number("rssi"),
@@ -58,10 +56,9 @@ def node_details(node: ZNode, device: Device, neighbours: list[int] | None, now_
     security = _security_words(details.get("security"))
     wake = _int_value(node, WAKE_UP, "wakeUpInterval") if _power(node) == "sleeping" else None
     battery = _int_value(node, BATTERY, "level")
-    parts = [f"{device.name} (node {node.id}) is a {_power(node)} device"]
+    sentence = f"{device.name} (node {node.id}) is a {_power(node)} device"
     if node.manufacturer:
-        parts.append(f"by {node.manufacturer}")
-    sentence = " ".join(parts)
+        sentence += f" by {node.manufacturer}"
     facts = []
     if node.firmware_version:
         facts.append(f"firmware {node.firmware_version}")

@@ -7,14 +7,12 @@ effect of a change, then confirms (`Policy.tokens` or elicitation), limits (`Pol
 (`Policy.audit`). Tools check free text with `check_text_argument` before resolving anything.
 """
 
-from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.audit import AUDIT_LOGGER, AuditEvent, AuditLog
-from zwave_mcp.policy.core import TOKEN_PARAMETER, Decision, Policy, Verdict
+from zwave_mcp.policy.core import TOKEN_PARAMETER, Policy, Verdict
 from zwave_mcp.policy.outcome import Outcome
-from zwave_mcp.policy.ratelimit import RateLimiter, RateRefusal
-from zwave_mcp.policy.sensitive import SafeBand, describe_action
-from zwave_mcp.policy.settings import PolicyConfig, load_policy_file
-from zwave_mcp.policy.terms import DeviceList, PolicyDevice, Term, TermError, parse_terms
+from zwave_mcp.policy.ratelimit import RateLimiter
+from zwave_mcp.policy.settings import PolicyConfig
+from zwave_mcp.policy.terms import TermError, parse_terms
 from zwave_mcp.policy.text import InvalidArgument, check_json_argument, check_text_argument
 from zwave_mcp.policy.tokens import ConfirmationTokens, canonical_value
 
@@ -24,24 +22,15 @@ __all__ = [
     "AuditEvent",
     "AuditLog",
     "ConfirmationTokens",
-    "Decision",
-    "DeviceList",
     "InvalidArgument",
     "Outcome",
     "Policy",
     "PolicyConfig",
-    "PolicyDevice",
     "RateLimiter",
-    "RateRefusal",
-    "SafeBand",
-    "Term",
     "TermError",
     "Verdict",
     "canonical_value",
     "check_json_argument",
     "check_text_argument",
-    "describe_action",
-    "load_policy_file",
-    "normalize_action",
     "parse_terms",
 ]

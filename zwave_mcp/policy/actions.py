@@ -69,13 +69,9 @@ ACTION_ALIASES: dict[str, str] = {
 _SEPARATORS = re.compile(r"[\s\-]+")
 
 
-def action_key(action: str) -> str:
-    """ "Set-Temperature " → "set_temperature" (no alias applied)."""
-    return _SEPARATORS.sub("_", action.strip().casefold())
-
-
 def normalize_action(action: str) -> str:
     """The action name for a word people use: "turn on" → "on", "brightness" → "set_level"; other words
-    come back in their normalized form (the caller decides whether they are known)."""
-    key = action_key(action)
+    come back in their normalized form, " Set-Temperature " → "set_temperature" (the caller decides
+    whether they are known)."""
+    key = _SEPARATORS.sub("_", action.strip().casefold())
     return ACTION_ALIASES.get(key, key)

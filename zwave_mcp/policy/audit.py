@@ -73,13 +73,6 @@ class AuditLog:
         self._wall_clock = wall_clock
         self._logger = logging.getLogger(AUDIT_LOGGER)
         self._logger.setLevel(logging.INFO)
-        self._listeners: list[Callable[[dict[str, Any]], None]] = []
-
-    def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
-        """`listener(fields)` gets every audit line as written (the write gate's records, and the lines of
-        calls that ended before it); returns an unsubscribe. A failing listener is logged, never raised."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def __call__(self, event: AuditEvent) -> dict[str, Any]:
         """Emit one line; returns the fields written (handy for callers and tests)."""
@@ -91,11 +84,6 @@ class AuditLog:
         if self.file is not None:
             stamped = {"time": datetime.fromtimestamp(self._wall_clock(), UTC).isoformat(), **fields}
             self._append(json.dumps(stamped, ensure_ascii=False, default=str) + "\n")
-        for listener in list(self._listeners):
-            try:
-                listener(fields)
-            except Exception:
-                log.warning("an audit listener failed", exc_info=True)
         return fields
 
     def _append(self, line: str) -> None:

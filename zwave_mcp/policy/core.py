@@ -26,8 +26,8 @@ from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.audit import AuditEvent, AuditLog
 from zwave_mcp.policy.ratelimit import RateLimiter
 from zwave_mcp.policy.sensitive import describe_action, sensitivity
-from zwave_mcp.policy.settings import PolicyConfig
-from zwave_mcp.policy.terms import NamedBy, PolicyDevice, device_label
+from zwave_mcp.policy.settings import LIST_KEYS, PolicyConfig
+from zwave_mcp.policy.terms import DeviceList, NamedBy, PolicyDevice, device_label
 from zwave_mcp.policy.tokens import ConfirmationTokens
 
 READ_ONLY_SOURCE = "ZWAVE_MCP_READ_ONLY"
@@ -66,10 +66,6 @@ class Decision:
         return self.verdict is Verdict.NEEDS_CONFIRMATION
 
 
-def _refused(action_text: str, message: str, **extra: Any) -> Decision:
-    return Decision(Verdict.REFUSED, action_text, message=message, **extra)
-
-
 class Policy:
     """Built once at start from `Settings`; `clock` (monotonic seconds) and `token_factory` for tests."""
 
@@ -79,24 +75,19 @@ class Policy:
         *,
         clock: Callable[[], float] = time.monotonic,
         token_factory: Callable[[], str] | None = None,
-        audit_log: AuditLog | None = None,
-        rate_window_s: float = 60.0,
     ) -> None:
         self.config = config or PolicyConfig()
         token_kw: dict[str, Any] = {} if token_factory is None else {"token_factory": token_factory}
         self.tokens = ConfirmationTokens(ttl_s=self.config.confirm_token_ttl, clock=clock, **token_kw)
         self.rates = RateLimiter(
-            per_device=self.config.rate_limit_device,
-            overall=self.config.rate_limit_total,
-            window_s=rate_window_s,
-            clock=clock,
+            per_device=self.config.rate_limit_device, overall=self.config.rate_limit_total, clock=clock
         )
-        self.audit_log = audit_log or AuditLog(self.config.audit_file)
+        self.audit_log = AuditLog(self.config.audit_file)
 
     @classmethod
-    def from_settings(cls, settings: Settings, **kwargs: Any) -> Policy:
+    def from_settings(cls, settings: Settings) -> Policy:
         """Raises `ConfigError` for a bad list entry, band or policy file."""
-        return cls(PolicyConfig.from_settings(settings), **kwargs)
+        return cls(PolicyConfig.from_settings(settings))
 
     # --- what may be seen and changed -----------------------------------------------------------
 
@@ -120,10 +111,7 @@ class Policy:
     def _device_refusal(self, device: PolicyDevice, action_text: str) -> str | None:
         cfg = self.config
         if cfg.read_only:
-            return (
-                f"Refused to {action_text}: zwave-mcp runs in read-only mode ({READ_ONLY_SOURCE}), "
-                "so nothing can be switched or set; reading devices still works."
-            )
+            return self.read_only_refusal(action_text)
         if not self.visible(device):
             return (
                 f"Refused to change this device: the policy hides it ({cfg.hide.source}), "
@@ -175,7 +163,7 @@ class Policy:
         """
         refusal = self._device_refusal(device, action_text)
         if refusal is not None:
-            return _refused(action_text, refusal)
+            return Decision(Verdict.REFUSED, action_text, message=refusal)
         cfg = self.config
         why = sensitivity(
             device,
@@ -189,13 +177,11 @@ class Policy:
         if why is None:
             return Decision(Verdict.ALLOWED, action_text)
         if cfg.forbid_sensitive:
-            return _refused(
-                action_text,
+            message = (
                 f"Refused to {action_text}: {why}, and sensitive actions are switched off by policy "
-                f"({FORBID_SOURCE}); do it at the device itself instead.",
-                why=why,
-                sensitive=True,
+                f"({FORBID_SOURCE}); do it at the device itself instead."
             )
+            return Decision(Verdict.REFUSED, action_text, message=message, why=why, sensitive=True)
         return Decision(Verdict.NEEDS_CONFIRMATION, action_text, why=why, sensitive=True)
 
     def read_only_refusal(self, action_text: str) -> str | None:
@@ -208,14 +194,9 @@ class Policy:
 
     def unmatched_entries(self, devices: list[Any]) -> list[str]:
         """List entries that match no device ("'Garage Doorz' in ZWAVE_MCP_DENY matches no device")."""
-        cfg = self.config
         problems = []
-        for name, lst in (
-            ("allow", cfg.allow),
-            ("deny", cfg.deny),
-            ("hide", cfg.hide),
-            ("confirm_devices", cfg.confirm_devices),
-        ):
+        for name in LIST_KEYS:
+            lst: DeviceList = getattr(self.config, name)
             for term in lst.terms:
                 if not lst.names_any(term, devices):
                     problem = f"'{term.text}' on the {name} list ({lst.source}) matches no device"

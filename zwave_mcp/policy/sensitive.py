@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Collection
 from dataclasses import dataclass
 
 from zwave_mcp.names import words_of
@@ -99,10 +98,6 @@ def describe_action(device: PolicyDevice, action: str, value: object = None, uni
         return f"set {label} to {format_value(value, unit)}"
     words = action.replace("_", " ")
     return f"{words} {label}" + (f" to {format_value(value, unit)}" if value is not None else "")
-
-
-def _has(capabilities: Collection[str], *needles: str) -> bool:
-    return any(n in str(c).casefold() for c in capabilities for n in needles)
 
 
 # A cover or a switch (relay) whose name or product says one of these words can open a way in ("Garage
@@ -199,7 +194,8 @@ def sensitivity(
         return "it can shut off the supply to the house"
     if words & ADMIN_ACTIONS:
         return "it changes how the Z-Wave network or the device is set up"
-    if words & ALARM_OFF_ACTIONS or (_has(caps, "alarm", "siren") and words & _ALARM_OFF_ON_ALARM):
+    alarm = any("alarm" in c or "siren" in c for c in caps)
+    if words & ALARM_OFF_ACTIONS or (alarm and words & _ALARM_OFF_ON_ALARM):
         return "it can switch off an alarm"
     if words & TEMPERATURE_ACTIONS:
         number = as_number(value)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,23 +64,13 @@ class PolicyConfig:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> PolicyConfig:
-        """Raises `ConfigError` (one line naming the setting) for anything unusable."""
+        """Merge defaults < file < env/flags (`given`), with the safety exceptions in the module docstring.
+        Raises `ConfigError` (one line naming the setting) for anything unusable."""
         given = {name: getattr(settings, name) for name in settings.model_fields_set if name in FILE_KEYS}
         path: Path | None = settings.policy_file
         from_file = load_policy_file(path) if path is not None else {}
+        file_label = path.name if path else ""
         defaults = {name: getattr(settings, name) for name in FILE_KEYS}
-        return cls.from_sources(defaults, given, from_file, file_label=path.name if path else "")
-
-    @classmethod
-    def from_sources(
-        cls,
-        defaults: Mapping[str, Any],
-        given: Mapping[str, Any],
-        from_file: Mapping[str, Any],
-        *,
-        file_label: str = "",
-    ) -> PolicyConfig:
-        """Merge defaults < file < env/flags (`given`), with the safety exceptions in the module docstring."""
 
         def pick(name: str) -> tuple[Any, str]:
             if name in given:
@@ -99,9 +88,7 @@ class PolicyConfig:
                 else:
                     value, source = pick(name)
                     terms = parse_terms(_as_list(value))
-            except TermError as exc:
-                raise ConfigError(f"{name} ({pick(name)[1]}): {exc.message}") from None
-            except ConfigError as exc:
+            except (TermError, ConfigError) as exc:
                 raise ConfigError(f"{name} ({pick(name)[1]}): {exc}") from None
             lists[name] = DeviceList(terms, source)
         try:
@@ -172,12 +159,11 @@ def load_policy_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{label}: cannot read it ({exc.strerror})") from None
     if len(raw) > POLICY_FILE_MAX_BYTES:
         raise ConfigError(f"{label}: larger than {POLICY_FILE_MAX_BYTES} bytes")
+    toml = path.suffix.lower() == ".toml"
     try:
-        data: Any = tomllib.loads(raw.decode("utf-8")) if path.suffix.lower() == ".toml" else loads_json(raw)
+        data: Any = tomllib.loads(raw.decode("utf-8")) if toml else loads_json(raw)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ConfigError(
-            f"{label}: not valid {'TOML' if path.suffix.lower() == '.toml' else 'JSON'} ({exc})"
-        ) from None
+        raise ConfigError(f"{label}: not valid {'TOML' if toml else 'JSON'} ({exc})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{label}: must hold an object of settings")
     unknown = sorted(set(data) - FILE_KEYS)

@@ -91,10 +91,9 @@ class Term:
 
     def matches(self, device: PolicyDevice) -> bool:
         field, value = self.field, self.value
-        if field in ("any", "node") and _NODE_KEY.fullmatch(value.replace(" ", ".")):
-            key = value.replace(" ", ".")
-            if key == device.key or key == str(device.node_id):
-                return True
+        key = value.replace(" ", ".")  # "11 2" is how "11.2" reads once normalized
+        if field in ("any", "node") and _NODE_KEY.fullmatch(key) and key in (device.key, str(device.node_id)):
+            return True
         if field == "node":
             return False
         if field in ("any", "name") and value in names_of(device):

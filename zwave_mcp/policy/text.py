@@ -13,8 +13,7 @@ import unicodedata
 from typing import Any
 
 from zwave_mcp.errors import UserError
-from zwave_mcp.safetext import BIDI_CONTROLS as _BIDI_CONTROLS
-from zwave_mcp.safetext import json_kind
+from zwave_mcp.safetext import BIDI_CONTROLS, json_kind
 
 DEFAULT_MAX_LEN = 200
 DEFAULT_MAX_BYTES = 4096
@@ -25,25 +24,19 @@ class InvalidArgument(UserError):
     """A tool argument that is refused before any work is done with it."""
 
 
-def _forbidden(ch: str) -> bool:
-    return ch in _BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs")
-
-
 def check_text_argument(name: str, value: str, max_len: int = DEFAULT_MAX_LEN) -> str:
     """Return `value` unchanged if it is plain text of at most `max_len` characters, else raise."""
     if not isinstance(value, str):
-        raise InvalidArgument(f"Parameter '{name}' must be text, not {json_kind(value)}.", parameter=name)
+        raise InvalidArgument(f"Parameter '{name}' must be text, not {json_kind(value)}.")
     if len(value) > max_len:
         raise InvalidArgument(
-            f"Parameter '{name}' is too long ({len(value)} characters); at most {max_len} are accepted.",
-            parameter=name,
+            f"Parameter '{name}' is too long ({len(value)} characters); at most {max_len} are accepted."
         )
     for position, ch in enumerate(value):
-        if _forbidden(ch):
+        if ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs"):
             raise InvalidArgument(
                 f"Parameter '{name}' contains the control character U+{ord(ch):04X} at position {position + 1}; "
-                "use plain text.",
-                parameter=name,
+                "use plain text."
             )
     return value
 
@@ -56,8 +49,7 @@ def check_json_argument(
     def walk(v: Any, depth: int) -> None:
         if depth > max_depth:
             raise InvalidArgument(
-                f"Parameter '{name}' is nested too deeply; at most {max_depth} levels are accepted.",
-                parameter=name,
+                f"Parameter '{name}' is nested too deeply; at most {max_depth} levels are accepted."
             )
         if isinstance(v, str):
             check_text_argument(name, v, max_len=max_bytes)
@@ -73,13 +65,11 @@ def check_json_argument(
         size = len(json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8", "surrogatepass"))
     except (TypeError, ValueError, RecursionError):
         raise InvalidArgument(
-            f"Parameter '{name}' must be plain JSON data (text, numbers, true/false, lists, objects).",
-            parameter=name,
+            f"Parameter '{name}' must be plain JSON data (text, numbers, true/false, lists, objects)."
         ) from None
     if size > max_bytes:
         raise InvalidArgument(
-            f"Parameter '{name}' is too large ({size} bytes as JSON); at most {max_bytes} are accepted.",
-            parameter=name,
+            f"Parameter '{name}' is too large ({size} bytes as JSON); at most {max_bytes} are accepted."
         )
     walk(value, 0)
     return value

@@ -135,21 +135,18 @@ class ConfirmationTokens:
             if entry is None or not hmac.compare_digest(entry.digest, digest):
                 raise PolicyRefusal(
                     "That confirmation token is not one this server issued (tokens are forgotten on restart), "
-                    "so nothing was done; ask for the action again without a token to get a new one.",
-                    token_problem="unknown",
+                    "so nothing was done; ask for the action again without a token to get a new one."
                 )
             if entry.used:
                 raise PolicyRefusal(
                     f"That confirmation token was already used (for {entry.label}) and works only once, "
-                    "so nothing was done; ask for the action again without a token to get a new one.",
-                    token_problem="used",
+                    "so nothing was done; ask for the action again without a token to get a new one."
                 )
             entry.used = True  # any presentation spends it, matching or not
             if now >= entry.expires_at:
                 raise PolicyRefusal(
                     f"That confirmation token expired (tokens last {self.ttl_s:g} s), so nothing was done; "
-                    "ask for the action again without a token to get a new one.",
-                    token_problem="expired",
+                    "ask for the action again without a token to get a new one."
                 )
             wrong = [
                 what
@@ -164,8 +161,7 @@ class ConfirmationTokens:
                 raise PolicyRefusal(
                     f"That confirmation token was issued for {entry.label}, not for this "
                     f"{_join(wrong)}, so nothing was done and the token is now cancelled; "
-                    "ask for the action you want without a token to get a new one.",
-                    token_problem="mismatch",
+                    "ask for the action you want without a token to get a new one."
                 )
 
     def give_back(self, token: str) -> None:

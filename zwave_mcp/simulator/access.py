@@ -23,13 +23,13 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.simulator.host import arg, found_node
+from zwave_mcp.simulator.house import Node, value_key
 
 if TYPE_CHECKING:
     from zwave_mcp.simulator.admin_api import AdminHost
     from zwave_mcp.simulator.host import Respond, SimulatorHost
 
-Node = dict[str, Any]
 USER_CODE = 99
 PIN_CODE = 1
 PASSWORD = 2
@@ -46,10 +46,6 @@ MANUAL_ONLY = "Only PIN and password credentials can be entered manually"
 _UC_CODE = re.compile(r"[0-9]{4,10}")
 # SetUserResult / SetCredentialResult (zwave-js).
 OK, ADD_REJECTED, MODIFY_REJECTED, DUPLICATE, WRONG_USER, NO_REPORT = 0, 1, 2, 3, 6, 255
-
-
-def _arg(args: list[Any], index: int) -> Any:
-    return args[index] if index < len(args) else None
 
 
 def is_user_code(node: Node) -> bool:
@@ -106,8 +102,7 @@ def _user_code_caps(node: Node) -> dict[str, Any]:
 
 
 def _uc_value(node: Node, prop: str, slot: int) -> dict[str, Any] | None:
-    value: dict[str, Any] | None = node.get("values", {}).get(value_key(USER_CODE, 0, prop, slot))
-    return value
+    return node.get("values", {}).get(value_key(USER_CODE, 0, prop, slot))
 
 
 def _sync_user_code(node: Node) -> None:
@@ -134,23 +129,18 @@ def state(node: Node) -> dict[str, Any]:
         _sync_user_code(node)
     else:
         _endpoint(node)
-    access: dict[str, Any] = node["accessControl"]
-    return access
+    return node["accessControl"]
 
 
 def _node(sim: AdminHost, args: list[Any]) -> Node:
-    node_id = _arg(args, 0)
-    node = sim.node(node_id)
-    if node is None:
-        raise RuntimeError(f"Node {node_id} not found")
+    node = found_node(sim, arg(args, 0))
     if not supports(node):
-        raise RuntimeError(f"Node {node_id} does not support access control")
+        raise RuntimeError(f"Node {node['id']} does not support access control")
     return node
 
 
 def _caps(node: Node) -> dict[str, Any]:
-    caps: dict[str, Any] = _endpoint(node)["capabilities"]
-    return caps
+    return _endpoint(node)["capabilities"]
 
 
 def _pin_caps(node: Node) -> dict[str, Any]:
@@ -165,6 +155,12 @@ def _check_credential_type(node: Node, kind: Any) -> None:
         raise RuntimeError(MANUAL_ONLY)
     if kind != PIN_CODE:
         raise RuntimeError("Credential type Password is not supported by this node (ZW0322)")
+
+
+def _user_code(data: Any) -> str:
+    if not isinstance(data, str) or not _UC_CODE.fullmatch(data):
+        raise RuntimeError(CODE_RULE)
+    return data
 
 
 def _check_user_id(node: Node, user_id: Any) -> int:
@@ -209,46 +205,35 @@ def _uc_status(node: Node, slot: int) -> int:
 
 # ---------------------------------------------------------------------- handlers
 def _get_state(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node_id = _arg(args, 0)
-    node = sim.node(node_id)
-    if node is None:
-        raise RuntimeError(f"Node {node_id} not found")
+    node = found_node(sim, arg(args, 0))
     respond(state(node), delay=sim.timing.api_reply)  # zwave-js's cache: no radio traffic
 
 
-def _refresh_users(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args)
-    per_slot = len(_slots(node)) if is_user_code(node) else 2  # User Code: one Get per slot
+def _refresh(listed: str) -> Callable[[AdminHost, list[Any], Respond], None]:
+    """`accessControlRefreshUsers` ("users") or `…Credentials` ("credentials"): read from the lock again."""
 
-    def done() -> None:
-        sim.touch(node)
-        respond(state(node)["endpoints"][0]["users"])
+    def handler(sim: AdminHost, args: list[Any], respond: Respond) -> None:
+        node = _node(sim, args)
+        per_slot = len(_slots(node)) if is_user_code(node) else 2  # User Code: one Get per slot
 
-    sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
+        def done() -> None:
+            sim.touch(node)
+            respond(state(node)["endpoints"][0][listed])
 
+        sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
 
-def _refresh_credentials(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args)
-    per_slot = len(_slots(node)) if is_user_code(node) else 2
-
-    def done() -> None:
-        sim.touch(node)
-        respond(state(node)["endpoints"][0]["credentials"])
-
-    sim.radio.submit(sim.timing.poll * 0.55 * max(1, per_slot), done)
+    return handler
 
 
 def _add_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, options, credential = _arg(args, 2), _arg(args, 3) or {}, _arg(args, 4)
+    user_id, options, credential = arg(args, 2), arg(args, 3) or {}, arg(args, 4)
+    _check_user_id(node, user_id)
     if is_user_code(node):
-        _check_user_id(node, user_id)
         if not isinstance(credential, dict):
             raise RuntimeError(NEEDS_CREDENTIAL)
         _check_credential_type(node, credential.get("type"))
-        code = credential.get("data")
-        if not isinstance(code, str) or not _UC_CODE.fullmatch(code):
-            raise RuntimeError(CODE_RULE)
+        code = _user_code(credential.get("data"))
         status = 2 if options.get("active") is False else 1
 
         def stored() -> None:  # whatever the slot held: zwave-js does not look (recorded)
@@ -257,7 +242,6 @@ def _add_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
         sim.radio.submit(sim.timing.write_supervised, stored)
         return
-    _check_user_id(node, user_id)
     entry = _endpoint(node)
     if isinstance(credential, dict):
         _check_credential_type(node, credential.get("type"))
@@ -333,9 +317,9 @@ def _credential(sim: AdminHost, node: Node, user_id: int, slot: Any, data: Any, 
 
 def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, options = _arg(args, 2), _arg(args, 3) or {}
+    user_id, options = arg(args, 2), arg(args, 3) or {}
+    _check_user_id(node, user_id)
     if is_user_code(node):
-        _check_user_id(node, user_id)
         status = _uc_status(node, user_id)
         if status == 0:
             raise RuntimeError(SET_NEEDS_ADD)
@@ -348,7 +332,6 @@ def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
         sim.radio.submit(sim.timing.write_supervised, resent)
         return
-    _check_user_id(node, user_id)
     user = next((u for u in _endpoint(node)["users"] if u["userId"] == user_id), None)
 
     def stored() -> None:
@@ -369,16 +352,15 @@ def _set_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _set_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, kind, slot, data = _arg(args, 2), _arg(args, 3), _arg(args, 4), _arg(args, 5)
+    user_id, kind, slot, data = arg(args, 2), arg(args, 3), arg(args, 4), arg(args, 5)
     _check_credential_type(node, kind)
     if is_user_code(node):
         _check_user_id(node, user_id)
-        if not isinstance(data, str) or not _UC_CODE.fullmatch(data):
-            raise RuntimeError(CODE_RULE)
+        code = _user_code(data)
         status = _uc_status(node, user_id) or 1
 
         def stored() -> None:
-            _uc_set(sim, node, user_id, status, data)
+            _uc_set(sim, node, user_id, status, code)
             respond(OK)
 
         sim.radio.submit(sim.timing.write_supervised, stored)
@@ -392,7 +374,7 @@ def _set_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _delete_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id = _arg(args, 2)
+    user_id = arg(args, 2)
     if is_user_code(node):
         _check_user_id(node, user_id)
 
@@ -415,7 +397,7 @@ def _delete_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _delete_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    user_id, kind, slot = _arg(args, 2), _arg(args, 3), _arg(args, 4)
+    user_id, kind, slot = arg(args, 2), arg(args, 3), arg(args, 4)
     if is_user_code(node):
         _delete_user(sim, [args[0], 0, slot], respond)
         return
@@ -448,8 +430,8 @@ def _get_admin_code(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 HANDLERS: dict[str, Callable[[AdminHost, list[Any], Respond], None]] = {
     "accessControlGetState": _get_state,
-    "accessControlRefreshUsers": _refresh_users,
-    "accessControlRefreshCredentials": _refresh_credentials,
+    "accessControlRefreshUsers": _refresh("users"),
+    "accessControlRefreshCredentials": _refresh("credentials"),
     "accessControlAddUser": _add_user,
     "accessControlSetUser": _set_user,
     "accessControlSetCredential": _set_credential,

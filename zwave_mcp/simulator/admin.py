@@ -23,8 +23,8 @@ This module is the controller's state; `admin_api.py` answers the API calls with
 
 from __future__ import annotations
 
-import copy
 import hashlib
+import itertools
 import logging
 import threading
 from collections.abc import Callable
@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zwave_mcp.simulator import payloads
+from zwave_mcp.simulator.dumps import SECURITY_CLASS
 from zwave_mcp.simulator.host import Respond, SimulatorHost
-from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, captured_house
+from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, captured_house, renumbered
 from zwave_mcp.simulator.samples import config_values
 
 log = logging.getLogger(__name__)
@@ -42,12 +43,6 @@ log = logging.getLogger(__name__)
 # zwave-js enums (values as on the wire).
 STRATEGY_DEFAULT, STRATEGY_SMART_START, STRATEGY_INSECURE, STRATEGY_S0, STRATEGY_S2 = 0, 1, 2, 3, 4
 S2_UNAUTHENTICATED, S2_AUTHENTICATED, S2_ACCESS_CONTROL, S0_LEGACY = 0, 1, 2, 7
-SECURITY_NAMES = {
-    S2_UNAUTHENTICATED: "S2_Unauthenticated",
-    S2_AUTHENTICATED: "S2_Authenticated",
-    S2_ACCESS_CONTROL: "S2_AccessControl",
-    S0_LEGACY: "S0_Legacy",
-}
 INCLUSION_IDLE, INCLUSION_INCLUDING, INCLUSION_EXCLUDING = 0, 1, 2
 REMOVED_EXCLUDED, REMOVED_FAILED, REMOVED_REPLACED = 0, 2, 3
 QR_S2, QR_SMART_START = 0, 1
@@ -174,14 +169,15 @@ class Admin:
             self._later(self._leave)
 
     # -- helpers ------------------------------------------------------------------------------------
-    def _later(self, action: Callable[[], None], factor: float = 1.0) -> None:
+    def _later(self, action: Callable[[], object], delay: float | None = None) -> None:
+        """`action` after `delay` (default: one inclusion step), unless inclusion stopped meanwhile."""
         generation = self._generation
 
         def run() -> None:
             if generation == self._generation:
                 action()
 
-        self.sim.scheduler.call_later(self.sim.timing.inclusion_step * factor, run)
+        self.sim.scheduler.call_later(self.sim.timing.inclusion_step if delay is None else delay, run)
 
     def _event(self, name: str, *data: Any) -> None:
         self.sim.event("controller", name, list(data))
@@ -190,11 +186,7 @@ class Admin:
         return next((e for e in self.provisioning if e.get("dsk") == dsk), None)
 
     def _new_node_id(self) -> int:
-        used = set(self.sim.nodes)
-        candidate = 2
-        while candidate in used or candidate == BROADCAST_ID:
-            candidate += 1
-        return candidate
+        return next(i for i in itertools.count(2) if i not in self.sim.nodes and i != BROADCAST_ID)
 
     # -- inclusion ------------------------------------------------------------------------------------
     def start_inclusion(self, strategy: Any, options: Any, replace_id: int | None = None) -> bool:
@@ -227,18 +219,9 @@ class Admin:
             self._event("inclusion_started", secure)
             if self.waiting:
                 self._later(self._join)
-        self._arm_timeout(self.stop_inclusion)
-        return True
-
-    def _arm_timeout(self, stop: Callable[[], bool]) -> None:
-        generation = self._generation
-
-        def expire() -> None:
-            if generation == self._generation:
-                stop()
-
         # zwave-js-ui stops inclusion/exclusion after `commandsTimeout` (30 s by default).
-        self.sim.scheduler.call_later(self.sim.timing.inclusion_timeout, expire)
+        self._later(self.stop_inclusion, self.sim.timing.inclusion_timeout)
+        return True
 
     def stop_inclusion(self) -> bool:
         with self._lock:
@@ -371,21 +354,16 @@ class Admin:
             self.cnt_status = f"Node {node_id} added"
         self.sim.event("controller", "node_added", [payloads.node_summary(node)])
         log.info("simulated node %s added (security %s, low %s)", node_id, node.get("security"), low_security)
-        self._interview(node)
+        self.interview(node)
 
     def _build_node(self, device: NewDevice, node_id: int, security: int | None) -> Node:
         template = self.sim.nodes.get(device.template)
         if template is None:
             template = next(n for n in captured_house() if n["id"] == device.template)
-        node = copy.deepcopy(template)
+        node = renumbered(template, node_id)
         node.update(
-            id=node_id,
-            productId=node_id,
-            deviceId=f"{node.get('manufacturerId', 0)}-{node_id}-{node.get('productType', 0)}",
-            hexId=f"0xfff0 0x0100-0x{node_id:04x}",
-            productLabel=f"Unknown product 0x{node_id:04x}",
             isSecure=security is not None,
-            security=SECURITY_NAMES.get(security, "None") if security is not None else "None",
+            security=SECURITY_CLASS.get(-1 if security is None else security, "None"),
             supportsSecurity=True,
             neighbors=[],
             dsk=device.dsk if security is not None and security != S0_LEGACY else None,
@@ -401,18 +379,12 @@ class Admin:
             inited=False,
             interviewStage="ProtocolInfo",
         )
-        values: dict[str, Any] = {}
-        for key, value in node.get("values", {}).items():
-            value["nodeId"] = node_id
-            value["id"] = f"{node_id}-{key}"
-            values[key] = value
         if device.config_params:
-            values.update(config_values(node_id))
-        node["values"] = values
+            node.setdefault("values", {}).update(config_values(node_id))
         return node
 
     # -- interviews (also `refreshInfo`) -----------------------------------------------------------------
-    def _interview(self, node: Node) -> None:
+    def interview(self, node: Node) -> None:
         sim = self.sim
         with sim._lock:
             node.update(ready=False, interviewStage="ProtocolInfo", status="Alive")
@@ -441,9 +413,6 @@ class Admin:
             sim.scheduler.call_later(
                 sim.timing.interview_stage * (index + 1), stage(name, index == len(stages) - 1)
             )
-
-    def refresh_info(self, node: Node) -> None:
-        self._interview(node)
 
     # -- SmartStart --------------------------------------------------------------------------------------
     def provision(self, entry: Any) -> dict[str, Any]:
@@ -488,7 +457,7 @@ class Admin:
             self._event("exclusion_started")
             if self.leaving:
                 self._later(self._leave)
-        self._arm_timeout(self.stop_exclusion)
+        self._later(self.stop_exclusion, self.sim.timing.inclusion_timeout)  # `commandsTimeout` likewise
         return True
 
     def stop_exclusion(self) -> bool:
@@ -573,7 +542,7 @@ class Admin:
         state["respond"]({"results": results, "rating": rating, "targetNodeId": state["target"]})
 
     def rebuild_node(self, node: Node, respond: Respond) -> None:
-        ok = node.get("status") != "Dead" and not self.sim.jammed
+        ok = node.get("status") != "Dead"
         self.sim.radio.submit(self.sim.timing.route_rebuild, lambda: respond(ok))
 
     def begin_rebuild(self) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from zwave_mcp.simulator.admin import STRATEGY_S2, Admin, neighbours_of, parse_qr
-from zwave_mcp.simulator.host import Respond, SimulatorHost
+from zwave_mcp.simulator.host import Respond, SimulatorHost, arg, found_node, node_arg
 from zwave_mcp.simulator.house import CONTROLLER_ID, Node
 
 
@@ -17,65 +17,34 @@ class AdminHost(SimulatorHost, Protocol):
     admin: Admin
 
 
+Handler = Callable[[AdminHost, list[Any], Respond], None]
+
+
 # --------------------------------------------------------------------------- API handlers
-def _arg(args: list[Any], index: int) -> Any:
-    return args[index] if index < len(args) else None
-
-
-def _node(sim: AdminHost, args: list[Any], method: str) -> Node:
-    node = sim.node(_arg(args, 0))
-    if node is None:
-        raise RuntimeError(f"Cannot read properties of undefined (reading '{method}')")
-    return node
-
-
 def _real_node(sim: AdminHost, args: list[Any], method: str) -> Node:
-    node = _node(sim, args, method)
+    node = node_arg(sim, args, method)
     if node.get("virtual"):
         raise RuntimeError(f"Node {node['id']} is a virtual node")
     return node
 
 
-def _quick(sim: AdminHost, respond: Respond, result: Any = None, *, missing: bool = False) -> None:
-    if missing:
+def _answered(call: Callable[[AdminHost, list[Any]], Any]) -> Handler:
+    """A call the controller answers at once with what `call` returns."""
+    return lambda sim, args, respond: respond(call(sim, args), delay=sim.timing.api_reply)
+
+
+def _done(call: Callable[[AdminHost, list[Any]], None]) -> Handler:
+    """A call the controller carries out at once and answers without a result (zwave-js-ui's undefined)."""
+
+    def handler(sim: AdminHost, args: list[Any], respond: Respond) -> None:
+        call(sim, args)
         respond(delay=sim.timing.api_reply)
-    else:
-        respond(result, delay=sim.timing.api_reply)
 
-
-def _start_inclusion(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.start_inclusion(_arg(args, 0), _arg(args, 1)))
-
-
-def _stop_inclusion(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.stop_inclusion())
-
-
-def _start_exclusion(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.start_exclusion())
-
-
-def _stop_exclusion(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.stop_exclusion())
-
-
-def _grant(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    sim.admin.grant(_arg(args, 0))
-    _quick(sim, respond, missing=True)
-
-
-def _validate_dsk(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    sim.admin.validate_dsk(_arg(args, 0))
-    _quick(sim, respond, missing=True)
-
-
-def _abort_inclusion(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    sim.admin.abort_inclusion()
-    _quick(sim, respond, missing=True)
+    return handler
 
 
 def _parse_qr(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    parsed = parse_qr(_arg(args, 0))
+    parsed = parse_qr(arg(args, 0))
     node = next((n for n in sim.nodes.values() if n.get("dsk") == parsed["dsk"]), None)
     result: dict[str, Any] = {
         "parsed": parsed,
@@ -83,31 +52,16 @@ def _parse_qr(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     }
     if node is not None:
         result["nodeId"] = node["id"]
-    _quick(sim, respond, result)
-
-
-def _provision(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.provision(_arg(args, 0)))
-
-
-def _provisioning_entries(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, list(sim.admin.provisioning))
-
-
-def _unprovision(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    sim.admin.unprovision(_arg(args, 0))
-    _quick(sim, respond, missing=True)
+    respond(result, delay=sim.timing.api_reply)
 
 
 def _is_failed(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "isFailedNode")
+    node = node_arg(sim, args, "isFailedNode")
     sim.radio.submit(sim.timing.ping, lambda: respond(node.get("status") == "Dead"))
 
 
 def _remove_failed(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = sim.node(_arg(args, 0))
-    if node is None:
-        raise RuntimeError(f"Node {_arg(args, 0)} not found")
+    node = found_node(sim, arg(args, 0))
 
     def run() -> None:
         try:
@@ -121,88 +75,63 @@ def _remove_failed(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 
 def _replace_failed(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = sim.node(_arg(args, 0))
+    node = sim.node(arg(args, 0))
     if node is None or node.get("status") != "Dead":
         raise RuntimeError("The node could not be replaced because it has not failed (ZW0361)")
-    strategy = _arg(args, 1)
-    options = _arg(args, 2) if isinstance(_arg(args, 2), dict) else {}
-    _quick(
-        sim,
-        respond,
-        sim.admin.start_inclusion(STRATEGY_S2 if strategy is None else strategy, options, int(node["id"])),
-    )
-
-
-def _refresh_info(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "refreshInfo")
-    sim.admin.refresh_info(node)
-    _quick(sim, respond, missing=True)
+    strategy = arg(args, 1)
+    options = arg(args, 2) if isinstance(arg(args, 2), dict) else {}
+    added = sim.admin.start_inclusion(STRATEGY_S2 if strategy is None else strategy, options, int(node["id"]))
+    respond(added, delay=sim.timing.api_reply)
 
 
 def _lifeline(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _real_node(sim, args, "checkLifelineHealth")
-    rounds = _arg(args, 1) if isinstance(_arg(args, 1), int) else 5
+    rounds = arg(args, 1) if isinstance(arg(args, 1), int) else 5
     sim.admin.health_check(node, CONTROLLER_ID, rounds, lambda r: respond(r), lifeline=True)
 
 
 def _route(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _real_node(sim, args, "checkRouteHealth")
-    target = _arg(args, 1)
-    if sim.node(target) is None:
-        raise RuntimeError(f"Node {target} not found")
-    rounds = _arg(args, 2) if isinstance(_arg(args, 2), int) else 5
-    sim.admin.health_check(node, int(target), rounds, lambda r: respond(r), lifeline=False)
-
-
-def _abort_health(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "abortHealthCheck")
-    sim.admin.abort_health(int(node["id"]))
-    _quick(sim, respond, missing=True)
+    target = int(found_node(sim, arg(args, 1))["id"])
+    rounds = arg(args, 2) if isinstance(arg(args, 2), int) else 5
+    sim.admin.health_check(node, target, rounds, lambda r: respond(r), lifeline=False)
 
 
 def _rebuild_node(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = sim.node(_arg(args, 0))
-    if node is None:
-        raise RuntimeError(f"Node {_arg(args, 0)} not found")
+    node = found_node(sim, arg(args, 0))
     sim.admin.rebuild_node(node, lambda ok: respond(ok))
 
 
-def _begin_rebuild(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.begin_rebuild())
-
-
-def _stop_rebuild(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    _quick(sim, respond, sim.admin.stop_rebuild())
-
-
 def _neighbours(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args, "getNodeNeighbors")
+    node = node_arg(sim, args, "getNodeNeighbors")
     found = neighbours_of(sim, int(node["id"]))
     node["neighbors"] = found
     sim.radio.submit(sim.timing.ping, lambda: respond(found))
 
 
-HANDLERS: dict[str, Callable[[AdminHost, list[Any], Respond], None]] = {
-    "startInclusion": _start_inclusion,
-    "stopInclusion": _stop_inclusion,
-    "startExclusion": _start_exclusion,
-    "stopExclusion": _stop_exclusion,
-    "grantSecurityClasses": _grant,
-    "validateDSK": _validate_dsk,
-    "abortInclusion": _abort_inclusion,
+HANDLERS: dict[str, Handler] = {
+    "startInclusion": _answered(lambda sim, args: sim.admin.start_inclusion(arg(args, 0), arg(args, 1))),
+    "stopInclusion": _answered(lambda sim, args: sim.admin.stop_inclusion()),
+    "startExclusion": _answered(lambda sim, args: sim.admin.start_exclusion()),
+    "stopExclusion": _answered(lambda sim, args: sim.admin.stop_exclusion()),
+    "grantSecurityClasses": _done(lambda sim, args: sim.admin.grant(arg(args, 0))),
+    "validateDSK": _done(lambda sim, args: sim.admin.validate_dsk(arg(args, 0))),
+    "abortInclusion": _done(lambda sim, args: sim.admin.abort_inclusion()),
     "parseQRCodeString": _parse_qr,
-    "provisionSmartStartNode": _provision,
-    "getProvisioningEntries": _provisioning_entries,
-    "unprovisionSmartStartNode": _unprovision,
+    "provisionSmartStartNode": _answered(lambda sim, args: sim.admin.provision(arg(args, 0))),
+    "getProvisioningEntries": _answered(lambda sim, args: list(sim.admin.provisioning)),
+    "unprovisionSmartStartNode": _done(lambda sim, args: sim.admin.unprovision(arg(args, 0))),
     "isFailedNode": _is_failed,
     "removeFailedNode": _remove_failed,
     "replaceFailedNode": _replace_failed,
-    "refreshInfo": _refresh_info,
+    "refreshInfo": _done(lambda sim, args: sim.admin.interview(node_arg(sim, args, "refreshInfo"))),
     "checkLifelineHealth": _lifeline,
     "checkRouteHealth": _route,
-    "abortHealthCheck": _abort_health,
+    "abortHealthCheck": _done(
+        lambda sim, args: sim.admin.abort_health(int(node_arg(sim, args, "abortHealthCheck")["id"]))
+    ),
     "rebuildNodeRoutes": _rebuild_node,
-    "beginRebuildingRoutes": _begin_rebuild,
-    "stopRebuildingRoutes": _stop_rebuild,
+    "beginRebuildingRoutes": _answered(lambda sim, args: sim.admin.begin_rebuild()),
+    "stopRebuildingRoutes": _answered(lambda sim, args: sim.admin.stop_rebuild()),
     "getNodeNeighbors": _neighbours,
 }

@@ -18,7 +18,7 @@ from zwave_mcp.simulator import devices, payloads
 from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
-from zwave_mcp.simulator.host import Respond
+from zwave_mcp.simulator.host import Respond, arg, found_node, js_undefined, node_arg
 from zwave_mcp.simulator.house import value_key
 
 log = logging.getLogger(__name__)
@@ -40,9 +40,7 @@ def parse_request(raw: bytes) -> tuple[Any, list[Any] | None]:
     args: Any = origin.get("args") if isinstance(origin, dict) else None
     if not args and not isinstance(args, list):
         args = []  # JavaScript's `payload.args || []`
-    if not isinstance(args, list):
-        return origin, None
-    return origin, args
+    return origin, args if isinstance(args, list) else None
 
 
 def handle(sim: AdminHost, api_name: str, raw: bytes) -> None:
@@ -85,14 +83,6 @@ def _finish(body: dict[str, Any]) -> dict[str, Any]:
     return json.loads(payloads.dumps(body))  # a snapshot: later mutations do not leak into this reply
 
 
-def _js_undefined(prop: str) -> str:
-    return f"Cannot read properties of undefined (reading '{prop}')"
-
-
-def _arg(args: list[Any], index: int) -> Any:
-    return args[index] if index < len(args) else None
-
-
 # ---------------------------------------------------------------------- handlers
 def _get_info(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     # While the nodes come up after a start the real gateway says "driver ready" (11.22.2, checked).
@@ -131,19 +121,17 @@ def _getnodes_order(node: dict[str, Any]) -> tuple[int, int]:
 
 
 def _write_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    vid = _arg(args, 0)
+    vid = arg(args, 0)
     if not isinstance(vid, dict):
-        raise RuntimeError(_js_undefined("nodeId"))
+        raise RuntimeError(js_undefined("nodeId"))
     delay = sim.write_reply_delay  # a fault: the reply comes late (the write itself is carried out)
-    devices.write_value(sim, vid, _arg(args, 1), _arg(args, 2), lambda result: respond(result, delay=delay))
+    devices.write_value(sim, vid, arg(args, 1), arg(args, 2), lambda result: respond(result, delay=delay))
 
 
 def _write_multicast(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     # zwave-js-ui catches and logs every error of a multicast and returns undefined: the reply is always
     # `success: true` with no `result` key (ZwaveClient.writeMulticast).
-    devices.write_multicast(
-        sim, _arg(args, 0), _arg(args, 1), _arg(args, 2), _arg(args, 3), lambda: respond()
-    )
+    devices.write_multicast(sim, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), lambda: respond())
 
 
 # zwave-js keeps a node's name and location as values of Node Naming and Location (CC 119): zwave-js-ui's
@@ -162,11 +150,11 @@ def _named(field: str) -> Handler:
     prop = _NAMING_PROPERTY[field]
 
     def handler(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-        node = sim.node(_arg(args, 0))
+        node = sim.node(arg(args, 0))
         if node is None:
             respond(error="Invalid Node ID", delay=sim.timing.api_reply)
             return
-        new = str(_arg(args, 1) or "")
+        new = str(arg(args, 1) or "")
         with sim._lock:
             held = sim.naming_value(node, field)
             node[field] = new
@@ -189,16 +177,9 @@ def _named(field: str) -> Handler:
     return handler
 
 
-def _node_or_raise(sim: AdminHost, args: list[Any], method: str) -> dict[str, Any]:
-    node = sim.node(_arg(args, 0))
-    if node is None:
-        raise RuntimeError(_js_undefined(method))
-    return node
-
-
 def _ping(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node_or_raise(sim, args, "ping")
-    if node.get("status") == "Dead" or sim.jammed:
+    node = node_arg(sim, args, "ping")
+    if node.get("status") == "Dead":
         sim.radio.submit(sim.timing.dead_fail, lambda: respond(False))
         return
 
@@ -209,41 +190,34 @@ def _ping(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.ping, done)
 
 
-def _republish(sim: AdminHost, node: dict[str, Any], cc: Any = None) -> None:
-    with sim._lock:
-        sim.touch(node)
-        for value in node.get("values", {}).values():
-            if value.get("readable") and (cc is None or value.get("commandClass") == cc):
-                sim.set_value(node, value, value.get("value"))
+def _refresh(method: str, by_class: bool) -> Handler:
+    """`refreshValues`: every readable value of a node is read (and published) again; `refreshCCValues`
+    (`by_class`): those of the command class in the second argument, taking twice as long."""
 
+    def handler(sim: AdminHost, args: list[Any], respond: Respond) -> None:
+        node = node_arg(sim, args, method)
+        cc = arg(args, 1) if by_class else None
 
-def _refresh_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node_or_raise(sim, args, "refreshValues")
+        def done() -> None:
+            with sim._lock:
+                sim.touch(node)
+                for value in node.get("values", {}).values():
+                    if value.get("readable") and (cc is None or value.get("commandClass") == cc):
+                        sim.set_value(node, value, value.get("value"))
+            respond()
 
-    def done() -> None:
-        _republish(sim, node)
-        respond()
+        sim.radio.submit(sim.timing.refresh * (2 if by_class else 1), done)
 
-    sim.radio.submit(sim.timing.refresh, done)
-
-
-def _refresh_cc_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node_or_raise(sim, args, "refreshCCValues")
-
-    def done() -> None:
-        _republish(sim, node, _arg(args, 1))
-        respond()
-
-    sim.radio.submit(sim.timing.refresh * 2, done)
+    return handler
 
 
 def _poll_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    vid = _arg(args, 0)
+    vid = arg(args, 0)
     if not isinstance(vid, dict):
-        raise RuntimeError(_js_undefined("nodeId"))
+        raise RuntimeError(js_undefined("nodeId"))
     node = sim.node(vid.get("nodeId"))
     if node is None:
-        raise RuntimeError(_js_undefined("pollValue"))
+        raise RuntimeError(js_undefined("pollValue"))
     key = value_key(vid.get("commandClass"), vid.get("endpoint"), vid.get("property"), vid.get("propertyKey"))
     value = node.get("values", {}).get(key)
 
@@ -262,12 +236,10 @@ def _poll_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 
 def _send_command(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    ctx, command = _arg(args, 0), _arg(args, 1)
+    ctx, command = arg(args, 0), arg(args, 1)
     if not isinstance(ctx, dict):
-        raise RuntimeError(_js_undefined("nodeId"))
-    node = sim.node(ctx.get("nodeId"))
-    if node is None:
-        raise RuntimeError(f"Node {ctx.get('nodeId')} not found")
+        raise RuntimeError(js_undefined("nodeId"))
+    node = found_node(sim, ctx.get("nodeId"))
     cc, ep = ctx.get("commandClass"), ctx.get("endpoint") or 0
     values = [
         v
@@ -293,42 +265,42 @@ def _get_scenes(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _create_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     new_id = max((s["sceneid"] for s in sim.scenes), default=0) + 1
-    sim.scenes.append({"sceneid": new_id, "label": _arg(args, 0), "values": []})
+    sim.scenes.append({"sceneid": new_id, "label": arg(args, 0), "values": []})
     respond(True, delay=sim.timing.api_reply)
 
 
 def _remove_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    scene = _find_scene(sim, _arg(args, 0))
+    scene = _find_scene(sim, arg(args, 0))
     sim.scenes.remove(scene)
     respond(True, delay=sim.timing.api_reply)
 
 
 def _add_scene_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    scene = _find_scene(sim, _arg(args, 0))
-    vid = _arg(args, 1)
+    scene = _find_scene(sim, arg(args, 0))
+    vid = arg(args, 1)
     if not isinstance(vid, dict):
-        raise RuntimeError(_js_undefined("id"))
+        raise RuntimeError(js_undefined("id"))
     # Entries are matched on `id` (so without one, undefined === undefined: a second value replaces the
     # first, as recorded). A match gets the new value/timeout; otherwise the valueId itself is mutated
     # (so `args` and `origin` show value/timeout) and appended.
     for existing in scene["values"]:
         if existing.get("id") == vid.get("id"):
-            existing["value"] = _arg(args, 2)
-            existing["timeout"] = _arg(args, 3)
+            existing["value"] = arg(args, 2)
+            existing["timeout"] = arg(args, 3)
             break
     else:
-        vid["value"] = _arg(args, 2)
-        vid["timeout"] = _arg(args, 3)
+        vid["value"] = arg(args, 2)
+        vid["timeout"] = arg(args, 3)
         scene["values"].append(vid)
     respond(sim.scenes, delay=sim.timing.api_reply)
 
 
 def _scene_get_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    respond(_find_scene(sim, _arg(args, 0))["values"], delay=sim.timing.api_reply)
+    respond(_find_scene(sim, arg(args, 0))["values"], delay=sim.timing.api_reply)
 
 
 def _activate_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    scene = _find_scene(sim, _arg(args, 0))
+    scene = _find_scene(sim, arg(args, 0))
     respond(True, delay=sim.timing.api_reply)
     scale = sim.timing.scene_step / 0.3 if sim.timing.scene_step else 0.0
     for entry in list(scene["values"]):
@@ -352,8 +324,8 @@ HANDLERS: dict[str, Handler] = {
     "writeMulticast": _write_multicast,
     "setNodeName": _named("name"),
     "setNodeLocation": _named("loc"),
-    "refreshValues": _refresh_values,
-    "refreshCCValues": _refresh_cc_values,
+    "refreshValues": _refresh("refreshValues", by_class=False),
+    "refreshCCValues": _refresh("refreshCCValues", by_class=True),
     "pingNode": _ping,
     "pollValue": _poll_value,
     "sendCommand": _send_command,

@@ -119,13 +119,6 @@ class MosquittoBroker:
         self.stop()
         self._dir.cleanup()
 
-    def __enter__(self) -> MosquittoBroker:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
 
 def literal_head(topic_filter: str) -> str:
     """The part of an MQTT topic filter before its first wildcard: every matching topic starts with it."""
@@ -278,9 +271,4 @@ class EmbeddedBroker:
             self._thread.join(timeout=5)
         self._broker = None
 
-    def __enter__(self) -> EmbeddedBroker:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    close = stop  # as `MosquittoBroker.close`: nothing is left to clean up

@@ -24,7 +24,6 @@ Done = Callable[[Result], None]
 
 # The captured house has Supervision exactly on the nodes whose writes go through these CCs.
 SUPERVISED_CCS = {38, 51, 98, 106}
-USER_CODE = 99
 COLOR_KEYS = {"warmWhite": 0, "coldWhite": 1, "red": 2, "green": 3, "blue": 4}
 
 
@@ -63,10 +62,7 @@ def _seconds(options: Any) -> float | None:
 def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done) -> None:
     """Start a write. `done(result)` is called once, later, on the scheduler thread."""
     t = sim.timing
-    if not isinstance(vid, dict):
-        sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
-        return
-    node = sim.node(vid.get("nodeId"))
+    node = sim.node(vid.get("nodeId")) if isinstance(vid, dict) else None
     if node is None or node.get("id") == 1:
         sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
         return
@@ -91,7 +87,7 @@ def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done
     if error is not None:
         sim.scheduler.call_later(t.write_fail, lambda: done({"status": 5, "message": error}))
         return
-    if node.get("status") == "Dead" or sim.jammed:
+    if node.get("status") == "Dead":
         sim.radio.submit(t.dead_fail, lambda: done({"status": 2}))
         return
     if sleeps(node) and node.get("status") != "Awake":
@@ -112,7 +108,11 @@ def _send(
         if target is not None:
             sim.radio.submit(t.write_working, lambda: _ramp(sim, node, target, 255, options, done))
             return
-    if cc == USER_CODE and prop in ("userCode", "userIdStatus") and isinstance(value.get("propertyKey"), int):
+    if (
+        cc == access.USER_CODE
+        and prop in ("userCode", "userIdStatus")
+        and isinstance(value.get("propertyKey"), int)
+    ):
         slot = int(value["propertyKey"])
 
         def user_code_set() -> None:  # supervised, as the captured User Code lock answers
@@ -140,8 +140,7 @@ def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] |
     key = value_key(
         value.get("commandClass"), value.get("endpoint"), SwitchProps.CURRENT, value.get("propertyKey")
     )
-    found: dict[str, Any] | None = node.get("values", {}).get(key)
-    return found
+    return node.get("values", {}).get(key)
 
 
 def _apply(
@@ -270,7 +269,6 @@ def write_multicast(
     get by singlecast from the controller ("True Status"): a switch at once, a dimmer when its ramp ends.
     The captured stick could not multicast, so this part is modelled on zwave-js's source and the spec.
     """
-    t = sim.timing
     targets: list[tuple[dict[str, Any], dict[str, Any]]] = []
     if isinstance(node_ids, list) and isinstance(vid, dict):
         for node_id in node_ids:
@@ -296,10 +294,7 @@ def write_multicast(
             if node.get("status") != "Dead" and awake:
                 _true_status(sim, node, value, new, options)
 
-    if sim.jammed:
-        sim.radio.submit(t.dead_fail, done)
-        return
-    sim.radio.submit(t.write_unsupervised, frame)
+    sim.radio.submit(sim.timing.write_unsupervised, frame)
 
 
 def _level(new: Any) -> Any:

@@ -297,13 +297,9 @@ def _server_value(node_id: int, raw: dict[str, Any]) -> dict[str, Any]:
     )
     if "propertyKeyName" in raw:
         value["propertyKeyName"] = raw["propertyKeyName"]
-    for ui_key, meta_key in (
-        ("description", "description"),
-        ("default", "default"),
-        ("ccSpecific", "ccSpecific"),
-    ):
-        if meta.get(meta_key) is not None:
-            value[ui_key] = meta[meta_key]
+    for key in ("description", "default", "ccSpecific"):
+        if meta.get(key) is not None:
+            value[key] = meta[key]
     if _is_int(raw.get("ccVersion")):
         value["commandClassVersion"] = raw["ccVersion"]
     _apply_metadata_fields(value, meta)

@@ -25,7 +25,6 @@ class SimulatorHost(Protocol):
     scenes: list[dict[str, Any]]
     scheduler: Scheduler
     radio: Radio
-    jammed: bool  # the controller's queue is stuck (a jammed stick)
     silent: bool  # polls go unanswered
     write_reply_delay: float
     last_levels: dict[tuple[int, str], Any]
@@ -56,3 +55,28 @@ class SimulatorHost(Protocol):
     def reply(self, api_name: str, body: dict[str, Any]) -> None: ...
 
     def queue_for_wakeup(self, node_id: int, action: Action) -> None: ...
+
+
+def arg(args: list[Any], index: int) -> Any:
+    """An API call's argument as JavaScript reads `args[index]`: None (undefined) past the end."""
+    return args[index] if index < len(args) else None
+
+
+def js_undefined(prop: str) -> str:
+    """The TypeError JavaScript raises reading `prop` of undefined (a missing node, a missing argument)."""
+    return f"Cannot read properties of undefined (reading '{prop}')"
+
+
+def node_arg(sim: SimulatorHost, args: list[Any], method: str) -> Node:
+    """The node of an API call's first argument; none is the TypeError of zwave-js-ui calling `method` on it."""
+    node = sim.node(arg(args, 0))
+    if node is None:
+        raise RuntimeError(js_undefined(method))
+    return node
+
+
+def found_node(sim: SimulatorHost, node_id: Any) -> Node:
+    node = sim.node(node_id)
+    if node is None:
+        raise RuntimeError(f"Node {node_id} not found")
+    return node

@@ -15,12 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.simulator.dumps import load_house_file
-
-Node = dict[str, Any]
+from zwave_mcp.simulator.dumps import CONTROLLER_ID, Node, load_house_file
 
 BROADCAST_ID = 255
-CONTROLLER_ID = 1
 # The captured house with the two keypad locks recorded later (the demo's house).
 CAPTURED_WITH_LOCKS = "captured+locks"
 
@@ -59,11 +56,14 @@ _KINDS = {
 }
 
 
+def _packaged(name: str) -> Any:
+    """A fresh copy of a JSON file of the package's `houses/`."""
+    return json.loads(resources.files("zwave_mcp.simulator").joinpath(f"houses/{name}").read_text("utf-8"))
+
+
 def captured_house() -> list[Node]:
     """A fresh copy of the recorded house (package data `houses/captured.json`)."""
-    text = resources.files("zwave_mcp.simulator").joinpath("houses/captured.json").read_text("utf-8")
-    nodes: list[Node] = json.loads(text)
-    return nodes
+    return _packaged("captured.json")
 
 
 def keypad_locks() -> list[Node]:
@@ -71,47 +71,43 @@ def keypad_locks() -> list[Node]:
     captures, its events queue left out; package data `houses/locks.json`): 12 "Back Door Lock" (User Code:
     slots 1-3 enabled, 4 disabled, admin code set) and 13 "Side Door Lock" (User Credential: Alice, Bob, and
     Carol inactive, each with a PIN). Their PINs are the captures' made-up test values."""
-    text = resources.files("zwave_mcp.simulator").joinpath("houses/locks.json").read_text("utf-8")
-    nodes: list[Node] = json.loads(text)
-    return nodes
+    return _packaged("locks.json")
 
 
 def captured_scenes() -> list[dict[str, Any]]:
     """Scenes for the captured house, as zwave-js-ui keeps them (`_getScenes`): Movie Night (lamp and bulb
     low, kitchen light off, blinds closed) and Good Night (everything off, blinds closed, door locked).
     The demo starts with them; tests create their own through `_createScene`."""
-    text = resources.files("zwave_mcp.simulator").joinpath("houses/captured_scenes.json").read_text("utf-8")
-    scenes: list[dict[str, Any]] = json.loads(text)
-    return scenes
+    return _packaged("captured_scenes.json")
 
 
 def _node_ids(count: int) -> list[int]:
-    ids: list[int] = []
-    candidate = 2
-    while len(ids) < count:
-        if candidate != BROADCAST_ID:
-            ids.append(candidate)
-        candidate += 1
-    return ids
+    return [node_id for node_id in range(2, count + 3) if node_id != BROADCAST_ID][:count]
 
 
-def _retarget(template: Node, node_id: int, name: str, loc: str) -> Node:
+def renumbered(template: Node, node_id: int) -> Node:
+    """A copy of a node under another id, as a second device of the same model would be (its product id
+    the node id, so that no two are alike)."""
     node = copy.deepcopy(template)
-    node["id"] = node_id
-    node["name"] = name
-    node["loc"] = loc
-    node["productId"] = node_id
-    node["deviceId"] = f"{node.get('manufacturerId', 0)}-{node_id}-{node.get('productType', 0)}"
-    node["hexId"] = f"0xfff0 0x0100-0x{node_id:04x}"
-    node["productLabel"] = f"Unknown product 0x{node_id:04x}"
-    values: dict[str, Any] = {}
+    node.update(
+        id=node_id,
+        productId=node_id,
+        deviceId=f"{node.get('manufacturerId', 0)}-{node_id}-{node.get('productType', 0)}",
+        hexId=f"0xfff0 0x0100-0x{node_id:04x}",
+        productLabel=f"Unknown product 0x{node_id:04x}",
+    )
     for key, value in node.get("values", {}).items():
         value["nodeId"] = node_id
         value["id"] = f"{node_id}-{key}"
-        if value.get("commandClass") == 114 and value.get("property") == "productId":
-            value["value"] = node_id
-        values[key] = value
-    node["values"] = values
+    return node
+
+
+def _retarget(template: Node, node_id: int, name: str, loc: str) -> Node:
+    node = renumbered(template, node_id)
+    node.update(name=name, loc=loc)
+    product = node.get("values", {}).get("114-0-productId")  # Manufacturer Specific's report says it too
+    if product is not None:
+        product["value"] = node_id
     return node
 
 

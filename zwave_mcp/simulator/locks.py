@@ -47,11 +47,7 @@ def lock_event(
     `extra`: more parameters, as another zwave-js version might pass (a test of what is kept)."""
     number, label, mode = EVENTS[event]
     node = sim.nodes[node_id]
-    parameters: dict[str, Any] | None = None
-    if user_id is not None:
-        parameters = {"userId": user_id}
-    if extra:
-        parameters = {**(parameters or {}), **extra}
+    parameters = {**({"userId": user_id} if user_id is not None else {}), **(extra or {})} or None
     sim.touch(node)
     values = node["values"]
     for prop in ("alarmType", "alarmLevel"):

@@ -50,8 +50,6 @@ def dumps(obj: Any) -> str:
     """Compact JSON like JavaScript's JSON.stringify, which writes a lone surrogate (a node name cut in
     the middle of an emoji, say) as a `\\ud800` escape rather than failing."""
     text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-    if text.isascii():
-        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -133,9 +131,8 @@ def node_summary(node: dict[str, Any]) -> dict[str, Any]:
             "deviceClass": _device_class_names(node),
         }
     )
-    for key in ("zwavePlusVersion",):
-        if key in node:
-            summary[key] = node[key]
+    if "zwavePlusVersion" in node:
+        summary["zwavePlusVersion"] = node["zwavePlusVersion"]
     summary["ready"] = bool(node.get("ready", True))
     if "zwavePlusRoleType" in node:
         summary["zwavePlusRoleType"] = node["zwavePlusRoleType"]

@@ -35,10 +35,6 @@ class Scheduler:
             heapq.heappush(self._heap, (time.monotonic() + max(0.0, delay), next(self._counter), action))
             self._cond.notify()
 
-    def cancel_all(self) -> None:
-        with self._cond:
-            self._heap.clear()
-
     def stop(self) -> None:
         with self._cond:
             self._stopped = True

@@ -37,7 +37,7 @@ class Timing:
     write_supervised: float = 0.12  # lock, colour: status 255
     write_working: float = 0.15  # dimmer, blinds: status 1 Working
     write_fail: float = 0.045  # missing node, invalid value
-    dead_fail: float = 3.15  # jammed stick / dead node: status 2 after the callback timeout
+    dead_fail: float = 3.15  # dead node: status 2 after the callback timeout
     second_poll: float = 1.1  # unsupervised writes are polled again this much later
     dimmer_ramp: float = 0.9  # supervised dimmer: final currentValue
     blinds_travel: float = 2.1

@@ -16,6 +16,7 @@ client-side code, so tests against it check our client against an independent mo
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -85,7 +86,6 @@ class Simulator:
         rebase_times(nodes, payloads.now_ms())
         self.nodes: dict[int, Node] = {int(n["id"]): n for n in nodes}
         self.scenes: list[dict[str, Any]] = [dict(s) for s in scenes or []]
-        self.jammed = False
         # Faults (see "fault injection" below): a silent device, late writeValue replies.
         self.silent = False
         self.write_reply_delay = 0.0
@@ -121,7 +121,7 @@ class Simulator:
         statuses and every cached value, in the recorded order. With `wait`, return once all is out."""
         if self._running:
             return
-        if self.scheduler is None or not self.scheduler_alive():
+        if not self.scheduler._thread.is_alive():  # stopped by the last stop or crash
             self.scheduler = Scheduler()
             self.radio = Radio(self.scheduler)
         self.ready.clear()
@@ -157,17 +157,12 @@ class Simulator:
         client = self._client
         return self._running and client is not None and client.is_connected()
 
-    def scheduler_alive(self) -> bool:
-        return self.scheduler._thread.is_alive()
-
     def stop(self) -> None:
         """Graceful stop (SIGTERM): only `driver/status` false, then a clean DISCONNECT, so the broker
         drops the will and `_CLIENTS/.../status` stays a stale `true`."""
-        client = self._client
-        if not self._running or client is None:
+        client = self._going_down()
+        if client is None:
             return
-        self._running = False
-        self._driver_down()
         try:
             info = client.publish(f"{self.config.prefix}/driver/status", "false", qos=1, retain=True)
             info.wait_for_publish(timeout=3)
@@ -179,11 +174,9 @@ class Simulator:
 
     def crash(self) -> None:
         """Drop the TCP connection without DISCONNECT (SIGKILL): the broker publishes the last will."""
-        client = self._client
-        if not self._running or client is None:
+        client = self._going_down()
+        if client is None:
             return
-        self._running = False
-        self._driver_down()
         sock = client.socket()
         # The connection dies first, as with a killed process (the broker publishes the will at once);
         # then the network thread stops (it may take a second) without ever sending DISCONNECT.
@@ -195,11 +188,18 @@ class Simulator:
             sock.close()
         self._client = None
 
-    def _driver_down(self) -> None:
+    def _going_down(self) -> mqtt.Client | None:
+        """What a stop and a crash share: the driver goes, its timers and radio queue with it. The client
+        to disconnect, None when not running."""
+        client = self._client
+        if not self._running or client is None:
+            return None
+        self._running = False
         self.scheduler.stop()
         self.radio.reset()
         self.driver_up = False
         self.interviewing = False
+        return client
 
     @property
     def restart_topic(self) -> str:
@@ -227,13 +227,6 @@ class Simulator:
         thread = threading.Thread(target=run, name="zwave-sim-restart", daemon=True)
         thread.start()
         return thread
-
-    def __enter__(self) -> Simulator:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # ------------------------------------------------------------------ state helpers (used by devices/api)
     def node(self, node_id: Any) -> Node | None:
@@ -331,19 +324,6 @@ class Simulator:
             self.publish_status(node)
             self.event("node", "node_dead", [payloads.node_summary(node)])
 
-    def revive_node(self, node_id: int) -> None:
-        with self._lock:
-            node = self.nodes[node_id]
-            node["status"] = "Asleep" if sleeps(node) else "Alive"
-            node["available"] = True
-            self.publish_status(node)
-            self.event("node", "node_alive", [payloads.node_summary(node)])
-
-    def jam(self, jammed: bool = True) -> None:
-        """The stick stops confirming sends: every write fails with status 2 after `timing.dead_fail`."""
-        self.jammed = jammed
-        self.event("controller", "status_changed", [1 if jammed else 0])
-
     def fail_polls(self, failing: bool = True) -> None:
         """The devices stop answering Gets: `pollValue` fails ("did not acknowledge", ZW0204) and the
         re-poll zwave-js makes ~1.1 s after an unsupervised write publishes nothing. The optimistic value
@@ -363,11 +343,10 @@ class Simulator:
             entries = []
             for raw in values:
                 entry = dict(raw)
-                key = [entry.get("nodeId"), entry.get("commandClass"), entry.get("endpoint") or 0]
-                key.append(entry.get("property"))
-                if entry.get("propertyKey") is not None:
-                    key.append(entry["propertyKey"])
-                entry.setdefault("id", "-".join(str(k) for k in key))
+                key = value_key(
+                    *(entry.get(k) for k in ("commandClass", "endpoint", "property", "propertyKey"))
+                )
+                entry.setdefault("id", f"{entry.get('nodeId')}-{key}")
                 entry.setdefault("timeout", 0)
                 entries.append(entry)
             self.scenes.append({"sceneid": new_id, "label": label, "values": entries})
@@ -606,10 +585,9 @@ class Simulator:
             for node in moving:
                 self._set_motion(node, True)
         for node in moving:
-            self.scheduler.call_later(self.timing.motion_clear, self._clear_motion(node))
-
-    def _clear_motion(self, node: Node) -> Action:
-        return lambda: self._set_motion(node, False)
+            self.scheduler.call_later(
+                self.timing.motion_clear, functools.partial(self._set_motion, node, False)
+            )
 
     def _set_motion(self, node: Node, active: bool) -> None:
         with self._lock:

@@ -25,18 +25,6 @@ from zwave_mcp.policy.sensitive import describe_action
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
 
-# Command classes, by what a write to them does.
-CC_BASIC = zc.BASIC
-CC_BINARY_SWITCH = zc.BINARY_SWITCH
-CC_MULTILEVEL_SWITCH = zc.MULTILEVEL_SWITCH
-CC_COLOR = zc.COLOR_SWITCH
-CC_THERMOSTAT_MODE = zc.THERMOSTAT_MODE
-CC_THERMOSTAT_SETPOINT = zc.THERMOSTAT_SETPOINT
-CC_DOOR_LOCK = zc.DOOR_LOCK
-CC_BARRIER = zc.BARRIER_OPERATOR
-CC_WINDOW_COVERING = zc.WINDOW_COVERING
-CC_LOCK = zc.LOCK
-CC_CONFIGURATION = zc.CONFIGURATION
 DOOR_LOCK_SECURED = 255
 
 Match = Literal["equals", "nonzero", "contains"]
@@ -104,7 +92,7 @@ class Effect:
         """Whether the effect reaches the whole node, not one endpoint's device: an admin call (rename,
         location, re-interview, refresh, removal: zwave-js-ui addresses them to a node id) or a
         configuration parameter (it belongs to the node). The gate judges every device of that node."""
-        return self.value is None or self.value.command_class == CC_CONFIGURATION
+        return self.value is None or self.value.command_class == zc.CONFIGURATION
 
     def binding(self) -> list[Any]:
         """The canonical form of this effect, part of what a confirmation is bound to."""
@@ -182,9 +170,7 @@ class Change:
     def devices(self) -> list[Device]:
         """Each device the change touches, once, in order: those its effects name, then those it reaches."""
         seen: dict[str, Device] = {}
-        for effect in self.effects:
-            seen.setdefault(effect.device.key, effect.device)
-        for device in self.reach:
+        for device in [*(effect.device for effect in self.effects), *self.reach]:
             seen.setdefault(device.key, device)
         return list(seen.values())
 
@@ -267,19 +253,19 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     kind_words = _kind_words(device, value, target)
     if kind_words is not None:
         return kind_words
-    if cc == CC_DOOR_LOCK:
+    if cc == zc.DOOR_LOCK:
         if prop == "targetMode":
             return frozenset({"lock" if target == DOOR_LOCK_SECURED else "unlock"}), target
         return frozenset({"unlock", "set_value"}), target  # any other Door Lock setting can weaken it
-    if cc == CC_LOCK:
+    if cc == zc.LOCK:
         return frozenset({"lock" if target is True else "unlock"}), target
-    if cc == CC_BARRIER:
+    if cc == zc.BARRIER_OPERATOR:
         if prop == "targetState":
             return frozenset({"close" if target == 0 else "open"}), target
         return frozenset({"set_value"}), target
     # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer, a motor).
-    levels = (CC_MULTILEVEL_SWITCH, CC_BASIC)
-    covering = cc == CC_WINDOW_COVERING or (cc in levels and device.has(Capability.COVER))
+    levels = (zc.MULTILEVEL_SWITCH, zc.BASIC)
+    covering = cc == zc.WINDOW_COVERING or (cc in levels and device.has(Capability.COVER))
     if covering or cc in levels:
         if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
             if target is False:
@@ -297,14 +283,14 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
                 return frozenset({"open" if target > 0 else "close", "set_position"}), percent
             return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), percent
         return frozenset({"set_position" if covering else "set_level"}), target
-    if cc == CC_BINARY_SWITCH:
+    if cc == zc.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)
-    if cc == CC_THERMOSTAT_SETPOINT:
+    if cc == zc.THERMOSTAT_SETPOINT:
         return frozenset({"set_temperature"}), target
-    if cc == CC_THERMOSTAT_MODE:
+    if cc == zc.THERMOSTAT_MODE:
         text = value.state_text(target) if target is not None else None
         return frozenset({"set_mode"}), text or target
-    if cc == CC_COLOR:
+    if cc == zc.COLOR_SWITCH:
         return frozenset({"set_color"}), target
     return frozenset({"set_value"}), target
 
@@ -348,9 +334,9 @@ def _siren_level_words(device: Device, value: ZValue, target: Any) -> tuple[froz
     same level as the tone value, and a level change down fades the sound out, so both are judged as the
     tone they set; None for a value of any other device."""
     tone = device.values.get(m.SIREN_TONE)
-    if tone is None or tone.command_class not in (CC_MULTILEVEL_SWITCH, CC_BASIC):
+    if tone is None or tone.command_class not in (zc.MULTILEVEL_SWITCH, zc.BASIC):
         return None
-    if value.endpoint != tone.endpoint or value.command_class not in (CC_MULTILEVEL_SWITCH, CC_BASIC):
+    if value.endpoint != tone.endpoint or value.command_class not in (zc.MULTILEVEL_SWITCH, zc.BASIC):
         return None
     prop = value.property
     if prop in ("targetValue", "currentValue") and (is_number(target) or isinstance(target, bool)):

@@ -34,10 +34,6 @@ log = logging.getLogger(__name__)
 MULTICAST_REPORT_WAIT_S = 2.0
 
 
-def loop_time() -> float:
-    return asyncio.get_running_loop().time()
-
-
 @dataclass(slots=True)
 class GateResult:
     """The final record of one attempt: what every listener, the audit line and the tool result share."""
@@ -84,14 +80,12 @@ class _Attempt:
     token: Token[list[GateResult] | None]
 
 
+@dataclass(slots=True)
 class _Watch:
     """Reports of one value seen from before the send on: (loop time, value)."""
 
-    __slots__ = ("event", "reports")
-
-    def __init__(self) -> None:
-        self.reports: list[tuple[float, Any]] = []
-        self.event = asyncio.Event()
+    reports: list[tuple[float, Any]] = field(default_factory=list)
+    event: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Gate:
@@ -181,7 +175,6 @@ class Gate:
         bad value, a device that cannot do it); `holding` are the device keys to hold while planning (by
         default those of a first plan, made without holding anything). Effects that would need the yes but
         change nothing (the device already reports their target) are neither asked about nor sent."""
-        locked = hold
         keys: set[str] = set(holding) if holding is not None else set()
         if hold and holding is None:
             keys = {d.key for d in (await _planned(planner)).devices}  # planned again while they are held
@@ -189,9 +182,9 @@ class Gate:
         confirmed_by: str | None = None
         change: Change | None = None
         for _round in range(MAX_ROUNDS):
-            async with self.locks.holding(keys) if locked else contextlib.nullcontext():
+            async with self.locks.holding(keys) if hold else contextlib.nullcontext():
                 change = await _planned(planner)
-                if locked and not {d.key for d in change.devices} <= keys:
+                if hold and not {d.key for d in change.devices} <= keys:
                     keys |= {d.key for d in change.devices}  # it reaches further now: hold those too
                     continue
                 done, change, idle, judged = self._prepare(change)
@@ -239,16 +232,11 @@ class Gate:
             spoken = sentence(change, devices, outcome=Outcome.UNCHANGED)
             return self._finish(change, Outcome.UNCHANGED, spoken, devices=devices), change, idle, None
         judged = self._judge(settled)
-        if judged.refusal is not None:
-            return (
-                self._finish(settled, Outcome.REFUSED, judged.refusal, reason=judged.refusal),
-                settled,
-                idle,
-                None,
-            )
-        limited = self._rate_check(settled)  # before any token is spent: a limited call keeps its token
-        if limited is not None:
-            return self._finish(settled, Outcome.REFUSED, limited, reason=limited), settled, idle, None
+        refusal = judged.refusal
+        if refusal is None:  # the limits before any token is spent: a limited call keeps its token
+            refusal = self._limited(settled, admit=False)
+        if refusal is not None:
+            return self._finish(settled, Outcome.REFUSED, refusal, reason=refusal), settled, idle, None
         return None, settled, idle, judged
 
     def _answered(self, change: Change, answer: dialogue.Answer, why: str) -> GateResult:
@@ -303,7 +291,7 @@ class Gate:
         token: str | None = None,
     ) -> GateResult:
         """Count the change against the limits, then dry-run or send and prove it."""
-        limited = self._admit(change)
+        limited = self._limited(change, admit=True)
         if limited is not None:
             if token:
                 self.policy.tokens.give_back(token)  # nothing was sent: the yes still holds
@@ -379,7 +367,7 @@ class Gate:
             return _Judged(read_only)
         asks: set[str] = set()
         alone = len({e.device.key for e in change.effects}) == 1 and not change.subject
-        whys: list[str] = []
+        whys: dict[str, None] = {}  # each reason once, in order
         reasons: set[str] = set()  # what made the named devices' effects sensitive, said once
         for effect in change.effects:
             text = effect_text(effect)
@@ -400,16 +388,14 @@ class Gate:
                 asks.add(json.dumps(effect.binding(), default=str))
                 reasons.add(decision.why)
                 why = decision.why if alone else f"it would {text} and {decision.why}"
-                if why not in whys:
-                    whys.append(why)
+                whys[why] = None
         for device in change.reach:
             refusal, asked = self._judge_reached(change, device, reasons)
             if refusal is not None:
                 return _Judged(refusal)
             if asked is not None:
                 asks.add(f"reach:{device.key}")
-                if asked not in whys:
-                    whys.append(asked)
+                whys[asked] = None
         return _Judged(None, "; ".join(whys) if whys else None, frozenset(asks))
 
     def _judge_reached(
@@ -443,15 +429,12 @@ class Gate:
                 return None, f"it would also {text}, on the same {node}, and {decision.why}"
         return None, None
 
-    def _rate_check(self, change: Change) -> str | None:
-        """Whether the limits would let the change through, counting nothing."""
-        refused = self.policy.rates.check_many([d.key for d in change.devices] or ["*"])
-        return None if refused is None else self._rate_sentence(change, *refused)
-
-    def _admit(self, change: Change) -> str | None:
-        """Count the change against the limits, whole or not at all (another call may have taken the last
-        slot meanwhile): one command overall, one per device it changes."""
-        refused = self.policy.rates.admit_many([d.key for d in change.devices] or ["*"])
+    def _limited(self, change: Change, *, admit: bool) -> str | None:
+        """Why the limits refuse the change, or None. `admit`: count it against them, whole or not at all
+        (another call may have taken the last slot meanwhile): one command overall, one per device it
+        changes; else count nothing."""
+        keys = [d.key for d in change.devices] or ["*"]
+        refused = self.policy.rates.admit_many(keys) if admit else self.policy.rates.check_many(keys)
         return None if refused is None else self._rate_sentence(change, *refused)
 
     def _rate_sentence(self, change: Change, key: str, rate: Any) -> str:
@@ -502,7 +485,7 @@ class Gate:
         if status == "queued":
             return EffectOutcome(effect, Outcome.QUEUED)
         if status == "no_answer":
-            now = await self._reread(effect)
+            now = await self._poll(effect, self.settings.api_timeout, log_failure=False)  # after no answer
             return EffectOutcome(effect, Outcome.UNKNOWN, now, reason=delivery.reason)
         if expect is None:
             # Nothing to watch (stop, admin calls): the device's or zwave-js-ui's own acknowledgement.
@@ -522,7 +505,7 @@ class Gate:
             # zwave-js updates every node of a multicast optimistically: the first matching report is that
             # echo. Z-Wave Plus devices then report their new state on their own ("True Status"); that
             # second report is the evidence. A device that stays silent is asked, like an unsupervised one.
-            window = min(deadline, loop_time() + MULTICAST_REPORT_WAIT_S)
+            window = min(deadline, asyncio.get_running_loop().time() + MULTICAST_REPORT_WAIT_S)
             seen = await self._await_report(watch, sent_at, expect.is_met, window, skip=1)
             if seen is not None:
                 return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
@@ -530,7 +513,7 @@ class Gate:
         if status == "unsupervised":
             # zwave-js publishes an optimistic value with an unsupervised write: that echo proves nothing.
             # Ask the device itself; if that fails, only a report after now (zwave-js's own re-poll) counts.
-            polled = await self._poll(effect, deadline)
+            polled = await self._poll(effect, max(0.05, deadline - asyncio.get_running_loop().time()))
             since = asyncio.get_running_loop().time()
             if polled is not None:
                 last = polled
@@ -574,24 +557,17 @@ class Gate:
                 async with asyncio.timeout(remaining):  # wait_for would run the wait in a task of its own
                     await watch.event.wait()
 
-    async def _poll(self, effect: Effect, deadline: float) -> Report | None:
-        assert effect.expect is not None
-        remaining = max(0.05, deadline - asyncio.get_running_loop().time())
-        try:
-            value = await self.gateway.poll_value(effect.expect.value, timeout=remaining)
-        except GatewayError as exc:
-            log.info("check-back poll failed", extra={"device": effect.device.label, "why": str(exc)})
-            return None
-        return Report(value, after_write=True)
-
-    async def _reread(self, effect: Effect) -> Report | None:
-        """After no answer: ask the device what it reports now (bounded); None if that fails too."""
+    async def _poll(self, effect: Effect, timeout: float, *, log_failure: bool = True) -> Report | None:
+        """Ask the device what it reports now of the watched value (else the written one), within `timeout`;
+        None when there is none or asking fails."""
         watched = effect.expect.value if effect.expect is not None else effect.value
         if watched is None:
             return None
         try:
-            value = await self.gateway.poll_value(watched, timeout=self.settings.api_timeout)
-        except GatewayError:
+            value = await self.gateway.poll_value(watched, timeout=timeout)
+        except GatewayError as exc:
+            if log_failure:
+                log.info("check-back poll failed", extra={"device": effect.device.label, "why": str(exc)})
             return None
         return Report(value, after_write=True)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zwave_mcp.devices.gate.change import Asker, Change, effect_text
-from zwave_mcp.devices.gate.evidence import spoken_list
+from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import PolicyRefusal
 from zwave_mcp.policy import TOKEN_PARAMETER, Policy
 
@@ -32,19 +32,17 @@ class Answer:
 def question(change: Change, why: str) -> str:
     """One question for the whole change; with several devices it lists everything the change does, and
     a node-wide change names every device of the node it reaches."""
-    if change.reach:
-        return f"Do you want to {_reaching(change)}? Confirmation is needed because {why}."
-    if len(change.devices) > 1:
-        listed = "; ".join(dict.fromkeys(effect_text(e) for e in change.effects))
-        return f"Do you want to {change.text} ({listed})? Confirmation is needed because {why}."
-    return f"Do you want to {change.text}? Confirmation is needed because {why}."
+    what = _reaching(change)
+    if not change.reach and len(change.devices) > 1:
+        what += f" ({'; '.join(dict.fromkeys(effect_text(e) for e in change.effects))})"
+    return f"Do you want to {what}? Confirmation is needed because {why}."
 
 
 def _reaching(change: Change) -> str:
     """The change in words, with every device of the node it reaches when it is node-wide."""
     if not change.reach:
         return change.text
-    named = spoken_list([d.name for d in change.devices])
+    named = and_list([d.name for d in change.devices])
     return f"{change.text} (it reaches every device of node {change.reach[0].node_id}: {named})"
 
 

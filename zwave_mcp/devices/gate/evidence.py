@@ -11,18 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.gate.change import (
-    CC_BARRIER,
-    CC_BINARY_SWITCH,
-    CC_COLOR,
-    CC_CONFIGURATION,
-    CC_DOOR_LOCK,
-    CC_LOCK,
-    CC_MULTILEVEL_SWITCH,
-    CC_THERMOSTAT_MODE,
-    CC_THERMOSTAT_SETPOINT,
-    CC_WINDOW_COVERING,
     Change,
     Effect,
     is_number,
@@ -30,6 +21,7 @@ from zwave_mcp.devices.gate.change import (
 from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name, tone_sounds
+from zwave_mcp.devices.readings import and_list, capital
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -142,28 +134,28 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         speed = fan_speed_at(device, raw) if device.data.fan_speeds else None
         percent = to_percent(raw, value)
         return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
-    if cc == CC_DOOR_LOCK and prop in ("currentMode", "targetMode"):
+    if cc == zc.DOOR_LOCK and prop in ("currentMode", "targetMode"):
         return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
-    if cc == CC_LOCK:
+    if cc == zc.LOCK:
         return "locked" if raw is True else "unlocked"
-    if cc == CC_BARRIER:
+    if cc == zc.BARRIER_OPERATOR:
         return (value.state_text(raw) or str(raw)).lower()
-    if cc in (CC_MULTILEVEL_SWITCH, CC_WINDOW_COVERING) and is_number(raw):
+    if cc in (zc.MULTILEVEL_SWITCH, zc.WINDOW_COVERING) and is_number(raw):
         percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
-        if device.has(Capability.COVER) or cc == CC_WINDOW_COVERING:
+        if device.has(Capability.COVER) or cc == zc.WINDOW_COVERING:
             return "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return "off" if percent == 0 else f"{percent} %"
-    if cc == CC_BINARY_SWITCH or isinstance(raw, bool):
+    if cc == zc.BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
-    if cc == CC_THERMOSTAT_SETPOINT and is_number(raw):
+    if cc == zc.THERMOSTAT_SETPOINT and is_number(raw):
         # A setpoint is what the thermostat aims for, not what it is: "is now set to 21.5 °C".
         name = (value.property_key_name or "").lower()
         return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
     if role == m.THERMOSTAT_FAN_MODE:
         return f"{_FAN}on {(value.state_text(raw) or str(raw)).lower()}"
-    if cc == CC_THERMOSTAT_MODE:
+    if cc == zc.THERMOSTAT_MODE:
         return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
-    if cc == CC_COLOR:
+    if cc == zc.COLOR_SWITCH:
         named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
         return f"the colour {named}" if named else "the new colour"
     text = value.state_text(raw)
@@ -173,19 +165,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
 
 
 _FAN = "the fan "  # how a fan mode is said: "the fan on low"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _names(devices: Sequence[DeviceOutcome]) -> str:
-    return spoken_list([d.device.name for d in devices])
-
-
-def spoken_list(names: Sequence[str]) -> str:
-    """ "A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def sentence(
@@ -202,15 +181,12 @@ def sentence(
         return _one(change, devices[0]) + note
     if not devices:
         return _bare(change, outcome, reason) + note
-    groups: dict[Outcome, list[DeviceOutcome]] = {}
-    for d in devices:
-        groups.setdefault(d.outcome, []).append(d)
     parts = []
     for outcome in SEVERITY:
-        found = groups.get(outcome)
+        found = [d for d in devices if d.outcome is outcome]
         if not found:
             continue
-        who = _names(found)
+        who = and_list([d.device.name for d in found])
         parts.append(
             {
                 Outcome.CONFIRMED: f"{who} reported the new state",
@@ -223,7 +199,7 @@ def sentence(
                 f"nothing was sent to {'it' if len(found) == 1 else 'them'}",
             }[outcome]
         )
-    headline = str(change.details.get("headline") or _cap(change.summary))
+    headline = str(change.details.get("headline") or capital(change.summary))
     return f"{headline}: " + "; ".join(parts) + "." + note
 
 
@@ -237,11 +213,17 @@ def _bare(change: Change, outcome: Outcome, reason: str) -> str:
     return f"Done: zwave-js-ui carried out the request to {change.summary}."
 
 
+def _writes(d: DeviceOutcome, command_class: int) -> bool:
+    return any(
+        p.effect.value is not None and p.effect.value.command_class == command_class for p in d.effects
+    )
+
+
 def _one(change: Change, d: DeviceOutcome) -> str:
     name, summary = d.device.name, change.summary
     reported = d.reported_text
     if d.outcome is Outcome.CONFIRMED:
-        if any((p.effect.value.command_class if p.effect.value else None) == CC_COLOR for p in d.effects):
+        if _writes(d, zc.COLOR_SWITCH):
             return f"Done: {name} reported the new colour ({summary})."
         if reported.startswith(_FAN):  # "Done: the fan of Hallway Thermostat is now on low"
             return f"Done: the fan of {name} is now {reported[len(_FAN) :]}, as the device reported."
@@ -249,9 +231,7 @@ def _one(change: Change, d: DeviceOutcome) -> str:
             return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
         return f"Done: {name} confirmed it ({summary})."
     if d.outcome is Outcome.UNCHANGED:
-        if any(
-            p.effect.value is not None and p.effect.value.command_class == CC_CONFIGURATION for p in d.effects
-        ):
+        if _writes(d, zc.CONFIGURATION):
             return f"{name} already has that setting, so nothing was sent ({summary})."
         if reported:
             return f"{name} is already {reported}, so nothing was sent."
@@ -259,7 +239,7 @@ def _one(change: Change, d: DeviceOutcome) -> str:
     if d.outcome is Outcome.WORKING:
         return agreeing(name, f"{name} is on its way ({summary}); it has not reported the final state yet.")
     if d.outcome is Outcome.QUEUED:
-        return f"{_cap(summary)} is queued: {name} is asleep and will apply it when it next wakes up."
+        return f"{capital(summary)} is queued: {name} is asleep and will apply it when it next wakes up."
     if d.outcome is Outcome.FAILED:
         return f"Could not {summary}: {d.reason}."
     if d.outcome is Outcome.UNKNOWN:

@@ -70,12 +70,16 @@ def lost(exc: GatewayError) -> bool:
     return isinstance(exc, ApiTimeout | ApiReplyLost)
 
 
+def _for_each(
+    effects: Sequence[Effect], status: DeliveryStatus, reason: str = "", result: Any = None
+) -> list[Delivery]:
+    """The same delivery for every effect, or one tied to no effect when the change has none."""
+    return [Delivery(e, status, reason, result) for e in effects] or [Delivery(None, status, reason, result)]
+
+
 def _write_args(effect: Effect) -> list[Any]:
     assert effect.value is not None
-    args: list[Any] = [effect.value.api_value_id(), effect.target]
-    if effect.options:
-        args.append(effect.options)
-    return args
+    return [effect.value.api_value_id(), effect.target, *([effect.options] if effect.options else [])]
 
 
 @dataclass(frozen=True)
@@ -156,13 +160,10 @@ class ActivateScene:
         try:
             started = await gateway.activate_scene(self.scene_id, timeout=timeout)
         except GatewayError as exc:
-            status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
-            return [Delivery(e, status, str(exc)) for e in change.effects] or [
-                Delivery(None, status, str(exc))
-            ]
+            return _for_each(change.effects, "no_answer" if lost(exc) else "failed", str(exc))
         if not started:
             return [Delivery(None, "failed", "zwave-js-ui did not start the scene")]
-        return [Delivery(e, "accepted") for e in change.effects] or [Delivery(None, "accepted")]
+        return _for_each(change.effects, "accepted")
 
 
 @dataclass(frozen=True)
@@ -184,19 +185,12 @@ class ApiCall:
             try:
                 reply = await gateway.call(api, *args, timeout=timeout)
             except GatewayError as exc:
-                status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
-                return [Delivery(e, status, str(exc)) for e in change.effects] or [
-                    Delivery(None, status, str(exc))
-                ]
+                return _for_each(change.effects, "no_answer" if lost(exc) else "failed", str(exc))
             if not reply.success or reply.result is False:
                 reason = f"zwave-js-ui could not run {api}: {reply.message or 'no reason given'}"
-                return [Delivery(e, "failed", reason) for e in change.effects] or [
-                    Delivery(None, "failed", reason)
-                ]
+                return _for_each(change.effects, "failed", reason)
             results.append(reply.result)
-        return [Delivery(e, "accepted", result=results) for e in change.effects] or [
-            Delivery(None, "accepted", result=results)
-        ]
+        return _for_each(change.effects, "accepted", result=results)
 
 
 # Command classes zwave-js updates optimistically for a multicast Set (Binary and Multilevel Switch), the
@@ -250,10 +244,8 @@ class GroupWrites:
         first = effects[0]
         assert first.value is not None
         value_id = {k: v for k, v in first.value.api_value_id().items() if k != "nodeId"}
-        args: list[Any] = [[e.device.node_id for e in effects], value_id, first.target]
-        if first.options:
-            args.append(first.options)
-        return args
+        options = [first.options] if first.options else []
+        return [[e.device.node_id for e in effects], value_id, first.target, *options]
 
     def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
         multicast, single = self._plan(change)
@@ -387,13 +379,8 @@ class LockUserCalls:
             return self._value_request(op, pin)
         node, ep, user = self.node_id, self.endpoint, op.user_id
         if op.kind == "add_user":
-            return _LOCK_APIS[op.kind], [
-                node,
-                ep,
-                user,
-                dict(op.options or {}),
-                {"type": PIN_CODE, "slot": op.slot, "data": pin},
-            ]
+            credential = {"type": PIN_CODE, "slot": op.slot, "data": pin}
+            return _LOCK_APIS[op.kind], [node, ep, user, dict(op.options or {}), credential]
         if op.kind == "set_user":
             return _LOCK_APIS[op.kind], [node, ep, user, dict(op.options or {})]
         if op.kind == "set_pin":
@@ -464,13 +451,12 @@ async def _user_code_reported(
     slot = op.slot if op.kind in ("add_user", "set_pin") else op.user_id
     value_id = f"{sender.node_id}-{USER_CODE_CC}-{sender.endpoint}-userIdStatus-{slot}"
     if op.kind in ("add_user", "set_pin"):
-        wanted: Callable[[Any], bool] = lambda v: v.value in (1, 2)  # noqa: E731
+        statuses: tuple[int, ...] = (1, 2)  # enabled or disabled: the code is in the slot
     elif op.kind == "set_user":
-        status = 1 if (op.options or {}).get("active", True) else 2
-        wanted = lambda v: v.value == status  # noqa: E731
+        statuses = (1 if (op.options or {}).get("active", True) else 2,)
     else:
-        wanted = lambda v: v.value == 0  # noqa: E731
-    await gateway.wait_for_value(value_id, wanted, min(timeout, USER_CODE_REPORT_S))
+        statuses = (0,)
+    await gateway.wait_for_value(value_id, lambda v: v.value in statuses, min(timeout, USER_CODE_REPORT_S))
 
 
 def _value_refusal(result: Any) -> str | None:
@@ -487,10 +473,8 @@ def _lock_refusal(op: LockOp, result: Any) -> str | None:
     if op.kind == "add_user":
         if not isinstance(result, dict):
             return user_result_words(result)
-        user = user_result_words(result.get("userResult"))
-        if user is not None:
-            return user
-        return credential_result_words(result.get("credentialResult", 0))
+        credential = result.get("credentialResult", 0)
+        return user_result_words(result.get("userResult")) or credential_result_words(credential)
     if op.kind == "set_pin":
         return credential_result_words(result)
     return user_result_words(result)

@@ -13,9 +13,9 @@ from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.build import device_name
-from zwave_mcp.devices.gate.evidence import spoken_list
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.naming import name_problem, room_problem
+from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.admin import NetworkAdmin
 from zwave_mcp.gateway.api import GatewayError
@@ -180,9 +180,9 @@ def specs(app: App) -> list[ToolSpec]:
         where = f"in {loc}" if loc else "in no room"
         if new_name:
             room = f", {where}" if new_loc is not None else ""
-            summary = f"Renamed node {node_id}: {spoken_list(before)} {verb} now {spoken_list(after)}{room}."
+            summary = f"Renamed node {node_id}: {and_list(before)} {verb} now {and_list(after)}{room}."
         else:
-            summary = f"Moved node {node_id}: {spoken_list(before)} {verb} now {where}."
+            summary = f"Moved node {node_id}: {and_list(before)} {verb} now {where}."
         return RenameResult(
             summary=summary,
             outcome=str(carried.outcome),
@@ -243,7 +243,7 @@ def specs(app: App) -> list[ToolSpec]:
         # The job works on the whole node: its answers name every device of it (it only starts once the
         # gate has let the change through, so none of them is hidden).
         on_node = [d.name for d in app.devices.devices_of_node(node_id)] if device is not None else []
-        label = f"node {node_id} ({spoken_list(on_node)})" if len(on_node) > 1 else name
+        label = f"node {node_id} ({and_list(on_node)})" if len(on_node) > 1 else name
 
         async def start() -> Job:
             job = jobs.start(op, label if target is None else f"{label} to {target.name}", work, abort)

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver import Context
 
 from zwave_mcp.devices.gate import Change, Effect, Expectation, GateResult, WriteValues
-from zwave_mcp.devices.gate.evidence import spoken_list
 from zwave_mcp.devices.gate.senders import AdminCall
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import and_list
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
 from zwave_mcp.gateway.model import ZNode, ZValue
@@ -95,7 +95,7 @@ class Carried:
         node with every device on it ("node 11 (Porch Double Switch and Porch Double Switch 2)")."""
         if len(self.touched) < 2:
             return device.name
-        return f"node {device.node_id} ({spoken_list([d.name for d in self.touched])})"
+        return f"node {device.node_id} ({and_list([d.name for d in self.touched])})"
 
 
 def change_fields(carried: Carried) -> dict[str, Any]:
