@@ -104,12 +104,10 @@ class QuestionSeal:
         *,
         ttl_s: float,
         clock: Callable[[], float] = time.monotonic,
-        max_spent: int = MAX_SPENT,
     ) -> None:
         self._mac = mac
         self.ttl_s = ttl_s
         self._clock = clock
-        self._max_spent = max_spent
         self._spent: OrderedDict[str, float] = OrderedDict()  # nonce → expiry
 
     def seal(self, state: _State) -> str:
@@ -150,7 +148,7 @@ class QuestionSeal:
             log.warning("request state replayed; asking again")
             return None
         self._spent[nonce] = expires
-        while len(self._spent) > self._max_spent:
+        while len(self._spent) > MAX_SPENT:
             self._spent.popitem(last=False)
         return _State(pending=pending, answers=answers)
 
@@ -178,8 +176,7 @@ class Asker:
         reply = await self.form(question, binding, Confirm)
         return None if reply is None else _confirmation(reply)
 
-    async def __call__(self, question: str, binding: str) -> Action | None:
-        return await self.ask(question, binding)
+    __call__ = ask  # the gate calls the asker itself
 
 
 class ElicitationAsker(Asker):

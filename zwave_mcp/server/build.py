@@ -11,15 +11,14 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
 from zwave_mcp.config import Settings
-from zwave_mcp.server.app import App, build_app
+from zwave_mcp.server.app import build_app
 from zwave_mcp.server.client_log import ClientLog
 from zwave_mcp.server.compat import mcp_server
 from zwave_mcp.server.completions import register_completions
@@ -54,8 +53,6 @@ class ZwaveServer:
     """The `MCPServer` for these settings (`server`), with the app behind it and what its lifespan starts."""
 
     def __init__(self, settings: Settings, gateway: ZwaveGateway | None = None) -> None:
-        self.settings = settings
-        self._started: list[Any] = []  # what the lifespan started: stopped in reverse order
         # Our bus, not the SDK's default, so inventory changes can be published outside any request.
         self.bus = CountingBus(InMemorySubscriptionBus())
         self.server: MCPServer[ZwaveServer] = mcp_server(
@@ -85,45 +82,24 @@ class ZwaveServer:
         register_prompts(self.server, app)
         register_completions(self.server, app)
 
-    def _start(self) -> None:
-        app = self.app
-        app.gateway.start()  # returns at once; the connection is made in the background
-        self._started.append(app.gateway)
-        self.updates.start()
-        self._started.append(self.updates)
-        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
-        self._started.append(entries)
-        # The history store opens in its own thread a moment later, off the path of the first calls.
-        opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
-        self._started.append(_HistoryRun(app, opening))
-
     @asynccontextmanager
     async def _lifespan(self, _server: MCPServer[ZwaveServer]) -> AsyncIterator[ZwaveServer]:
-        self._start()
+        app = self.app
+        app.gateway.start()  # returns at once; the connection is made in the background
+        self.updates.start()
+        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
+        # The history store opens in its own thread a moment later, off the path of the first calls.
+        opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
         self.client_log.start()
         try:
             yield self
-        finally:
-            started, self._started = self._started, []
-            for part in reversed(started):
-                if isinstance(part, asyncio.Task):
-                    part.cancel()
-                else:
-                    await part.stop()
+        finally:  # in reverse order; the history writer is stopped off the event loop (it flushes)
+            opening.cancel()
+            await asyncio.to_thread(app.history.recorder.stop)
+            entries.cancel()
+            await self.updates.stop()
+            await app.gateway.stop()
             await self.client_log.stop()
-
-
-@dataclass
-class _HistoryRun:
-    """The history store's life in a server: its delayed start is cancelled, then the writer thread is
-    stopped off the event loop (it flushes what it holds)."""
-
-    app: App
-    opening: asyncio.TimerHandle
-
-    async def stop(self) -> None:
-        self.opening.cancel()
-        await asyncio.to_thread(self.app.history.recorder.stop)
 
 
 def build_server(settings: Settings, gateway: ZwaveGateway | None = None) -> MCPServer[ZwaveServer]:

@@ -44,7 +44,7 @@ from zwave_mcp.logs import record_fields
 from zwave_mcp.server.compat import connection_key, lowlevel_server
 
 if TYPE_CHECKING:
-    from mcp.server.context import ServerRequestContext
+    from mcp.server.context import CallNext, ServerRequestContext
     from mcp.server.mcpserver import MCPServer
     from mcp.server.session import ServerSession
     from mcp_types import LoggingLevel
@@ -166,9 +166,8 @@ class ClientLog(logging.Handler):
     the root logger, `await stop()` takes it off.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self) -> None:
         super().__init__(logging.DEBUG)
-        self._clock = clock
         self._listeners: weakref.WeakKeyDictionary[object, _Listener] = weakref.WeakKeyDictionary()
         # The lowest level any listener wants, kept on the loop thread: `emit` runs on any thread and
         # reads this one number instead of the dictionary (another thread may be changing it).
@@ -179,7 +178,6 @@ class ClientLog(logging.Handler):
         self._thread: int | None = None
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
-        self.middleware = ClientLogMiddleware(self)
 
     # -- the server's side ----------------------------------------------------------------------------
 
@@ -201,11 +199,29 @@ class ClientLog(logging.Handler):
         log.debug("logging/setLevel", extra={"level": params.level})
         return EmptyResult()
 
+    async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        """SDK middleware: knows every 2025-era connection from its first request (`initialize`), and
+        collects the records logged while a 2026 request that opted in is handled, sent before its answer."""
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            self.listen(ctx.session)
+            return await call_next(ctx)
+        meta = ctx.meta if isinstance(ctx.meta, Mapping) else None
+        allowed = allowed_log_levels(ctx.protocol_version, meta)
+        if not allowed:
+            return await call_next(ctx)
+        request = _RequestLog(min(LEVELS[level] for level in allowed))
+        token = _REQUEST.set(request)
+        try:
+            return await call_next(ctx)
+        finally:
+            _REQUEST.reset(token)
+            await self.send_request_log(ctx, request)
+
     def listen(self, session: ServerSession) -> _Listener:
         key = connection_key(session)
         listener = self._listeners.get(key)
         if listener is None:
-            listener = _Listener(session, LEVELS[DEFAULT_LEVEL], Budget(self._clock))
+            listener = _Listener(session, LEVELS[DEFAULT_LEVEL], Budget(time.monotonic))
             self._listeners[key] = listener
             self._update_floor()
             if self._loop is not None and not _initialized(key):
@@ -317,47 +333,20 @@ class ClientLog(logging.Handler):
             dropped = listener.budget.take_dropped() + listener.overflow
             listener.overflow = 0
             if dropped:
-                await self._send(listener.session, _dropped_entry(dropped), None)
-            await self._send(listener.session, entry, None)
+                await listener.session.send_notification(_notification(_dropped_entry(dropped)))
+            await listener.session.send_notification(_notification(entry))
 
     async def send_request_log(self, ctx: ServerRequestContext[Any, Any], request: _RequestLog) -> None:
         entries = request.entries + ([_dropped_entry(request.dropped)] if request.dropped else [])
         for entry in entries:
             try:
-                await self._send(ctx.session, entry, ctx.request_id)
+                await ctx.session.send_notification(_notification(entry), ctx.request_id)
             except Exception:
                 log.debug("a log notification could not be sent", exc_info=True)
                 return
-
-    async def _send(self, session: ServerSession, entry: Entry, request_id: Any) -> None:
-        await session.send_notification(_notification(entry), related_request_id=request_id)
 
 
 def _initialized(connection: object) -> bool:
     """Whether the client has sent `notifications/initialized` (nothing may be sent before it)."""
     initialized = getattr(connection, "initialized", None)
     return bool(initialized is not None and initialized.is_set())
-
-
-class ClientLogMiddleware:
-    """SDK middleware: knows every 2025-era connection from its first request (`initialize`), and collects
-    the records logged while a 2026 request that opted in is handled, sent before its answer."""
-
-    def __init__(self, client_log: ClientLog) -> None:
-        self.client_log = client_log
-
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Callable[[Any], Any]) -> Any:
-        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            self.client_log.listen(ctx.session)
-            return await call_next(ctx)
-        meta = ctx.meta if isinstance(ctx.meta, Mapping) else None
-        allowed = allowed_log_levels(ctx.protocol_version, meta)
-        if not allowed:
-            return await call_next(ctx)
-        request = _RequestLog(min(LEVELS[level] for level in allowed))
-        token = _REQUEST.set(request)
-        try:
-            return await call_next(ctx)
-        finally:
-            _REQUEST.reset(token)
-            await self.client_log.send_request_log(ctx, request)

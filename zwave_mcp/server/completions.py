@@ -72,18 +72,6 @@ def device_names(devices: list[Device]) -> dict[str, str]:
     }
 
 
-def rooms(devices: list[Device]) -> list[str]:
-    return [d.location for d in devices if d.location]
-
-
-def device_keys(devices: list[Device]) -> tuple[list[str], dict[str, str]]:
-    return [d.key for d in devices], {d.key: f"{d.name} {d.location}" for d in devices}
-
-
-def _completion(values: list[str]) -> Completion:
-    return Completion(values=values[:MAX_VALUES], total=len(values), has_more=len(values) > MAX_VALUES)
-
-
 def register_completions(server: MCPServer[Any], app: App) -> None:
     async def scene_labels() -> list[str]:
         if await app.gateway.settled_reason() is not None:
@@ -104,9 +92,8 @@ def register_completions(server: MCPServer[Any], app: App) -> None:
             names = device_names(devices)
             return rank(names, typed, also=names)
         if kind == "room":
-            return rank(rooms(devices), typed)
-        keys, described = device_keys(devices)
-        return rank(keys, typed, also=described)
+            return rank([d.location for d in devices if d.location], typed)
+        return rank([d.key for d in devices], typed, also={d.key: f"{d.name} {d.location}" for d in devices})
 
     @server.completion()
     async def complete(
@@ -120,4 +107,5 @@ def register_completions(server: MCPServer[Any], app: App) -> None:
             kind = PROMPT_ARGUMENTS.get((ref.name, argument.name))
         if kind is None:
             return None
-        return _completion(await values_for(kind, argument.value[:200]))
+        values = await values_for(kind, argument.value[:200])
+        return Completion(values=values[:MAX_VALUES], total=len(values), has_more=len(values) > MAX_VALUES)

@@ -1,7 +1,7 @@
 """The tool executor: every tool call passes through here, on top of the SDK's own tool list.
 
 Two halves, because the SDK validates arguments before a tool function runs:
-- `ToolCallMiddleware` (an SDK `ServerMiddleware`) sees the raw `tools/call` first: unknown tool names,
+- `ToolExecutor.middleware` (an SDK `ServerMiddleware`) sees the raw `tools/call` first: unknown tool names,
   argument aliases (snake_case ↔ camelCase, `command` → `action`), validation with messages that name the
   parameter and what is allowed, and the read-only gate. A call it rejects never reaches the SDK.
 - `ToolExecutor.execute` runs the tool: timeout, timing, slow-call warning, one log line per call
@@ -28,8 +28,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Generic, Protocol, TypeVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
@@ -49,6 +49,9 @@ from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.logs import is_secret_name, redact
 from zwave_mcp.server.asking import InputRequired
 from zwave_mcp.server.compat import lowlevel_server
+
+if TYPE_CHECKING:
+    from zwave_mcp.devices.gate import Gate
 
 log = logging.getLogger(__name__)
 
@@ -91,11 +94,10 @@ class ToolSpec:
     needs_gateway: bool = True
     annotations: ToolAnnotations | None = None
     title: str | None = None
-    field_names: frozenset[str] = field(init=False)
 
-    def __post_init__(self) -> None:
-        names = {f.alias or n for n, f in self.args_model.model_fields.items()}
-        object.__setattr__(self, "field_names", frozenset(names))
+    @functools.cached_property
+    def field_names(self) -> frozenset[str]:
+        return frozenset(f.alias or n for n, f in self.args_model.model_fields.items())
 
 
 # --- argument aliases -------------------------------------------------------------------------------
@@ -119,12 +121,9 @@ def normalize_arguments(
     names the tool does not know are dropped (the seeds: extra parameters are ignored).
     """
     known = set(field_names)
-    result: dict[str, Any] = {}
+    result = {key: value for key, value in arguments.items() if key in known}
     rewrites: dict[str, str] = {}
     ignored: list[str] = []
-    for key, value in arguments.items():
-        if key in known:
-            result[key] = value
     for key, value in arguments.items():
         if key in known:
             continue
@@ -227,30 +226,13 @@ def describe_validation_error(exc: ValidationError, args_model: type[BaseModel])
 # --- the executor -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ToolAnswer:
-    """A call's answer before any protocol model: the spoken sentence, the envelope (`ToolEnvelope`'s shape,
-    the output schema, already JSON), the charts some results carry, and whether the call failed."""
-
-    text: str
-    envelope: dict[str, Any]
-    is_error: bool
-    images: tuple[tuple[bytes, str], ...] = ()
-
-    def result(self) -> CallToolResult:
-        content: list[ContentBlock] = [TextContent(type="text", text=self.text)]
-        content += [
-            ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
-            for data, mime in self.images
-        ]
-        return CallToolResult(content=content, structured_content=self.envelope, is_error=self.is_error)
-
-
 def _envelope(
     spec_name: str, started: float, *, result: ToolResult | None = None, error: str | None = None
-) -> ToolAnswer:
-    # The dict has `ToolEnvelope`'s shape (the output schema); built by hand because parametrizing the
-    # generic model on every call cost more than the rest of a read.
+) -> CallToolResult:
+    """A call's answer: the spoken sentence, the envelope (`ToolEnvelope`'s shape, the output schema), and
+    the charts some results carry."""
+    # The dict has `ToolEnvelope`'s shape; built by hand because parametrizing the generic model on every
+    # call cost more than the rest of a read.
     envelope = {
         "success": error is None,
         "tool_name": spec_name,
@@ -258,26 +240,17 @@ def _envelope(
         "result": None if result is None else result.model_dump(mode="json", by_alias=True),
         "error": error,
     }
+    content: list[ContentBlock] = [
+        TextContent(type="text", text=result.summary if result is not None else (error or ""))
+    ]
     # Only history and energy results draw charts. Looked up on the class: a pydantic model's attribute
     # miss raises and formats an error inside (~5 µs a call).
     draw = getattr(type(result), "images", None) if result is not None else None
-    return ToolAnswer(
-        text=result.summary if result is not None else (error or ""),
-        envelope=envelope,
-        is_error=error is not None,
-        images=tuple(draw(result)) if draw is not None else (),
-    )
-
-
-class Attempts(Protocol):
-    """Audits mutating calls that never reached the write gate (`zwave_mcp.devices.gate.Gate` is one):
-    `begin()` before the call, `end(...)` after it, which writes a line only if the gate wrote none."""
-
-    def begin(self) -> Any: ...
-
-    def end(
-        self, attempt: Any, tool: str, arguments: Mapping[str, Any], error: str | None, *, refused: bool
-    ) -> None: ...
+    content += [
+        ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+        for data, mime in (draw(result) if draw is not None else ())
+    ]
+    return CallToolResult(content=content, structured_content=envelope, is_error=error is not None)
 
 
 class ToolExecutor:
@@ -291,7 +264,7 @@ class ToolExecutor:
         read_only: bool = False,
         unavailable: Callable[[], str | None] | None = None,
         settle: Callable[[], Awaitable[object]] | None = None,
-        attempts: Attempts | None = None,
+        attempts: Gate | None = None,  # audits mutating calls that end before the gate
         subscriptions: Any = None,
     ) -> None:
         self.timeout_s = timeout_s
@@ -350,13 +323,6 @@ class ToolExecutor:
         run_tool.__name__ = spec.name
         return run_tool
 
-    @property
-    def middleware(self) -> ToolCallMiddleware:
-        return ToolCallMiddleware(self)
-
-    def tool_names(self) -> list[str]:
-        return sorted(n for n, s in self.specs.items() if not (self.read_only and s.mutating))
-
     # execution ---------------------------------------------------------------------------------
 
     def prepare(
@@ -367,7 +333,8 @@ class ToolExecutor:
         spec = self.specs.get(name)
         if spec is None:
             shown = name if len(name) <= 80 and name.isprintable() else _short_repr(name)[1:-1]
-            return f"Unknown tool '{shown}'. Available tools: {', '.join(self.tool_names())}."
+            listed = sorted(n for n, s in self.specs.items() if not (self.read_only and s.mutating))
+            return f"Unknown tool '{shown}'. Available tools: {', '.join(listed)}."
         if spec.mutating and self.read_only:
             return (
                 f"{name} is disabled: zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), so nothing "
@@ -394,23 +361,11 @@ class ToolExecutor:
         if spec is None or (spec.mutating and self.read_only):  # the middleware refuses these first
             refusal = self.prepare(params.name, arguments)
             assert isinstance(refusal, str)
-            return self.refusal(params.name, arguments, refusal, started).result()
+            return self.refusal(params.name, arguments, refusal, started)
         context: Context[Any, Any] = Context(
             request_context=ctx, mcp_server=server, input_params=params, subscriptions=self._subscriptions
         )
         return await self.execute(spec, arguments, context, validated=_VALIDATED.get())
-
-    def prepare_call(
-        self, name: str, arguments: Any, started: float
-    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | ToolAnswer:
-        """`prepare` for arguments as they came on the wire; a refusal comes back as the call's answer."""
-        arguments = arguments or {}
-        if not isinstance(arguments, Mapping):
-            return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
-        prepared = self.prepare(name, arguments)
-        if isinstance(prepared, str):
-            return self.refusal(name, arguments, prepared, started)
-        return prepared
 
     async def execute(
         self,
@@ -470,7 +425,7 @@ class ToolExecutor:
                 self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
         answer = _envelope(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
-        return answer.result()
+        return answer
 
     async def _check_available(self, spec: ToolSpec) -> None:
         if not spec.needs_gateway or self._unavailable is None or self._unavailable() is None:
@@ -481,7 +436,9 @@ class ToolExecutor:
         if reason is not None:
             raise UserError(f"Z-Wave service unavailable: {reason}")
 
-    def refusal(self, name: str, arguments: Mapping[str, Any], message: str, started: float) -> ToolAnswer:
+    def refusal(
+        self, name: str, arguments: Mapping[str, Any], message: str, started: float
+    ) -> CallToolResult:
         spec = self.specs.get(name)
         if spec is not None and spec.mutating and self._attempts is not None:
             self._attempts.end(self._attempts.begin(), name, arguments, message, refused=self.read_only)
@@ -505,21 +462,18 @@ class ToolExecutor:
         else:
             log.info("tool call", extra=fields)
 
-
-class ToolCallMiddleware:
-    """SDK middleware: intercepts `tools/call` before the SDK validates, and lets everything else pass."""
-
-    def __init__(self, executor: ToolExecutor) -> None:
-        self.executor = executor
-
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+    async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        """SDK middleware: intercepts `tools/call` before the SDK validates; everything else passes."""
         if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
             return await call_next(ctx)
         started = time.perf_counter()
         name = str(ctx.params.get("name", ""))
-        prepared = self.executor.prepare_call(name, ctx.params.get("arguments"), started)
-        if isinstance(prepared, ToolAnswer):
-            return prepared.result()
+        arguments = ctx.params.get("arguments") or {}
+        if not isinstance(arguments, Mapping):
+            return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
+        prepared = self.prepare(name, arguments)
+        if isinstance(prepared, str):
+            return self.refusal(name, arguments, prepared, started)
         _spec, normalized, validated = prepared
         token = _VALIDATED.set(validated)
         try:

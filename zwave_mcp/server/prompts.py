@@ -28,7 +28,27 @@ MAX_MINUTES = 24 * 60
 
 
 def register_prompts(server: MCPServer[Any], app: App) -> None:
-    server.middleware.append(PromptCheck(server))
+    async def check_prompt(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        """SDK middleware: a `prompts/get` for a prompt that does not exist, or without an argument it
+        needs, is the client's mistake (-32602, saying what exists). The SDK would answer an internal error
+        (error code 0 in one protocol era, -32603 in the other) and log a traceback."""
+        if ctx.method != "prompts/get" or not isinstance(ctx.params, Mapping):
+            return await call_next(ctx)
+        name, given = ctx.params.get("name"), ctx.params.get("arguments") or {}
+        prompts = {prompt.name: prompt for prompt in await server.list_prompts()}
+        prompt = prompts.get(name) if isinstance(name, str) else None
+        if prompt is None:
+            shown = echo(name) if isinstance(name, str) else repr(type(name).__name__)
+            raise MCPError(
+                INVALID_PARAMS, f"No prompt named '{shown}'. The prompts are: {', '.join(prompts)}."
+            )
+        needed = [a.name for a in prompt.arguments or [] if a.required]
+        missing = [a for a in needed if not isinstance(given, Mapping) or a not in given]
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"The prompt {name} needs the argument {', '.join(missing)}.")
+        return await call_next(ctx)
+
+    server.middleware.append(check_prompt)
 
     async def house() -> None:
         """As resources and completions do: just after start, wait (bounded) for the first load; a house
@@ -107,29 +127,3 @@ def _or_invalid(find: Callable[[], T]) -> T:
         return find()
     except UserError as exc:
         raise MCPError(INVALID_PARAMS, exc.message) from exc
-
-
-class PromptCheck:
-    """SDK middleware: a `prompts/get` for a prompt that does not exist, or without an argument it needs,
-    is the client's mistake (-32602, saying what exists). The SDK would answer an internal error (error
-    code 0 in one protocol era, -32603 in the other) and log a traceback."""
-
-    def __init__(self, server: MCPServer[Any]) -> None:
-        self.server = server
-
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
-        if ctx.method != "prompts/get" or not isinstance(ctx.params, Mapping):
-            return await call_next(ctx)
-        name, given = ctx.params.get("name"), ctx.params.get("arguments") or {}
-        prompts = {prompt.name: prompt for prompt in await self.server.list_prompts()}
-        prompt = prompts.get(name) if isinstance(name, str) else None
-        if prompt is None:
-            shown = echo(name) if isinstance(name, str) else repr(type(name).__name__)
-            raise MCPError(
-                INVALID_PARAMS, f"No prompt named '{shown}'. The prompts are: {', '.join(prompts)}."
-            )
-        needed = [a.name for a in prompt.arguments or [] if a.required]
-        missing = [a for a in needed if not isinstance(given, Mapping) or a not in given]
-        if missing:
-            raise MCPError(INVALID_PARAMS, f"The prompt {name} needs the argument {', '.join(missing)}.")
-        return await call_next(ctx)

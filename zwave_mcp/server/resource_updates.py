@@ -92,20 +92,9 @@ class ResourceUpdates:
     Call `start()` on the server's event loop and `await stop()` when the server stops.
     """
 
-    def __init__(
-        self,
-        bus: CountingBus,
-        devices: Callable[[], Iterable[Device]],
-        *,
-        device_interval_s: float = DEVICE_MIN_INTERVAL_S,
-        summary_interval_s: float = SUMMARY_MIN_INTERVAL_S,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, bus: CountingBus, devices: Callable[[], Iterable[Device]]) -> None:
         self._bus = bus
         self._devices = devices
-        self._device_interval_s = device_interval_s
-        self._summary_interval_s = summary_interval_s
-        self._clock = clock
         self._legacy: dict[object, _LegacySubscriber] = {}
         self._pending_changes: list[Change] = []
         self._pending_uris: set[str] = set()
@@ -124,10 +113,7 @@ class ResourceUpdates:
         self, ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams
     ) -> EmptyResult:
         """The `resources/subscribe` handler (2025-era clients)."""
-        key = connection_key(ctx.session)
-        subscriber = self._legacy.get(key)
-        if subscriber is None:
-            subscriber = self._legacy[key] = _LegacySubscriber(ctx.session)
+        subscriber = self._legacy.setdefault(connection_key(ctx.session), _LegacySubscriber(ctx.session))
         if len(subscriber.uris) < MAX_URIS_PER_CONNECTION:
             subscriber.uris.add(str(params.uri))
         log.debug("resources/subscribe", extra={"uri": str(params.uri)[:200]})
@@ -207,7 +193,7 @@ class ResourceUpdates:
                 await task
 
     def _interval(self, uri: str) -> float:
-        return self._device_interval_s if uri.startswith(DEVICE_URI_PREFIX) else self._summary_interval_s
+        return DEVICE_MIN_INTERVAL_S if uri.startswith(DEVICE_URI_PREFIX) else SUMMARY_MIN_INTERVAL_S
 
     async def _run(self) -> None:
         wake = self._wake
@@ -228,7 +214,7 @@ class ResourceUpdates:
     def _next_due_in(self) -> float | None:
         if not self._pending_uris:
             return None
-        now = self._clock()
+        now = time.monotonic()
         return max(
             0.0, min(self._last_sent.get(u, -1e9) + self._interval(u) for u in self._pending_uris) - now
         )
@@ -237,7 +223,7 @@ class ResourceUpdates:
         changes, self._pending_changes = self._pending_changes, []
         if changes:
             self._pending_uris |= self.uris_for(changes)
-        now = self._clock()
+        now = time.monotonic()
         due = sorted(u for u in self._pending_uris if self._last_sent.get(u, -1e9) + self._interval(u) <= now)
         for uri in due:
             self._pending_uris.discard(uri)

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.stdio.wire import LineSplitter, Oversize, classify_line, readable_id
+from zwave_mcp.stdio.wire import LineSplitter, Oversize, classify_line, error_line, readable_id
 
 RETRY_DELAYS: tuple[float, ...] = (0.0, 2.0, 4.0)
 """Wait before each spawn/initialize attempt: 3 attempts, exponential backoff (seed spec 002)."""
@@ -61,6 +61,7 @@ MALFORMED_LINES: tuple[bytes, ...] = (
     b"{" + b"x" * (2 * 1024 * 1024),  # a 2 MB unparsable line
 )
 PROBE_IDS = frozenset({"check-invalid"})
+METHOD_NOT_FOUND = -32601
 
 
 class UsageError(Exception):
@@ -125,9 +126,8 @@ def example_value(schema: Any, defs: dict[str, Any], depth: int = 0) -> Any:
     ref = schema.get("$ref")
     if isinstance(ref, str):
         return example_value(defs.get(ref.rsplit("/", 1)[-1], {}), defs, depth + 1)
-    for key in ("const",):
-        if key in schema:
-            return schema[key]
+    if "const" in schema:
+        return schema["const"]
     if schema.get("enum"):
         return schema["enum"][0]
     if "default" in schema:
@@ -181,9 +181,8 @@ def example_args(schema: Any, defs: dict[str, Any] | None = None, depth: int = 0
 @dataclass
 class Report:
     command: list[str]
-    passed: bool = (
-        False  # the verdict and exit code: the protocol held (and, with --strict-tools, no tool erred)
-    )
+    # The verdict and exit code: the protocol held (and, with --strict-tools, no tool erred).
+    passed: bool = False
     protocol_passed: bool = False
     strict_tools: bool = False
     problems: list[str] = field(default_factory=list)
@@ -227,8 +226,7 @@ class Report:
     def summary(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
         lines = [f"check-stdio: {verdict}  {' '.join(self.command)}"]
-        for attempt in self.attempts:
-            lines.append(f"  attempt: {attempt}")
+        lines += [f"  attempt: {attempt}" for attempt in self.attempts]
         protocol = "PASS" if self.protocol_passed else "FAIL"
         lines.append(
             f"  protocol: {protocol} (stdout: {self.stdout_lines} line(s); "
@@ -354,12 +352,8 @@ class Session:
     def _on_message(self, number: int, msg: dict[str, Any]) -> None:
         if "method" in msg:
             if "id" in msg:  # a server→client request (roots, sampling...): we offer none of them
-                reply = {
-                    "jsonrpc": "2.0",
-                    "id": msg["id"],
-                    "error": {"code": -32601, "message": "not supported"},
-                }
-                asyncio.get_running_loop().create_task(self._send_quietly(json.dumps(reply).encode()))
+                reply = error_line(msg["id"], METHOD_NOT_FOUND, "not supported").rstrip(b"\n")
+                asyncio.get_running_loop().create_task(self._send_quietly(reply))
             return
         rid = msg.get("id")
         if rid is None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import queue
@@ -512,11 +513,9 @@ def run_stdio(server: MCPServer, *, drain_timeout: float, **options: Any) -> Non
     """Blocking wrapper for the CLI: serve until EOF or a signal, never leaking a traceback for Ctrl-C."""
     import anyio
 
-    async def main() -> None:
-        await serve_stdio(server, drain_timeout=drain_timeout, **options)
-
+    serve = functools.partial(serve_stdio, server, drain_timeout=drain_timeout, **options)
     with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(main, backend_options=loop_options())
+        anyio.run(serve, backend_options=loop_options())
 
 
 def loop_options(platform: str | None = None) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 maintenance as background jobs. Inclusion and exclusion live in `admin_inclusion.py`.
 
 Reads go straight to the inventory (and to zwave-js-ui's read APIs); every change is an `AdminChange`
-carried out by `admin_changes.carry_out`, the one path to the gateway's changing APIs.
+carried out by `admin_changes.AdminContext.carry`, the one path to the gateway's changing APIs.
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ from zwave_mcp.server.tools.admin_models import (
     JobList,
     MaintenanceArgs,
     MaintenanceResult,
-    NodeArgs,
     RenameArgs,
     RenameResult,
 )
 from zwave_mcp.server.tools.control import CONTROL
 from zwave_mcp.server.tools.devices import READ
+from zwave_mcp.server.tools.models import DeviceArgs
 from zwave_mcp.server.tools.present import now_ms
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ MAINTAIN = ToolAnnotations(
 def specs(app: App) -> list[ToolSpec]:
     admin = AdminContext(app, NetworkAdmin(app.gateway), Jobs())
 
-    async def get_zwave_node_details(args: NodeArgs, _ctx: Context | None) -> NodeDetails:
+    async def get_zwave_node_details(args: DeviceArgs, _ctx: Context | None) -> NodeDetails:
         device = admin.device(args.deviceName)
         node = device.node
         neighbours = node.details.get("neighbors") or None
@@ -71,7 +71,7 @@ def specs(app: App) -> list[ToolSpec]:
                 neighbours = None  # a read we could not make: the answer simply lacks it
         return node_details(node, device, neighbours, now_ms())
 
-    async def list_zwave_config_parameters(args: NodeArgs, _ctx: Context | None) -> ConfigList:
+    async def list_zwave_config_parameters(args: DeviceArgs, _ctx: Context | None) -> ConfigList:
         device = admin.device(args.deviceName)
         params = [as_parameter(v) for v in config_values(device.node)]
         if not params:
@@ -263,9 +263,9 @@ def specs(app: App) -> list[ToolSpec]:
         if not carried.sent:
             return MaintenanceResult(**change_fields(carried))
         job = await jobs.follow(carried.result, ctx, admin.wait_s(args.waitSeconds))
-        answer = job_answer(job)
-        answer.devices = carried.touched_names
-        return answer
+        return MaintenanceResult(
+            summary=job_sentence(job), outcome=job.state, job=job.info(), devices=carried.touched_names
+        )
 
     async def get_zwave_job(args: JobArgs, _ctx: Context | None) -> JobList:
         jobs = [admin.jobs.get(args.jobId)] if args.jobId else admin.jobs.all()
@@ -312,7 +312,7 @@ def specs(app: App) -> list[ToolSpec]:
             "Technical details of a device's Z-Wave node: manufacturer, product, firmware, security, listening "
             "or sleeping, wake-up interval, battery, round-trip time and errors, last activity, interview stage, "
             "neighbours.",
-            NodeArgs,
+            DeviceArgs,
             NodeDetails,
             get_zwave_node_details,
             annotations=READ,
@@ -321,7 +321,7 @@ def specs(app: App) -> list[ToolSpec]:
         ToolSpec(
             "list_zwave_config_parameters",
             "List a device's configuration parameters with label, range, unit, default and current value.",
-            NodeArgs,
+            DeviceArgs,
             ConfigList,
             list_zwave_config_parameters,
             annotations=READ,
@@ -383,7 +383,3 @@ def specs(app: App) -> list[ToolSpec]:
         ),
     ]
     return [*tools, *inclusion_specs(admin)]
-
-
-def job_answer(job: Job) -> MaintenanceResult:
-    return MaintenanceResult(summary=job_sentence(job), outcome=job.state, job=job.info())

@@ -1,7 +1,7 @@
 """The planner in front of the write gate for every network-care change.
 
 A tool describes its change as an `AdminChange` (what, on which device or on the network itself, the words
-the policy judges, and the call that makes it); `carry_out` turns it into the gate's `Change` and calls
+the policy judges, and the call that makes it); `AdminContext.carry` turns it into the gate's `Change` and calls
 `app.gate.apply`, which does the rest: policy (read-only, hide/deny/allow, confirmation of the admin words
 in `policy.sensitive.ADMIN_ACTIONS`), one confirmation by elicitation or token, rate limits, dry run, send,
 evidence and the one audit line. The admin tools never call a changing API themselves.
@@ -108,35 +108,6 @@ def change_fields(carried: Carried) -> dict[str, Any]:
     }
 
 
-async def carry_out(app: App, change: AdminChange, *, token: str | None, ctx: Context | None) -> Carried:
-    """Through the gate. Raises `PolicyRefusal` when refused and `UserError` when zwave-js-ui failed it."""
-    device = change.device or network_device(app)
-    if change.write is not None:
-        effect = Effect(
-            device,
-            change.write,
-            change.target,
-            change.words,
-            argument=change.target,
-            unit=change.write.unit,
-            expect=Expectation(change.write, change.target),
-            text=change.what,
-        )
-        sender: Any = WriteValues()
-    else:
-        effect = Effect(device, None, change.value, change.words, argument=change.value, text=change.what)
-        sender = AdminCall(change.requests, change.start)
-    gate_change = Change(change.tool, change.action, change.what, [effect], sender, argument=change.value)
-    result = await app.gate.apply(gate_change, token=token, ask=asker_for(ctx, app.questions))
-    if result.outcome is Outcome.REFUSED:
-        raise PolicyRefusal(result.sentence)
-    if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
-        raise UserError(result.sentence)
-    touched = [d for d in result.change.devices if d.key != NETWORK_KEY and app.policy.visible(d)]
-    touched.sort(key=lambda d: (d.node_id, d.endpoint or 0))  # a node's devices in endpoint order
-    return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result, touched)
-
-
 @dataclass
 class AdminContext:
     """What every admin tool shares: the app, the network wrappers and the background jobs."""
@@ -153,4 +124,30 @@ class AdminContext:
         return max(0.0, min(asked, self.app.settings.tool_timeout * 0.8))
 
     async def carry(self, change: AdminChange, token: str | None, ctx: Context | None) -> Carried:
-        return await carry_out(self.app, change, token=token, ctx=ctx)
+        """Through the gate. Raises `PolicyRefusal` when refused and `UserError` when zwave-js-ui failed it."""
+        app = self.app
+        device = change.device or network_device(app)
+        if change.write is not None:
+            effect = Effect(
+                device,
+                change.write,
+                change.target,
+                change.words,
+                argument=change.target,
+                unit=change.write.unit,
+                expect=Expectation(change.write, change.target),
+                text=change.what,
+            )
+            sender: Any = WriteValues()
+        else:
+            effect = Effect(device, None, change.value, change.words, argument=change.value, text=change.what)
+            sender = AdminCall(change.requests, change.start)
+        gate_change = Change(change.tool, change.action, change.what, [effect], sender, argument=change.value)
+        result = await app.gate.apply(gate_change, token=token, ask=asker_for(ctx, app.questions))
+        if result.outcome is Outcome.REFUSED:
+            raise PolicyRefusal(result.sentence)
+        if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
+            raise UserError(result.sentence)
+        touched = [d for d in result.change.devices if d.key != NETWORK_KEY and app.policy.visible(d)]
+        touched.sort(key=lambda d: (d.node_id, d.endpoint or 0))  # a node's devices in endpoint order
+        return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result, touched)

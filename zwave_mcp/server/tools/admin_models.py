@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.network.models import ConfigParameter, JobInfo
-from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer
+from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer, _Args
 
 TOKEN = Field(
     None,
@@ -23,14 +23,6 @@ Security = Literal["auto", "s2", "s0", "none"]
 Maintenance = Literal[
     "ping", "refresh_values", "reinterview", "check_lifeline", "check_route", "rebuild_routes"
 ]
-
-
-class _Args(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-
-class NodeArgs(_Args):
-    deviceName: str = DeviceName
 
 
 class ConfigWriteArgs(_Args):

@@ -3,7 +3,7 @@ and batteries, answered from the history store (`zwave_mcp.history`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from zwave_mcp.history.batteries import batteries
 from zwave_mcp.history.models import (
@@ -27,18 +27,6 @@ if TYPE_CHECKING:
 def specs(app: App) -> list[ToolSpec]:
     service = app.history.service
 
-    async def get_device_history(args: HistoryArgs, _ctx: Any) -> HistoryResult:
-        return await service.history(args)
-
-    async def get_last_event(args: LastEventArgs, _ctx: Any) -> LastEventResult:
-        return await service.last_event(args)
-
-    async def get_energy_usage(args: EnergyArgs, _ctx: Any) -> EnergyResult:
-        return await energy(service, args)
-
-    async def get_battery_report(args: BatteryArgs, _ctx: Any) -> BatteryResult:
-        return await batteries(service, args)
-
     return [
         ToolSpec(
             "get_device_history",
@@ -47,7 +35,7 @@ def specs(app: App) -> list[ToolSpec]:
             "device or room, the whole house. chart=true adds a PNG of the numeric readings.",
             HistoryArgs,
             HistoryResult,
-            get_device_history,
+            lambda args, _ctx: service.history(args),
             annotations=READ,
             title="Device history",
         ),
@@ -58,7 +46,7 @@ def specs(app: App) -> list[ToolSpec]:
             "offline. From the stored history.",
             LastEventArgs,
             LastEventResult,
-            get_last_event,
+            lambda args, _ctx: service.last_event(args),
             annotations=READ,
             title="Last time something happened",
         ),
@@ -69,7 +57,7 @@ def specs(app: App) -> list[ToolSpec]:
             "a PNG of energy per hour or day.",
             EnergyArgs,
             EnergyResult,
-            get_energy_usage,
+            lambda args, _ctx: energy(service, args),
             annotations=READ,
             title="Energy use",
         ),
@@ -79,7 +67,7 @@ def specs(app: App) -> list[ToolSpec]:
             "have gone silent (not reported for silentHours).",
             BatteryArgs,
             BatteryResult,
-            get_battery_report,
+            lambda args, _ctx: batteries(service, args),
             annotations=READ,
             title="Batteries",
         ),

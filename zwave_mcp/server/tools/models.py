@@ -136,11 +136,7 @@ class GroupControlArgs(_Args):
 
 class SceneArgs(_Args):
     scene: str = Field(min_length=1, max_length=NAME_MAX, description="Scene name or id")
-    confirmationToken: str | None = Field(
-        None,
-        max_length=200,
-        description="Only after the person agreed: the token a previous 'confirmation required' answer gave",
-    )
+    confirmationToken: str | None = _CONFIRMATION_TOKEN
 
 
 LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
