@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
@@ -48,16 +48,15 @@ VALUE_ARGUMENTS: set[str] = {"level", "value", "setpoint", "mode", "color", "pos
 def specs(app: App) -> list[ToolSpec]:
     service = app.devices
 
-    def terms(args: ControlArgs | GroupControlArgs, ctx: Context | None) -> dict[str, Any]:
-        """What a change carries besides its target and action, for one device or a group alike."""
-        return {
-            "params": args.model_dump(include=VALUE_ARGUMENTS),
-            "token": args.confirmationToken,
-            "ask": asker_for(ctx, app.questions),
-        }
-
     async def control_zwave_device(args: ControlArgs, ctx: Context | None) -> ControlResult:
-        plan, result = await service.control(args.deviceName, args.action, **terms(args, ctx))
+        params = args.model_dump(include=VALUE_ARGUMENTS)
+        plan, result = await service.control(
+            args.deviceName,
+            args.action,
+            params=params,
+            token=args.confirmationToken,
+            ask=asker_for(ctx, app.questions),
+        )
         device = result.devices[0] if result.devices else None
         shown = device.as_reported() if device is not None else plan.device
         said = control_sentence(shown, plan.action, result.sentence, result.outcome)
@@ -72,7 +71,14 @@ def specs(app: App) -> list[ToolSpec]:
         )
 
     async def control_zwave_group(args: GroupControlArgs, ctx: Context | None) -> GroupControlResult:
-        plan, result = await service.control_group(args.target, args.action, **terms(args, ctx))
+        params = args.model_dump(include=VALUE_ARGUMENTS)
+        plan, result = await service.control_group(
+            args.target,
+            args.action,
+            params=params,
+            token=args.confirmationToken,
+            ask=asker_for(ctx, app.questions),
+        )
         proven = result.outcome not in NOT_SENT  # else the gate's own sentence (confirmation asked…)
         said = group_sentence(plan, result.devices) if proven and result.devices else result.sentence
         by_key = {d.device.key: d for d in result.devices}
