@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from zwave_mcp.gateway.model import ZNode
-from zwave_mcp.gateway.nodes import decode_with_values, parse_node
+from zwave_mcp.gateway.nodes import decode_with_values, parse_node, parse_value
 
 
 def _value(node_id: int, prop: str, **extra: object) -> dict[str, object]:
@@ -71,3 +73,20 @@ def test_a_node_is_parsed_while_decoding_only_when_its_values_are_its_own() -> N
     assert junk == {"id": 9, "values": 3}
     assert isinstance(other, dict) and not isinstance(other["values"]["x"], dict)
     assert parse_node(added) is not None  # what the inventory does with the ones left as dicts
+
+
+def test_metadata_found_by_its_fields_is_never_given_to_a_value_whose_fields_only_compare_equal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Metadata is built once per distinct metadata and found again by the fields of the value object:
+    1 is equal to True and 1.0, yet only true is a flag zwave-js sends, and a default keeps its type."""
+    fitting = parse_value(_value(320, "currentValue", readable=True, min=1, default=1, label="Lamp"))
+    same = parse_value(_value(321, "currentValue", readable=True, min=1, default=1, label="Lamp"))
+    odd = parse_value(_value(322, "currentValue", readable=1, min=True, default=1.0, label="Lamp"))
+    assert fitting is not None and same is not None and odd is not None
+    assert same.meta is fitting.meta
+    assert odd.min is None and type(odd.default) is float and type(fitting.default) is int
+    assert "readable is a number" in caplog.text and "min is true" in caplog.text
+    caplog.clear()
+    again = parse_value(_value(323, "currentValue", readable=1, min=True, default=1.0, label="Lamp"))
+    assert again is not None and "readable is a number" in caplog.text  # dropped fields: each value logs

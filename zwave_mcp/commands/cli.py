@@ -110,12 +110,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for note in settings_warnings(settings):
         print(f"zwave-mcp: warning: {note}", file=sys.stderr)
     if args.command == "config":
-        from zwave_mcp.commands.config_check import check_policy_entries
+        import asyncio
+
+        from zwave_mcp.commands.config_check import policy_entry_report
         from zwave_mcp.history import where_history_lives
         from zwave_mcp.logs import configure_logging
 
         configure_logging(settings.log_level, settings.log_format)  # the check's log lines, as the server's
-        shown = {**settings.redacted(), **check_policy_entries(settings)}
+        shown = {**settings.redacted(), **asyncio.run(policy_entry_report(settings))}
         shown["history_path"] = where_history_lives(settings.history_path)
         if settings.mqtt_version == "auto":  # which one is in use is only known once connected
             shown["mqtt_version"] = "auto (MQTT 5, or 3.1.1 when the broker refuses 5; the log says which)"
@@ -128,9 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def serve(settings: Settings, wire: StdioWire) -> int:
     """Run the stdio server until stdin closes or a signal arrives."""
-    from zwave_mcp.logs import configure_logging
-
-    configure_logging(settings.log_level, settings.log_format)
     from zwave_mcp.stdio.transport import run_stdio
 
     server = _checked_server(settings)
@@ -141,10 +140,12 @@ def serve(settings: Settings, wire: StdioWire) -> int:
 
 
 def _checked_server(settings: Settings) -> MCPServer[Any] | None:
-    """The server, once the SDK and paho parts it relies on are known to exist (else one line)."""
+    """Logging set up, the server once the SDK and paho parts it needs are known to exist (else one line)."""
+    from zwave_mcp.logs import configure_logging
     from zwave_mcp.server.build import build_server
     from zwave_mcp.server.compat import CompatError, check
 
+    configure_logging(settings.log_level, settings.log_format)
     try:
         server = build_server(settings)
         check(server)
@@ -156,9 +157,7 @@ def _checked_server(settings: Settings) -> MCPServer[Any] | None:
 
 def _print_tools(settings: Settings, fmt: str) -> int:
     from zwave_mcp.commands.export import export_tools
-    from zwave_mcp.logs import configure_logging
 
-    configure_logging(settings.log_level, settings.log_format)
     server = _checked_server(settings)
     if server is None:
         return 1

@@ -7,9 +7,7 @@ exactly as the server does, and lists the allow/deny/hide/confirm entries that m
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 from zwave_mcp.config import Settings
@@ -35,34 +33,22 @@ async def policy_entry_report(settings: Settings, timeout: float = CHECK_TIMEOUT
     if not app.policy.has_device_lists:
         return {}
     gateway = app.gateway
-    with transport_warnings_held():
-        gateway.start()
-        try:
-            deadline = asyncio.get_running_loop().time() + timeout
-            while not await gateway.wait_ready(POLL_S):
-                # A broker that refuses or is unreachable will not change its mind within the wait: the
-                # lanes would retry with backoff and log each failure, so say it once and stop.
-                if gateway.broker_failed() or asyncio.get_running_loop().time() >= deadline:
-                    why = gateway.unavailable_reason() or "the network did not load in time"
-                    log.warning("policy entries not checked: %s", why)
-                    return {"policy_entries_not_checked": why}
-            _ = app.devices.index  # builds the devices and checks the lists, as the server does
-            return {"policy_entries_matching_no_device": list(app.devices.unmatched)}
-        finally:
-            await gateway.stop()
-
-
-@contextlib.contextmanager
-def transport_warnings_held() -> Iterator[None]:
-    """The MQTT lanes' own connection warnings are left out: the check reports its outcome in one line."""
+    # The MQTT lanes' own connection warnings are left out: the check reports its outcome in one line.
     transport = logging.getLogger("zwave_mcp.gateway.mqtt")
     level = transport.level
     transport.setLevel(max(logging.ERROR, transport.getEffectiveLevel()))
+    gateway.start()
     try:
-        yield
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not await gateway.wait_ready(POLL_S):
+            # A broker that refuses or is unreachable will not change its mind within the wait: the
+            # lanes would retry with backoff and log each failure, so say it once and stop.
+            if gateway.broker_failed() or asyncio.get_running_loop().time() >= deadline:
+                why = gateway.unavailable_reason() or "the network did not load in time"
+                log.warning("policy entries not checked: %s", why)
+                return {"policy_entries_not_checked": why}
+        _ = app.devices.index  # builds the devices and checks the lists, as the server does
+        return {"policy_entries_matching_no_device": list(app.devices.unmatched)}
     finally:
+        await gateway.stop()
         transport.setLevel(level)
-
-
-def check_policy_entries(settings: Settings, timeout: float = CHECK_TIMEOUT_S) -> dict[str, Any]:
-    return asyncio.run(policy_entry_report(settings, timeout))

@@ -20,6 +20,7 @@ import logging
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from operator import attrgetter
 from typing import Any
 
 from zwave_mcp.answers import plural
@@ -64,6 +65,7 @@ def _node_report(node: ZNode, devices: list[Device], now_ms: int) -> dict[str, A
     used = {v.value_id for d in devices for v in d.all_values()}
     unused = [v for v in node.values.values() if v.value_id not in used]
     listed = [v for v in unused if v.command_class not in ADMINISTRATIVE_CCS]
+    listed.sort(key=attrgetter("endpoint", "command_class", "value_id"))
     return {
         "node": node.id,
         "name": node.display_name,
@@ -76,7 +78,7 @@ def _node_report(node: ZNode, devices: list[Device], now_ms: int) -> dict[str, A
         "status": node.status,
         "values": len(node.values),
         "devices": [_device_report(d, now_ms) for d in devices],
-        "unused": [_value_report(v) for v in sorted(listed, key=_value_order)],
+        "unused": [_value_report(v) for v in listed],
         "unused_administrative": len(unused) - len(listed),
     }
 
@@ -126,10 +128,6 @@ def _value_report(value: ZValue) -> dict[str, Any]:
     }
 
 
-def _value_order(value: ZValue) -> tuple[int, int, str]:
-    return (value.endpoint, value.command_class, value.value_id)
-
-
 def _power(node: ZNode) -> str:
     if node.is_listening:
         return "always listening"
@@ -148,7 +146,8 @@ def render_text(explained: dict[str, Any], source: str) -> str:
         lines.append("")
         product = " ".join(p for p in (node["manufacturer"], node["product"]) if p)
         about = f" ({node['description']})" if node["description"] else ""
-        lines.append(f"Node {node['node']} {_quoted(node['name'], node['location'])}: {product}{about}")
+        where = f" in {node['location']}" if node["location"] else ""
+        lines.append(f'Node {node["node"]} "{node["name"]}"{where}: {product}{about}')
         dc = node["device_class"]
         lines.append(
             f"  device class {dc['generic']}/{dc['specific']} (generic/specific), {node['power']}, "
@@ -220,10 +219,6 @@ def _unused_lines(node: dict[str, Any]) -> list[str]:
             f" [{value['value_id']}] = {current} ({access})"
         )
     return lines
-
-
-def _quoted(name: str, location: str) -> str:
-    return f'"{name}" in {location}' if location else f'"{name}"'
 
 
 # -- command ------------------------------------------------------------------------------------------------

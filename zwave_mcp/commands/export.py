@@ -77,10 +77,7 @@ def _convert_one(tool: Mapping[str, Any], fmt: str) -> dict[str, Any]:
     parameters.setdefault("properties", {})
 
     if fmt == "mcp":
-        exported = copy.deepcopy(dict(tool))
-        exported["description"] = description
-        exported["inputSchema"] = parameters
-        return exported
+        return {**copy.deepcopy(dict(tool)), "description": description, "inputSchema": parameters}
     if fmt == "anthropic":
         return {"name": name, "description": description, "input_schema": parameters}
     if fmt == "ollama":

@@ -29,6 +29,7 @@ from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.health import GatewayHealth, count_statuses
 from zwave_mcp.gateway.model import Change, ZValue
+from zwave_mcp.gateway.nodes import long_lived_objects
 from zwave_mcp.names import normalize
 from zwave_mcp.policy import Policy, check_text_argument
 from zwave_mcp.policy.outcome import Outcome
@@ -93,26 +94,27 @@ class DeviceService:
     def index(self) -> DeviceIndex:
         nodes = self.gateway.nodes
         if self._index is None or self._stale or nodes is not self._indexed_nodes:
-            everything = build_devices(nodes.values())
-            _attach_aliases(everything, self._aliases)
-            self._by_value = {v.value_id: d for d in everything for v in d.all_values()}
-            self.policy.remember(everything)  # before any rename can take a device out of a list
-            full: DeviceIndex | None = None
-            if self.policy.has_device_lists:
-                # The lists are read as tool arguments are ("front door" covers Front Door Lock), against
-                # every device: a hidden one too, which the index people use leaves out.
-                full = DeviceIndex(everything, self._aliases)
-                self.policy.resolve_entries(full.named_by)
-            devices = [d for d in everything if self.policy.visible(d)]
-            shown = {d.key for d in devices}
-            self._hidden_keys = {d.key for d in everything if d.key not in shown}
-            self._hidden_nodes = {d.node_id for d in everything if d.key not in shown}
-            same = full is not None and len(devices) == len(everything)
-            self._index = full if same and full is not None else DeviceIndex(devices, self._aliases)
-            self._everything = everything
-            self._indexed_nodes = nodes
-            self._stale = False
-            self._resolved.clear()
+            with long_lived_objects():  # the index lives until the next load
+                everything = build_devices(nodes.values())
+                _attach_aliases(everything, self._aliases)
+                self._by_value = {v.value_id: d for d in everything for v in d.all_values()}
+                self.policy.remember(everything)  # before any rename can take a device out of a list
+                full: DeviceIndex | None = None
+                if self.policy.has_device_lists:
+                    # The lists are read as tool arguments are ("front door" covers Front Door Lock), against
+                    # every device: a hidden one too, which the index people use leaves out.
+                    full = DeviceIndex(everything, self._aliases)
+                    self.policy.resolve_entries(full.named_by)
+                devices = [d for d in everything if self.policy.visible(d)]
+                shown = {d.key for d in devices}
+                self._hidden_keys = {d.key for d in everything if d.key not in shown}
+                self._hidden_nodes = {d.node_id for d in everything if d.key not in shown}
+                same = full is not None and len(devices) == len(everything)
+                self._index = full if same and full is not None else DeviceIndex(devices, self._aliases)
+                self._everything = everything
+                self._indexed_nodes = nodes
+                self._stale = False
+                self._resolved.clear()
         # Checked once per index, and only once the network has loaded: an index built while a load is
         # still being announced (a load listener asking) must not skip the check for good.
         if self._entries_checked is not self._index and self.gateway.loaded:

@@ -143,6 +143,7 @@ class ZValue:
         last_update_ms: int | None = None,
         default: Any = None,
         description: str | None = None,
+        meta: ValueMeta | None = None,
     ) -> None:
         self.value_id = value_id
         self.node_id = node_id
@@ -153,7 +154,8 @@ class ZValue:
         self.value = value
         # ms since the epoch, zwave-js's `lastUpdate` (not when we received it; it can be old).
         self.last_update_ms = last_update_ms
-        self.meta = shared_meta(
+        # `meta`: the shared metadata itself, instead of its fields (the getNodes decoder finds it so).
+        self.meta = meta or shared_meta(
             (
                 command_class_name,
                 property_name,

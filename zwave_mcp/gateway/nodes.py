@@ -9,10 +9,11 @@ import gc
 import logging
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from zwave_mcp.gateway.model import SharedTable, ValueState, ZNode, ZValue
+from zwave_mcp.gateway.model import SharedTable, ValueMeta, ValueState, ZNode, ZValue, shared_meta
 from zwave_mcp.gateway.secrets import is_secret_value
 from zwave_mcp.safetext import json_kind, loads_json, plain_text, read_int
 
@@ -164,42 +165,104 @@ def reject(node_id: Any, value_id: Any, what: str) -> None:
 
 
 def _fitted(raw: dict[str, Any], node_id: int, value_id: str) -> dict[str, Any]:
-    """`raw` without what zwave-js's types do not allow (each dropped field logged once): the slow path
-    of `parse_value`, for values that failed its quick check."""
-    fitted = dict(raw)
+    """`raw` without the metadata zwave-js's types do not allow (each dropped field logged once); `raw`
+    itself when all of it fits."""
+    fitted = raw
+
+    def drop(key: str, why: str) -> None:
+        nonlocal fitted
+        reject(node_id, value_id, why)
+        if fitted is raw:
+            fitted = dict(raw)
+        del fitted[key]
+
     for key in _TEXT_FIELDS:
-        item = fitted.get(key)
+        item = raw.get(key)
         if item is not None and type(item) is not str:
-            reject(node_id, value_id, f"{key} is {json_kind(item)}, zwave-js sends text")
-            del fitted[key]
+            drop(key, f"{key} is {json_kind(item)}, zwave-js sends text")
     for key in _FLAG_FIELDS:
-        item = fitted.get(key)
+        item = raw.get(key)
         if item is not None and type(item) is not bool:
-            reject(node_id, value_id, f"{key} is {json_kind(item)}, zwave-js sends true or false")
-            del fitted[key]
+            drop(key, f"{key} is {json_kind(item)}, zwave-js sends true or false")
     for key in _NUMBER_FIELDS:
-        item = fitted.get(key)
+        item = raw.get(key)
         if item is not None and (type(item) not in (int, float) or json_problem(item) is not None):
-            reject(node_id, value_id, f"{key} is {json_kind(item)} that is no JavaScript number")
-            del fitted[key]
-    states = fitted.get("states")
+            drop(key, f"{key} is {json_kind(item)} that is no JavaScript number")
+    states = raw.get("states")
     if states is not None and not isinstance(states, list):
-        reject(node_id, value_id, f"states is {json_kind(states)}, zwave-js-ui sends a list")
-        del fitted["states"]
-    cc_specific = fitted.get("ccSpecific")
+        drop("states", f"states is {json_kind(states)}, zwave-js-ui sends a list")
+    cc_specific = raw.get("ccSpecific")
     if cc_specific is not None and (type(cc_specific) is not dict or json_problem(cc_specific) is not None):
-        reject(node_id, value_id, f"ccSpecific is {json_kind(cc_specific)} zwave-js cannot send")
-        del fitted["ccSpecific"]
-    for key in ("value", "default"):
-        if key in fitted and (problem := json_problem(fitted[key])) is not None:
-            reject(node_id, value_id, f"its {key}: {problem}")
-            del fitted[key]
+        drop("ccSpecific", f"ccSpecific is {json_kind(cc_specific)} zwave-js cannot send")
+    if "default" in raw and (problem := json_problem(raw["default"])) is not None:
+        drop("default", f"its default: {problem}")
     return fitted
 
 
-# parse_value runs once per value of getNodes (~58k for 4,000 nodes), so it is written for speed: one
-# dict lookup per key, exact-type checks first (JSON gives plain int/float/str), no helper calls on the
-# common path. The slower isinstance forms still decide for anything unusual, so results are the same.
+def _bound_of(raw: Any) -> float | None:
+    return None if raw is None else _bound(raw)
+
+
+def _new_meta(raw: dict[str, Any], cc: int, prop: Any, node_id: int, value_id: str) -> tuple[ValueMeta, bool]:
+    """The metadata of a value object (the part that fits zwave-js's types), and whether all of it fit."""
+    fitted = _fitted(raw, node_id, value_id)
+    get = fitted.get
+    property_name, unit, states = get("propertyName"), get("unit"), get("states")
+    meta = shared_meta(
+        (
+            _intern(get("commandClassName") or ""),
+            _shared_text(property_name),
+            _shared_text(get("propertyKeyName")),
+            _intern(plain_text(str(get("label") or property_name or prop))),
+            _intern(get("type") or "any"),
+            get("readable") is not False,
+            get("writeable") is True,
+            _intern(plain_text(unit, UNIT_MAX)) if unit is not None else None,
+            _bound_of(get("min")),
+            _bound_of(get("max")),
+            parse_states(states) if states else _NO_STATES,
+            _shared_cc_specific(get("ccSpecific")),
+            get("stateless") is True,
+            None if (cc == 99 or cc == 131) and is_secret_value(cc, prop) else get("default"),
+            get("description"),
+        )
+    )
+    return meta, fitted is raw
+
+
+# What a value object says about its metadata, read in one go.
+_META_KEYS = (*_TEXT_FIELDS, *_FLAG_FIELDS, *_NUMBER_FIELDS, "states", "ccSpecific", "default")
+# Per kind of value (command class, property with its type, property key): the metadata built for it, each
+# with the fields it was built from and their types (1 and True are equal, and only one of them is a flag
+# zwave-js sends). Compared, not hashed: hashing each value's own strings cost as much as building.
+_METAS: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], tuple[type, ...], ValueMeta]]] = {}
+_METAS_MAX = 20_000  # kinds of value kept
+_VARIANTS_MAX = 8  # distinct metadata kept per kind (a configuration parameter differs by model)
+
+
+def value_meta(
+    raw: dict[str, Any], cc: int, prop: Any, prop_key: Any, node_id: int, value_id: str
+) -> ValueMeta:
+    """A value object's `ValueMeta`. Thousands of values of a big house carry the same metadata: each
+    distinct one is checked and built once (`_new_meta`), later ones with the same fields get it. Metadata
+    with a field dropped is not kept: each such value logs its own line."""
+    parts = tuple(map(raw.get, _META_KEYS))
+    types = tuple(map(type, parts))
+    kind = (cc, prop, type(prop), prop_key)
+    seen = _METAS.get(kind)
+    if seen is not None:
+        for known, known_types, meta in seen:
+            if known == parts and known_types == types:
+                return meta
+    meta, whole = _new_meta(raw, cc, prop, node_id, value_id)
+    if whole:
+        if seen is None and len(_METAS) < _METAS_MAX:
+            _METAS[kind] = [(parts, types, meta)]
+        elif seen is not None and len(seen) < _VARIANTS_MAX:
+            seen.append((parts, types, meta))
+    return meta
+
+
 def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | None:
     """A zwave-js-ui value object → `ZValue`; None when it lacks the ValueID parts. What zwave-js's types
     do not allow in its metadata or value (a number for a name, NaN) is dropped with one log line."""
@@ -223,106 +286,26 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     value_id = get("id")
     if type(value_id) is not str:
         value_id = value_id_of(nid, cc, endpoint, prop, prop_key)
-    cc_name = get("commandClassName")
-    property_name = get("propertyName")
-    key_name = get("propertyKeyName")
-    label = get("label")
-    kind = get("type")
-    unit = get("unit")
-    description = get("description")
-    readable = get("readable", True)
-    writeable = get("writeable", False)
-    stateless = get("stateless", False)
-    low = get("min")
-    high = get("max")
-    raw_states = get("states")
-    cc_specific = get("ccSpecific")
     current = get("value")
-    default = get("default")
-    if not (  # zwave-js's types, checked in one go; anything else takes the slow path that drops it
-        (cc_name is None or type(cc_name) is str)
-        and (property_name is None or type(property_name) is str)
-        and (key_name is None or type(key_name) is str)
-        and (label is None or type(label) is str)
-        and (kind is None or type(kind) is str)
-        and (unit is None or type(unit) is str)
-        and (description is None or type(description) is str)
-        and (readable is True or readable is False or readable is None)
-        and (writeable is False or writeable is True or writeable is None)
-        and (stateless is False or stateless is True or stateless is None)
-        and (raw_states is None or type(raw_states) is list)
-        # numbers: `x - x == 0` is false for NaN and the infinities (no call on the common path)
-        and (
-            low is None
-            or (type(low) is float and low - low == 0)
-            or (type(low) is int and -JS_NUMBER_MAX <= low <= JS_NUMBER_MAX)
-        )
-        and (
-            high is None
-            or (type(high) is float and high - high == 0)
-            or (type(high) is int and -JS_NUMBER_MAX <= high <= JS_NUMBER_MAX)
-        )
-        and (cc_specific is None or (type(cc_specific) is dict and _plain_json(cc_specific)))
-        and (
-            current is None
-            or type(current) is bool
-            or type(current) is str
-            or (type(current) is int and -JS_NUMBER_MAX <= current <= JS_NUMBER_MAX)
-            or (type(current) is float and current - current == 0)
-            or _plain_json(current)
-        )
-        and (default is None or _plain_json(default))
-    ):
-        fitted = _fitted(raw, nid, value_id)
-        get = fitted.get
-        cc_name, property_name, key_name = (
-            get("commandClassName"),
-            get("propertyName"),
-            get("propertyKeyName"),
-        )
-        label, kind, unit, description = get("label"), get("type"), get("unit"), get("description")
-        readable, writeable, stateless = (
-            get("readable", True),
-            get("writeable", False),
-            get("stateless", False),
-        )
-        low, high, raw_states, cc_specific = get("min"), get("max"), get("states"), get("ccSpecific")
-        current, default = get("value"), get("default")
-    if (cc == 99 or cc == 131) and is_secret_value(cc, prop):
-        current = default = None  # a lock code: the value is known to exist, its code is never kept
-    last_update = get("lastUpdate")
+    if not _plain_json(current):
+        reject(nid, value_id, f"its value: {json_problem(current)}")
+        current = None
+    elif (cc == 99 or cc == 131) and is_secret_value(cc, prop):
+        current = None  # a lock code: the value is known to exist, its code is never kept
+    elif type(current) is int or type(current) is float:
+        current = _shared_number(current)
+    meta = value_meta(raw, cc, prop, prop_key, nid, value_id)
     return ZValue(
         value_id,
         nid,
         cc,
-        _intern(cc_name or ""),
+        meta.command_class_name,
         endpoint,
         _shared_text(prop),
         _shared_text(prop_key),
-        _shared_text(property_name),
-        _shared_text(key_name),
-        _intern(plain_text(str(label or property_name or prop))),
-        _intern(kind or "any"),
-        readable is not False,
-        writeable is True,
-        _intern(plain_text(unit, UNIT_MAX)) if unit is not None else None,
-        None
-        if low is None
-        else _shared_number(low)
-        if type(low) is float and math.isfinite(low)
-        else _bound(low),
-        None
-        if high is None
-        else _shared_number(high)
-        if type(high) is float and math.isfinite(high)
-        else _bound(high),
-        parse_states(raw_states) if raw_states else _NO_STATES,
-        None if cc_specific is None else _shared_cc_specific(cc_specific),
-        stateless is True,
-        _shared_number(current) if type(current) is int or type(current) is float else current,
-        _int(last_update),
-        default,
-        description,
+        value=current,
+        last_update_ms=_int(get("lastUpdate")),
+        meta=meta,
     )
 
 
@@ -357,14 +340,30 @@ def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
     return hook
 
 
+@contextmanager
+def long_lived_objects() -> Iterator[None]:
+    """Around making what lives until the next load (the house decoded or parsed, its indexes): the
+    cyclic collector is off meanwhile (hundreds of thousands of objects and no garbage cycles: it would
+    only rescan the growing heap again and again, about a third of the time at 4,000 nodes), and what was
+    made goes straight into the oldest generation (`freeze` then `unfreeze`), so that the young collections
+    after it do not walk it all once more (30-150 ms at 4,000 nodes)."""
+    was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.collect(1)  # what was young before is not promoted with it (garbage cycles of the start-up)
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+
+
 def decode_with_values(payload: bytes | bytearray | str, details: bool = True) -> Any:
     """A getNodes reply decoded with its values as `ZValue`s and its nodes as `ZNode`s (`details`: keep
     each node's `details`, as `apply_node_fields`)."""
-    # Decoding makes millions of objects and no garbage cycles: the cyclic collector would only rescan
-    # the growing heap again and again (about a third of the time at 4,000 nodes).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with long_lived_objects():
         try:
             return loads_json(payload, object_hook=_nodes_hook(details))
         except ValueError as exc:
@@ -373,9 +372,6 @@ def decode_with_values(payload: bytes | bytearray | str, details: bool = True) -
             # An integer of thousands of digits (beyond what Python converts, and beyond any JavaScript
             # number): read as infinity, so that its value alone is dropped, not the whole house.
             return loads_json(payload, object_hook=_nodes_hook(details), parse_int=read_int)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 # zwave-js-ui node keys kept as they are in `ZNode.details` (what the admin's node details show).

@@ -35,7 +35,6 @@ Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact V
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 from collections import deque
@@ -50,6 +49,7 @@ from zwave_mcp.gateway.nodes import (
     apply_node_fields,
     as_float,
     json_problem,
+    long_lived_objects,
     parse_node,
     parse_states,
     parse_value,
@@ -154,11 +154,7 @@ class Inventory:
     def load_nodes(self, getnodes_result: list[dict[str, Any]]) -> None:
         """Replace the picture with a `getNodes` result. Gateway status and listeners are kept."""
         nodes: dict[int, ZNode] = {}
-        # Parsing makes ~100k long-lived objects (4,000 nodes); left on, the cyclic GC would walk the
-        # whole getNodes result again and again while they are made, which doubled the load time.
-        gc_was_on = gc.isenabled()
-        gc.disable()
-        try:
+        with long_lived_objects():
             for raw in getnodes_result if isinstance(getnodes_result, list) else []:
                 if isinstance(raw, ZNode):  # parsed while decoding (`decode_with_values`)
                     nodes[raw.id] = raw
@@ -166,14 +162,11 @@ class Inventory:
                     node = parse_node(raw, self.keep_details)
                     if node is not None:
                         nodes[node.id] = node
-        finally:
-            if gc_was_on:
-                gc.enable()
-        for node in nodes.values():
-            if node.access is not None and node.id in self.given_names:
-                node.access = self._named(node.id, node.access)
-        self.nodes = nodes
-        self.index.rebuild(nodes)
+            for node in nodes.values():
+                if node.access is not None and node.id in self.given_names:
+                    node.access = self._named(node.id, node.access)
+            self.nodes = nodes
+            self.index.rebuild(nodes)
         # A load replaces the picture without Changes; the history compares it with what it stored.
         for cb in list(self._load_listeners):
             try:

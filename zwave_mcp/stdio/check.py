@@ -29,11 +29,10 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -294,37 +293,35 @@ class Session:
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                env=dict(os.environ),
             )
         except OSError as exc:
             raise AttemptFailed(f"cannot start {self.command[0]!r}: {exc.strerror or exc}") from exc
-        self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+        stderr = self._read_lines(self.proc.stderr, 64 * 1024, self._keep_stderr)
+        self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(stderr)]
 
     # reading ------------------------------------------------------------------------------------
 
+    @staticmethod
+    async def _read_lines(
+        stream: asyncio.StreamReader | None, max_line: int, take: Callable[[bytes | Oversize], None]
+    ) -> None:
+        assert stream is not None
+        splitter = LineSplitter(max_line)
+        while chunk := await stream.read(65536):
+            for line in splitter.feed(chunk):
+                take(line)
+        for line in splitter.finish():
+            take(line)
+
     async def _read_stdout(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        splitter = LineSplitter(MAX_STDOUT_LINE)
+        assert self.proc is not None
         try:
-            while chunk := await self.proc.stdout.read(65536):
-                for line in splitter.feed(chunk):
-                    self._check_line(line)
-            for line in splitter.finish():
-                self._check_line(line)
+            await self._read_lines(self.proc.stdout, MAX_STDOUT_LINE, self._check_line)
         finally:
             self._stdout_done.set()
             for waiter in self._waiters.values():
                 if not waiter.done():
                     waiter.set_exception(_ServerGone())
-
-    async def _read_stderr(self) -> None:
-        assert self.proc is not None and self.proc.stderr is not None
-        splitter = LineSplitter(64 * 1024)
-        while chunk := await self.proc.stderr.read(65536):
-            for line in splitter.feed(chunk):
-                self._keep_stderr(line)
-        for line in splitter.finish():
-            self._keep_stderr(line)
 
     def _keep_stderr(self, line: bytes | Oversize) -> None:
         text = "<very long line>" if isinstance(line, Oversize) else line.decode("utf-8", "replace").rstrip()
@@ -335,19 +332,16 @@ class Session:
         self.report.stdout_lines += 1
         number = self.report.stdout_lines
         verdict = classify_line(line)
-        content = f"<{line.size} bytes>" if isinstance(line, Oversize) else _preview(line)
-        if verdict.kind == "blank":
-            self.report.problems.append(
-                f"stdout line {number}: empty line (only JSON-RPC messages belong there)"
-            )
-        elif verdict.kind == "parse_error":
-            self.report.problems.append(f"stdout line {number}: not JSON ({verdict.reason}): {content}")
-        elif verdict.kind == "invalid":
-            self.report.problems.append(
-                f"stdout line {number}: not a JSON-RPC 2.0 message ({verdict.reason}): {content}"
-            )
-        else:
+        if verdict.kind == "message":
             self._on_message(number, verdict.value)
+            return
+        content = f"<{line.size} bytes>" if isinstance(line, Oversize) else _preview(line)
+        problem = {
+            "blank": "empty line (only JSON-RPC messages belong there)",
+            "parse_error": f"not JSON ({verdict.reason}): {content}",
+            "invalid": f"not a JSON-RPC 2.0 message ({verdict.reason}): {content}",
+        }[verdict.kind]
+        self.report.problems.append(f"stdout line {number}: {problem}")
 
     def _on_message(self, number: int, msg: dict[str, Any]) -> None:
         if "method" in msg:
@@ -405,9 +399,6 @@ class Session:
             return await asyncio.wait_for(waiter, timeout)
         except TimeoutError:
             raise AttemptFailed(f"no response to {method} (id {rid!r}) within {timeout:g} s") from None
-
-    async def notify(self, method: str) -> None:
-        await self.send_line(json.dumps({"jsonrpc": "2.0", "method": method}).encode())
 
     # ending ---------------------------------------------------------------------------------------
 
@@ -495,7 +486,7 @@ async def _connect(options: Options, report: Report) -> Session | None:
 
 async def _drive(session: Session, options: Options) -> None:
     report, script = session.report, options.script
-    await session.notify("notifications/initialized")
+    await session.send_line(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode())
     listed = await session.request("tools/list", None, options.reply_timeout)
     await session.request("ping", None, options.reply_timeout)
     tools = listed.get("result", {}).get("tools", []) if isinstance(listed.get("result"), dict) else []
@@ -511,9 +502,10 @@ async def _drive(session: Session, options: Options) -> None:
         report.tools_called.append(name)
         report.tool_outcomes[name] = tool_outcome(answer)
     for line in script.messages:
-        value = _json_or_none(line)
-        if isinstance(value, dict) and "method" in value and readable_id(value) is not None:
-            session.track(value)
+        with contextlib.suppress(ValueError):  # raw text is sent as it is, untracked
+            value = json.loads(line)
+            if isinstance(value, dict) and "method" in value and readable_id(value) is not None:
+                session.track(value)
         await session.send_line(line)
     for line in MALFORMED_LINES:
         await session.send_line(line)
@@ -538,13 +530,6 @@ def tool_outcome(answer: dict[str, Any]) -> str:
     ]
     text = " ".join(texts)[:PREVIEW_CHARS]
     return f"tool error: {text}" if result.get("isError") else f"ok: {text}"
-
-
-def _json_or_none(line: bytes) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None
 
 
 async def run_check(options: Options) -> Report:

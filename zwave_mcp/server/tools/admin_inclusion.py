@@ -178,32 +178,33 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
             return "The inclusion failed: no device was added."
         return "No inclusion or exclusion is running."
 
-    async def send_grant(grant: bool, ctx: Context | None) -> None:
-        classes = list(network.progress.requested_classes) if grant else []
+    async def send_answer(
+        action: str, what: str, request: ga.AdminRequest, ctx: Context | None, value: Any = None
+    ) -> None:
+        """The person's answer to zwave-js-ui's question (or the set-up's abort), carried through the gate."""
         change = AdminChange(
             tool="answer_zwave_inclusion",
-            action="grant_security",
-            words=frozenset({"grant_security"}),
-            what=f"grant the new device {' and '.join(_class_words(classes)) or 'no'} security",
-            requests=[network.grant_security_classes(classes, False)],
-            value=classes,
+            action=action,
+            words=frozenset({action}),
+            what=what,
+            requests=[request],
+            value=value,
         )
         await admin.carry(change, None, ctx)
+
+    async def send_grant(grant: bool, ctx: Context | None) -> None:
+        classes = list(network.progress.requested_classes) if grant else []
+        what = f"grant the new device {' and '.join(_class_words(classes)) or 'no'} security"
+        await send_answer(
+            "grant_security", what, network.grant_security_classes(classes, False), ctx, classes
+        )
 
     async def send_pin(said: str, ctx: Context | None) -> None:
         try:
             pin = read_pin(said, network.progress.partial_dsk)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-        change = AdminChange(
-            tool="answer_zwave_inclusion",
-            action="enter_pin",
-            words=frozenset({"enter_pin"}),
-            what="enter the new device's PIN",
-            requests=[network.validate_dsk(pin)],
-            value="•••••",
-        )
-        await admin.carry(change, None, ctx)
+        await send_answer("enter_pin", "enter the new device's PIN", network.validate_dsk(pin), ctx, "•••••")
 
     async def follow(ctx: Context | None, wait_s: float) -> InclusionStatus:
         """Walk the inclusion forward until it ends, a question needs the person, or the wait is over."""
@@ -221,7 +222,8 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
                 if answer is None:
                     return status()  # two-step: the model asks the person and calls answer_zwave_inclusion
                 if isinstance(answer, str):  # declined or cancelled: stop the inclusion without security
-                    await _abort(ctx)
+                    what = "stop the security set-up of the new device"
+                    await send_answer("abort_inclusion", what, network.abort_inclusion(), ctx)
                 elif isinstance(answer, GrantQuestion):
                     await send_grant(answer.grant, ctx)
                 elif isinstance(answer, PinQuestion):
@@ -235,16 +237,6 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
                 with contextlib.suppress(Exception):
                     await ctx.report_progress(step, None, describe(p, None, None))
             await network.wait(p.version, left)
-
-    async def _abort(ctx: Context | None) -> None:
-        change = AdminChange(
-            tool="answer_zwave_inclusion",
-            action="abort_inclusion",
-            words=frozenset({"abort_inclusion"}),
-            what="stop the security set-up of the new device",
-            requests=[network.abort_inclusion()],
-        )
-        await admin.carry(change, None, ctx)
 
     def arm_stop(seconds: float, excluding: bool) -> None:
         """Our own time limit on top of zwave-js-ui's: stop (through the same path) when it runs out."""

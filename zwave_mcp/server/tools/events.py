@@ -99,8 +99,6 @@ def _lock_echoes(app: App, recorded: list[Any]) -> set[int]:
     events = [
         (r.change.node_id, r.at, lock_phrase(r.change.new)[1]) for r in recorded if r.change.kind == "lock"
     ]
-    if not events:
-        return set()
     echoes: set[int] = set()
     for r in recorded:
         change = r.change

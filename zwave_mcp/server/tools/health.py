@@ -15,14 +15,8 @@ if TYPE_CHECKING:
     from zwave_mcp.server.app import App
 
 
-# Node statuses in words ("Unknown" is zwave-js's word for "not heard from yet").
-_STATUS_WORDS = {
-    "Alive": "alive",
-    "Asleep": "asleep",
-    "Awake": "awake",
-    "Dead": "dead",
-    "Unknown": "not heard from yet",
-}
+# Node statuses in words: zwave-js's own, lower-cased, except "Unknown" (it means "not heard from yet").
+_STATUS_WORDS = {"Unknown": "not heard from yet"}
 
 
 def advice_for(
@@ -82,14 +76,10 @@ def specs(app: App) -> list[ToolSpec]:
         total = sum(devices.values())
         if health.problem:
             summary = f"Z-Wave is not working: {health.problem}."
-        elif dead:
-            summary = (
-                f"Z-Wave is working, but {plural(dead, 'device')} not responding: zwave-js-ui is "
-                f"{health.zwave_js_ui_state}, {plural(total, 'device')} ({counts})."
-            )
         else:
+            but = f", but {plural(dead, 'device')} not responding" if dead else ""
             summary = (
-                f"Z-Wave is working: zwave-js-ui is {health.zwave_js_ui_state}, "
+                f"Z-Wave is working{but}: zwave-js-ui is {health.zwave_js_ui_state}, "
                 f"{plural(total, 'device')} ({counts})."
             )
         if health.waiting_for and not health.problem:
