@@ -36,6 +36,7 @@ from zwave_mcp.devices.thermostats import (
     BOTH_SETPOINTS,
     mode_name,
     operating_name,
+    setpoint_name,
     setpoint_phrases,
     working_setpoints,
 )
@@ -623,7 +624,7 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         percent = to_percent(new, value)
         return "closed its valve" if percent == 0 else f"opened its valve to {percent} %"
     if role is not None and role.startswith(m.SETPOINT_PREFIX):
-        name = (value.property_key_name or "").lower()
+        name = setpoint_name(value)
         return f"{name + ' ' if name else ''}setpoint set to {_number(new)}{_unit(value.unit)}"
     if role == m.BATTERY_LEVEL:
         return f"reported battery {_number(new)}{_unit(value.unit)}"
@@ -689,7 +690,7 @@ def _noun(role: str | None, value: ZValue) -> str:
     if role in _ROLE_NOUNS:
         return _ROLE_NOUNS[role]
     if role is not None and role.startswith(m.SETPOINT_PREFIX):
-        return f"{(value.property_key_name or '').lower()} setpoint".strip()
+        return f"{setpoint_name(value)} setpoint".strip()
     if (quantity := quantity_of(value)) is not None:
         return quantity.label
     if value.command_class == 48 and isinstance(value.property, str):  # Binary Sensor

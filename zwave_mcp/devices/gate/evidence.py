@@ -22,6 +22,7 @@ from zwave_mcp.devices.gate.change import (
 from zwave_mcp.devices.levels import to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_at, tone_name, tone_sounds
+from zwave_mcp.devices.thermostats import setpoint_name
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -149,7 +150,7 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return "on" if raw else "off"
     if cc == zc.THERMOSTAT_SETPOINT and is_number(raw):
         # A setpoint is what the thermostat aims for, not what it is: "is now set to 21.5 °C".
-        name = (value.property_key_name or "").lower()
+        name = setpoint_name(value)
         return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
     if role == m.THERMOSTAT_FAN_MODE:
         return f"{_FAN}on {(value.state_text(raw) or str(raw)).lower()}"
