@@ -25,6 +25,7 @@ CONTROL = "control_zwave_device"
 KWH = value_key(50, 0, "value", 65537)
 DAY_MS = 86_400_000
 WALLMOTE = Path(__file__).resolve().parents[2] / "fixtures" / "devices" / "wallmote_central_scene_state.json"
+RELAYS = Path(__file__).resolve().parents[2] / "fixtures" / "devices" / "relay_mtlc_zwn_rsm2_state.json"
 
 
 @pytest.fixture
@@ -390,3 +391,25 @@ async def test_the_last_button_pressed(
     assert "WallMote button 2 was held" in recent.text
     held = [e for e in history.result["events"] if e["state"] == "pressed"]
     assert len(held) == 2, history.result["events"]
+
+
+async def test_a_hidden_part_keeps_its_node_out_of_the_file(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator], store_file: Path
+) -> None:
+    """A two-relay module (a real node dump) with its second relay hidden: nothing of the node is written
+    to the history file, as the device service hides a node with a hidden part whole (a node's values are
+    recorded by node, and the second relay's would be among them)."""
+    from zwave_mcp.simulator.dumps import load_house_file
+    from zwave_mcp.simulator.house import captured_house
+
+    relay = next(n for n in load_house_file(RELAYS) if not n.get("isControllerNode"))
+    relay.update(name="Porch Relay", loc="Porch")
+    house = [n for n in captured_house() if n["id"] != relay["id"]] + [relay]
+    sim = simulator_factory(config=capture_config("a", timing=FAST, periodic=False), house=house)
+    async with connected(settings(mosquitto, sim, store_file, hide="Porch Relay 2")) as client:
+        hidden = await call(client, "get_device_state", {"deviceName": "porch relay 2"})
+        await call(client, "get_device_history", {"period": "last 7 days", "limit": 500})
+    assert hidden.is_error and "No device named" in hidden.error, hidden.text
+    with sqlite3.connect(store_file) as conn:
+        assert conn.execute("SELECT count(*) FROM series WHERE node = ?", (relay["id"],)).fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM series WHERE node = 8").fetchone()[0] > 0

@@ -53,22 +53,6 @@ def where_history_lives(setting: str | None) -> str:
     return default_path() if path == DEFAULT else path
 
 
-class VisibleNodes:
-    """`keep(node_id)`: whether a node has a device the policy lets people see (follows renames)."""
-
-    def __init__(self, devices: DeviceService) -> None:
-        self._devices = devices
-        self._index: object = None
-        self._nodes: frozenset[int] = frozenset()
-
-    def __call__(self, node_id: int) -> bool:
-        index = self._devices.index  # rebuilt by the device service after renames and loads
-        if index is not self._index:
-            self._index = index
-            self._nodes = frozenset(d.node_id for d in index.devices)
-        return node_id in self._nodes
-
-
 @dataclass
 class History:
     recorder: Recorder
@@ -85,8 +69,9 @@ def build_history(
     `gateway_info` is zwave-js-ui's `getInfo` of the last load: its home id says whose history it is."""
     from zwave_mcp.history.service import HistoryService
 
-    # Hidden means hidden everywhere: with a hide list, nothing of a node without a visible device is kept.
-    keep = VisibleNodes(devices) if devices.policy.config.hide else None
+    # Hidden means hidden everywhere: with a hide list, nothing of a node with a hidden device is kept,
+    # the device service's own rule (a node's values are recorded by node: a hidden part's are among them).
+    keep = devices.visible_node if devices.policy.config.hide else None
     recorder = Recorder(
         history_path(settings.history_path),
         keep_days=settings.history_days,
