@@ -138,3 +138,14 @@ def test_an_inclusion_with_less_security_than_asked_is_a_downgrade(
 ) -> None:
     progress = ga.InclusionProgress(phase=ga.READY, strategy=strategy, requested_classes=requested)
     assert progress.downgrade(security) == downgraded_from
+
+
+def test_a_grant_question_lists_three_classes_as_spoken() -> None:
+    from zwave_mcp.server.tools.admin_inclusion import grant_question
+
+    asked = ga.InclusionProgress(phase=ga.READY, node_id=9, requested_classes=[2, 1, 0])
+    assert grant_question(asked) == (
+        "The new device (node 9) asks for S2 access control, S2 authenticated and S2 unauthenticated "
+        "security. Grant it?"
+    )
+    assert "asks for no security" in grant_question(ga.InclusionProgress(phase=ga.READY, node_id=9))

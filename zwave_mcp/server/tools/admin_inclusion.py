@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
-from zwave_mcp.answers import capital
+from zwave_mcp.answers import and_list, capital
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway import admin as ga
 from zwave_mcp.gateway.api import GatewayError
@@ -92,7 +92,7 @@ def qr_text(said: str) -> str:
 
 def grant_question(p: ga.InclusionProgress) -> str:
     return (
-        f"The new device (node {p.node_id}) asks for {' and '.join(_class_words(p.requested_classes)) or 'no'} "
+        f"The new device (node {p.node_id}) asks for {and_list(_class_words(p.requested_classes)) or 'no'} "
         "security. Grant it?"
     )
 
@@ -194,7 +194,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
 
     async def send_grant(grant: bool, ctx: Context | None) -> None:
         classes = list(network.progress.requested_classes) if grant else []
-        what = f"grant the new device {' and '.join(_class_words(classes)) or 'no'} security"
+        what = f"grant the new device {and_list(_class_words(classes)) or 'no'} security"
         await send_answer(
             "grant_security", what, network.grant_security_classes(classes, False), ctx, classes
         )
@@ -372,7 +372,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         if not carried.sent:
             return InclusionStatus(**change_fields(carried), phase=network.progress.phase)
         classes = _class_words([c for c in parsed.get("securityClasses") or [] if isinstance(c, int)])
-        sec = f" with {' and '.join(classes)} security" if classes else ""
+        sec = f" with {and_list(classes)} security" if classes else ""
         return status(
             f"{capital(label)} is on the SmartStart list; it will join{sec} when it is powered on.",
             "provisioned",
