@@ -176,7 +176,8 @@ class Asker:
         reply = await self.form(question, binding, Confirm)
         return None if reply is None else _confirmation(reply)
 
-    __call__ = ask  # the gate calls the asker itself
+    async def __call__(self, question: str, binding: str) -> Action | None:
+        return await self.ask(question, binding)  # the gate calls the asker itself
 
 
 class ElicitationAsker(Asker):

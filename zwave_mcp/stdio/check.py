@@ -37,7 +37,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.stdio.wire import LineSplitter, Oversize, classify_line, error_line, readable_id
+from zwave_mcp.stdio.wire import (
+    METHOD_NOT_FOUND,
+    LineSplitter,
+    Oversize,
+    classify_line,
+    error_line,
+    readable_id,
+)
 
 RETRY_DELAYS: tuple[float, ...] = (0.0, 2.0, 4.0)
 """Wait before each spawn/initialize attempt: 3 attempts, exponential backoff (seed spec 002)."""
@@ -60,7 +67,6 @@ MALFORMED_LINES: tuple[bytes, ...] = (
     b"{" + b"x" * (2 * 1024 * 1024),  # a 2 MB unparsable line
 )
 PROBE_IDS = frozenset({"check-invalid"})
-METHOD_NOT_FOUND = -32601
 
 
 class UsageError(Exception):

@@ -21,6 +21,7 @@ from zwave_mcp.safetext import json_kind, loads_json
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
 INTERNAL_ERROR = -32603
 
 MAX_LINE_BYTES = 8 * 1024 * 1024

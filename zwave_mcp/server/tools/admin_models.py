@@ -8,7 +8,7 @@ from pydantic import Field
 
 from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.network.models import ConfigParameter, JobInfo
-from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer, _Args
+from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer, ToolArgs
 
 TOKEN = Field(
     None,
@@ -25,14 +25,14 @@ Maintenance = Literal[
 ]
 
 
-class ConfigWriteArgs(_Args):
+class ConfigWriteArgs(ToolArgs):
     deviceName: str = DeviceName
     parameter: int | str = Field(description="The parameter's number (3) or its label ('LED indicator')")
     value: int | float | str = Field(description="The new value: a number, or the name of one of its options")
     confirmationToken: str | None = TOKEN
 
 
-class RenameArgs(_Args):
+class RenameArgs(ToolArgs):
     deviceName: str = DeviceName
     newName: str | None = Field(
         None,
@@ -44,7 +44,7 @@ class RenameArgs(_Args):
     confirmationToken: str | None = TOKEN
 
 
-class MaintenanceArgs(_Args):
+class MaintenanceArgs(ToolArgs):
     operation: Maintenance = Field(
         description="ping, refresh_values, reinterview, check_lifeline (to the controller), check_route "
         "(to targetDevice), rebuild_routes (of deviceName, or of the whole network when deviceName is empty)"
@@ -56,16 +56,16 @@ class MaintenanceArgs(_Args):
     confirmationToken: str | None = TOKEN
 
 
-class JobArgs(_Args):
+class JobArgs(ToolArgs):
     jobId: str | None = Field(None, max_length=40, description="The job; empty: every job")
 
 
-class CancelArgs(_Args):
+class CancelArgs(ToolArgs):
     jobId: str = Field(min_length=1, max_length=40, description="The job to cancel")
     confirmationToken: str | None = TOKEN
 
 
-class InclusionArgs(_Args):
+class InclusionArgs(ToolArgs):
     security: Security = Field(
         "auto",
         description="auto (S2 when the device can, else S0 or none), s2, s0 or none (insecure)",
@@ -82,13 +82,13 @@ class InclusionArgs(_Args):
     confirmationToken: str | None = TOKEN
 
 
-class ExclusionArgs(_Args):
+class ExclusionArgs(ToolArgs):
     timeoutSeconds: float = Field(60.0, ge=5, le=600, description="Stop excluding after this long")
     waitSeconds: float = WAIT
     confirmationToken: str | None = TOKEN
 
 
-class AnswerArgs(_Args):
+class AnswerArgs(ToolArgs):
     grant: bool | None = Field(
         None,
         description="Security question: true grants the security the device asked for, false grants none",
@@ -101,7 +101,7 @@ class AnswerArgs(_Args):
     waitSeconds: float = WAIT
 
 
-class ProvisionArgs(_Args):
+class ProvisionArgs(ToolArgs):
     qrCode: str = Field(
         min_length=20, max_length=400, description="The device's Z-Wave QR code text (starts with 90)"
     )
@@ -110,12 +110,12 @@ class ProvisionArgs(_Args):
     confirmationToken: str | None = TOKEN
 
 
-class FailedNodeArgs(_Args):
+class FailedNodeArgs(ToolArgs):
     deviceName: str = DeviceName
     confirmationToken: str | None = TOKEN
 
 
-class ReplaceArgs(_Args):
+class ReplaceArgs(ToolArgs):
     deviceName: str = DeviceName
     security: Security = Field("auto", description="Security for the replacement device")
     qrCode: str | None = Field(None, max_length=400, description="The replacement's QR code text, if any")

@@ -33,7 +33,7 @@ from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.control import CONTROL
-from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, _Args, gate_answer
+from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, ToolArgs, gate_answer
 
 if TYPE_CHECKING:
     from zwave_mcp.server.app import App
@@ -47,7 +47,7 @@ def _digits_as_text(value: Any) -> Any:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
-class LockUsersArgs(_Args):
+class LockUsersArgs(ToolArgs):
     deviceName: str | None = Field(
         None, max_length=NAME_MAX, description="The lock ('back door'); leave out to list every lock's users"
     )

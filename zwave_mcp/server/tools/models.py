@@ -37,7 +37,9 @@ def _action_word(value: Any) -> Any:
 Action = Annotated[ActionName, BeforeValidator(_action_word)]
 
 
-class _Args(BaseModel):
+class ToolArgs(BaseModel):
+    """The base of every tool's arguments."""
+
     # The executor drops unknown arguments before validation (the seeds: extra parameters are ignored).
     model_config = ConfigDict(extra="ignore")
 
@@ -49,7 +51,7 @@ GROUP_TARGET = (
 )
 
 
-class ListDevicesArgs(_Args):
+class ListDevicesArgs(ToolArgs):
     target: str | None = Field(None, max_length=NAME_MAX, description=GROUP_TARGET)
     state: Question | None = Field(
         None,
@@ -66,11 +68,11 @@ class ListDevicesArgs(_Args):
     offset: int = Field(0, ge=0, description="Skip this many devices (for paging)")
 
 
-class DeviceArgs(_Args):
+class DeviceArgs(ToolArgs):
     deviceName: str = DeviceName
 
 
-class SensorArgs(_Args):
+class SensorArgs(ToolArgs):
     deviceName: str = DeviceName
     refresh: bool = Field(False, description="Ask the device for fresh readings when the stored ones are old")
     maxAgeSeconds: float = Field(
@@ -108,7 +110,7 @@ _CONFIRMATION_TOKEN: Any = Field(
 )
 
 
-class ControlArgs(_Args):
+class ControlArgs(ToolArgs):
     deviceName: str = DeviceName
     action: Action = _ACTION
     level: float | str | None = _LEVEL
@@ -120,7 +122,7 @@ class ControlArgs(_Args):
     confirmationToken: str | None = _CONFIRMATION_TOKEN
 
 
-class GroupControlArgs(_Args):
+class GroupControlArgs(ToolArgs):
     """control_zwave_group: the same action and values as control_zwave_device, on a group."""
 
     target: str = Field(min_length=1, max_length=NAME_MAX, description=GROUP_TARGET)
@@ -134,7 +136,7 @@ class GroupControlArgs(_Args):
     confirmationToken: str | None = _CONFIRMATION_TOKEN
 
 
-class SceneArgs(_Args):
+class SceneArgs(ToolArgs):
     scene: str = Field(min_length=1, max_length=NAME_MAX, description="Scene name or id")
     confirmationToken: str | None = _CONFIRMATION_TOKEN
 
@@ -142,14 +144,14 @@ class SceneArgs(_Args):
 LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
 
 
-class RecentEventsArgs(_Args):
+class RecentEventsArgs(ToolArgs):
     minutes: float = Field(60, gt=0, le=1440, description="How far back to look")
     deviceName: str | None = Field(None, max_length=NAME_MAX, description="Only this device")
     user: str | None = Field(None, min_length=1, max_length=NAME_MAX, description=LOCK_USER_HELP)
     limit: int = Field(100, ge=1, le=1000, description="At most this many events")
 
 
-class NoArgs(_Args):
+class NoArgs(ToolArgs):
     pass
 
 
