@@ -20,6 +20,7 @@ from typing import Any
 import psutil
 import pytest
 
+from tests.codes_in import shows_code
 from zwave_mcp.simulator.broker import find_mosquitto
 
 pytestmark = pytest.mark.e2e
@@ -233,7 +234,7 @@ def assert_conversation(transcript: str) -> None:
     assert 'pin="(not shown)"' in code and "Confirmation required to add a PIN for Dog Walker" in code, code
     added = answer_after(transcript, "Yes, give the dog walker that code.")
     assert "Done: Side Door Lock now lists Dog Walker (user 4, PIN in slot 4)" in added, added
-    assert "2580" not in transcript, "the dog walker's PIN is never printed"
+    assert not shows_code(transcript, "2580"), "the dog walker's PIN is never printed"
     came = answer_after(transcript, "Who came in the side door?")
     assert "Side Door Lock was unlocked with the keypad by Dog Walker (user 4)" in came, came
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import mcp_types
 import pytest
 from mcp import Client
 
+from tests.codes_in import shows_code
 from tests.integration.mcp_harness import call, settings_for, wait_until_healthy
 from zwave_mcp.logs import configure_logging
 from zwave_mcp.server.build import build_server
@@ -48,7 +48,7 @@ def secrets_in(text: str) -> list[str]:
     for dsk in (DSK, OTHER_DSK):
         pin = dsk[:5]
         for form in (pin, full_width(pin), arabic_indic(pin)):
-            if re.search(rf"(?<![0-9０-９٠-٩]){re.escape(form)}(?![0-9０-９٠-٩])", text):
+            if shows_code(text, form):
                 found.append(form)
         if dsk.replace("-", "") in text.replace("-", ""):
             found.append(dsk)

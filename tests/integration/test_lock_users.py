@@ -18,6 +18,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from tests.codes_in import shows_code
 from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
 from zwave_mcp.logs import record_fields
 from zwave_mcp.simulator import Simulator
@@ -64,7 +65,7 @@ def back_slot(sim: Simulator, slot: int) -> tuple[int, str]:
 def no_pin_in(*texts: str) -> None:
     for text in texts:
         for pin in PINS:
-            assert pin not in text, f"a PIN ({pin}) leaked: {text[:300]}"
+            assert not shows_code(text, pin), f"a PIN ({pin}) leaked: {text[:300]}"
 
 
 def locks_now(sim: Simulator) -> str:
