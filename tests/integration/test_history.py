@@ -3,6 +3,7 @@ from the store; a meter reset inside a period; a damaged or locked file; the hid
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 import sys
@@ -407,23 +408,48 @@ async def test_the_last_button_pressed(
     assert len(held) == 2, history.result["events"]
 
 
-async def test_a_hidden_part_keeps_its_node_out_of_the_file(
+async def test_a_hidden_part_stays_out_of_the_file_and_its_visible_sibling_is_kept(
     mosquitto: Any, simulator_factory: Callable[..., Simulator], store_file: Path
 ) -> None:
-    """A two-relay module (a real node dump) with its second relay hidden: nothing of the node is written
-    to the history file, as the device service hides a node with a hidden part whole (a node's values are
-    recorded by node, and the second relay's would be among them)."""
+    """A two-relay module (a real node dump) with its second relay hidden: the hidden relay's values are
+    never written to the history file, the visible relay's are (and its history answers), and what is about
+    the node as a whole (its status) stays out, as the node is hidden whole wherever a node is shown."""
+    from zwave_mcp.devices.build import build_devices
+    from zwave_mcp.gateway.nodes import parse_node
     from zwave_mcp.simulator.dumps import load_house_file
     from zwave_mcp.simulator.house import captured_house
 
     relay = next(n for n in load_house_file(RELAYS) if not n.get("isControllerNode"))
     relay.update(name="Porch Relay", loc="Porch")
     house = [n for n in captured_house() if n["id"] != relay["id"]] + [relay]
+    # The relays' value ids as the server's device index has them (parsed from a copy: the simulator
+    # serves the dump itself).
+    node = parse_node(copy.deepcopy(relay))
+    assert node is not None
+    parts = {d.name: {v.value_id for v in d.all_values()} for d in build_devices([node])}
+    shown, hidden_ids = parts["Porch Relay"], parts["Porch Relay 2"]
+    assert shown and hidden_ids
     sim = simulator_factory(config=capture_config("a", timing=FAST, periodic=False), house=house)
     async with connected(settings(mosquitto, sim, store_file, hide="Porch Relay 2")) as client:
         hidden = await call(client, "get_device_state", {"deviceName": "porch relay 2"})
-        await call(client, "get_device_history", {"period": "last 7 days", "limit": 500})
+        hidden_history = await call(client, "get_device_history", {"deviceName": "porch relay 2"})
+        switched = await call(client, CONTROL, {"deviceName": "porch relay", "action": "on"})
+        assert switched.outcome == "confirmed", switched.text
+        mine = await call(client, "get_device_history", {"deviceName": "porch relay", "period": "last hour"})
+        everything = await call(client, "get_device_history", {"period": "last 7 days", "limit": 500})
     assert hidden.is_error and "No device named" in hidden.error, hidden.text
+    assert hidden_history.is_error and "No device named" in hidden_history.error, hidden_history.text
+    assert not mine.is_error and "Porch Relay" in mine.text, mine.text
+    events = mine.result["events"]
+    assert any(e["device"] == "Porch Relay" and e["state"] == "on" for e in events), events
+    assert "Porch Relay 2" not in everything.text
+    assert all(e["device"] != "Porch Relay 2" for e in everything.result["events"])
     with sqlite3.connect(store_file) as conn:
-        assert conn.execute("SELECT count(*) FROM series WHERE node = ?", (relay["id"],)).fetchone() == (0,)
+        keys = {k for (k,) in conn.execute("SELECT key FROM series WHERE node = ?", (relay["id"],))}
+        statuses = conn.execute(
+            "SELECT count(*) FROM series WHERE kind = 'status' AND key = ?", (str(relay["id"]),)
+        ).fetchone()
         assert conn.execute("SELECT count(*) FROM series WHERE node = 8").fetchone()[0] > 0
+    assert keys & shown, keys  # the visible relay is recorded
+    assert not keys & hidden_ids, keys & hidden_ids  # the hidden one is not
+    assert statuses == (0,)  # the node as a whole is hidden

@@ -16,6 +16,7 @@ from zwave_mcp.history.store import Store, StoreUnavailable
 
 VID = "8-50-0-value-65537"
 NOW_S = 1_800_000_000.0
+LATER = int(NOW_S * 1000) + 1000  # after a load at NOW_S
 
 
 class Clock:
@@ -120,6 +121,78 @@ def test_a_load_records_what_changed_while_away(recorder: Recorder, path: Path) 
     assert ("8-37-0-currentValue", 8000, None, "true") in stored
     assert ("8", int(NOW_S * 1000), None, '"Alive"') in stored  # the status first seen, as of the load
     assert len(stored) == 4
+
+
+class HidesRelay2:
+    """The hide policy of a two-relay node 25 with its second relay hidden (the device service's rule)."""
+
+    def visible_node(self, node_id: int | None) -> bool:
+        return node_id != 25
+
+    def visible_value(self, value_id: str) -> bool:
+        if value_id.startswith("25-37-"):  # the relays' own values
+            return not value_id.startswith("25-37-2-")
+        return self.visible_node(int(value_id.split("-")[0]))  # a value of no device: its node's rule
+
+
+def relays() -> ZNode:
+    """Node 25: relay 1 and relay 2 (endpoints 1, 2) and a value of no device (the manufacturer)."""
+    node = ZNode(id=25, status="Alive")
+    for vid, cc, endpoint in (
+        ("25-37-1-currentValue", 37, 1),
+        ("25-37-2-currentValue", 37, 2),
+        ("25-114-0-manufacturerId", 114, 0),
+    ):
+        node.values[vid] = ZValue(vid, 25, cc, "", endpoint, "x", value=1, last_update_ms=7000)
+    return node
+
+
+def test_the_hide_policy_keeps_a_visible_part_and_leaves_out_the_hidden_one(path: Path) -> None:
+    """A value is kept by its device (the visible relay of a node with a hidden one is recorded); what is
+    about the node as a whole (status, lock operations) by the node, hidden whole with a hidden part."""
+    rec = Recorder(str(path), clock=Clock(), visible=HidesRelay2())
+    rec.start()
+    try:
+        assert rec.wait_open(5)
+        other = ZNode(id=8, status="Alive")
+        other.values[VID] = ZValue(VID, 8, 50, "Meter", 0, "value", 65537, value=13.5, last_update_ms=9000)
+        rec.on_load([relays(), other])
+        rec.on_change(Change("value", 25, "25-37-1-currentValue", 1, 0, 8000))
+        rec.on_change(Change("value", 25, "25-37-2-currentValue", 1, 0, 8000))
+        rec.on_change(Change("value", 25, "25-114-0-manufacturerId", 1, 2, 8000))  # no device: the node rule
+        rec.on_change(Change("status", 25, None, "Alive", "Dead", 8000))
+        rec.on_change(Change("lock", 25, None, None, {"event": "keypad_unlock"}, 8000))
+        rec.on_change(Change("status", 8, None, "Alive", "Dead", LATER))
+        rec.on_change(Change("gateway", None, "client_online", True, False, 8000))
+        assert rec.flush()
+    finally:
+        rec.stop()
+    stored = {(key, at) for key, at, _old, _new in rows(path)}
+    assert stored == {
+        ("25-37-1-currentValue", 7000),
+        ("25-37-1-currentValue", 8000),
+        (VID, 9000),
+        ("8", int(NOW_S * 1000)),
+        ("8", LATER),
+        ("client_online", 8000),
+    }
+
+
+def test_without_a_hide_list_every_value_and_status_is_kept(path: Path) -> None:
+    rec = Recorder(str(path), clock=Clock())
+    rec.start()
+    try:
+        assert rec.wait_open(5)
+        rec.on_load([relays()])
+        assert rec.flush()
+    finally:
+        rec.stop()
+    assert {key for key, *_ in rows(path)} == {
+        "25-37-1-currentValue",
+        "25-37-2-currentValue",
+        "25-114-0-manufacturerId",
+        "25",
+    }
 
 
 def test_a_damaged_file_fails_with_a_reason_and_hears_nothing(path: Path) -> None:

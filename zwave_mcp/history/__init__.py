@@ -69,14 +69,14 @@ def build_history(
     `gateway_info` is zwave-js-ui's `getInfo` of the last load: its home id says whose history it is."""
     from zwave_mcp.history.service import HistoryService
 
-    # Hidden means hidden everywhere: with a hide list, nothing of a node with a hidden device is kept,
-    # the device service's own rule (a node's values are recorded by node: a hidden part's are among them).
-    keep = devices.visible_node if devices.policy.config.hide else None
+    # Hidden means hidden everywhere: with a hide list, the device service says what the file may keep (a
+    # value by its device; a node's status by the node, hidden whole when any part of it is).
+    visible = devices if devices.policy.config.hide else None
     recorder = Recorder(
         history_path(settings.history_path),
         keep_days=settings.history_days,
         max_bytes=int(settings.history_max_mb * 1024 * 1024),
-        keep=keep,
+        visible=visible,
         home=lambda: home_key(gateway_info(), settings),
     )
     if recorder.path is not None:

@@ -5,7 +5,8 @@ reports into rows and writes them a batch per transaction, so a tool call never 
 
 What becomes a row: a value that reports something other than its last stored value (a re-report of the
 same value only moves the "last heard" time), node status changes, gateway facts, lock operations (series
-kind "lock", one per lock node: who and how, never a code), and gate outcomes. After
+kind "lock", one per lock node: who and how, never a code), and gate outcomes; under a hide list only
+what `Visibility` lets through (never a hidden device's values). After
 every (re)load of the network, the picture is compared with the store, so a change made while the broker
 or this server was away is recorded from zwave-js-ui's own `lastUpdate` once it is back.
 
@@ -25,7 +26,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zwave_mcp.gateway.model import Change, ZNode, ZValue
 from zwave_mcp.history.latest import LatestValues
@@ -112,6 +113,15 @@ class Inbox:
         self._arrived.set()
 
 
+class Visibility(Protocol):
+    """What the hide policy lets the file keep (the device service answers both). One object rather than two
+    callables: the two answers are one rule, and a value of no device falls back to its node's."""
+
+    def visible_node(self, node_id: int | None) -> bool: ...
+
+    def visible_value(self, value_id: str) -> bool: ...
+
+
 def default_path() -> str:
     import platformdirs  # the platform's convention (XDG on Linux, Application Support on macOS, …)
 
@@ -127,13 +137,13 @@ class Recorder:
         *,
         keep_days: float = 30.0,
         max_bytes: int | None = None,
-        keep: Callable[[int], bool] | None = None,
+        visible: Visibility | None = None,
         clock: Callable[[], float] = time.time,
         home: Callable[[], str] | None = None,
     ) -> None:
         self.path = path
         self._home = home  # the home of the picture just loaded (read at each load)
-        self._keep = keep  # node id → recorded at all (the hide policy); None: every node
+        self._visible = visible  # the hide policy; None (no hide list): everything is kept, nothing asked
         self.keep_days = keep_days
         self.max_bytes = max_bytes
         self._clock = clock
@@ -193,7 +203,7 @@ class Recorder:
     def on_change(self, change: Change) -> None:
         """Inventory listener."""
         kind = change.kind
-        if self._keep is not None and change.node_id is not None and not self._keep(change.node_id):
+        if self._visible is not None and not _kept(change, self._visible):
             return
         if kind in ("value", "status", "gateway"):
             key = change.value_id if kind != "status" else str(change.node_id)
@@ -206,14 +216,14 @@ class Recorder:
         """After a (re)load: a snapshot of every value and status, compared with the store by the writer."""
         if not self._accepting:
             return
-        nodes = [node for node in nodes if self._keep is None or self._keep(node.id)]
-        # Flat, per node (value id, value, time, value id, …): references to what the picture holds, not
-        # a tuple per value (~50,000 at 4,000 nodes, which also left the heap fragmented once freed).
-        values = [
-            (node.id, [part for v in node.values.values() if v.value is not None for part in _value_parts(v)])
+        nodes = list(nodes)
+        visible = self._visible
+        values = [(node.id, _flat_values(node, visible)) for node in nodes]
+        statuses = [
+            (node.id, node.status)
             for node in nodes
+            if not node.is_controller and (visible is None or visible.visible_node(node.id))
         ]
-        statuses = [(node.id, node.status) for node in nodes if not node.is_controller]
         if self._home is not None:
             self._put(("home", self._home()))
         self._put(("snapshot", values, statuses, int(self._clock() * 1000)))
@@ -408,6 +418,28 @@ def _time_ms(at: Any, now_ms: int) -> int:
     if isinstance(at, int | float) and not isinstance(at, bool) and 0 <= at <= MAX_TIME_MS:
         return int(at)
     return now_ms
+
+
+def _kept(change: Change, visible: Visibility) -> bool:
+    """Under the hide policy a value is kept by its device, the rest (a node's status, a lock's operations)
+    by its node: a node with a hidden part stays hidden whole there, as in health and recent events."""
+    if change.kind == "value" and change.value_id is not None:
+        return visible.visible_value(change.value_id)
+    return visible.visible_node(change.node_id)
+
+
+def _flat_values(node: ZNode, visible: Visibility | None) -> list[Any]:
+    """A node's values, flat (value id, value, time, value id, …): references to what the picture holds, not
+    a tuple per value (~50,000 at 4,000 nodes, which also left the heap fragmented once freed). Without a
+    hide list no value is asked about: the load's snapshot costs what it did."""
+    if visible is None:
+        return [part for v in node.values.values() if v.value is not None for part in _value_parts(v)]
+    return [
+        part
+        for v in node.values.values()
+        if v.value is not None and visible.visible_value(v.value_id)
+        for part in _value_parts(v)
+    ]
 
 
 def _value_parts(value: ZValue) -> tuple[str, Any, int | None]:
