@@ -57,6 +57,8 @@ def requests(sim: Simulator, collector: Callable[[str], MessageCollector]) -> Me
 
 
 def sent(requests: MessageCollector, api: str) -> list[Any]:
+    """The requests of `api` the collector has so far. It is a connection of its own and may lag behind an
+    answer: a test that expects a request waits for it first (`requests.wait_for`)."""
     return [m.json()["args"] for m in requests.snapshot() if m.topic.endswith(f"/api/{api}/set")]
 
 
@@ -118,6 +120,7 @@ async def test_scene_that_unlocks_needs_one_confirmation_bound_to_the_scene(
             client, S, {"scene": "Leave home", "confirmationToken": asked.result["confirmationToken"]}
         )
         assert done.outcome == "confirmed", done.text
+        requests.wait_for(lambda m: m.topic.endswith("/api/_activateScene/set"), what="the scene's request")
         assert len(sent(requests, "_activateScene")) == 1
         assert sim_value(sim, 5, 98, "currentMode") == 0
         reported = {d["device"]: d["outcome"] for d in done.result["devices"]}
@@ -180,6 +183,7 @@ async def test_confirm_on_covers_toggle_to_on_and_any_level(
             assert "'on' is on the list of actions that need confirmation" in answer.text
         off = await call(client, C, {"deviceName": "living room lamp", "action": "set_level", "level": 0})
         assert off.outcome == "confirmed", off.text
+    requests.wait_for(lambda m: m.topic.endswith("/api/writeValue/set"), what="the write of level 0")
     assert [args[1] for args in sent(requests, "writeValue")] == [0]
 
 

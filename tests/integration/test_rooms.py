@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from tests.conftest import MessageCollector
-from tests.integration.mcp_harness import api_topic, call, connected, eventually, settings_for, sim_value
+from tests.integration.mcp_harness import (
+    api_topic,
+    call,
+    connected,
+    eventually,
+    settings_for,
+    sim_value,
+    wait_writes,
+)
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
 pytestmark = pytest.mark.integration
@@ -85,7 +93,7 @@ async def test_turn_off_a_room_and_kind_in_one_multicast(
     for node, ep in ((2, 0), (11, 1), (11, 2), (8, 0)):
         sim.nodes[node]["values"][f"37-{ep}-currentValue"]["value"] = True
     async with connected(settings_for(mosquitto, sim)) as client:
-        requests.messages.clear()
+        requests.clear()
         answer = await call(client, GROUP, {"target": "kitchen and porch", "action": "off"})
         assert answer.outcome == "confirmed", answer.text
         assert answer.text == "Turned off all 4 kitchen and porch devices."
@@ -95,6 +103,10 @@ async def test_turn_off_a_room_and_kind_in_one_multicast(
             "Porch Double Switch": "confirmed",
             "Porch Double Switch 2": "confirmed",
         }
+        # The collector is a connection of its own, which may lag behind the answer: wait for the three
+        # requests the answer stands on (an earlier, unexpected one would arrive first and show too).
+        requests.wait_for(lambda m: m.topic.endswith("/api/writeMulticast/set"), what="the multicast")
+        wait_writes(requests, 2)
         sent = _sent(requests)
         multicasts = [args for api, args in sent if api == "writeMulticast"]
         # Nodes 2 and 8 share one frame (Binary Switch, endpoint 0); the porch endpoints go one by one.
