@@ -112,10 +112,12 @@ def test_broker_restart_gets_only_client_status_and_version_back(
     while not sim.online:
         assert time.monotonic() < deadline, "the simulator did not reconnect"
         time.sleep(0.02)
-    time.sleep(0.3)
     p = sim.config.prefix
     sub = collector(f"{p}/#")
-    time.sleep(0.3)  # retained messages arrive at once on subscribe
+    # Both come back, however long the machine takes to republish them (retained, or live if later) ...
+    for topic in (f"{p}/{GW}/status", f"{p}/{GW}/version"):
+        sub.wait_topic(topic, timeout=10)
+    time.sleep(0.5)  # ... and nothing else follows them
     assert {m.topic for m in sub.snapshot()} == {f"{p}/{GW}/status", f"{p}/{GW}/version"}
 
 
