@@ -14,6 +14,15 @@ def test_a_code_inside_a_longer_number_is_not_the_code() -> None:
     assert not shows_code("MQTT broker on 127.0.0.1:42580", "2580")
 
 
+def test_a_client_id_or_the_brokers_port_holds_no_code() -> None:
+    # A pid of 4821 (pid_max is 32768 on many machines), a random part with 4821 in it, a port of 34567.
+    logged = "MQTT connected as zwave-mcp-4821-a4821f3c (lane zwave-mcp-9795-00b3363a-control)"
+    assert shows_code(logged.replace("zwave-mcp-", "user-"), "4821")  # what the old check found
+    assert not shows_code(logged, "4821")
+    assert not shows_code("MQTT broker on 127.0.0.1:34567 refused", "34567")
+    assert shows_code("zwave-mcp-9795-00b3363a says 4821", "4821")  # beside an id, a code is still found
+
+
 def test_a_code_of_its_own_is_found_wherever_it_stands() -> None:
     assert shows_code('{"pin": "4821"}', "4821")
     assert shows_code("code 4821.", "4821")
