@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from tests.integration.mcp_harness import Answer, call, connected, settings_for, wait_for_answer
@@ -132,7 +133,7 @@ async def _until_stored(client: Any, count: int) -> None:
         kwh = [r for r in answer.result["readings"] if r["unit"] == "kWh"]
         if kwh and kwh[0]["count"] >= count:
             return
-        time.sleep(0.05)
+        await anyio.sleep(0.05)  # not time.sleep: the server storing the readings runs on this loop
     raise AssertionError(f"the meter readings were not stored: {answer.result}")
 
 
