@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from zwave_mcp.gateway.model import NODE_STATUSES
 from zwave_mcp.safetext import loads_json_strict
@@ -36,6 +36,8 @@ from zwave_mcp.safetext import loads_json_strict
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
 # getNodes are decoded by the API client, not here.
 MAX_PAYLOAD_BYTES = 1 << 20
+
+T = TypeVar("T")
 
 
 class PayloadType(Enum):
@@ -206,26 +208,22 @@ def decode_client_status(payload: bytes | bytearray | str) -> ClientStatusPayloa
     return Undecodable("client status of unexpected shape", len(payload))
 
 
-def decode_client_version(payload: bytes | bytearray | str) -> str | Undecodable:
+def _bare_or_value(payload: bytes | bytearray | str, kind: type[T], problem: str) -> T | Undecodable:
+    """A bare JSON value of `kind`, or one in `{"value": …}`."""
     data = decode_json(payload)
     if isinstance(data, Undecodable):
         return data
-    if isinstance(data, dict) and isinstance(data.get("value"), str):
-        return str(data["value"])
-    if isinstance(data, str):
-        return data
-    return Undecodable("version of unexpected shape", len(payload))
+    if isinstance(data, dict):
+        data = data.get("value")
+    return data if isinstance(data, kind) else Undecodable(problem, len(payload))
+
+
+def decode_client_version(payload: bytes | bytearray | str) -> str | Undecodable:
+    return _bare_or_value(payload, str, "version of unexpected shape")
 
 
 def decode_driver_status(payload: bytes | bytearray | str) -> bool | Undecodable:
-    data = decode_json(payload)
-    if isinstance(data, Undecodable):
-        return data
-    if isinstance(data, bool):
-        return data
-    if isinstance(data, dict) and isinstance(data.get("value"), bool):
-        return bool(data["value"])
-    return Undecodable("driver status is not a boolean", len(payload))
+    return _bare_or_value(payload, bool, "driver status is not a boolean")
 
 
 def decode_event(payload: bytes | bytearray | str) -> list[Any] | Undecodable:
