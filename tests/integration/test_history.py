@@ -78,8 +78,8 @@ async def test_history_survives_a_restart(mosquitto: Any, sim: Simulator, store_
     )
     commands = [e for e in first.result["events"] if e["source"] == "command"]
     assert {(e["what"]) for e in commands} >= {
-        "was told to lock (confirmed)",
-        "was told to unlock (confirmed)",
+        "was told to lock, and it was confirmed",
+        "was told to unlock, and it was confirmed",
     }
     assert last_unlock.result["found"] is True, last_unlock.text
     assert last_unlock.text.startswith("The last time Front Door Lock was unlocked was at ")
@@ -96,6 +96,30 @@ async def test_history_survives_a_restart(mosquitto: Any, sim: Simulator, store_
     assert locked_last.result["found"] is True
     at = datetime.fromisoformat(again.result["events"][0]["at"])
     assert at.utcoffset() is not None, "structured times carry their offset"
+
+
+async def test_the_gates_attempts_are_said_in_words(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
+    """Each attempt in a device's history is a spoken sentence, not the gate's labels ("was told to on
+    (confirmed)"); when nothing else happened to the device, the answer says it."""
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        on = await call(client, CONTROL, {"deviceName": "kitchen light", "action": "on"})
+        again = await call(
+            client, CONTROL, {"deviceName": "front door", "action": "unlock"}
+        )  # it is unlocked
+        light = await call(
+            client, "get_device_history", {"deviceName": "kitchen light", "period": "last hour"}
+        )
+        door = await call(client, "get_device_history", {"deviceName": "front door", "period": "last hour"})
+    assert on.outcome == "confirmed" and again.outcome == "unchanged", (on.text, again.text)
+    told = [(e["device"], e["what"]) for e in light.result["events"] if e["source"] == "command"]
+    assert told == [("Kitchen Light", "was told to turn on, and it was confirmed")], light.result["events"]
+    assert [e["what"] for e in door.result["events"]] == [
+        "was not told to unlock, as it was already as asked"
+    ]
+    assert door.text.startswith("Front Door Lock was not told to unlock, as it was already as asked at "), (
+        door.text
+    )
+    assert door.text.count(".") == 1 and door.text.endswith("."), door.text
 
 
 async def test_energy_across_a_meter_reset(mosquitto: Any, sim: Simulator, store_file: Path) -> None:

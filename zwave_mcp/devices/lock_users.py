@@ -421,6 +421,11 @@ def verify(expect: dict[str, Any]) -> Callable[[LockUsers], str | None]:
     return check
 
 
+def gate_action(action: str) -> str:
+    """The action the gate records for a planned change to a user: "add" → "add_user"."""
+    return action if action == "change_pin" else f"{action}_user"
+
+
 def lock_user_change(tool: str, device: Device, planned: LockUserPlan) -> Change:
     """The gate's `Change`: one effect on the lock, bound to the exact request (PIN as a keyed hash)."""
     effect = Effect(
@@ -443,7 +448,7 @@ def lock_user_change(tool: str, device: Device, planned: LockUserPlan) -> Change
     )
     return Change(
         tool,
-        f"{planned.action}_user" if planned.action != "change_pin" else "change_pin",
+        gate_action(planned.action),
         planned.summary,
         [effect],
         sender,

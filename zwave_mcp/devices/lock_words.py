@@ -12,7 +12,7 @@ from typing import Any
 
 from zwave_mcp.devices.levels import as_int
 from zwave_mcp.devices.zwave_classes import NOTIFICATION
-from zwave_mcp.gateway.lock_events import Kind, kind_of
+from zwave_mcp.gateway.lock_events import KINDS_BY_KEY, Kind
 from zwave_mcp.safetext import plain_text
 
 Names = Callable[[int], str | None]
@@ -44,7 +44,7 @@ _OTHER = {
 
 def event_kind(stored: Any) -> Kind | None:
     event = stored.get("event") if isinstance(stored, dict) else None
-    return kind_of(event) if isinstance(event, str) else None
+    return KINDS_BY_KEY.get(event) if isinstance(event, str) else None
 
 
 def user_of(stored: Any) -> int | None:

@@ -66,7 +66,7 @@ KINDS: dict[int, Kind] = {
     0x24: Kind("credential_unlock", "Credential unlock/close operation", False, "credential"),
     0x32: Kind("invalid_credential", "Invalid credential used", None, "credential"),
 }
-_BY_KEY = {kind.key: kind for kind in KINDS.values()}
+KINDS_BY_KEY = {kind.key: kind for kind in KINDS.values()}
 
 
 def _squash(text: str) -> str:
@@ -84,10 +84,6 @@ _BY_LABEL.update(
         _squash("Locked by RF with invalid user codes"): KINDS[0x15],
     }
 )
-
-
-def kind_of(key: str) -> Kind | None:
-    return _BY_KEY.get(key)
 
 
 @dataclass(frozen=True, slots=True)

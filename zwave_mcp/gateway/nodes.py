@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from zwave_mcp.gateway.model import SharedTable, ValueMeta, ValueState, ZNode, ZValue, shared_meta
+from zwave_mcp.gateway.payloads import json_int
 from zwave_mcp.gateway.secrets import is_secret_value
 from zwave_mcp.safetext import json_kind, loads_json, plain_text, read_int
 
@@ -33,11 +34,6 @@ def as_float(raw: Any) -> float | None:
     except OverflowError:
         return None
     return number if math.isfinite(number) else None
-
-
-def _int(raw: Any) -> int | None:
-    # Ids, classes, times (ms): beyond 2**53 is junk that only breaks arithmetic later (an age in seconds).
-    return raw if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= 2**53 else None
 
 
 def value_id_of(node_id: int, cc: int, endpoint: int, prop: Any, prop_key: Any = None) -> str:
@@ -270,16 +266,16 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     nid = node_id
     if nid is None:
         raw_nid = get("nodeId")
-        nid = int(_shared_number(raw_nid)) if type(raw_nid) is int else _int(raw_nid)
+        nid = int(_shared_number(raw_nid)) if type(raw_nid) is int else json_int(raw_nid)
     cc = get("commandClass")
     if type(cc) is not int:
-        cc = _int(cc)
+        cc = json_int(cc)
     prop = get("property")
     if nid is None or cc is None or type(prop) not in _ID_PART_TYPES or not _plain_json(prop):
         return None
     endpoint = get("endpoint")
     if type(endpoint) is not int:
-        endpoint = _int(endpoint) or 0
+        endpoint = json_int(endpoint) or 0
     prop_key = get("propertyKey")
     if prop_key is not None and (type(prop_key) not in _ID_PART_TYPES or not _plain_json(prop_key)):
         return None  # an object or list cannot name a value (and could not be a dictionary key)
@@ -304,7 +300,7 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         _shared_text(prop),
         _shared_text(prop_key),
         value=current,
-        last_update_ms=_int(get("lastUpdate")),
+        last_update_ms=json_int(get("lastUpdate")),
         meta=meta,
     )
 
@@ -435,13 +431,15 @@ def apply_node_fields(node: ZNode, raw: dict[str, Any], details: bool = True) ->
             setattr(node, attr, _intern(raw[key]))  # the same few texts on many nodes
     device_class = raw.get("deviceClass")
     if isinstance(device_class, dict):
-        node.generic_class = _int(device_class.get("generic"))
-        node.specific_class = _int(device_class.get("specific"))
-    if _int(raw.get("lastActive")) is not None:
+        node.generic_class = json_int(device_class.get("generic"))
+        node.specific_class = json_int(device_class.get("specific"))
+    if json_int(raw.get("lastActive")) is not None:
         node.last_active_ms = raw["lastActive"]
     endpoints = raw.get("endpoints")
     if isinstance(endpoints, list) and endpoints:
-        indexes = [e["index"] for e in endpoints if isinstance(e, dict) and _int(e.get("index")) is not None]
+        indexes = [
+            e["index"] for e in endpoints if isinstance(e, dict) and json_int(e.get("index")) is not None
+        ]
         if indexes:
             node.endpoint_indexes = _shared_endpoints(sorted(indexes))
             node.endpoint_labels = _shared_endpoint_labels(
@@ -455,7 +453,7 @@ def apply_node_fields(node: ZNode, raw: dict[str, Any], details: bool = True) ->
 
 def parse_node(raw: dict[str, Any], details: bool = True) -> ZNode | None:
     """One entry of the `getNodes` result → `ZNode` with its values; None without a numeric id."""
-    node_id = _int(raw.get("id"))
+    node_id = json_int(raw.get("id"))
     if node_id is None:
         return None
     node = ZNode(id=node_id)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from zwave_mcp.gateway.model import NODE_STATUSES
 from zwave_mcp.safetext import loads_json_strict
@@ -36,6 +36,8 @@ from zwave_mcp.safetext import loads_json_strict
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
 # getNodes are decoded by the API client, not here.
 MAX_PAYLOAD_BYTES = 1 << 20
+
+T = TypeVar("T")
 
 
 class PayloadType(Enum):
@@ -86,8 +88,8 @@ class ClientStatusPayload:
     is_last_will: bool  # `{"value":false}` without time: published by the broker, not zwave-js-ui
 
 
-def _int(raw: Any) -> int | None:
-    # Times (ms), node ids: beyond 2**53 is junk that only breaks arithmetic later (an age in seconds).
+def json_int(raw: Any) -> int | None:
+    # Ids, classes, times (ms): beyond 2**53 is junk that only breaks arithmetic later (an age in seconds).
     return raw if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) <= 2**53 else None
 
 
@@ -109,7 +111,7 @@ def decode_json(payload: bytes | bytearray | str) -> Any:
 
 
 def _is_timevalue(obj: dict[str, Any]) -> bool:
-    return _int(obj.get("time")) is not None and len(obj) <= 2 and (len(obj) == 1 or "value" in obj)
+    return json_int(obj.get("time")) is not None and len(obj) <= 2 and (len(obj) == 1 or "value" in obj)
 
 
 def _is_value_object(obj: dict[str, Any]) -> bool:
@@ -143,11 +145,11 @@ def decode_value(
     if kind is PayloadType.TIMEVALUE:
         if "time" not in data and "value" not in data:
             return Undecodable("time-value payload without time or value", len(payload))
-        return ValuePayload(data.get("value"), "value" in data, _int(data.get("time")), kind)
+        return ValuePayload(data.get("value"), "value" in data, json_int(data.get("time")), kind)
     if not _is_value_object(data):
         return Undecodable("value object without nodeId/commandClass/property", len(payload))
     return ValuePayload(
-        data.get("value"), "value" in data, _int(data.get("lastUpdate")), kind, value_object=data
+        data.get("value"), "value" in data, json_int(data.get("lastUpdate")), kind, value_object=data
     )
 
 
@@ -167,8 +169,8 @@ def decode_node_status(payload: bytes | bytearray | str) -> NodeStatusPayload | 
         return NodeStatusPayload(
             status,
             available if isinstance(available, bool) else None,
-            _int(data.get("time")),
-            _int(data.get("nodeId")),
+            json_int(data.get("time")),
+            json_int(data.get("nodeId")),
         )
     return Undecodable("node status of unexpected shape", len(payload))
 
@@ -177,10 +179,10 @@ def decode_last_active(payload: bytes | bytearray | str) -> TimedPayload | Undec
     data = decode_json(payload)
     if isinstance(data, Undecodable):
         return data
-    if _int(data) is not None:
+    if json_int(data) is not None:
         return TimedPayload(data, None)
-    if isinstance(data, dict) and _int(data.get("value")) is not None:
-        return TimedPayload(data["value"], _int(data.get("time")))
+    if isinstance(data, dict) and json_int(data.get("value")) is not None:
+        return TimedPayload(data["value"], json_int(data.get("time")))
     return Undecodable("lastActive of unexpected shape", len(payload))
 
 
@@ -188,7 +190,7 @@ def decode_nodeinfo(payload: bytes | bytearray | str) -> dict[str, Any] | Undeco
     data = decode_json(payload)
     if isinstance(data, Undecodable):
         return data
-    if isinstance(data, dict) and _int(data.get("id")) is not None:
+    if isinstance(data, dict) and json_int(data.get("id")) is not None:
         return data
     return Undecodable("nodeinfo without numeric id", len(payload))
 
@@ -200,32 +202,28 @@ def decode_client_status(payload: bytes | bytearray | str) -> ClientStatusPayloa
     if isinstance(data, bool):  # not seen, but cheap to accept
         return ClientStatusPayload(data, None, False)
     if isinstance(data, dict) and isinstance(data.get("value"), bool):
-        time_ms = _int(data.get("time"))
+        time_ms = json_int(data.get("time"))
         online = data["value"]
         return ClientStatusPayload(online, time_ms, is_last_will=not online and "time" not in data)
     return Undecodable("client status of unexpected shape", len(payload))
 
 
-def decode_client_version(payload: bytes | bytearray | str) -> str | Undecodable:
+def _bare_or_value(payload: bytes | bytearray | str, kind: type[T], problem: str) -> T | Undecodable:
+    """A bare JSON value of `kind`, or one in `{"value": …}`."""
     data = decode_json(payload)
     if isinstance(data, Undecodable):
         return data
-    if isinstance(data, dict) and isinstance(data.get("value"), str):
-        return str(data["value"])
-    if isinstance(data, str):
-        return data
-    return Undecodable("version of unexpected shape", len(payload))
+    if isinstance(data, dict):
+        data = data.get("value")
+    return data if isinstance(data, kind) else Undecodable(problem, len(payload))
+
+
+def decode_client_version(payload: bytes | bytearray | str) -> str | Undecodable:
+    return _bare_or_value(payload, str, "version of unexpected shape")
 
 
 def decode_driver_status(payload: bytes | bytearray | str) -> bool | Undecodable:
-    data = decode_json(payload)
-    if isinstance(data, Undecodable):
-        return data
-    if isinstance(data, bool):
-        return data
-    if isinstance(data, dict) and isinstance(data.get("value"), bool):
-        return bool(data["value"])
-    return Undecodable("driver status is not a boolean", len(payload))
+    return _bare_or_value(payload, bool, "driver status is not a boolean")
 
 
 def decode_event(payload: bytes | bytearray | str) -> list[Any] | Undecodable:

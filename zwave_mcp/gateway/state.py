@@ -223,10 +223,6 @@ class Inventory:
                 except Exception:
                     logger.warning("inventory listener failed", exc_info=True)
 
-    def changes_since(self, since: float) -> list[Change]:
-        """Changes applied at or after wall-clock time `since` (seconds), oldest first."""
-        return [r.change for r in self.history if r.at >= since]
-
     # ---- ingestion -----------------------------------------------------------------------------
 
     def apply(

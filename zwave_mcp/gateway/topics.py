@@ -397,16 +397,6 @@ class ValueTopicIndex:
             self._retired[p] = node.id
         self._add_prefixes(node)
 
-    def remove_node(self, node_id: int) -> None:
-        self._resolved.clear()
-        for p in self._node_prefixes.pop(node_id, []):
-            remaining = tuple(i for i in self._prefixes.get(p, ()) if i != node_id)
-            if remaining:
-                self._prefixes[p] = remaining
-            else:
-                self._prefixes.pop(p, None)
-        self._suffixes.pop(node_id, None)
-
     def invalidate_values(self, node_id: int) -> None:
         self._suffixes.pop(node_id, None)
         self._resolved.clear()

@@ -46,6 +46,8 @@ from zwave_mcp.history.words import (
     reading_label,
     spoken_label,
 )
+from zwave_mcp.policy.actions import spoken_action
+from zwave_mcp.policy.outcome import attempt_said
 
 if TYPE_CHECKING:
     from zwave_mcp.devices.service import DeviceService
@@ -328,7 +330,7 @@ class HistoryService:
                 at=self.iso(o.at),
                 device=names.get(o.device_key or "", o.device),
                 deviceKey=o.device_key,
-                what=f"was told to {o.action.replace('_', ' ')} ({o.outcome.replace('_', ' ')})",
+                what=attempt_said(o.outcome, spoken_action(o.action)),
                 value=o.value,
                 source="command",
             )

@@ -23,7 +23,7 @@ from typing import Any
 
 from zwave_mcp.config import Settings
 from zwave_mcp.policy.actions import normalize_action
-from zwave_mcp.policy.audit import AuditEvent, AuditLog
+from zwave_mcp.policy.audit import AuditLog
 from zwave_mcp.policy.ratelimit import RateLimiter
 from zwave_mcp.policy.sensitive import describe_action, sensitivity
 from zwave_mcp.policy.settings import LIST_KEYS, PolicyConfig
@@ -82,7 +82,7 @@ class Policy:
         self.rates = RateLimiter(
             per_device=self.config.rate_limit_device, overall=self.config.rate_limit_total, clock=clock
         )
-        self.audit_log = AuditLog(self.config.audit_file)
+        self.audit = AuditLog(self.config.audit_file)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Policy:
@@ -225,8 +225,3 @@ class Policy:
         for lst in (cfg.hide, cfg.deny, cfg.confirm_devices):
             if lst:
                 lst.resolve(named_by)
-
-    # --- audit ----------------------------------------------------------------------------------
-
-    def audit(self, event: AuditEvent) -> dict[str, Any]:
-        return self.audit_log(event)

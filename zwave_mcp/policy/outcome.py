@@ -27,3 +27,30 @@ class Outcome(StrEnum):
 NOT_SENT = frozenset(
     {Outcome.REFUSED, Outcome.DECLINED, Outcome.NEEDS_CONFIRMATION, Outcome.DRY_RUN, Outcome.UNCHANGED}
 )
+
+# What became of an attempt, as a device's history says it after the device's name and before the time
+# ("Porch Relay was told to turn on, and it was confirmed at 09:02"); `{action}` is the action's spoken
+# words. Each claims no more than its word promises: only a sent attempt says the device was told.
+ATTEMPT_SAID: dict[Outcome, str] = {
+    Outcome.CONFIRMED: "was told to {action}, and it was confirmed",
+    Outcome.WORKING: "was told to {action} and said it was on its way",
+    Outcome.QUEUED: "was asleep when told to {action}",
+    Outcome.UNCONFIRMED: "was told to {action} but did not report back in time",
+    Outcome.FAILED: "was told to {action}, but it failed",
+    Outcome.UNKNOWN: "may have been told to {action}, with no answer from zwave-js-ui",
+    Outcome.REFUSED: "was not told to {action}, as that was refused",
+    Outcome.DECLINED: "was not told to {action}, as the person declined",
+    Outcome.NEEDS_CONFIRMATION: "was not told to {action} without a confirmation",
+    Outcome.DRY_RUN: "was not told to {action}, as it was only a dry run",
+    Outcome.UNCHANGED: "was not told to {action}, as it was already as asked",
+}
+
+
+def attempt_said(outcome: str, action: str) -> str:
+    """The attempt after the device's name, from its recorded outcome word and the action's spoken words;
+    an outcome word this version does not know claims nothing ("had a request to turn on")."""
+    try:
+        known = Outcome(outcome)
+    except ValueError:
+        return f"had a request to {action}"
+    return ATTEMPT_SAID[known].format(action=action)

@@ -395,26 +395,6 @@ def _delete_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.write_supervised / 2, removed)
 
 
-def _delete_credential(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    node = _node(sim, args)
-    user_id, kind, slot = arg(args, 2), arg(args, 3), arg(args, 4)
-    if is_user_code(node):
-        _delete_user(sim, [args[0], 0, slot], respond)
-        return
-    entry = _endpoint(node)
-
-    def removed() -> None:
-        sim.touch(node)
-        entry["credentials"] = [
-            c
-            for c in entry["credentials"]
-            if not (c["userId"] == user_id and c["type"] == kind and c["slot"] == slot)
-        ]
-        respond(OK)
-
-    sim.radio.submit(sim.timing.write_supervised / 2, removed)
-
-
 def _get_admin_code(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
     admin = node.get("values", {}).get(value_key(USER_CODE, 0, "adminCode"))
@@ -436,6 +416,5 @@ HANDLERS: dict[str, Callable[[AdminHost, list[Any], Respond], None]] = {
     "accessControlSetUser": _set_user,
     "accessControlSetCredential": _set_credential,
     "accessControlDeleteUser": _delete_user,
-    "accessControlDeleteCredential": _delete_credential,
     "accessControlGetAdminCode": _get_admin_code,
 }

@@ -441,12 +441,6 @@ class Admin:
         granted = [c for c in entry.get("securityClasses") or [] if c in device.requested]
         self._later(lambda: self._add(run, max(granted, key=_rank) if granted else None, low_security=False))
 
-    def unprovision(self, dsk_or_node: Any) -> None:
-        with self._lock:
-            self.provisioning = [
-                e for e in self.provisioning if e.get("dsk") != dsk_or_node and e.get("nodeId") != dsk_or_node
-            ]
-
     # -- exclusion and failed nodes ------------------------------------------------------------------------
     def start_exclusion(self) -> bool:
         with self._lock:

@@ -120,7 +120,6 @@ HANDLERS: dict[str, Handler] = {
     "parseQRCodeString": _parse_qr,
     "provisionSmartStartNode": _answered(lambda sim, args: sim.admin.provision(arg(args, 0))),
     "getProvisioningEntries": _answered(lambda sim, args: list(sim.admin.provisioning)),
-    "unprovisionSmartStartNode": _done(lambda sim, args: sim.admin.unprovision(arg(args, 0))),
     "isFailedNode": _is_failed,
     "removeFailedNode": _remove_failed,
     "replaceFailedNode": _replace_failed,

@@ -269,12 +269,6 @@ def _create_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     respond(True, delay=sim.timing.api_reply)
 
 
-def _remove_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    scene = _find_scene(sim, arg(args, 0))
-    sim.scenes.remove(scene)
-    respond(True, delay=sim.timing.api_reply)
-
-
 def _add_scene_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     scene = _find_scene(sim, arg(args, 0))
     vid = arg(args, 1)
@@ -331,7 +325,6 @@ HANDLERS: dict[str, Handler] = {
     "sendCommand": _send_command,
     "_getScenes": _get_scenes,
     "_createScene": _create_scene,
-    "_removeScene": _remove_scene,
     "_addSceneValue": _add_scene_value,
     "_sceneGetValues": _scene_get_values,
     "_activateScene": _activate_scene,

@@ -67,34 +67,16 @@ Adding a new kind of change (e.g. renaming a node) is a planner in front of the 
     result = await gate.apply(change, token=token, ask=ask)
 """
 
-from zwave_mcp.devices.gate.change import (
-    Asker,
-    Change,
-    Delivery,
-    Effect,
-    Expectation,
-    Sender,
-    effect_text,
-    value_effect,
-)
-from zwave_mcp.devices.gate.core import Gate, GateResult, Planner
-from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, spoken_value
-from zwave_mcp.devices.gate.senders import (
-    ActivateScene,
-    ApiCall,
-    GroupWrites,
-    LockOp,
-    LockUserCalls,
-    WriteValues,
-)
-from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.devices.gate.change import Asker, Change, Effect, Expectation, value_effect
+from zwave_mcp.devices.gate.core import Gate, GateResult
+from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report
+from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
 
 __all__ = [
     "ActivateScene",
     "ApiCall",
     "Asker",
     "Change",
-    "Delivery",
     "DeviceOutcome",
     "Effect",
     "EffectOutcome",
@@ -102,14 +84,7 @@ __all__ = [
     "Gate",
     "GateResult",
     "GroupWrites",
-    "LockOp",
-    "LockUserCalls",
-    "Outcome",
-    "Planner",
     "Report",
-    "Sender",
     "WriteValues",
-    "effect_text",
-    "spoken_value",
     "value_effect",
 ]

@@ -228,7 +228,6 @@ def value_effect(
     target: Any,
     *,
     expect: Expectation | None = None,
-    argument: Any = None,
     options: dict[str, Any] | None = None,
 ) -> Effect:
     """The effect of writing `target` to `value` on `device`, its words worked out from the value alone."""
@@ -238,7 +237,7 @@ def value_effect(
         value=value,
         target=target,
         words=words,
-        argument=shown if argument is None else argument,
+        argument=shown,
         unit=value.unit,
         expect=expect,
         options=options,

@@ -61,7 +61,7 @@ def specs(app: App) -> list[ToolSpec]:
     admin = AdminContext(app, NetworkAdmin(app.gateway), Jobs())
 
     async def get_zwave_node_details(args: DeviceArgs, _ctx: Context | None) -> NodeDetails:
-        device = admin.device(args.deviceName)
+        device = app.devices.resolve(args.deviceName)
         node = device.node
         neighbours = node.details.get("neighbors") or None
         if not neighbours and not node.is_controller:
@@ -72,7 +72,7 @@ def specs(app: App) -> list[ToolSpec]:
         return node_details(node, device, neighbours, now_ms())
 
     async def list_zwave_config_parameters(args: DeviceArgs, _ctx: Context | None) -> ConfigList:
-        device = admin.device(args.deviceName)
+        device = app.devices.resolve(args.deviceName)
         params = [as_parameter(v) for v in config_values(device.node)]
         if not params:
             summary = f"{device.name} has no configuration parameters that zwave-js-ui knows of."
@@ -88,7 +88,7 @@ def specs(app: App) -> list[ToolSpec]:
         return ConfigList(summary=summary, device=device.label, parameters=params)
 
     async def set_zwave_config_parameter(args: ConfigWriteArgs, ctx: Context | None) -> ConfigWriteResult:
-        device = admin.device(args.deviceName, for_mutation=True)
+        device = app.devices.resolve(args.deviceName, for_mutation=True)
         param = pick_parameter(config_values(device.node), args.parameter, device)
         if not param.writeable:
             raise UserError(f"{param.label} of {device.name} is read-only.")
@@ -135,7 +135,7 @@ def specs(app: App) -> list[ToolSpec]:
         for field_name, text in (("newName", args.newName), ("newLocation", args.newLocation)):
             if text is not None:
                 check_text_argument(field_name, text)
-        device = admin.device(args.deviceName, for_mutation=True)
+        device = app.devices.resolve(args.deviceName, for_mutation=True)
         node_id = device.node_id
         new_name = args.newName.strip() if args.newName is not None else None
         new_loc = args.newLocation.strip() if args.newLocation is not None else None
@@ -194,7 +194,7 @@ def specs(app: App) -> list[ToolSpec]:
 
     async def run_zwave_maintenance(args: MaintenanceArgs, ctx: Context | None) -> MaintenanceResult:
         op = args.operation
-        device = admin.device(args.deviceName, for_mutation=True) if args.deviceName else None
+        device = app.devices.resolve(args.deviceName, for_mutation=True) if args.deviceName else None
         if device is None and op != "rebuild_routes":
             raise UserError(f"{op.replace('_', ' ')} needs a device: say which one (deviceName).")
         network = admin.network
@@ -235,7 +235,7 @@ def specs(app: App) -> list[ToolSpec]:
         if op == "check_route":
             if not args.targetDevice:
                 raise UserError("check route needs the other end: say which device (targetDevice).")
-            target = admin.device(args.targetDevice)
+            target = app.devices.resolve(args.targetDevice)
         work, abort, what, request, words = job_plan(
             admin.network, app.settings.api_timeout, op, device, target, args.rounds
         )

@@ -116,9 +116,6 @@ class AdminContext:
     network: NetworkAdmin
     jobs: Jobs
 
-    def device(self, name: str, *, for_mutation: bool = False) -> Device:
-        return self.app.devices.resolve(name, for_mutation=for_mutation)
-
     def wait_s(self, asked: float) -> float:
         # Leave the executor's own timeout room to answer.
         return max(0.0, min(asked, self.app.settings.tool_timeout * 0.8))

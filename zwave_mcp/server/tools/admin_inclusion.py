@@ -379,7 +379,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         )
 
     async def remove_failed_zwave_node(args: FailedNodeArgs, ctx: Context | None) -> InclusionStatus:
-        device = admin.device(args.deviceName, for_mutation=True)
+        device = app.devices.resolve(args.deviceName, for_mutation=True)
         await _must_be_failed(device.node_id, device.name, "remove")
         change = AdminChange(
             tool="remove_failed_zwave_node",
@@ -398,7 +398,7 @@ def specs(admin: AdminContext) -> list[ToolSpec]:
         return status(f"{capital(gone)} was removed from the network.", "removed")
 
     async def replace_failed_zwave_node(args: ReplaceArgs, ctx: Context | None) -> InclusionStatus:
-        device = admin.device(args.deviceName, for_mutation=True)
+        device = app.devices.resolve(args.deviceName, for_mutation=True)
         await _must_be_failed(device.node_id, device.name, "replace")
         strategy = STRATEGIES["s2"] if args.security == "auto" or args.qrCode else STRATEGIES[args.security]
         options: dict[str, Any] = {"qrString": qr_text(args.qrCode)} if args.qrCode else {}
