@@ -269,10 +269,11 @@ async def test_pins_typed_in_other_digits_are_read_as_digits(mosquitto: Any, sim
     ],
 )
 async def test_changes_are_refused_in_read_only_mode_and_for_denied_or_hidden_locks(
-    mosquitto: Any, sim: Simulator, setting: dict[str, Any], expected: str
+    mosquitto: Any, sim: Simulator, tmp_path: Path, setting: dict[str, Any], expected: str
 ) -> None:
     before = side_users(sim)
-    async with connected(settings_for(mosquitto, sim, **setting)) as client:
+    audit = tmp_path / "audit.jsonl"
+    async with connected(settings_for(mosquitto, sim, audit_file=audit, **setting)) as client:
         for args in (
             {"action": "add", "name": "Dog Walker", "pin": "5150"},
             {"action": "rename", "user": "Alice", "name": "Al"},
@@ -291,6 +292,14 @@ async def test_changes_are_refused_in_read_only_mode_and_for_denied_or_hidden_lo
         every = await call(client, TOOL, {})  # a hidden lock's users are not in the house's list either
         assert ("Side Door Lock" in every.text) is ("hide" not in setting), every.text
     assert side_users(sim) == before
+    # Each refusal's one audit line names the action as the gate names a carried-out one ("add_user"); a
+    # hidden lock is answered as no such device, so its attempts end as failed, not as refused.
+    said = [(line["action"], line["outcome"]) for line in map(json.loads, audit.read_text().splitlines())]
+    outcome = "failed" if "hide" in setting else "refused"
+    assert said == [
+        (action, outcome)
+        for action in ("add_user", "rename_user", "disable_user", "enable_user", "change_pin", "remove_user")
+    ], said
 
 
 async def test_dry_run_shows_the_request_without_the_pin(mosquitto: Any, sim: Simulator) -> None:

@@ -20,6 +20,7 @@ from zwave_mcp.devices.lock_users import (
     LockUserPlan,
     describe_user,
     describe_users,
+    gate_action,
     lock_user_change,
     plan,
     rules_sentence,
@@ -163,7 +164,7 @@ def specs(app: App) -> list[ToolSpec]:
         if early.refused:  # read-only, hidden, denied: before the lock is even read
             stub = Change(
                 TOOL,
-                args.action,
+                gate_action(args.action),
                 f"change the users of {device.name}",
                 [Effect(device, None, None, words, text=f"change the users of {device.label}")],
                 LockUserCalls(device.node_id),
@@ -220,7 +221,7 @@ def specs(app: App) -> list[ToolSpec]:
             error = exc.message
             raise
         finally:
-            app.gate.end(attempt, TOOL, {"action": args.action}, error, refused=refused)
+            app.gate.end(attempt, TOOL, {"action": gate_action(args.action)}, error, refused=refused)
 
     return [
         ToolSpec(
