@@ -431,13 +431,11 @@ def _kept(change: Change, visible: Visibility) -> bool:
 def _flat_values(node: ZNode, visible: Visibility | None) -> list[Any]:
     """A node's values, flat (value id, value, time, value id, …): references to what the picture holds, not
     a tuple per value (~50,000 at 4,000 nodes, which also left the heap fragmented once freed). Without a
-    hide list no value is asked about: the load's snapshot costs what it did."""
-    if visible is None:
-        return [part for v in node.values.values() if v.value is not None for part in _value_parts(v)]
+    hide list no value is asked about."""
     return [
         part
         for v in node.values.values()
-        if v.value is not None and visible.visible_value(v.value_id)
+        if v.value is not None and (visible is None or visible.visible_value(v.value_id))
         for part in _value_parts(v)
     ]
 
