@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.codes_in import shows_code
+from tests.codes_in import shows_code, without_chance_numbers
 
 # An audit line from a CI run in which the old substring search "found" the PIN 4821 in the microseconds.
 AUDIT = '{"time": "2026-11-27T17:11:41.148212+00:00", "tool": "manage_lock_users", "action": "rename_user"}'
@@ -28,3 +28,12 @@ def test_a_code_of_its_own_is_found_wherever_it_stands() -> None:
     assert shows_code("code 4821.", "4821")
     assert shows_code("4821", "4821")
     assert shows_code("ＰＩＮ ４８２１", "４８２１")
+
+
+def test_a_correlation_id_holds_no_code() -> None:
+    # The API client's zwaveMcpId, echoed in a reply's origin: random hex that held 3141 in a CI run.
+    reply = '{"origin": {"zwaveMcpId": "ab3141cd02ef-7"}, "result": "ok"}'
+    assert "3141" in reply and shows_code(reply.replace("-7", "x"), "3141")  # what the old checks found
+    assert "3141" not in without_chance_numbers(reply)
+    assert not shows_code(reply, "3141")
+    assert shows_code('{"zwaveMcpId": "ab3141cd02ef-7", "pin": "3141"}', "3141")
