@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.integration.mcp_harness import call, connected, house_of_dumps, settings_for, sim_value
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.simulator import SimConfig, Simulator
+from zwave_mcp.zwave.classes import CC
 
 pytestmark = pytest.mark.integration
 
@@ -26,7 +26,7 @@ def sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
     house = house_of_dumps([("lock_home_connect_620_state.json", "Back Door", "Kitchen")])
     for node in house:
         if node["id"] == NODE:
-            node["values"] = {k: v for k, v in node["values"].items() if v["commandClass"] != zc.DOOR_LOCK}
+            node["values"] = {k: v for k, v in node["values"].items() if v["commandClass"] != CC.DOOR_LOCK}
     return simulator_factory(config=SimConfig.fast(), house=house)
 
 
@@ -36,13 +36,13 @@ async def test_the_old_lock_unlocks_once_confirmed_and_locks_freely(mosquitto: A
         assert state.text.startswith("Back Door is locked"), state.text
         asked = await call(client, C, {"deviceName": "back door", "action": "unlock"})
         assert asked.outcome == "needs_confirmation", asked.text
-        assert sim_value(sim, NODE, zc.LOCK, "locked") is True
+        assert sim_value(sim, NODE, CC.LOCK, "locked") is True
         token = asked.result["confirmationToken"]
         unlocked = await call(
             client, C, {"deviceName": "back door", "action": "unlock", "confirmationToken": token}
         )
         assert unlocked.outcome == "confirmed", unlocked.text
-        assert "unlocked" in unlocked.text and sim_value(sim, NODE, zc.LOCK, "locked") is False
+        assert "unlocked" in unlocked.text and sim_value(sim, NODE, CC.LOCK, "locked") is False
         locked = await call(client, C, {"deviceName": "back door", "action": "lock"})
         assert locked.outcome == "confirmed", locked.text
-        assert sim_value(sim, NODE, zc.LOCK, "locked") is True
+        assert sim_value(sim, NODE, CC.LOCK, "locked") is True

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as cc
 from zwave_mcp.devices.build import BROADCAST_NODE_IDS, build_devices, devices_for_node
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.zwave import classes as cc
+from zwave_mcp.zwave.classes import CC
 
 GET_NODES = Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / "getNodes.json"
 
@@ -87,14 +88,14 @@ def test_every_writable_binary_switch_target_belongs_to_a_switch_device() -> Non
         for raw in raw_nodes()
         if raw["id"] not in (1, 255)
         for v in raw_values(raw)
-        if v["commandClass"] == cc.BINARY_SWITCH and v["property"] == "targetValue"
+        if v["commandClass"] == CC.BINARY_SWITCH and v["property"] == "targetValue"
     }
     assert targets == expected
 
 
 def test_every_sensor_meter_and_battery_value_is_a_reading_of_its_device() -> None:
     devices = house()
-    wanted_ccs = {cc.MULTILEVEL_SENSOR, cc.BINARY_SENSOR, cc.METER, cc.BATTERY}
+    wanted_ccs = {CC.MULTILEVEL_SENSOR, CC.BINARY_SENSOR, CC.METER, CC.BATTERY}
     for raw in raw_nodes():
         if raw["id"] in (1, 255):
             continue
@@ -103,7 +104,7 @@ def test_every_sensor_meter_and_battery_value_is_a_reading_of_its_device() -> No
         }
         for v in raw_values(raw):
             if v["commandClass"] in wanted_ccs and (
-                v["commandClass"] != cc.METER or v["property"] == "value"
+                v["commandClass"] != CC.METER or v["property"] == "value"
             ):
                 assert v["id"] in device_values, v["id"]
 
@@ -172,7 +173,7 @@ def test_multilevel_switch_with_open_close_values_is_a_cover() -> None:
 
 def test_node_with_only_basic_is_switched_through_basic() -> None:
     node = next(n for n in house_nodes() if n.id == 11)
-    node.values = {k: v for k, v in node.values.items() if v.command_class == cc.BASIC}
+    node.values = {k: v for k, v in node.values.items() if v.command_class == CC.BASIC}
     (d,) = devices_for_node(node)
     assert (d.key, d.capabilities) == ("11", (C.SWITCH,))
     assert d.values[m.SWITCH_TARGET].value_id == "11-32-0-targetValue"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.build import devices_for_node
 from zwave_mcp.devices.describe import sentence, state_summary
 from zwave_mcp.devices.discovery import (
@@ -24,6 +23,8 @@ from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.server.tools.present import verify_summary
 from zwave_mcp.simulator.dumps import load_house_file
+from zwave_mcp.zwave import classes as zc
+from zwave_mcp.zwave.classes import CC
 
 
 def value(node_id: int, cc: int, prop: str | int, key: Any = None, endpoint: int = 0, **meta: Any) -> ZValue:
@@ -142,7 +143,7 @@ def test_the_table_claims_nothing_twice_on_the_captured_house() -> None:
 
 
 def test_housekeeping_command_classes_are_never_device_kinds() -> None:
-    assert zc.MANUFACTURER_SPECIFIC in zc.HOUSEKEEPING and zc.BINARY_SWITCH not in zc.HOUSEKEEPING
+    assert CC.MANUFACTURER_SPECIFIC in zc.HOUSEKEEPING and CC.BINARY_SWITCH not in zc.HOUSEKEEPING
 
 
 def as_found(found: dict[int, Found]) -> list[Any]:

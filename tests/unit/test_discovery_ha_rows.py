@@ -10,7 +10,6 @@ import pytest
 
 from tests.unit.test_discovery_kinds import DUMPS
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.build import devices_for_node
 from zwave_mcp.devices.control import available_actions, plan_control
 from zwave_mcp.devices.describe import sentence
@@ -23,6 +22,7 @@ from zwave_mcp.devices.presets import fan_speeds
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.simulator.dumps import load_house_file
+from zwave_mcp.zwave.classes import CC
 
 
 def raw_node(file: str, name: str = "Thing") -> dict[str, Any]:
@@ -42,7 +42,7 @@ def with_parameter(raw: dict[str, Any], parameter: int, value: int) -> dict[str,
     (config,) = [
         v
         for v in raw["values"].values()
-        if v["commandClass"] == zc.CONFIGURATION and v["property"] == parameter
+        if v["commandClass"] == CC.CONFIGURATION and v["property"] == parameter
     ]
     config["value"] = value
     return raw
@@ -72,7 +72,7 @@ def test_a_fibaro_fgr222_tilts_its_slats_through_its_proprietary_value() -> None
     assert shutter.kind == C.COVER and "set_tilt" in available_actions(shutter)
     write = plan_control(shutter, "set_tilt", position=40).writes[0]
     assert (write.value.command_class, write.value.property, write.value.property_key) == (
-        zc.MANUFACTURER_PROPRIETARY, "fibaro", "venetianBlindsTilt"
+        CC.MANUFACTURER_PROPRIETARY, "fibaro", "venetianBlindsTilt"
     )  # fmt: skip
     assert sentence(shutter) == "Office Blind is 96 % open, slats tilted 0 %, using 0 W, 0.48 kWh in total."
 
@@ -114,7 +114,7 @@ _ENBRIGHTEN = product(0x0063, {0x4944}, {0x3533})  # firmware 1.26.1 in its dump
 def _fan_row(firmware: FirmwareRange) -> Schema:
     return Schema(
         name="fan: a test row", kind=C.FAN, role=m.LEVEL_TARGET,
-        primary=match(zc.MULTILEVEL_SWITCH, "targetValue"), products=(_ENBRIGHTEN,), firmware=firmware,
+        primary=match(CC.MULTILEVEL_SWITCH, "targetValue"), products=(_ENBRIGHTEN,), firmware=firmware,
     )  # fmt: skip
 
 
@@ -146,7 +146,7 @@ def test_conditions_belong_on_model_rows() -> None:
 
 
 def test_the_table_names_properties_by_their_command_class_constants() -> None:
-    """No `match(cc, "targetValue")`: a row names a property through `zwave_classes` (one spelling)."""
+    """No `match(cc, "targetValue")`: a row names a property through `zwave.classes` (one spelling)."""
     import ast
     import inspect
 

@@ -266,16 +266,16 @@ def test_a_model_row_can_say_which_part_is_the_main_one(monkeypatch: pytest.Monk
     """The maker's word beats the device class: a row marking the LZW36's fan (endpoint 2) as its main
     part gives the fan the node's own name, and the light becomes "… 1"."""
     from zwave_mcp.devices import build
-    from zwave_mcp.devices import zwave_classes as zc
     from zwave_mcp.devices.discovery import Schema, Table, match, product
     from zwave_mcp.devices.discovery_schemas import SCHEMAS
     from zwave_mcp.devices.model import Quirks
+    from zwave_mcp.zwave.classes import CC
 
     fan_first = Schema(
         name="fan: Inovelli LZW36, the fan as its main part (a test row)",
         kind=C.FAN,
         role=m.LEVEL_TARGET,
-        primary=match(zc.MULTILEVEL_SWITCH, "targetValue", type="number", writeable=True),
+        primary=match(CC.MULTILEVEL_SWITCH, "targetValue", type="number", writeable=True),
         products=(product(0x031E, {0x000E}, {0x0001}),),
         endpoints=frozenset({2}),
         data=Quirks(main_part=True),

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import available_actions, control_change, plan_control
 from zwave_mcp.devices.describe import change_phrase, lock_state, sentence, state_summary
@@ -25,13 +24,14 @@ from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.history.words import describe_value
 from zwave_mcp.policy import Policy
 from zwave_mcp.simulator.dumps import load_house_file
+from zwave_mcp.zwave.classes import CC
 
 DUMP = Path(__file__).resolve().parents[2] / "fixtures" / "devices" / "lock_home_connect_620_state.json"
 
 
 def old_lock() -> Device:
     (raw,) = [n for n in load_house_file(DUMP) if not n.get("isControllerNode")]
-    raw["values"] = {k: v for k, v in raw["values"].items() if v["commandClass"] != zc.DOOR_LOCK}
+    raw["values"] = {k: v for k, v in raw["values"].items() if v["commandClass"] != CC.DOOR_LOCK}
     node = parse_node(raw)
     assert node is not None
     (device,) = build_devices([node])
@@ -42,7 +42,7 @@ def test_it_is_a_lock_that_says_whether_it_is_locked() -> None:
     lock = old_lock()
     assert lock.kind == Capability.LOCK
     locked = lock.values[m.LOCK_TARGET]
-    assert (locked.command_class, locked.property) == (zc.LOCK, "locked")
+    assert (locked.command_class, locked.property) == (CC.LOCK, "locked")
     assert lock.values[m.LOCK_CURRENT] is locked  # written and reported by the same value
     assert lock_state(lock) == "locked" and state_summary(lock).startswith("locked")
     assert sentence(lock).startswith("Back Door is locked")

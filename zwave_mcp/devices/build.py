@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.boundary import fault_reason, note_fault
 from zwave_mcp.devices.discovery import Found, discover
 from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, TABLE
@@ -34,6 +33,7 @@ from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.policy.sensitive import names_an_entry
 from zwave_mcp.safetext import plain_text
+from zwave_mcp.zwave import classes as zc
 
 # zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
 BROADCAST_NODE_IDS = frozenset({255, 4095})

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from zwave_mcp.devices.levels import is_number
-from zwave_mcp.devices.zwave_classes import COLOR_SWITCH
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.zwave.classes import CC
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +115,8 @@ def color_components(vals: Iterable[ZValue]) -> list[str]:
     keys = sorted(
         v.property_key
         for v in vals
-        if v.command_class == COLOR_SWITCH and v.property == "targetColor" and isinstance(v.property_key, int)
+        if v.command_class == CC.COLOR_SWITCH
+        and v.property == "targetColor"
+        and isinstance(v.property_key, int)
     )
     return [_COMPONENTS[k] for k in keys if k in _COMPONENTS]

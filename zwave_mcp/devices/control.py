@@ -38,10 +38,10 @@ from zwave_mcp.devices.presets import (
 from zwave_mcp.devices.readings import unit_text
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.thermostats import mode_name, working_setpoints
-from zwave_mcp.devices.zwave_classes import SOUND_SWITCH
 from zwave_mcp.gateway.model import ValueState, ZValue
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
+from zwave_mcp.zwave.classes import CC
 
 # What people call setpoints, → zwave-js setpoint type.
 SETPOINT_WORDS: dict[str, int] = {"heat": 1, "heating": 1, "cool": 2, "cooling": 2, "eco": 11, "away": 13}
@@ -113,7 +113,7 @@ def available_actions(device: Device) -> list[str]:
         can.add("set_tilt")
     if m.VALVE_TARGET in v:
         can |= {"open", "close"}
-    if m.SIREN_TONE in v and (siren_tones(device) or v[m.SIREN_TONE].command_class == SOUND_SWITCH):
+    if m.SIREN_TONE in v and (siren_tones(device) or v[m.SIREN_TONE].command_class == CC.SOUND_SWITCH):
         can.add("set_tone")
     if m.SIREN_VOLUME in v:
         can.add("set_volume")
@@ -446,7 +446,7 @@ def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
     watch = device.values.get(m.SIREN_TONE_CURRENT) or target
     if not turn_on:
         return _one_write(device, action, False, target, 0, f"silence {device.name}", watch=watch)
-    if target.command_class == SOUND_SWITCH:
+    if target.command_class == CC.SOUND_SWITCH:
         # 255: the device's default tone; it reports the tone it plays
         return ControlPlan(
             device,

@@ -41,9 +41,9 @@ from zwave_mcp.devices.thermostats import (
     working_setpoints,
 )
 from zwave_mcp.devices.thermostats import temperature as _temperature
-from zwave_mcp.devices.zwave_classes import DOOR_LOCK, NOTIFICATION
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
+from zwave_mcp.zwave.classes import CC
 
 # zwave-js ThermostatMode → how its state reads ("is heating to 21 °C").
 _MODE_VERBS = {1: "heating to", 2: "cooling to", 11: "heating to", 12: "cooling to"}
@@ -250,7 +250,7 @@ def lock_settings(device: Device) -> dict[str, Any]:
     return {
         str(value.property): value.value
         for value in device.node.values.values()
-        if value.command_class == DOOR_LOCK
+        if value.command_class == CC.DOOR_LOCK
         and value.endpoint == endpoint
         and value.value is not None
         and value.property in _LOCK_SETTINGS
@@ -414,7 +414,7 @@ def _lock_alerts(device: Device) -> list[Reading]:
     values = {v.value_id: v for v in device.all_values()}
     out = []
     for r in readings(device, 0):
-        if r.command_class != NOTIFICATION or r.idle or r.value in (None, 0):
+        if r.command_class != CC.NOTIFICATION or r.idle or r.value in (None, 0):
             continue
         value = values.get(r.value_id)
         text = (value.state_text() or "").casefold() if value is not None else ""

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import as_int
 from zwave_mcp.devices.model import NO_QUIRKS, Capability, Quirks
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.zwave.classes import CC
 
 # A schema's `role` for a value that is read, not controlled: it goes on the device's readings.
 READING = "reading"
@@ -150,7 +150,7 @@ class ConfigIs:
     def holds(self, node: ZNode) -> bool:
         for value in node.values.values():
             if (
-                value.command_class == zc.CONFIGURATION
+                value.command_class == CC.CONFIGURATION
                 and value.property == self.parameter
                 and value.property_key is None
                 and value.endpoint == self.endpoint

@@ -13,7 +13,6 @@ from collections.abc import Iterable
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.discovery import (
     IGNORE,
     READING,
@@ -28,7 +27,9 @@ from zwave_mcp.devices.discovery import (
 )
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Quirks
-from zwave_mcp.devices.zwave_classes import (
+from zwave_mcp.zwave import classes as zc
+from zwave_mcp.zwave.classes import (
+    CC,
     BarrierProps,
     BasicProps,
     BatteryProps,
@@ -49,25 +50,25 @@ from zwave_mcp.devices.zwave_classes import (
 
 # ---- value shapes used by several rows --------------------------------------------------------------
 
-_LEVEL_TARGET = match(zc.MULTILEVEL_SWITCH, SwitchProps.TARGET, type="number", writeable=True)
+_LEVEL_TARGET = match(CC.MULTILEVEL_SWITCH, SwitchProps.TARGET, type="number", writeable=True)
 # A Multilevel Switch's companions: its report, start/stop level change ("Up"/"Down" on dimmers and
 # fans, "Open"/"Close" on covers), and zwave-js's "restore previous level".
 _LEVEL_COMPANIONS = (
-    (m.LEVEL_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
-    (m.LEVEL_UP, match(zc.MULTILEVEL_SWITCH, SwitchProps.UP)),
-    (m.LEVEL_DOWN, match(zc.MULTILEVEL_SWITCH, SwitchProps.DOWN)),
-    (m.LEVEL_RESTORE, match(zc.MULTILEVEL_SWITCH, SwitchProps.RESTORE, writeable=True)),
+    (m.LEVEL_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
+    (m.LEVEL_UP, match(CC.MULTILEVEL_SWITCH, SwitchProps.UP)),
+    (m.LEVEL_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.DOWN)),
+    (m.LEVEL_RESTORE, match(CC.MULTILEVEL_SWITCH, SwitchProps.RESTORE, writeable=True)),
 )
 _COVER_COMPANIONS = (
-    (m.COVER_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
+    (m.COVER_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
     # Open/Close on covers, Up/Down or On/Off where the device calls itself another switch type.
-    (m.COVER_UP, match(zc.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.UP, SwitchProps.ON)),
-    (m.COVER_DOWN, match(zc.MULTILEVEL_SWITCH, SwitchProps.CLOSE, SwitchProps.DOWN, SwitchProps.OFF)),
+    (m.COVER_UP, match(CC.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.UP, SwitchProps.ON)),
+    (m.COVER_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.CLOSE, SwitchProps.DOWN, SwitchProps.OFF)),
 )
-_SWITCH_TARGET = match(zc.BINARY_SWITCH, SwitchProps.TARGET, writeable=True)
-_SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(zc.BINARY_SWITCH, SwitchProps.CURRENT)),)
+_SWITCH_TARGET = match(CC.BINARY_SWITCH, SwitchProps.TARGET, writeable=True)
+_SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),)
 _WINDOW_COVERING_POSITION = match(
-    zc.WINDOW_COVERING, WindowCoveringProps.TARGET, numbered=True, key_label_lacks="slat", writeable=True
+    CC.WINDOW_COVERING, WindowCoveringProps.TARGET, numbered=True, key_label_lacks="slat", writeable=True
 )
 
 
@@ -110,7 +111,7 @@ def _slats(name: str, model: Product, mode: ConfigIs) -> Schema:
         kind=C.COVER,
         role=m.TILT_TARGET,
         primary=_LEVEL_TARGET,
-        companions=((m.TILT_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
+        companions=((m.TILT_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
         products=(model,),
         config=(mode,),
         endpoints=frozenset({2}),
@@ -159,7 +160,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="housekeeping: Merten 507801's endpoint 2",
         kind=None,
         role=IGNORE,
-        primary=match(zc.MULTILEVEL_SWITCH),
+        primary=match(CC.MULTILEVEL_SWITCH),
         products=(product(0x007A, {0x8003}, {0x0001}),),
         endpoints=frozenset({2}),
         multi=True,
@@ -179,7 +180,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         "practical function)",
         kind=None,
         role=IGNORE,
-        primary=match(zc.MULTILEVEL_SWITCH),
+        primary=match(CC.MULTILEVEL_SWITCH),
         products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
         endpoints=frozenset({2}),
         multi=True,
@@ -189,7 +190,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         kind=C.COVER,
         role=m.TILT_TARGET,
         primary=match(
-            zc.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_TILT,), writeable=True
+            CC.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_TILT,), writeable=True
         ),
         products=(_FGR222,),
     ),
@@ -197,14 +198,14 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="housekeeping: the FGR222's proprietary position (its Multilevel Switch is the position)",
         kind=None,
         role=IGNORE,
-        primary=match(zc.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_POSITION,)),
+        primary=match(CC.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_POSITION,)),
         products=(_FGR222,),
     ),
     Schema(
         name="housekeeping: the colour and brightness of Aeotec Smart Switch 6's LED ring (it is a plug)",
         kind=None,
         role=IGNORE,
-        primary=match((zc.COLOR_SWITCH, zc.MULTILEVEL_SWITCH)),
+        primary=match((CC.COLOR_SWITCH, CC.MULTILEVEL_SWITCH)),
         products=(product(0x0086, {0x0003, 0x0103, 0x0203}, {0x0060}),),
         multi=True,
     ),
@@ -212,7 +213,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="housekeeping: the colour and brightness of Aeotec Smart Switch 7's night light (it is a plug)",
         kind=None,
         role=IGNORE,
-        primary=match((zc.COLOR_SWITCH, zc.MULTILEVEL_SWITCH)),
+        primary=match((CC.COLOR_SWITCH, CC.MULTILEVEL_SWITCH)),
         products=(product(0x0371, {0x0003, 0x0103, 0x0203}, {0x00AF}),),
         multi=True,
     ),
@@ -221,7 +222,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         "the stray humidity or rain rate its firmware publishes too (a meter, whatever its device class)",
         kind=C.METER,
         role=READING,
-        primary=match(zc.MULTILEVEL_SENSOR, type="number"),
+        primary=match(CC.MULTILEVEL_SENSOR, type="number"),
         products=(product(0x0086, {0x0002}, {0x0009}),),
         multi=True,
     ),
@@ -231,7 +232,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         kind=C.NOTIFICATION,
         role=READING,
         primary=match(
-            zc.NOTIFICATION,
+            CC.NOTIFICATION,
             NotificationProps.HEAT_ALARM,
             key=(NotificationProps.HEAT_SENSOR_STATUS,),
             state_texts=("Overheat detected", "Overheat detected (location provided)"),
@@ -243,7 +244,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
         kind=C.BINARY_SENSOR,
         role=READING,
-        primary=match(zc.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
+        primary=match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
         purpose="door",
         products=(product(0x014A, {0x0001}, {0x0002}),),
     ),
@@ -251,7 +252,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="binary sensor: Fibaro FGMS001 motion sensor (its motion is Binary Sensor 'Any')",
         kind=C.BINARY_SENSOR,
         role=READING,
-        primary=match(zc.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
+        primary=match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
         purpose="motion",
         products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
     ),
@@ -259,7 +260,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
         kind=C.BINARY_SENSOR,
         role=READING,
-        primary=match(zc.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
+        primary=match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
         purpose="window",
         products=(product(0x0313, {0x0701}, {0x0002}),),
         multi=True,
@@ -269,7 +270,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         kind=C.SIREN,
         role=m.SIREN_TONE,
         primary=_LEVEL_TARGET,
-        companions=((m.SIREN_TONE_CURRENT, match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
+        companions=((m.SIREN_TONE_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
         products=(
             product(
                 0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}
@@ -284,7 +285,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         kind=C.VALVE,
         role=m.VALVE_TARGET,
         primary=_SWITCH_TARGET,
-        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, SwitchProps.CURRENT)),),
+        companions=((m.VALVE_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),),
         products=(product(0x027A, {0x0101}, {0x0036}),),
     ),
 )
@@ -296,12 +297,12 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="lock: Door Lock",
         kind=C.LOCK,
         role=m.LOCK_TARGET,
-        primary=match(zc.DOOR_LOCK, DoorLockProps.TARGET_MODE, writeable=True),
+        primary=match(CC.DOOR_LOCK, DoorLockProps.TARGET_MODE, writeable=True),
         companions=(
-            (m.LOCK_CURRENT, match(zc.DOOR_LOCK, DoorLockProps.CURRENT_MODE)),
-            (m.LOCK_DOOR, match(zc.DOOR_LOCK, DoorLockProps.DOOR)),
-            (m.LOCK_BOLT, match(zc.DOOR_LOCK, DoorLockProps.BOLT)),
-            (m.LOCK_LATCH, match(zc.DOOR_LOCK, DoorLockProps.LATCH)),
+            (m.LOCK_CURRENT, match(CC.DOOR_LOCK, DoorLockProps.CURRENT_MODE)),
+            (m.LOCK_DOOR, match(CC.DOOR_LOCK, DoorLockProps.DOOR)),
+            (m.LOCK_BOLT, match(CC.DOOR_LOCK, DoorLockProps.BOLT)),
+            (m.LOCK_LATCH, match(CC.DOOR_LOCK, DoorLockProps.LATCH)),
         ),
     ),
     Schema(
@@ -309,38 +310,38 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         "Home Assistant shows it, and no lock command)",
         kind=C.LOCK,
         role=m.LOCK_CURRENT,
-        primary=match(zc.DOOR_LOCK, DoorLockProps.CURRENT_MODE, type="number"),
+        primary=match(CC.DOOR_LOCK, DoorLockProps.CURRENT_MODE, type="number"),
         companions=(
-            (m.LOCK_DOOR, match(zc.DOOR_LOCK, DoorLockProps.DOOR)),
-            (m.LOCK_BOLT, match(zc.DOOR_LOCK, DoorLockProps.BOLT)),
-            (m.LOCK_LATCH, match(zc.DOOR_LOCK, DoorLockProps.LATCH)),
+            (m.LOCK_DOOR, match(CC.DOOR_LOCK, DoorLockProps.DOOR)),
+            (m.LOCK_BOLT, match(CC.DOOR_LOCK, DoorLockProps.BOLT)),
+            (m.LOCK_LATCH, match(CC.DOOR_LOCK, DoorLockProps.LATCH)),
         ),
     ),
     Schema(
         name="housekeeping: the old Lock command class beside Door Lock (Door Lock controls it)",
         kind=None,
         role=IGNORE,
-        primary=match(zc.LOCK, LockProps.LOCKED),
+        primary=match(CC.LOCK, LockProps.LOCKED),
         needs_kind=C.LOCK,
     ),
     Schema(
         name="lock: the old Lock command class alone (one value: locked or not, written and reported)",
         kind=C.LOCK,
         role=m.LOCK_TARGET,
-        primary=match(zc.LOCK, LockProps.LOCKED, type="boolean", writeable=True),
+        primary=match(CC.LOCK, LockProps.LOCKED, type="boolean", writeable=True),
     ),
     Schema(
         name="thermostat: mode",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_MODE,
-        primary=match(zc.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
+        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
     ),
     Schema(
         name="thermostat: setpoints",
         kind=C.THERMOSTAT,
         role=m.SETPOINT_PREFIX + "{key}",
         primary=match(
-            zc.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True
+            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True
         ),
         multi=True,
     ),
@@ -350,14 +351,14 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         kind=C.THERMOSTAT,
         role=m.SETPOINT_PREFIX + "0",
         primary=match(
-            zc.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
+            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
         ),
     ),
     Schema(
         name="thermostat: a mode it reports but cannot be set",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_MODE,
-        primary=match(zc.THERMOSTAT_MODE, ThermostatProps.MODE),
+        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE),
         needs_kind=C.THERMOSTAT,
         kind_on_node=True,
     ),
@@ -365,7 +366,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="thermostat: operating state (on whichever endpoint reports it)",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_OPERATING,
-        primary=match(zc.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
+        primary=match(CC.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
         needs_kind=C.THERMOSTAT,
         kind_on_node=True,
     ),
@@ -373,14 +374,14 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="thermostat: fan mode",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_FAN_MODE,
-        primary=match(zc.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
-        companions=((m.THERMOSTAT_FAN_OFF, match(zc.THERMOSTAT_FAN_MODE, ThermostatProps.FAN_OFF)),),
+        primary=match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
+        companions=((m.THERMOSTAT_FAN_OFF, match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.FAN_OFF)),),
     ),
     Schema(
         name="thermostat: fan state",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_FAN_STATE,
-        primary=match(zc.THERMOSTAT_FAN_STATE, ThermostatProps.STATE),
+        primary=match(CC.THERMOSTAT_FAN_STATE, ThermostatProps.STATE),
         needs_kind=C.THERMOSTAT,
         kind_on_node=True,
     ),
@@ -390,9 +391,9 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         role=m.COVER_TARGET,
         primary=_WINDOW_COVERING_POSITION,
         companions=(
-            (m.COVER_CURRENT, match(zc.WINDOW_COVERING, WindowCoveringProps.CURRENT)),
-            (m.COVER_UP, match(zc.WINDOW_COVERING, WindowCoveringProps.LEVEL_UP)),
-            (m.COVER_DOWN, match(zc.WINDOW_COVERING, WindowCoveringProps.LEVEL_DOWN)),
+            (m.COVER_CURRENT, match(CC.WINDOW_COVERING, WindowCoveringProps.CURRENT)),
+            (m.COVER_UP, match(CC.WINDOW_COVERING, WindowCoveringProps.LEVEL_UP)),
+            (m.COVER_DOWN, match(CC.WINDOW_COVERING, WindowCoveringProps.LEVEL_DOWN)),
         ),
     ),
     Schema(
@@ -400,13 +401,13 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         kind=C.COVER,
         role=m.TILT_TARGET,
         primary=match(
-            zc.WINDOW_COVERING,
+            CC.WINDOW_COVERING,
             WindowCoveringProps.TARGET,
             numbered=True,
             key_label_has="slat",
             writeable=True,
         ),
-        companions=((m.TILT_CURRENT, match(zc.WINDOW_COVERING, WindowCoveringProps.CURRENT)),),
+        companions=((m.TILT_CURRENT, match(CC.WINDOW_COVERING, WindowCoveringProps.CURRENT)),),
     ),
     Schema(
         name="cover: Multilevel Switch of a motor device class",
@@ -424,14 +425,14 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         role=m.COVER_TARGET,
         primary=_LEVEL_TARGET,
         companions=_COVER_COMPANIONS,
-        required=(match(zc.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.CLOSE),),
+        required=(match(CC.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.CLOSE),),
     ),
     Schema(
         name="cover: Barrier Operator (garage door, gate)",
         kind=C.COVER,
         role=m.COVER_TARGET,
-        primary=match(zc.BARRIER_OPERATOR, BarrierProps.TARGET_STATE, writeable=True),
-        companions=((m.COVER_CURRENT, match(zc.BARRIER_OPERATOR, BarrierProps.CURRENT_STATE)),),
+        primary=match(CC.BARRIER_OPERATOR, BarrierProps.TARGET_STATE, writeable=True),
+        companions=((m.COVER_CURRENT, match(CC.BARRIER_OPERATOR, BarrierProps.CURRENT_STATE)),),
         entry=True,
     ),
     Schema(
@@ -448,7 +449,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         kind=C.VALVE,
         role=m.VALVE_TARGET,
         primary=_SWITCH_TARGET,
-        companions=((m.VALVE_CURRENT, match(zc.BINARY_SWITCH, SwitchProps.CURRENT)),),
+        companions=((m.VALVE_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),),
         generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
         specific=frozenset({zc.SPECIFIC_VALVE}),
     ),
@@ -465,17 +466,17 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="siren: Sound Switch tones",
         kind=C.SIREN,
         role=m.SIREN_TONE,
-        primary=match(zc.SOUND_SWITCH, SoundSwitchProps.TONE, type="number", writeable=True),
+        primary=match(CC.SOUND_SWITCH, SoundSwitchProps.TONE, type="number", writeable=True),
         companions=(
-            (m.SIREN_VOLUME, match(zc.SOUND_SWITCH, SoundSwitchProps.DEFAULT_VOLUME, writeable=True)),
-            (m.SIREN_DEFAULT_TONE, match(zc.SOUND_SWITCH, SoundSwitchProps.DEFAULT_TONE, writeable=True)),
+            (m.SIREN_VOLUME, match(CC.SOUND_SWITCH, SoundSwitchProps.DEFAULT_VOLUME, writeable=True)),
+            (m.SIREN_DEFAULT_TONE, match(CC.SOUND_SWITCH, SoundSwitchProps.DEFAULT_TONE, writeable=True)),
         ),
     ),
     Schema(
         name="thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
         kind=C.THERMOSTAT,
         role=m.THERMOSTAT_VALVE,
-        primary=match(zc.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
+        primary=match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
         generic=frozenset({zc.GENERIC_THERMOSTAT}),
         needs_kind=C.THERMOSTAT,
         kind_on_node=True,
@@ -484,7 +485,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="housekeeping: the rest of a thermostat's valve (set through its setpoint, not by hand)",
         kind=None,
         role=IGNORE,
-        primary=match(zc.MULTILEVEL_SWITCH),
+        primary=match(CC.MULTILEVEL_SWITCH),
         generic=frozenset({zc.GENERIC_THERMOSTAT}),
         multi=True,
     ),
@@ -499,7 +500,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="housekeeping: the Binary Switch of a cover (its motor relay: the cover moves by its position)",
         kind=None,
         role=IGNORE,
-        primary=match(zc.BINARY_SWITCH),
+        primary=match(CC.BINARY_SWITCH),
         needs_kind=C.COVER,
         multi=True,
     ),
@@ -514,18 +515,18 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         name="color: Color Switch",
         kind=C.COLOR,
         role=m.COLOR_TARGET,
-        primary=match(zc.COLOR_SWITCH, ColorProps.TARGET, key=(None,), writeable=True),
+        primary=match(CC.COLOR_SWITCH, ColorProps.TARGET, key=(None,), writeable=True),
         companions=(
-            (m.COLOR_HEX, match(zc.COLOR_SWITCH, ColorProps.HEX)),
-            (m.COLOR_CURRENT, match(zc.COLOR_SWITCH, ColorProps.CURRENT)),
+            (m.COLOR_HEX, match(CC.COLOR_SWITCH, ColorProps.HEX)),
+            (m.COLOR_CURRENT, match(CC.COLOR_SWITCH, ColorProps.CURRENT)),
         ),
     ),
     Schema(
         name="color: Color Switch by hex colour only",
         kind=C.COLOR,
         role=m.COLOR_HEX,
-        primary=match(zc.COLOR_SWITCH, ColorProps.HEX, writeable=True),
-        companions=((m.COLOR_CURRENT, match(zc.COLOR_SWITCH, ColorProps.CURRENT)),),
+        primary=match(CC.COLOR_SWITCH, ColorProps.HEX, writeable=True),
+        companions=((m.COLOR_CURRENT, match(CC.COLOR_SWITCH, ColorProps.CURRENT)),),
     ),
 )
 
@@ -535,9 +536,9 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
 def _notification(row: st.SensorVariable) -> ValueMatch:
     """A Notification variable, and one of its states when that tells its type."""
     if row.state is None:
-        return match(zc.NOTIFICATION, row.notification, key=(row.variable,))
+        return match(CC.NOTIFICATION, row.notification, key=(row.variable,))
     return match(
-        zc.NOTIFICATION,
+        CC.NOTIFICATION,
         row.notification,
         key=(row.variable,),
         state_texts=(row.state, f"{row.state} (location provided)"),
@@ -549,7 +550,7 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         name="button: Central Scene presses",
         kind=C.BUTTON,
         role=READING,
-        primary=match(zc.CENTRAL_SCENE, CentralSceneProps.SCENE),
+        primary=match(CC.CENTRAL_SCENE, CentralSceneProps.SCENE),
         purpose="button",
         multi=True,
     ),
@@ -558,7 +559,7 @@ READING_SCHEMAS: tuple[Schema, ...] = (
             name=f"binary sensor: {purpose} (Binary Sensor)",
             kind=C.BINARY_SENSOR,
             role=READING,
-            primary=match(zc.BINARY_SENSOR, prop, type="boolean"),
+            primary=match(CC.BINARY_SENSOR, prop, type="boolean"),
             purpose=purpose,
             multi=True,
         )
@@ -568,7 +569,7 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         name="binary sensor: other Binary Sensor types",
         kind=C.BINARY_SENSOR,
         role=READING,
-        primary=match(zc.BINARY_SENSOR, type="boolean"),
+        primary=match(CC.BINARY_SENSOR, type="boolean"),
         multi=True,
     ),
     # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
@@ -605,7 +606,7 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         kind=None,
         role=IGNORE,
         primary=ValueMatch(
-            command_class=frozenset({zc.NOTIFICATION}),
+            command_class=frozenset({CC.NOTIFICATION}),
             property=frozenset({NotificationProps.ALARM_TYPE, NotificationProps.ALARM_LEVEL}),
         ),
         multi=True,
@@ -614,21 +615,21 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         name="notification: other Notification states",
         kind=C.NOTIFICATION,
         role=READING,
-        primary=match(zc.NOTIFICATION, type="number"),
+        primary=match(CC.NOTIFICATION, type="number"),
         multi=True,
     ),
     Schema(
         name="sensor: Multilevel Sensor",
         kind=C.SENSOR,
         role=READING,
-        primary=match(zc.MULTILEVEL_SENSOR, type="number"),
+        primary=match(CC.MULTILEVEL_SENSOR, type="number"),
         multi=True,
     ),
     Schema(
         name="meter: Energy Production (a solar inverter's power and totals)",
         kind=C.METER,
         role=READING,
-        primary=match(zc.ENERGY_PRODUCTION, type="number"),
+        primary=match(CC.ENERGY_PRODUCTION, type="number"),
         purpose="energy_production",
         multi=True,
     ),
@@ -636,20 +637,20 @@ READING_SCHEMAS: tuple[Schema, ...] = (
         name="meter: Meter readings",
         kind=C.METER,
         role=READING,
-        primary=match(zc.METER, MeterProps.VALUE, type="number"),
+        primary=match(CC.METER, MeterProps.VALUE, type="number"),
         multi=True,
     ),
     Schema(
         name="battery: level",
         kind=C.BATTERY,
         role=m.BATTERY_LEVEL,
-        primary=match(zc.BATTERY, BatteryProps.LEVEL),
+        primary=match(CC.BATTERY, BatteryProps.LEVEL),
     ),
     Schema(
         name="battery: other battery facts (low, charging, …)",
         kind=C.BATTERY,
         role=READING,
-        primary=match(zc.BATTERY),
+        primary=match(CC.BATTERY),
         multi=True,
     ),
 )
@@ -671,20 +672,20 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
         primary=ValueMatch(
             command_class=frozenset(
                 {
-                    zc.BINARY_SWITCH,
-                    zc.MULTILEVEL_SWITCH,
-                    zc.COLOR_SWITCH,
-                    zc.WINDOW_COVERING,
-                    zc.BARRIER_OPERATOR,
-                    zc.DOOR_LOCK,
-                    zc.SOUND_SWITCH,
-                    zc.METER,
-                    zc.CENTRAL_SCENE,
-                    zc.THERMOSTAT_MODE,
-                    zc.THERMOSTAT_SETPOINT,
-                    zc.THERMOSTAT_OPERATING_STATE,
-                    zc.THERMOSTAT_FAN_MODE,
-                    zc.THERMOSTAT_FAN_STATE,
+                    CC.BINARY_SWITCH,
+                    CC.MULTILEVEL_SWITCH,
+                    CC.COLOR_SWITCH,
+                    CC.WINDOW_COVERING,
+                    CC.BARRIER_OPERATOR,
+                    CC.DOOR_LOCK,
+                    CC.SOUND_SWITCH,
+                    CC.METER,
+                    CC.CENTRAL_SCENE,
+                    CC.THERMOSTAT_MODE,
+                    CC.THERMOSTAT_SETPOINT,
+                    CC.THERMOSTAT_OPERATING_STATE,
+                    CC.THERMOSTAT_FAN_MODE,
+                    CC.THERMOSTAT_FAN_STATE,
                 }
             )
         ),
@@ -696,8 +697,8 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
         "as Home Assistant's Basic sensor)",
         kind=C.SENSOR,
         role=READING,
-        primary=match(zc.BASIC, BasicProps.CURRENT, type="number"),
-        absent=(match(zc.BASIC, BasicProps.TARGET),),
+        primary=match(CC.BASIC, BasicProps.CURRENT, type="number"),
+        absent=(match(CC.BASIC, BasicProps.TARGET),),
         purpose="level",
         alone=True,
     ),
@@ -705,15 +706,15 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
         name="switch: Basic, on a node that offers nothing else (0 off, 255 on)",
         kind=C.SWITCH,
         role=m.SWITCH_TARGET,
-        primary=match(zc.BASIC, BasicProps.TARGET, writeable=True),
-        companions=((m.SWITCH_CURRENT, match(zc.BASIC, BasicProps.CURRENT)),),
+        primary=match(CC.BASIC, BasicProps.TARGET, writeable=True),
+        companions=((m.SWITCH_CURRENT, match(CC.BASIC, BasicProps.CURRENT)),),
         alone=True,
     ),
     Schema(
         name="housekeeping: Basic, a mirror of what the device's own command classes say",
         kind=None,
         role=IGNORE,
-        primary=ValueMatch(command_class=frozenset({zc.BASIC})),
+        primary=ValueMatch(command_class=frozenset({CC.BASIC})),
         multi=True,
     ),
 )
@@ -729,7 +730,7 @@ ROLE_VIEWS: tuple[tuple[C, str, ValueMatch], ...] = (
     (
         C.THERMOSTAT,
         m.THERMOSTAT_TEMPERATURE,
-        match(zc.MULTILEVEL_SENSOR, MultilevelSensorProps.AIR_TEMPERATURE),
+        match(CC.MULTILEVEL_SENSOR, MultilevelSensorProps.AIR_TEMPERATURE),
     ),
-    (C.LOCK, m.LOCK_CURRENT, match(zc.LOCK, LockProps.LOCKED)),
+    (C.LOCK, m.LOCK_CURRENT, match(CC.LOCK, LockProps.LOCKED)),
 )

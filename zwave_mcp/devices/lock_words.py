@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from zwave_mcp.devices.levels import as_int
-from zwave_mcp.devices.zwave_classes import NOTIFICATION
 from zwave_mcp.gateway.lock_events import KINDS_BY_KEY, Kind
 from zwave_mcp.safetext import plain_text
+from zwave_mcp.zwave.classes import CC
 
 Names = Callable[[int], str | None]
 
@@ -111,6 +111,6 @@ _STATES = {
 
 def lock_state_phrase(command_class: int, prop: Any, prop_key: Any, new: Any) -> str | None:
     """A lock's jam or keypad state change in words ("jammed", "is no longer jammed"); None for others."""
-    if command_class != NOTIFICATION or prop != "Access Control" or isinstance(new, bool):
+    if command_class != CC.NOTIFICATION or prop != "Access Control" or isinstance(new, bool):
         return None
     return _STATES.get((prop_key, new))

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.zwave_classes import CENTRAL_SCENE, SCENE_ACTIVATION
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.zwave.classes import CC
 
 # Central Scene key attributes (zwave-js `CentralSceneKeys`) → what happened to the button.
 KEY_ATTRIBUTES = {
@@ -48,8 +48,8 @@ class Press:
 
 def is_press(value: ZValue) -> bool:
     return (value.command_class, value.property) in (
-        (CENTRAL_SCENE, "scene"),
-        (SCENE_ACTIVATION, "sceneId"),
+        (CC.CENTRAL_SCENE, "scene"),
+        (CC.SCENE_ACTIVATION, "sceneId"),
     )
 
 
@@ -77,7 +77,7 @@ def press_of(value: ZValue, raw: Any) -> Press | None:
     """The press a report of `value` is, or None (no press value, or a report that is no press)."""
     if not is_press(value) or not _whole(raw):
         return None
-    if value.command_class == SCENE_ACTIVATION:
+    if value.command_class == CC.SCENE_ACTIVATION:
         return Press(raw, "activated", scene=True)
     return Press(button_of(value), KEY_ATTRIBUTES.get(raw, "pressed"))
 

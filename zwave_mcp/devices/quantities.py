@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import as_int
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.zwave.classes import CC
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,17 +103,17 @@ def _spec(value: ZValue, key: str) -> int | None:
 def quantity_of(value: ZValue) -> Quantity | None:
     """What a reading value measures, or None when the value is no reading (a setting, an alarm)."""
     cc = value.command_class
-    if cc == zc.MULTILEVEL_SENSOR:
+    if cc == CC.MULTILEVEL_SENSOR:
         name = str(value.property)
         word = _SENSOR_NAMES.get(name) or next(
             (w for key, w in _SENSOR_KEYWORDS if key in name.lower()), None
         )
         return _quantity(word, name.lower())
-    if cc == zc.METER:
+    if cc == CC.METER:
         return _meter(value) if value.property == "value" else None
-    if cc == zc.BATTERY:
+    if cc == CC.BATTERY:
         return _quantity("battery", "battery") if value.property == "level" else None
-    if cc == zc.ENERGY_PRODUCTION and value.property == "value":
+    if cc == CC.ENERGY_PRODUCTION and value.property == "value":
         parameter = _spec(value, "parameter")
         if parameter is None and isinstance(value.property_key, int):
             parameter = value.property_key

@@ -17,13 +17,13 @@ from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presses import is_press
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.safetext import plain_text
+from zwave_mcp.zwave.classes import CC
 
 LOW_BATTERY_PERCENT = 20
 ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
@@ -104,7 +104,7 @@ def readings(device: Device, now_ms: int) -> list[Reading]:
             values.setdefault(value.value_id, value)
     out = [reading_of(v, now_ms, device.purposes.get(v.value_id)) for v in values.values()]
     if any(r.sensor == "window" for r in out):  # a window's "Door state (simple)" is that window's too
-        out = [_as_window(r) if r.sensor == "door" and r.command_class == zc.NOTIFICATION else r for r in out]
+        out = [_as_window(r) if r.sensor == "door" and r.command_class == CC.NOTIFICATION else r for r in out]
     out = _told_apart(out, device.node.endpoint_labels)
     return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
 
@@ -160,7 +160,7 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
         alarm = st.alarm_state(value, value.value, purpose)
         return replace(
             base,
-            label=str(value.property) if value.command_class == zc.BINARY_SENSOR else value.label,
+            label=str(value.property) if value.command_class == CC.BINARY_SENSOR else value.label,
             text=sensor_words(value, value.value, purpose),
             idle=alarm is not True and kind.quiet,
             sensor=kind.word,
@@ -168,18 +168,18 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
             group=ALARMS,
             spoken_label=kind.word.replace("_", " "),
         )
-    if value.command_class == zc.BINARY_SENSOR:  # "Any", "General purpose", "Aux": no type we know
+    if value.command_class == CC.BINARY_SENSOR:  # "Any", "General purpose", "Aux": no type we know
         said = None if value.value is None else _UNTYPED[0 if value.value else 1]
         label = str(value.property)
         return replace(base, label=label, text=said, group=NOTICES, spoken_label=enum_words(label))
-    if value.command_class == zc.NOTIFICATION:
+    if value.command_class == CC.NOTIFICATION:
         text = notification_text(value, value.value)
         rest = value.value == 0 or (value.state_text() or "").casefold() in _REST_TEXTS
         return replace(base, text=text, idle=rest, group=NOTICES, spoken_label=value.label.lower())
     quantity = q.quantity_of(value)
     if isinstance(value.value, bool) or (value.type == "boolean" and quantity is None):
         # A flag (Battery "Low battery level"): news when it is raised, nothing to say otherwise.
-        group = q.BATTERY if value.command_class == zc.BATTERY else NOTICES
+        group = q.BATTERY if value.command_class == CC.BATTERY else NOTICES
         label = enum_words(value.label)
         flagged = value.value is True
         return replace(
@@ -190,7 +190,7 @@ def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Readin
         return replace(
             base,
             text=None if state is None else f"{enum_words(value.label)} {enum_words(state)}",
-            group=q.BATTERY if value.command_class == zc.BATTERY else q.ENVIRONMENT,
+            group=q.BATTERY if value.command_class == CC.BATTERY else q.ENVIRONMENT,
             spoken_label=enum_words(value.label),
         )
     return replace(
@@ -210,7 +210,7 @@ def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | N
     kind = st.sensor_type(value, purpose)
     if kind is not None and kind.word in OPENINGS:
         return st.words(value, raw, purpose)  # "door open", "window closed"; None for a state we cannot read
-    if value.command_class == zc.NOTIFICATION and st.alarm_state(value, raw, purpose) is not False:
+    if value.command_class == CC.NOTIFICATION and st.alarm_state(value, raw, purpose) is not False:
         hit = st.triggered(value, raw, purpose)
         return (
             hit.alarm if hit is not None and value.state_text(raw) is None else notification_text(value, raw)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.gate import ActivateScene, Change, Effect, Expectation, value_effect
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.zwave.classes import CC
 
 # The value that reports what a target value was set to.
 _REPORTED_BY = {"targetValue": "currentValue", "targetMode": "currentMode", "targetState": "currentState"}
@@ -80,6 +80,6 @@ def _expectation(node: ZNode | None, value: ZValue, target: Any) -> Expectation:
     reported_by = _REPORTED_BY.get(str(value.property))
     if node is not None and reported_by is not None:
         watch = node.find_value(value.command_class, reported_by, value.endpoint, value.property_key) or value
-    if value.command_class == zc.MULTILEVEL_SWITCH and target == 255:
+    if value.command_class == CC.MULTILEVEL_SWITCH and target == 255:
         return Expectation(watch, None, "nonzero")
     return Expectation(watch, target)

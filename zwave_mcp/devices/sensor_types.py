@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import as_int
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.zwave.classes import CC
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,14 +160,14 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     """The binary sensor a value is (a Notification variable or a Binary Sensor value), or None.
     `purpose`: what a device-specific discovery row says the value is for (an Ecolink's Binary Sensor
     "Any" is its door), which wins over the value's own type."""
-    if value.command_class in (zc.BINARY_SENSOR, zc.NOTIFICATION) and purpose in TYPES:
+    if value.command_class in (CC.BINARY_SENSOR, CC.NOTIFICATION) and purpose in TYPES:
         return TYPES[purpose]
-    if value.command_class == zc.DOOR_LOCK:  # a lock's own door sensor (Home Assistant's door binary sensor)
+    if value.command_class == CC.DOOR_LOCK:  # a lock's own door sensor (Home Assistant's door binary sensor)
         return TYPES["door"] if value.property == "doorStatus" else None
-    if value.command_class == zc.BINARY_SENSOR:
+    if value.command_class == CC.BINARY_SENSOR:
         word = BINARY_SENSOR_TYPES.get(str(value.property))
         return TYPES[word] if word else None
-    if value.command_class != zc.NOTIFICATION:
+    if value.command_class != CC.NOTIFICATION:
         return None
     kind = notification_type(value)
     if kind is None:
@@ -188,10 +188,10 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
 
 def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType | None:
     """The sensor type a reported state sets off ("smoke" for Smoke Alarm state 2), or None."""
-    if value.command_class == zc.BINARY_SENSOR:
+    if value.command_class == CC.BINARY_SENSOR:
         kind = sensor_type(value, purpose)
         return kind if raw is True else None
-    if value.command_class != zc.NOTIFICATION:
+    if value.command_class != CC.NOTIFICATION:
         return None
     kind_id, state = notification_type(value), as_int(raw)
     if kind_id is None or state is None:
@@ -207,9 +207,9 @@ def alarm_state(value: ZValue, raw: Any, purpose: str | None = None) -> bool | N
     kind = sensor_type(value, purpose)
     if kind is None or raw is None:
         return None
-    if value.command_class == zc.BINARY_SENSOR:
+    if value.command_class == CC.BINARY_SENSOR:
         return raw if isinstance(raw, bool) else None
-    if value.command_class == zc.DOOR_LOCK:  # zwave-js says "open" or "closed"
+    if value.command_class == CC.DOOR_LOCK:  # zwave-js says "open" or "closed"
         said = raw.strip().casefold() if isinstance(raw, str) else None
         return True if said == "open" else False if said == "closed" else None
     if triggered(value, raw, purpose) is not None:

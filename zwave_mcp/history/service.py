@@ -18,7 +18,6 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from zwave_mcp.answers import and_list, capital
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.lock_words import Names, by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability, Device
@@ -48,6 +47,7 @@ from zwave_mcp.history.words import (
 )
 from zwave_mcp.policy.actions import spoken_action
 from zwave_mcp.policy.outcome import attempt_said
+from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
     from zwave_mcp.devices.service import DeviceService
@@ -64,10 +64,10 @@ SPOKEN_EVENTS = 4
 SPOKEN_SERIES = 3
 LAST_EVENT_PAGE = 500
 LAST_EVENT_SCAN = 50_000
-NUMERIC_CCS = (zc.MULTILEVEL_SENSOR, zc.METER, zc.BATTERY)
+NUMERIC_CCS = (CC.MULTILEVEL_SENSOR, CC.METER, CC.BATTERY)
 # Values that are requests or settings, not what the device reports about the world.
 _NOISE_PREFIXES = ("target", "duration", "lockTimeout", "alarm", "reset")
-_NOISE_CCS = (zc.CONFIGURATION, zc.MANUFACTURER_SPECIFIC, zc.VERSION, zc.WAKE_UP)
+_NOISE_CCS = (CC.CONFIGURATION, CC.MANUFACTURER_SPECIFIC, CC.VERSION, CC.WAKE_UP)
 
 
 def _is_noise(value: ZValue) -> bool:
@@ -588,7 +588,7 @@ def _idle_notice(source: _Source, row: Row) -> bool:
     return (
         source.kind == "value"
         and value is not None
-        and value.command_class == zc.NOTIFICATION
+        and value.command_class == CC.NOTIFICATION
         and row.new == 0
     )
 
@@ -607,7 +607,7 @@ def _lock_echoes(sources: dict[int, _Source], rows: Sequence[Row]) -> set[int]:
     for row in rows:
         source = sources[row.series]
         value = source.value
-        if source.kind != "value" or value is None or value.command_class != zc.DOOR_LOCK:
+        if source.kind != "value" or value is None or value.command_class != CC.DOOR_LOCK:
             continue
         if value.property != "currentMode" or source.device is None:
             continue

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from zwave_mcp.answers import capital
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.zwave.classes import CC
 
 OPENINGS = ("door", "window", "tilt")  # binary sensor types whose alarm is "opened"
 
@@ -109,30 +109,30 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     lowered_label = spoken_label(label)
     text = value.state_text(raw)
     unit = f" {value.unit}" if value.unit else ""
-    if cc == zc.DOOR_LOCK and value.property == "currentMode":
+    if cc == CC.DOOR_LOCK and value.property == "currentMode":
         if raw == 255 or (text and text.lower() == "secured"):
             return Phrase("was locked", "locked", "locked")
         if raw == 0 or (text and "unsecured" in text.lower()):
             return Phrase("was unlocked", "unlocked", "unlocked")
-    if cc == zc.LOCK and value.property == "locked" and isinstance(raw, bool):  # the old Lock command class
+    if cc == CC.LOCK and value.property == "locked" and isinstance(raw, bool):  # the old Lock command class
         state = "locked" if raw else "unlocked"
         return Phrase(f"was {state}", state, state)
-    if cc == zc.DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
+    if cc == CC.DOOR_LOCK and value.property == "doorStatus" and isinstance(raw, str):
         state = _open_close(raw)
         if state:
             return Phrase(f"was {state}", state, state)
-    if cc == zc.BINARY_SWITCH and isinstance(raw, bool):
+    if cc == CC.BINARY_SWITCH and isinstance(raw, bool):
         return Phrase(f"was turned {'on' if raw else 'off'}", "on" if raw else "off", "on" if raw else "off")
-    if cc == zc.MULTILEVEL_SWITCH and is_number(raw):
+    if cc == CC.MULTILEVEL_SWITCH and is_number(raw):
         if raw == 0:
             return Phrase("was turned off", "off", 0)
         return Phrase(f"was set to {min(int(raw), 100)} %", "on", raw)
-    if cc == zc.BARRIER_OPERATOR and text:
+    if cc == CC.BARRIER_OPERATOR and text:
         state = _open_close(text)
         return Phrase(f"was {state or text.lower()}", state, text)
-    if cc in (zc.NOTIFICATION, zc.BINARY_SENSOR) and (said := _binary_sensor(value, raw, text)) is not None:
+    if cc in (CC.NOTIFICATION, CC.BINARY_SENSOR) and (said := _binary_sensor(value, raw, text)) is not None:
         return said
-    if cc == zc.NOTIFICATION:
+    if cc == CC.NOTIFICATION:
         if text:
             lowered = text.lower()
             if "motion" in lowered and "idle" not in lowered:
@@ -145,7 +145,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
             return Phrase(f"reported {lowered}", None, text)
         if raw == 0:
             return Phrase(f"{lowered_label} went idle", None, 0)
-    if cc == zc.BINARY_SENSOR and isinstance(raw, bool):
+    if cc == CC.BINARY_SENSOR and isinstance(raw, bool):
         if "motion" in lowered_label:
             return Phrase("detected motion" if raw else "motion stopped", "motion" if raw else None, raw)
         if "door" in lowered_label or "window" in lowered_label:

@@ -6,10 +6,10 @@ from typing import Any
 
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.zwave_classes import BATTERY, WAKE_UP
 from zwave_mcp.gateway.admin import security_words
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.network.models import NodeDetails, Statistics
+from zwave_mcp.zwave.classes import CC
 
 
 def _statistics(raw: Any) -> Statistics | None:
@@ -54,8 +54,8 @@ def node_details(node: ZNode, device: Device, neighbours: list[int] | None, now_
     last = node.last_active_ms
     stats = _statistics(details.get("statistics"))
     security = _security_words(details.get("security"))
-    wake = _int_value(node, WAKE_UP, "wakeUpInterval") if _power(node) == "sleeping" else None
-    battery = _int_value(node, BATTERY, "level")
+    wake = _int_value(node, CC.WAKE_UP, "wakeUpInterval") if _power(node) == "sleeping" else None
+    battery = _int_value(node, CC.BATTERY, "level")
     sentence = f"{device.name} (node {node.id}) is a {_power(node)} device"
     if node.manufacturer:
         sentence += f" by {node.manufacturer}"

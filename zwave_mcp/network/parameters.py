@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.zwave_classes import CONFIGURATION
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.names import normalize
 from zwave_mcp.network.models import ConfigParameter
 from zwave_mcp.policy import check_text_argument
+from zwave_mcp.zwave.classes import CC
 
 
 def config_values(node: ZNode) -> list[ZValue]:
-    values = [v for v in node.values.values() if v.command_class == CONFIGURATION]
+    values = [v for v in node.values.values() if v.command_class == CC.CONFIGURATION]
     return sorted(
         values, key=lambda v: (int(v.property) if isinstance(v.property, int) else 0, str(v.property_key))
     )

@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from zwave_mcp.devices.zwave_classes import ColorProps, DoorLockProps, SwitchProps
 from zwave_mcp.simulator import access
 from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.simulator.house import sleeps, value_key
+from zwave_mcp.zwave.classes import ColorProps, DoorLockProps, SwitchProps
 
 log = logging.getLogger(__name__)
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import siren_sounding, tone_name, tone_sounds
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.sensitive import describe_action
+from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
@@ -91,7 +91,7 @@ class Effect:
         """Whether the effect reaches the whole node, not one endpoint's device: an admin call (rename,
         location, re-interview, refresh, removal: zwave-js-ui addresses them to a node id) or a
         configuration parameter (it belongs to the node). The gate judges every device of that node."""
-        return self.value is None or self.value.command_class == zc.CONFIGURATION
+        return self.value is None or self.value.command_class == CC.CONFIGURATION
 
     def binding(self) -> list[Any]:
         """The canonical form of this effect, part of what a confirmation is bound to."""
@@ -251,19 +251,19 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     kind_words = _kind_words(device, value, target)
     if kind_words is not None:
         return kind_words
-    if cc == zc.DOOR_LOCK:
+    if cc == CC.DOOR_LOCK:
         if prop == "targetMode":
             return frozenset({"lock" if target == DOOR_LOCK_SECURED else "unlock"}), target
         return frozenset({"unlock", "set_value"}), target  # any other Door Lock setting can weaken it
-    if cc == zc.LOCK:
+    if cc == CC.LOCK:
         return frozenset({"lock" if target is True else "unlock"}), target
-    if cc == zc.BARRIER_OPERATOR:
+    if cc == CC.BARRIER_OPERATOR:
         if prop == "targetState":
             return frozenset({"close" if target == 0 else "open"}), target
         return frozenset({"set_value"}), target
     # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer, a motor).
-    levels = (zc.MULTILEVEL_SWITCH, zc.BASIC)
-    covering = cc == zc.WINDOW_COVERING or (cc in levels and device.has(Capability.COVER))
+    levels = (CC.MULTILEVEL_SWITCH, CC.BASIC)
+    covering = cc == CC.WINDOW_COVERING or (cc in levels and device.has(Capability.COVER))
     if covering or cc in levels:
         if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
             if target is False:
@@ -281,14 +281,14 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
                 return frozenset({"open" if target > 0 else "close", "set_position"}), percent
             return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), percent
         return frozenset({"set_position" if covering else "set_level"}), target
-    if cc == zc.BINARY_SWITCH:
+    if cc == CC.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)
-    if cc == zc.THERMOSTAT_SETPOINT:
+    if cc == CC.THERMOSTAT_SETPOINT:
         return frozenset({"set_temperature"}), target
-    if cc == zc.THERMOSTAT_MODE:
+    if cc == CC.THERMOSTAT_MODE:
         text = value.state_text(target) if target is not None else None
         return frozenset({"set_mode"}), text or target
-    if cc == zc.COLOR_SWITCH:
+    if cc == CC.COLOR_SWITCH:
         return frozenset({"set_color"}), target
     return frozenset({"set_value"}), target
 
@@ -332,9 +332,9 @@ def _siren_level_words(device: Device, value: ZValue, target: Any) -> tuple[froz
     same level as the tone value, and a level change down fades the sound out, so both are judged as the
     tone they set; None for a value of any other device."""
     tone = device.values.get(m.SIREN_TONE)
-    if tone is None or tone.command_class not in (zc.MULTILEVEL_SWITCH, zc.BASIC):
+    if tone is None or tone.command_class not in (CC.MULTILEVEL_SWITCH, CC.BASIC):
         return None
-    if value.endpoint != tone.endpoint or value.command_class not in (zc.MULTILEVEL_SWITCH, zc.BASIC):
+    if value.endpoint != tone.endpoint or value.command_class not in (CC.MULTILEVEL_SWITCH, CC.BASIC):
         return None
     prop = value.property
     if prop in ("targetValue", "currentValue") and (is_number(target) or isinstance(target, bool)):

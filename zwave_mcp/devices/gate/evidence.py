@@ -12,7 +12,6 @@ from typing import Any
 
 from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import zwave_classes as zc
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.gate.change import (
     Change,
@@ -26,6 +25,7 @@ from zwave_mcp.devices.thermostats import setpoint_name
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.zwave.classes import CC
 
 # Worst first: a device's (and a change's) outcome is the worst of its parts.
 SEVERITY = (
@@ -135,28 +135,28 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         speed = fan_speed_at(device, raw) if device.data.fan_speeds else None
         percent = to_percent(raw, value)
         return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
-    if cc == zc.DOOR_LOCK and prop in ("currentMode", "targetMode"):
+    if cc == CC.DOOR_LOCK and prop in ("currentMode", "targetMode"):
         return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
-    if cc == zc.LOCK:
+    if cc == CC.LOCK:
         return "locked" if raw is True else "unlocked"
-    if cc == zc.BARRIER_OPERATOR:
+    if cc == CC.BARRIER_OPERATOR:
         return (value.state_text(raw) or str(raw)).lower()
-    if cc in (zc.MULTILEVEL_SWITCH, zc.WINDOW_COVERING) and is_number(raw):
+    if cc in (CC.MULTILEVEL_SWITCH, CC.WINDOW_COVERING) and is_number(raw):
         percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
-        if device.has(Capability.COVER) or cc == zc.WINDOW_COVERING:
+        if device.has(Capability.COVER) or cc == CC.WINDOW_COVERING:
             return "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return "off" if percent == 0 else f"{percent} %"
-    if cc == zc.BINARY_SWITCH or isinstance(raw, bool):
+    if cc == CC.BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
-    if cc == zc.THERMOSTAT_SETPOINT and is_number(raw):
+    if cc == CC.THERMOSTAT_SETPOINT and is_number(raw):
         # A setpoint is what the thermostat aims for, not what it is: "is now set to 21.5 °C".
         name = setpoint_name(value)
         return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
     if role == m.THERMOSTAT_FAN_MODE:
         return f"{_FAN}on {(value.state_text(raw) or str(raw)).lower()}"
-    if cc == zc.THERMOSTAT_MODE:
+    if cc == CC.THERMOSTAT_MODE:
         return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
-    if cc == zc.COLOR_SWITCH:
+    if cc == CC.COLOR_SWITCH:
         named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
         return f"the colour {named}" if named else "the new colour"
     text = value.state_text(raw)
@@ -224,7 +224,7 @@ def _one(change: Change, d: DeviceOutcome) -> str:
     name, summary = d.device.name, change.summary
     reported = d.reported_text
     if d.outcome is Outcome.CONFIRMED:
-        if _writes(d, zc.COLOR_SWITCH):
+        if _writes(d, CC.COLOR_SWITCH):
             return f"Done: {name} reported the new colour ({summary})."
         if reported.startswith(_FAN):  # "Done: the fan of Hallway Thermostat is now on low"
             return f"Done: the fan of {name} is now {reported[len(_FAN) :]}, as the device reported."
@@ -232,7 +232,7 @@ def _one(change: Change, d: DeviceOutcome) -> str:
             return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
         return f"Done: {name} confirmed it ({summary})."
     if d.outcome is Outcome.UNCHANGED:
-        if _writes(d, zc.CONFIGURATION):
+        if _writes(d, CC.CONFIGURATION):
             return f"{name} already has that setting, so nothing was sent ({summary})."
         if reported:
             return f"{name} is already {reported}, so nothing was sent."

@@ -1,73 +1,110 @@
-"""Z-Wave numbers the device domain reads: command classes (named like zwave-js's `CommandClasses`) and
-the generic/specific device classes of the Z-Wave specification (zwave-js's `deviceClass`)."""
+"""Z-Wave numbers every floor reads: command classes (`CC`, named like zwave-js's `CommandClasses`) and the
+generic/specific device classes of the Z-Wave specification (zwave-js's `deviceClass`). No command-class
+number is written anywhere else (tests/unit/test_zwave_floor.py)."""
 
 from __future__ import annotations
 
-# Command classes.
-BASIC = 0x20
-BINARY_SWITCH = 0x25
-MULTILEVEL_SWITCH = 0x26
-SCENE_ACTIVATION = 0x2B
-BINARY_SENSOR = 0x30
-MULTILEVEL_SENSOR = 0x31
-METER = 0x32
-COLOR_SWITCH = 0x33
-THERMOSTAT_MODE = 0x40
-THERMOSTAT_OPERATING_STATE = 0x42
-THERMOSTAT_SETPOINT = 0x43
-THERMOSTAT_FAN_MODE = 0x44
-THERMOSTAT_FAN_STATE = 0x45
-CENTRAL_SCENE = 0x5B
-MULTI_CHANNEL = 0x60
-DOOR_LOCK = 0x62
-BARRIER_OPERATOR = 0x66
-WINDOW_COVERING = 0x6A
-CONFIGURATION = 0x70
-NOTIFICATION = 0x71
-MANUFACTURER_SPECIFIC = 0x72
-LOCK = 0x76
-SOUND_SWITCH = 0x79
-BATTERY = 0x80
-WAKE_UP = 0x84
-VERSION = 0x86
-ENERGY_PRODUCTION = 0x90
+from enum import IntEnum
+
+
+class CC(IntEnum):
+    """Command classes, by zwave-js's names."""
+
+    BASIC = 0x20
+    APPLICATION_STATUS = 0x22
+    BINARY_SWITCH = 0x25
+    MULTILEVEL_SWITCH = 0x26
+    ALL_SWITCH = 0x27
+    SCENE_ACTIVATION = 0x2B
+    SCENE_ACTUATOR_CONFIGURATION = 0x2C
+    SCENE_CONTROLLER_CONFIGURATION = 0x2D
+    BINARY_SENSOR = 0x30
+    MULTILEVEL_SENSOR = 0x31
+    METER = 0x32
+    COLOR_SWITCH = 0x33
+    THERMOSTAT_MODE = 0x40
+    THERMOSTAT_OPERATING_STATE = 0x42
+    THERMOSTAT_SETPOINT = 0x43
+    THERMOSTAT_FAN_MODE = 0x44
+    THERMOSTAT_FAN_STATE = 0x45
+    DOOR_LOCK_LOGGING = 0x4C
+    SCHEDULE_ENTRY_LOCK = 0x4E
+    SCHEDULE = 0x53
+    TRANSPORT_SERVICE = 0x55
+    CRC_16_ENCAPSULATION = 0x56
+    ASSOCIATION_GROUP_INFORMATION = 0x59
+    DEVICE_RESET_LOCALLY = 0x5A
+    CENTRAL_SCENE = 0x5B
+    ZWAVE_PLUS_INFO = 0x5E
+    MULTI_CHANNEL = 0x60
+    DOOR_LOCK = 0x62
+    USER_CODE = 0x63
+    BARRIER_OPERATOR = 0x66
+    WINDOW_COVERING = 0x6A
+    SUPERVISION = 0x6C
+    ENTRY_CONTROL = 0x6F
+    CONFIGURATION = 0x70
+    NOTIFICATION = 0x71
+    MANUFACTURER_SPECIFIC = 0x72
+    POWERLEVEL = 0x73
+    PROTECTION = 0x75
+    LOCK = 0x76
+    NODE_NAMING_AND_LOCATION = 0x77
+    SOUND_SWITCH = 0x79
+    FIRMWARE_UPDATE_META_DATA = 0x7A
+    BATTERY = 0x80
+    CLOCK = 0x81
+    USER_CREDENTIAL = 0x83
+    WAKE_UP = 0x84
+    ASSOCIATION = 0x85
+    VERSION = 0x86
+    INDICATOR = 0x87
+    TIME = 0x8A
+    TIME_PARAMETERS = 0x8B
+    MULTI_CHANNEL_ASSOCIATION = 0x8E
+    MULTI_COMMAND = 0x8F
+    ENERGY_PRODUCTION = 0x90
+    MANUFACTURER_PROPRIETARY = 0x91
+    SECURITY = 0x98
+    SECURITY_2 = 0x9F
+
 
 # Command classes that tell how a device is set up or managed, never what it does in the house.
 HOUSEKEEPING = frozenset(
     {
-        0x22,  # Application Status
-        0x27,  # All Switch
-        0x2B,  # Scene Activation
-        0x2C,  # Scene Actuator Configuration
-        0x2D,  # Scene Controller Configuration
-        0x4C,  # Door Lock Logging
-        0x4E,  # Schedule Entry Lock
-        0x53,  # Schedule
-        0x55,  # Transport Service
-        0x56,  # CRC-16 Encapsulation
-        0x59,  # Association Group Information
-        0x5A,  # Device Reset Locally
-        0x5E,  # Z-Wave Plus Info
-        MULTI_CHANNEL,
-        0x63,  # User Code
-        0x6C,  # Supervision
-        0x70,  # Configuration
-        MANUFACTURER_SPECIFIC,
-        0x73,  # Powerlevel
-        0x75,  # Protection
-        0x77,  # Node Naming and Location
-        0x7A,  # Firmware Update Meta Data
-        0x81,  # Clock
-        WAKE_UP,
-        0x85,  # Association
-        VERSION,
-        0x87,  # Indicator
-        0x8A,  # Time
-        0x8B,  # Time Parameters
-        0x8E,  # Multi Channel Association
-        0x8F,  # Multi Command
-        0x98,  # Security
-        0x9F,  # Security 2
+        CC.APPLICATION_STATUS,
+        CC.ALL_SWITCH,
+        CC.SCENE_ACTIVATION,
+        CC.SCENE_ACTUATOR_CONFIGURATION,
+        CC.SCENE_CONTROLLER_CONFIGURATION,
+        CC.DOOR_LOCK_LOGGING,
+        CC.SCHEDULE_ENTRY_LOCK,
+        CC.SCHEDULE,
+        CC.TRANSPORT_SERVICE,
+        CC.CRC_16_ENCAPSULATION,
+        CC.ASSOCIATION_GROUP_INFORMATION,
+        CC.DEVICE_RESET_LOCALLY,
+        CC.ZWAVE_PLUS_INFO,
+        CC.MULTI_CHANNEL,
+        CC.USER_CODE,
+        CC.SUPERVISION,
+        CC.CONFIGURATION,
+        CC.MANUFACTURER_SPECIFIC,
+        CC.POWERLEVEL,
+        CC.PROTECTION,
+        CC.NODE_NAMING_AND_LOCATION,
+        CC.FIRMWARE_UPDATE_META_DATA,
+        CC.CLOCK,
+        CC.WAKE_UP,
+        CC.ASSOCIATION,
+        CC.VERSION,
+        CC.INDICATOR,
+        CC.TIME,
+        CC.TIME_PARAMETERS,
+        CC.MULTI_CHANNEL_ASSOCIATION,
+        CC.MULTI_COMMAND,
+        CC.SECURITY,
+        CC.SECURITY_2,
     }
 )
 
@@ -180,9 +217,6 @@ class MultilevelSensorProps:
 
 class BatteryProps:
     LEVEL = "level"
-
-
-MANUFACTURER_PROPRIETARY = 0x91
 
 
 class FibaroProps:
