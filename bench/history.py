@@ -31,7 +31,7 @@ from mcp import Client
 
 from bench.common import Row, SimProcess, bench_settings, mosquitto, p50, p99, say, skip_client_validation
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.gateway.model import Change
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.history.recorder import Recorder
 from zwave_mcp.history.store import Store, number_of, to_json
 from zwave_mcp.server.build import build_server
@@ -77,7 +77,7 @@ async def _ingest_run(port: int, history_path: str, rate: int, seconds: float) -
                 batch = []
                 for _ in range(per_tick):
                     node, vid = value_ids[fed % len(value_ids)]
-                    batch.append(Change("value", node, vid, None, float(fed), base_at + fed))
+                    batch.append(InventoryEvent("value", node, vid, None, float(fed), base_at + fed))
                     fed += 1
                 inventory._emit(batch)
                 next_t += TICK_S
@@ -116,7 +116,7 @@ def _writer_alone(path: Path, n: int) -> float:
     recorder.wait_open(10)
     base = int(time.time() * 1000) - 3_600_000
     changes = [
-        Change("value", 2 + i % 50, f"{2 + i % 50}-49-0-Air temperature", None, float(i), base + i)
+        InventoryEvent("value", 2 + i % 50, f"{2 + i % 50}-49-0-Air temperature", None, float(i), base + i)
         for i in range(n)
     ]
     started = time.perf_counter()

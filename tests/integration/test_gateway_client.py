@@ -21,7 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from zwave_mcp.config import Settings
 from zwave_mcp.gateway.api import CORRELATION_KEY, ApiTimeout, ApiUnavailable, SetValueStatus
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.gateway.model import Change
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.simulator.simulator import Simulator
 
 pytestmark = pytest.mark.integration
@@ -72,16 +72,16 @@ class ChangeWatch:
 
     def __init__(self, gw: ZwaveGateway) -> None:
         self._event = asyncio.Event()
-        self.changes: list[Change] = []
+        self.changes: list[InventoryEvent] = []
         self.arrived: dict[int, float] = {}  # id(change) → time.monotonic() when the gateway applied it
         self.unsubscribe = gw.inventory.add_listener(self._on_change)
 
-    def _on_change(self, change: Change) -> None:
+    def _on_change(self, change: InventoryEvent) -> None:
         self.changes.append(change)
         self.arrived[id(change)] = time.monotonic()
         self._event.set()
 
-    async def wait_for(self, predicate: Any, timeout: float, what: str) -> Change:
+    async def wait_for(self, predicate: Any, timeout: float, what: str) -> InventoryEvent:
         deadline = asyncio.get_running_loop().time() + timeout
         seen = 0
         while True:

@@ -22,7 +22,7 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.service import DeviceService
 from zwave_mcp.gateway.api import ApiReply, ApiTimeout, GatewayError, SetValueStatus, WriteResult
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.gateway.model import Change as InventoryChange
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.policy import Policy, PolicyConfig
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.simulator import captured_house
@@ -404,7 +404,7 @@ def _echo_race(echo_before_poll: bool, then_reported: bool) -> GateResult:
     node = change.effects[0].device.node_id
 
     def report(value: object) -> None:
-        rig.gateway.inventory._emit([InventoryChange("value", node, expect.value_id, False, value)])
+        rig.gateway.inventory._emit([InventoryEvent("value", node, expect.value_id, False, value)])
 
     async def poll_value(value: Any, timeout: Any = None) -> Any:
         loop = asyncio.get_running_loop()

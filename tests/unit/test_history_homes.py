@@ -10,7 +10,7 @@ import pytest
 
 from zwave_mcp.commands.simulate import build_parser
 from zwave_mcp.config import Settings
-from zwave_mcp.gateway.model import Change, ZNode, ZValue
+from zwave_mcp.gateway.model import InventoryEvent, ZNode, ZValue
 from zwave_mcp.history.homes import home_key
 from zwave_mcp.history.recorder import Recorder
 from zwave_mcp.history.store import Store
@@ -51,9 +51,11 @@ def test_two_homes_on_one_file_answer_only_their_own(tmp_path: Path) -> None:
     homes = ["0x7e570001"]
     rec = Recorder(path, clock=lambda: NOW_S, home=lambda: homes[0])
     rec.start()
-    rec.on_change(Change("gateway", None, "client_online", None, True, AT - 1000))  # before the first load
+    rec.on_change(
+        InventoryEvent("gateway", None, "client_online", None, True, AT - 1000)
+    )  # before the first load
     rec.on_load([light(False, AT)])
-    rec.on_change(Change("value", 2, VID, False, True, AT + 1000))
+    rec.on_change(InventoryEvent("value", 2, VID, False, True, AT + 1000))
     rec.record_outcome(outcome("on"))
     assert rec.flush()
     store = rec.store

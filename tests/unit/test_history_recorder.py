@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from zwave_mcp.gateway.model import Change, ZNode, ZValue
+from zwave_mcp.gateway.model import InventoryEvent, ZNode, ZValue
 from zwave_mcp.history.recorder import Inbox, Recorder
 from zwave_mcp.history.store import Store, StoreUnavailable
 
@@ -48,8 +48,8 @@ def rows(path: Path) -> list[tuple[str, int, str | None, str | None]]:
         ).fetchall()
 
 
-def value_change(new: object, at: int, old: object = None) -> Change:
-    return Change("value", 8, VID, old, new, at)
+def value_change(new: object, at: int, old: object = None) -> InventoryEvent:
+    return InventoryEvent("value", 8, VID, old, new, at)
 
 
 def test_changes_are_rows_and_a_re_report_is_not(recorder: Recorder, path: Path) -> None:
@@ -65,9 +65,9 @@ def test_changes_are_rows_and_a_re_report_is_not(recorder: Recorder, path: Path)
 
 
 def test_statuses_gateway_and_outcomes(recorder: Recorder, path: Path) -> None:
-    recorder.on_change(Change("status", 7, None, "Alive", "Dead", 1000))
-    recorder.on_change(Change("gateway", None, "client_online", True, False, 1500))
-    recorder.on_change(Change("node", 7, None, {"name": "a"}, {"name": "b"}, 1600))  # not history
+    recorder.on_change(InventoryEvent("status", 7, None, "Alive", "Dead", 1000))
+    recorder.on_change(InventoryEvent("gateway", None, "client_online", True, False, 1500))
+    recorder.on_change(InventoryEvent("node", 7, None, {"name": "a"}, {"name": "b"}, 1600))  # not history
     recorder.record_outcome(
         {
             "tool": "control_zwave_device",
@@ -157,13 +157,15 @@ def test_the_hide_policy_keeps_a_visible_part_and_leaves_out_the_hidden_one(path
         other = ZNode(id=8, status="Alive")
         other.values[VID] = ZValue(VID, 8, 50, "Meter", 0, "value", 65537, value=13.5, last_update_ms=9000)
         rec.on_load([relays(), other])
-        rec.on_change(Change("value", 25, "25-37-1-currentValue", 1, 0, 8000))
-        rec.on_change(Change("value", 25, "25-37-2-currentValue", 1, 0, 8000))
-        rec.on_change(Change("value", 25, "25-114-0-manufacturerId", 1, 2, 8000))  # no device: the node rule
-        rec.on_change(Change("status", 25, None, "Alive", "Dead", 8000))
-        rec.on_change(Change("lock", 25, None, None, {"event": "keypad_unlock"}, 8000))
-        rec.on_change(Change("status", 8, None, "Alive", "Dead", LATER))
-        rec.on_change(Change("gateway", None, "client_online", True, False, 8000))
+        rec.on_change(InventoryEvent("value", 25, "25-37-1-currentValue", 1, 0, 8000))
+        rec.on_change(InventoryEvent("value", 25, "25-37-2-currentValue", 1, 0, 8000))
+        rec.on_change(
+            InventoryEvent("value", 25, "25-114-0-manufacturerId", 1, 2, 8000)
+        )  # no device: the node rule
+        rec.on_change(InventoryEvent("status", 25, None, "Alive", "Dead", 8000))
+        rec.on_change(InventoryEvent("lock", 25, None, None, {"event": "keypad_unlock"}, 8000))
+        rec.on_change(InventoryEvent("status", 8, None, "Alive", "Dead", LATER))
+        rec.on_change(InventoryEvent("gateway", None, "client_online", True, False, 8000))
         assert rec.flush()
     finally:
         rec.stop()
@@ -275,8 +277,8 @@ def test_values_and_times_no_float_holds_cost_nothing_but_themselves(recorder: R
     """A 400-digit value ended the writer thread (a raw traceback on stderr, then 'closed database' for
     every history question until a restart); so did a report time no SQLite integer holds."""
     recorder.on_change(value_change(10**400, 1000))
-    recorder.on_change(Change("value", 8, "8-49-0-Air temperature", None, float("nan"), 1500))
-    recorder.on_change(Change("value", 8, "8-49-0-Humidity", None, 40, 10**400))
+    recorder.on_change(InventoryEvent("value", 8, "8-49-0-Air temperature", None, float("nan"), 1500))
+    recorder.on_change(InventoryEvent("value", 8, "8-49-0-Humidity", None, 40, 10**400))
     recorder.on_change(value_change(12.0, 2000))
     assert recorder.flush()
     assert recorder.state == "ready"
@@ -372,7 +374,9 @@ def test_a_report_time_no_date_holds_is_recorded_as_of_now(recorder: Recorder, p
 
     last = int(datetime(9999, 12, 29, tzinfo=UTC).timestamp() * 1000)
     recorder.on_change(value_change(1.0, last))  # far, but a date holds it in every zone
-    recorder.on_change(Change("value", 8, "8-49-0-Air temperature", None, 2.0, 2**52))  # the year 144,683
+    recorder.on_change(
+        InventoryEvent("value", 8, "8-49-0-Air temperature", None, 2.0, 2**52)
+    )  # the year 144,683
     assert recorder.flush()
     stored = rows(path)
     assert [(at, new) for _, at, _, new in stored] == [(int(NOW_S * 1000), "2.0"), (last, "1.0")]

@@ -17,7 +17,7 @@ import pytest
 from tests.codes_in import without_chance_numbers
 from tests.unit.test_replay_data import api_calls, capture, getnodes, locks_getnodes
 from zwave_mcp.gateway.api import ApiClient
-from zwave_mcp.gateway.model import Change
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics
 
@@ -48,10 +48,10 @@ def leaks(obj: Any) -> list[str]:
     return sorted({pin for s in strings(obj) for pin in PINS if pin in without_chance_numbers(s)})
 
 
-def replay(key: str) -> tuple[Inventory, list[Change], list[tuple[str, str, list[Any]]]]:
+def replay(key: str) -> tuple[Inventory, list[InventoryEvent], list[tuple[str, str, list[Any]]]]:
     inv = Inventory(GatewayTopics())
     inv.load_nodes(getnodes() + locks_getnodes())
-    changes: list[Change] = []
+    changes: list[InventoryEvent] = []
     events: list[tuple[str, str, list[Any]]] = []
     inv.add_listener(changes.append)
     inv.add_event_listener(lambda scope, name, data: events.append((scope, name, data)))
@@ -106,7 +106,7 @@ def test_lock_events_are_heard_once_each(key: str) -> None:
             (13, "keypad_unlock", 2),
             (13, "manual_lock", None),
         ]
-    # zwave-js-ui tells each event twice (its topic, then node_notification): one Change each.
+    # zwave-js-ui tells each event twice (its topic, then node_notification): one InventoryEvent each.
     assert len(heard) == len(
         [m for m in capture(key) if m["topic"].endswith("/node/node_notification")
          and '"label":"Access Control"' in m["payload"]]
@@ -175,7 +175,7 @@ def test_either_telling_alone_is_enough(key: str, without: str) -> None:
     _inv, everything, _events = replay(key)
     inv = Inventory(GatewayTopics())
     inv.load_nodes(getnodes() + locks_getnodes())
-    changes: list[Change] = []
+    changes: list[InventoryEvent] = []
     inv.add_listener(changes.append)
     for msg in capture(key):
         if without in msg["topic"] and not msg["retain"]:

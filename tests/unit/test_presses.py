@@ -13,7 +13,7 @@ from tests.unit.test_history_recorder import Clock
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.describe import change_phrase
 from zwave_mcp.devices.presses import press_of
-from zwave_mcp.gateway.model import Change, ZValue
+from zwave_mcp.gateway.model import InventoryEvent, ZValue
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.history.recorder import Recorder
@@ -34,11 +34,11 @@ def inventory() -> tuple[Inventory, Clock]:
     return inv, clock
 
 
-def topic_press(inv: Inventory, value: int, time_ms: int) -> list[Change]:
+def topic_press(inv: Inventory, value: int, time_ms: int) -> list[InventoryEvent]:
     return inv.apply(TOPIC, json.dumps({"time": time_ms, "value": value}).encode())
 
 
-def event_press(inv: Inventory, value: int) -> list[Change]:
+def event_press(inv: Inventory, value: int) -> list[InventoryEvent]:
     args: dict[str, Any] = {
         "commandClass": 91,
         "endpoint": 0,

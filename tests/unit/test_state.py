@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from tests.unit.test_replay_data import getnodes
-from zwave_mcp.gateway.model import Change
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.payloads import PayloadType
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics
@@ -35,7 +35,7 @@ def test_load_nodes_builds_the_picture() -> None:
 
 def test_value_update_sets_value_and_time_and_emits_change() -> None:
     inv = _inv()
-    got: list[Change] = []
+    got: list[InventoryEvent] = []
     inv.add_listener(got.append)
     changes = inv.apply(LIGHT, b'{"time":1800000000000,"value":true}')
     assert changes == got and len(got) == 1
@@ -186,7 +186,7 @@ def test_gateway_status() -> None:
 
 def test_driver_evidence_from_the_api_and_all_nodes_ready_are_changes() -> None:
     inv = _inv()
-    seen: list[Change] = []
+    seen: list[InventoryEvent] = []
     inv.add_listener(seen.append)
     inv.apply("zwave/driver/status", b"true")  # maybe a stale retained one
     inv.set_driver_ready(False)  # the API answered "Z-Wave client not connected": newer, so it wins
@@ -232,9 +232,9 @@ def test_ignored_and_garbage_messages_never_raise() -> None:
 
 def test_listeners_unsubscribe_and_failures() -> None:
     inv = _inv()
-    got: list[Change] = []
+    got: list[InventoryEvent] = []
 
-    def broken(change: Change) -> None:
+    def broken(change: InventoryEvent) -> None:
         raise RuntimeError("listener bug")
 
     inv.add_listener(broken)

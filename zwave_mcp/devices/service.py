@@ -18,8 +18,7 @@ from zwave_mcp.config import Settings
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, control_change, plan_control
 from zwave_mcp.devices.errors import AmbiguousDevice, DeviceNotFound
-from zwave_mcp.devices.gate import Asker, Gate, GateResult
-from zwave_mcp.devices.gate import Change as GateChange
+from zwave_mcp.devices.gate import Asker, Change, Gate, GateResult
 from zwave_mcp.devices.group_control import CANNOT, MAX_NAMED, GroupPlan, group_change, plan_group
 from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Capability, Device
@@ -28,7 +27,7 @@ from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.health import GatewayHealth, count_statuses
-from zwave_mcp.gateway.model import Change, ZValue
+from zwave_mcp.gateway.model import InventoryEvent, ZValue
 from zwave_mcp.gateway.nodes import long_lived_objects
 from zwave_mcp.names import normalize
 from zwave_mcp.policy import Policy, check_text_argument
@@ -70,7 +69,7 @@ class DeviceService:
 
     # -- devices ----------------------------------------------------------------------------------------
 
-    def _on_change(self, change: Change) -> None:
+    def _on_change(self, change: InventoryEvent) -> None:
         # Names, locations and readiness change what people can call a device; values update in place.
         if change.kind == "node":
             self._stale = True
@@ -260,7 +259,7 @@ class DeviceService:
         device = self._one_for_change(device_name)
         plans: list[ControlPlan] = []
 
-        def planner() -> GateChange:
+        def planner() -> Change:
             # Planned from the state the previous change of this device left (toggle, "+10 %"), and
             # again after the person's answer (the gate holds the device only while planning and sending).
             plan = plan_control(self.current(device), action, **{k: params.get(k) for k in _PLAN_PARAMS})
@@ -289,7 +288,7 @@ class DeviceService:
         group = self.group_or_device(target)
         plans: list[GroupPlan] = []
 
-        def planner() -> GateChange:
+        def planner() -> Change:
             # Only the devices the change touches are held, only while it is planned and sent: never while
             # the person is asked (a lock left out of "turn off everything" answers at once meanwhile).
             now = replace(group, devices=[self.current(d) for d in group.devices])

@@ -337,7 +337,7 @@ class ZNode:
 
 
 @dataclass(slots=True)
-class Change:
+class InventoryEvent:
     """Something in the picture changed; listeners (waiters, resource subscriptions, history) get these.
 
     kind: "value" (a value's current value), "status" (node status), "node" (name/location/metadata),

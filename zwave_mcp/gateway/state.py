@@ -5,18 +5,18 @@ API:
 - `Inventory(topics: GatewayTopics, payload_type: PayloadType = PayloadType.AUTO)`
 - `load_nodes(getnodes_result)` – replace the picture with a `getNodes` result (listeners are kept).
 - `nodes: dict[int, ZNode]`, `node(node_id)`, `value(value_id)`, `status: GatewayStatus`, `index`.
-- `apply(topic, payload, retain=False, info=None) -> list[Change]` – route one received message
+- `apply(topic, payload, retain=False, info=None) -> list[InventoryEvent]` – route one received message
   (anything under the prefix; API replies are the caller's and return `[]`). Never raises. `info`:
   `topics.classify(topic)` when the caller has it already (the value lane does, for every message).
   `retain` = "delivered from the broker's retained store" (paho's `msg.retain` without
   retain-as-published). It only matters for topics the index does not know: a *live* object payload or
   nodeinfo on an unknown topic is mapped by the ids inside it (and teaches the index a new name); a
   *retained* one may be a stale leftover under an old name and is ignored.
-- `add_listener(cb) -> unsubscribe` – called with every `Change`; a listener that raises is logged.
+- `add_listener(cb) -> unsubscribe` – called with every `InventoryEvent`; a listener that raises is logged.
 - `add_load_listener(cb)` – called with the nodes after every `load_nodes` (which emits no Changes).
 - `history` – the last `history_size` changes as `Recorded(at, change)` (`at` = wall-clock seconds).
 
-What becomes a `Change` (see `model.Change`): "value" when a value's value or its `lastUpdate` time
+What becomes an `InventoryEvent` (see `model.InventoryEvent`): "value" when a value's value or its `lastUpdate` time
 changes (a report with a new time counts even when the value is the same, so a waiter sees it);
 "removed" when a value becomes undefined through a deleted retained message (raw mode); "status" for
 node status; "node" for name/location/ready changes; "gateway" for client online, version, driver
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.gateway.lock_events import LockEvent, from_notification, from_topic
-from zwave_mcp.gateway.model import Change, ValueState, ZNode, ZValue, is_momentary
+from zwave_mcp.gateway.model import InventoryEvent, ValueState, ZNode, ZValue, is_momentary
 from zwave_mcp.gateway.nodes import (
     UNIT_MAX,
     apply_node_fields,
@@ -109,10 +109,10 @@ class GatewayStatus:
 @dataclass(frozen=True, slots=True)
 class Recorded:
     at: float  # wall-clock seconds when the change was applied
-    change: Change
+    change: InventoryEvent
 
 
-Listener = Callable[[Change], None]
+Listener = Callable[[InventoryEvent], None]
 EventListener = Callable[[str, str, list[Any]], None]
 
 
@@ -203,7 +203,9 @@ class Inventory:
     def add_event_listener(self, cb: EventListener) -> None:
         self._event_listeners.append(cb)
 
-    def rename(self, node_id: int, name: str | None = None, location: str | None = None) -> list[Change]:
+    def rename(
+        self, node_id: int, name: str | None = None, location: str | None = None
+    ) -> list[InventoryEvent]:
         """What zwave-js-ui now calls a node (after the gate renamed or moved it): names, the topic
         index (old topics stay mapped until each value is published again) and listeners follow at once."""
         changes = self._learn_node_names(node_id, name, location)
@@ -211,7 +213,7 @@ class Inventory:
             self._emit(changes)
         return changes
 
-    def _emit(self, changes: list[Change]) -> None:
+    def _emit(self, changes: list[InventoryEvent]) -> None:
         now = self._clock()
         for change in changes:
             if change.at_ms is None:
@@ -227,7 +229,7 @@ class Inventory:
 
     def apply(
         self, topic: str, payload: bytes, retain: bool = False, info: TopicInfo | None = None
-    ) -> list[Change]:
+    ) -> list[InventoryEvent]:
         """Route one message into the picture; returns (and emits) what changed. Never raises."""
         self.status.messages_seen += 1
         self.status.last_message_monotonic = time.monotonic()
@@ -240,12 +242,12 @@ class Inventory:
             self._emit(changes)
         return changes
 
-    def _undecodable(self, topic: str, result: Undecodable) -> list[Change]:
+    def _undecodable(self, topic: str, result: Undecodable) -> list[InventoryEvent]:
         self.status.undecodable_count += 1
         logger.debug("undecodable payload on %s: %s (%d bytes)", topic, result.reason, result.size)
         return []
 
-    def _route(self, topic: str, payload: bytes, retain: bool, info: TopicInfo) -> list[Change]:
+    def _route(self, topic: str, payload: bytes, retain: bool, info: TopicInfo) -> list[InventoryEvent]:
         kind = info.kind
         if kind is TopicKind.NODE:
             return self._node_topic(topic, info.rest, payload, retain)
@@ -269,7 +271,7 @@ class Inventory:
             self.status.client_online = cs.online
             self.status.client_status_time_ms = cs.time_ms
             self.status.will_received = cs.is_last_will
-            changes = [Change("gateway", None, "client_online", old, cs.online, cs.time_ms)]
+            changes = [InventoryEvent("gateway", None, "client_online", old, cs.online, cs.time_ms)]
             if cs.online is False:
                 changes += self._statuses_unknown()
             return changes
@@ -280,7 +282,9 @@ class Inventory:
             old_version = self.status.version
             self.status.version = version
             return (
-                [] if old_version == version else [Change("gateway", None, "version", old_version, version)]
+                []
+                if old_version == version
+                else [InventoryEvent("gateway", None, "version", old_version, version)]
             )
         if kind is TopicKind.DRIVER_STATUS:
             ready = decode_driver_status(payload)
@@ -294,16 +298,16 @@ class Inventory:
         retained `driver/status`, which can be stale after a crash or missing after a broker restart."""
         self._emit(self._set_driver_ready(ready))
 
-    def _set_driver_ready(self, ready: bool) -> list[Change]:
+    def _set_driver_ready(self, ready: bool) -> list[InventoryEvent]:
         old = self.status.driver_ready
         self.status.driver_ready = ready
         if not ready:
             self.status.all_nodes_ready = False
-        return [] if old == ready else [Change("gateway", None, "driver_ready", old, ready)]
+        return [] if old == ready else [InventoryEvent("gateway", None, "driver_ready", old, ready)]
 
     # ---- node topics ---------------------------------------------------------------------------
 
-    def _node_topic(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[Change]:
+    def _node_topic(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[InventoryEvent]:
         hit = self.index.resolve(rest)
         if hit is None:
             return self._unmapped(topic, rest, payload, retain)
@@ -330,7 +334,7 @@ class Inventory:
                 value = self.value(obj_id) or value  # the payload's own id is lossless
         return self._set_value(value, decoded, live=not retain)
 
-    def _unmapped(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[Change]:
+    def _unmapped(self, topic: str, rest: str, payload: bytes, retain: bool) -> list[InventoryEvent]:
         if "/Access_Control/" in rest and not retain:
             # A lock's Access Control event (`…/notification/endpoint_0/Access_Control/Keypad_unlock_operation`):
             # an event, not a value, so no value maps it; it is the node's.
@@ -360,12 +364,12 @@ class Inventory:
         logger.debug("no node value for topic %s", topic)
         return []
 
-    def _node_attribute(self, topic: str, node: ZNode, hit: IndexHit, payload: bytes) -> list[Change]:
+    def _node_attribute(self, topic: str, node: ZNode, hit: IndexHit, payload: bytes) -> list[InventoryEvent]:
         if hit.attribute == "status":
             st = decode_node_status(payload)
             if isinstance(st, Undecodable):
                 return self._undecodable(topic, st)
-            changes: list[Change] = []
+            changes: list[InventoryEvent] = []
             if st.available is not None and st.available != node.available:
                 node.available = st.available
             if st.status is not None:
@@ -386,29 +390,29 @@ class Inventory:
             return self._undecodable(topic, info)
         return self._nodeinfo(node, info)
 
-    def _nodeinfo(self, node: ZNode, info: dict[str, Any]) -> list[Change]:
+    def _nodeinfo(self, node: ZNode, info: dict[str, Any]) -> list[InventoryEvent]:
         old = (node.name, node.location, node.status, node.ready)
         apply_node_fields(node, info, self.keep_details)
-        changes: list[Change] = []
+        changes: list[InventoryEvent] = []
         if (node.name, node.location) != old[:2]:
             changes.append(self._renamed(node, old[0], old[1]))
         if node.status != old[2]:
-            changes.append(Change("status", node.id, None, old[2], node.status))
+            changes.append(InventoryEvent("status", node.id, None, old[2], node.status))
         if node.ready != old[3]:
-            changes.append(Change("node", node.id, None, {"ready": old[3]}, {"ready": node.ready}))
+            changes.append(InventoryEvent("node", node.id, None, {"ready": old[3]}, {"ready": node.ready}))
         return changes
 
-    def _statuses_unknown(self) -> list[Change]:
+    def _statuses_unknown(self) -> list[InventoryEvent]:
         """zwave-js-ui is gone: nobody watches the nodes, so "Alive" would be a claim we cannot make.
         The next getNodes (when it is back) brings the real statuses."""
-        changes: list[Change] = []
+        changes: list[InventoryEvent] = []
         for node in self.nodes.values():
             if node.status != "Unknown":
-                changes.append(Change("status", node.id, None, node.status, "Unknown"))
+                changes.append(InventoryEvent("status", node.id, None, node.status, "Unknown"))
                 node.status = "Unknown"
         return changes
 
-    def _set_status(self, node: ZNode, status: str, at_ms: int | None) -> list[Change]:
+    def _set_status(self, node: ZNode, status: str, at_ms: int | None) -> list[InventoryEvent]:
         if node.status == status:
             return []
         old = node.status
@@ -417,9 +421,9 @@ class Inventory:
             node.available = False
         elif status in ("Alive", "Awake", "Asleep"):
             node.available = True
-        return [Change("status", node.id, None, old, status, at_ms)]
+        return [InventoryEvent("status", node.id, None, old, status, at_ms)]
 
-    def _set_value(self, value: ZValue, decoded: ValuePayload, live: bool = False) -> list[Change]:
+    def _set_value(self, value: ZValue, decoded: ValuePayload, live: bool = False) -> list[InventoryEvent]:
         if is_secret_value(value.command_class, value.property):
             return []  # a lock code (retained user_code topics): never kept, never news
         old = value.value
@@ -439,15 +443,17 @@ class Inventory:
         if decoded.value_object is not None:
             _apply_metadata(value, decoded.value_object)
         if decoded.deleted:
-            return [] if old is None else [Change("removed", value.node_id, value.value_id, old, None)]
+            return (
+                [] if old is None else [InventoryEvent("removed", value.node_id, value.value_id, old, None)]
+            )
         if old == new and type(old) is type(new) and value.last_update_ms == old_time:
             return []
-        return [Change("value", value.node_id, value.value_id, old, new, decoded.time_ms)]
+        return [InventoryEvent("value", value.node_id, value.value_id, old, new, decoded.time_ms)]
 
     def _press(
         self, value: ZValue, new: Any, time_ms: int | None, live: bool, from_event: bool = False
-    ) -> list[Change]:
-        """A momentary value's report (a button press): one Change per press, even when it repeats the
+    ) -> list[InventoryEvent]:
+        """A momentary value's report (a button press): one InventoryEvent per press, even when it repeats the
         last one. zwave-js-ui clears the value 1 s later (no report from the device: ignored, so the last
         press stays in the picture), and tells each press twice when events are on, on the value topic and
         then as `node_value_updated`: an event that repeats the topic's report heard just before is that
@@ -466,9 +472,9 @@ class Inventory:
         value.last_update_ms = time_ms if time_ms is not None else int(now * 1000)
         if not value.stateless:
             value.update_meta(stateless=True)
-        return [Change("value", value.node_id, value.value_id, old, new, time_ms, momentary=True)]
+        return [InventoryEvent("value", value.node_id, value.value_id, old, new, time_ms, momentary=True)]
 
-    def _learn_node_names(self, node_id: int, name: Any, location: Any) -> list[Change]:
+    def _learn_node_names(self, node_id: int, name: Any, location: Any) -> list[InventoryEvent]:
         node = self.nodes.get(node_id)
         if node is None:
             return []
@@ -481,10 +487,10 @@ class Inventory:
             return []
         return [self._renamed(node, *old)]
 
-    def _renamed(self, node: ZNode, old_name: str, old_location: str) -> Change:
+    def _renamed(self, node: ZNode, old_name: str, old_location: str) -> InventoryEvent:
         """The topic index follows the new name; listeners hear of it."""
         self.index.update_node(node)
-        return Change(
+        return InventoryEvent(
             "node",
             node.id,
             None,
@@ -494,7 +500,7 @@ class Inventory:
 
     # ---- events --------------------------------------------------------------------------------
 
-    def _event(self, scope: str, name: str, data: list[Any]) -> list[Change]:
+    def _event(self, scope: str, name: str, data: list[Any]) -> list[InventoryEvent]:
         if scope == "node":
             return self._node_event(name, data)
         if scope == "driver":
@@ -503,22 +509,22 @@ class Inventory:
             if name == "all_nodes_ready":
                 old_all = self.status.all_nodes_ready
                 self.status.all_nodes_ready = True
-                return [] if old_all else [Change("gateway", None, "all_nodes_ready", old_all, True)]
+                return [] if old_all else [InventoryEvent("gateway", None, "all_nodes_ready", old_all, True)]
             if name == "driver_error":
                 first = data[0] if data else None
                 message = first.get("message") if isinstance(first, dict) else first
                 self.status.last_driver_error = str(message)
-                return [Change("gateway", None, "driver_error", None, str(message))]
+                return [InventoryEvent("gateway", None, "driver_error", None, str(message))]
             return []
         if scope == "controller" and name == "status_changed" and data:
             code = data[0]
             text = CONTROLLER_STATUSES.get(code, f"status {code}") if isinstance(code, int) else str(code)
             old = self.status.controller_status
             self.status.controller_status = text
-            return [] if old == text else [Change("gateway", None, "controller_status", old, text)]
+            return [] if old == text else [InventoryEvent("gateway", None, "controller_status", old, text)]
         return []
 
-    def _node_event(self, name: str, data: list[Any]) -> list[Change]:
+    def _node_event(self, name: str, data: list[Any]) -> list[InventoryEvent]:
         summary = data[0] if data and isinstance(data[0], dict) else None
         if summary is None or not isinstance(summary.get("id"), int):
             return []
@@ -532,7 +538,7 @@ class Inventory:
         elif name == "node_ready":
             if not node.ready:
                 node.ready = True
-                changes.append(Change("node", node.id, None, {"ready": False}, {"ready": True}))
+                changes.append(InventoryEvent("node", node.id, None, {"ready": False}, {"ready": True}))
             status = _NODE_STATUS_BY_NUMBER.get(summary.get("status", -1))
             if status is not None and status != "Unknown":
                 changes += self._set_status(node, status, None)
@@ -580,8 +586,8 @@ class Inventory:
         with_names = getattr(access, "with_names", None)
         return with_names(self.given_names.get(node_id, {})) if with_names is not None else access
 
-    def _lock_event(self, node: ZNode, event: LockEvent, from_event: bool) -> list[Change]:
-        """One lock operation (keypad, manual, remote, auto; with its user): a "lock" Change whose `new` is
+    def _lock_event(self, node: ZNode, event: LockEvent, from_event: bool) -> list[InventoryEvent]:
+        """One lock operation (keypad, manual, remote, auto; with its user): a "lock" event whose `new` is
         the event as kept (`LockEvent.as_stored`, with the user's name when the lock's users name them).
         zwave-js-ui tells each event twice, on its topic and as `node_notification` ~1 ms apart: the
         second telling is dropped."""
@@ -592,7 +598,7 @@ class Inventory:
             return []
         self._locks_heard[node.id] = (now, said, from_event)
         stored = event.as_stored(user_name(node, event.user_id))
-        return [Change("lock", node.id, None, None, stored, event.time_ms)]
+        return [InventoryEvent("lock", node.id, None, None, stored, event.time_ms)]
 
     def _event_value(self, node: ZNode, args: Any, create: bool) -> ZValue | None:
         if not isinstance(args, dict):
@@ -618,7 +624,7 @@ class Inventory:
                 self.index.invalidate_values(node.id)
         return value
 
-    def _value_event(self, node: ZNode, args: Any, added: bool) -> list[Change]:
+    def _value_event(self, node: ZNode, args: Any, added: bool) -> list[InventoryEvent]:
         value = self._event_value(node, args, create=True)
         if value is None or "newValue" not in args or is_secret_value(value.command_class, value.property):
             return []
@@ -632,7 +638,7 @@ class Inventory:
         value.value = new
         if old == new and type(old) is type(new):
             return []
-        return [Change("value", node.id, value.value_id, old, new)]
+        return [InventoryEvent("value", node.id, value.value_id, old, new)]
 
     def _metadata_event(self, node: ZNode, args: Any) -> None:
         value = self._event_value(node, args, create=True)

@@ -27,7 +27,7 @@ from typing import Any
 from zwave_mcp.gateway.api import ApiClient, ApiReply, ApiUnavailable, GatewayError
 from zwave_mcp.gateway.loader import LoadSchedule, assess
 from zwave_mcp.gateway.lock_names import LockNames, home_of
-from zwave_mcp.gateway.model import Change
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
 from zwave_mcp.safetext import plain_text
@@ -316,7 +316,7 @@ class Sync:
         )
 
     # -- changes → re-syncs -----------------------------------------------------------------------------
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: InventoryEvent) -> None:
         if change.kind == "gateway":
             self._gateway_change(change)
         elif change.kind in ("node", "status") and change.node_id is not None:
@@ -324,7 +324,7 @@ class Sync:
             if node is not None and not node.values and not node.is_controller:
                 self._nudge("news of a node the picture has empty")  # a no-op once it is whole
 
-    def _gateway_change(self, change: Change) -> None:
+    def _gateway_change(self, change: InventoryEvent) -> None:
         """zwave-js-ui or its driver came (back): reload. Its earlier driver status is not evidence."""
         if change.value_id == "client_online" and change.new is True:
             if change.old is False:

@@ -10,7 +10,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from zwave_mcp.gateway.model import Change, ZValue
+from zwave_mcp.gateway.model import InventoryEvent, ZValue
 from zwave_mcp.gateway.state import Inventory
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ class Waiters:
         self.inventory = inventory
         self._values: dict[str, list[tuple[ValuePredicate, asyncio.Future[ZValue]]]] = {}
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: InventoryEvent) -> None:
         if change.value_id is not None and change.value_id in self._values:
             self._resolve_value(change.value_id)
 

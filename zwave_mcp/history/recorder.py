@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from zwave_mcp.gateway.model import Change, ZNode, ZValue
+from zwave_mcp.gateway.model import InventoryEvent, ZNode, ZValue
 from zwave_mcp.history.latest import LatestValues
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ class Recorder:
             return
         self._inbox.put(item)
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: InventoryEvent) -> None:
         """Inventory listener."""
         kind = change.kind
         if self._visible is not None and not _kept(change, self._visible):
@@ -420,7 +420,7 @@ def _time_ms(at: Any, now_ms: int) -> int:
     return now_ms
 
 
-def _kept(change: Change, visible: Visibility) -> bool:
+def _kept(change: InventoryEvent, visible: Visibility) -> bool:
     """Under the hide policy a value is kept by its device, the rest (a node's status, a lock's operations)
     by its node: a node with a hidden part stays hidden whole there, as in health and recent events."""
     if change.kind == "value" and change.value_id is not None:

@@ -30,7 +30,7 @@ from zwave_mcp.server.compat import connection_key
 
 if TYPE_CHECKING:
     from zwave_mcp.devices.model import Device
-    from zwave_mcp.gateway.model import Change
+    from zwave_mcp.gateway.model import InventoryEvent
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class _LegacySubscriber:
 
 
 class ResourceUpdates:
-    """Turns inventory `Change`s into coalesced resource-updated notifications for both subscription styles.
+    """Turns `InventoryEvent`s into coalesced resource-updated notifications for both subscription styles.
 
     `devices()` gives the devices clients can read (the device index, current at call time).
     Call `start()` on the server's event loop and `await stop()` when the server stops.
@@ -96,7 +96,7 @@ class ResourceUpdates:
         self._bus = bus
         self._devices = devices
         self._legacy: dict[object, _LegacySubscriber] = {}
-        self._pending_changes: list[Change] = []
+        self._pending_changes: list[InventoryEvent] = []
         self._pending_uris: set[str] = set()
         self._last_sent: dict[str, float] = {}
         self._wake: asyncio.Event | None = None
@@ -133,17 +133,17 @@ class ResourceUpdates:
 
     # -- what changed -----------------------------------------------------------------------------------
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: InventoryEvent) -> None:
         """Inventory listener (runs on the event loop, from the MQTT reader): cheap, never raises."""
         if self._wake is None or not self.has_subscribers:
             return
         self._pending_changes.append(change)
         self._wake.set()
 
-    def uris_for(self, changes: Iterable[Change]) -> set[str]:
+    def uris_for(self, changes: Iterable[InventoryEvent]) -> set[str]:
         """The resources these changes touch."""
         uris: set[str] = set()
-        by_node: dict[int, list[Change]] = {}
+        by_node: dict[int, list[InventoryEvent]] = {}
         for change in changes:
             if change.kind == "gateway":
                 uris.update((HEALTH_URI, DEVICES_URI))

@@ -23,7 +23,7 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.serial import DeviceLocks
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.gateway.model import Change as InventoryChange
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.policy import AuditEvent, Policy
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.policy.terms import device_label
@@ -587,7 +587,7 @@ class Gate:
             if not watches:
                 del self._watches[value_id]
 
-    def _on_change(self, change: InventoryChange) -> None:
+    def _on_change(self, change: InventoryEvent) -> None:
         if change.kind != "value" or change.value_id not in self._watches:
             return
         now = asyncio.get_running_loop().time()

@@ -13,7 +13,7 @@ from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.model import Change
+from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.names import agreeing
 from zwave_mcp.server.executor import ToolSpec
@@ -51,7 +51,7 @@ _STATUS = {
 }
 
 
-def describe_change(app: App, change: Change) -> tuple[str | None, str]:
+def describe_change(app: App, change: InventoryEvent) -> tuple[str | None, str]:
     """(device name, what happened in words) for one change: "Kitchen Light", "turned on"."""
     node = app.gateway.inventory.node(change.node_id) if change.node_id is not None else None
     device_name = node.display_name if node is not None else None
@@ -139,7 +139,7 @@ def gateway_phrase(what: str, new: object) -> str:
     return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
 
 
-def _press(app: App, change: Change) -> Press | None:
+def _press(app: App, change: InventoryEvent) -> Press | None:
     """The button press a change is, if it is one."""
     if not change.momentary or change.value_id is None:
         return None
@@ -147,7 +147,7 @@ def _press(app: App, change: Change) -> Press | None:
     return press_of(value, change.new) if value is not None else None
 
 
-def _shown(app: App, change: Change) -> bool:
+def _shown(app: App, change: InventoryEvent) -> bool:
     if change.value_id is not None and change.kind in ("value", "removed"):
         return app.devices.visible_value(change.value_id)
     return app.devices.visible_node(change.node_id)
