@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic_core.core_schema import ValidationInfo
 
 from zwave_mcp.safetext import encodable
 
@@ -26,6 +28,8 @@ ENV_PREFIX = "ZWAVE_MCP_"
 DEFAULT_MQTT_URL = "mqtt://127.0.0.1:1883"
 SECRET_FILE_MAX_BYTES = 64 * 1024
 MQTT_STRING_MAX_BYTES = 65535
+# What example entries hold where a value goes: an ellipsis, <a name>, changeme, or ${…} no client expanded.
+PLACEHOLDER = r".*(?:…|\.\.\.|://<|@<).*|<[^<>]+>|change[ _-]?me|\$\{[^{}]*\}"
 
 
 # Reading a small file a person named in a setting (a password, alias or policy file, a TLS file).
@@ -128,6 +132,15 @@ class Settings(BaseModel):
     )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="stderr log level")
     log_format: Literal["json", "text"] = Field("json", description="stderr log format")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _refuse_placeholders(cls, value: Any, info: ValidationInfo) -> Any:
+        # An example entry copied unfilled would be taken as the real value: a password the broker refuses.
+        if isinstance(value, str) and re.fullmatch(PLACEHOLDER, value.strip(), re.IGNORECASE):
+            what = cls.model_fields[str(info.field_name)].description
+            raise ValueError(f"is an example's placeholder, not a value; what goes there: {what}")
+        return value
 
     @field_validator("mqtt_url")
     @classmethod

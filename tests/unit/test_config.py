@@ -109,3 +109,55 @@ def test_a_too_long_password_is_named_but_never_shown():
     with pytest.raises(ConfigError) as err:
         load_settings(environ={"ZWAVE_MCP_MQTT_PASSWORD": "secret" * 20_000})
     assert "secret" not in str(err.value) and "***" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("ZWAVE_MCP_MQTT_PASSWORD", "…"),  # the README's Claude Desktop entry, copied unfilled (issue 46)
+        ("ZWAVE_MCP_MQTT_PASSWORD", "<password>"),
+        ("ZWAVE_MCP_MQTT_PASSWORD", "changeme"),
+        ("ZWAVE_MCP_MQTT_PASSWORD", " Change-Me "),
+        ("ZWAVE_MCP_MQTT_PASSWORD", "${user_config.mqtt_password}"),  # an MCPB value nobody set
+        ("ZWAVE_MCP_MQTT_PASSWORD", "${input:mqtt-password}"),  # VS Code's input, not expanded
+        ("ZWAVE_MCP_MQTT_URL", "mqtt://…@192.168.1.10:1883"),
+        ("ZWAVE_MCP_MQTT_URL", "mqtt://<host>:1883"),
+        ("ZWAVE_MCP_MQTT_URL", "mqtt://user@<host>:1883"),
+        ("ZWAVE_MCP_GATEWAY_NAME", "..."),
+        ("ZWAVE_MCP_PREFIX", "<prefix>"),
+    ],
+)
+def test_an_examples_placeholder_is_refused_saying_what_goes_there(key, value):
+    with pytest.raises(ConfigError) as caught:
+        load_settings(environ={key: value})
+    (line,) = str(caught.value).splitlines()
+    assert line.startswith(f"{key}=") and "placeholder" in line and "what goes there: " in line
+    assert "PASSWORD" not in key or value.strip() not in line  # a secret is never echoed
+
+
+def test_a_placeholder_in_a_password_file_or_a_flag_is_refused_too(tmp_path):
+    secret = tmp_path / "pw"
+    secret.write_text("<password>\n")
+    with pytest.raises(ConfigError, match="placeholder"):
+        load_settings(environ={"ZWAVE_MCP_MQTT_PASSWORD_FILE": str(secret)})
+    with pytest.raises(ConfigError, match=r"^--gateway-name='…': .*what goes there: zwave-js-ui MQTT name"):
+        load_settings({"gateway_name": "…"}, environ={})
+
+
+@pytest.mark.parametrize(
+    "password", ["hunter2", "pass<word", "a>b<c", "me", "changeme2", "$ecret{x}", "p..w"]
+)
+def test_real_values_that_look_a_little_like_placeholders_are_taken(password):
+    assert load_settings(environ={"ZWAVE_MCP_MQTT_PASSWORD": password}).mqtt_secret == password
+
+
+def test_the_cli_refuses_a_placeholder_with_exit_2_and_one_line(capsys, monkeypatch):
+    from zwave_mcp.commands.cli import main
+
+    monkeypatch.setenv("ZWAVE_MCP_MQTT_PASSWORD", "…")
+    assert main(["config"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "zwave-mcp: invalid setting: ZWAVE_MCP_MQTT_PASSWORD=***: is an example's placeholder, not a value; "
+        "what goes there: Broker password (or ZWAVE_MCP_MQTT_PASSWORD_FILE)"
+    ]
