@@ -5,7 +5,7 @@
 #
 # The home's history lives in /data: mount a named volume there, or every --rm
 # run starts with no memory of the home.
-# All configuration comes from ZWAVE_MCP_* environment variables (see README); nothing secret is baked in.
+# All configuration comes from ZWAVE_MCP_* environment variables (docs/settings.md); nothing secret is baked in.
 # For a broker password prefer a mounted file: -e ZWAVE_MCP_MQTT_PASSWORD_FILE=/run/secrets/mqtt -v ...
 
 # The same pinned base for both stages, so the wheels fit the interpreter that runs them.
@@ -23,8 +23,10 @@ RUN python -m pip wheel --no-cache-dir --wheel-dir /wheels .
 
 # --- runtime: the wheels installed, no compilers, no pip cache, no sources ----------------------------
 FROM ${PYTHON_IMAGE}
-LABEL org.opencontainers.image.title="zwave-mcp" \
-      org.opencontainers.image.description="MCP stdio server for Z-Wave homes run by zwave-js-ui's MQTT gateway" \
+# The MCP registry takes the image as this server's only when the label names it as server.json does.
+LABEL io.modelcontextprotocol.server.name="io.github.zwave-mcp/zwave-mcp" \
+      org.opencontainers.image.title="zwave-mcp" \
+      org.opencontainers.image.description="See and control a Z-Wave home through the MQTT gateway of Z-Wave JS UI (zwave-js-ui)" \
       org.opencontainers.image.licenses="MIT"
 # Unbuffered so log lines reach stderr at once; no .pyc writes at run time (pip compiled them at install,
 # and the non-root user cannot write to site-packages anyway).

@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install demo test test-amqtt test-newest-mcp release-check lint bench mosquitto inspector
+.PHONY: install demo test test-amqtt test-newest-mcp release-check mcpb lint bench mosquitto node-tools
 
 # The venv, and the test extra installed again whenever pyproject.toml changes (a new test dependency
 # reaches a venv made before it).
@@ -28,21 +28,26 @@ mosquitto:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null; } || \
 	  echo "Mosquitto is not installed (apt-get install mosquitto); the tests fall back on an embedded broker"
 
-# The Inspector CLI tests (tests/e2e/test_inspector.py) need the pinned Inspector in .ci/node, as CI has it;
-# installed again only when the lockfile changes. Without npm they skip, and this says so.
-INSPECTOR_STAMP := .ci/node/node_modules/.package-lock.json
+# The pinned Node tools, each folder with its lockfile: the MCP Inspector (.ci/node) for
+# tests/e2e/test_inspector.py, the official MCPB CLI (mcpb) for `make mcpb` and tests/e2e/test_mcpb.py.
+# Installed again only when a lockfile changes. Without npm those tests are skipped, and this says so.
+NODE_TOOLS := .ci/node/node_modules/.package-lock.json mcpb/node_modules/.package-lock.json
 
-$(INSPECTOR_STAMP): .ci/node/package-lock.json
+%/node_modules/.package-lock.json: %/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
-	  npm ci --prefix .ci/node --ignore-scripts --no-audit --no-fund --loglevel=error; \
+	  npm ci --prefix $* --ignore-scripts --no-audit --no-fund --loglevel=error; \
 	else \
-	  echo "npm is not installed: the MCP Inspector tests will be skipped (install Node.js and npm, then make test)"; \
+	  echo "npm is not installed: the tests that need $* will be skipped (install Node.js and npm, then make test)"; \
 	fi
 
-inspector: $(INSPECTOR_STAMP)
+node-tools: $(NODE_TOOLS)
 
-# What CI runs: Mosquitto, the Inspector and the test extra (with matplotlib for the chart tests).
-test: $(INSTALLED) mosquitto inspector
+# The Claude Desktop bundle, dist/zwave-mcp-<version>.mcpb: validated and packed by the official MCPB CLI.
+mcpb: mcpb/node_modules/.package-lock.json
+	mcpb/build.sh
+
+# What CI runs: Mosquitto, the Node tools and the test extra (matplotlib for the chart tests, uv for the MCPB).
+test: $(INSTALLED) mosquitto node-tools
 	$(PY) -m pytest -q -p no:cacheprovider
 
 # The broker the tests fall back on when Mosquitto is missing (MQTT 3.1.1 only): the tests that talk to a
@@ -69,8 +74,9 @@ test-newest-mcp:
 	  exit $$failed
 
 # Build the sdist and wheel, twine check them, install the wheel (no extras) in a clean venv outside the
-# repository and run --version, check-stdio and the demo with no broker installed (CI runs it).
-release-check:
+# repository and run --version, check-stdio and the demo with no broker installed; run the wheel with uvx;
+# check server.json against the MCP registry's schema; build the MCPB (CI runs it).
+release-check: mcpb/node_modules/.package-lock.json
 	.ci/release_check.sh
 
 lint: $(INSTALLED)

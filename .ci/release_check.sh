@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The release check (CI runs it, `make release-check` too, and the release workflow before publishing): what a person gets from a release, tried as
-# they would. Build the sdist and the wheel (the wheel from the sdist, so the sdist is known complete),
-# check their metadata as PyPI will, install the wheel with no extras in a clean venv outside the
-# repository, and run the first commands a new user runs: --version, check-stdio on itself, and the demo
-# with no MQTT broker installed.
+# The release check (CI runs it, `make release-check` too, and the release workflow before publishing): what a
+# person gets from a release, tried as they would. Build the sdist and the wheel (the wheel from the sdist, so
+# the sdist is known complete), check their metadata as PyPI will, install the wheel with no extras in a clean
+# venv outside the repository, and run the first commands a new user runs: --version, check-stdio on itself,
+# and the demo with no MQTT broker installed. Then run the wheel with uvx (as `uvx zwave-mcp` will run the
+# PyPI package), check server.json as the MCP registry will, and build the Claude Desktop bundle (MCPB).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 python="${PYTHON:-python3}"
@@ -11,10 +12,10 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/zwave-mcp-release-check-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 step() { printf '\n== release check: %s\n' "$*"; }
 
-step "build tools (build, twine) in a venv of their own"
+step "build tools (build, twine, uv, jsonschema) in a venv of their own"
 "$python" -m venv "$work/tools"
 "$work/tools/bin/python" -m pip install -q --upgrade pip
-"$work/tools/bin/python" -m pip install -q build twine
+"$work/tools/bin/python" -m pip install -q build twine uv jsonschema
 
 step "sdist and wheel"
 "$work/tools/bin/python" -m build --outdir "$work/dist" "$repo" >"$work/build.log" 2>&1 \
@@ -56,5 +57,18 @@ tail -n 1 "$work/demo.txt"
 if [ -s "$work/demo.err" ]; then
     echo "the demo wrote to stderr:"; cat "$work/demo.err"; exit 1
 fi
+
+step "uvx --from the wheel zwave-mcp --version (what \`uvx zwave-mcp\` runs once the package is on PyPI)"
+# --refresh-package: this wheel has the name and version of a release, so a cached older build of it must not do.
+"$work/tools/bin/uvx" --quiet --refresh-package zwave-mcp --from "$(echo "$work/dist"/*.whl)" zwave-mcp --version
+
+step "server.json against the MCP registry's schema (2025-12-11)"
+"$work/tools/bin/python" "$repo/.ci/check_server_json.py" "$repo/server.json"
+
+step "the Claude Desktop bundle (MCPB): mcpb validate, mcpb pack"
+[ -x "$repo/mcpb/node_modules/.bin/mcpb" ] \
+    || npm ci --prefix "$repo/mcpb" --ignore-scripts --no-audit --no-fund --loglevel=error
+"$repo/mcpb/build.sh" "$work/mcpb" >"$work/mcpb.log" 2>&1 || { cat "$work/mcpb.log"; exit 1; }
+ls "$work/mcpb"
 
 step "passed"

@@ -1,4 +1,5 @@
-"""Packaging files: server.json (MCP registry) matches Settings and pyproject; the Dockerfile lints clean."""
+"""Packaging files: server.json (MCP registry) and the MCPB manifest match Settings and the package; the
+Dockerfile lints clean and carries the registry's label."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
+import zwave_mcp
 from zwave_mcp.config import Settings, env_name, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -135,39 +137,92 @@ def test_server_json_identity_matches_pyproject() -> None:
     assert data["$schema"] == SCHEMA_URL
     assert len(data.get("title", "")) <= 100
     assert re.fullmatch(r"io\.github\.[A-Za-z0-9-]+/zwave-mcp", data["name"]), data["name"]
-    assert 1 <= len(data["description"]) <= 100  # the registry's limit
-    assert data["version"] == project["version"]
-    (package,) = data["packages"]
-    assert set(package) <= PACKAGE_KEYS
-    assert package["registryType"] == "pypi"
-    assert package["registryBaseUrl"] == "https://pypi.org"
-    assert package["identifier"] == project["name"]
-    assert package["version"] == project["version"]
-    assert package["transport"] == {"type": "stdio"}
+    assert data["version"] == zwave_mcp.__version__
+    pypi, oci = data["packages"]
+    assert set(pypi) <= PACKAGE_KEYS and set(oci) <= PACKAGE_KEYS
+    assert pypi["registryType"] == "pypi"
+    assert pypi["registryBaseUrl"] == "https://pypi.org"
+    assert pypi["identifier"] == project["name"]
+    assert pypi["version"] == zwave_mcp.__version__
+    assert pypi["transport"] == oci["transport"] == {"type": "stdio"}
     assert "zwave-mcp" in project["scripts"], "uvx runs the package's zwave-mcp script"
+    # The image is the Dockerfile's, tagged with the version; the registry reads the tag, not a version key.
+    assert oci["registryType"] == "oci" and "version" not in oci
+    assert re.fullmatch(
+        rf"ghcr\.io/[a-z0-9-]+/zwave-mcp:{re.escape(zwave_mcp.__version__)}", oci["identifier"]
+    )
+    (volume,) = oci["runtimeArguments"]
+    assert volume["value"].endswith(":/data"), "the history volume the Dockerfile declares"
+
+
+def test_one_name_one_description_one_version_everywhere() -> None:
+    """Issue 46: the registry takes the server only when the PyPI README says `mcp-name: <name>` and the
+    image's label names it; it allows 100 characters of description. One version: --version, serverInfo
+    (zwave_mcp.__version__, which pyproject.toml reads), the installed metadata, server.json, the MCPB."""
+    from importlib.metadata import version
+
+    data = _load(SERVER_JSON)
+    manifest = _load(REPO / "mcpb" / "manifest.json")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    labels = dict(re.findall(r'([\w.]+)="([^"]*)"', " ".join(_docker_instructions())))
+    assert f"<!-- mcp-name: {data['name']} -->" in readme.splitlines()[:5]
+    assert labels["io.modelcontextprotocol.server.name"] == data["name"]
+    descriptions = {
+        _pyproject()["project"]["description"],
+        data["description"],
+        manifest["description"],
+        labels["org.opencontainers.image.description"],
+    }
+    (description,) = descriptions
+    assert 1 <= len(description) <= 100
+    assert _pyproject()["project"]["dynamic"] == ["version"]
+    assert _pyproject()["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "zwave_mcp.__version__"}
+    assert version("zwave-mcp") == zwave_mcp.__version__ == manifest["version"], "reinstall: pip install -e ."
+    done = subprocess.run(
+        [sys.executable, "-m", "zwave_mcp", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout == f"zwave-mcp {zwave_mcp.__version__}\n"
+
+
+def test_server_json_passes_the_registry_schema_check_and_the_check_can_fail(tmp_path: Path) -> None:
+    check = [sys.executable, str(REPO / ".ci" / "check_server_json.py")]
+    done = subprocess.run([*check, str(SERVER_JSON)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    broken = _load(SERVER_JSON)
+    broken["description"] = "x" * 101
+    broken["packages"][1]["identifier"] = "zwave-mcp"  # an image with no registry host and no tag
+    (tmp_path / "server.json").write_text(json.dumps(broken), encoding="utf-8")
+    done = subprocess.run([*check, str(tmp_path / "server.json")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "description: " in done.stdout and "is too long" in done.stdout
+    broken["description"] = "fine"
+    (tmp_path / "server.json").write_text(json.dumps(broken), encoding="utf-8")
+    done = subprocess.run([*check, str(tmp_path / "server.json")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "packages/1: 'zwave-mcp' is not a public image" in done.stdout
 
 
 def test_every_setting_has_an_env_entry_and_nothing_else() -> None:
-    (package,) = _load(SERVER_JSON)["packages"]
-    listed = {entry["name"]: entry for entry in package["environmentVariables"]}
-    expected = expected_env_entries()
-    missing, extra = expected.keys() - listed.keys(), listed.keys() - expected.keys()
-    assert not missing and not extra, (
-        f"server.json drifted from Settings: missing {sorted(missing)}, extra {sorted(extra)}. Expected entries:\n"
-        + json.dumps(list(expected.values()), indent=2)
-    )
-    for name, entry in listed.items():
-        assert set(entry) <= INPUT_KEYS, f"{name}: keys the registry does not know: {set(entry) - INPUT_KEYS}"
-        hand_written = {k: v for k, v in entry.items() if k != "placeholder"}
-        assert hand_written == expected[name], f"{name} drifted:\n{json.dumps(expected[name], indent=2)}"
-        if "default" in entry and "choices" in entry:
-            assert entry["default"] in entry["choices"]
+    for package in _load(SERVER_JSON)["packages"]:
+        listed = {entry["name"]: entry for entry in package["environmentVariables"]}
+        expected = expected_env_entries()
+        missing, extra = expected.keys() - listed.keys(), listed.keys() - expected.keys()
+        assert not missing and not extra, (
+            f"server.json drifted from Settings: missing {sorted(missing)}, extra {sorted(extra)}. Expected:\n"
+            + json.dumps(list(expected.values()), indent=2)
+        )
+        for name, entry in listed.items():
+            assert set(entry) <= INPUT_KEYS, (
+                f"{name}: keys the registry does not know: {set(entry) - INPUT_KEYS}"
+            )
+            hand_written = {k: v for k, v in entry.items() if k != "placeholder"}
+            assert hand_written == expected[name], f"{name} drifted:\n{json.dumps(expected[name], indent=2)}"
+            if "default" in entry and "choices" in entry:
+                assert entry["default"] in entry["choices"]
 
 
 def test_server_json_defaults_are_values_settings_accept() -> None:
-    (package,) = _load(SERVER_JSON)["packages"]
-    environ = {e["name"]: e["default"] for e in package["environmentVariables"] if "default" in e}
-    assert load_settings(environ=environ) == load_settings(environ={})
+    for package in _load(SERVER_JSON)["packages"]:
+        environ = {e["name"]: e["default"] for e in package["environmentVariables"] if "default" in e}
+        assert load_settings(environ=environ) == load_settings(environ={})
 
 
 def test_secret_file_variables_really_work(tmp_path: Path) -> None:
@@ -252,8 +307,8 @@ def test_docker_keeps_history_in_a_volume_the_user_can_write(monkeypatch: pytest
     assert re.search(rf"install -d -o {user} -g \d+ (?:-m \d+ )?{re.escape(folder)}\b", made), (
         "owned by the user"
     )
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    runs = [line for line in readme.splitlines() if line.startswith("docker run ")]
+    install = (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+    runs = [line for line in install.splitlines() if line.startswith("docker run ")]
     assert runs and all(re.search(rf" -v [\w.-]+:{re.escape(folder)} ", line) for line in runs), runs
 
 
@@ -345,13 +400,15 @@ def test_the_release_workflow_publishes_from_a_tag_with_trusted_publishing() -> 
 def test_the_readme_offers_registry_installs_only_as_what_a_release_brings() -> None:
     """Issue 31: the Install section said `uvx zwave-mcp`, `pipx install zwave-mcp`, `pip install zwave-mcp`
     (and every client entry used uvx) though the package is not on PyPI: each such mention must sit in a
-    paragraph that says it needs the release, and the section must say how to install from the source."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    paragraph that says it needs the release, and the install page must say how to install from the source."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
     registry_install = re.compile(r"(?:uvx|pipx install|pip install)\s+['\"]?zwave-mcp\b")
-    paragraphs = re.split(r"\n\s*\n", readme)
-    unqualified = [p for p in paragraphs if registry_install.search(p) and "PyPI" not in p]
-    assert unqualified == [], unqualified
-    install = readme[readme.index("## Install\n") : readme.index("## What zwave-js-ui needs")]
+    for page in pages:
+        paragraphs = re.split(r"\n\s*\n", page.read_text(encoding="utf-8"))
+        unqualified = [p for p in paragraphs if registry_install.search(p) and "PyPI" not in p]
+        assert unqualified == [], (page.name, unqualified)
+    text = (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+    install = text[: text.index("## Once it is on PyPI")]
     for way in (
         "pipx install .",
         "pip install .",

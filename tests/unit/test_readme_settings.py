@@ -1,4 +1,5 @@
-"""The README's settings table, tools and resources cannot drift from the code."""
+"""The settings table (docs/settings.md), the tools, resources and prompts (README and docs/) cannot drift
+from the code."""
 
 from __future__ import annotations
 
@@ -10,13 +11,19 @@ import pytest
 
 from zwave_mcp.config import Settings, env_name
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+
+def all_docs() -> str:
+    """The README and every page of docs/, as one text."""
+    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    return "\n".join(page.read_text(encoding="utf-8") for page in pages)
 
 
 def settings_rows() -> dict[str, list[str]]:
-    """Table rows of the Settings section, by the first env var named in the first cell."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    """Table rows of docs/settings.md, by the first env var named in the first cell."""
+    section = (DOCS / "settings.md").read_text(encoding="utf-8")
     rows: dict[str, list[str]] = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -40,10 +47,10 @@ def shown_default(default: Any) -> str:
 def test_every_setting_has_a_row_with_its_default(name: str) -> None:
     rows = settings_rows()
     var = env_name(name)
-    assert var in rows, f"README's Settings table has no row for {var}"
+    assert var in rows, f"docs/settings.md has no row for {var}"
     field = Settings.model_fields[name]
-    assert rows[var][1] == shown_default(field.default), f"{var}: README says {rows[var][1]}"
-    assert rows[var][2], f"{var} has no meaning in the README"
+    assert rows[var][1] == shown_default(field.default), f"{var}: docs/settings.md says {rows[var][1]}"
+    assert rows[var][2], f"{var} has no meaning in docs/settings.md"
 
 
 def test_no_row_for_a_setting_that_does_not_exist() -> None:
@@ -57,11 +64,11 @@ def test_secret_files_are_documented() -> None:
         assert f"`{env_name(secret)}_FILE`" in rows[env_name(secret)][0]
 
 
-def test_every_tool_resource_and_prompt_is_in_the_readme() -> None:
+def test_every_tool_resource_and_prompt_is_in_the_docs() -> None:
     from zwave_mcp.config import load_settings
     from zwave_mcp.server.build import build_server
 
-    text = README.read_text(encoding="utf-8")
+    text = all_docs()
     server = build_server(load_settings({}, environ={}))
     names = [t.name for t in server._tool_manager.list_tools()]
     names += [p.name for p in server._prompt_manager.list_prompts()]
@@ -69,14 +76,14 @@ def test_every_tool_resource_and_prompt_is_in_the_readme() -> None:
     names += [t.uri_template for t in server._resource_manager.list_templates()]
     assert len(names) >= 12, names
     missing = [n for n in names if f"`{n}`" not in text]
-    assert not missing, f"not in README: {missing}"
+    assert not missing, f"not in the README nor docs/: {missing}"
 
 
 def test_the_action_table_is_the_one_in_the_code() -> None:
-    """One action vocabulary: the README's table lists exactly `zwave_mcp.policy.actions` (names and aliases)."""
+    """One action vocabulary: docs/devices.md's table lists exactly `zwave_mcp.policy.actions` (names and aliases)."""
     from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS
 
-    text = README.read_text(encoding="utf-8")
+    text = (DOCS / "devices.md").read_text(encoding="utf-8")
     section = text.split("<!-- actions:", 1)[1].split("\n\n", 1)[0]
     table: dict[str, set[str]] = {}
     for line in section.splitlines():
@@ -93,7 +100,7 @@ def test_the_action_table_is_the_one_in_the_code() -> None:
 def test_the_outcome_table_is_the_one_vocabulary() -> None:
     from zwave_mcp.policy.outcome import Outcome
 
-    text = README.read_text(encoding="utf-8")
+    text = (DOCS / "security.md").read_text(encoding="utf-8")
     section = text.split("| outcome | meaning |", 1)[1].split("\n\n", 1)[0]
     listed = re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE)
     assert listed == [o.value for o in Outcome]
