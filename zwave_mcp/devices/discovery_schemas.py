@@ -26,6 +26,7 @@ from zwave_mcp.devices.discovery import (
     product,
 )
 from zwave_mcp.devices.kinds import thermostat
+from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.presets import FanData, SirenData
 from zwave_mcp.zwave import classes as zc
@@ -44,6 +45,7 @@ from zwave_mcp.zwave.classes import (
     NotificationProps,
     SoundSwitchProps,
     SwitchProps,
+    ThermostatProps,
     WindowCoveringProps,
 )
 
@@ -276,6 +278,18 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
             ),
         ),
         template=SirenData(((0, "Off"), (33, "Strobe only"), (66, "Siren only"), (99, "Siren and strobe"))),
+    ),
+    Schema(
+        name="thermostat: Heatit Z-TRM6 (its temperature is the sensor its Sensor Mode, parameter 2, names)",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_MODE,
+        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
+        products=(product(0x019B, {0x0030}, {0x3001}),),
+        # Floor: the floor sensor (endpoint 4); Internal (with floor limit) and Power regulator: the
+        # internal one (2); External (with floor limit): the external one (3)
+        template=ThermostatData(
+            sensor_parameter=2, sensor_endpoints=((0, 4), (1, 2), (2, 2), (3, 3), (4, 3), (5, 2))
+        ),
     ),
     Schema(
         name="valve: Zooz ZAC36 Titan water valve actuator",

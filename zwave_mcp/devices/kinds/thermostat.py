@@ -204,7 +204,8 @@ def room_temperature(device: Device) -> ZValue | None:
     data = device.template(ThermostatData)
     if data is None or data.sensor_parameter is None:
         return device.values.get(m.THERMOSTAT_TEMPERATURE)
-    endpoint = dict(data.sensor_endpoints).get(as_int(_parameter(device.node, data.sensor_parameter)) or -1)
+    mode = as_int(_parameter(device.node, data.sensor_parameter))
+    endpoint = dict(data.sensor_endpoints).get(mode) if mode is not None else None
     return next((v for v in device.all_values() if v.endpoint == endpoint and _AIR_TEMPERATURE.fits(v)), None)
 
 
