@@ -44,14 +44,6 @@ class SirenData:
     tones: tuple[tuple[int, str], ...] = ()
 
 
-def _fan_data(device: Device) -> FanData:
-    return device.template(FanData) or FanData()
-
-
-def _siren_data(device: Device) -> SirenData:
-    return device.template(SirenData) or SirenData()
-
-
 @dataclass(frozen=True, slots=True)
 class Speed:
     name: str  # "low", "medium", "speed 5"
@@ -61,7 +53,7 @@ class Speed:
 
 def fan_speeds(device: Device) -> list[Speed]:
     """The fan's speeds, slowest first."""
-    ranges = _fan_data(device).speeds or _DEFAULT_SPEEDS
+    ranges = (device.template(FanData) or FanData()).speeds or _DEFAULT_SPEEDS
     names = _SPEED_NAMES.get(len(ranges)) or tuple(f"speed {i}" for i in range(1, len(ranges) + 1))
     return [Speed(name, int(low), int(high)) for name, (low, high) in zip(names, ranges, strict=True)]
 
@@ -86,7 +78,10 @@ def model_speed_at(device: Device, level: Any) -> Speed | None:
     """The speed a reported level is in, for a fan whose model says its speeds; None for any other fan,
     for off, or a level outside every speed."""
     if (
-        not _fan_data(device).speeds or not is_number(level) or level <= 0 or level == 255
+        not (device.template(FanData) or FanData()).speeds
+        or not is_number(level)
+        or level <= 0
+        or level == 255
     ):  # 255: on, at its last level
         return None
     return next((s for s in fan_speeds(device) if s.low <= level <= s.high), None)
@@ -105,7 +100,7 @@ class Tone:
 
 def siren_tones(device: Device) -> list[Tone]:
     """The tones the siren can sound (not "off", not "default")."""
-    if tones := _siren_data(device).tones:
+    if tones := (device.template(SirenData) or SirenData()).tones:
         return [Tone(level, name) for level, name in tones if level]
     target = device.values.get(m.SIREN_TONE)
     if target is None:
@@ -164,7 +159,7 @@ def tone_sounds(device: Device, raw: Any) -> bool | None:
     name = tone_name(device, raw)
     if name is None:
         # A model that names its tones by level sounds only those; a Sound Switch plays any id it has.
-        return None if _siren_data(device).tones else True
+        return None if (device.template(SirenData) or SirenData()).tones else True
     words = set(_plain(name).split())
     return not (words & _LIGHT_WORDS and not words & _SOUND_WORDS)
 

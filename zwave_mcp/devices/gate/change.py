@@ -220,7 +220,7 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     said = first_answer(lambda kind: kind.effect_words(device, value, role, target))
     if said is not None:
         return said
-    kind_words = _kind_words(device, value, target)
+    kind_words = _kind_words(device, value, role, target)
     if kind_words is not None:
         return kind_words
     if cc == CC.DOOR_LOCK:
@@ -260,10 +260,11 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     return frozenset({"set_value"}), target
 
 
-def _kind_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any] | None:
+def _kind_words(
+    device: Device, value: ZValue, role: str | None, target: Any
+) -> tuple[frozenset[str], Any] | None:
     """What a write to the value of a fan, valve, siren or slats amounts to; None for the
     other kinds (judged by command class below)."""
-    role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if role is None:
         return _siren_level_words(device, value, target)
     if role == m.VALVE_TARGET:
