@@ -17,6 +17,7 @@ from zwave_mcp.devices.control import (
     plan_control,
 )
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
+from zwave_mcp.devices.kinds.thermostat import setpoints
 from zwave_mcp.devices.model import Device
 from zwave_mcp.policy import Policy
 
@@ -511,7 +512,7 @@ def test_invalid_values_name_the_allowed_range(
 
 
 def test_ranges_come_from_the_metadata(d: dict[str, Device]) -> None:
-    heating = d["6"].setpoints()[1]
+    heating = setpoints(d["6"])[1]
     assert plan_control(d["6"], "set_temperature", value=heating.max).writes[0].target == heating.max
     with pytest.raises(InvalidValue):
         plan_control(d["6"], "set_temperature", value=(heating.max or 0) + 0.5)

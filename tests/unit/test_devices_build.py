@@ -11,6 +11,7 @@ import pytest
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.build import BROADCAST_NODE_IDS, build_devices, devices_for_node
+from zwave_mcp.devices.kinds.thermostat import setpoints
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode
@@ -117,7 +118,7 @@ def test_roles_of_the_actuators() -> None:
     assert d["5"].values[m.LOCK_TARGET].value_id == "5-98-0-targetMode"
     assert d["5"].values[m.LOCK_CURRENT].value_id == "5-98-0-currentMode"
     assert d["5"].values[m.LOCK_DOOR].value_id == "5-98-0-doorStatus"
-    assert d["6"].setpoints() == {
+    assert setpoints(d["6"]) == {
         1: d["6"].node.values["6-67-0-setpoint-1"],
         2: d["6"].node.values["6-67-0-setpoint-2"],
     }

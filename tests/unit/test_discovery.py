@@ -155,9 +155,10 @@ def as_found(found: dict[int, Found]) -> list[Any]:
             [(role, v.value_id) for role, v in f.values.items()],
             [(shelf, [v.value_id for v in values]) for shelf, values in f.readings.items()],
             list(f.purposes.items()),
-            f.data,
+            f.templates,
             [v.value_id for v in f.unclaimed],
             f.is_entry,
+            f.main_part,
         )
         for ep, f in found.items()
     ]

@@ -187,6 +187,38 @@ def test_a_fibaro_fgr223_has_slats_only_in_venetian_blind_mode(mode: int, tilts:
         assert plan_control(shutter, "set_tilt", position=30).writes[0].value.endpoint == 2
 
 
+# ---- a thermostat whose temperature is the sensor a parameter names -----------------------------------------
+
+_SENSOR_MODE = {
+    "commandClass": CC.CONFIGURATION, "endpoint": 0, "property": 2, "nodeId": 101, "commandClassName": "Configuration",
+    "propertyName": "Sensor Mode", "type": "number", "readable": True, "writeable": True, "label": "Sensor Mode",
+    "min": 0, "max": 5, "list": True, "allowManualEntry": False, "id": "101-112-0-2",
+    "states": [{"text": text, "value": i} for i, text in enumerate(
+        ("Floor", "Internal", "Internal with floor limit", "External", "External with floor limit", "Power regulator")
+    )],
+}  # fmt: skip
+
+
+def test_the_heatit_z_trm6s_temperature_is_the_sensor_its_sensor_mode_names() -> None:
+    """Parameter 2 (Sensor Mode) says which of its probes the Z-TRM6 regulates by: internal (endpoint 2,
+    22.5 °C in the dump), external (3, 0 °C) or floor (4, 21.9 °C), as Home Assistant's row reads it. The
+    dump does not report the parameter: the thermostat then says no temperature of its own (its sensors
+    are still said), and it follows the parameter as it changes."""
+    (unknown,) = devices(raw_node("climate_heatit_z_trm6_state.json"))
+    assert m.THERMOSTAT_TEMPERATURE not in unknown.values
+    assert "now" not in sentence(unknown) and "air temperature 21.9 °C (sensor 4)" in sentence(unknown)
+    raw = raw_node("climate_heatit_z_trm6_state.json")
+    raw["values"]["112-0-2"] = {**_SENSOR_MODE, "value": 0}
+    (thermostat,) = devices(raw)
+    assert sentence(thermostat).startswith(
+        "Thing is set to heat to 19 °C and idle, using 0 W, 0 kWh in total; it is 21.9 °C now"
+    )
+    mode = thermostat.node.values["101-112-0-2"]
+    for value, now in ((1, "22.5 °C"), (3, "0 °C"), (4, "0 °C"), (5, "22.5 °C"), (0, "21.9 °C")):
+        mode.value = value  # the owner sets it up otherwise: the same device follows
+        assert f"; it is {now} now" in sentence(thermostat), value
+
+
 # ---- a lock by its current mode alone ------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.presets import FanData
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.policy.sensitive import SafeBand, sensitivity
 from zwave_mcp.policy.terms import DeviceList
@@ -99,7 +100,7 @@ def test_a_fan_of_the_fan_switch_device_class_is_a_fan_whatever_its_model() -> N
     node.device_id = "1-2-3"  # another maker: only the device class (Multilevel Switch / Fan Switch) says fan
     assert (node.generic_class, node.specific_class) == (0x11, 0x08)
     (fan,) = devices_for_node(node)
-    assert fan.kind == C.FAN and not fan.data.fan_speeds
+    assert fan.kind == C.FAN and fan.template(FanData) is None
     assert plan_control(fan, "set_speed", value="low").writes[0].target == 33
 
 

@@ -18,6 +18,7 @@ from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import available_actions, plan_control
 from zwave_mcp.devices.describe import change_phrase, sentence, state_summary
 from zwave_mcp.devices.errors import InvalidValue
+from zwave_mcp.devices.kinds.thermostat import setpoints
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.readings import readings
@@ -121,7 +122,7 @@ def test_a_thermostat_split_over_endpoints_is_one_thermostat() -> None:
     )
     assert (thermostat.name, thermostat.key, thermostat.kind) == ("nodeID_8", "8", C.THERMOSTAT)
     assert thermostat.values[m.THERMOSTAT_MODE].value_id == "8-64-1-mode"
-    assert set(thermostat.setpoints()) == {1, 2}
+    assert set(setpoints(thermostat)) == {1, 2}
     assert m.THERMOSTAT_OPERATING in thermostat.values and m.THERMOSTAT_FAN_MODE in thermostat.values
     assert {"set_temperature", "set_mode", "set_fan_mode"} <= set(available_actions(thermostat))
     assert {"temperature", "humidity", "battery"} <= quantities(thermostat)
@@ -175,7 +176,7 @@ def test_a_valve_without_a_mode_works_to_its_heating_setpoint() -> None:
     """A radiator thermostat with heating and energy-save setpoints and no mode: Home Assistant treats no
     mode as heat, so "set it to 21" sets the heating setpoint instead of asking which."""
     (valve,) = devices("", _without_mode(raw_node("climate_heatit_z_trm6_state.json")))
-    assert m.THERMOSTAT_MODE not in valve.values and len(valve.setpoints()) == 3
+    assert m.THERMOSTAT_MODE not in valve.values and len(setpoints(valve)) == 3
     plan = plan_control(valve, "set_temperature", value=21)
     assert plan.writes[0].value.value_id == "101-67-1-setpoint-1"
     assert sentence(valve).startswith(
@@ -191,9 +192,7 @@ def test_a_setpoint_published_without_its_key_is_the_thermostats_setpoint() -> N
     keyless["id"] = "101-67-1-setpoint"
     raw["values"]["67-1-setpoint"] = keyless
     (thermostat,) = devices("", raw)
-    assert thermostat.setpoints() == {
-        1: thermostat.node.values["101-67-1-setpoint"]
-    }  # its type by ccSpecific
+    assert setpoints(thermostat) == {1: thermostat.node.values["101-67-1-setpoint"]}  # its type by ccSpecific
     assert sentence(thermostat).startswith("nodeID_101 is set to heat to 19 °C and idle")
     assert (
         plan_control(thermostat, "set_temperature", value=21).writes[0].value.value_id == "101-67-1-setpoint"
@@ -242,7 +241,7 @@ def test_a_tampered_lock_says_so_with_its_state() -> None:
 
 def test_setpoints_of_a_type_nobody_names_are_not_said() -> None:
     (valve,) = devices("climate_danfoss_bad_setpoint_state.json")
-    assert len(valve.setpoints()) == 3  # heating, and zwave-js's "Unknown (0x03)" and "Unknown (0x05)"
+    assert len(setpoints(valve)) == 3  # heating, and zwave-js's "Unknown (0x03)" and "Unknown (0x05)"
     assert sentence(valve) == "nodeID_5 is set to 11 °C; it is 18 °C now, with battery 49 %."
 
 
@@ -268,7 +267,6 @@ def test_a_model_row_can_say_which_part_is_the_main_one(monkeypatch: pytest.Monk
     from zwave_mcp.devices import build
     from zwave_mcp.devices.discovery import Schema, Table, match, product
     from zwave_mcp.devices.discovery_schemas import SCHEMAS
-    from zwave_mcp.devices.model import Quirks
     from zwave_mcp.zwave.classes import CC
 
     fan_first = Schema(
@@ -278,7 +276,7 @@ def test_a_model_row_can_say_which_part_is_the_main_one(monkeypatch: pytest.Monk
         primary=match(CC.MULTILEVEL_SWITCH, "targetValue", type="number", writeable=True),
         products=(product(0x031E, {0x000E}, {0x0001}),),
         endpoints=frozenset({2}),
-        data=Quirks(main_part=True),
+        main_part=True,
     )
     monkeypatch.setattr(build, "TABLE", Table((fan_first, *SCHEMAS)))
     light, fan = devices("inovelli_lzw36_state.json")

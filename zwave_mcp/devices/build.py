@@ -4,7 +4,7 @@ A node is one device unless more than one of its endpoints acts on its own (a do
 module, a floor thermostat with a relay on endpoint 4). Then:
 
 - **the node's own name is its main function**, the thing people buy it for (`main_part`): the endpoint a
-  model row names (`Quirks.main_part`), else the one whose kind the node's device class is for (a
+  model row names (`Schema.main_part`), else the one whose kind the node's device class is for (a
   Thermostat's thermostat, a Multilevel Switch's light before its fan), else the first kind in
   `KIND_ORDER` (a lock before a light before a switch), else the lowest endpoint, as Home Assistant gives
   the device's own name to the first endpoint's entity. Its key is "<node>.<endpoint>" ("11.1"; the root's
@@ -17,8 +17,9 @@ module, a floor thermostat with a relay on endpoint 4). Then:
   ("Porch Double Switch 2"), key "<node>.<endpoint>"; it reads what its own endpoint reads, and the
   node's battery.
 
-Before that, a thermostat whose mode, setpoints and operating state sit on different endpoints is made
-one thermostat, unless several endpoints have setpoints of their own (zones: a thermostat each).
+Before that, each kind makes one of what a node spreads over its endpoints (`KindSpec.gather`: a
+thermostat whose mode and setpoints sit on different endpoints), and after it completes each device
+(`KindSpec.settle`: a thermostat's own temperature).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import fault_reason, note_fault
 from zwave_mcp.devices.discovery import Found, discover
 from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, TABLE
+from zwave_mcp.devices.kinds import KINDS
 from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.policy.sensitive import names_an_entry
@@ -78,7 +80,8 @@ def devices_for_node(node: ZNode) -> list[Device]:
     if not is_user_node(node):
         return []
     detected = discover(node, TABLE)
-    _one_thermostat(detected)
+    for kind in KINDS:
+        kind.gather(detected)  # a thermostat spread over endpoints made one
     actuated = [ep for ep, found in detected.items() if found.has_actuator()]
     name = node.display_name
     if len(actuated) <= 1:
@@ -161,33 +164,13 @@ def main_part(node: ZNode, acting: dict[int, Found]) -> int:
         found = acting[ep]
         kind = next(c for c in KIND_ORDER if c in found.capabilities and c in m.ACTUATORS)
         return (
-            0 if found.data.main_part else 1,
+            0 if found.main_part else 1,
             wanted.index(kind) if kind in wanted else len(wanted),
             KIND_ORDER.index(kind),
             ep,
         )
 
     return min(acting, key=rank)
-
-
-def _one_thermostat(detected: dict[int, Found]) -> None:
-    """A thermostat spread over endpoints (mode on one, setpoints on another, operating state on a
-    third) gathered on the endpoint with the setpoints; left alone when several endpoints have setpoints
-    (a thermostat per zone). A role two endpoints fill is the first's; the other value stays unused."""
-    parts = [ep for ep, found in detected.items() if Capability.THERMOSTAT in found.capabilities]
-    if len(parts) < 2:
-        return
-    cores = [ep for ep in parts if any(r.startswith(m.SETPOINT_PREFIX) for r in detected[ep].values)]
-    if len(cores) > 1:
-        return
-    core = detected[cores[0] if cores else parts[0]]
-    for ep in parts:
-        found = detected[ep]
-        if found is core:
-            continue
-        core.unclaimed.extend(v for role, v in found.values.items() if role in core.values)
-        core.merge(found)
-        detected[ep] = Found()
 
 
 def _take_meters(owner: Found, parts: list[Found]) -> None:
@@ -199,19 +182,6 @@ def _take_meters(owner: Found, parts: list[Found]) -> None:
             owner.readings.setdefault(Capability.METER, []).append(value)
             owner.purposes.setdefault(value.value_id, found.purposes.pop(value.value_id, "meter"))
         found.capabilities.discard(Capability.METER)
-
-
-def _setpoint_type(found: Found) -> None:
-    """A setpoint published without its type ("setpoint.0", no property key) under the type its metadata
-    says (`ccSpecific.setpointType`), when it says one the thermostat does not have already."""
-    value = found.values.get(m.SETPOINT_PREFIX + "0")
-    said = (value.meta.cc_specific or {}).get("setpointType") if value is not None else None
-    if value is None or not isinstance(said, int) or isinstance(said, bool) or said <= 0:
-        return
-    if m.SETPOINT_PREFIX + str(said) not in found.values:
-        del found.values[m.SETPOINT_PREFIX + "0"]
-        found.values[m.SETPOINT_PREFIX + str(said)] = value
-        found.purposes[value.value_id] = m.SETPOINT_PREFIX + str(said)
 
 
 def _views(found: Found) -> None:
@@ -236,7 +206,8 @@ def _device(
     part: str | None = None,
     other_names: tuple[str, ...] = (),
 ) -> Device:
-    _setpoint_type(found)
+    for kind in KINDS:
+        kind.settle(found)
     _views(found)
     ordered = tuple(c for c in KIND_ORDER if c in found.capabilities)
     return Device(
@@ -252,7 +223,7 @@ def _device(
         readings={c: found.readings[c] for c in KIND_ORDER if c in found.readings},
         is_entry=found.is_entry or (Capability.COVER in found.capabilities and names_an_entry(name)),
         purposes=found.purposes,
-        data=found.data,
+        templates=found.templates,
         unclaimed=tuple(found.unclaimed),
         part=part,
         other_names=other_names,

@@ -8,71 +8,42 @@ waits for `plan.expectations` (the device's own report, never the optimistic ech
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown, StillLoading
-from zwave_mcp.devices.gate.change import (
-    Change,
-    Effect,
+from zwave_mcp.devices.gate.change import Change, Effect, value_effect
+from zwave_mcp.devices.gate.senders import WriteValues
+from zwave_mcp.devices.kinds import KINDS
+from zwave_mcp.devices.levels import is_number, to_level
+from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, siren_tones, speed_choices, tone_named
+from zwave_mcp.devices.resolve import echo
+from zwave_mcp.devices.writes import (
+    ControlPlan,
     Expectation,
     Match,
-    is_number,
-    value_effect,
+    Planner,
+    Write,
+    check_range,
+    first,
+    level_plan,
+    off_level,
+    on_level,
+    one_write,
+    said_percent,
+    state_value,
 )
-from zwave_mcp.devices.gate.senders import WriteValues
-from zwave_mcp.devices.levels import as_int, to_level, to_percent
-from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import (
-    fan_speed_at,
-    fan_speed_named,
-    siren_tones,
-    speed_choices,
-    tone_named,
-)
-from zwave_mcp.devices.readings import unit_text
-from zwave_mcp.devices.resolve import echo
-from zwave_mcp.devices.thermostats import mode_name, working_setpoints
-from zwave_mcp.gateway.model import ValueState, ZValue
+from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
 from zwave_mcp.zwave.classes import CC
 
-# What people call setpoints, → zwave-js setpoint type.
-SETPOINT_WORDS: dict[str, int] = {"heat": 1, "heating": 1, "cool": 2, "cooling": 2, "eco": 11, "away": 13}
-
 # A valve is opened and closed; "turn on/off the water" says the same.
 _VALVE_WORDS = {"on": "open", "off": "close"}
-
-_RELATIVE = re.compile(r"\s*([+-])\s*(\d+(?:\.\d+)?)\s*%?\s*")
-_ABSOLUTE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:%|°\s*[cf]?|degrees?)?\s*", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class Write:
-    """One value write: the value (from the inventory, never from user text), the target, options."""
-
-    value: ZValue
-    target: Any
-    options: dict[str, Any] | None = None
-
-
-@dataclass(slots=True)
-class ControlPlan:
-    device: Device
-    action: str
-    # The normalized argument (percent, °C, mode text, hex colour): what the policy binds a token to.
-    argument: Any
-    writes: list[Write]
-    expectations: list[Expectation]
-    summary: str  # "turn on Kitchen Light"
-    # Values the caller may want to show as "from … to …".
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 def control_change(plan: ControlPlan, tool: str = "control_zwave_device") -> Change:
@@ -119,14 +90,8 @@ def available_actions(device: Device) -> list[str]:
         can.add("set_volume")
     if m.LOCK_TARGET in v:
         can |= {"lock", "unlock"}
-    if device.has(Capability.THERMOSTAT):
-        if device.setpoints():
-            can.add("set_temperature")
-        mode = v.get(m.THERMOSTAT_MODE)
-        if mode is not None and mode.writeable and mode.states:
-            can.add("set_mode")
-        if m.THERMOSTAT_FAN_MODE in v:
-            can.add("set_fan_mode")
+    for kind in KINDS:
+        can.update(kind.actions(device))
     if device.has(Capability.COLOR):
         can.add("set_color")
     return [a for a in ACTIONS if a in can]
@@ -167,7 +132,7 @@ def plan_control(
         if not actions:
             raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])
         raise ActionNotSupported(f"{device.name} cannot {shown}; it can: {', '.join(actions)}.", actions)
-    planner = _PLANNERS[wanted]
+    planner = next((k.planners[wanted] for k in KINDS if wanted in k.planners), None) or _PLANNERS[wanted]
     args = {
         "level": level,
         "value": value,
@@ -195,7 +160,7 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
             # zwave-js "restore previous": back to the last level, as a wall switch does.
             write, expected, match = Write(restore, True), None, "nonzero"
         else:
-            level = _on_level(target) if turn_on else _off_level(target)
+            level = on_level(target) if turn_on else off_level(target)
             write, expected, match = Write(target, level), level, "equals"
         expectation = Expectation(current or target, expected, match)
         return ControlPlan(device, action, turn_on, [write], [expectation], f"{verb} {device.name}")
@@ -204,7 +169,7 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
         sent: Any = turn_on
         expectation = Expectation(current or target, turn_on)
     else:  # Basic: a number, 0 = off, anything above = on
-        sent = _on_level(target) if turn_on else _off_level(target)
+        sent = on_level(target) if turn_on else off_level(target)
         watch = current or target
         expectation = Expectation(watch, None, "nonzero") if turn_on else Expectation(watch, 0)
     return ControlPlan(device, action, turn_on, [Write(target, sent)], [expectation], f"{verb} {device.name}")
@@ -213,8 +178,8 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
 def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     if device.has(Capability.FAN):
         return _set_speed(device, action, args)
-    raw = _first(args, "level", "value", "position")
-    return _level_plan(device, action, raw, m.LEVEL_TARGET, m.LEVEL_CURRENT, "level", "%")
+    raw = first(args, "level", "value", "position")
+    return level_plan(device, action, raw, m.LEVEL_TARGET, m.LEVEL_CURRENT, "level", "%")
 
 
 def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -232,26 +197,14 @@ def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPla
         return _valve(device, action)
     target = device.values[m.COVER_TARGET]
     top = int(target.max or 99) if _is_positional(target) else 255  # Barrier Operator: 255 open, 0 closed
-    level = _state_value(target, "open", top) if action == "open" else _state_value(target, "closed", 0)
+    level = state_value(target, "open", top) if action == "open" else state_value(target, "closed", 0)
     watch = device.values.get(m.COVER_CURRENT) or target
-    return _one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
+    return one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
 
 
 def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "position", "level", "value")
-    return _level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
-
-
-def _level_plan(
-    device: Device, action: str, raw: Any, target_role: str, current_role: str, what: str, unit: str
-) -> ControlPlan:
-    """A 0-100 % request (absolute or relative) written as the device's own level, confirmed by its report."""
-    target, current = device.values[target_role], device.values.get(current_role)
-    percent = _percent(device, what, raw, current)
-    level = to_level(percent, target)
-    return _one_write(
-        device, action, percent, target, level, f"set {device.name} to {percent} {unit}", watch=current
-    )
+    raw = first(args, "position", "level", "value")
+    return level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
 
 
 def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -259,96 +212,16 @@ def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     locking = action == "lock"
     watch = device.values.get(m.LOCK_CURRENT)
     if target.type == "boolean":  # the old Lock command class: locked true or false
-        return _one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
-    mode = _state_value(target, "secured", 255) if locking else _state_value(target, "unsecured", 0)
-    return _one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch)
-
-
-# ---- thermostats ----
-
-
-def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "value", "level")
-    setpoint = _pick_setpoint(device, args.get("setpoint"))
-    name = (setpoint.property_key_name or f"setpoint {setpoint.property_key}").lower()
-    unit = setpoint.unit or ""
-    number, relative = _parse_number(raw, what=f"{device.name} {name} setpoint")
-    if relative:
-        if not is_number(setpoint.value):
-            raise StateUnknown(
-                f"The {name} setpoint of {device.name} has not been reported yet, so it cannot be changed by "
-                f"{_fmt(number, signed=True)}; give a temperature instead."
-            )
-        number = round(setpoint.value + number, 2)
-    _check_range(number, setpoint, f"{device.name} {name} setpoint", unit)
-    target = int(number) if float(number).is_integer() else number
-    return ControlPlan(
-        device,
-        action,
-        target,
-        [Write(setpoint, target)],
-        [Expectation(setpoint, target)],
-        f"set {device.name} {name} to {_fmt(target)}{unit_text(unit)}",
-        details={"setpoint_type": setpoint.property_key, "previous": setpoint.value},
-    )
-
-
-def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
-    setpoints = device.setpoints()
-    names = ", ".join((v.property_key_name or str(k)).lower() for k, v in setpoints.items())
-    if wanted is not None and wanted != "":
-        key = as_int(wanted)
-        if isinstance(wanted, str):
-            said = wanted.strip().casefold()
-            key = next(
-                (k for k, v in setpoints.items() if (v.property_key_name or "").casefold() == said), None
-            )
-            key = key if key is not None else SETPOINT_WORDS.get(said)
-            if key is None and said.isdigit():
-                key = int(said)
-        if key is None or key not in setpoints:
-            shown = echo(str(wanted))
-            raise InvalidValue(f"{device.name} has no '{shown}' setpoint; it has: {names}.")
-        return setpoints[key]
-    if len(setpoints) == 1:
-        return next(iter(setpoints.values()))
-    working = working_setpoints(device)  # its mode's; with no mode at all its heating one (a valve heats)
-    if len(working) == 1:
-        return working[0]
-    mode = device.values.get(m.THERMOSTAT_MODE)
-    if mode is not None and mode.value is not None:
-        named = mode_name(mode)
-        why = f"is in {named} mode" if named else f"is in mode {mode.value}"
-    else:
-        why = "has not reported its mode"
-    raise InvalidValue(f"{device.name} {why}, so say which setpoint to set: {names}.")
-
-
-def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "mode", "value")
-    mode_value = device.values[m.THERMOSTAT_MODE]
-    choices = ", ".join(s.text for s in mode_value.states)
-    chosen = _state_chosen(mode_value, raw, partial=False)
-    if chosen is None:
-        if raw is None or raw == "":
-            raise InvalidValue(f"Say which mode to set {device.name} to: {choices}.")
-        fan = device.values.get(m.THERMOSTAT_FAN_MODE)
-        if fan is not None and isinstance(raw, str) and _state_named(fan, raw) is not None:
-            raise InvalidValue(
-                f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}. "
-                f"'{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode."
-            )
-        raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
-    return _state_write(
-        device, action, mode_value, chosen, f"set {device.name} to {chosen.text.lower()} mode"
-    )
+        return one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
+    mode = state_value(target, "secured", 255) if locking else state_value(target, "unsecured", 0)
+    return one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch)
 
 
 # ---- colour ----
 
 
 def _set_color(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "color", "value")
+    raw = first(args, "color", "value")
     wanted = parse_color(raw)
     if wanted is None:
         shown = "nothing" if raw is None or raw == "" else f"'{echo(str(raw))}'"
@@ -392,7 +265,7 @@ def _components(wanted: Color, available: list[str]) -> dict[str, int]:
 
 def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     """A speed by name ("medium", "speed 2": the fan's own presets) or a percentage of its range."""
-    raw = _first(args, "level", "value", "mode", "position")
+    raw = first(args, "level", "value", "mode", "position")
     target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
     allowed = f"{device.name} has speeds {speed_choices(device)}, or a percentage from 1 to 100"
     if isinstance(raw, str) and raw.strip().casefold() == "off":
@@ -405,24 +278,24 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
         if raw is None or raw == "":
             raise InvalidValue(f"Say how fast: {allowed}.")
         try:
-            percent = _percent(device, "speed", raw, current)
+            percent = said_percent(device, "speed", raw, current)
         except InvalidValue:
             raise InvalidValue(f"{allowed}; '{echo(str(raw))}' is neither.") from None
         level = to_level(percent, target)
-        named = fan_speed_at(device, level) if device.data.fan_speeds else None
+        named = model_speed_at(device, level)
         if named is not None:
             level = named.high  # a fan of known speeds runs at its speeds only: the one this percent is in
         shown, argument = (f"{percent} %" if named is None else f"{named.name} ({percent} %)"), percent
     summary = f"set {device.name} to {shown}" if level else f"turn off {device.name}"
-    return _one_write(device, action, argument, target, level, summary, watch=current)
+    return one_write(device, action, argument, target, level, summary, watch=current)
 
 
 # ---- covers: slats ----
 
 
 def _set_tilt(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "position", "level", "value")
-    plan = _level_plan(device, action, raw, m.TILT_TARGET, m.TILT_CURRENT, "tilt", "% tilt")
+    raw = first(args, "position", "level", "value")
+    plan = level_plan(device, action, raw, m.TILT_TARGET, m.TILT_CURRENT, "tilt", "% tilt")
     return replace(plan, summary=f"tilt the slats of {device.name} to {plan.argument} %")
 
 
@@ -434,7 +307,7 @@ def _valve(device: Device, action: str) -> ControlPlan:
     opening = action == "open"
     sent: Any = opening if target.type == "boolean" else (int(target.max or 99) if opening else 0)
     watch = device.values.get(m.VALVE_CURRENT)
-    return _one_write(device, action, None, target, sent, f"{action} {device.name}", watch=watch)
+    return one_write(device, action, None, target, sent, f"{action} {device.name}", watch=watch)
 
 
 # ---- sirens ----
@@ -445,7 +318,7 @@ def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
     target = device.values[m.SIREN_TONE]
     watch = device.values.get(m.SIREN_TONE_CURRENT) or target
     if not turn_on:
-        return _one_write(device, action, False, target, 0, f"silence {device.name}", watch=watch)
+        return one_write(device, action, False, target, 0, f"silence {device.name}", watch=watch)
     if target.command_class == CC.SOUND_SWITCH:
         # 255: the device's default tone; it reports the tone it plays
         return ControlPlan(
@@ -458,11 +331,11 @@ def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
         )
     loudest = siren_tones(device)[-1]
     summary = f"sound {device.name} ({loudest.name.lower()})"
-    return _one_write(device, action, True, target, loudest.value, summary, watch=watch)
+    return one_write(device, action, True, target, loudest.value, summary, watch=watch)
 
 
 def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "value", "mode", "level")
+    raw = first(args, "value", "mode", "level")
     names = ", ".join(t.name for t in siren_tones(device)) or "tones by number, from 1 to 254"
     said = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
     if said.casefold() in ("off", "0", "none", "silence"):
@@ -475,92 +348,20 @@ def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     target = device.values[m.SIREN_TONE]
     watch = device.values.get(m.SIREN_TONE_CURRENT)
     summary = f"sound {tone.name} on {device.name}"
-    return _one_write(device, action, tone.name, target, tone.value, summary, watch=watch)
+    return one_write(device, action, tone.name, target, tone.value, summary, watch=watch)
 
 
 def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "level", "value", "position")
+    raw = first(args, "level", "value", "position")
     volume = device.values[m.SIREN_VOLUME]
-    percent = _percent(device, "volume", raw, volume)
-    _check_range(percent, volume, f"{device.name} volume", "%")
-    return _one_write(
+    percent = said_percent(device, "volume", raw, volume)
+    check_range(percent, volume, f"{device.name} volume", "%")
+    return one_write(
         device, action, percent, volume, percent, f"set the volume of {device.name} to {percent} %"
     )
 
 
-# ---- thermostat fan ----
-
-
-def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = _first(args, "mode", "value", "level")
-    fan = device.values[m.THERMOSTAT_FAN_MODE]
-    choices = ", ".join(s.text for s in fan.states)
-    chosen = _state_chosen(fan, raw)
-    if chosen is None:
-        if raw is None or raw == "":
-            raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
-        raise InvalidValue(f"{device.name} has no fan mode '{echo(str(raw))}'; it has: {choices}.")
-    return _state_write(device, action, fan, chosen, f"set the fan of {device.name} to {chosen.text.lower()}")
-
-
-def _state_write(device: Device, action: str, value: ZValue, chosen: ValueState, summary: str) -> ControlPlan:
-    """Write the chosen state (a mode); the one it replaces is kept for "from … to …"."""
-    details = {"previous": value.state_text()}
-    return _one_write(device, action, chosen.text, value, chosen.value, summary, details=details)
-
-
-def _state_chosen(value: ZValue, raw: Any, *, partial: bool = True) -> ValueState | None:
-    """The state a person chose: by its number, or by a word (`_state_named`)."""
-    if isinstance(raw, str):
-        return _state_named(value, raw, partial=partial)
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        return next((s for s in value.states if s.value == raw), None)
-    return None
-
-
-def _state_named(value: ZValue, said: str, *, partial: bool = True) -> ValueState | None:
-    """The state a word names: its label without case or spaces ("auto low"), else (with `partial`) the
-    one label that holds the word ("circulate" → "Circulation" only when no other label holds it)."""
-    key = re.sub(r"[\s_\-]+", "", said.casefold())
-    if not key:
-        return None
-    exact = [s for s in value.states if re.sub(r"[\s_\-]+", "", s.text.casefold()) == key]
-    if exact or not partial:
-        return exact[0] if exact else None
-    holding = [s for s in value.states if key in re.sub(r"[\s_\-]+", "", s.text.casefold())]
-    return holding[0] if len(holding) == 1 else None
-
-
 # ---- helpers ----
-
-
-def _one_write(
-    device: Device,
-    action: str,
-    argument: Any,
-    target: ZValue,
-    sent: Any,
-    summary: str,
-    *,
-    watch: ZValue | None = None,
-    details: dict[str, Any] | None = None,
-) -> ControlPlan:
-    """The plan of most actions: one value written, confirmed when `watch` (the device's report of it;
-    the written value itself when it has none) shows what was sent."""
-    return ControlPlan(
-        device,
-        action,
-        argument,
-        [Write(target, sent)],
-        [Expectation(watch or target, sent)],
-        summary,
-        details=details or {},
-    )
-
-
-def _first(args: dict[str, Any], *names: str) -> Any:
-    """The first of these arguments that was given (not None, not empty)."""
-    return next((args[name] for name in names if args.get(name) not in (None, "")), None)
 
 
 def _is_positional(target: ZValue) -> bool:
@@ -576,70 +377,7 @@ def _is_on(device: Device) -> bool:
     return current.value is True or (is_number(current.value) and current.value > 0)
 
 
-def _on_level(target: ZValue) -> int:
-    top = int(target.max) if target.max is not None else 99
-    return 255 if target.command_class == 32 and top >= 255 else top
-
-
-def _off_level(target: ZValue) -> int:
-    return int(target.min) if target.min is not None else 0
-
-
-def _state_value(value: ZValue, text: str, default: int) -> int:
-    numbers = (s.value for s in value.states if s.text.casefold() == text and isinstance(s.value, int))
-    return next(numbers, default)
-
-
-def _percent(device: Device, what: str, raw: Any, current: ZValue | None) -> int:
-    """0–100 % from "30", 30, "30%", or relative "+10" / "-20" (relative ones are clamped to 0–100)."""
-    number, relative = _parse_number(raw, what=f"{device.name} {what}")
-    if relative:
-        if current is None or not is_number(current.value):
-            raise StateUnknown(
-                f"{device.name} has not reported its {what}, so it cannot be changed by "
-                f"{_fmt(number, signed=True)} %; give a level from 0 to 100 instead."
-            )
-        now = to_percent(current.value, current)
-        return max(0, min(100, round(now + number)))
-    if not 0 <= number <= 100:
-        raise InvalidValue(f"{device.name} {what} must be from 0 to 100 %; got {_fmt(number)}.")
-    return round(number)
-
-
-def _parse_number(raw: Any, *, what: str) -> tuple[float, bool]:
-    if isinstance(raw, int | float) and not isinstance(raw, bool):
-        if not is_number(raw):  # infinity, NaN, an integer beyond any float
-            raise InvalidValue(f"{what} must be a number; got {echo(str(raw))}.")
-        return float(raw), False
-    if isinstance(raw, str) and len(raw) <= 32:
-        if match := _RELATIVE.fullmatch(raw):
-            sign = 1 if match.group(1) == "+" else -1
-            return sign * float(match.group(2)), True
-        if match := _ABSOLUTE.fullmatch(raw):
-            return float(match.group(1)), False
-    if raw is None or raw == "":
-        raise InvalidValue(f"Say what to set {what} to: a number, or a change like +10 or -20.")
-    raise InvalidValue(f"{what} must be a number, or a change like +10 or -20; got '{echo(str(raw))}'.")
-
-
-def _check_range(number: float, value: ZValue, what: str, unit: str) -> None:
-    low, high = value.min, value.max
-    if (low is not None and number < low) or (high is not None and number > high):
-        bounds = (
-            f"from {_fmt(low)} to {_fmt(high)}"
-            if low is not None and high is not None
-            else (f"at least {_fmt(low)}" if low is not None else f"at most {_fmt(high)}")
-        )
-        raise InvalidValue(f"{what} must be {bounds}{unit_text(unit)}; got {_fmt(number)}.")
-
-
-def _fmt(x: Any, signed: bool = False) -> str:
-    if is_number(x):
-        return f"{x:+g}" if signed else f"{x:g}"
-    return str(x)
-
-
-_PLANNERS: dict[str, Callable[[Device, str, dict[str, Any]], ControlPlan]] = {
+_PLANNERS: dict[str, Planner] = {
     "on": _on_off,
     "off": _on_off,
     "toggle": _on_off,
@@ -651,12 +389,9 @@ _PLANNERS: dict[str, Callable[[Device, str, dict[str, Any]], ControlPlan]] = {
     "set_position": _set_position,
     "lock": _lock,
     "unlock": _lock,
-    "set_temperature": _set_temperature,
-    "set_mode": _set_mode,
     "set_color": _set_color,
     "set_speed": _set_speed,
     "set_tilt": _set_tilt,
     "set_tone": _set_tone,
     "set_volume": _set_volume,
-    "set_fan_mode": _set_fan_mode,
 }

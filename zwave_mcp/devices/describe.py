@@ -14,10 +14,11 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.errors import still_loading
-from zwave_mcp.devices.levels import is_number, to_percent
+from zwave_mcp.devices.kinds import first_answer
+from zwave_mcp.devices.levels import is_number, level_percent, to_percent
 from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import fan_speed_at, tone_name
+from zwave_mcp.devices.presets import model_speed_at, tone_name
 from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
@@ -32,36 +33,10 @@ from zwave_mcp.devices.readings import (
 from zwave_mcp.devices.readings import enum_words as _words
 from zwave_mcp.devices.readings import number as _number
 from zwave_mcp.devices.readings import unit_text as _unit
-from zwave_mcp.devices.thermostats import (
-    BOTH_SETPOINTS,
-    mode_name,
-    operating_name,
-    setpoint_name,
-    setpoint_phrases,
-    working_setpoints,
-)
-from zwave_mcp.devices.thermostats import temperature as _temperature
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.zwave.classes import CC
 
-# zwave-js ThermostatMode → how its state reads ("is heating to 21 °C").
-_MODE_VERBS = {1: "heating to", 2: "cooling to", 11: "heating to", 12: "cooling to"}
-# zwave-js Thermostat Operating State texts → what the thermostat is doing, as a sentence says it.
-_OPERATING_WORDS = {
-    "idle": "idle",
-    "heating": "heating",
-    "cooling": "cooling",
-    "fan only": "running only its fan",
-    "pending heat": "about to heat",
-    "pending cool": "about to cool",
-    "vent/economizer": "ventilating",
-    "aux heating": "heating with auxiliary heat",
-    "2nd stage heating": "heating (second stage)",
-    "2nd stage cooling": "cooling (second stage)",
-    "2nd stage aux heat": "heating with auxiliary heat (second stage)",
-    "3rd stage aux heat": "heating with auxiliary heat (third stage)",
-}
 LOCK_SECURED = 255
 # What a door or window contact says (sensor_types): said as the state of the device it is.
 _OPENINGS = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
@@ -97,10 +72,8 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         return NOT_UNDERSTOOD
     if device.has(Capability.LOCK):
         return _lock_summary(device)
-    if device.has(Capability.THERMOSTAT):
-        mode, besides, temperature = _thermostat_parts(device)
-        text = f"{mode}, {temperature} now" if temperature else mode
-        return f"{text}; {', '.join(besides)}" if besides else text  # "off, 21 °C now; heating set to 20 °C"
+    if (by_kind := first_answer(lambda kind: kind.summary(device, with_slats))) is not None:
+        return by_kind
     if device.has(Capability.COVER) and m.COVER_TARGET in v:
         position = _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
         tilt = level_percent(v.get(m.TILT_CURRENT) or v.get(m.TILT_TARGET)) if with_slats else None
@@ -173,8 +146,8 @@ def _sentence(device: Device) -> str:
     if device.node.loading:
         return still_loading(name)
     found = readings(device, 0)
-    if device.has(Capability.THERMOSTAT):
-        return _thermostat_sentence(device, found)
+    if (by_kind := first_answer(lambda kind: kind.sentence(device, found))) is not None:
+        return by_kind
     if device.fault is not None:
         return _not_described(device)
     if not device.understood and device.unclaimed:
@@ -289,65 +262,13 @@ def _seconds(seconds: float) -> str:
     return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
-def _thermostat_sentence(device: Device, found: list[Reading]) -> str:
-    """ "Hallway Thermostat is heating to 20 °C; it is 20.8 °C now, with humidity 30 % and battery 90 %." """
-    mode, besides, temperature = _thermostat_parts(device)
-    room = device.values.get(m.THERMOSTAT_TEMPERATURE)
-    power, others = sentence_phrases([r for r in found if room is None or r.value_id != room.value_id])
-    text = f"{device.name} is {mode}"
-    extras = [*besides, *(w for w in (valve_words(device), fan_words(device)) if w is not None)]
-    if extras:  # "is off, with heating set to 20 °C and the fan on auto low"
-        text += f", with {and_list(extras)}"
-    if power:
-        text += f", {', '.join(power)}"
-    if temperature:
-        text += f"; it is {temperature} now" + (f", with {and_list(others)}" if others else "")
-    elif others:
-        text += f"; it reports {and_list(others)}"
-    return text + "."
-
-
-def valve_words(device: Device) -> str | None:
-    """A radiator thermostat's valve: "the valve 40 % open", "the valve closed"; None when it has no
-    valve it reports or has not said."""
-    level = level_percent(device.values.get(m.THERMOSTAT_VALVE))
-    if level is None:
-        return None
-    return (
-        "the valve closed"
-        if level == 0
-        else ("the valve fully open" if level == 100 else f"the valve {level} % open")
-    )
-
-
-def fan_words(device: Device) -> str | None:
-    """A thermostat's fan: "the fan on auto low (not running)", "the fan on low (running high)", "the fan
-    off"; None when it has no fan or has not said."""
-    if (off := device.values.get(m.THERMOSTAT_FAN_OFF)) is not None and off.value is True:
-        return "the fan off"
-    mode = device.values.get(m.THERMOSTAT_FAN_MODE)
-    mode_text = mode.state_text() if mode is not None else None
-    state = device.values.get(m.THERMOSTAT_FAN_STATE)
-    state_text = (state.state_text() or "").casefold() if state is not None else ""
-    if state_text.startswith("idle"):  # "Idle / off"
-        doing = "not running"
-    elif state_text:  # "Running / running low", "Running high", "Quiet circulation mode"
-        last = state_text.split(" / ")[-1]
-        doing = "circulating" if "circulation" in last else _words(last)
-    else:
-        doing = None
-    if mode_text is None:
-        return None if doing is None else f"the fan {doing}"
-    return f"the fan on {_words(mode_text)}" + (f" ({doing})" if doing else "")
-
-
 def _fan_summary(device: Device) -> str:
     """ "off", "on at medium", "on at 40 %" (a fan's speed by name when its model says its speeds)."""
     current = device.values.get(m.LEVEL_CURRENT) or device.values[m.LEVEL_TARGET]
     level = level_percent(current)
     if level is None:
         return "unknown"
-    speed = fan_speed_at(device, current.value) if device.data.fan_speeds else None
+    speed = model_speed_at(device, current.value)
     return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
 
 
@@ -444,61 +365,6 @@ def _lock_summary(device: Device) -> str:
     return f"{text}, door closed"
 
 
-def _thermostat_parts(device: Device) -> tuple[str, list[str], str | None]:
-    """("heating to 20 °C", [], "20.8 °C"), ("off", ["heating set to 20 °C"], None): what it is set to
-    and doing, the setpoints said besides (in every mode, and before the mode is reported), and the room
-    temperature it reports."""
-    temperature = device.values.get(m.THERMOSTAT_TEMPERATURE)
-    now = _temperature(temperature) if temperature is not None else None
-    mode, verb, besides = _thermostat_mode(device)
-    doing = operating_state(device)
-    if doing is None or doing == verb or (doing == "idle" and mode == "off"):
-        return mode, besides, now
-    if verb:  # "heating to 20 °C" while idle: say what it is set to, then what it does
-        mode = f"set to {verb[:-3]} to" + mode[len(verb) + 3 :]
-    return f"{mode} and {doing}", besides, now
-
-
-def _thermostat_mode(device: Device) -> tuple[str, str | None, list[str]]:
-    """("heating to 20 °C", "heating", []): the mode in words, the doing it promises (None: no promise),
-    and the other setpoints to say with it ("heating set to 20 °C" while off)."""
-    mode = device.values.get(m.THERMOSTAT_MODE)
-    working = working_setpoints(device)
-    target = _temperature(working[0]) if working else None
-    if mode is None:  # a radiator valve: no mode, it heats to its heating setpoint (as Home Assistant)
-        if target is not None:
-            return f"set to {target}", None, setpoint_phrases(device, working)
-        besides = setpoint_phrases(device, [])
-        return ("not reporting its setpoint yet", None, []) if not besides else (and_list(besides), None, [])
-    if mode.value is None:
-        return "not reporting its mode yet", None, setpoint_phrases(device, [])
-    if mode.value == 0:
-        return "off", None, setpoint_phrases(device, [])
-    name = mode_name(mode)
-    in_mode = f"in {_words(name)} mode" if name else f"in mode {_number(mode.value)}"
-    if mode.value in BOTH_SETPOINTS and len(working) == 2:
-        low, high = _temperature(working[0]), _temperature(working[1])
-        if low is not None and high is not None:  # Auto: heating below one, cooling above the other
-            return f"{in_mode}, between {low} and {high}", None, []
-    verb = _MODE_VERBS.get(mode.value) if isinstance(mode.value, int) else None
-    if verb and target:
-        return f"{verb} {target}", verb[:-3], []
-    if target:
-        return f"{in_mode} at {target}", None, []
-    return in_mode, None, setpoint_phrases(device, [])
-
-
-def operating_state(device: Device) -> str | None:
-    """What the thermostat reports doing: "idle", "heating", "running only its fan"; None if not said."""
-    value = device.values.get(m.THERMOSTAT_OPERATING)
-    if value is None or value.value is None:
-        return None
-    text = operating_name(value)
-    if text is None:
-        return None
-    return _OPERATING_WORDS.get(text.casefold(), _words(text))
-
-
 def _cover_summary(target: ZValue, current: ZValue | None) -> str:
     watch = current or target
     if watch.value is None:
@@ -534,12 +400,6 @@ def cover_open(device: Device) -> bool | None:
     return watch.value > (watch.min or 0)
 
 
-def level_percent(value: ZValue | None) -> int | None:
-    if value is None or not is_number(value.value):
-        return None
-    return to_percent(value.value, value)
-
-
 def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     """What one reported change means, to follow the device's name: "turned on", "went to 40 %",
     "reported air temperature 21.7 °C". Uses the value's role in the device, never its zwave-js label
@@ -558,6 +418,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     if isinstance(new, int | float) and not isinstance(new, bool) and not is_number(new):  # inf, NaN
         return f"reported an unreadable {_noun(role, value)}"
     told = role is not None and role.endswith(".target")
+    if (said := first_answer(lambda kind: kind.change_phrase(device, value, role, new))) is not None:
+        return said
     if role in _MOVES:
         start, stop = _MOVES[role]
         return start if new is True else stop
@@ -592,12 +454,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         return f"started sounding {tone.lower()}" if tone else "started sounding"
     if role == m.SIREN_VOLUME and is_number(new):
         return f"had its volume set to {_number(new)} %"
-    if role == m.THERMOSTAT_FAN_MODE:
-        return f"switched its fan to {_words(value.state_text(new) or str(new))}"
-    if role == m.THERMOSTAT_FAN_STATE:
-        return f"reported its fan {_words(value.state_text(new) or str(new))}"
-    if role == m.THERMOSTAT_FAN_OFF and isinstance(new, bool):
-        return "turned its fan off" if new else "let its fan run again"
     if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
         percent = to_percent(new, value)
         return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
@@ -610,22 +466,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         return f"reported its door {new.lower()}"
     if role in (m.LOCK_BOLT, m.LOCK_LATCH) and isinstance(new, str):
         return f"reported its {role.split('.')[1]} {new.lower()}"
-    if role == m.THERMOSTAT_MODE:
-        if new == 0:
-            return "was switched off"
-        named = mode_name(value, new)  # a mode outside its list by zwave-js's name, never "mode 31 mode"
-        return f"switched to {_words(named)} mode" if named else f"switched to mode {_number(new)}"
-    if role == m.THERMOSTAT_OPERATING:
-        doing = operating_name(value, new) or f"operating state {new}"
-        return (
-            f"is now {_OPERATING_WORDS.get(doing.casefold(), _words(doing))}"  # "is now running only its fan"
-        )
-    if role == m.THERMOSTAT_VALVE and is_number(new):
-        percent = to_percent(new, value)
-        return "closed its valve" if percent == 0 else f"opened its valve to {percent} %"
-    if role is not None and role.startswith(m.SETPOINT_PREFIX):
-        name = setpoint_name(value)
-        return f"{name + ' ' if name else ''}setpoint set to {_number(new)}{_unit(value.unit)}"
     if role == m.BATTERY_LEVEL:
         return f"reported battery {_number(new)}{_unit(value.unit)}"
     if device is not None:
@@ -658,9 +498,6 @@ _ROLE_NOUNS = {
     m.LOCK_DOOR: "door state",
     m.LOCK_BOLT: "bolt state",
     m.LOCK_LATCH: "latch state",
-    m.THERMOSTAT_MODE: "mode",
-    m.THERMOSTAT_OPERATING: "operating state",
-    m.THERMOSTAT_TEMPERATURE: "temperature",
     m.BATTERY_LEVEL: "battery level",
     m.COLOR_TARGET: "target colour",
     m.COLOR_CURRENT: "colour",
@@ -678,10 +515,6 @@ _ROLE_NOUNS = {
     m.SIREN_TONE_CURRENT: "tone",
     m.SIREN_VOLUME: "volume",
     m.SIREN_DEFAULT_TONE: "default tone",
-    m.THERMOSTAT_FAN_MODE: "fan mode",
-    m.THERMOSTAT_FAN_STATE: "fan state",
-    m.THERMOSTAT_FAN_OFF: "fan off setting",
-    m.THERMOSTAT_VALVE: "valve opening",
 }
 
 
@@ -689,11 +522,11 @@ def _noun(role: str | None, value: ZValue) -> str:
     """What a value is, in words: "level", "heating setpoint", "power", "motion state"."""
     if role in _ROLE_NOUNS:
         return _ROLE_NOUNS[role]
-    if role is not None and role.startswith(m.SETPOINT_PREFIX):
-        return f"{setpoint_name(value)} setpoint".strip()
+    if (noun := first_answer(lambda kind: kind.noun(role, value))) is not None:
+        return noun
     if (quantity := quantity_of(value)) is not None:
         return quantity.label
-    if value.command_class == 48 and isinstance(value.property, str):  # Binary Sensor
+    if value.command_class == CC.BINARY_SENSOR and isinstance(value.property, str):
         return f"{value.property.lower()} state"
     return _words(value.label)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.levels import as_int
-from zwave_mcp.devices.model import NO_QUIRKS, Capability, Quirks
+from zwave_mcp.devices.model import Capability
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.zwave.classes import CC
 
@@ -201,7 +201,11 @@ class Schema:
     alone: bool = False
     multi: bool = False  # claim every value that fits (readings, setpoints), not only the first
     entry: bool = False  # opening it opens a way into the house (a gate, a garage door)
-    data: Quirks = NO_QUIRKS
+    # The endpoint this row claims on is the node's main function (what its own name means: `build`).
+    main_part: bool = False
+    # What the row knows of its model for the kind's behaviour: that kind's own frozen dataclass
+    # (`kinds/`: a fan's speeds, a siren's tones, the sensor a thermostat regulates by).
+    template: object | None = None
     # Model rows only: the firmware versions and configuration parameter values the row holds for.
     firmware: FirmwareRange | None = None
     config: tuple[ConfigIs, ...] = ()
@@ -230,9 +234,10 @@ class Found:
     values: dict[str, ZValue] = field(default_factory=dict)
     readings: dict[Capability, list[ZValue]] = field(default_factory=dict)
     purposes: dict[str, str] = field(default_factory=dict)
-    data: Quirks = NO_QUIRKS
+    templates: tuple[object, ...] = ()  # one per type: the first row's (`Schema.template`)
     unclaimed: list[ZValue] = field(default_factory=list)
     is_entry: bool = False
+    main_part: bool = False
 
     def has_actuator(self) -> bool:
         return any(c in self.capabilities for c in m.ACTUATORS)
@@ -246,9 +251,16 @@ class Found:
             self.readings.setdefault(cap, []).extend(values)
         for value_id, purpose in other.purposes.items():
             self.purposes.setdefault(value_id, purpose)
-        self.data = self.data.merged(other.data)
+        for template in other.templates:
+            self.add_template(template)
         self.unclaimed.extend(other.unclaimed)
         self.is_entry = self.is_entry or other.is_entry
+        self.main_part = self.main_part or other.main_part
+
+    def add_template(self, template: object) -> None:
+        """Keep a row's template, unless an earlier row gave one of its type (the first row's facts hold)."""
+        if not any(type(t) is type(template) for t in self.templates):
+            self.templates = (*self.templates, template)
 
 
 def product_ids(node: ZNode) -> tuple[int, int, int] | None:
@@ -269,7 +281,8 @@ _Plan = tuple[tuple[Schema, tuple[int, ...]], ...]
 # classes of each endpoint.
 _PlanKey = tuple[int | None, int | None, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
 # What discovery made of one endpoint, by the positions of the values in the node (see `Found`'s fields):
-# endpoint, capabilities, (role, value), (shelf, values), (value, purpose), data, unclaimed, is_entry.
+# endpoint, capabilities, (role, value), (shelf, values), (value, purpose), templates, unclaimed, is_entry,
+# main_part.
 _Recipe = tuple[
     tuple[
         int,
@@ -277,8 +290,9 @@ _Recipe = tuple[
         tuple[tuple[str, int], ...],
         tuple[tuple[Capability, tuple[int, ...]], ...],
         tuple[tuple[int, str], ...],
-        Quirks,
+        tuple[object, ...],
         tuple[int, ...],
+        bool,
         bool,
     ],
     ...,
@@ -447,9 +461,10 @@ def _recipe(found: dict[int, Found], node: ZNode) -> _Recipe:
             tuple((role, at[id(v)]) for role, v in f.values.items()),
             tuple((shelf, tuple(at[id(v)] for v in values)) for shelf, values in f.readings.items()),
             tuple((at_id[value_id], purpose) for value_id, purpose in f.purposes.items()),
-            f.data,
+            f.templates,
             tuple(at[id(v)] for v in f.unclaimed),
             f.is_entry,
+            f.main_part,
         )
         for ep, f in found.items()
     )
@@ -463,11 +478,12 @@ def _replay(recipe: _Recipe, values: tuple[ZValue, ...]) -> dict[int, Found]:
             {role: values[i] for role, i in roles},
             {shelf: [values[i] for i in at] for shelf, at in readings},
             {values[i].value_id: purpose for i, purpose in purposes},
-            data,
+            templates,
             [values[i] for i in unclaimed],
             is_entry,
+            main_part,
         )
-        for ep, capabilities, roles, readings, purposes, data, unclaimed, is_entry in recipe
+        for ep, capabilities, roles, readings, purposes, templates, unclaimed, is_entry, main_part in recipe
     }
 
 
@@ -544,9 +560,10 @@ def _claim(schema: Schema, found: Found, value: ZValue, role: str, claimed: set[
     else:
         found.values[role] = value
         found.purposes[value.value_id] = role
-    if schema.data:
-        found.data = found.data.merged(schema.data)
+    if schema.template is not None:
+        found.add_template(schema.template)
     found.is_entry = found.is_entry or schema.entry
+    found.main_part = found.main_part or schema.main_part
 
 
 def _key_order(value: ZValue) -> int:

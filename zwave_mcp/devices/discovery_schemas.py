@@ -25,8 +25,10 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
+from zwave_mcp.devices.kinds import thermostat
+from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
-from zwave_mcp.devices.model import Quirks
+from zwave_mcp.devices.presets import FanData, SirenData
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import (
     CC,
@@ -40,7 +42,6 @@ from zwave_mcp.zwave.classes import (
     FibaroProps,
     LockProps,
     MeterProps,
-    MultilevelSensorProps,
     NotificationProps,
     SoundSwitchProps,
     SwitchProps,
@@ -83,7 +84,7 @@ def _fan(
         primary=_LEVEL_TARGET,
         companions=_LEVEL_COMPANIONS,
         products=(product(manufacturer, types, ids),),
-        data=Quirks(fan_speeds=speeds),
+        template=FanData(speeds),
     )
 
 
@@ -139,7 +140,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         companions=_LEVEL_COMPANIONS,
         products=(product(0x031E, {0x000E}, {0x0001}),),
         endpoints=frozenset({2}),
-        data=Quirks(fan_speeds=((2, 33), (34, 66), (67, 99))),
+        template=FanData(((2, 33), (34, 66), (67, 99))),
     ),
     _cover("Fibaro FGR222 shutter", _FGR222.manufacturer, _FGR222.types, _FGR222.ids),
     _cover("Qubino flush shutter", 0x0159, {0x0003}, {0x0052, 0x0053}),
@@ -276,8 +277,18 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
                 0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}
             ),
         ),
-        data=Quirks(
-            siren_tones=((0, "Off"), (33, "Strobe only"), (66, "Siren only"), (99, "Siren and strobe"))
+        template=SirenData(((0, "Off"), (33, "Strobe only"), (66, "Siren only"), (99, "Siren and strobe"))),
+    ),
+    Schema(
+        name="thermostat: Heatit Z-TRM6 (its temperature is the sensor its Sensor Mode, parameter 2, names)",
+        kind=C.THERMOSTAT,
+        role=m.THERMOSTAT_MODE,
+        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
+        products=(product(0x019B, {0x0030}, {0x3001}),),
+        # Floor: the floor sensor (endpoint 4); Internal (with floor limit) and Power regulator: the
+        # internal one (2); External (with floor limit): the external one (3)
+        template=ThermostatData(
+            sensor_parameter=2, sensor_endpoints=((0, 4), (1, 2), (2, 2), (3, 3), (4, 3), (5, 2))
         ),
     ),
     Schema(
@@ -330,61 +341,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         role=m.LOCK_TARGET,
         primary=match(CC.LOCK, LockProps.LOCKED, type="boolean", writeable=True),
     ),
-    Schema(
-        name="thermostat: mode",
-        kind=C.THERMOSTAT,
-        role=m.THERMOSTAT_MODE,
-        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
-    ),
-    Schema(
-        name="thermostat: setpoints",
-        kind=C.THERMOSTAT,
-        role=m.SETPOINT_PREFIX + "{key}",
-        primary=match(
-            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True
-        ),
-        multi=True,
-    ),
-    Schema(
-        name="thermostat: a setpoint published without its type (no property key; `build` reads the type "
-        "from its metadata where it says one)",
-        kind=C.THERMOSTAT,
-        role=m.SETPOINT_PREFIX + "0",
-        primary=match(
-            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
-        ),
-    ),
-    Schema(
-        name="thermostat: a mode it reports but cannot be set",
-        kind=C.THERMOSTAT,
-        role=m.THERMOSTAT_MODE,
-        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE),
-        needs_kind=C.THERMOSTAT,
-        kind_on_node=True,
-    ),
-    Schema(
-        name="thermostat: operating state (on whichever endpoint reports it)",
-        kind=C.THERMOSTAT,
-        role=m.THERMOSTAT_OPERATING,
-        primary=match(CC.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
-        needs_kind=C.THERMOSTAT,
-        kind_on_node=True,
-    ),
-    Schema(
-        name="thermostat: fan mode",
-        kind=C.THERMOSTAT,
-        role=m.THERMOSTAT_FAN_MODE,
-        primary=match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
-        companions=((m.THERMOSTAT_FAN_OFF, match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.FAN_OFF)),),
-    ),
-    Schema(
-        name="thermostat: fan state",
-        kind=C.THERMOSTAT,
-        role=m.THERMOSTAT_FAN_STATE,
-        primary=match(CC.THERMOSTAT_FAN_STATE, ThermostatProps.STATE),
-        needs_kind=C.THERMOSTAT,
-        kind_on_node=True,
-    ),
+    *thermostat.SCHEMAS,
     Schema(
         name="cover: Window Covering position",
         kind=C.COVER,
@@ -472,23 +429,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
             (m.SIREN_DEFAULT_TONE, match(CC.SOUND_SWITCH, SoundSwitchProps.DEFAULT_TONE, writeable=True)),
         ),
     ),
-    Schema(
-        name="thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
-        kind=C.THERMOSTAT,
-        role=m.THERMOSTAT_VALVE,
-        primary=match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
-        generic=frozenset({zc.GENERIC_THERMOSTAT}),
-        needs_kind=C.THERMOSTAT,
-        kind_on_node=True,
-    ),
-    Schema(
-        name="housekeeping: the rest of a thermostat's valve (set through its setpoint, not by hand)",
-        kind=None,
-        role=IGNORE,
-        primary=match(CC.MULTILEVEL_SWITCH),
-        generic=frozenset({zc.GENERIC_THERMOSTAT}),
-        multi=True,
-    ),
+    *thermostat.VALVE_SCHEMAS,
     Schema(
         name="dimmer: Multilevel Switch",
         kind=C.DIMMER,
@@ -723,14 +664,8 @@ SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + READING_SCHEMAS
 # The rows compiled once, for `discover`.
 TABLE = Table(SCHEMAS)
 
-# Roles that name a value another row claimed, when the device has a kind: a thermostat's own
-# temperature is its Multilevel Sensor's air temperature (on whichever endpoint reports it); the state of
-# a lock of the old Lock command class is the one value it is locked and unlocked by.
+# Roles that name a value another row claimed, when the device has a kind: the state of a lock of the
+# old Lock command class is the one value it is locked and unlocked by.
 ROLE_VIEWS: tuple[tuple[C, str, ValueMatch], ...] = (
-    (
-        C.THERMOSTAT,
-        m.THERMOSTAT_TEMPERATURE,
-        match(CC.MULTILEVEL_SENSOR, MultilevelSensorProps.AIR_TEMPERATURE),
-    ),
     (C.LOCK, m.LOCK_CURRENT, match(CC.LOCK, LockProps.LOCKED)),
 )

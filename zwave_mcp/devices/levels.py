@@ -56,3 +56,10 @@ def to_percent(level: float, value: ZValue) -> int:
         step = round(level - low)
         return 100 if step >= DEFAULT_MAX else max(0, step)
     return max(0, min(100, round((level - low) * 100 / (high - low))))
+
+
+def level_percent(value: ZValue | None) -> int | None:
+    """The level a value reports, in %; None when it has not reported one."""
+    if value is None or not is_number(value.value):
+        return None
+    return to_percent(value.value, value)

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from zwave_mcp.gateway.model import ZNode, ZValue
 
@@ -94,35 +94,15 @@ THERMOSTAT_FAN_MODE = "thermostat.fan_mode"  # Thermostat Fan Mode CC: Auto low,
 THERMOSTAT_FAN_STATE = "thermostat.fan_state"  # Thermostat Fan State CC: Idle / Running, …
 THERMOSTAT_FAN_OFF = "thermostat.fan_off"  # Thermostat Fan Mode "off": true while the fan is kept off
 THERMOSTAT_VALVE = "thermostat.valve"  # a radiator thermostat's valve opening (its Multilevel Switch, 0-99)
-SETPOINT_PREFIX = "setpoint."  # + setpoint type number, e.g. "setpoint.1" (Heating)
 BATTERY_LEVEL = "battery.level"
 
 
-@dataclass(frozen=True, slots=True)
-class Quirks:
-    """What a model's discovery row knows of it beyond its command classes (typed: nothing is read by a
-    string key). Empty fields say nothing: a row sets only what its model needs."""
-
-    # A fan known by model: its Multilevel Switch level ranges, slowest first ((1, 33), (34, 67), …).
-    fan_speeds: tuple[tuple[int, int], ...] = ()
-    # A siren whose tones are Multilevel Switch levels: (level, tone name), as the maker names them.
-    siren_tones: tuple[tuple[int, str], ...] = ()
-    # The endpoint this row claims on is the node's main function (what its own name means).
-    main_part: bool = False
-
-    def __bool__(self) -> bool:
-        return bool(self.fan_speeds or self.siren_tones or self.main_part)
-
-    def merged(self, other: Quirks) -> Quirks:
-        """These quirks, with what `other` knows and these do not (the first row's facts are kept)."""
-        return Quirks(
-            fan_speeds=self.fan_speeds or other.fan_speeds,
-            siren_tones=self.siren_tones or other.siren_tones,
-            main_part=self.main_part or other.main_part,
-        )
+T = TypeVar("T")
 
 
-NO_QUIRKS = Quirks()
+def template_of(templates: tuple[object, ...], kind: type[T]) -> T | None:
+    """The template of this type among a device's (a kind's own facts of a model: `kinds/`), if any."""
+    return next((t for t in templates if isinstance(t, kind)), None)
 
 
 @dataclass(slots=True)
@@ -146,8 +126,9 @@ class Device:
     aliases: tuple[str, ...] = ()
     # What discovery says each value it claimed is for (value id → "level.target", "smoke", "temperature"…).
     purposes: dict[str, str] = field(default_factory=dict)
-    # Facts of the discovery rows that matched (a fan's speed presets, a siren's tones by level).
-    data: Quirks = NO_QUIRKS
+    # The templates of the discovery rows that matched: each kind's facts of a model, typed by the kind
+    # (a fan's speeds, a siren's tones by level, the sensor a thermostat regulates by); `template`.
+    templates: tuple[object, ...] = ()
     # Values no discovery row claimed: what a bug report about a device not understood needs.
     unclaimed: tuple[ZValue, ...] = ()
     # Why zwave-mcp failed on this device (its discovery or its description raised): it is then "not
@@ -181,13 +162,8 @@ class Device:
             readings={cap: [shown(v) for v in values] for cap, values in self.readings.items()},
         )
 
-    def setpoints(self) -> dict[int, ZValue]:
-        """Thermostat setpoints by setpoint type (1 Heating, 2 Cooling, …)."""
-        return {
-            int(role[len(SETPOINT_PREFIX) :]): v
-            for role, v in self.values.items()
-            if role.startswith(SETPOINT_PREFIX)
-        }
+    def template(self, kind: type[T]) -> T | None:
+        return template_of(self.templates, kind)
 
     def all_values(self) -> list[ZValue]:
         """Every value this device uses (roles first, then readings), without duplicates."""

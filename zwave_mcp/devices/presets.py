@@ -29,6 +29,22 @@ _DEFAULT_SPEEDS: tuple[tuple[int, int], ...] = ((1, 33), (34, 66), (67, 99))
 
 
 @dataclass(frozen=True, slots=True)
+class FanData:
+    """What a fan's discovery row knows of its model: its Multilevel Switch level ranges, slowest first
+    ((1, 33), (34, 67), …); none: thirds of its range."""
+
+    speeds: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SirenData:
+    """What a siren's discovery row knows of its model: the tones it sounds as Multilevel Switch levels,
+    (level, tone name) as the maker names them."""
+
+    tones: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Speed:
     name: str  # "low", "medium", "speed 5"
     low: int  # the level range the device reports for it
@@ -37,7 +53,7 @@ class Speed:
 
 def fan_speeds(device: Device) -> list[Speed]:
     """The fan's speeds, slowest first."""
-    ranges = device.data.fan_speeds or _DEFAULT_SPEEDS
+    ranges = (device.template(FanData) or FanData()).speeds or _DEFAULT_SPEEDS
     names = _SPEED_NAMES.get(len(ranges)) or tuple(f"speed {i}" for i in range(1, len(ranges) + 1))
     return [Speed(name, int(low), int(high)) for name, (low, high) in zip(names, ranges, strict=True)]
 
@@ -58,9 +74,15 @@ def fan_speed_named(device: Device, said: str) -> Speed | None:
     return None
 
 
-def fan_speed_at(device: Device, level: Any) -> Speed | None:
-    """The speed a reported level is in; None for off or a level outside every speed."""
-    if not is_number(level) or level <= 0 or level == 255:  # 255: "on at the last level"
+def model_speed_at(device: Device, level: Any) -> Speed | None:
+    """The speed a reported level is in, for a fan whose model says its speeds; None for any other fan,
+    for off, or a level outside every speed."""
+    if (
+        not (device.template(FanData) or FanData()).speeds
+        or not is_number(level)
+        or level <= 0
+        or level == 255
+    ):  # 255: on, at its last level
         return None
     return next((s for s in fan_speeds(device) if s.low <= level <= s.high), None)
 
@@ -78,8 +100,8 @@ class Tone:
 
 def siren_tones(device: Device) -> list[Tone]:
     """The tones the siren can sound (not "off", not "default")."""
-    if device.data.siren_tones:
-        return [Tone(level, name) for level, name in device.data.siren_tones if level]
+    if tones := (device.template(SirenData) or SirenData()).tones:
+        return [Tone(level, name) for level, name in tones if level]
     target = device.values.get(m.SIREN_TONE)
     if target is None:
         return []
@@ -137,7 +159,7 @@ def tone_sounds(device: Device, raw: Any) -> bool | None:
     name = tone_name(device, raw)
     if name is None:
         # A model that names its tones by level sounds only those; a Sound Switch plays any id it has.
-        return None if device.data.siren_tones else True
+        return None if (device.template(SirenData) or SirenData()).tones else True
     words = set(_plain(name).split())
     return not (words & _LIGHT_WORDS and not words & _SOUND_WORDS)
 

@@ -67,10 +67,11 @@ Adding a new kind of change (e.g. renaming a node) is a planner in front of the 
     result = await gate.apply(change, token=token, ask=ask)
 """
 
-from zwave_mcp.devices.gate.change import Asker, Change, Effect, Expectation, value_effect
+from zwave_mcp.devices.gate.change import Asker, Change, Effect, value_effect
 from zwave_mcp.devices.gate.core import Gate, GateResult
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report
 from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
+from zwave_mcp.devices.writes import Expectation
 
 __all__ = [
     "ActivateScene",

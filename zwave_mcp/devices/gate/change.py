@@ -9,15 +9,16 @@ the name of the action that was asked for. `value_effect` works the words out fr
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from zwave_mcp.devices import model as m
+from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import siren_sounding, tone_name, tone_sounds
+from zwave_mcp.devices.writes import Expectation
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.sensitive import describe_action
 from zwave_mcp.zwave.classes import CC
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
 DOOR_LOCK_SECURED = 255
 
-Match = Literal["equals", "nonzero", "contains"]
 DeliveryStatus = Literal[
     "supervised", "unsupervised", "multicast", "working", "accepted", "queued", "failed", "no_answer"
 ]
@@ -35,38 +35,6 @@ DeliveryStatus = Literal[
 # `ask(question, binding)`: "accept", "decline", "cancel", or None when the client cannot ask (the gate then
 # hands out a one-time token). It may raise to end the call with an "input required" result.
 Asker = Callable[[str, str], Awaitable[str | None]]
-
-
-def same(a: Any, b: Any) -> bool:
-    if is_number(a) and is_number(b):
-        return math.isclose(float(a), float(b), abs_tol=0.01)
-    return bool(a == b) and type(a) is type(b)
-
-
-@dataclass(frozen=True, slots=True)
-class Expectation:
-    """What the device must report for the effect to count as done.
-
-    match: "equals" (numbers within 0.01), "nonzero" (on at any level), "contains" (an object such as
-    currentColor holds these keys with these values).
-    """
-
-    value: ZValue
-    expected: Any
-    match: Match = "equals"
-
-    @property
-    def value_id(self) -> str:
-        return self.value.value_id
-
-    def is_met(self, reported: Any) -> bool:
-        if self.match == "nonzero":
-            return reported is True or (is_number(reported) and reported > 0)
-        if self.match == "contains":
-            return isinstance(reported, dict) and all(
-                same(reported.get(k), v) for k, v in dict(self.expected).items()
-            )
-        return same(reported, self.expected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +216,11 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     """(the action words a write amounts to, the argument the policy reads) — judged by effect: a level
     above 0 is "on", a position above 0 is "open", any Door Lock mode but secured is "unlock"."""
     cc, prop = value.command_class, value.property
-    kind_words = _kind_words(device, value, target)
+    role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
+    said = first_answer(lambda kind: kind.effect_words(device, value, role, target))
+    if said is not None:
+        return said
+    kind_words = _kind_words(device, value, role, target)
     if kind_words is not None:
         return kind_words
     if cc == CC.DOOR_LOCK:
@@ -283,20 +255,16 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
         return frozenset({"set_position" if covering else "set_level"}), target
     if cc == CC.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)
-    if cc == CC.THERMOSTAT_SETPOINT:
-        return frozenset({"set_temperature"}), target
-    if cc == CC.THERMOSTAT_MODE:
-        text = value.state_text(target) if target is not None else None
-        return frozenset({"set_mode"}), text or target
     if cc == CC.COLOR_SWITCH:
         return frozenset({"set_color"}), target
     return frozenset({"set_value"}), target
 
 
-def _kind_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any] | None:
-    """What a write to the value of a fan, valve, siren, slats or thermostat fan amounts to; None for the
+def _kind_words(
+    device: Device, value: ZValue, role: str | None, target: Any
+) -> tuple[frozenset[str], Any] | None:
+    """What a write to the value of a fan, valve, siren or slats amounts to; None for the
     other kinds (judged by command class below)."""
-    role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if role is None:
         return _siren_level_words(device, value, target)
     if role == m.VALVE_TARGET:
@@ -308,8 +276,6 @@ def _kind_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[s
         return _tone_words(device, value, target)
     if role == m.SIREN_VOLUME:
         return frozenset({"set_volume"} | ({"off"} if target == 0 else set())), target
-    if role == m.THERMOSTAT_FAN_MODE:
-        return frozenset({"set_fan_mode"}), value.state_text(target) or target
     if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
         return frozenset({"on" if target > 0 else "off", "set_speed"}), _percent(target, value)
     return None

@@ -13,15 +13,12 @@ from typing import Any
 from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.colors import color_name
-from zwave_mcp.devices.gate.change import (
-    Change,
-    Effect,
-    is_number,
-)
-from zwave_mcp.devices.levels import to_percent
+from zwave_mcp.devices.gate.change import Change, Effect
+from zwave_mcp.devices.kinds import first_answer
+from zwave_mcp.devices.kinds.thermostat import FAN_SAID
+from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import fan_speed_at, tone_name, tone_sounds
-from zwave_mcp.devices.thermostats import setpoint_name
+from zwave_mcp.devices.presets import model_speed_at, tone_name, tone_sounds
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -120,6 +117,8 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return "nothing yet"
     cc, prop = value.command_class, value.property
     role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
+    if (said := first_answer(lambda kind: kind.spoken_value(device, value, role, raw))) is not None:
+        return said
     if role in (m.VALVE_TARGET, m.VALVE_CURRENT):
         return "open" if raw is True or (is_number(raw) and raw > 0) else "closed"
     if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
@@ -132,7 +131,7 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
         return f"tilted to {to_percent(raw, value)} %"
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
-        speed = fan_speed_at(device, raw) if device.data.fan_speeds else None
+        speed = model_speed_at(device, raw)
         percent = to_percent(raw, value)
         return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
     if cc == CC.DOOR_LOCK and prop in ("currentMode", "targetMode"):
@@ -148,14 +147,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return "off" if percent == 0 else f"{percent} %"
     if cc == CC.BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
-    if cc == CC.THERMOSTAT_SETPOINT and is_number(raw):
-        # A setpoint is what the thermostat aims for, not what it is: "is now set to 21.5 °C".
-        name = setpoint_name(value)
-        return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
-    if role == m.THERMOSTAT_FAN_MODE:
-        return f"{_FAN}on {(value.state_text(raw) or str(raw)).lower()}"
-    if cc == CC.THERMOSTAT_MODE:
-        return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
     if cc == CC.COLOR_SWITCH:
         named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
         return f"the colour {named}" if named else "the new colour"
@@ -163,9 +154,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     if text:
         return text
     return f"{raw:g}" if is_number(raw) else str(raw)[:60]
-
-
-_FAN = "the fan "  # how a fan mode is said: "the fan on low"
 
 
 def sentence(
@@ -226,8 +214,8 @@ def _one(change: Change, d: DeviceOutcome) -> str:
     if d.outcome is Outcome.CONFIRMED:
         if _writes(d, CC.COLOR_SWITCH):
             return f"Done: {name} reported the new colour ({summary})."
-        if reported.startswith(_FAN):  # "Done: the fan of Hallway Thermostat is now on low"
-            return f"Done: the fan of {name} is now {reported[len(_FAN) :]}, as the device reported."
+        if reported.startswith(FAN_SAID):  # "Done: the fan of Hallway Thermostat is now on low"
+            return f"Done: the fan of {name} is now {reported[len(FAN_SAID) :]}, as the device reported."
         if reported:
             return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
         return f"Done: {name} confirmed it ({summary})."

@@ -1,0 +1,47 @@
+"""`KindSpec`: the parts one kind module hands to the shared modules, which find them in `kinds.KINDS`.
+
+Every part is optional and answers None for a device, value or role that is not its kind's: the shared
+module then asks the next kind, and says what is left in its own general words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from zwave_mcp.devices.discovery import Found
+from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.readings import Reading
+from zwave_mcp.devices.writes import Planner
+from zwave_mcp.gateway.model import ZValue
+
+# (the action words a write amounts to, the argument the policy reads): what the gate judges.
+Words = tuple[frozenset[str], Any]
+
+
+def _none(*_: Any) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    name: str
+    # control: the actions the kind takes on a device, and the planner of each
+    actions: Callable[[Device], Iterable[str]] = lambda device: ()
+    planners: Mapping[str, Planner] = field(default_factory=dict)
+    # describe: the state in a few words (`spoken`: as the sentence says it, with a blind's slats and
+    # without the power it draws, which the sentence says apart; else as a list shows it), the sentence over
+    # the device's readings, what one reported change means (device, value, its role, the new value),
+    # and what a role's value is called ("fan mode", "heating setpoint")
+    summary: Callable[[Device, bool], str | None] = _none
+    sentence: Callable[[Device, list[Reading]], str | None] = _none
+    change_phrase: Callable[[Device | None, ZValue, str | None, Any], str | None] = _none
+    noun: Callable[[str | None, ZValue], str | None] = _none
+    # the gate: what a write amounts to (device, value, its role, target), a reported value in words
+    effect_words: Callable[[Device, ZValue, str | None, Any], Words | None] = _none
+    spoken_value: Callable[[Device, ZValue, str | None, Any], str | None] = _none
+    # build: one node's findings by endpoint made whole (a kind spread over endpoints), then one
+    # device's findings completed once all its endpoints are in (roles that name a value it already has)
+    gather: Callable[[dict[int, Found]], None] = _none
+    settle: Callable[[Found], None] = _none
