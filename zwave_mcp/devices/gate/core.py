@@ -23,7 +23,7 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.serial import DeviceLocks
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
-from zwave_mcp.gateway.model import InventoryEvent
+from zwave_mcp.gateway.waiters import Watch, holds
 from zwave_mcp.policy import AuditEvent, Policy
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.policy.terms import device_label
@@ -81,14 +81,6 @@ class _Attempt:
     token: Token[list[GateResult] | None]
 
 
-@dataclass(slots=True)
-class _Watch:
-    """Reports of one value seen from before the send on: (loop time, value)."""
-
-    reports: list[tuple[float, Any]] = field(default_factory=list)
-    event: asyncio.Event = field(default_factory=asyncio.Event)
-
-
 class Gate:
     """Every change passes here: policy on the effect → one confirmation → rate limits → dry run or send →
     evidence → exactly one audit line and one record to the listeners."""
@@ -98,10 +90,8 @@ class Gate:
         self.policy = policy
         self.settings = settings
         self._listeners: list[Listener] = []
-        self._watches: dict[str, list[_Watch]] = {}
         self._node_devices: Callable[[int], list[Device]] | None = None
         self.locks = DeviceLocks()  # one change at a time per device (see `run` and serial.py)
-        gateway.inventory.add_listener(self._on_change)
 
     def reach_with(self, devices_of_node: Callable[[int], list[Device]]) -> None:
         """Where the gate finds every device of a node, hidden ones too (the devices service, whose devices
@@ -454,25 +444,23 @@ class Gate:
     async def _send(self, change: Change) -> tuple[list[EffectOutcome], list[Delivery]]:
         """Send, then prove every effect; also returns the deliveries tied to no effect."""
         loop = asyncio.get_running_loop()
-        watched = [e for e in change.effects if e.expect is not None]
-        watches = {e.expect.value_id: self._watch(e.expect.value_id) for e in watched if e.expect}
-        before = {e.expect.value_id: e.expect.value.value for e in watched if e.expect}
-        sent_at = loop.time()
-        try:
+        before = {e.expect.value_id: e.expect.value.value for e in change.effects if e.expect is not None}
+        with contextlib.ExitStack() as watching:
+            watches = {
+                value_id: watching.enter_context(self.gateway.waiters.watch(value_id)) for value_id in before
+            }
+            sent_at = loop.time()
             deliveries = await change.sender.send(change, self.gateway, self.settings.api_timeout)
             deadline = loop.time() + max(0.0, self.settings.confirm_timeout)
             proofs = [self._prove(d, watches, before, sent_at, deadline) for d in deliveries if d.effect]
             # One effect (a control call) is proved in place; several at once, side by side.
             parts = [await proofs[0]] if len(proofs) == 1 else await asyncio.gather(*proofs)
-        finally:
-            for value_id, watch in watches.items():
-                self._unwatch(value_id, watch)
         return list(parts), [d for d in deliveries if d.effect is None]
 
     async def _prove(
         self,
         delivery: Delivery,
-        watches: dict[str, _Watch],
+        watches: dict[str, Watch],
         before: dict[str, Any],
         sent_at: float,
         deadline: float,
@@ -507,7 +495,7 @@ class Gate:
             # echo. Z-Wave Plus devices then report their new state on their own ("True Status"); that
             # second report is the evidence. A device that stays silent is asked, like an unsupervised one.
             window = min(deadline, asyncio.get_running_loop().time() + MULTICAST_REPORT_WAIT_S)
-            seen = await self._await_report(watch, sent_at, expect.is_met, window, skip=1)
+            seen = await watch.first(sent_at, expect.is_met, window, skip=1)
             if seen is not None:
                 return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
             status = "unsupervised"
@@ -522,41 +510,18 @@ class Gate:
                     return EffectOutcome(effect, Outcome.CONFIRMED, polled)
             # The echo comes on the value lane, another connection: the poll's answer can overtake it.
             # Until it has been seen, the first matching report after the write is that echo.
-            echo_seen = any(
-                at >= sent_at and _safe(expect.is_met, v) for at, v in watch.reports if at < since
-            )
+            echo_seen = any(sent_at <= at < since and holds(expect.is_met, v) for at, v in watch.reports)
             skip = 0 if echo_seen else 1
-        seen = await self._await_report(watch, since, expect.is_met, deadline, skip=skip)
+        seen = await watch.first(since, expect.is_met, deadline, skip=skip)
         if seen is not None:
             return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
-        later = _reports_after(watch, since, expect.is_met, skip)
+        later = _without_echoes([v for at, v in watch.reports if at >= since], expect.is_met, skip)
         if later:
             last = Report(later[-1], after_write=True)
         if status == "supervised" and (not later or expect.is_met(later[-1])):
             # The device acknowledged the command itself (Supervision); no value report came meanwhile.
             return EffectOutcome(effect, Outcome.CONFIRMED, None if not later else last)
         return EffectOutcome(effect, Outcome.WORKING if status == "working" else Outcome.UNCONFIRMED, last)
-
-    async def _await_report(
-        self, watch: _Watch, since: float, predicate: Callable[[Any], bool], deadline: float, skip: int = 0
-    ) -> Any:
-        """The first report since `since` that meets `predicate` (after `skip` such reports), or None."""
-        loop = asyncio.get_running_loop()
-        checked = 0
-        while True:
-            for at, value in watch.reports[checked:]:
-                if at >= since and _safe(predicate, value):
-                    if skip <= 0:
-                        return value
-                    skip -= 1
-            checked = len(watch.reports)
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return None
-            watch.event.clear()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):  # wait_for would run the wait in a task of its own
-                    await watch.event.wait()
 
     async def _poll(self, effect: Effect, timeout: float, *, log_failure: bool = True) -> Report | None:
         """Ask the device what it reports now of the watched value (else the written one), within `timeout`;
@@ -571,29 +536,6 @@ class Gate:
                 log.info("check-back poll failed", extra={"device": effect.device.label, "why": str(exc)})
             return None
         return Report(value, after_write=True)
-
-    # -- report watching --------------------------------------------------------------------------------
-
-    def _watch(self, value_id: str) -> _Watch:
-        watch = _Watch()
-        self._watches.setdefault(value_id, []).append(watch)
-        return watch
-
-    def _unwatch(self, value_id: str, watch: _Watch) -> None:
-        watches = self._watches.get(value_id)
-        if watches is not None:
-            with contextlib.suppress(ValueError):
-                watches.remove(watch)
-            if not watches:
-                del self._watches[value_id]
-
-    def _on_change(self, change: InventoryEvent) -> None:
-        if change.kind != "value" or change.value_id not in self._watches:
-            return
-        now = asyncio.get_running_loop().time()
-        for watch in self._watches[change.value_id]:
-            watch.reports.append((now, change.new))
-            watch.event.set()
 
     # -- the record -------------------------------------------------------------------------------------
 
@@ -663,7 +605,7 @@ def _already(effect: Effect) -> bool:
     expect = effect.expect
     if expect is None or expect.value.value is None:
         return False
-    return _safe(expect.is_met, expect.value.value)
+    return holds(expect.is_met, expect.value.value)
 
 
 def _now(effect: Effect) -> Report | None:
@@ -671,17 +613,15 @@ def _now(effect: Effect) -> Report | None:
     return None if effect.expect is None else Report(effect.expect.value.value, after_write=False)
 
 
-def _reports_after(watch: _Watch, since: float, is_echo: Callable[[Any], bool], echoes: int) -> list[Any]:
-    """The values reported since `since`, without the first `echoes` that match (zwave-js's own echo)."""
-    values = []
-    for at, value in watch.reports:
-        if at < since:
-            continue
-        if echoes > 0 and _safe(is_echo, value):
+def _without_echoes(values: list[Any], is_echo: Callable[[Any], bool], echoes: int) -> list[Any]:
+    """`values` without the first `echoes` that match (zwave-js's own echo of the write)."""
+    kept = []
+    for value in values:
+        if echoes > 0 and holds(is_echo, value):
             echoes -= 1
-            continue
-        values.append(value)
-    return values
+        else:
+            kept.append(value)
+    return kept
 
 
 def _bare_outcome(bare: list[Delivery]) -> Outcome:
@@ -692,10 +632,3 @@ def _bare_outcome(bare: list[Delivery]) -> Outcome:
     if "no_answer" in statuses:
         return Outcome.UNKNOWN
     return Outcome.CONFIRMED
-
-
-def _safe(predicate: Callable[[Any], bool], value: Any) -> bool:
-    try:
-        return bool(predicate(value))
-    except Exception:
-        return False
