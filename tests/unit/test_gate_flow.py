@@ -343,10 +343,7 @@ def test_a_node_wide_confirmation_is_bound_to_the_devices_it_reached() -> None:
         "change Porch Double Switch 2 (Porch), on the same node 11, and every change to it needs confirmation"
     )
     # The node gained a device since it was asked: the token was for the devices it reached then.
-    rig.gate._node_devices = lambda node_id: [
-        *rig.devices.devices_of_node(node_id),
-        rig.device("kitchen light"),
-    ]
+    rig.gate.reach_with(lambda node_id: [*rig.devices.devices_of_node(node_id), rig.device("kitchen light")])
     again = rig.apply(_node_rename(switch_1, "Patio Switch"), token=pending.token)
     assert again.outcome is Outcome.REFUSED and rig.calls == []
 

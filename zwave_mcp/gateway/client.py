@@ -1,7 +1,7 @@
 """`ZwaveGateway`: one zwave-js-ui gateway, as the rooms above see it.
 
 A façade over the rooms below it, each with one job: `lanes` (the two MQTT connections), `sync` (the
-picture loaded and kept whole), `waiters` (waiting for the picture to show something), `api`
+picture loaded and kept whole), `waiters` (a value's reports watched, or waited for), `api`
 (request/reply), `health` (one snapshot of it all). Here: life (start, settle, stop) and the API calls
 the devices layer makes. Everything runs on the asyncio loop thread; reads of the inventory are plain
 dict lookups.

@@ -1,7 +1,8 @@
 """The one write gate: every change the product makes passes here, and nothing else writes.
 
 Steps, in order, for one call (`Gate.run(planner, token=..., ask=...)` for a change planned from the
-devices' state, `Gate.apply(change, ...)` for one that is not: a scene, an admin call):
+devices' state, `Gate.apply(change, ...)` for one that is not: a scene, an admin call). `core.py` runs them
+and keeps the record; `judge.py` decides whether a change may go; `proof.py` sends it and shows what happened.
 0. plan: `planner()` builds the `Change` from the state the devices report now, with those devices held
    (`Gate.locks`, one change at a time per device). Nothing waits for a person while holding a device:
    a change that needs the person's yes is asked about with none held, then planned again, held, from
@@ -9,20 +10,22 @@ devices' state, `Gate.apply(change, ...)` for one that is not: a scene, an admin
    again). An effect that would need a yes but changes nothing (the device already reports its target:
    a lock already unlocked, a siren already silent) is neither asked about nor sent, when the sender can
    leave it out (`per_effect`); a change of nothing else ends `unchanged`, saying so;
-1. policy on the EFFECT, never on the action's name: read-only refuses every change; deny/allow refuse
-   (naming the device), hide refuses without naming it; sensitive effects (unsecuring a lock, opening a
-   door/gate/garage cover or switching an opener, setpoints outside the safe band, the confirm lists
-   matched against what each effect amounts to) need confirmation or, with forbid_sensitive, are refused.
-   A node-wide effect (`Effect.node_wide`: an admin call, a configuration parameter) reaches every device
-   of its node: the gate adds the others to the change (`Change.reach`, from `Gate.reach_with`, hidden
-   ones too) and judges each alike, so a hidden sibling refuses it unnamed and a denied one by name;
+1. policy on the EFFECT, never on the action's name (`judge.py`): read-only refuses every change;
+   deny/allow refuse (naming the device), hide refuses without naming it; sensitive effects (unsecuring a
+   lock, opening a door/gate/garage cover or switching an opener, setpoints outside the safe band, the
+   confirm lists matched against what each effect amounts to) need confirmation or, with forbid_sensitive,
+   are refused. A node-wide effect (`Effect.node_wide`: an admin call, a configuration parameter) reaches
+   every device of its node: the gate adds the others to the change (`Change.reach`, from
+   `Gate.reach_with`, hidden ones too) and judges each alike, so a hidden sibling refuses it unnamed and a
+   denied one by name;
 2. ONE confirmation per call, bound to `change.binding()` (the exact effects): elicitation through
    `ask(question, binding)`, or a one-time token (`dialogue.py`);
-3. rate limits, per device and overall: one change is one command overall and one per device it changes,
-   admitted whole or not at all (a refused one counts nothing and gives its token back);
+3. rate limits, per device and overall (`judge.py`): one change is one command overall and one per device
+   it changes, admitted whole or not at all (a refused one counts nothing and gives its token back);
 4. dry run: the exact messages (topic, payload, qos, retain), nothing sent;
-5. send through the change's `Sender`, then evidence: each effect's outcome from the device's own report
-   received after the write (`evidence.py`);
+5. send through the change's `Sender`, then evidence (`proof.py`): each effect's outcome from the device's
+   own report received after the write (watched from before the send with the gateway's
+   `Waiters.watch`), else the check-back poll; said by `evidence.py`;
 6. exactly one audit line per attempt with the final `Outcome`, and the same record (`GateResult`) to every
    listener (`Gate.add_listener`), written before the call returns.
 
@@ -54,10 +57,8 @@ Interface
   can bind the pending change into its request state. An exception raised by `ask` ends the call (after
   its audit line as needs_confirmation).
 
-Many devices at once (issue 14): one `Change` whose effects span the devices; `WriteValues()` sends one
-`writeValue` each, or a new sender in `senders.py` (e.g. `writeMulticast`) sends one request for all and
-returns an "accepted" `Delivery` per effect; either way one confirmation lists them all and
-`GateResult.devices` has one outcome per device, proven by each device's own report.
+Many devices at once (issue 14): one `Change` whose effects span the devices, sent by `WriteValues()` or
+`GroupWrites` (multicast); one confirmation lists them all, `GateResult.devices` has one outcome each.
 
 Adding a new kind of change (e.g. renaming a node) is a planner in front of the gate, never a new pipeline:
 
