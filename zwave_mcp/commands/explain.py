@@ -30,11 +30,31 @@ from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.safetext import JSON_TERMINAL_UNSAFE, json_text, terminal_safe
+from zwave_mcp.zwave.classes import CC
 
 # Command classes that configure or identify a node rather than say what it is or does; their unused
 # values are counted, not listed (a thermostat has dozens of configuration parameters).
 ADMINISTRATIVE_CCS = frozenset(
-    {43, 44, 45, 89, 90, 94, 96, 99, 112, 114, 115, 119, 122, 132, 133, 134, 135, 142}
+    {
+        CC.SCENE_ACTIVATION,
+        CC.SCENE_ACTUATOR_CONFIGURATION,
+        CC.SCENE_CONTROLLER_CONFIGURATION,
+        CC.ASSOCIATION_GROUP_INFORMATION,
+        CC.DEVICE_RESET_LOCALLY,
+        CC.ZWAVE_PLUS_INFO,
+        CC.MULTI_CHANNEL,
+        CC.USER_CODE,
+        CC.CONFIGURATION,
+        CC.MANUFACTURER_SPECIFIC,
+        CC.POWERLEVEL,
+        CC.NODE_NAMING_AND_LOCATION,
+        CC.FIRMWARE_UPDATE_META_DATA,
+        CC.WAKE_UP,
+        CC.ASSOCIATION,
+        CC.VERSION,
+        CC.INDICATOR,
+        CC.MULTI_CHANNEL_ASSOCIATION,
+    }
 )
 
 

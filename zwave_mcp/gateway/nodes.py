@@ -15,7 +15,7 @@ from typing import Any
 
 from zwave_mcp.gateway.model import SharedTable, ValueMeta, ValueState, ZNode, ZValue, shared_meta
 from zwave_mcp.gateway.payloads import json_int
-from zwave_mcp.gateway.secrets import is_secret_value
+from zwave_mcp.gateway.secrets import CODE_CLASSES, is_secret_value
 from zwave_mcp.safetext import json_kind, loads_json, plain_text, read_int
 
 log = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ def _new_meta(raw: dict[str, Any], cc: int, prop: Any, node_id: int, value_id: s
             parse_states(states) if states else _NO_STATES,
             _shared_cc_specific(get("ccSpecific")),
             get("stateless") is True,
-            None if (cc == 99 or cc == 131) and is_secret_value(cc, prop) else get("default"),
+            None if cc in CODE_CLASSES and is_secret_value(cc, prop) else get("default"),
             get("description"),
         )
     )
@@ -286,7 +286,7 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
     if not _plain_json(current):
         reject(nid, value_id, f"its value: {json_problem(current)}")
         current = None
-    elif (cc == 99 or cc == 131) and is_secret_value(cc, prop):
+    elif cc in CODE_CLASSES and is_secret_value(cc, prop):
         current = None  # a lock code: the value is known to exist, its code is never kept
     elif type(current) is int or type(current) is float:
         current = _shared_number(current)
@@ -320,7 +320,9 @@ def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
         if "commandClass" in obj:
             if "property" in obj and "nodeId" in obj and "id" in obj:
                 return parse_value(obj) or obj
-            if obj["commandClass"] in (99, 131) and is_secret_value(obj["commandClass"], obj.get("property")):
+            if obj["commandClass"] in CODE_CLASSES and is_secret_value(
+                obj["commandClass"], obj.get("property")
+            ):
                 for key in ("newValue", "prevValue", "value"):  # a code in the node's events queue
                     obj.pop(key, None)
             return obj

@@ -72,6 +72,7 @@ from zwave_mcp.gateway.payloads import (
 from zwave_mcp.gateway.secrets import is_secret_value, scrub_event
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
 from zwave_mcp.safetext import json_kind, plain_text
+from zwave_mcp.zwave.classes import CC
 
 logger = logging.getLogger(__name__)
 
@@ -81,8 +82,6 @@ _NODE_STATUS_BY_NUMBER = {0: "Unknown", 1: "Asleep", 2: "Awake", 3: "Dead", 4: "
 _STATUS_EVENTS = {"node_dead": "Dead", "node_alive": "Alive", "node_sleep": "Asleep", "node_wakeup": "Awake"}
 # zwave-js ControllerStatus (`controller/status_changed` data[0]).
 CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
-# Node Naming and Location: where zwave-js keeps a node's name and room.
-NAMING_CC = 119
 PRESS_ECHO_S = 1.0  # an event this soon after a press on the value topic, saying the same, is its echo
 LOCK_ECHO_S = 1.0  # a lock event told again this soon, the other way (topic / node_notification), is one
 
@@ -662,7 +661,9 @@ def user_name(node: ZNode, user_id: int | None) -> str | None:
 
 def _naming_change(args: Any) -> tuple[str | None, str | None] | None:
     """(name, location) from a Node Naming and Location value event (one of them None), else None."""
-    if not isinstance(args, dict) or args.get("commandClass") != NAMING_CC:
+    if (
+        not isinstance(args, dict) or args.get("commandClass") != CC.NODE_NAMING_AND_LOCATION
+    ):  # where zwave-js keeps name and room
         return None
     new = args.get("newValue")
     if not isinstance(new, str):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from zwave_mcp.safetext import json_kind, read_int
+from zwave_mcp.zwave.classes import CC, BatteryProps, ThermostatProps
 
 Node = dict[str, Any]
 
@@ -35,8 +36,6 @@ SECURITY_CLASS = {
     2: "S2_AccessControl",
     7: "S0_Legacy",
 }
-BATTERY_CC = 128
-NODE_NAMING_CC = 119  # zwave-js-ui keeps its values as the node's name and location, not as values
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 EXPECTED = (
@@ -243,7 +242,9 @@ def server_node(state: dict[str, Any]) -> Node:
     levels = {
         str(v["endpoint"]): v["value"]
         for v in values.values()
-        if v["commandClass"] == BATTERY_CC and v["property"] == "level" and _is_number(v.get("value"))
+        if v["commandClass"] == CC.BATTERY
+        and v["property"] == BatteryProps.LEVEL
+        and _is_number(v.get("value"))
     }
     if levels:
         node["batteryLevels"] = levels
@@ -257,7 +258,7 @@ def _server_values(node_id: int, raw_values: Any) -> dict[str, Any]:
     parsed = [v for v in raw_values if isinstance(v, dict) and _valid_id_parts(v)]
     values: dict[str, Any] = {}
     for raw in parsed:
-        if raw["commandClass"] == NODE_NAMING_CC:
+        if raw["commandClass"] == CC.NODE_NAMING_AND_LOCATION:  # zwave-js-ui makes them the name and room
             continue
         value = _server_value(node_id, raw)
         values[value_key(value)] = value
@@ -388,7 +389,7 @@ def _name_and_location(state: dict[str, Any], raw_values: Any) -> tuple[str, str
     for raw in raw_values if isinstance(raw_values, list) else []:
         if (
             isinstance(raw, dict)
-            and raw.get("commandClass") == NODE_NAMING_CC
+            and raw.get("commandClass") == CC.NODE_NAMING_AND_LOCATION
             and isinstance(raw.get("value"), str)
         ):
             if raw.get("property") == "name" and not name:
@@ -467,8 +468,6 @@ def _ids_of(raw: dict[str, Any]) -> dict[str, Any]:
     return ids
 
 
-_SETPOINT_CC = 67
-_METER_CC = 50
 _METER_KEYED = frozenset({"value", "deltaTime", "previousValue"})
 
 
@@ -483,10 +482,10 @@ def _implied_key(raw: dict[str, Any]) -> int | None:
     specific = meta.get("ccSpecific") if isinstance(meta, dict) else None
     if not isinstance(specific, dict):
         return None
-    if raw.get("commandClass") == _SETPOINT_CC and raw.get("property") == "setpoint":
+    if raw.get("commandClass") == CC.THERMOSTAT_SETPOINT and raw.get("property") == ThermostatProps.SETPOINT:
         kind = specific.get("setpointType")
         return kind if _is_int(kind) else None
-    if raw.get("commandClass") == _METER_CC and raw.get("property") in _METER_KEYED:
+    if raw.get("commandClass") == CC.METER and raw.get("property") in _METER_KEYED:
         meter_type, scale, rate_type = (specific.get(k) for k in ("meterType", "scale", "rateType"))
         if isinstance(meter_type, int) and isinstance(scale, int) and isinstance(rate_type, int):
             return meter_type << 16 | scale << 8 | rate_type

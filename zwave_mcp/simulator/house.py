@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from zwave_mcp.simulator.dumps import CONTROLLER_ID, Node, load_house_file
+from zwave_mcp.zwave.classes import CC
 
 BROADCAST_ID = 255
 # The captured house with the two keypad locks recorded later (the demo's house).
@@ -105,7 +106,9 @@ def renumbered(template: Node, node_id: int) -> Node:
 def _retarget(template: Node, node_id: int, name: str, loc: str) -> Node:
     node = renumbered(template, node_id)
     node.update(name=name, loc=loc)
-    product = node.get("values", {}).get("114-0-productId")  # Manufacturer Specific's report says it too
+    product = node.get("values", {}).get(
+        value_key(CC.MANUFACTURER_SPECIFIC, 0, "productId")
+    )  # it says it too
     if product is not None:
         product["value"] = node_id
     return node
