@@ -30,33 +30,7 @@ from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.safetext import JSON_TERMINAL_UNSAFE, json_text, terminal_safe
-from zwave_mcp.zwave.classes import CC
-
-# Command classes that configure or identify a node rather than say what it is or does; their unused
-# values are counted, not listed (a thermostat has dozens of configuration parameters).
-ADMINISTRATIVE_CCS = frozenset(
-    {
-        CC.SCENE_ACTIVATION,
-        CC.SCENE_ACTUATOR_CONFIGURATION,
-        CC.SCENE_CONTROLLER_CONFIGURATION,
-        CC.ASSOCIATION_GROUP_INFORMATION,
-        CC.DEVICE_RESET_LOCALLY,
-        CC.ZWAVE_PLUS_INFO,
-        CC.MULTI_CHANNEL,
-        CC.USER_CODE,
-        CC.CONFIGURATION,
-        CC.MANUFACTURER_SPECIFIC,
-        CC.POWERLEVEL,
-        CC.NODE_NAMING_AND_LOCATION,
-        CC.FIRMWARE_UPDATE_META_DATA,
-        CC.WAKE_UP,
-        CC.ASSOCIATION,
-        CC.VERSION,
-        CC.INDICATOR,
-        CC.MULTI_CHANNEL_ASSOCIATION,
-    }
-)
-
+from zwave_mcp.zwave.classes import ADMINISTRATIVE
 
 LIVE_MARGIN_S = 2.0  # beyond the API timeout, for the getNodes reply to be taken in
 LIVE_POLL_S = 0.1
@@ -84,7 +58,7 @@ def explain_nodes(nodes: Iterable[ZNode], now_ms: int | None = None) -> dict[str
 def _node_report(node: ZNode, devices: list[Device], now_ms: int) -> dict[str, Any]:
     used = {v.value_id for d in devices for v in d.all_values()}
     unused = [v for v in node.values.values() if v.value_id not in used]
-    listed = [v for v in unused if v.command_class not in ADMINISTRATIVE_CCS]
+    listed = [v for v in unused if v.command_class not in ADMINISTRATIVE]
     listed.sort(key=attrgetter("endpoint", "command_class", "value_id"))
     return {
         "node": node.id,

@@ -94,39 +94,46 @@ class CC(IntEnum):
     NON_INTEROPERABLE = 0xF0  # in zwave-js-ui's table, not in zwave-js's
 
 
-# Command classes that tell how a device is set up or managed, never what it does in the house.
-HOUSEKEEPING = frozenset(
+# Command classes that configure or identify a node rather than say what it is or does (`explain` counts
+# their unused values instead of listing them: a thermostat has dozens of configuration parameters).
+ADMINISTRATIVE = frozenset(
     {
-        CC.APPLICATION_STATUS,
-        CC.ALL_SWITCH,
         CC.SCENE_ACTIVATION,
         CC.SCENE_ACTUATOR_CONFIGURATION,
         CC.SCENE_CONTROLLER_CONFIGURATION,
-        CC.DOOR_LOCK_LOGGING,
-        CC.SCHEDULE_ENTRY_LOCK,
-        CC.SCHEDULE,
-        CC.TRANSPORT_SERVICE,
-        CC.CRC_16_ENCAPSULATION,
         CC.ASSOCIATION_GROUP_INFORMATION,
         CC.DEVICE_RESET_LOCALLY,
         CC.ZWAVE_PLUS_INFO,
         CC.MULTI_CHANNEL,
         CC.USER_CODE,
-        CC.SUPERVISION,
         CC.CONFIGURATION,
         CC.MANUFACTURER_SPECIFIC,
         CC.POWERLEVEL,
-        CC.PROTECTION,
         CC.NODE_NAMING_AND_LOCATION,
         CC.FIRMWARE_UPDATE_META_DATA,
-        CC.CLOCK,
         CC.WAKE_UP,
         CC.ASSOCIATION,
         CC.VERSION,
         CC.INDICATOR,
+        CC.MULTI_CHANNEL_ASSOCIATION,
+    }
+)
+# Command classes that tell how a device is set up or managed, never what it does in the house: the
+# administrative ones, and those that carry, secure, time or schedule its messages.
+HOUSEKEEPING = ADMINISTRATIVE | frozenset(
+    {
+        CC.APPLICATION_STATUS,
+        CC.ALL_SWITCH,
+        CC.DOOR_LOCK_LOGGING,
+        CC.SCHEDULE_ENTRY_LOCK,
+        CC.SCHEDULE,
+        CC.TRANSPORT_SERVICE,
+        CC.CRC_16_ENCAPSULATION,
+        CC.SUPERVISION,
+        CC.PROTECTION,
+        CC.CLOCK,
         CC.TIME,
         CC.TIME_PARAMETERS,
-        CC.MULTI_CHANNEL_ASSOCIATION,
         CC.MULTI_COMMAND,
         CC.SECURITY,
         CC.SECURITY_2,
