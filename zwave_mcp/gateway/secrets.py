@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from zwave_mcp.zwave import wire
 from zwave_mcp.zwave.classes import CC
 
 # The command classes whose values may hold a code: a tuple, as `in` must not hash what came from outside.
@@ -94,13 +95,13 @@ def _scrub_state(obj: Any) -> Any:
     return obj
 
 
-def scrub_api_reply(reply: dict[str, Any], api: str, keep: str) -> dict[str, Any]:
+def scrub_api_reply(reply: wire.Reply, api: str, keep: str) -> wire.Reply:
     """A reply envelope as kept, for an access-control API (`accessControl…`) or `getNodes`: `args` and
     `origin` (which echo the request, PIN and all) reduced to the correlation key `keep`, and every `data`,
     `userCode`, … of the result dropped. Other APIs' replies are returned as they are."""
     if not api.startswith("accessControl"):
         return reply
-    out = dict(reply)
+    out = reply.copy()
     out.pop("args", None)
     origin = reply.get("origin")
     out["origin"] = {keep: origin[keep]} if isinstance(origin, dict) and keep in origin else {}

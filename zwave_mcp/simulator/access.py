@@ -24,8 +24,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.simulator.host import arg, found_node
-from zwave_mcp.simulator.house import Node, value_key
+from zwave_mcp.simulator.house import Node
 from zwave_mcp.zwave.classes import CC
+from zwave_mcp.zwave.wire import value_key
 
 if TYPE_CHECKING:
     from zwave_mcp.simulator.admin_api import AdminHost

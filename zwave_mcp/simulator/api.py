@@ -19,8 +19,8 @@ from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
 from zwave_mcp.simulator.host import Respond, arg, found_node, js_undefined, node_arg
-from zwave_mcp.simulator.house import value_key
 from zwave_mcp.zwave.classes import CC
+from zwave_mcp.zwave.wire import value_key
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,9 @@ from typing import Any
 
 from zwave_mcp.simulator import access
 from zwave_mcp.simulator.host import SimulatorHost
-from zwave_mcp.simulator.house import sleeps, value_key
+from zwave_mcp.simulator.house import sleeps
 from zwave_mcp.zwave.classes import CC, ColorProps, DoorLockProps, SwitchProps
+from zwave_mcp.zwave.wire import value_key
 
 log = logging.getLogger(__name__)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from zwave_mcp.safetext import json_kind, read_int
 from zwave_mcp.zwave.classes import CC, BatteryProps, ThermostatProps
+from zwave_mcp.zwave.wire import value_key
 
 Node = dict[str, Any]
 
@@ -159,7 +160,7 @@ def ui_node(raw: dict[str, Any]) -> Node:
             continue
         value = {k: v for k, v in value.items() if k != "newValue"}
         value["nodeId"] = node_id
-        key = value_key(value)
+        key = key_of(value)
         value["id"] = f"{node_id}-{key}"
         converted[key] = value
     node["values"] = converted
@@ -261,7 +262,7 @@ def _server_values(node_id: int, raw_values: Any) -> dict[str, Any]:
         if raw["commandClass"] == CC.NODE_NAMING_AND_LOCATION:  # zwave-js-ui makes them the name and room
             continue
         value = _server_value(node_id, raw)
-        values[value_key(value)] = value
+        values[key_of(value)] = value
     # zwave-js-ui marks a "current" value and names its "target" (`_isCurrentValue`, `_findTargetValue`);
     # the targets are looked up by (class, endpoint, key), so a node of many values is not quadratic.
     targets: dict[tuple[Any, int, Any], dict[str, Any]] = {}
@@ -275,7 +276,7 @@ def _server_values(node_id: int, raw_values: Any) -> dict[str, Any]:
             value["isCurrentValue"] = True
             target = targets.get((value["commandClass"], value["endpoint"], value.get("propertyKey")))
             if target is not None:
-                value["targetValue"] = value_key(_ids_of(target))
+                value["targetValue"] = key_of(_ids_of(target))
     return values
 
 
@@ -308,7 +309,7 @@ def _server_value(node_id: int, raw: dict[str, Any]) -> dict[str, Any]:
         value["value"] = raw["value"]
     elif value_type == "duration":
         value["value"] = {"unit": "seconds"}  # zwave-js-ui's `new Duration(undefined, "seconds")`
-    value["id"] = f"{node_id}-{value_key(value)}"
+    value["id"] = f"{node_id}-{key_of(value)}"
     return value
 
 
@@ -447,11 +448,11 @@ def controller_node(node_id: int = CONTROLLER_ID) -> Node:
 
 
 # -- small helpers -------------------------------------------------------------------------------------------
-def value_key(value: dict[str, Any]) -> str:
-    """zwave-js-ui's value key (`_getValueID`): `"<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
-    base = f"{value['commandClass']}-{value.get('endpoint') or 0}-{value['property']}"
-    key = value.get("propertyKey")
-    return base if key is None else f"{base}-{key}"
+def key_of(value: dict[str, Any]) -> str:
+    """A value object's key in its node (`wire.value_key`)."""
+    return value_key(
+        value["commandClass"], value.get("endpoint"), value["property"], value.get("propertyKey")
+    )
 
 
 def _ids_of(raw: dict[str, Any]) -> dict[str, Any]:

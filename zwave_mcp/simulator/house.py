@@ -17,6 +17,7 @@ from typing import Any
 
 from zwave_mcp.simulator.dumps import CONTROLLER_ID, Node, load_house_file
 from zwave_mcp.zwave.classes import CC
+from zwave_mcp.zwave.wire import value_key
 
 BROADCAST_ID = 255
 # The captured house with the two keypad locks recorded later (the demo's house).
@@ -163,9 +164,3 @@ def sleeps(node: Node) -> bool:
     many sirens; zwave-js gives `isFrequentListening` true or "250ms"/"1000ms") wake for a beam within a
     second, so zwave-js sends to them at once, as to listening ones (zwave-js's `canSleep`)."""
     return not node.get("isListening", True) and not node.get("isFrequentListening")
-
-
-def value_key(cc: Any, endpoint: Any, prop: Any, prop_key: Any = None) -> str:
-    """The key of a node's `values` dict: `"<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
-    base = f"{cc}-{endpoint or 0}-{prop}"
-    return base if prop_key is None else f"{base}-{prop_key}"

@@ -21,8 +21,8 @@ from typing import Any
 
 from zwave_mcp.simulator import naming, payloads
 from zwave_mcp.simulator.host import SimulatorHost
-from zwave_mcp.simulator.house import value_key
 from zwave_mcp.zwave.classes import CC, DoorLockProps, NotificationProps
+from zwave_mcp.zwave.wire import value_key
 
 # mock command → (Access Control event number, zwave-js eventLabel, Door Lock mode it leaves, or None)
 EVENTS: dict[str, tuple[int, str, int | None]] = {

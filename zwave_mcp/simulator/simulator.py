@@ -32,10 +32,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from zwave_mcp.simulator import api, devices, locks, naming, payloads
 from zwave_mcp.simulator.admin import Admin
-from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps, value_key
+from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
 from zwave_mcp.zwave.classes import CC, MeterProps, MultilevelSensorProps, SwitchProps
+from zwave_mcp.zwave.wire import value_key
 
 log = logging.getLogger(__name__)
 
