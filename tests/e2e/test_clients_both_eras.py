@@ -24,7 +24,7 @@ from tests.e2e.test_server_stdio import CHECK_SCRIPT, SERVER, TOOLS, server_env
 from tests.integration.mcp_harness import Answer, call, sim_value, wait_for_answer
 from tests.integration.test_tools import create_scene
 from zwave_mcp.simulator import FAST, Simulator, capture_config
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.wire import value_key
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 

@@ -21,7 +21,7 @@ from zwave_mcp.config import Settings
 from zwave_mcp.server.build import build_server
 from zwave_mcp.simulator import Simulator
 from zwave_mcp.simulator.dumps import load_house_file
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.wire import value_key
 
 # Real node dumps of public origin (fixtures/devices/README.md says where each comes from).
 DEVICES = Path(__file__).resolve().parents[2] / "fixtures" / "devices"

@@ -17,7 +17,7 @@ from mcp.shared.exceptions import MCPError
 from tests.integration.mcp_harness import connected, settings_for, sim_value, wait_for_answer
 from tests.integration.test_safety import lock_the_door
 from zwave_mcp.simulator import FAST, Simulator, capture_config
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.wire import value_key
 
 pytestmark = pytest.mark.integration
 

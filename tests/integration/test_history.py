@@ -18,8 +18,8 @@ import pytest
 
 from tests.integration.mcp_harness import Answer, call, connected, settings_for, wait_for_answer
 from zwave_mcp.simulator import FAST, Simulator, capture_config
-from zwave_mcp.simulator.house import value_key
 from zwave_mcp.simulator.simulator import rebase_times
+from zwave_mcp.zwave.wire import value_key
 
 pytestmark = pytest.mark.integration
 

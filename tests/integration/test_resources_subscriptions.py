@@ -28,7 +28,7 @@ from zwave_mcp.server.compat import lowlevel_server
 from zwave_mcp.server.resource_updates import DEVICE_MIN_INTERVAL_S
 from zwave_mcp.server.resources import DEVICES_URI, HEALTH_URI, device_uri
 from zwave_mcp.simulator import Simulator
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.wire import value_key
 
 # The bar: a subscriber hears of a device change within a second.
 NOTIFY_WITHIN_S = 1.0

@@ -11,7 +11,7 @@ import pytest
 
 from tests.integration.mcp_harness import call, connected, house_of_dumps, settings_for, wait_for_answer
 from zwave_mcp.simulator import SimConfig, Simulator
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.wire import value_key
 
 pytestmark = pytest.mark.integration
 

@@ -28,7 +28,7 @@ from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.simulator import captured_house
 from zwave_mcp.simulator.dumps import load_house_file
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.wire import value_key
 
 ALARM = "it can switch off an alarm"
 FORTREZZ = "fortrezz_ssa1_siren_state.json"

@@ -15,9 +15,9 @@ from zwave_mcp.gateway.topics import (
     TopicKind,
     TopicStyle,
     ValueTopicIndex,
-    cc_topic_name,
     sanitize_level,
 )
+from zwave_mcp.zwave.classes import cc_topic_name
 
 STYLE = {"a": TopicStyle.NAMED, "b": TopicStyle.VALUEID, "c": TopicStyle.VALUEID_NAMES}
 

@@ -30,13 +30,7 @@ from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZNode, ZValue
 from zwave_mcp.safetext import JSON_TERMINAL_UNSAFE, json_text, terminal_safe
-
-# Command classes that configure or identify a node rather than say what it is or does; their unused
-# values are counted, not listed (a thermostat has dozens of configuration parameters).
-ADMINISTRATIVE_CCS = frozenset(
-    {43, 44, 45, 89, 90, 94, 96, 99, 112, 114, 115, 119, 122, 132, 133, 134, 135, 142}
-)
-
+from zwave_mcp.zwave.classes import ADMINISTRATIVE
 
 LIVE_MARGIN_S = 2.0  # beyond the API timeout, for the getNodes reply to be taken in
 LIVE_POLL_S = 0.1
@@ -64,7 +58,7 @@ def explain_nodes(nodes: Iterable[ZNode], now_ms: int | None = None) -> dict[str
 def _node_report(node: ZNode, devices: list[Device], now_ms: int) -> dict[str, Any]:
     used = {v.value_id for d in devices for v in d.all_values()}
     unused = [v for v in node.values.values() if v.value_id not in used]
-    listed = [v for v in unused if v.command_class not in ADMINISTRATIVE_CCS]
+    listed = [v for v in unused if v.command_class not in ADMINISTRATIVE]
     listed.sort(key=attrgetter("endpoint", "command_class", "value_id"))
     return {
         "node": node.id,

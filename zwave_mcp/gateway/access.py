@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zwave_mcp.gateway.api import ApiReply, GatewayError
+from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.model import ZNode
@@ -228,7 +229,6 @@ def parse_state(node_id: int, result: Any) -> LockUsers:
     )
 
 
-USER_CODE_CC = 99
 # zwave-js's rule for User Code PINs (its `userCode` values say minLength 4, maxLength 10).
 USER_CODE_PIN = (4, 10)
 
@@ -240,7 +240,7 @@ def users_from_values(node: ZNode) -> LockUsers:
     statuses = {
         v.property_key: v.value
         for v in node.values.values()
-        if v.command_class == USER_CODE_CC
+        if v.command_class == CC.USER_CODE
         and v.property == "userIdStatus"
         and isinstance(v.property_key, int)
     }

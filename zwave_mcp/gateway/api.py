@@ -16,11 +16,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from zwave_mcp.gateway.secrets import blank, scrub_api_reply, secret_strings
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.safetext import loads_json_fast, plain_text
+from zwave_mcp.zwave import wire
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ class ApiReply:
     success: bool
     message: str
     result: Any
-    raw: dict[str, Any] = field(repr=False)
+    raw: wire.Reply = field(repr=False)
 
 
 class Publisher(Protocol):
@@ -158,17 +159,17 @@ class ApiClient:
             return
         _, future, secrets = entry
         if not future.done():
-            assert isinstance(reply, dict)
             # Lock codes stop here: the echoed request (`args`, `origin`) and the credentials' `data` of
-            # an access-control reply never reach the caller, nor a PIN the gateway's words repeat.
-            reply = scrub_api_reply(reply, api, CORRELATION_KEY)
-            message = blank(str(reply.get("message") or ""), secrets)
+            # an access-control reply never reach the caller, nor a PIN the gateway's words repeat. (A
+            # dict, as its `origin` was found; its fields are checked as they are read.)
+            envelope = scrub_api_reply(cast(wire.Reply, reply), api, CORRELATION_KEY)
+            message = blank(str(envelope.get("message") or ""), secrets)
             future.set_result(
                 ApiReply(
-                    success=reply.get("success") is True,
+                    success=envelope.get("success") is True,
                     message=plain_text(message, MESSAGE_MAX),
-                    result=reply.get("result"),
-                    raw=reply,
+                    result=envelope.get("result"),
+                    raw=envelope,
                 )
             )
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zwave_mcp.gateway.secrets import NOTIFICATION_CC, notification_parameters
+from zwave_mcp.gateway.secrets import notification_parameters
 from zwave_mcp.safetext import loads_json_fast
+from zwave_mcp.zwave.classes import CC, cc_topic_name
 
 ACCESS_CONTROL = 6
 MAX_PAYLOAD_BYTES = 4096  # `{"time": …, "value": {"userId": 3}}` is ~50 bytes
@@ -104,7 +105,7 @@ class LockEvent:
 
 def _user_id(parameters: Any) -> int | None:
     """The user id of an event's parameters (`{"userId": 3}`); nothing else of them is kept."""
-    kept = notification_parameters(NOTIFICATION_CC, parameters)
+    kept = notification_parameters(CC.NOTIFICATION, parameters)
     raw = kept.get("userId") if kept else None
     if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 0xFFFF:
         return raw
@@ -113,7 +114,7 @@ def _user_id(parameters: Any) -> int | None:
 
 def from_notification(cc: Any, args: Any) -> LockEvent | None:
     """A `node_notification` event's `data[1]`, `data[2]` → the lock event it is, if one."""
-    if cc != NOTIFICATION_CC or not isinstance(args, dict):
+    if cc != CC.NOTIFICATION or not isinstance(args, dict):
         return None
     if args.get("type") != ACCESS_CONTROL and args.get("label") != ACCESS_CONTROL_LABEL:
         return None
@@ -125,7 +126,11 @@ def from_notification(cc: Any, args: Any) -> LockEvent | None:
     return LockEvent(kind, _user_id(args.get("parameters")))
 
 
-_NOTIFICATION_LEVELS = ("notification", "113", "unknownClass_113")
+_NOTIFICATION_LEVELS = (
+    cc_topic_name(CC.NOTIFICATION),
+    str(CC.NOTIFICATION),
+    f"unknownClass_{CC.NOTIFICATION}",
+)
 
 
 def from_topic(tail: str, payload: bytes) -> LockEvent | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from zwave_mcp.safetext import plain_text
+from zwave_mcp.zwave.classes import CC
 
 T = TypeVar("T")
 
@@ -252,7 +253,7 @@ _NO_STATES: list[ValueState] = []
 # zwave-js values that report an event, not a state ("stateless"; zwave-js-ui publishes them unretained and
 # clears them 1 s later): Central Scene presses, Scene Activation. zwave-js-ui marks a value `stateless`
 # only once a press has come, so these are known by what they are too.
-MOMENTARY_VALUES = frozenset({(91, "scene"), (43, "sceneId")})
+MOMENTARY_VALUES = frozenset({(CC.CENTRAL_SCENE, "scene"), (CC.SCENE_ACTIVATION, "sceneId")})
 
 
 def is_momentary(value: ZValue) -> bool:

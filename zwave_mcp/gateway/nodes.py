@@ -9,14 +9,15 @@ import gc
 import logging
 import math
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from zwave_mcp.gateway.model import SharedTable, ValueMeta, ValueState, ZNode, ZValue, shared_meta
 from zwave_mcp.gateway.payloads import json_int
-from zwave_mcp.gateway.secrets import is_secret_value
+from zwave_mcp.gateway.secrets import CODE_CLASSES, is_secret_value
 from zwave_mcp.safetext import json_kind, loads_json, plain_text, read_int
+from zwave_mcp.zwave import wire
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +35,6 @@ def as_float(raw: Any) -> float | None:
     except OverflowError:
         return None
     return number if math.isfinite(number) else None
-
-
-def value_id_of(node_id: int, cc: int, endpoint: int, prop: Any, prop_key: Any = None) -> str:
-    """zwave-js-ui's value id: `"<node>-<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
-    base = f"{node_id}-{cc}-{endpoint}-{prop}"
-    return base if prop_key is None else f"{base}-{prop_key}"
 
 
 # Thousands of nodes share a few dozen kinds of values: the same labels, names and state lists come back
@@ -160,17 +155,14 @@ def reject(node_id: Any, value_id: Any, what: str) -> None:
     )
 
 
-def _fitted(raw: dict[str, Any], node_id: int, value_id: str) -> dict[str, Any]:
+def _fitted(raw: Mapping[str, Any], node_id: int, value_id: str) -> Mapping[str, Any]:
     """`raw` without the metadata zwave-js's types do not allow (each dropped field logged once); `raw`
     itself when all of it fits."""
-    fitted = raw
+    dropped: set[str] = set()
 
     def drop(key: str, why: str) -> None:
-        nonlocal fitted
         reject(node_id, value_id, why)
-        if fitted is raw:
-            fitted = dict(raw)
-        del fitted[key]
+        dropped.add(key)
 
     for key in _TEXT_FIELDS:
         item = raw.get(key)
@@ -192,14 +184,12 @@ def _fitted(raw: dict[str, Any], node_id: int, value_id: str) -> dict[str, Any]:
         drop("ccSpecific", f"ccSpecific is {json_kind(cc_specific)} zwave-js cannot send")
     if "default" in raw and (problem := json_problem(raw["default"])) is not None:
         drop("default", f"its default: {problem}")
-    return fitted
+    return {key: item for key, item in raw.items() if key not in dropped} if dropped else raw
 
 
-def _bound_of(raw: Any) -> float | None:
-    return None if raw is None else _bound(raw)
-
-
-def _new_meta(raw: dict[str, Any], cc: int, prop: Any, node_id: int, value_id: str) -> tuple[ValueMeta, bool]:
+def _new_meta(
+    raw: Mapping[str, Any], cc: int, prop: Any, node_id: int, value_id: str
+) -> tuple[ValueMeta, bool]:
     """The metadata of a value object (the part that fits zwave-js's types), and whether all of it fit."""
     fitted = _fitted(raw, node_id, value_id)
     get = fitted.get
@@ -214,12 +204,12 @@ def _new_meta(raw: dict[str, Any], cc: int, prop: Any, node_id: int, value_id: s
             get("readable") is not False,
             get("writeable") is True,
             _intern(plain_text(unit, UNIT_MAX)) if unit is not None else None,
-            _bound_of(get("min")),
-            _bound_of(get("max")),
+            _bound(get("min")),
+            _bound(get("max")),
             parse_states(states) if states else _NO_STATES,
             _shared_cc_specific(get("ccSpecific")),
             get("stateless") is True,
-            None if (cc == 99 or cc == 131) and is_secret_value(cc, prop) else get("default"),
+            None if cc in CODE_CLASSES and is_secret_value(cc, prop) else get("default"),
             get("description"),
         )
     )
@@ -237,7 +227,7 @@ _VARIANTS_MAX = 8  # distinct metadata kept per kind (a configuration parameter 
 
 
 def value_meta(
-    raw: dict[str, Any], cc: int, prop: Any, prop_key: Any, node_id: int, value_id: str
+    raw: Mapping[str, Any], cc: int, prop: Any, prop_key: Any, node_id: int, value_id: str
 ) -> ValueMeta:
     """A value object's `ValueMeta`. Thousands of values of a big house carry the same metadata: each
     distinct one is checked and built once (`_new_meta`), later ones with the same fields get it. Metadata
@@ -259,7 +249,7 @@ def value_meta(
     return meta
 
 
-def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | None:
+def parse_value(raw: wire.Value, node_id: int | None = None) -> ZValue | None:
     """A zwave-js-ui value object → `ZValue`; None when it lacks the ValueID parts. What zwave-js's types
     do not allow in its metadata or value (a number for a name, NaN) is dropped with one log line."""
     get = raw.get
@@ -281,12 +271,12 @@ def parse_value(raw: dict[str, Any], node_id: int | None = None) -> ZValue | Non
         return None  # an object or list cannot name a value (and could not be a dictionary key)
     value_id = get("id")
     if type(value_id) is not str:
-        value_id = value_id_of(nid, cc, endpoint, prop, prop_key)
+        value_id = f"{nid}-{wire.value_key(cc, endpoint, prop, prop_key)}"
     current = get("value")
     if not _plain_json(current):
         reject(nid, value_id, f"its value: {json_problem(current)}")
         current = None
-    elif (cc == 99 or cc == 131) and is_secret_value(cc, prop):
+    elif cc in CODE_CLASSES and is_secret_value(cc, prop):
         current = None  # a lock code: the value is known to exist, its code is never kept
     elif type(current) is int or type(current) is float:
         current = _shared_number(current)
@@ -319,8 +309,10 @@ def _nodes_hook(details: bool) -> Callable[[dict[str, Any]], Any]:
     def hook(obj: dict[str, Any]) -> Any:
         if "commandClass" in obj:
             if "property" in obj and "nodeId" in obj and "id" in obj:
-                return parse_value(obj) or obj
-            if obj["commandClass"] in (99, 131) and is_secret_value(obj["commandClass"], obj.get("property")):
+                return parse_value(cast(wire.Value, obj)) or obj
+            if obj["commandClass"] in CODE_CLASSES and is_secret_value(
+                obj["commandClass"], obj.get("property")
+            ):
                 for key in ("newValue", "prevValue", "value"):  # a code in the node's events queue
                     obj.pop(key, None)
             return obj
@@ -394,7 +386,7 @@ DETAIL_KEYS = (
 )
 
 
-def apply_node_fields(node: ZNode, raw: dict[str, Any], details: bool = True) -> None:
+def apply_node_fields(node: ZNode, raw: Mapping[str, Any], details: bool = True) -> None:
     """Update a node's own fields (not its values) from a node object or a `nodeinfo` payload; `details`
     False leaves `ZNode.details` empty (only the admin tools read them: ~1 kB a node)."""
     if details:
@@ -451,7 +443,7 @@ def apply_node_fields(node: ZNode, raw: dict[str, Any], details: bool = True) ->
             )
 
 
-def parse_node(raw: dict[str, Any], details: bool = True) -> ZNode | None:
+def parse_node(raw: Mapping[str, Any], details: bool = True) -> ZNode | None:
     """One entry of the `getNodes` result → `ZNode` with its values; None without a numeric id."""
     node_id = json_int(raw.get("id"))
     if node_id is None:
@@ -477,7 +469,7 @@ def parse_node(raw: dict[str, Any], details: bool = True) -> ZNode | None:
             if raw_value.node_id == node_id:
                 node.values[raw_value.value_id] = raw_value
         elif isinstance(raw_value, dict):
-            value = parse_value(raw_value, node_id)
+            value = parse_value(cast(wire.Value, raw_value), node_id)
             if value is not None:
                 node.values[value.value_id] = value
     return node

@@ -9,7 +9,7 @@ Every decoder returns its typed result or an `Undecodable(reason, size)`:
 - `decode_node_status(payload) -> NodeStatusPayload | Undecodable` – `<node>/status`: object form
   `{"time","value","status","nodeId"}` or raw `true`/`false` (no status text).
 - `decode_last_active(payload) -> TimedPayload | Undecodable` – `{"time","value"}` or a bare number.
-- `decode_nodeinfo(payload) -> dict | Undecodable` – `<node>/nodeinfo` (node object without values).
+- `decode_nodeinfo(payload) -> wire.Node | Undecodable` – `<node>/nodeinfo` (node object without values).
 - `decode_client_status(payload) -> ClientStatusPayload | Undecodable` – `_CLIENTS/.../status`
   `{"value":bool,"time":ms}`; the broker's last will is `{"value":false}` without `time`.
 - `decode_client_version(payload) -> str | Undecodable`,
@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from zwave_mcp.gateway.model import NODE_STATUSES
 from zwave_mcp.safetext import loads_json_strict
+from zwave_mcp.zwave import wire
 
 # Larger than any node-level payload zwave-js-ui sends (nodeinfo is a few kB); API replies such as
 # getNodes are decoded by the API client, not here.
@@ -64,7 +65,7 @@ class ValuePayload:
     time_ms: int | None
     payload_type: PayloadType
     deleted: bool = False  # empty payload: the retained message was removed (raw mode undefined)
-    value_object: dict[str, Any] | None = None  # the whole value (object mode)
+    value_object: wire.ValueObject | None = None  # the whole value (object mode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,13 +144,15 @@ def decode_value(
     if not isinstance(data, dict):
         return Undecodable(f"{kind.value} payload is not an object", len(payload))
     if kind is PayloadType.TIMEVALUE:
-        if "time" not in data and "value" not in data:
+        timed = cast(wire.TimeValue, data)
+        if "time" not in timed and "value" not in timed:
             return Undecodable("time-value payload without time or value", len(payload))
-        return ValuePayload(data.get("value"), "value" in data, json_int(data.get("time")), kind)
+        return ValuePayload(timed.get("value"), "value" in timed, json_int(timed.get("time")), kind)
     if not _is_value_object(data):
         return Undecodable("value object without nodeId/commandClass/property", len(payload))
+    value = cast(wire.ValueObject, data)  # its fields are checked where they are read (gateway/nodes.py)
     return ValuePayload(
-        data.get("value"), "value" in data, json_int(data.get("lastUpdate")), kind, value_object=data
+        value.get("value"), "value" in value, json_int(value.get("lastUpdate")), kind, value_object=value
     )
 
 
@@ -186,12 +189,12 @@ def decode_last_active(payload: bytes | bytearray | str) -> TimedPayload | Undec
     return Undecodable("lastActive of unexpected shape", len(payload))
 
 
-def decode_nodeinfo(payload: bytes | bytearray | str) -> dict[str, Any] | Undecodable:
+def decode_nodeinfo(payload: bytes | bytearray | str) -> wire.Node | Undecodable:
     data = decode_json(payload)
     if isinstance(data, Undecodable):
         return data
     if isinstance(data, dict) and json_int(data.get("id")) is not None:
-        return data
+        return cast(wire.Node, data)  # its fields are checked where they are read (`apply_node_fields`)
     return Undecodable("nodeinfo without numeric id", len(payload))
 
 

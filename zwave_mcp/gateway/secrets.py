@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-USER_CODE_CC = 0x63  # 99
-USER_CREDENTIAL_CC = 0x83  # 131
-ENTRY_CONTROL_CC = 0x6F  # 111
-NOTIFICATION_CC = 0x71  # 113
+from zwave_mcp.zwave import wire
+from zwave_mcp.zwave.classes import CC
+
+# The command classes whose values may hold a code: a tuple, as `in` must not hash what came from outside.
+CODE_CLASSES = (CC.USER_CODE, CC.USER_CREDENTIAL)
 
 # User Code CC: the code of each slot, the admin (master) code. Keypad Mode, User ID status are not secret.
 _USER_CODE_SECRETS = frozenset({"userCode", "adminCode"})
@@ -33,9 +34,9 @@ HIDDEN = "<hidden>"  # what stands in a text where a code was
 def is_secret_value(command_class: Any, prop: Any) -> bool:
     """A value whose value is a code: User Code `userCode`/`adminCode`, any User Credential value about
     credentials or the admin code (zwave-js keeps these internal today; a later version may not)."""
-    if command_class == USER_CODE_CC:
+    if command_class == CC.USER_CODE:
         return prop in _USER_CODE_SECRETS
-    if command_class == USER_CREDENTIAL_CC:
+    if command_class == CC.USER_CREDENTIAL:
         text = str(prop).lower()
         return any(word in text for word in ("credential", "code", "pin", "admin", "data"))
     return False
@@ -58,7 +59,7 @@ def scrub_event(name: str, data: Any) -> Any:
     elif name == "node_notification" and len(data) > 2 and isinstance(data[2], dict):
         note = data[2]
         cc = data[1]
-        if cc == ENTRY_CONTROL_CC:
+        if cc == CC.ENTRY_CONTROL:
             note.pop("eventData", None)  # what was typed at the keypad
         elif "parameters" in note:
             kept = notification_parameters(cc, note["parameters"])
@@ -74,7 +75,7 @@ def notification_parameters(cc: Any, parameters: Any) -> dict[str, Any] | None:
     short words of a parameters object without codes (`{"userId": 3}`); raw bytes (given as hex text,
     possibly an embedded User Code report with its code) and anything from an Entry Control keypad are
     dropped (None)."""
-    if cc == ENTRY_CONTROL_CC or not isinstance(parameters, dict):
+    if cc == CC.ENTRY_CONTROL or not isinstance(parameters, dict):
         return None
     kept: dict[str, Any] = {}
     for key, value in parameters.items():
@@ -94,13 +95,13 @@ def _scrub_state(obj: Any) -> Any:
     return obj
 
 
-def scrub_api_reply(reply: dict[str, Any], api: str, keep: str) -> dict[str, Any]:
+def scrub_api_reply(reply: wire.Reply, api: str, keep: str) -> wire.Reply:
     """A reply envelope as kept, for an access-control API (`accessControl…`) or `getNodes`: `args` and
     `origin` (which echo the request, PIN and all) reduced to the correlation key `keep`, and every `data`,
     `userCode`, … of the result dropped. Other APIs' replies are returned as they are."""
     if not api.startswith("accessControl"):
         return reply
-    out = dict(reply)
+    out = reply.copy()
     out.pop("args", None)
     origin = reply.get("origin")
     out["origin"] = {keep: origin[keep]} if isinstance(origin, dict) and keep in origin else {}

@@ -40,7 +40,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from zwave_mcp.gateway.lock_events import LockEvent, from_notification, from_topic
 from zwave_mcp.gateway.model import InventoryEvent, ValueState, ZNode, ZValue, is_momentary
@@ -54,7 +54,6 @@ from zwave_mcp.gateway.nodes import (
     parse_states,
     parse_value,
     reject,
-    value_id_of,
 )
 from zwave_mcp.gateway.payloads import (
     PayloadType,
@@ -72,6 +71,8 @@ from zwave_mcp.gateway.payloads import (
 from zwave_mcp.gateway.secrets import is_secret_value, scrub_event
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
 from zwave_mcp.safetext import json_kind, plain_text
+from zwave_mcp.zwave import wire
+from zwave_mcp.zwave.classes import CC
 
 logger = logging.getLogger(__name__)
 
@@ -81,8 +82,6 @@ _NODE_STATUS_BY_NUMBER = {0: "Unknown", 1: "Asleep", 2: "Awake", 3: "Dead", 4: "
 _STATUS_EVENTS = {"node_dead": "Dead", "node_alive": "Alive", "node_sleep": "Asleep", "node_wakeup": "Awake"}
 # zwave-js ControllerStatus (`controller/status_changed` data[0]).
 CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
-# Node Naming and Location: where zwave-js keeps a node's name and room.
-NAMING_CC = 119
 PRESS_ECHO_S = 1.0  # an event this soon after a press on the value topic, saying the same, is its echo
 LOCK_ECHO_S = 1.0  # a lock event told again this soon, the other way (topic / node_notification), is one
 
@@ -390,7 +389,7 @@ class Inventory:
             return self._undecodable(topic, info)
         return self._nodeinfo(node, info)
 
-    def _nodeinfo(self, node: ZNode, info: dict[str, Any]) -> list[InventoryEvent]:
+    def _nodeinfo(self, node: ZNode, info: wire.Node) -> list[InventoryEvent]:
         old = (node.name, node.location, node.status, node.ready)
         apply_node_fields(node, info, self.keep_details)
         changes: list[InventoryEvent] = []
@@ -608,7 +607,7 @@ class Inventory:
             return None
         raw_endpoint = args.get("endpoint")
         endpoint = raw_endpoint if isinstance(raw_endpoint, int) else 0
-        vid = value_id_of(node.id, cc, endpoint, prop, args.get("propertyKey"))
+        vid = f"{node.id}-{wire.value_key(cc, endpoint, prop, args.get('propertyKey'))}"
         value = node.values.get(vid)
         if value is None and create:
             raw = {**args, "id": vid, "nodeId": node.id, "endpoint": endpoint}
@@ -618,7 +617,7 @@ class Inventory:
             elif metadata is not None:
                 reject(node.id, vid, f"metadata is {json_kind(metadata)}, zwave-js sends an object")
             raw.pop("value", None)
-            value = parse_value(raw, node.id)
+            value = parse_value(cast(wire.Value, raw), node.id)
             if value is not None:
                 node.values[vid] = value
                 self.index.invalidate_values(node.id)
@@ -644,7 +643,7 @@ class Inventory:
         value = self._event_value(node, args, create=True)
         meta = args.get("metadata") if isinstance(args, dict) else None
         if value is not None and isinstance(meta, dict):
-            _apply_metadata(value, meta)
+            _apply_metadata(value, cast(wire.Metadata, meta))  # which checks each key
 
 
 def user_name(node: ZNode, user_id: int | None) -> str | None:
@@ -661,8 +660,9 @@ def user_name(node: ZNode, user_id: int | None) -> str | None:
 
 
 def _naming_change(args: Any) -> tuple[str | None, str | None] | None:
-    """(name, location) from a Node Naming and Location value event (one of them None), else None."""
-    if not isinstance(args, dict) or args.get("commandClass") != NAMING_CC:
+    """(name, location) from a Node Naming and Location value event (one of them None), else None: zwave-js
+    keeps a node's name and room as values of that command class."""
+    if not isinstance(args, dict) or args.get("commandClass") != CC.NODE_NAMING_AND_LOCATION:
         return None
     new = args.get("newValue")
     if not isinstance(new, str):
@@ -675,7 +675,7 @@ def _naming_change(args: Any) -> tuple[str | None, str | None] | None:
     return None
 
 
-def _apply_metadata(value: ZValue, meta: dict[str, Any]) -> None:
+def _apply_metadata(value: ZValue, meta: wire.Metadata) -> None:
     """Refresh a value's metadata from a value object or a metadata event (only keys present; one of a
     type zwave-js does not send is dropped, with one line)."""
     for key, wanted, fits in _METADATA_TYPES:

@@ -3,7 +3,6 @@
 Pure, no I/O. The public API:
 
 - `sanitize_level(text)` – one topic level exactly as zwave-js-ui's `sanitizeTopic(str, true)` makes it.
-- `cc_topic_name(cc)` – the command-class level of *named* topics (`switch_binary`, `unknownClass_106`).
 - `GatewayTopics(prefix="zwave", gateway_name="zwave-js-ui")` – the fixed gateway topics
   (`api_request(name)`, `api_reply(name)`, `client_status`, `client_version`, `driver_status`,
   `events_prefix`), `subscriptions()`, `classify(topic) -> TopicInfo` and
@@ -32,6 +31,7 @@ from enum import Enum
 from typing import Any
 
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.zwave.classes import cc_topic_name
 
 # zwave-js-ui `utils.sanitizeTopic`: whitespace → `_`, then drop everything but A-Za-z0-9-_ and the
 # Latin-1 letters À-Ö Ø-ö ø-ÿ. With `sanitizeSlash`, `/` first becomes `-` (topic levels never split).
@@ -50,90 +50,6 @@ def sanitize_level(text: Any) -> str:
     s = str(text).replace("/", "-")
     s = _WHITESPACE.sub("_", s)
     return _NOT_ALLOWED.sub("", s)
-
-
-# zwave-js-ui `Constants.commandClass` names used in *named* topics. Window Covering (106) is not in
-# that table (capture a shows `unknownClass_106`); anything missing renders as `unknownClass_<cc>`.
-_CC_TOPIC_NAMES: dict[int, str] = {
-    0x20: "basic",
-    0x21: "controller_replication",
-    0x22: "application_status",
-    0x25: "switch_binary",
-    0x26: "switch_multilevel",
-    0x27: "switch_all",
-    0x28: "switch_toggle_binary",
-    0x29: "switch_toggle_multilevel",
-    0x2B: "scene_activation",
-    0x2C: "scene_actuator_conf",
-    0x2D: "scene_controller_conf",
-    0x30: "sensor_binary",
-    0x31: "sensor_multilevel",
-    0x32: "meter",
-    0x33: "color",
-    0x35: "meter_pulse",
-    0x38: "thermostat_heating",
-    0x40: "thermostat_mode",
-    0x42: "thermostat_operating_state",
-    0x43: "thermostat_setpoint",
-    0x44: "thermostat_fan_mode",
-    0x45: "thermostat_fan_state",
-    0x46: "climate_control_schedule",
-    0x47: "thermostat_setback",
-    0x4C: "door_lock_logging",
-    0x4E: "schedule_entry_lock",
-    0x50: "basic_window_covering",
-    0x51: "mtp_window_covering",
-    0x56: "crc_16_encap",
-    0x59: "association_grp_info",
-    0x5A: "device_reset_locally",
-    0x5B: "central_scene",
-    0x5E: "zwave_plus_info",
-    0x60: "multi_instance",
-    0x62: "door_lock",
-    0x63: "user_code",
-    0x66: "barrier_operator",
-    0x70: "configuration",
-    0x71: "notification",
-    0x72: "manufacturer_specific",
-    0x73: "powerlevel",
-    0x75: "protection",
-    0x76: "lock",
-    0x77: "node_naming",
-    0x7A: "firmware_update_md",
-    0x7B: "grouping_name",
-    0x7C: "remote_association_activate",
-    0x7D: "remote_association",
-    0x80: "battery",
-    0x81: "clock",
-    0x82: "hail",
-    0x84: "wake_up",
-    0x85: "association",
-    0x86: "version",
-    0x87: "indicator",
-    0x88: "proprietary",
-    0x89: "language",
-    0x8A: "time",
-    0x8B: "time_parameters",
-    0x8C: "geographic_location",
-    0x8E: "multi_instance_association",
-    0x8F: "multi_cmd",
-    0x90: "energy_production",
-    0x91: "manufacturer_proprietary",
-    0x92: "screen_md",
-    0x93: "screen_attributes",
-    0x94: "simple_av_control",
-    0x9B: "association_command_configuration",
-    0x9C: "sensor_alarm",
-    0x9D: "silence_alarm",
-    0x9E: "sensor_configuration",
-    0xEF: "mark",
-    0xF0: "non_interoperable",
-}
-
-
-def cc_topic_name(cc: int) -> str:
-    """The command-class level of a named topic (`37` → `switch_binary`, `106` → `unknownClass_106`)."""
-    return _CC_TOPIC_NAMES.get(cc) or f"unknownClass_{cc}"
 
 
 class TopicStyle(Enum):

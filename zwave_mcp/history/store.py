@@ -37,6 +37,7 @@ from typing import Any
 
 from zwave_mcp.gateway.secrets import is_secret_value
 from zwave_mcp.history.latest import LatestValues
+from zwave_mcp.zwave.classes import CC
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +79,10 @@ def _is_code_key(key: str) -> bool:
     parts = key.split("-", 3)
     if len(parts) < 4 or not parts[1].isdigit():
         return False
-    prop = parts[3]
-    if parts[1] == "99":
+    cc, prop = int(parts[1]), parts[3]
+    if cc == CC.USER_CODE:
         return prop.startswith(("userCode", "adminCode"))
-    return is_secret_value(int(parts[1]), prop)
+    return is_secret_value(cc, prop)
 
 
 class StoreUnavailable(Exception):
@@ -272,7 +273,7 @@ class Store:
         (the picture never holds a code), so this finds something once at most."""
         w = self._writer
         candidates = w.execute(
-            "SELECT id, key FROM series WHERE kind='value' AND (key GLOB '*-99-*' OR key GLOB '*-131-*')"
+            f"SELECT id, key FROM series WHERE kind='value' AND (key GLOB '*-{CC.USER_CODE}-*' OR key GLOB '*-{CC.USER_CREDENTIAL}-*')"
         ).fetchall()
         doomed = [(sid,) for sid, key in candidates if _is_code_key(key)]
         if not doomed:

@@ -24,13 +24,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.simulator.host import arg, found_node
-from zwave_mcp.simulator.house import Node, value_key
+from zwave_mcp.simulator.house import Node
+from zwave_mcp.zwave.classes import CC
+from zwave_mcp.zwave.wire import value_key
 
 if TYPE_CHECKING:
     from zwave_mcp.simulator.admin_api import AdminHost
     from zwave_mcp.simulator.host import Respond, SimulatorHost
 
-USER_CODE = 99
 PIN_CODE = 1
 PASSWORD = 2
 # zwave-js's words for the errors it raises before sending (ZW0322: invalid argument), as recorded.
@@ -49,7 +50,7 @@ OK, ADD_REJECTED, MODIFY_REJECTED, DUPLICATE, WRONG_USER, NO_REPORT = 0, 1, 2, 3
 
 
 def is_user_code(node: Node) -> bool:
-    return any(v.get("commandClass") == USER_CODE for v in node.get("values", {}).values())
+    return any(v.get("commandClass") == CC.USER_CODE for v in node.get("values", {}).values())
 
 
 def supports(node: Node) -> bool:
@@ -74,7 +75,7 @@ def _slots(node: Node) -> list[int]:
     return sorted(
         int(v["propertyKey"])
         for v in node.get("values", {}).values()
-        if v.get("commandClass") == USER_CODE and v.get("property") == "userIdStatus"
+        if v.get("commandClass") == CC.USER_CODE and v.get("property") == "userIdStatus"
     )
 
 
@@ -102,7 +103,7 @@ def _user_code_caps(node: Node) -> dict[str, Any]:
 
 
 def _uc_value(node: Node, prop: str, slot: int) -> dict[str, Any] | None:
-    return node.get("values", {}).get(value_key(USER_CODE, 0, prop, slot))
+    return node.get("values", {}).get(value_key(CC.USER_CODE, 0, prop, slot))
 
 
 def _sync_user_code(node: Node) -> None:
@@ -397,7 +398,7 @@ def _delete_user(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 def _get_admin_code(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = _node(sim, args)
-    admin = node.get("values", {}).get(value_key(USER_CODE, 0, "adminCode"))
+    admin = node.get("values", {}).get(value_key(CC.USER_CODE, 0, "adminCode"))
 
     def done() -> None:
         sim.touch(node)

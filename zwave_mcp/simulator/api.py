@@ -19,7 +19,8 @@ from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
 from zwave_mcp.simulator.host import Respond, arg, found_node, js_undefined, node_arg
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.classes import CC
+from zwave_mcp.zwave.wire import value_key
 
 log = logging.getLogger(__name__)
 
@@ -134,15 +135,14 @@ def _write_multicast(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     devices.write_multicast(sim, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), lambda: respond())
 
 
-# zwave-js keeps a node's name and location as values of Node Naming and Location (CC 119): zwave-js-ui's
+# zwave-js keeps a node's name and location as values of Node Naming and Location: zwave-js-ui's
 # `setNodeName`/`setNodeLocation` set `zwaveNode.name`/`.location` when they differ, and the value event that
 # follows is all it publishes, as `_EVENTS/.../node/node_value_added` (the first time) or `node_value_updated`,
 # with the node summary already carrying the new name (capture 0, t≈163-165). No status or nodeinfo topic
-# (its `emitNodeUpdate` names only the changed property, not the status) and no value topic (CC 119 values are
+# (its `emitNodeUpdate` names only the changed property, not the status) and no value topic (these values are
 # left out of the node's values): see `ZwaveClient.ts` `setNodeName`, `_onNodeValueAdded`, `_updateValue`.
 # Checked on the real gateway (11.22.2, configs a/b/c): the same name again publishes nothing, and a room
 # cleared to "" is still a value zwave-js holds, so setting one later is `node_value_updated` from "".
-NAMING_CC = 119
 _NAMING_PROPERTY = {"name": "name", "loc": "location"}
 
 
@@ -163,7 +163,7 @@ def _named(field: str) -> Handler:
                 sim.hold_naming_value(node, field, new)
                 value = {
                     "commandClassName": "Node Naming and Location",
-                    "commandClass": NAMING_CC,
+                    "commandClass": CC.NODE_NAMING_AND_LOCATION,
                     "property": prop,
                     "newValue": new,
                     "propertyName": prop,

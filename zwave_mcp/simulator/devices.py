@@ -14,8 +14,9 @@ from typing import Any
 
 from zwave_mcp.simulator import access
 from zwave_mcp.simulator.host import SimulatorHost
-from zwave_mcp.simulator.house import sleeps, value_key
-from zwave_mcp.zwave.classes import ColorProps, DoorLockProps, SwitchProps
+from zwave_mcp.simulator.house import sleeps
+from zwave_mcp.zwave.classes import CC, ColorProps, DoorLockProps, SwitchProps
+from zwave_mcp.zwave.wire import value_key
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ Result = dict[str, Any]
 Done = Callable[[Result], None]
 
 # The captured house has Supervision exactly on the nodes whose writes go through these CCs.
-SUPERVISED_CCS = {38, 51, 98, 106}
+SUPERVISED_CCS = {CC.MULTILEVEL_SWITCH, CC.COLOR_SWITCH, CC.DOOR_LOCK, CC.WINDOW_COVERING}
 COLOR_KEYS = {"warmWhite": 0, "coldWhite": 1, "red": 2, "green": 3, "blue": 4}
 
 
@@ -102,14 +103,14 @@ def _send(
     t = sim.timing
     cc = value.get("commandClass")
     prop = value.get("property")
-    if cc == 38 and prop == SwitchProps.RESTORE and new is True:
+    if cc == CC.MULTILEVEL_SWITCH and prop == SwitchProps.RESTORE and new is True:
         # zwave-js sends Multilevel Switch Set 0xFF: the device ramps back to its last level.
         target = node.get("values", {}).get(value_key(cc, value.get("endpoint"), SwitchProps.TARGET))
         if target is not None:
             sim.radio.submit(t.write_working, lambda: _ramp(sim, node, target, 255, options, done))
             return
     if (
-        cc == access.USER_CODE
+        cc == CC.USER_CODE
         and prop in ("userCode", "userIdStatus")
         and isinstance(value.get("propertyKey"), int)
     ):
@@ -121,7 +122,7 @@ def _send(
 
         sim.radio.submit(t.write_supervised, user_code_set)
         return
-    if cc in (38, 106) and prop == SwitchProps.TARGET:
+    if cc in (CC.MULTILEVEL_SWITCH, CC.WINDOW_COVERING) and prop == SwitchProps.TARGET:
         sim.radio.submit(t.write_working, lambda: _ramp(sim, node, value, new, options, done))
     elif cc in SUPERVISED_CCS:
         sim.radio.submit(t.write_supervised, lambda: _apply(sim, node, value, new, 255, done))
@@ -149,9 +150,9 @@ def _apply(
     """Optimistic publishes together with the reply, then (unsupervised) the ~1.1 s re-poll."""
     cc, prop = value.get("commandClass"), value.get("property")
     sim.set_value(node, value, new)
-    if cc == 98 and prop == DoorLockProps.TARGET_MODE:
+    if cc == CC.DOOR_LOCK and prop == DoorLockProps.TARGET_MODE:
         _set_prop(sim, node, value, DoorLockProps.CURRENT_MODE, new)
-    elif cc == 51:
+    elif cc == CC.COLOR_SWITCH:
         _apply_color(sim, node, value, new)
     else:
         current = _current_of(node, value)
@@ -187,7 +188,7 @@ def _ramp(
     sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any, options: Any, done: Done
 ) -> None:
     t = sim.timing
-    blinds = value.get("commandClass") == 106
+    blinds = value.get("commandClass") == CC.WINDOW_COVERING
     seconds = _seconds(options)
     ramp = t.blinds_travel if blinds else t.dimmer_ramp
     if seconds is not None:
@@ -228,7 +229,7 @@ def _ramp(
 def _apply_color(sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any], new: Any) -> None:
     values = node.get("values", {})
     ep = value.get("endpoint") or 0
-    current_obj = values.get(value_key(51, ep, ColorProps.CURRENT))
+    current_obj = values.get(value_key(CC.COLOR_SWITCH, ep, ColorProps.CURRENT))
     colors: dict[str, int] = dict(current_obj.get("value") or {}) if current_obj else {}
     prop, key = value.get("property"), value.get("propertyKey")
     changes: dict[str, int] = {}
@@ -243,16 +244,16 @@ def _apply_color(sim: SimulatorHost, node: dict[str, Any], value: dict[str, Any]
             changes = {names[key]: int(new)}
     colors.update(changes)
     for name, number in COLOR_KEYS.items():
-        component = values.get(value_key(51, ep, ColorProps.CURRENT, number))
+        component = values.get(value_key(CC.COLOR_SWITCH, ep, ColorProps.CURRENT, number))
         if name in changes and component is not None:
             sim.set_value(node, component, changes[name])
     if current_obj is not None:
         sim.set_value(node, current_obj, colors)
     if prop != ColorProps.TARGET or key is not None:
-        target_obj = values.get(value_key(51, ep, ColorProps.TARGET))
+        target_obj = values.get(value_key(CC.COLOR_SWITCH, ep, ColorProps.TARGET))
         if target_obj is not None and changes:
             sim.set_value(node, target_obj, changes)
-    hex_value = values.get(value_key(51, ep, ColorProps.HEX))
+    hex_value = values.get(value_key(CC.COLOR_SWITCH, ep, ColorProps.HEX))
     if hex_value is not None and prop != ColorProps.HEX:
         rgb = "".join(f"{int(colors.get(c, 0)):02x}" for c in ("red", "green", "blue"))
         sim.set_value(node, hex_value, rgb)
@@ -287,7 +288,9 @@ def write_multicast(
             current = _current_of(node, value)
             sim.set_value(node, value, new)
             if current is not None:
-                sim.set_value(node, current, _level(new) if value.get("commandClass") == 38 else new)
+                sim.set_value(
+                    node, current, _level(new) if value.get("commandClass") == CC.MULTILEVEL_SWITCH else new
+                )
         done()
         for node, value in targets:
             awake = not sleeps(node) or node.get("status") == "Awake"
@@ -312,7 +315,7 @@ def _true_status(
         sim.touch(node)
         sim.set_value(node, current, current.get("value"))
 
-    if value.get("commandClass") == 38:
+    if value.get("commandClass") == CC.MULTILEVEL_SWITCH:
         seconds = _seconds(options)
         ramp = sim.timing.dimmer_ramp * (seconds / 2.0 if seconds is not None else 1.0)
         sim.scheduler.call_later(ramp, lambda: sim.radio.submit(sim.timing.report, report))

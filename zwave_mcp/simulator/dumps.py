@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from zwave_mcp.safetext import json_kind, read_int
+from zwave_mcp.zwave.classes import CC, BatteryProps, ThermostatProps
+from zwave_mcp.zwave.wire import value_key
 
 Node = dict[str, Any]
 
@@ -35,8 +37,6 @@ SECURITY_CLASS = {
     2: "S2_AccessControl",
     7: "S0_Legacy",
 }
-BATTERY_CC = 128
-NODE_NAMING_CC = 119  # zwave-js-ui keeps its values as the node's name and location, not as values
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 EXPECTED = (
@@ -160,7 +160,7 @@ def ui_node(raw: dict[str, Any]) -> Node:
             continue
         value = {k: v for k, v in value.items() if k != "newValue"}
         value["nodeId"] = node_id
-        key = value_key(value)
+        key = key_of(value)
         value["id"] = f"{node_id}-{key}"
         converted[key] = value
     node["values"] = converted
@@ -243,7 +243,9 @@ def server_node(state: dict[str, Any]) -> Node:
     levels = {
         str(v["endpoint"]): v["value"]
         for v in values.values()
-        if v["commandClass"] == BATTERY_CC and v["property"] == "level" and _is_number(v.get("value"))
+        if v["commandClass"] == CC.BATTERY
+        and v["property"] == BatteryProps.LEVEL
+        and _is_number(v.get("value"))
     }
     if levels:
         node["batteryLevels"] = levels
@@ -257,10 +259,10 @@ def _server_values(node_id: int, raw_values: Any) -> dict[str, Any]:
     parsed = [v for v in raw_values if isinstance(v, dict) and _valid_id_parts(v)]
     values: dict[str, Any] = {}
     for raw in parsed:
-        if raw["commandClass"] == NODE_NAMING_CC:
+        if raw["commandClass"] == CC.NODE_NAMING_AND_LOCATION:  # zwave-js-ui makes them the name and room
             continue
         value = _server_value(node_id, raw)
-        values[value_key(value)] = value
+        values[key_of(value)] = value
     # zwave-js-ui marks a "current" value and names its "target" (`_isCurrentValue`, `_findTargetValue`);
     # the targets are looked up by (class, endpoint, key), so a node of many values is not quadratic.
     targets: dict[tuple[Any, int, Any], dict[str, Any]] = {}
@@ -274,7 +276,7 @@ def _server_values(node_id: int, raw_values: Any) -> dict[str, Any]:
             value["isCurrentValue"] = True
             target = targets.get((value["commandClass"], value["endpoint"], value.get("propertyKey")))
             if target is not None:
-                value["targetValue"] = value_key(_ids_of(target))
+                value["targetValue"] = key_of(_ids_of(target))
     return values
 
 
@@ -307,7 +309,7 @@ def _server_value(node_id: int, raw: dict[str, Any]) -> dict[str, Any]:
         value["value"] = raw["value"]
     elif value_type == "duration":
         value["value"] = {"unit": "seconds"}  # zwave-js-ui's `new Duration(undefined, "seconds")`
-    value["id"] = f"{node_id}-{value_key(value)}"
+    value["id"] = f"{node_id}-{key_of(value)}"
     return value
 
 
@@ -388,7 +390,7 @@ def _name_and_location(state: dict[str, Any], raw_values: Any) -> tuple[str, str
     for raw in raw_values if isinstance(raw_values, list) else []:
         if (
             isinstance(raw, dict)
-            and raw.get("commandClass") == NODE_NAMING_CC
+            and raw.get("commandClass") == CC.NODE_NAMING_AND_LOCATION
             and isinstance(raw.get("value"), str)
         ):
             if raw.get("property") == "name" and not name:
@@ -446,11 +448,11 @@ def controller_node(node_id: int = CONTROLLER_ID) -> Node:
 
 
 # -- small helpers -------------------------------------------------------------------------------------------
-def value_key(value: dict[str, Any]) -> str:
-    """zwave-js-ui's value key (`_getValueID`): `"<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
-    base = f"{value['commandClass']}-{value.get('endpoint') or 0}-{value['property']}"
-    key = value.get("propertyKey")
-    return base if key is None else f"{base}-{key}"
+def key_of(value: dict[str, Any]) -> str:
+    """A value object's key in its node (`wire.value_key`)."""
+    return value_key(
+        value["commandClass"], value.get("endpoint"), value["property"], value.get("propertyKey")
+    )
 
 
 def _ids_of(raw: dict[str, Any]) -> dict[str, Any]:
@@ -467,8 +469,6 @@ def _ids_of(raw: dict[str, Any]) -> dict[str, Any]:
     return ids
 
 
-_SETPOINT_CC = 67
-_METER_CC = 50
 _METER_KEYED = frozenset({"value", "deltaTime", "previousValue"})
 
 
@@ -483,10 +483,10 @@ def _implied_key(raw: dict[str, Any]) -> int | None:
     specific = meta.get("ccSpecific") if isinstance(meta, dict) else None
     if not isinstance(specific, dict):
         return None
-    if raw.get("commandClass") == _SETPOINT_CC and raw.get("property") == "setpoint":
+    if raw.get("commandClass") == CC.THERMOSTAT_SETPOINT and raw.get("property") == ThermostatProps.SETPOINT:
         kind = specific.get("setpointType")
         return kind if _is_int(kind) else None
-    if raw.get("commandClass") == _METER_CC and raw.get("property") in _METER_KEYED:
+    if raw.get("commandClass") == CC.METER and raw.get("property") in _METER_KEYED:
         meter_type, scale, rate_type = (specific.get(k) for k in ("meterType", "scale", "rateType"))
         if isinstance(meter_type, int) and isinstance(scale, int) and isinstance(rate_type, int):
             return meter_type << 16 | scale << 8 | rate_type

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from zwave_mcp.simulator.dumps import CONTROLLER_ID, Node, load_house_file
+from zwave_mcp.zwave.classes import CC
+from zwave_mcp.zwave.wire import value_key
 
 BROADCAST_ID = 255
 # The captured house with the two keypad locks recorded later (the demo's house).
@@ -105,7 +107,9 @@ def renumbered(template: Node, node_id: int) -> Node:
 def _retarget(template: Node, node_id: int, name: str, loc: str) -> Node:
     node = renumbered(template, node_id)
     node.update(name=name, loc=loc)
-    product = node.get("values", {}).get("114-0-productId")  # Manufacturer Specific's report says it too
+    product = node.get("values", {}).get(
+        value_key(CC.MANUFACTURER_SPECIFIC, 0, "productId")
+    )  # it says it too
     if product is not None:
         product["value"] = node_id
     return node
@@ -160,9 +164,3 @@ def sleeps(node: Node) -> bool:
     many sirens; zwave-js gives `isFrequentListening` true or "250ms"/"1000ms") wake for a beam within a
     second, so zwave-js sends to them at once, as to listening ones (zwave-js's `canSleep`)."""
     return not node.get("isListening", True) and not node.get("isFrequentListening")
-
-
-def value_key(cc: Any, endpoint: Any, prop: Any, prop_key: Any = None) -> str:
-    """The key of a node's `values` dict: `"<cc>-<endpoint>-<property>[-<propertyKey>]"`."""
-    base = f"{cc}-{endpoint or 0}-{prop}"
-    return base if prop_key is None else f"{base}-{prop_key}"

@@ -21,10 +21,9 @@ from typing import Any
 
 from zwave_mcp.simulator import naming, payloads
 from zwave_mcp.simulator.host import SimulatorHost
-from zwave_mcp.simulator.house import value_key
+from zwave_mcp.zwave.classes import CC, DoorLockProps, NotificationProps
+from zwave_mcp.zwave.wire import value_key
 
-NOTIFICATION = 113
-DOOR_LOCK = 98
 # mock command → (Access Control event number, zwave-js eventLabel, Door Lock mode it leaves, or None)
 EVENTS: dict[str, tuple[int, str, int | None]] = {
     "manual_lock": (1, "Manual lock operation", 255),
@@ -51,11 +50,11 @@ def lock_event(
     sim.touch(node)
     values = node["values"]
     for prop in ("alarmType", "alarmLevel"):
-        value = values.get(value_key(NOTIFICATION, 0, prop))
+        value = values.get(value_key(CC.NOTIFICATION, 0, prop))
         if value is not None:
             sim.set_value(node, value, 0)
     if mode is not None:
-        current = values.get(value_key(DOOR_LOCK, 0, "currentMode"))
+        current = values.get(value_key(CC.DOOR_LOCK, 0, DoorLockProps.CURRENT_MODE))
         if current is not None:
             sim.set_value(node, current, mode)
     topic = notification_topic(sim, node, "Access Control", label)
@@ -64,14 +63,14 @@ def lock_event(
     args: dict[str, Any] = {"type": 6, "event": number, "label": "Access Control", "eventLabel": label}
     if parameters is not None:
         args["parameters"] = parameters
-    sim.event("node", "node_notification", [payloads.node_summary(node), NOTIFICATION, args])
+    sim.event("node", "node_notification", [payloads.node_summary(node), CC.NOTIFICATION, args])
 
 
 def lock_state(sim: SimulatorHost, node_id: int, which: str, state: str) -> None:
     """A lock state value: `which` "Lock state" ("jammed"/"idle") or "Keypad state" ("disabled"/"idle")."""
     node = sim.nodes[node_id]
     sim.touch(node)
-    value = node["values"].get(value_key(NOTIFICATION, 0, "Access Control", which))
+    value = node["values"].get(value_key(CC.NOTIFICATION, 0, NotificationProps.ACCESS_CONTROL, which))
     if value is None:
         raise KeyError(f"node {node_id} has no Access Control {which} value")
     sim.set_value(node, value, STATES[which][state])
@@ -81,7 +80,7 @@ def notification_topic(sim: SimulatorHost, node: dict[str, Any], label: str, eve
     """`Gateway.valueTopic` of zwave-js-ui's notification valueId (property = label, propertyKey = event
     label, no endpoint)."""
     fake = {
-        "commandClass": NOTIFICATION,
+        "commandClass": CC.NOTIFICATION,
         "endpoint": 0,
         "property": label,
         "propertyName": label,

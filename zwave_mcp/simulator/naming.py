@@ -1,4 +1,5 @@
-"""Topic names as zwave-js-ui 11.x builds them (emulated independently of `zwave_mcp.gateway`)."""
+"""Topic names as zwave-js-ui 11.x builds them (emulated independently of `zwave_mcp.gateway`; the command
+classes' names are the ground floor's, `zwave.classes.cc_topic_name`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 from typing import Any
 
 from zwave_mcp.simulator.settings import SimConfig
+from zwave_mcp.zwave.classes import cc_topic_name
 
 
 def restart_topic(config: SimConfig) -> str:
@@ -18,38 +20,6 @@ def lock_event_topic(config: SimConfig) -> str:
     "keypad_unlock", "user": 3}`, or `{"node": 12, "state": "jammed"}` (see `simulator/locks.py`)."""
     return f"{config.prefix}/_SIMULATOR/{config.name}/lock/set"
 
-
-# zwave-js-ui's own command-class table (api/lib/Constants.ts). Window Covering (106) is missing there,
-# which is why the captures show `unknownClass_106`.
-CC_NAMES: dict[int, str] = {
-    32: "basic",
-    37: "switch_binary",
-    38: "switch_multilevel",
-    39: "switch_all",
-    43: "scene_activation",
-    48: "sensor_binary",
-    49: "sensor_multilevel",
-    50: "meter",
-    51: "color",
-    64: "thermostat_mode",
-    66: "thermostat_operating_state",
-    67: "thermostat_setpoint",
-    68: "thermostat_fan_mode",
-    69: "thermostat_fan_state",
-    91: "central_scene",
-    94: "zwave_plus_info",
-    96: "multi_instance",
-    98: "door_lock",
-    99: "user_code",
-    102: "barrier_operator",
-    112: "configuration",
-    113: "notification",
-    114: "manufacturer_specific",
-    128: "battery",
-    132: "wake_up",
-    134: "version",
-    135: "indicator",
-}
 
 _DISALLOWED = re.compile(r"[^A-Za-z0-9\-_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]")
 
@@ -96,7 +66,7 @@ def value_suffix(value: dict[str, Any], config: SimConfig) -> list[str]:
     key = value.get("propertyKey")
     if config.topics == "named":
         levels = [
-            CC_NAMES.get(cc, f"unknownClass_{cc}"),
+            cc_topic_name(cc),
             f"endpoint_{endpoint}",
             sanitize(value.get("propertyName", value.get("property"))),
         ]

@@ -6,10 +6,11 @@ from typing import Any
 
 from zwave_mcp.simulator import payloads
 from zwave_mcp.simulator.house import Node, captured_house
+from zwave_mcp.zwave.classes import CC
 
 
 def config_values(node_id: int) -> dict[str, dict[str, Any]]:
-    """Configuration CC (112) values in zwave-js-ui's shape, as a device config file gives them."""
+    """Configuration CC values in zwave-js-ui's shape, as a device config file gives them."""
     params = [
         (1, "Motion sensitivity", 1, 10, 5, None, None),
         (2, "Motion clear delay", 5, 600, 30, "seconds", None),
@@ -18,9 +19,9 @@ def config_values(node_id: int) -> dict[str, dict[str, Any]]:
     values: dict[str, dict[str, Any]] = {}
     for number, label, low, high, default, unit, states in params:
         value: dict[str, Any] = {
-            "id": f"{node_id}-112-0-{number}",
+            "id": f"{node_id}-{CC.CONFIGURATION}-0-{number}",
             "nodeId": node_id,
-            "commandClass": 112,
+            "commandClass": CC.CONFIGURATION,
             "commandClassName": "Configuration",
             "endpoint": 0,
             "property": number,
@@ -47,7 +48,7 @@ def config_values(node_id: int) -> dict[str, dict[str, Any]]:
             value["unit"] = unit
         if states:
             value["states"] = states
-        values[f"112-0-{number}"] = value
+        values[f"{CC.CONFIGURATION}-0-{number}"] = value
     return values
 
 

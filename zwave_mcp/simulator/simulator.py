@@ -32,15 +32,24 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from zwave_mcp.simulator import api, devices, locks, naming, payloads
 from zwave_mcp.simulator.admin import Admin
-from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps, value_key
+from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
-from zwave_mcp.zwave.classes import SwitchProps
+from zwave_mcp.zwave.classes import CC, MeterProps, MultilevelSensorProps, SwitchProps
+from zwave_mcp.zwave.wire import value_key
 
 log = logging.getLogger(__name__)
 
 APP_VERSION = "11.22.2"
 RESTART_MODES = ("graceful", "crash")
+# The values the simulated house changes by itself: a sensor's temperature, a plug's watts, motion.
+_AIR_TEMPERATURE = value_key(CC.MULTILEVEL_SENSOR, 0, MultilevelSensorProps.AIR_TEMPERATURE)
+_ELECTRIC_WATTS = value_key(
+    CC.METER, 0, MeterProps.VALUE, 66049
+)  # key: electric (1 << 16), W (2 << 8), consumed (1)
+_SWITCH_STATE = value_key(CC.BINARY_SWITCH, 0, SwitchProps.CURRENT)
+_MOTION = value_key(CC.BINARY_SENSOR, 0, "Motion")
+_MOTION_STATUS = value_key(CC.NOTIFICATION, 0, "Home Security", "Motion sensor status")
 
 
 def rebase_times(nodes: list[Node], now_ms: int) -> None:
@@ -389,7 +398,7 @@ class Simulator:
             self.event("node", "node_sleep", [payloads.node_summary(node)])
 
     def _sensor_report(self, node: Node) -> None:
-        value = node.get("values", {}).get("49-0-Air temperature")
+        value = node.get("values", {}).get(_AIR_TEMPERATURE)
         if value is not None and isinstance(value.get("value"), int | float):
             self.set_value(node, value, round(float(value["value"]) + self._rng.choice((-0.1, 0.1)), 1))
 
@@ -567,10 +576,10 @@ class Simulator:
     def _meter_reports(self) -> None:
         with self._lock:
             for node in list(self.nodes.values()):
-                meter = node.get("values", {}).get("50-0-value-66049")
+                meter = node.get("values", {}).get(_ELECTRIC_WATTS)
                 if meter is None or node.get("status") == "Dead":
                     continue
-                switch = node.get("values", {}).get("37-0-currentValue")
+                switch = node.get("values", {}).get(_SWITCH_STATE)
                 watts = round(1200 + self._rng.uniform(-25, 25), 1) if switch and switch.get("value") else 0
                 self.touch(node)
                 self.set_value(node, meter, watts)
@@ -578,9 +587,7 @@ class Simulator:
     def _motion(self) -> None:
         with self._lock:
             moving = [
-                n
-                for n in self.nodes.values()
-                if "48-0-Motion" in n.get("values", {}) and n.get("status") != "Dead"
+                n for n in self.nodes.values() if _MOTION in n.get("values", {}) and n.get("status") != "Dead"
             ]
             for node in moving:
                 self._set_motion(node, True)
@@ -593,10 +600,10 @@ class Simulator:
         with self._lock:
             values = node.get("values", {})
             self.touch(node)
-            status = values.get("113-0-Home Security-Motion sensor status")
+            status = values.get(_MOTION_STATUS)
             if status is not None:
                 self.set_value(node, status, 8 if active else 0)
-            binary = values.get("48-0-Motion")
+            binary = values.get(_MOTION)
             if binary is not None:
                 self.set_value(node, binary, active)
 

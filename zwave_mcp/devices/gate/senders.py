@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from zwave_mcp.devices.gate.change import Change, Delivery, DeliveryStatus, Effect
 from zwave_mcp.gateway.access import (
     PIN_CODE,
-    USER_CODE_CC,
     LockUsers,
     credential_result_words,
     read_lock_users,
@@ -37,6 +36,7 @@ from zwave_mcp.gateway.api import (
     SetValueStatus,
     WriteResult,
 )
+from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.admin import AdminRequest
@@ -197,7 +197,7 @@ class ApiCall:
 
 # Command classes zwave-js updates optimistically for a multicast Set (Binary and Multilevel Switch), the
 # ones a group change sends as one frame; other values go one writeValue each.
-MULTICAST_CCS = frozenset({37, 38})
+MULTICAST_CCS = frozenset({CC.BINARY_SWITCH, CC.MULTILEVEL_SWITCH})
 
 
 def _multicast_key(effect: Effect) -> tuple[Any, ...] | None:
@@ -357,7 +357,7 @@ class LockUserCalls:
     def _value_id(self, prop: str, slot: int | None) -> dict[str, Any]:
         return {
             "nodeId": self.node_id,
-            "commandClass": USER_CODE_CC,
+            "commandClass": CC.USER_CODE,
             "endpoint": self.endpoint,
             "property": prop,
             "propertyKey": slot,
@@ -446,7 +446,7 @@ async def _user_code_reported(
     gateway: ZwaveGateway, sender: LockUserCalls, op: LockOp, timeout: float
 ) -> None:
     slot = op.slot if op.kind in ("add_user", "set_pin") else op.user_id
-    value_id = f"{sender.node_id}-{USER_CODE_CC}-{sender.endpoint}-userIdStatus-{slot}"
+    value_id = f"{sender.node_id}-{CC.USER_CODE}-{sender.endpoint}-userIdStatus-{slot}"
     if op.kind in ("add_user", "set_pin"):
         statuses: tuple[int, ...] = (1, 2)  # enabled or disabled: the code is in the slot
     elif op.kind == "set_user":
