@@ -18,13 +18,6 @@ from zwave_mcp.zwave.classes import CC
 
 PACKAGE = Path(__file__).resolve().parents[2] / "zwave_mcp"
 
-# Bare numbers the devices engineer removes in their restructuring of issue 41 (`control.py`'s Basic and
-# `describe.py`'s Binary Sensor). The lead empties this list after merging; nothing may be added to it.
-NOT_YET_MOVED = {
-    ("devices/control.py", 32),
-    ("devices/describe.py", 48),
-}
-
 _CC_WORDS = {"cc", "ccs", "commandclass", "commandclasses"}
 
 
@@ -169,17 +162,8 @@ def _found(package: Path) -> list[tuple[str, int, int]]:
 
 
 def test_no_command_class_number_outside_the_floor() -> None:
-    bare = [
-        f"{where}:{line}: {number}"
-        for where, line, number in _found(PACKAGE)
-        if (where, number) not in NOT_YET_MOVED
-    ]
+    bare = [f"{where}:{line}: {number}" for where, line, number in _found(PACKAGE)]
     assert bare == [], "write CC.<NAME> (zwave_mcp/zwave/classes.py) instead"
-
-
-def test_the_not_yet_moved_list_holds_only_what_is_still_there() -> None:
-    """The temporary list only shrinks: once a module says `CC.<NAME>`, its entry goes."""
-    assert {(where, number) for where, _, number in _found(PACKAGE)} >= NOT_YET_MOVED
 
 
 _CASES = {
