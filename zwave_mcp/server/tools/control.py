@@ -13,6 +13,7 @@ from zwave_mcp.policy.outcome import NOT_SENT, Outcome
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
+    VALUE_ARGUMENTS,
     ControlArgs,
     ControlResult,
     GroupControlArgs,
@@ -39,10 +40,6 @@ def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -
         return said  # nothing was sent and nothing will be: the state is not news
     note = after_change_note(device, action, confirmed=outcome is Outcome.CONFIRMED)
     return f"{said} {note}" if note else said
-
-
-# The arguments that carry the value of a change, for one device or a group alike.
-VALUE_ARGUMENTS: set[str] = {"level", "value", "setpoint", "mode", "color", "position"}
 
 
 def specs(app: App) -> list[ToolSpec]:
