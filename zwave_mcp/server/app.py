@@ -1,10 +1,15 @@
-"""`App`: everything a tool, resource or prompt needs, built once per server. The MCP surface modules
-(tools, resources, prompts, server) import it from here, so none of them imports another to get it."""
+"""`App`: everything a tool, resource or prompt needs, built once per server, and how their module-level
+functions are given it. The MCP surface modules (tools, resources, prompts, server) import it from here, so
+none of them imports another to get it."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
+from zwave_mcp.answers import ToolResult
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate import Gate, GateResult
 from zwave_mcp.devices.service import DeviceService
@@ -12,6 +17,7 @@ from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.history import History, build_history
 from zwave_mcp.policy import Policy
 from zwave_mcp.server.asking import QuestionSeal
+from zwave_mcp.server.executor import Handler
 
 
 @dataclass
@@ -42,6 +48,20 @@ def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
         questions=questions,
         history=history,
     )
+
+
+def bound(function: Callable[..., Any], *first: Any) -> partial[Any]:
+    """`function` given its first arguments (the app…), as the SDK registers it: it reads the name and
+    docstring of what it is given (a bare partial has neither) and the rest of the signature."""
+    given = partial(function, *first)
+    vars(given).update(__name__=function.__name__, __doc__=function.__doc__)
+    return given
+
+
+def unbound(function: Callable[..., Awaitable[ToolResult]]) -> Handler:
+    """A tool function in its family's `TOOLS`: it takes the app first (the admin tools also the network
+    care); `server.tools.tool_specs` binds it, so the executor calls it with `(args, ctx)`."""
+    return function
 
 
 def _record_outcomes(history: History, result: GateResult) -> None:
