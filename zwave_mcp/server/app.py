@@ -5,9 +5,9 @@ none of them imports another to get it."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.answers import ToolResult
 from zwave_mcp.config import Settings
@@ -19,6 +19,9 @@ from zwave_mcp.policy import Policy
 from zwave_mcp.server.asking import QuestionSeal
 from zwave_mcp.server.executor import Handler
 
+if TYPE_CHECKING:
+    from zwave_mcp.network.changes import NetworkCare
+
 
 @dataclass
 class App:
@@ -29,6 +32,9 @@ class App:
     devices: DeviceService
     questions: QuestionSeal  # signs the pending change a 2026-07-28 client carries between rounds
     history: History
+    # Network care, only with ZWAVE_MCP_ADMIN (its inclusion tracker follows the controller's events from
+    # the start): set by `build_app`, read only by the admin tools, which are listed only then.
+    care: NetworkCare = field(init=False)
 
 
 def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
@@ -39,15 +45,14 @@ def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
     questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
     history = build_history(settings, devices, gateway.inventory, lambda: gateway.info)
     gate.add_listener(lambda result: _record_outcomes(history, result))
-    return App(
-        settings=settings,
-        gateway=gateway,
-        policy=policy,
-        gate=gate,
-        devices=devices,
-        questions=questions,
-        history=history,
-    )
+    app = App(settings, gateway, policy, gate, devices, questions, history)
+    if settings.admin:
+        from zwave_mcp.gateway.admin import NetworkAdmin
+        from zwave_mcp.network.changes import NetworkCare
+        from zwave_mcp.network.jobs import Jobs
+
+        app.care = NetworkCare(gate, policy, NetworkAdmin(gateway), Jobs(), settings.tool_timeout)
+    return app
 
 
 def bound(function: Callable[..., Any], *first: Any) -> partial[Any]:
@@ -59,8 +64,8 @@ def bound(function: Callable[..., Any], *first: Any) -> partial[Any]:
 
 
 def unbound(function: Callable[..., Awaitable[ToolResult]]) -> Handler:
-    """A tool function in its family's `TOOLS`: it takes the app first (the admin tools also the network
-    care); `server.tools.tool_specs` binds it, so the executor calls it with `(args, ctx)`."""
+    """A tool function in its family's `TOOLS`: it takes the app first; `server.tools.tool_specs` binds it,
+    so the executor calls it with `(args, ctx)`."""
     return function
 
 

@@ -1,5 +1,6 @@
-"""The public tools. Each family's module holds one function per tool and lists them in `TOOLS`; `PUBLIC`
-gathers the families in the order `tools/list` shows them, and `tool_specs(app)` binds them to the app."""
+"""The tools. Each family's module holds one function per tool and lists them in `TOOLS`; `PUBLIC` gathers
+the families in the order `tools/list` shows them, `admin_tools()` the network-care ones, and
+`tool_specs(app)` binds them: a new tool is one function and one entry in its family's `TOOLS`."""
 
 from __future__ import annotations
 
@@ -18,11 +19,16 @@ from zwave_mcp.server.tools.scenes import TOOLS as SCENES
 PUBLIC: list[ToolSpec] = [*DEVICES, *CONTROL, *HEALTH, *SCENES, *EVENTS, *HISTORY, *LOCKS]
 
 
-def tool_specs(app: App) -> list[ToolSpec]:
-    """Every tool the server lists, its function given the app: the executor calls it with `(args, ctx)`."""
-    specs = [replace(spec, handler=bound(spec.handler, app)) for spec in PUBLIC]
-    if app.settings.admin:  # network care: not even listed unless asked for (ZWAVE_MCP_ADMIN)
-        from zwave_mcp.server.tools.admin import specs as admin_specs
+def admin_tools() -> list[ToolSpec]:
+    """The network-care tools (ZWAVE_MCP_ADMIN), imported only when asked for (their models take ~80 ms to
+    build, a tenth of the server's start)."""
+    from zwave_mcp.server.tools.admin import TOOLS as ADMIN
+    from zwave_mcp.server.tools.admin_inclusion import TOOLS as INCLUSION
 
-        specs += admin_specs(app)
-    return specs
+    return [*ADMIN, *INCLUSION]
+
+
+def tool_specs(app: App) -> list[ToolSpec]:
+    """Every tool the server lists, its function given the app: the executor calls each with `(args, ctx)`."""
+    admin = admin_tools() if app.settings.admin else []  # network care: not even listed unless asked for
+    return [replace(spec, handler=bound(spec.handler, app)) for spec in [*PUBLIC, *admin]]
