@@ -22,7 +22,7 @@ from mcp import Client, StdioServerParameters
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.integration.mcp_harness import call, wait_for_answer
-from zwave_mcp.server.resources import DEVICES_URI, device_uri
+from zwave_mcp.server.resource_updates import DEVICES_URI, device_uri
 from zwave_mcp.simulator import Simulator, naming
 from zwave_mcp.simulator.house import load_house
 

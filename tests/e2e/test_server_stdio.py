@@ -16,28 +16,14 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from tests.integration.mcp_harness import call, sim_value, wait_for_answer
+from zwave_mcp.server.tools import PUBLIC
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 
 SERVER = [sys.executable, "-m", "zwave_mcp"]
-TOOLS = {
-    "list_zwave_devices",
-    "verify_device",
-    "get_device_state",
-    "get_device_sensor_data",
-    "control_zwave_device",
-    "control_zwave_group",
-    "check_zwave_health",
-    "list_zwave_scenes",
-    "activate_zwave_scene",
-    "get_recent_events",
-    "get_device_history",
-    "get_last_event",
-    "get_energy_usage",
-    "get_battery_report",
-    "manage_lock_users",
-}
+# Every public tool, as the registry lists them (CHECK_SCRIPT below must call each one).
+TOOLS = {spec.name for spec in PUBLIC}
 
 
 @pytest.fixture

@@ -28,35 +28,16 @@ from tests.integration.mcp_harness import (
     wait_for_answer,
     wait_writes,
 )
+from zwave_mcp.server.tools import admin_tools
 from zwave_mcp.simulator import SimConfig, Simulator
 from zwave_mcp.simulator.admin import NewDevice, make_qr
 from zwave_mcp.simulator.samples import house_with_config
 
 pytestmark = pytest.mark.integration
 
-ADMIN_TOOLS = {
-    "get_zwave_node_details",
-    "list_zwave_config_parameters",
-    "set_zwave_config_parameter",
-    "rename_zwave_device",
-    "run_zwave_maintenance",
-    "get_zwave_job",
-    "cancel_zwave_job",
-    "start_zwave_inclusion",
-    "get_zwave_inclusion_status",
-    "answer_zwave_inclusion",
-    "stop_zwave_inclusion",
-    "start_zwave_exclusion",
-    "provision_zwave_device",
-    "remove_failed_zwave_node",
-    "replace_failed_zwave_node",
-}
-READ_TOOLS = {
-    "get_zwave_node_details",
-    "list_zwave_config_parameters",
-    "get_zwave_job",
-    "get_zwave_inclusion_status",
-}
+ADMIN_TOOLS = {spec.name for spec in admin_tools()}
+# The ones a read-only server still lists: those whose annotations say they only read.
+READ_TOOLS = {spec.name for spec in admin_tools() if spec.annotations and spec.annotations.read_only_hint}
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from tests.integration.mcp_harness import DEVICES, call, connected, eventually, 
 from zwave_mcp.devices import build, describe
 from zwave_mcp.devices.discovery import Found
 from zwave_mcp.gateway.model import ZNode
-from zwave_mcp.server.resources import DEVICES_URI, device_uri
+from zwave_mcp.server.resource_updates import DEVICES_URI, device_uri
 from zwave_mcp.simulator import Simulator
 from zwave_mcp.simulator.dumps import load_house_file
 from zwave_mcp.simulator.house import captured_house

@@ -14,7 +14,7 @@ from mcp.shared.exceptions import MCPError
 from tests.integration.mcp_harness import settings_for, wait_until_healthy
 from zwave_mcp.config import Settings
 from zwave_mcp.server.build import build_server
-from zwave_mcp.server.resources import DEVICES_URI, HEALTH_URI, device_uri
+from zwave_mcp.server.resource_updates import DEVICES_URI, HEALTH_URI, device_uri
 
 
 async def read_json(client: Client, uri: str) -> Any:

@@ -25,8 +25,7 @@ from mcp_types import ResourceUpdatedNotification
 from tests.integration.mcp_harness import settings_for, wait_until_healthy
 from zwave_mcp.server.build import build_server
 from zwave_mcp.server.compat import lowlevel_server
-from zwave_mcp.server.resource_updates import DEVICE_MIN_INTERVAL_S
-from zwave_mcp.server.resources import DEVICES_URI, HEALTH_URI, device_uri
+from zwave_mcp.server.resource_updates import DEVICE_MIN_INTERVAL_S, DEVICES_URI, HEALTH_URI, device_uri
 from zwave_mcp.simulator import Simulator
 from zwave_mcp.zwave.wire import value_key
 

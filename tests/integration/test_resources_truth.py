@@ -10,7 +10,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from tests.integration.mcp_harness import call, connected, settings_for
-from zwave_mcp.server.resources import DEVICES_URI, device_uri
+from zwave_mcp.server.resource_updates import DEVICES_URI, device_uri
 
 pytestmark = pytest.mark.integration
 

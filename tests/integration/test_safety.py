@@ -34,12 +34,13 @@ from tests.integration.mcp_harness import (
 )
 from tests.integration.test_tools import HOUSE, create_scene
 from zwave_mcp.gateway.api import CORRELATION_KEY
+from zwave_mcp.server.tools import PUBLIC
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
 pytestmark = pytest.mark.integration
 
 C = "control_zwave_device"
-MUTATING_TOOLS = ("control_zwave_device", "activate_zwave_scene")
+MUTATING_TOOLS = {spec.name for spec in PUBLIC if spec.mutating}
 READ_ONLY_REFUSAL = (
     "{tool} is disabled: zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), so nothing can be switched "
     "or set. Reading devices still works."

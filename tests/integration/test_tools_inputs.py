@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import MessageCollector
 from tests.integration.mcp_harness import api_topic, call, connected, settings_for, wait_writes
+from zwave_mcp.server.tools import PUBLIC
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
 pytestmark = pytest.mark.integration
@@ -27,11 +28,7 @@ ALIASES = (
     "temperature, set setpoint, setpoint, mode, color, colour, set colour, speed, fan speed, set fan speed, tilt, "
     "slats, set slats, tone, sound, play tone, volume, fan mode, thermostat fan, set thermostat fan"
 )
-TOOLS = (
-    "activate_zwave_scene, check_zwave_health, control_zwave_device, control_zwave_group, get_battery_report, "
-    "get_device_history, get_device_sensor_data, get_device_state, get_energy_usage, get_last_event, "
-    "get_recent_events, list_zwave_devices, list_zwave_scenes, manage_lock_users, verify_device"
-)
+TOOLS = ", ".join(sorted(spec.name for spec in PUBLIC))  # as the unknown-tool message lists them
 CAPABILITIES = (
     "switch, dimmer, color, cover, fan, valve, siren, lock, thermostat, sensor, binary_sensor, notification, "
     "meter, button, battery"

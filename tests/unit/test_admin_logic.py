@@ -141,7 +141,7 @@ def test_an_inclusion_with_less_security_than_asked_is_a_downgrade(
 
 
 def test_a_grant_question_lists_three_classes_as_spoken() -> None:
-    from zwave_mcp.server.tools.admin_inclusion import grant_question
+    from zwave_mcp.network.inclusion import grant_question
 
     asked = ga.InclusionProgress(phase=ga.READY, node_id=9, requested_classes=[2, 1, 0])
     assert grant_question(asked) == (

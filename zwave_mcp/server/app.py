@@ -1,10 +1,15 @@
-"""`App`: everything a tool, resource or prompt needs, built once per server. The MCP surface modules
-(tools, resources, prompts, server) import it from here, so none of them imports another to get it."""
+"""`App`: everything a tool, resource or prompt needs, built once per server, and how their module-level
+functions are given it. The MCP surface modules (tools, resources, prompts, server) import it from here, so
+none of them imports another to get it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.answers import ToolResult
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate import Gate, GateResult
 from zwave_mcp.devices.service import DeviceService
@@ -12,6 +17,10 @@ from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.history import History, build_history
 from zwave_mcp.policy import Policy
 from zwave_mcp.server.asking import QuestionSeal
+from zwave_mcp.server.executor import Handler
+
+if TYPE_CHECKING:
+    from zwave_mcp.network.changes import NetworkCare
 
 
 @dataclass
@@ -23,6 +32,9 @@ class App:
     devices: DeviceService
     questions: QuestionSeal  # signs the pending change a 2026-07-28 client carries between rounds
     history: History
+    # Network care, only with ZWAVE_MCP_ADMIN (its inclusion tracker follows the controller's events from
+    # the start): set by `build_app`, read only by the admin tools, which are listed only then.
+    care: NetworkCare = field(init=False)
 
 
 def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
@@ -33,15 +45,28 @@ def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
     questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
     history = build_history(settings, devices, gateway.inventory, lambda: gateway.info)
     gate.add_listener(lambda result: _record_outcomes(history, result))
-    return App(
-        settings=settings,
-        gateway=gateway,
-        policy=policy,
-        gate=gate,
-        devices=devices,
-        questions=questions,
-        history=history,
-    )
+    app = App(settings, gateway, policy, gate, devices, questions, history)
+    if settings.admin:
+        from zwave_mcp.gateway.admin import NetworkAdmin
+        from zwave_mcp.network.changes import NetworkCare
+        from zwave_mcp.network.jobs import Jobs
+
+        app.care = NetworkCare(gate, policy, NetworkAdmin(gateway), Jobs(), settings.tool_timeout)
+    return app
+
+
+def bound(function: Callable[..., Any], *first: Any) -> partial[Any]:
+    """`function` given its first arguments (the app…), as the SDK registers it: it reads the name and
+    docstring of what it is given (a bare partial has neither) and the rest of the signature."""
+    given = partial(function, *first)
+    vars(given).update(__name__=function.__name__, __doc__=function.__doc__)
+    return given
+
+
+def unbound(function: Callable[..., Awaitable[ToolResult]]) -> Handler:
+    """A tool function in its family's `TOOLS`: it takes the app first; `server.tools.tool_specs` binds it,
+    so the executor calls it with `(args, ctx)`."""
+    return function
 
 
 def _record_outcomes(history: History, result: GateResult) -> None:

@@ -18,10 +18,10 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
 from zwave_mcp.config import Settings
-from zwave_mcp.server.app import build_app
+from zwave_mcp.server.app import bound, build_app
 from zwave_mcp.server.client_log import ClientLog
 from zwave_mcp.server.compat import mcp_server
-from zwave_mcp.server.completions import register_completions
+from zwave_mcp.server.completions import complete
 from zwave_mcp.server.executor import ToolExecutor
 from zwave_mcp.server.prompts import register_prompts
 from zwave_mcp.server.resource_updates import CountingBus
@@ -80,7 +80,7 @@ class ZwaveServer:
             self.executor.register(self.server, spec)
         self.updates = register_resources(self.server, app, self.bus)
         register_prompts(self.server, app)
-        register_completions(self.server, app)
+        self.server.completion()(bound(complete, app))
 
     @asynccontextmanager
     async def _lifespan(self, _server: MCPServer[ZwaveServer]) -> AsyncIterator[ZwaveServer]:

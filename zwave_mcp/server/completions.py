@@ -12,9 +12,8 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import (
     Completion,
     CompletionArgument,
@@ -72,40 +71,42 @@ def device_names(devices: list[Device]) -> dict[str, str]:
     }
 
 
-def register_completions(server: MCPServer[Any], app: App) -> None:
-    async def scene_labels() -> list[str]:
-        if await app.gateway.settled_reason() is not None:
-            return []
-        try:
-            raw = await app.gateway.get_scenes(timeout=SCENES_TIMEOUT_S)
-        except GatewayError as exc:
-            log.info("no scenes to complete", extra={"why": str(exc)})
-            return []
-        return [scene.label for scene in scenes_from(raw, app.devices.visible_value)]
+async def _scene_labels(app: App) -> list[str]:
+    if await app.gateway.settled_reason() is not None:
+        return []
+    try:
+        raw = await app.gateway.get_scenes(timeout=SCENES_TIMEOUT_S)
+    except GatewayError as exc:
+        log.info("no scenes to complete", extra={"why": str(exc)})
+        return []
+    return [scene.label for scene in scenes_from(raw, app.devices.visible_value)]
 
-    async def values_for(kind: str, typed: str) -> list[str]:
-        if kind == "scene":
-            return rank(await scene_labels(), typed)
-        await app.gateway.settle()  # just after start: the first load, not an empty list
-        devices = app.devices.devices()
-        if kind == "device":
-            names = device_names(devices)
-            return rank(names, typed, also=names)
-        if kind == "room":
-            return rank([d.location for d in devices if d.location], typed)
-        return rank([d.key for d in devices], typed, also={d.key: f"{d.name} {d.location}" for d in devices})
 
-    @server.completion()
-    async def complete(
-        ref: PromptReference | ResourceTemplateReference,
-        argument: CompletionArgument,
-        _context: CompletionContext | None,
-    ) -> Completion | None:
-        if isinstance(ref, ResourceTemplateReference):
-            kind = "key" if ref.uri == DEVICE_TEMPLATE and argument.name == "key" else None
-        else:
-            kind = PROMPT_ARGUMENTS.get((ref.name, argument.name))
-        if kind is None:
-            return None
-        values = await values_for(kind, argument.value[:200])
-        return Completion(values=values[:MAX_VALUES], total=len(values), has_more=len(values) > MAX_VALUES)
+async def _values_for(app: App, kind: str, typed: str) -> list[str]:
+    if kind == "scene":
+        return rank(await _scene_labels(app), typed)
+    await app.gateway.settle()  # just after start: the first load, not an empty list
+    devices = app.devices.devices()
+    if kind == "device":
+        names = device_names(devices)
+        return rank(names, typed, also=names)
+    if kind == "room":
+        return rank([d.location for d in devices if d.location], typed)
+    return rank([d.key for d in devices], typed, also={d.key: f"{d.name} {d.location}" for d in devices})
+
+
+async def complete(
+    app: App,
+    ref: PromptReference | ResourceTemplateReference,
+    argument: CompletionArgument,
+    _context: CompletionContext | None,
+) -> Completion | None:
+    """The `completion/complete` handler (build.py registers it, given the app)."""
+    if isinstance(ref, ResourceTemplateReference):
+        kind = "key" if ref.uri == DEVICE_TEMPLATE and argument.name == "key" else None
+    else:
+        kind = PROMPT_ARGUMENTS.get((ref.name, argument.name))
+    if kind is None:
+        return None
+    values = await _values_for(app, kind, argument.value[:200])
+    return Completion(values=values[:MAX_VALUES], total=len(values), has_more=len(values) > MAX_VALUES)

@@ -1,19 +1,24 @@
 """MCP resources: the inventory, one device, its last 24 hours of history, and health, as JSON documents,
 with change subscriptions.
 
-`register_resources` adds the resources and the 2025-era `resources/subscribe` handlers, and wires
-the inventory to `ResourceUpdates` (see `resource_updates.py`), which notifies both kinds of subscriber.
+Each resource is a module-level function that takes the app first, listed in `RESOURCES`;
+`register_resources` adds them and the 2025-era `resources/subscribe` handlers, and wires the inventory to
+`ResourceUpdates` (see `resource_updates.py`), which notifies both kinds of subscriber.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp_types import SubscribeRequestParams, UnsubscribeRequestParams
 
+from zwave_mcp.errors import UserError
+from zwave_mcp.history.periods import parse_period
 from zwave_mcp.safetext import json_text
+from zwave_mcp.server.app import App, bound
 from zwave_mcp.server.compat import lowlevel_server
 from zwave_mcp.server.resource_updates import (
     DEVICE_URI_PREFIX,
@@ -21,107 +26,112 @@ from zwave_mcp.server.resource_updates import (
     HEALTH_URI,
     CountingBus,
     ResourceUpdates,
-    device_uri,
 )
+from zwave_mcp.server.tools.present import summarize
 
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
 
-__all__ = ["DEVICES_URI", "HEALTH_URI", "device_uri", "register_resources"]
+async def _require_service(app: App) -> None:
+    """Fail the read the way the tools fail their calls: an empty or stale list would be a lie."""
+    reason = await app.gateway.settled_reason()  # at start-up, wait (bounded) for the first load
+    if reason is not None:
+        # ResourceError's text reaches the client; any other exception would reach it as a bare "error".
+        raise ResourceError(f"Z-Wave service unavailable: {reason}")
+
+
+async def devices(app: App) -> str:
+    await _require_service(app)
+    return json_text([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
+
+
+async def device(app: App, key: str) -> str:
+    await _require_service(app)
+    found = app.devices.index.get(key)
+    if found is None:
+        raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
+    values = {
+        v.value_id: {"label": v.label, "value": v.value, "unit": v.unit, "lastUpdate": v.last_update_ms}
+        for v in found.all_values()
+    }
+    return json_text({"device": summarize(found).model_dump(mode="json"), "values": values})
+
+
+async def device_history(app: App, key: str) -> str:
+    await app.gateway.settle()
+    found = app.devices.index.get(key)  # hidden devices are not in the index
+    if found is None:
+        raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
+    service = app.history.service
+    try:
+        result = await service.history_of(
+            [found], found.name, parse_period("last 24 hours", service.now()), 500
+        )
+    except UserError as exc:
+        raise ResourceError(exc.message) from None
+    return result.model_dump_json()
+
+
+async def health(app: App) -> str:
+    await app.gateway.settle()  # at start-up, the first load (bounded), as the devices resource does
+    report = app.devices.health()
+    return json_text(
+        {
+            "ok": report.ok,
+            "problem": report.problem,
+            "broker": {
+                "connected": report.broker_connected,
+                "address": report.broker_address,
+                "mqttVersion": report.broker_protocol,
+            },
+            "zwaveJsUi": report.zwave_js_ui_state,
+            "driverReady": report.driver_ready,
+            "nodes": report.nodes_by_status,
+            "lastMessageAgeSeconds": report.last_message_age_s,
+            "policyEntriesMatchingNoDevice": app.devices.unmatched_entries(),
+        }
+    )
+
+
+# Each resource (or template) as `resources/list` shows it (uri, name, title, description), and its reader.
+RESOURCES: list[tuple[str, str, str, str, Callable[..., Awaitable[str]]]] = [
+    (
+        DEVICES_URI,
+        "devices",
+        "Z-Wave devices",
+        "Every device with its key, room, type, state and status. Subscribe to hear of changes.",
+        devices,
+    ),
+    (
+        DEVICE_URI_PREFIX + "{key}",
+        "device",
+        "One Z-Wave device",
+        "One device (key from zwave://devices, e.g. 3 or 11.2) with every value it reports.",
+        device,
+    ),
+    (
+        DEVICE_URI_PREFIX + "{key}/history",
+        "device-history",
+        "One Z-Wave device's last 24 hours",
+        "What one device (key from zwave://devices) reported and was told in the last 24 hours, "
+        "from the history store.",
+        device_history,
+    ),
+    (
+        HEALTH_URI,
+        "health",
+        "Z-Wave health",
+        "Broker, zwave-js-ui and driver state, and node counts by status.",
+        health,
+    ),
+]
 
 
 def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> ResourceUpdates:
     """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
-    from zwave_mcp.server.tools.present import summarize
-
-    async def _require_service() -> None:
-        """Fail the read the way the tools fail their calls: an empty or stale list would be a lie."""
-        reason = await app.gateway.settled_reason()  # at start-up, wait (bounded) for the first load
-        if reason is not None:
-            # ResourceError's text reaches the client; any other exception would reach it as a bare "error".
-            raise ResourceError(f"Z-Wave service unavailable: {reason}")
-
-    @server.resource(
-        DEVICES_URI,
-        name="devices",
-        title="Z-Wave devices",
-        description="Every device with its key, room, type, state and status. Subscribe to hear of changes.",
-        mime_type="application/json",
-    )
-    async def devices() -> str:
-        await _require_service()
-        return json_text([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
-
-    @server.resource(
-        DEVICE_URI_PREFIX + "{key}",
-        name="device",
-        title="One Z-Wave device",
-        description="One device (key from zwave://devices, e.g. 3 or 11.2) with every value it reports.",
-        mime_type="application/json",
-    )
-    async def device(key: str) -> str:
-        await _require_service()
-        found = app.devices.index.get(key)
-        if found is None:
-            raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
-        values = {
-            v.value_id: {"label": v.label, "value": v.value, "unit": v.unit, "lastUpdate": v.last_update_ms}
-            for v in found.all_values()
-        }
-        return json_text({"device": summarize(found).model_dump(mode="json"), "values": values})
-
-    @server.resource(
-        DEVICE_URI_PREFIX + "{key}/history",
-        name="device-history",
-        title="One Z-Wave device's last 24 hours",
-        description="What one device (key from zwave://devices) reported and was told in the last 24 hours, "
-        "from the history store.",
-        mime_type="application/json",
-    )
-    async def device_history(key: str) -> str:
-        from zwave_mcp.errors import UserError
-        from zwave_mcp.history.periods import parse_period
-
-        await app.gateway.settle()
-        found = app.devices.index.get(key)  # hidden devices are not in the index
-        if found is None:
-            raise ResourceNotFoundError(f"No device with key '{key[:40]}'; zwave://devices lists the keys.")
-        service = app.history.service
-        try:
-            result = await service.history_of(
-                [found], found.name, parse_period("last 24 hours", service.now()), 500
-            )
-        except UserError as exc:
-            raise ResourceError(exc.message) from None
-        return result.model_dump_json()
-
-    @server.resource(
-        HEALTH_URI,
-        name="health",
-        title="Z-Wave health",
-        description="Broker, zwave-js-ui and driver state, and node counts by status.",
-        mime_type="application/json",
-    )
-    async def health() -> str:
-        await app.gateway.settle()  # at start-up, the first load (bounded), as the devices resource does
-        report = app.devices.health()
-        return json_text(
-            {
-                "ok": report.ok,
-                "problem": report.problem,
-                "broker": {
-                    "connected": report.broker_connected,
-                    "address": report.broker_address,
-                    "mqttVersion": report.broker_protocol,
-                },
-                "zwaveJsUi": report.zwave_js_ui_state,
-                "driverReady": report.driver_ready,
-                "nodes": report.nodes_by_status,
-                "lastMessageAgeSeconds": report.last_message_age_s,
-                "policyEntriesMatchingNoDevice": app.devices.unmatched_entries(),
-            }
+    for uri, name, title, description, read in RESOURCES:
+        add = server.resource(
+            uri, name=name, title=title, description=description, mime_type="application/json"
         )
-
+        add(bound(read, app))
     updates = ResourceUpdates(bus, app.devices.devices)
     app.gateway.inventory.add_listener(updates.on_change)
     # MCPServer has no decorator for these 2025-era methods; the low-level server takes any handler, and

@@ -1,35 +1,34 @@
-"""The public tools. Each family lives in its own module; `tool_specs(app)` gathers them for the server."""
+"""The tools. Each family's module holds one function per tool and lists them in `TOOLS`; `PUBLIC` gathers
+the families in the order `tools/list` shows them, `admin_tools()` the network-care ones, and
+`tool_specs(app)` binds them: a new tool is one function and one entry in its family's `TOOLS`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
+from zwave_mcp.server.app import App, bound
 from zwave_mcp.server.executor import ToolSpec
+from zwave_mcp.server.tools.control import TOOLS as CONTROL
+from zwave_mcp.server.tools.devices import TOOLS as DEVICES
+from zwave_mcp.server.tools.events import TOOLS as EVENTS
+from zwave_mcp.server.tools.health import TOOLS as HEALTH
+from zwave_mcp.server.tools.history import TOOLS as HISTORY
+from zwave_mcp.server.tools.locks import TOOLS as LOCKS
+from zwave_mcp.server.tools.scenes import TOOLS as SCENES
 
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
+PUBLIC: list[ToolSpec] = [*DEVICES, *CONTROL, *HEALTH, *SCENES, *EVENTS, *HISTORY, *LOCKS]
+
+
+def admin_tools() -> list[ToolSpec]:
+    """The network-care tools (ZWAVE_MCP_ADMIN), imported only when asked for (their models take ~80 ms to
+    build, a tenth of the server's start)."""
+    from zwave_mcp.server.tools.admin import TOOLS as ADMIN
+    from zwave_mcp.server.tools.admin_inclusion import TOOLS as INCLUSION
+
+    return [*ADMIN, *INCLUSION]
 
 
 def tool_specs(app: App) -> list[ToolSpec]:
-    from zwave_mcp.server.tools.control import specs as control_specs
-    from zwave_mcp.server.tools.devices import specs as device_specs
-    from zwave_mcp.server.tools.events import specs as event_specs
-    from zwave_mcp.server.tools.health import specs as health_specs
-    from zwave_mcp.server.tools.history import specs as history_specs
-    from zwave_mcp.server.tools.locks import specs as lock_specs
-    from zwave_mcp.server.tools.scenes import specs as scene_specs
-
-    specs = [
-        *device_specs(app),
-        *control_specs(app),
-        *health_specs(app),
-        *scene_specs(app),
-        *event_specs(app),
-        *history_specs(app),
-        *lock_specs(app),
-    ]
-    if app.settings.admin:  # network care: not even listed unless asked for (ZWAVE_MCP_ADMIN)
-        from zwave_mcp.server.tools.admin import specs as admin_specs
-
-        specs += admin_specs(app)
-    return specs
+    """Every tool the server lists, its function given the app: the executor calls each with `(args, ctx)`."""
+    admin = admin_tools() if app.settings.admin else []  # network care: not even listed unless asked for
+    return [replace(spec, handler=bound(spec.handler, app)) for spec in [*PUBLIC, *admin]]

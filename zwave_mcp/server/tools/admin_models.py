@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from zwave_mcp.answers import AnyJson, ToolResult
+from zwave_mcp.network.changes import Carried
 from zwave_mcp.network.models import ConfigParameter, JobInfo
-from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer, ToolArgs
+from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer, ToolArgs, gate_answer
 
 TOKEN = Field(
     None,
@@ -137,6 +138,16 @@ class ChangeResult(GateAnswer):
         default=None,
         description="Every device the change reaches: a change to a node reaches all of its devices",
     )
+
+
+def change_fields(carried: Carried) -> dict[str, Any]:
+    """The `ChangeResult` fields of a change that was not (yet) sent: asked, declined or a dry run."""
+    return {
+        "summary": carried.sentence,
+        "outcome": str(carried.outcome),
+        "devices": carried.touched_names,
+        **gate_answer(carried.gate),
+    }
 
 
 class ConfigWriteResult(ChangeResult):

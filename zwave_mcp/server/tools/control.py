@@ -1,4 +1,5 @@
-"""control_zwave_device: act on a device, with confirmation for sensitive actions, and report what it did."""
+"""control_zwave_device and control_zwave_group: act on a device or a group, with confirmation for sensitive
+actions, and report what each device did."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from mcp_types import ToolAnnotations
 from zwave_mcp.devices.describe import after_change_note
 from zwave_mcp.devices.group_control import group_sentence
 from zwave_mcp.policy.outcome import NOT_SENT, Outcome
+from zwave_mcp.server.app import App, unbound
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
+    VALUE_ARGUMENTS,
     ControlArgs,
     ControlResult,
     GroupControlArgs,
@@ -25,7 +28,6 @@ from zwave_mcp.server.tools.present import summarize
 
 if TYPE_CHECKING:
     from zwave_mcp.devices.model import Device
-    from zwave_mcp.server.app import App
 
 CONTROL = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True
@@ -41,98 +43,91 @@ def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -
     return f"{said} {note}" if note else said
 
 
-# The arguments that carry the value of a change, for one device or a group alike.
-VALUE_ARGUMENTS: set[str] = {"level", "value", "setpoint", "mode", "color", "position"}
+async def control_zwave_device(app: App, args: ControlArgs, ctx: Context | None) -> ControlResult:
+    plan, result = await app.devices.control(
+        args.deviceName,
+        args.action,
+        params=args.model_dump(include=VALUE_ARGUMENTS),
+        token=args.confirmationToken,
+        ask=asker_for(ctx, app.questions),
+    )
+    device = result.devices[0] if result.devices else None
+    shown = device.as_reported() if device is not None else plan.device
+    said = control_sentence(shown, plan.action, result.sentence, result.outcome)
+    return ControlResult(
+        summary=said,
+        device=summarize(shown),
+        action=plan.action,
+        outcome=result.outcome,
+        target=plan.argument,
+        reported=device.reported if device is not None else None,
+        **gate_answer(result),
+    )
 
 
-def specs(app: App) -> list[ToolSpec]:
-    service = app.devices
-
-    async def control_zwave_device(args: ControlArgs, ctx: Context | None) -> ControlResult:
-        params = args.model_dump(include=VALUE_ARGUMENTS)
-        plan, result = await service.control(
-            args.deviceName,
-            args.action,
-            params=params,
-            token=args.confirmationToken,
-            ask=asker_for(ctx, app.questions),
+async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | None) -> GroupControlResult:
+    plan, result = await app.devices.control_group(
+        args.target,
+        args.action,
+        params=args.model_dump(include=VALUE_ARGUMENTS),
+        token=args.confirmationToken,
+        ask=asker_for(ctx, app.questions),
+    )
+    proven = result.outcome not in NOT_SENT  # else the gate's own sentence (confirmation asked…)
+    said = group_sentence(plan, result.devices) if proven and result.devices else result.sentence
+    by_key = {d.device.key: d for d in result.devices}
+    members = [
+        GroupMember(
+            device=summarize(p.device if done is None else done.as_reported()),
+            outcome=result.outcome if done is None else done.outcome,
+            target=p.argument,
+            reported=None if done is None else done.reported,
+            reason=None if done is None else (done.reason or None),
         )
-        device = result.devices[0] if result.devices else None
-        shown = device.as_reported() if device is not None else plan.device
-        said = control_sentence(shown, plan.action, result.sentence, result.outcome)
-        return ControlResult(
-            summary=said,
-            device=summarize(shown),
-            action=plan.action,
-            outcome=result.outcome,
-            target=plan.argument,
-            reported=device.reported if device is not None else None,
-            **gate_answer(result),
-        )
-
-    async def control_zwave_group(args: GroupControlArgs, ctx: Context | None) -> GroupControlResult:
-        params = args.model_dump(include=VALUE_ARGUMENTS)
-        plan, result = await service.control_group(
-            args.target,
-            args.action,
-            params=params,
-            token=args.confirmationToken,
-            ask=asker_for(ctx, app.questions),
-        )
-        proven = result.outcome not in NOT_SENT  # else the gate's own sentence (confirmation asked…)
-        said = group_sentence(plan, result.devices) if proven and result.devices else result.sentence
-        by_key = {d.device.key: d for d in result.devices}
-        members = [
-            GroupMember(
-                device=summarize(p.device if done is None else done.as_reported()),
-                outcome=result.outcome if done is None else done.outcome,
-                target=p.argument,
-                reported=None if done is None else done.reported,
-                reason=None if done is None else (done.reason or None),
-            )
-            for p in plan.plans
-            for done in [by_key.get(p.device.key)]
-        ]
-        return GroupControlResult(
-            summary=said,
-            target=plan.group.label,
-            action=plan.action,
-            outcome=result.outcome,
-            devices=members,
-            skipped=[SkippedDevice(name=s.device.name, key=s.device.key, why=s.why) for s in plan.skipped],
-            value=plan.argument,
-            **gate_answer(result),
-        )
-
-    return [
-        ToolSpec(
-            "control_zwave_group",
-            "Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', "
-            "'dim the living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a "
-            "kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, "
-            "smoke alarms, remotes), both, a group from "
-            "the alias file, or 'everything'; the actions and values are those of control_zwave_device. "
-            "Devices that cannot do it are left out; each one's outcome comes from its own report. Unlocking "
-            "and opening doors need the person's confirmation (asked once for the whole group).",
-            GroupControlArgs,
-            GroupControlResult,
-            control_zwave_group,
-            mutating=True,
-            annotations=CONTROL,
-            title="Control a group of devices",
-        ),
-        ToolSpec(
-            "control_zwave_device",
-            "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
-            "close, stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own "
-            "report and says whether it was confirmed, is still moving, is queued (sleeping device), was "
-            "sent but unconfirmed, failed, or got no answer from zwave-js-ui (unknown). Also accepts words like "
-            "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
-            ControlArgs,
-            ControlResult,
-            control_zwave_device,
-            mutating=True,
-            annotations=CONTROL,
-            title="Control a device",
-        ),
+        for p in plan.plans
+        for done in [by_key.get(p.device.key)]
     ]
+    return GroupControlResult(
+        summary=said,
+        target=plan.group.label,
+        action=plan.action,
+        outcome=result.outcome,
+        devices=members,
+        skipped=[SkippedDevice(name=s.device.name, key=s.device.key, why=s.why) for s in plan.skipped],
+        value=plan.argument,
+        **gate_answer(result),
+    )
+
+
+TOOLS = [
+    ToolSpec(
+        "control_zwave_group",
+        "Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', "
+        "'dim the living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a "
+        "kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, "
+        "smoke alarms, remotes), both, a group from "
+        "the alias file, or 'everything'; the actions and values are those of control_zwave_device. "
+        "Devices that cannot do it are left out; each one's outcome comes from its own report. Unlocking "
+        "and opening doors need the person's confirmation (asked once for the whole group).",
+        GroupControlArgs,
+        GroupControlResult,
+        unbound(control_zwave_group),
+        mutating=True,
+        annotations=CONTROL,
+        title="Control a group of devices",
+    ),
+    ToolSpec(
+        "control_zwave_device",
+        "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
+        "close, stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own "
+        "report and says whether it was confirmed, is still moving, is queued (sleeping device), was "
+        "sent but unconfirmed, failed, or got no answer from zwave-js-ui (unknown). Also accepts words like "
+        "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
+        ControlArgs,
+        ControlResult,
+        unbound(control_zwave_device),
+        mutating=True,
+        annotations=CONTROL,
+        title="Control a device",
+    ),
+]

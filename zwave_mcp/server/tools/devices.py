@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
@@ -13,6 +14,7 @@ from zwave_mcp.devices.errors import DeviceNotFound
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.devices.readings import readings
+from zwave_mcp.server.app import App, unbound
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
     DeviceArgs,
@@ -36,152 +38,150 @@ from zwave_mcp.server.tools.present import (
     verify_summary,
 )
 
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
-
 READ = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
 
 
-def specs(app: App) -> list[ToolSpec]:
-    service = app.devices
+async def list_zwave_devices(app: App, args: ListDevicesArgs, _ctx: Context | None) -> DeviceList:
+    chosen = app.devices.select(
+        text=args.filter,
+        location=args.location,
+        capability=args.capability,
+        include_inactive=args.includeInactive,
+    )
+    group = app.devices.group_or_device(args.target) if args.target else None
+    if group is not None:
+        wanted = {d.key for d in group.devices}
+        chosen = [d for d in chosen if d.key in wanted]
+    unknown: list[str] = []
+    answer_text = None
+    if args.state is not None:
+        everything = group is None or group.everything
+        label = group.label if group is not None else "devices"
+        if args.location and (group is None or everything):
+            everything, label = False, f"{args.location.strip().lower()} devices"
+        answer = ask(args.state, chosen, label, everything and not (args.filter or args.capability))
+        answer_text, chosen, unknown = answer.sentence, answer.matching, [d.name for d in answer.unknown]
+    page = chosen[args.offset : args.offset + args.limit]
+    shown = [summarize(d) for d in page]
+    pages = max(1, -(-len(chosen) // args.limit))
+    page_number = args.offset // args.limit + 1
+    narrowed = bool(args.filter or args.location or args.capability or args.target)
+    summary = answer_text or list_summary(len(chosen), shown, args.offset, page_number, pages, narrowed)
+    return DeviceList(
+        summary=summary,
+        total=len(chosen),
+        offset=args.offset,
+        count=len(shown),
+        page=page_number,
+        pages=pages,
+        devices=shown,
+        notReported=unknown,
+    )
 
-    async def list_devices(args: ListDevicesArgs, _ctx: Any) -> DeviceList:
-        chosen = service.select(
-            text=args.filter,
-            location=args.location,
-            capability=args.capability,
-            include_inactive=args.includeInactive,
+
+async def verify_device(app: App, args: DeviceArgs, _ctx: Context | None) -> DeviceCheck:
+    try:
+        device = app.devices.resolve(args.deviceName)
+    except DeviceNotFound as exc:
+        return DeviceCheck(summary=exc.message, exists=False)
+    actions = available_actions(device) if app.policy.can_control(device) else []
+    node = device.node
+    ready = node.ready and node.status != "Dead"
+    return DeviceCheck(
+        summary=verify_summary(device, actions),
+        exists=True,
+        device=summarize(device),
+        ready=ready,
+        sleeping=node.is_sleeping_device,
+        actions=actions,
+    )
+
+
+async def get_device_state(app: App, args: DeviceArgs, _ctx: Context | None) -> DeviceState:
+    device = app.devices.resolve(args.deviceName)
+    now = now_ms()
+    values = [
+        ValueReport(
+            label=v.label,
+            value=v.value,
+            text=v.state_text(),
+            unit=v.unit,
+            ageSeconds=age_seconds(v.last_update_ms, now),
+            valueId=v.value_id,
+            writeable=v.writeable,
         )
-        group = service.group_or_device(args.target) if args.target else None
-        if group is not None:
-            wanted = {d.key for d in group.devices}
-            chosen = [d for d in chosen if d.key in wanted]
-        unknown: list[str] = []
-        answer_text = None
-        if args.state is not None:
-            everything = group is None or group.everything
-            label = group.label if group is not None else "devices"
-            if args.location and (group is None or everything):
-                everything, label = False, f"{args.location.strip().lower()} devices"
-            answer = ask(args.state, chosen, label, everything and not (args.filter or args.capability))
-            answer_text, chosen, unknown = answer.sentence, answer.matching, [d.name for d in answer.unknown]
-        page = chosen[args.offset : args.offset + args.limit]
-        shown = [summarize(d) for d in page]
-        pages = max(1, -(-len(chosen) // args.limit))
-        page_number = args.offset // args.limit + 1
-        narrowed = bool(args.filter or args.location or args.capability or args.target)
-        summary = answer_text or list_summary(len(chosen), shown, args.offset, page_number, pages, narrowed)
-        return DeviceList(
-            summary=summary,
-            total=len(chosen),
-            offset=args.offset,
-            count=len(shown),
-            page=page_number,
-            pages=pages,
-            devices=shown,
-            notReported=unknown,
-        )
-
-    async def verify_device(args: DeviceArgs, _ctx: Any) -> DeviceCheck:
-        try:
-            device = service.resolve(args.deviceName)
-        except DeviceNotFound as exc:
-            return DeviceCheck(summary=exc.message, exists=False)
-        actions = available_actions(device) if app.policy.can_control(device) else []
-        node = device.node
-        ready = node.ready and node.status != "Dead"
-        return DeviceCheck(
-            summary=verify_summary(device, actions),
-            exists=True,
-            device=summarize(device),
-            ready=ready,
-            sleeping=node.is_sleeping_device,
-            actions=actions,
-        )
-
-    async def get_device_state(args: DeviceArgs, _ctx: Any) -> DeviceState:
-        device = service.resolve(args.deviceName)
-        now = now_ms()
-        values = [
-            ValueReport(
-                label=v.label,
-                value=v.value,
-                text=v.state_text(),
-                unit=v.unit,
-                ageSeconds=age_seconds(v.last_update_ms, now),
-                valueId=v.value_id,
-                writeable=v.writeable,
-            )
-            for v in device.all_values()
-        ]
-        return DeviceState(
-            summary=sentence(device, last_press=last_press_words(device, datetime.now().astimezone())),
-            device=summarize(device),
-            readings=[reading_model(r) for r in readings(device, now)],
-            values=values,
-            lockSettings=_lock_settings(device),
-        )
-
-    async def get_device_sensor_data(args: SensorArgs, _ctx: Any) -> SensorData:
-        device = service.resolve(args.deviceName)
-        found = readings(device, now_ms())
-        refreshed: set[str] = set()
-        if args.refresh:
-            old = [r.value_id for r in found if r.age_s is None or r.age_s > args.maxAgeSeconds]
-            values = [v for v in device.all_values() if v.value_id in old]
-            refreshed = set(await service.refresh(device, values))
-            found = readings(device, now_ms())
-        items = [reading_model(r, "refreshed" if r.value_id in refreshed else "live") for r in found]
-        return SensorData(summary=sensor_summary(device, found), device=summarize(device), readings=items)
-
-    return [
-        ToolSpec(
-            "list_zwave_devices",
-            "List the Z-Wave devices with their room, type, current state and status, or answer a question "
-            "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
-            "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, "
-            "battery levels, or whether any sensor senses smoke, co, a water_leak, motion… ('is anything on in "
-            "the kitchen?' = target 'kitchen', state 'on'; 'any leaks?' = state 'water_leak'). Paginated "
-            "(limit/offset) with a total.",
-            ListDevicesArgs,
-            DeviceList,
-            list_devices,
-            annotations=READ,
-            title="List devices",
-        ),
-        ToolSpec(
-            "verify_device",
-            "Check that a device exists and is ready, and list the actions it takes.",
-            DeviceArgs,
-            DeviceCheck,
-            verify_device,
-            annotations=READ,
-            title="Verify a device",
-        ),
-        ToolSpec(
-            "get_device_state",
-            "Everything currently known about one device: its state and every reading with its unit in one "
-            "sentence (alarms, temperature, humidity, power and energy totals, battery…); the result lists each "
-            "reading (quantity, value, unit, when reported) and every value with its age.",
-            DeviceArgs,
-            DeviceState,
-            get_device_state,
-            annotations=READ,
-            title="Device state",
-        ),
-        ToolSpec(
-            "get_device_sensor_data",
-            "A device's sensor readings (temperature, humidity, motion, power, energy, battery…) with units "
-            "and age. refresh=true asks the device again for readings older than maxAgeSeconds.",
-            SensorArgs,
-            SensorData,
-            get_device_sensor_data,
-            annotations=READ,
-            title="Sensor readings",
-        ),
+        for v in device.all_values()
     ]
+    return DeviceState(
+        summary=sentence(device, last_press=last_press_words(device, datetime.now().astimezone())),
+        device=summarize(device),
+        readings=[reading_model(r) for r in readings(device, now)],
+        values=values,
+        lockSettings=_lock_settings(device),
+    )
+
+
+async def get_device_sensor_data(app: App, args: SensorArgs, _ctx: Context | None) -> SensorData:
+    device = app.devices.resolve(args.deviceName)
+    found = readings(device, now_ms())
+    refreshed: set[str] = set()
+    if args.refresh:
+        old = [r.value_id for r in found if r.age_s is None or r.age_s > args.maxAgeSeconds]
+        values = [v for v in device.all_values() if v.value_id in old]
+        refreshed = set(await app.devices.refresh(device, values))
+        found = readings(device, now_ms())
+    items = [reading_model(r, "refreshed" if r.value_id in refreshed else "live") for r in found]
+    return SensorData(summary=sensor_summary(device, found), device=summarize(device), readings=items)
+
+
+TOOLS = [
+    ToolSpec(
+        "list_zwave_devices",
+        "List the Z-Wave devices with their room, type, current state and status, or answer a question "
+        "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
+        "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, "
+        "battery levels, or whether any sensor senses smoke, co, a water_leak, motion… ('is anything on in "
+        "the kitchen?' = target 'kitchen', state 'on'; 'any leaks?' = state 'water_leak'). Paginated "
+        "(limit/offset) with a total.",
+        ListDevicesArgs,
+        DeviceList,
+        unbound(list_zwave_devices),
+        annotations=READ,
+        title="List devices",
+    ),
+    ToolSpec(
+        "verify_device",
+        "Check that a device exists and is ready, and list the actions it takes.",
+        DeviceArgs,
+        DeviceCheck,
+        unbound(verify_device),
+        annotations=READ,
+        title="Verify a device",
+    ),
+    ToolSpec(
+        "get_device_state",
+        "Everything currently known about one device: its state and every reading with its unit in one "
+        "sentence (alarms, temperature, humidity, power and energy totals, battery…); the result lists each "
+        "reading (quantity, value, unit, when reported) and every value with its age.",
+        DeviceArgs,
+        DeviceState,
+        unbound(get_device_state),
+        annotations=READ,
+        title="Device state",
+    ),
+    ToolSpec(
+        "get_device_sensor_data",
+        "A device's sensor readings (temperature, humidity, motion, power, energy, battery…) with units "
+        "and age. refresh=true asks the device again for readings older than maxAgeSeconds.",
+        SensorArgs,
+        SensorData,
+        unbound(get_device_sensor_data),
+        annotations=READ,
+        title="Sensor readings",
+    ),
+]
 
 
 def _lock_settings(device: Any) -> LockSettings | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import change_phrase
@@ -16,12 +18,10 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.names import agreeing
+from zwave_mcp.server.app import App, unbound
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
-
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
 
 
 def spoken_value(value: Any) -> str:
@@ -153,9 +153,8 @@ def _shown(app: App, change: InventoryEvent) -> bool:
     return app.devices.visible_node(change.node_id)
 
 
-def recent_events(
-    app: App, minutes: float, device_name: str | None, limit: int, user: str | None = None
-) -> RecentEvents:
+async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | None) -> RecentEvents:
+    minutes, device_name, limit, user = args.minutes, args.deviceName, args.limit, args.user
     now = time.time()
     node_ids: set[int] | None = None
     if device_name:
@@ -243,20 +242,16 @@ def events_summary(total: int, events: list[Event], minutes: float) -> str:
     return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
 
 
-def specs(app: App) -> list[ToolSpec]:
-    async def get_recent_events(args: RecentEventsArgs, _ctx: Any) -> RecentEvents:
-        return recent_events(app, args.minutes, args.deviceName, args.limit, args.user)
-
-    return [
-        ToolSpec(
-            "get_recent_events",
-            "What changed lately (switches, readings, motion, who unlocked a door, devices going dead or "
-            "asleep), newest first, from the server's in-memory history.",
-            RecentEventsArgs,
-            RecentEvents,
-            get_recent_events,
-            needs_gateway=False,
-            annotations=READ,
-            title="Recent events",
-        )
-    ]
+TOOLS = [
+    ToolSpec(
+        "get_recent_events",
+        "What changed lately (switches, readings, motion, who unlocked a door, devices going dead or "
+        "asleep), newest first, from the server's in-memory history.",
+        RecentEventsArgs,
+        RecentEvents,
+        unbound(get_recent_events),
+        needs_gateway=False,
+        annotations=READ,
+        title="Recent events",
+    )
+]

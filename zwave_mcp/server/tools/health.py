@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+
+from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import plural
 from zwave_mcp.gateway.health import GatewayHealth
+from zwave_mcp.server.app import App, unbound
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import HealthReport, NoArgs
-
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
-
 
 # Node statuses in words: zwave-js's own, lower-cased, except "Unknown" (it means "not heard from yet").
 _STATUS_WORDS = {"Unknown": "not heard from yet"}
@@ -53,94 +51,91 @@ def _first(unmatched: list[str]) -> str:
     return unmatched[0] + (f" (and {more} more entr{'y' if more == 1 else 'ies'} like it)" if more else "")
 
 
-def specs(app: App) -> list[ToolSpec]:
+async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> HealthReport:
+    # Just after start (a one-shot client's first call): the first load, as the other tools wait for it,
+    # not "still loading" about a healthy gateway.
+    await app.gateway.settle()
+    health = app.devices.health()
     settings = app.settings
+    problems = [health.problem] if health.problem else []
+    # Counted in devices, as every other tool counts (a double switch is two devices, one node).
+    by_status = (
+        Counter(d.node.status for d in app.devices.devices()) if health.inventory_loaded else Counter()
+    )
+    devices = dict(sorted(by_status.items()))
+    dead = devices.get("Dead", 0)
+    if dead and not problems:
+        problems.append(f"{plural(dead, 'device')} not responding (dead)")
+    counts = ", ".join(f"{n} {_STATUS_WORDS.get(status, status.lower())}" for status, n in devices.items())
+    total = sum(devices.values())
+    if health.problem:
+        summary = f"Z-Wave is not working: {health.problem}."
+    else:
+        but = f", but {plural(dead, 'device')} not responding" if dead else ""
+        summary = (
+            f"Z-Wave is working{but}: zwave-js-ui is {health.zwave_js_ui_state}, "
+            f"{plural(total, 'device')} ({counts})."
+        )
+    if health.waiting_for and not health.problem:
+        summary += f" Still waiting for {health.waiting_for}."
+    unmatched = app.devices.unmatched_entries()
+    if unmatched:
+        # Said, not only logged: an entry written for a device that it does not cover protects nothing.
+        summary = summary.removesuffix(".") + f"; the policy entry {_first(unmatched)}."
+    return HealthReport(
+        summary=summary,
+        healthy=not problems,
+        broker={
+            "connected": health.broker_connected,
+            "address": health.broker_address,
+            "error": health.broker_error,
+            "mqttVersion": health.broker_protocol,
+        },
+        gateway={
+            "online": health.zwave_js_ui_online,
+            "state": health.zwave_js_ui_state,
+            "driverReady": health.driver_ready,
+            "inventoryLoaded": health.inventory_loaded,
+            "waitingFor": health.waiting_for,
+            "controllerStatus": health.controller_status,
+            "lastDriverError": health.last_driver_error,
+            "appVersion": health.app_version,
+            "zwaveVersion": health.zwave_version,
+            "homeId": health.home_id,
+            "prefix": settings.prefix,
+            "name": settings.gateway_name,
+        },
+        nodes=health.nodes_by_status,
+        devices=devices,
+        lastMessageAgeSeconds=None
+        if health.last_message_age_s is None
+        else round(health.last_message_age_s, 1),
+        problems=problems,
+        advice=advice_for(
+            health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
+        )
+        + (
+            [
+                "Correct the policy entries that match no device (zwave-mcp config lists them): "
+                "they protect nothing as written."
+            ]
+            if unmatched
+            else []
+        ),
+        policyEntriesMatchingNoDevice=unmatched,
+    )
 
-    async def check_zwave_health(_args: NoArgs, _ctx: Any) -> HealthReport:
-        # Just after start (a one-shot client's first call): the first load, as the other tools wait for it,
-        # not "still loading" about a healthy gateway.
-        await app.gateway.settle()
-        health = app.devices.health()
-        problems = [health.problem] if health.problem else []
-        # Counted in devices, as every other tool counts (a double switch is two devices, one node).
-        by_status = (
-            Counter(d.node.status for d in app.devices.devices()) if health.inventory_loaded else Counter()
-        )
-        devices = dict(sorted(by_status.items()))
-        dead = devices.get("Dead", 0)
-        if dead and not problems:
-            problems.append(f"{plural(dead, 'device')} not responding (dead)")
-        counts = ", ".join(
-            f"{n} {_STATUS_WORDS.get(status, status.lower())}" for status, n in devices.items()
-        )
-        total = sum(devices.values())
-        if health.problem:
-            summary = f"Z-Wave is not working: {health.problem}."
-        else:
-            but = f", but {plural(dead, 'device')} not responding" if dead else ""
-            summary = (
-                f"Z-Wave is working{but}: zwave-js-ui is {health.zwave_js_ui_state}, "
-                f"{plural(total, 'device')} ({counts})."
-            )
-        if health.waiting_for and not health.problem:
-            summary += f" Still waiting for {health.waiting_for}."
-        unmatched = app.devices.unmatched_entries()
-        if unmatched:
-            # Said, not only logged: an entry written for a device that it does not cover protects nothing.
-            summary = summary.removesuffix(".") + f"; the policy entry {_first(unmatched)}."
-        return HealthReport(
-            summary=summary,
-            healthy=not problems,
-            broker={
-                "connected": health.broker_connected,
-                "address": health.broker_address,
-                "error": health.broker_error,
-                "mqttVersion": health.broker_protocol,
-            },
-            gateway={
-                "online": health.zwave_js_ui_online,
-                "state": health.zwave_js_ui_state,
-                "driverReady": health.driver_ready,
-                "inventoryLoaded": health.inventory_loaded,
-                "waitingFor": health.waiting_for,
-                "controllerStatus": health.controller_status,
-                "lastDriverError": health.last_driver_error,
-                "appVersion": health.app_version,
-                "zwaveVersion": health.zwave_version,
-                "homeId": health.home_id,
-                "prefix": settings.prefix,
-                "name": settings.gateway_name,
-            },
-            nodes=health.nodes_by_status,
-            devices=devices,
-            lastMessageAgeSeconds=None
-            if health.last_message_age_s is None
-            else round(health.last_message_age_s, 1),
-            problems=problems,
-            advice=advice_for(
-                health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
-            )
-            + (
-                [
-                    "Correct the policy entries that match no device (zwave-mcp config lists them): "
-                    "they protect nothing as written."
-                ]
-                if unmatched
-                else []
-            ),
-            policyEntriesMatchingNoDevice=unmatched,
-        )
 
-    return [
-        ToolSpec(
-            "check_zwave_health",
-            "Is Z-Wave working? The MQTT broker link, zwave-js-ui, its Z-Wave driver, how many devices are "
-            "alive, asleep or dead, how fresh the data is, and what to check when something is down.",
-            NoArgs,
-            HealthReport,
-            check_zwave_health,
-            needs_gateway=False,
-            annotations=READ,
-            title="Z-Wave health",
-        )
-    ]
+TOOLS = [
+    ToolSpec(
+        "check_zwave_health",
+        "Is Z-Wave working? The MQTT broker link, zwave-js-ui, its Z-Wave driver, how many devices are "
+        "alive, asleep or dead, how fresh the data is, and what to check when something is down.",
+        NoArgs,
+        HealthReport,
+        unbound(check_zwave_health),
+        needs_gateway=False,
+        annotations=READ,
+        title="Z-Wave health",
+    )
+]

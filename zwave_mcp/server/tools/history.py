@@ -3,7 +3,7 @@ and batteries, answered from the history store (`zwave_mcp.history`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from mcp.server.mcpserver import Context
 
 from zwave_mcp.history.batteries import batteries
 from zwave_mcp.history.models import (
@@ -17,58 +17,69 @@ from zwave_mcp.history.models import (
     LastEventResult,
 )
 from zwave_mcp.history.usage import energy
+from zwave_mcp.server.app import App, unbound
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
+
+async def get_device_history(app: App, args: HistoryArgs, _ctx: Context | None) -> HistoryResult:
+    return await app.history.service.history(args)
 
 
-def specs(app: App) -> list[ToolSpec]:
-    service = app.history.service
+async def get_last_event(app: App, args: LastEventArgs, _ctx: Context | None) -> LastEventResult:
+    return await app.history.service.last_event(args)
 
-    return [
-        ToolSpec(
-            "get_device_history",
-            "What a device, a room or a kind of device did over a period ('last hour', 'today', 'since "
-            "6 pm', 'yesterday', ISO ranges), from the stored history that survives restarts; with no "
-            "device or room, the whole house. chart=true adds a PNG of the numeric readings.",
-            HistoryArgs,
-            HistoryResult,
-            lambda args, _ctx: service.history(args),
-            annotations=READ,
-            title="Device history",
-        ),
-        ToolSpec(
-            "get_last_event",
-            "When something last happened: a device (or room) last opened, closed, locked, unlocked, saw "
-            "motion, turned on or off, went dead, fell asleep, woke up; or zwave-js-ui last went online or "
-            "offline. From the stored history.",
-            LastEventArgs,
-            LastEventResult,
-            lambda args, _ctx: service.last_event(args),
-            annotations=READ,
-            title="Last time something happened",
-        ),
-        ToolSpec(
-            "get_energy_usage",
-            "Energy (kWh) a device, a room or the whole house used over a period, from the meters' "
-            "readings (meter resets and gaps handled); for 'today' also the last 7 days. chart=true adds "
-            "a PNG of energy per hour or day.",
-            EnergyArgs,
-            EnergyResult,
-            lambda args, _ctx: energy(service, args),
-            annotations=READ,
-            title="Energy use",
-        ),
-        ToolSpec(
-            "get_battery_report",
-            "Battery levels with the reading's age and its trend, low batteries, and battery devices that "
-            "have gone silent (not reported for silentHours).",
-            BatteryArgs,
-            BatteryResult,
-            lambda args, _ctx: batteries(service, args),
-            annotations=READ,
-            title="Batteries",
-        ),
-    ]
+
+async def get_energy_usage(app: App, args: EnergyArgs, _ctx: Context | None) -> EnergyResult:
+    return await energy(app.history.service, args)
+
+
+async def get_battery_report(app: App, args: BatteryArgs, _ctx: Context | None) -> BatteryResult:
+    return await batteries(app.history.service, args)
+
+
+TOOLS = [
+    ToolSpec(
+        "get_device_history",
+        "What a device, a room or a kind of device did over a period ('last hour', 'today', 'since "
+        "6 pm', 'yesterday', ISO ranges), from the stored history that survives restarts; with no "
+        "device or room, the whole house. chart=true adds a PNG of the numeric readings.",
+        HistoryArgs,
+        HistoryResult,
+        unbound(get_device_history),
+        annotations=READ,
+        title="Device history",
+    ),
+    ToolSpec(
+        "get_last_event",
+        "When something last happened: a device (or room) last opened, closed, locked, unlocked, saw "
+        "motion, turned on or off, went dead, fell asleep, woke up; or zwave-js-ui last went online or "
+        "offline. From the stored history.",
+        LastEventArgs,
+        LastEventResult,
+        unbound(get_last_event),
+        annotations=READ,
+        title="Last time something happened",
+    ),
+    ToolSpec(
+        "get_energy_usage",
+        "Energy (kWh) a device, a room or the whole house used over a period, from the meters' "
+        "readings (meter resets and gaps handled); for 'today' also the last 7 days. chart=true adds "
+        "a PNG of energy per hour or day.",
+        EnergyArgs,
+        EnergyResult,
+        unbound(get_energy_usage),
+        annotations=READ,
+        title="Energy use",
+    ),
+    ToolSpec(
+        "get_battery_report",
+        "Battery levels with the reading's age and its trend, low batteries, and battery devices that "
+        "have gone silent (not reported for silentHours).",
+        BatteryArgs,
+        BatteryResult,
+        unbound(get_battery_report),
+        annotations=READ,
+        title="Batteries",
+    ),
+]

@@ -8,7 +8,7 @@ users are hidden (no such device), a denied lock's users are readable and not ch
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, BeforeValidator, Field
@@ -31,13 +31,11 @@ from zwave_mcp.gateway.access import LockUsers, read_lock_users
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.server.app import App, unbound
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.control import CONTROL
 from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, ToolArgs, gate_answer
-
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
 
 TOOL = "manage_lock_users"
 LockAction = Literal["list", "add", "rename", "enable", "disable", "change_pin", "remove"]
@@ -115,125 +113,129 @@ def _done(planned: LockUserPlan, device: Device, after: LockUsers | None) -> str
     return f"Done: {device.name} now lists {describe_user(user)}, as its users read again show."
 
 
-def specs(app: App) -> list[ToolSpec]:
-    async def users_of(device: Device) -> LockUsers:
-        try:
-            return await read_lock_users(app.gateway, device.node_id, timeout=app.settings.api_timeout)
-        except GatewayError as exc:
-            raise UserError(f"Could not read the users of {device.name}: {exc}.") from exc
+async def _users_of(app: App, device: Device) -> LockUsers:
+    try:
+        return await read_lock_users(app.gateway, device.node_id, timeout=app.settings.api_timeout)
+    except GatewayError as exc:
+        raise UserError(f"Could not read the users of {device.name}: {exc}.") from exc
 
-    def lock_named(name: str, *, for_mutation: bool) -> Device:
-        device = app.devices.resolve(name, for_mutation=for_mutation)
-        if Capability.LOCK not in device.capabilities:
-            raise UserError(f"{device.name} is not a lock, so it has no keypad users.")
-        return device
 
-    async def listing(args: LockUsersArgs) -> LockUsersResult:
-        if args.deviceName is not None:
-            device = lock_named(args.deviceName, for_mutation=False)
-            users = await users_of(device)
-            if not users.supported:  # an answer, not an error: "which codes are on it?" "none"
-                return LockUsersResult(
-                    summary=f"{device.name} keeps no keypad users (no User Code or User Credential support).",
-                    action="list",
-                )
+def _lock_named(app: App, name: str, *, for_mutation: bool) -> Device:
+    device = app.devices.resolve(name, for_mutation=for_mutation)
+    if Capability.LOCK not in device.capabilities:
+        raise UserError(f"{device.name} is not a lock, so it has no keypad users.")
+    return device
+
+
+async def _listing(app: App, args: LockUsersArgs) -> LockUsersResult:
+    if args.deviceName is not None:
+        device = _lock_named(app, args.deviceName, for_mutation=False)
+        users = await _users_of(app, device)
+        if not users.supported:  # an answer, not an error: "which codes are on it?" "none"
             return LockUsersResult(
-                summary=describe_users(users, device.name), action="list", locks=[_users_model(device, users)]
+                summary=f"{device.name} keeps no keypad users (no User Code or User Credential support).",
+                action="list",
             )
-        locks = [d for d in app.devices.devices() if Capability.LOCK in d.capabilities]
-        read = await asyncio.gather(*(users_of(d) for d in locks), return_exceptions=True)
-        found = [(d, u) for d, u in zip(locks, read, strict=True) if isinstance(u, LockUsers) and u.supported]
-        if not found:
-            failed = next((u for u in read if isinstance(u, UserError)), None)
-            if failed is not None:
-                raise failed
-            return LockUsersResult(summary="No lock here keeps keypad users.", action="list")
-        summary = " ".join(describe_users(u, d.name) for d, u in found)
-        return LockUsersResult(summary=summary, action="list", locks=[_users_model(d, u) for d, u in found])
-
-    async def change(args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
-        if args.deviceName is None:
-            raise UserError(f"Say which lock to {args.action.replace('_', ' ')} a user on.")
-        for field in ("user", "name"):
-            value = getattr(args, field)
-            if value is not None:
-                check_text_argument(field, value, max_len=NAME_MAX)
-        device = lock_named(args.deviceName, for_mutation=True)
-        words = frozenset({WORDS[args.action]})
-        early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")
-        if early.refused:  # read-only, hidden, denied: before the lock is even read
-            stub = Change(
-                TOOL,
-                gate_action(args.action),
-                f"change the users of {device.name}",
-                [Effect(device, None, None, words, text=f"change the users of {device.label}")],
-                LockUserCalls(device.node_id),
-            )
-            raise PolicyRefusal(app.gate.refuse(stub, early.message).sentence)
-        planned_changes: list[tuple[Any, Change]] = []
-
-        async def planner() -> Change:
-            # The users as the lock reports them now: read with the lock held, and read again after the
-            # person's answer (the gate holds no device while it asks).
-            users = await users_of(device)
-            planned = plan(
-                device,
-                users,
-                args.action,
-                user=args.user,
-                name=args.name,
-                pin=args.pin,
-                mac=app.policy.tokens.mac,
-            )
-            gate_change = lock_user_change(TOOL, device, planned)
-            planned_changes.append((planned, gate_change))
-            return gate_change
-
-        result = await app.gate.run(
-            planner, token=args.confirmationToken, ask=asker_for(ctx, app.questions), holding=[device.key]
-        )
-        planned, gate_change = planned_changes[-1]
-        if result.outcome is Outcome.REFUSED:
-            raise PolicyRefusal(result.sentence)
-        sender = gate_change.sender
-        after = sender.after if isinstance(sender, LockUserCalls) else None
-        said = _done(planned, device, after) if result.outcome is Outcome.CONFIRMED else result.sentence
         return LockUsersResult(
-            summary=said,
-            action=args.action,
-            outcome=result.outcome,
-            locks=[_users_model(device, after)] if after is not None else [],
-            **gate_answer(result),
+            summary=describe_users(users, device.name), action="list", locks=[_users_model(device, users)]
         )
+    locks = [d for d in app.devices.devices() if Capability.LOCK in d.capabilities]
+    read = await asyncio.gather(*(_users_of(app, d) for d in locks), return_exceptions=True)
+    found = [(d, u) for d, u in zip(locks, read, strict=True) if isinstance(u, LockUsers) and u.supported]
+    if not found:
+        failed = next((u for u in read if isinstance(u, UserError)), None)
+        if failed is not None:
+            raise failed
+        return LockUsersResult(summary="No lock here keeps keypad users.", action="list")
+    summary = " ".join(describe_users(u, d.name) for d, u in found)
+    return LockUsersResult(summary=summary, action="list", locks=[_users_model(d, u) for d, u in found])
 
-    async def manage_lock_users(args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
-        if args.action == "list":
-            return await listing(args)
-        attempt = app.gate.begin()  # a change that ends before the gate still leaves its one audit line
-        error: str | None = None
-        refused = False
-        try:
-            return await change(args, ctx)
-        except PolicyRefusal as exc:
-            error, refused = exc.message, True
-            raise
-        except UserError as exc:
-            error = exc.message
-            raise
-        finally:
-            app.gate.end(attempt, TOOL, {"action": gate_action(args.action)}, error, refused=refused)
 
-    return [
-        ToolSpec(
+async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
+    if args.deviceName is None:
+        raise UserError(f"Say which lock to {args.action.replace('_', ' ')} a user on.")
+    for field in ("user", "name"):
+        value = getattr(args, field)
+        if value is not None:
+            check_text_argument(field, value, max_len=NAME_MAX)
+    device = _lock_named(app, args.deviceName, for_mutation=True)
+    words = frozenset({WORDS[args.action]})
+    early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")
+    if early.refused:  # read-only, hidden, denied: before the lock is even read
+        stub = Change(
             TOOL,
-            "Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or "
-            "add a user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules "
-            "(PIN length, user count). A code added, enabled, changed, disabled or removed needs the person's "
-            "confirmation.",
-            LockUsersArgs,
-            LockUsersResult,
-            manage_lock_users,
-            annotations=CONTROL,
-            title="Lock users and codes",
+            gate_action(args.action),
+            f"change the users of {device.name}",
+            [Effect(device, None, None, words, text=f"change the users of {device.label}")],
+            LockUserCalls(device.node_id),
         )
-    ]
+        raise PolicyRefusal(app.gate.refuse(stub, early.message).sentence)
+    planned_changes: list[tuple[Any, Change]] = []
+
+    async def planner() -> Change:
+        # The users as the lock reports them now: read with the lock held, and read again after the
+        # person's answer (the gate holds no device while it asks).
+        users = await _users_of(app, device)
+        planned = plan(
+            device,
+            users,
+            args.action,
+            user=args.user,
+            name=args.name,
+            pin=args.pin,
+            mac=app.policy.tokens.mac,
+        )
+        gate_change = lock_user_change(TOOL, device, planned)
+        planned_changes.append((planned, gate_change))
+        return gate_change
+
+    result = await app.gate.run(
+        planner, token=args.confirmationToken, ask=asker_for(ctx, app.questions), holding=[device.key]
+    )
+    planned, gate_change = planned_changes[-1]
+    if result.outcome is Outcome.REFUSED:
+        raise PolicyRefusal(result.sentence)
+    sender = gate_change.sender
+    after = sender.after if isinstance(sender, LockUserCalls) else None
+    said = _done(planned, device, after) if result.outcome is Outcome.CONFIRMED else result.sentence
+    return LockUsersResult(
+        summary=said,
+        action=args.action,
+        outcome=result.outcome,
+        locks=[_users_model(device, after)] if after is not None else [],
+        **gate_answer(result),
+    )
+
+
+async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
+    if args.action == "list":
+        return await _listing(app, args)
+    attempt = app.gate.begin()  # a change that ends before the gate still leaves its one audit line
+    error: str | None = None
+    refused = False
+    try:
+        return await _change(app, args, ctx)
+    except PolicyRefusal as exc:
+        error, refused = exc.message, True
+        raise
+    except UserError as exc:
+        error = exc.message
+        raise
+    finally:
+        app.gate.end(attempt, TOOL, {"action": gate_action(args.action)}, error, refused=refused)
+
+
+TOOLS = [
+    ToolSpec(
+        TOOL,
+        "Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or "
+        "add a user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules "
+        "(PIN length, user count). A code added, enabled, changed, disabled or removed needs the person's "
+        "confirmation.",
+        LockUsersArgs,
+        LockUsersResult,
+        unbound(manage_lock_users),
+        annotations=CONTROL,
+        title="Lock users and codes",
+    )
+]

@@ -80,29 +80,6 @@ class SensorArgs(ToolArgs):
     )
 
 
-# Fields shared by control_zwave_device and control_zwave_group.
-_ACTION: Any = Field(
-    description="What to do; verify_device lists the actions a device takes. Also accepted: "
-    + ", ".join(a.replace("_", " ") for a in ACTION_ALIASES)
-)
-_LEVEL: Any = Field(
-    None,
-    description="dim/set_level/set_tilt/set_volume: 0-100 %, or relative '+10' / '-20'. set_speed: a "
-    "speed name ('low', 'medium', 'high') or 0-100 %. set_temperature: degrees, or '+1'",
-)
-_VALUE: Any = Field(
-    None,
-    description="Same as level (for set_temperature: the temperature; for set_mode: the mode; for "
-    "set_tone: the tone's name)",
-)
-_POSITION: Any = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
-_SETPOINT: Any = Field(
-    None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
-)
-_MODE: Any = Field(
-    None, max_length=40, description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'. set_fan_mode: e.g. 'low'"
-)
-_COLOR: Any = Field(None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'")
 _CONFIRMATION_TOKEN: Any = Field(
     None,
     max_length=200,
@@ -110,30 +87,54 @@ _CONFIRMATION_TOKEN: Any = Field(
 )
 
 
-class ControlArgs(ToolArgs):
-    deviceName: str = DeviceName
-    action: Action = _ACTION
-    level: float | str | None = _LEVEL
-    value: float | str | None = _VALUE
-    position: float | None = _POSITION
-    setpoint: str | None = _SETPOINT
-    mode: str | None = _MODE
-    color: str | None = _COLOR
+class ChangeArgs(ToolArgs):
+    """What control_zwave_device and control_zwave_group share: the action, the arguments that carry its
+    value, and the confirmation token. Each tool lists it before the model that names what it acts on, so
+    that name is the schema's first field: pydantic orders fields from the last base to the first."""
+
+    action: Action = Field(
+        description="What to do; verify_device lists the actions a device takes. Also accepted: "
+        + ", ".join(a.replace("_", " ") for a in ACTION_ALIASES)
+    )
+    level: float | str | None = Field(
+        None,
+        description="dim/set_level/set_tilt/set_volume: 0-100 %, or relative '+10' / '-20'. set_speed: a "
+        "speed name ('low', 'medium', 'high') or 0-100 %. set_temperature: degrees, or '+1'",
+    )
+    value: float | str | None = Field(
+        None,
+        description="Same as level (for set_temperature: the temperature; for set_mode: the mode; for "
+        "set_tone: the tone's name)",
+    )
+    position: float | None = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
+    setpoint: str | None = Field(
+        None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
+    )
+    mode: str | None = Field(
+        None,
+        max_length=40,
+        description="set_mode: e.g. 'heat', 'cool', 'auto', 'off'. set_fan_mode: e.g. 'low'",
+    )
+    color: str | None = Field(
+        None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'"
+    )
     confirmationToken: str | None = _CONFIRMATION_TOKEN
 
 
-class GroupControlArgs(ToolArgs):
-    """control_zwave_group: the same action and values as control_zwave_device, on a group."""
+# The arguments that carry the value of a change (level, value, position…), for one device or a group alike.
+VALUE_ARGUMENTS = set(ChangeArgs.model_fields) - {"action", "confirmationToken"}
 
+
+class ControlArgs(ChangeArgs, DeviceArgs):
+    """control_zwave_device: an action and its value, on one device."""
+
+
+class GroupTarget(ToolArgs):
     target: str = Field(min_length=1, max_length=NAME_MAX, description=GROUP_TARGET)
-    action: Action = _ACTION
-    level: float | str | None = _LEVEL
-    value: float | str | None = _VALUE
-    position: float | None = _POSITION
-    setpoint: str | None = _SETPOINT
-    mode: str | None = _MODE
-    color: str | None = _COLOR
-    confirmationToken: str | None = _CONFIRMATION_TOKEN
+
+
+class GroupControlArgs(ChangeArgs, GroupTarget):
+    """control_zwave_group: the same action and values as control_zwave_device, on a group."""
 
 
 class SceneArgs(ToolArgs):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcp.server.mcpserver import Context
 
@@ -16,6 +16,7 @@ from zwave_mcp.names import normalize
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.safetext import plain_text
+from zwave_mcp.server.app import App, unbound
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.control import CONTROL
@@ -29,9 +30,6 @@ from zwave_mcp.server.tools.models import (
     SceneList,
     gate_answer,
 )
-
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
 
 
 def scenes_from(raw: list[dict[str, Any]], shown: Callable[[str], bool]) -> list[Scene]:
@@ -66,80 +64,83 @@ def pick_scene(scenes: list[Scene], wanted: str) -> Scene:
     raise UserError(f"No scene named '{wanted[:60]}'. The scenes are: {known}.")
 
 
-def specs(app: App) -> list[ToolSpec]:
-    async def load() -> list[tuple[Scene, dict[str, Any]]]:
-        try:
-            raw = await app.gateway.get_scenes()
-        except GatewayError as exc:
-            raise UserError(f"Could not read the scenes from zwave-js-ui: {exc}.") from exc
-        found = [(_scene(r, app.devices.visible_value), r) for r in raw]
-        return [(s, r) for s, r in found if s is not None]
+async def _load(app: App) -> list[tuple[Scene, dict[str, Any]]]:
+    """zwave-js-ui's scenes, each with its raw entry (the values it sets)."""
+    try:
+        raw = await app.gateway.get_scenes()
+    except GatewayError as exc:
+        raise UserError(f"Could not read the scenes from zwave-js-ui: {exc}.") from exc
+    found = [(_scene(r, app.devices.visible_value), r) for r in raw]
+    return [(s, r) for s, r in found if s is not None]
 
-    async def list_zwave_scenes(_args: NoArgs, _ctx: Any) -> SceneList:
-        scenes = [s for s, _raw in await load()]
-        if not scenes:
-            return SceneList(summary="zwave-js-ui has no scenes.", scenes=[])
-        names = ", ".join(s.label for s in scenes)
-        return SceneList(summary=f"{plural(len(scenes), 'scene')}: {names}.", scenes=scenes)
 
-    async def activate_zwave_scene(args: SceneArgs, ctx: Context | None) -> SceneActivation:
-        check_text_argument("scene", args.scene)
-        loaded = await load()
-        scene = pick_scene([s for s, _raw in loaded], args.scene)
-        raw = next(r for s, r in loaded if s.id == scene.id)
-        try:
-            change = scene_change(raw, app.gateway.nodes, app.devices.device_of_value)
-        except UnknownSceneValue:
-            what = f"activate scene '{scene.label}'"
-            stub = Change("activate_zwave_scene", "activate_scene", what, [], ActivateScene(scene.id))
-            refused = app.gate.refuse(
-                stub,
-                f"Refused to {what}: it sets a value zwave-mcp does not know, so it cannot be checked "
-                "against the policy.",
-            )
-            raise PolicyRefusal(refused.sentence) from None
-        result = await app.gate.apply(change, token=args.confirmationToken, ask=asker_for(ctx, app.questions))
-        if result.outcome is Outcome.REFUSED:
-            raise PolicyRefusal(result.sentence)
-        return SceneActivation(
-            summary=result.sentence,
-            scene=scene,
-            outcome=result.outcome,
-            devices=[
-                DeviceOutcomeModel(
-                    device=d.device.name,
-                    key=d.device.key,
-                    outcome=d.outcome,
-                    target=d.target,
-                    reported=d.reported,
-                    reason=d.reason or None,
-                )
-                for d in result.devices
-                if app.policy.visible(d.device)
-            ],
-            **gate_answer(result),
+async def list_zwave_scenes(app: App, _args: NoArgs, _ctx: Context | None) -> SceneList:
+    scenes = [s for s, _raw in await _load(app)]
+    if not scenes:
+        return SceneList(summary="zwave-js-ui has no scenes.", scenes=[])
+    names = ", ".join(s.label for s in scenes)
+    return SceneList(summary=f"{plural(len(scenes), 'scene')}: {names}.", scenes=scenes)
+
+
+async def activate_zwave_scene(app: App, args: SceneArgs, ctx: Context | None) -> SceneActivation:
+    check_text_argument("scene", args.scene)
+    loaded = await _load(app)
+    scene = pick_scene([s for s, _raw in loaded], args.scene)
+    raw = next(r for s, r in loaded if s.id == scene.id)
+    try:
+        change = scene_change(raw, app.gateway.nodes, app.devices.device_of_value)
+    except UnknownSceneValue:
+        what = f"activate scene '{scene.label}'"
+        stub = Change("activate_zwave_scene", "activate_scene", what, [], ActivateScene(scene.id))
+        refused = app.gate.refuse(
+            stub,
+            f"Refused to {what}: it sets a value zwave-mcp does not know, so it cannot be checked "
+            "against the policy.",
         )
+        raise PolicyRefusal(refused.sentence) from None
+    result = await app.gate.apply(change, token=args.confirmationToken, ask=asker_for(ctx, app.questions))
+    if result.outcome is Outcome.REFUSED:
+        raise PolicyRefusal(result.sentence)
+    return SceneActivation(
+        summary=result.sentence,
+        scene=scene,
+        outcome=result.outcome,
+        devices=[
+            DeviceOutcomeModel(
+                device=d.device.name,
+                key=d.device.key,
+                outcome=d.outcome,
+                target=d.target,
+                reported=d.reported,
+                reason=d.reason or None,
+            )
+            for d in result.devices
+            if app.policy.visible(d.device)
+        ],
+        **gate_answer(result),
+    )
 
-    return [
-        ToolSpec(
-            "list_zwave_scenes",
-            "List the scenes defined in zwave-js-ui.",
-            NoArgs,
-            SceneList,
-            list_zwave_scenes,
-            annotations=READ,
-            title="List scenes",
-        ),
-        ToolSpec(
-            "activate_zwave_scene",
-            "Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control "
-            "call (a scene that unlocks a door needs the person's confirmation); the answer says which "
-            "devices reported the scene's values.",
-            SceneArgs,
-            SceneActivation,
-            activate_zwave_scene,
-            mutating=True,
-            annotations=CONTROL,
-            title="Activate a scene",
-        ),
-    ]
+
+TOOLS = [
+    ToolSpec(
+        "list_zwave_scenes",
+        "List the scenes defined in zwave-js-ui.",
+        NoArgs,
+        SceneList,
+        unbound(list_zwave_scenes),
+        annotations=READ,
+        title="List scenes",
+    ),
+    ToolSpec(
+        "activate_zwave_scene",
+        "Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control "
+        "call (a scene that unlocks a door needs the person's confirmation); the answer says which "
+        "devices reported the scene's values.",
+        SceneArgs,
+        SceneActivation,
+        unbound(activate_zwave_scene),
+        mutating=True,
+        annotations=CONTROL,
+        title="Activate a scene",
+    ),
+]

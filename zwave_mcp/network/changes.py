@@ -1,8 +1,8 @@
 """The planner in front of the write gate for every network-care change.
 
 A tool describes its change as an `AdminChange` (what, on which device or on the network itself, the words
-the policy judges, and the call that makes it); `AdminContext.carry` turns it into the gate's `Change` and calls
-`app.gate.apply`, which does the rest: policy (read-only, hide/deny/allow, confirmation of the admin words
+the policy judges, and the call that makes it); `NetworkCare.carry` turns it into the gate's `Change` and
+calls `gate.apply`, which does the rest: policy (read-only, hide/deny/allow, confirmation of the admin words
 in `policy.sensitive.ADMIN_ACTIONS`), one confirmation by elicitation or token, rate limits, dry run, send,
 evidence and the one audit line. The admin tools never call a changing API themselves.
 
@@ -14,33 +14,28 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from mcp.server.mcpserver import Context
+from typing import Any
 
 from zwave_mcp.answers import and_list
-from zwave_mcp.devices.gate import Change, Effect, Expectation, GateResult, WriteValues
+from zwave_mcp.devices.gate import Asker, Change, Effect, Expectation, Gate, GateResult, WriteValues
 from zwave_mcp.devices.gate.senders import AdminCall
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.admin import AdminRequest, NetworkAdmin
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.network.jobs import Jobs
+from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import NOT_SENT, Outcome
-from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.tools.models import gate_answer
-
-if TYPE_CHECKING:
-    from zwave_mcp.server.app import App
 
 NETWORK_KEY = "network"
 NETWORK_NAME = "the Z-Wave network"
 CONTROLLER_ID = 1
 
 
-def network_device(app: App) -> Device:
+def network_device(inventory: Inventory) -> Device:
     """The network itself (its controller) as the device a network-wide change is aimed at."""
-    controller = app.gateway.inventory.node(CONTROLLER_ID) or ZNode(id=CONTROLLER_ID, is_controller=True)
+    controller = inventory.node(CONTROLLER_ID) or ZNode(id=CONTROLLER_ID, is_controller=True)
     return Device(
         key=NETWORK_KEY,
         node_id=controller.id,
@@ -98,32 +93,23 @@ class Carried:
         return f"node {device.node_id} ({and_list([d.name for d in self.touched])})"
 
 
-def change_fields(carried: Carried) -> dict[str, Any]:
-    """The `ChangeResult` fields of a change that was not (yet) sent: asked, declined or a dry run."""
-    return {
-        "summary": carried.sentence,
-        "outcome": str(carried.outcome),
-        "devices": carried.touched_names,
-        **gate_answer(carried.gate),
-    }
-
-
 @dataclass
-class AdminContext:
-    """What every admin tool shares: the app, the network wrappers and the background jobs."""
+class NetworkCare:
+    """What every network-care change shares: the gate it goes through, the network's API wrappers and
+    inclusion tracker, and the background jobs. One per server, built when the admin tools are."""
 
-    app: App
+    gate: Gate
+    policy: Policy
     network: NetworkAdmin
     jobs: Jobs
+    tool_timeout: float  # the executor's: a wait for a result leaves it room to answer
 
     def wait_s(self, asked: float) -> float:
-        # Leave the executor's own timeout room to answer.
-        return max(0.0, min(asked, self.app.settings.tool_timeout * 0.8))
+        return max(0.0, min(asked, self.tool_timeout * 0.8))
 
-    async def carry(self, change: AdminChange, token: str | None, ctx: Context | None) -> Carried:
+    async def carry(self, change: AdminChange, token: str | None, ask: Asker | None) -> Carried:
         """Through the gate. Raises `PolicyRefusal` when refused and `UserError` when zwave-js-ui failed it."""
-        app = self.app
-        device = change.device or network_device(app)
+        device = change.device or network_device(self.network.gateway.inventory)
         if change.write is not None:
             effect = Effect(
                 device,
@@ -140,11 +126,11 @@ class AdminContext:
             effect = Effect(device, None, change.value, change.words, argument=change.value, text=change.what)
             sender = AdminCall(change.requests, change.start)
         gate_change = Change(change.tool, change.action, change.what, [effect], sender, argument=change.value)
-        result = await app.gate.apply(gate_change, token=token, ask=asker_for(ctx, app.questions))
+        result = await self.gate.apply(gate_change, token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
         if result.outcome in (Outcome.FAILED, Outcome.UNKNOWN) and change.write is None:
             raise UserError(result.sentence)
-        touched = [d for d in result.change.devices if d.key != NETWORK_KEY and app.policy.visible(d)]
+        touched = [d for d in result.change.devices if d.key != NETWORK_KEY and self.policy.visible(d)]
         touched.sort(key=lambda d: (d.node_id, d.endpoint or 0))  # a node's devices in endpoint order
         return Carried(result.outcome, result.sentence, getattr(sender, "result", None), result, touched)
