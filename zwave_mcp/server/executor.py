@@ -320,8 +320,8 @@ class ToolExecutor:
             # The arguments as the middleware passed them on, not the SDK's keyword arguments: those carry every
             # default and the SDK's JSON parsing of strings ('null' → None), and the log line and the audit
             # quote what was asked.
-            params = ctx.request_context.params or {}
-            return await self.execute(spec, params.get("arguments") or {}, ctx)
+            request = ctx.request_context.params or {}
+            return await self.execute(spec, request.get("arguments") or {}, ctx)
 
         params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
         for name, info in spec.args_model.model_fields.items():
