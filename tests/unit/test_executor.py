@@ -10,8 +10,7 @@ from pydantic import BaseModel, Field
 
 from zwave_mcp.answers import ToolResult
 from zwave_mcp.errors import UserError
-from zwave_mcp.server.compat import lowlevel_server
-from zwave_mcp.server.executor import ToolExecutor, ToolSpec, normalize_arguments
+from zwave_mcp.server.executor import ToolExecutor, ToolSpec, normalize_arguments, sdk_reading
 
 
 class LampArgs(BaseModel):
@@ -19,6 +18,7 @@ class LampArgs(BaseModel):
     action: Literal["on", "off"]
     level: int | None = Field(None, ge=0, le=100)
     includeInactive: bool = False
+    room: str | None = None
 
 
 class LampResult(ToolResult):
@@ -33,8 +33,9 @@ async def lamp(args: LampArgs, ctx) -> LampResult:
         raise UserError("No device named 'missing'.")
     if args.deviceName == "slow":
         await anyio.sleep(5)
+    where = f" in room {args.room!r}" if args.room is not None else ""
     return LampResult(
-        summary=f"{args.deviceName} is {args.action}.", device=args.deviceName, level=args.level
+        summary=f"{args.deviceName}{where} is {args.action}.", device=args.deviceName, level=args.level
     )
 
 
@@ -42,7 +43,6 @@ def make_server(**executor_kwargs) -> MCPServer:
     server = MCPServer("test")
     executor = ToolExecutor(**executor_kwargs)
     executor.register(server, ToolSpec("lamp", "Switch a lamp.", LampArgs, LampResult, lamp, mutating=True))
-    lowlevel_server(server).middleware.append(executor.middleware)
     return server
 
 
@@ -204,3 +204,42 @@ async def test_a_question_ends_the_call_as_input_required_and_the_retry_answers_
         reply = await client.call_tool("lamp", {"deviceName": "Lamp", "action": "on"})
     assert asked == ["Really?"]
     assert not reply.is_error and reply.content[0].text == "Lamp: decline."
+
+
+async def test_json_text_in_a_text_parameter_is_text_or_refused_in_our_words():
+    """The SDK reads JSON text in a string before it validates: 'null' still reaches the tool as the text it
+    was, and an array, which the SDK would refuse with pydantic's message, gets ours."""
+    said_null = await call(make_server(), "lamp", {"deviceName": "Lamp", "action": "on", "room": "null"})
+    assert not said_null.is_error and said_null.content[0].text == "Lamp in room 'null' is on."
+    listed = await call(make_server(), "lamp", {"deviceName": "Lamp", "action": "on", "room": '["hall"]'})
+    assert listed.is_error
+    assert listed.content[0].text == "Parameter 'room' must be a string (got ['hall'])."
+    assert listed.structured_content == {
+        "success": False,
+        "tool_name": "lamp",
+        "execution_time_ms": listed.structured_content["execution_time_ms"],
+        "result": None,
+        "error": "Parameter 'room' must be a string (got ['hall']).",
+    }
+
+
+async def test_the_log_line_quotes_the_arguments_as_asked_not_the_sdks_defaults(caplog):
+    with caplog.at_level("INFO", logger="zwave_mcp.server.executor"):
+        await call(make_server(), "lamp", {"device_name": "Lamp", "command": "on", "bogus": 1})
+    (line,) = [r for r in caplog.records if r.getMessage() == "tool call"]
+    assert line.arguments == {"deviceName": "Lamp", "action": "on"} and line.outcome == "ok"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["null", "[1, 2]", ' {"r": 1} ', "5", "2.5", "true", '"quoted"', "text", "[", "1e400", "[" * 5000],
+)
+def test_sdk_reading_is_the_sdks_own_reading(value):
+    """`sdk_reading` predicts what the SDK's call path does to a string before it validates; a new SDK that
+    reads differently fails here (make test-newest-mcp)."""
+    from mcp.server.mcpserver.tools.base import Tool
+
+    spec = ToolSpec("lamp", "Switch a lamp.", LampArgs, LampResult, lamp)
+    tool = Tool.from_function(ToolExecutor()._sdk_function(spec), name="lamp", structured_output=True)
+    arguments = {"deviceName": value, "action": "on", "level": value, "room": value}
+    assert sdk_reading(arguments, spec.json_read_fields) == tool.fn_metadata.pre_parse_json(arguments)

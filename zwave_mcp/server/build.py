@@ -73,9 +73,7 @@ class ZwaveServer:
             unavailable=app.gateway.unavailable_reason,
             settle=app.gateway.settle,
             attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
-            subscriptions=self.bus,
         )
-        self.server.middleware.append(self.executor.middleware)
         for spec in tool_specs(app):
             self.executor.register(self.server, spec)
         self.updates = register_resources(self.server, app, self.bus)

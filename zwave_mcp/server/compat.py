@@ -10,10 +10,9 @@ What is still private, and why we cannot do without it:
 - `lowlevel_server(server)`: `MCPServer._lowlevel_server`. `MCPServer` serves stdio only through the SDK's
   own transport, which drops malformed lines unanswered (python-sdk #2751); the low-level `Server.run`
   over streams we supply is the only way to put our wire (zwave_mcp.stdio.transport) in front of the
-  SDK's dispatcher. It is also where the 2025-era `resources/subscribe` handlers (resources.py), the
-  `logging/setLevel` handler (client_log.py) and the executor's `tools/call` handler (executor.py: the
-  arguments the middleware already validated are not validated again) are registered: `MCPServer` has
-  no public way to add a request handler.
+  SDK's dispatcher. It is also where the 2025-era `resources/subscribe` handlers (resources.py) and the
+  `logging/setLevel` handler (client_log.py) are registered: `MCPServer` has no public way to add a
+  request handler.
 - `connection_key(session)`: `ServerSession._connection`. The SDK builds a session per request; the
   connection behind it is what identifies one client across its requests (resource_updates.py,
   client_log.py, where its `initialized` event also says when log notifications may start).
@@ -21,6 +20,9 @@ What is still private, and why we cannot do without it:
   `configure_logging`, which imports rich for a `RichHandler` that `logging.basicConfig` then drops (our
   handler is on the root logger already): 37 ms and 1.4 MB of every start, whose first `tools/list` is
   held to 1.5x a bare MCPServer's (bench section 1), for nothing. The SDK has no switch for it.
+
+`tools/call` uses none: it is the SDK's own handler behind our public middleware (executor.py), which
+foresees one step of it, the JSON reading of string arguments (`sdk_reading`, tested against the SDK's).
 
 paho-mqtt's one private part (`Client._sock_recv`, how the gateway reads a value flood) is not here: it
 lives with its reason in `zwave_mcp.gateway.mqtt_reads`, which falls back on paho's public reader when an

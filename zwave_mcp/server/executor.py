@@ -1,18 +1,17 @@
-"""The tool executor: every tool call passes through here, on top of the SDK's own tool list.
+"""The tool executor: every tool call passes through here, on top of the SDK's own tool list and call path.
 
 Two halves, because the SDK validates arguments before a tool function runs:
 - `ToolExecutor.middleware` (an SDK `ServerMiddleware`) sees the raw `tools/call` first: unknown tool names,
   argument aliases (snake_case ↔ camelCase, `command` → `action`), validation with messages that name the
-  parameter and what is allowed, and the read-only gate. A call it rejects never reaches the SDK.
+  parameter and what is allowed, and the read-only gate. A call it rejects never reaches the SDK; one it lets
+  through goes on with the arguments under the tool's own names.
 - `ToolExecutor.execute` runs the tool: timeout, timing, slow-call warning, one log line per call
   (arguments redacted), and the result envelope `{success, tool_name, execution_time_ms, result | error}`
   with one spoken sentence as text content.
 
-`tools/call` is answered by the executor's own handler (`ToolExecutor.call_tool`), registered in place of
-the SDK's: the middleware has already checked and validated the arguments, so the SDK's tool layer would
-only validate them a second time against a model derived from the same fields, and the envelope a third
-(~0.15 ms of every call). The SDK still serves `tools/list` from the registered functions, and still
-checks the request, the handshake and the shape of the result around the handler.
+In between, `tools/call` is the SDK's own: its handler finds the registered function, validates the
+arguments against the schema it derived, calls the function and checks the envelope against the output
+schema. The function (`_sdk_function`) hands the arguments as the middleware passed them on to `execute`.
 
 There is no second registry: `ToolSpec`s are registered on the `MCPServer` (that is what `tools/list`
 serves), and the executor keeps the same specs by name for the middleware.
@@ -24,17 +23,16 @@ import asyncio
 import base64
 import functools
 import inspect
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
-    CallToolRequestParams,
     CallToolResult,
     ContentBlock,
     ImageContent,
@@ -48,7 +46,6 @@ from zwave_mcp.answers import ToolResult
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.logs import is_secret_name, redact
 from zwave_mcp.server.asking import InputRequired
-from zwave_mcp.server.compat import lowlevel_server
 
 if TYPE_CHECKING:
     from zwave_mcp.devices.gate import Gate
@@ -75,10 +72,6 @@ class ToolEnvelope(BaseModel, Generic[ResultT]):
 # callers such as tests) asks nothing and reports no progress.
 Handler = Callable[[Any, Context | None], Awaitable[ToolResult]]
 
-# The arguments the middleware validated for the `tools/call` being handled (the handler runs inside the
-# middleware's `call_next`, in the same context).
-_VALIDATED: ContextVar[BaseModel | None] = ContextVar("validated_tool_arguments", default=None)
-
 
 @dataclass(frozen=True)
 class ToolSpec:
@@ -98,6 +91,13 @@ class ToolSpec:
     @functools.cached_property
     def field_names(self) -> frozenset[str]:
         return frozenset(f.alias or n for n, f in self.args_model.model_fields.items())
+
+    @functools.cached_property
+    def json_read_fields(self) -> frozenset[str]:
+        """The parameters whose strings the SDK may read as JSON (`sdk_reading`): all not typed plain `str`."""
+        return frozenset(
+            f.alias or n for n, f in self.args_model.model_fields.items() if f.annotation is not str
+        )
 
 
 # --- argument aliases -------------------------------------------------------------------------------
@@ -138,6 +138,23 @@ def normalize_arguments(
         else:
             ignored.append(key)
     return result, rewrites, ignored
+
+
+def sdk_reading(arguments: dict[str, Any], json_read_fields: frozenset[str]) -> dict[str, Any]:
+    """The arguments as the SDK's `tools/call` reads them before it validates (its `FuncMetadata.pre_parse_json`,
+    for clients that send lists as JSON text): a string for a parameter not typed plain `str` that holds a
+    JSON array, object or null is taken as that. `arguments` itself when nothing is read so."""
+    read = arguments
+    for key, value in arguments.items():
+        if key not in json_read_fields or not isinstance(value, str):
+            continue
+        try:
+            parsed = json.loads(value)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(parsed, str | int | float):
+            read = {**read, key: parsed}
+    return read
 
 
 # --- validation messages ----------------------------------------------------------------------------
@@ -265,27 +282,23 @@ class ToolExecutor:
         unavailable: Callable[[], str | None] | None = None,
         settle: Callable[[], Awaitable[object]] | None = None,
         attempts: Gate | None = None,  # audits mutating calls that end before the gate
-        subscriptions: Any = None,
     ) -> None:
         self.timeout_s = timeout_s
-        self._subscriptions = subscriptions  # the server's SubscriptionBus, for the tools' Context
         self._attempts = attempts
         self.slow_call_ms = slow_call_ms
         self.read_only = read_only
         self._unavailable = unavailable
         self._settle = settle
         self.specs: dict[str, ToolSpec] = {}
-        self._servers: list[MCPServer[Any]] = []  # where `call_tool` answers tools/call
 
     # registration ------------------------------------------------------------------------------
 
     def register(self, server: MCPServer[Any], spec: ToolSpec) -> None:
-        """Put the tool on the server (unless read-only hides it) and remember it for the middleware."""
+        """Put the tool on the server (unless read-only hides it) and remember it for the middleware, which
+        goes on the server with the first tool."""
         self.specs[spec.name] = spec
-        if server not in self._servers:
-            self._servers.append(server)
-            handler = functools.partial(self.call_tool, server)
-            lowlevel_server(server).add_request_handler("tools/call", CallToolRequestParams, handler)
+        if self.middleware not in server.middleware:
+            server.middleware.append(self.middleware)
         if self.read_only and spec.mutating:
             return
         server.add_tool(
@@ -298,10 +311,17 @@ class ToolExecutor:
         )
 
     def _sdk_function(self, spec: ToolSpec) -> Callable[..., Awaitable[CallToolResult | InputRequiredResult]]:
-        """A function whose signature is the argument model's fields, so the SDK derives the same schema."""
+        """The function the SDK registers and calls: its signature is the argument model's fields (so the SDK
+        derives the same input schema) and its return annotation the envelope (the output schema).
 
-        async def run_tool(ctx: Context, **kwargs: Any) -> CallToolResult | InputRequiredResult:
-            return await self.execute(spec, kwargs, ctx)
+        `add_tool` takes a function and reads its signature; it has no way to take a model's fields."""
+
+        async def run_tool(ctx: Context, **_checked_by_the_sdk: Any) -> CallToolResult | InputRequiredResult:
+            # The arguments as the middleware passed them on, not the SDK's keyword arguments: those carry every
+            # default and the SDK's JSON parsing of strings ('null' → None), and the log line and the audit
+            # quote what was asked.
+            request = ctx.request_context.params or {}
+            return await self.execute(spec, request.get("arguments") or {}, ctx)
 
         params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
         for name, info in spec.args_model.model_fields.items():
@@ -325,11 +345,9 @@ class ToolExecutor:
 
     # execution ---------------------------------------------------------------------------------
 
-    def prepare(
-        self, name: str, arguments: Mapping[str, Any]
-    ) -> tuple[ToolSpec, dict[str, Any], BaseModel] | str:
-        """Everything checked before a tool runs. Returns the spec, the normalized arguments and their
-        validated model, or a refusal."""
+    def prepare(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any] | str:
+        """Everything checked before a tool runs. Returns the arguments under the tool's own names, or a
+        refusal."""
         spec = self.specs.get(name)
         if spec is None:
             shown = name if len(name) <= 80 and name.isprintable() else _short_repr(name)[1:-1]
@@ -346,36 +364,22 @@ class ToolExecutor:
         if ignored:
             log.debug("unknown arguments ignored", extra={"tool": name, "ignored": ignored[:20]})
         try:
-            validated = spec.args_model.model_validate(normalized)
+            spec.args_model.model_validate(normalized)
+            # The SDK validates again after its JSON reading of strings; where that would refuse what passed
+            # here (an array in a text parameter), the caller gets our sentence instead of pydantic's.
+            if (read := sdk_reading(normalized, spec.json_read_fields)) is not normalized:
+                spec.args_model.model_validate(read)
         except ValidationError as exc:
             return describe_validation_error(exc, spec.args_model)
-        return spec, normalized, validated
-
-    async def call_tool(
-        self, server: MCPServer[Any], ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
-    ) -> CallToolResult | InputRequiredResult:
-        """The `tools/call` handler: runs the tool with the arguments the middleware validated."""
-        started = time.perf_counter()
-        spec = self.specs.get(params.name)
-        arguments = params.arguments or {}
-        if spec is None or (spec.mutating and self.read_only):  # the middleware refuses these first
-            refusal = self.prepare(params.name, arguments)
-            assert isinstance(refusal, str)
-            return self.refusal(params.name, arguments, refusal, started)
-        context: Context[Any, Any] = Context(
-            request_context=ctx, mcp_server=server, input_params=params, subscriptions=self._subscriptions
-        )
-        return await self.execute(spec, arguments, context, validated=_VALIDATED.get())
+        return normalized
 
     async def execute(
         self,
         spec: ToolSpec,
         arguments: Mapping[str, Any],
         ctx: Context | None,
-        validated: BaseModel | None = None,
     ) -> CallToolResult | InputRequiredResult:
-        """Run one tool: timeout, timing, logging and the envelope. Never raises. `validated`: `arguments`
-        already validated (by the middleware), so they are not validated again.
+        """Run one tool: timeout, timing, logging and the envelope. Never raises.
 
         A tool that must ask the person on a 2026-07-28 connection raises `InputRequired`: the call ends
         with the SDK's input-required result (the question), and the client calls again with the answer.
@@ -387,10 +391,7 @@ class ToolExecutor:
         attempt = self._attempts.begin() if spec.mutating and self._attempts is not None else None
         refused = False
         try:
-            if isinstance(validated, spec.args_model):
-                args = validated
-            else:
-                args = spec.args_model.model_validate(dict(arguments))
+            args = spec.args_model.model_validate(dict(arguments))
             # asyncio's own timeout: the server always runs on asyncio, and anyio's cancel scope cost
             # ~50 µs per call here.
             async with asyncio.timeout(self.timeout_s):
@@ -471,12 +472,7 @@ class ToolExecutor:
         arguments = ctx.params.get("arguments") or {}
         if not isinstance(arguments, Mapping):
             return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
-        prepared = self.prepare(name, arguments)
-        if isinstance(prepared, str):
-            return self.refusal(name, arguments, prepared, started)
-        _spec, normalized, validated = prepared
-        token = _VALIDATED.set(validated)
-        try:
-            return await call_next(replace(ctx, params={**ctx.params, "arguments": normalized}))
-        finally:
-            _VALIDATED.reset(token)
+        normalized = self.prepare(name, arguments)
+        if isinstance(normalized, str):
+            return self.refusal(name, arguments, normalized, started)
+        return await call_next(replace(ctx, params={**ctx.params, "arguments": normalized}))
