@@ -4,12 +4,11 @@ none of them imports another to get it."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from zwave_mcp.answers import ToolResult
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate import Gate, GateResult
 from zwave_mcp.devices.service import DeviceService
@@ -17,7 +16,6 @@ from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.history import History, build_history
 from zwave_mcp.policy import Policy
 from zwave_mcp.server.asking import QuestionSeal
-from zwave_mcp.server.executor import Handler
 
 if TYPE_CHECKING:
     from zwave_mcp.network.changes import NetworkCare
@@ -61,12 +59,6 @@ def bound(function: Callable[..., Any], *first: Any) -> partial[Any]:
     given = partial(function, *first)
     vars(given).update(__name__=function.__name__, __doc__=function.__doc__)
     return given
-
-
-def unbound(function: Callable[..., Awaitable[ToolResult]]) -> Handler:
-    """A tool function in its family's `TOOLS`: it takes the app first; `server.tools.tool_specs` binds it,
-    so the executor calls it with `(args, ctx)`."""
-    return function
 
 
 def _record_outcomes(history: History, result: GateResult) -> None:

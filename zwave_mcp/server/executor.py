@@ -68,9 +68,10 @@ class ToolEnvelope(BaseModel, Generic[ResultT]):
     error: str | None = None
 
 
-# A tool uses its context to ask the person and to send progress; a handler called without one (in-process
-# callers such as tests) asks nothing and reports no progress.
-Handler = Callable[[Any, Context | None], Awaitable[ToolResult]]
+# A tool function: `(app, args, ctx)` in its family's `TOOLS`, called as `(args, ctx)` once the server has
+# bound its app (`server.tools.tool_specs`). It uses its context to ask the person and to send progress; one
+# called without a context (in-process callers such as tests) asks nothing and reports no progress.
+Handler = Callable[..., Awaitable[ToolResult]]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from zwave_mcp.network.nodes import node_details
 from zwave_mcp.network.parameters import as_parameter, config_values, parse_target, pick_parameter, show
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.admin_models import (
@@ -310,7 +310,7 @@ TOOLS = [
         "neighbours.",
         DeviceArgs,
         NodeDetails,
-        unbound(get_zwave_node_details),
+        get_zwave_node_details,
         annotations=READ,
         title="Node details",
     ),
@@ -319,7 +319,7 @@ TOOLS = [
         "List a device's configuration parameters with label, range, unit, default and current value.",
         DeviceArgs,
         ConfigList,
-        unbound(list_zwave_config_parameters),
+        list_zwave_config_parameters,
         annotations=READ,
         title="Configuration parameters",
     ),
@@ -329,7 +329,7 @@ TOOLS = [
         "person's confirmation; the answer says what the device reported back.",
         ConfigWriteArgs,
         ConfigWriteResult,
-        unbound(set_zwave_config_parameter),
+        set_zwave_config_parameter,
         mutating=True,
         annotations=CONTROL,
         title="Set a configuration parameter",
@@ -340,7 +340,7 @@ TOOLS = [
         "every device of the node follows, and the answer names them). The new name works at once.",
         RenameArgs,
         RenameResult,
-        unbound(rename_zwave_device),
+        rename_zwave_device,
         mutating=True,
         annotations=CONTROL,
         title="Rename a device",
@@ -352,7 +352,7 @@ TOOLS = [
         "with progress; if the wait ends first, the answer gives a jobId for get_zwave_job / cancel_zwave_job.",
         MaintenanceArgs,
         MaintenanceResult,
-        unbound(run_zwave_maintenance),
+        run_zwave_maintenance,
         mutating=True,
         annotations=MAINTAIN,
         title="Network maintenance",
@@ -362,7 +362,7 @@ TOOLS = [
         "How a maintenance job is doing (or all of them): progress, and its measured result when done.",
         JobArgs,
         JobList,
-        unbound(get_zwave_job),
+        get_zwave_job,
         annotations=READ,
         needs_gateway=False,
         title="Maintenance jobs",
@@ -372,7 +372,7 @@ TOOLS = [
         "Cancel a running maintenance job (health check or route rebuild).",
         CancelArgs,
         CancelResult,
-        unbound(cancel_zwave_job),
+        cancel_zwave_job,
         mutating=True,
         annotations=MAINTAIN,
         title="Cancel a job",

@@ -29,7 +29,7 @@ from zwave_mcp.network.inclusion import (
     pin_question,
 )
 from zwave_mcp.policy import check_text_argument
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import ElicitationAsker, QuestionSeal, asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.admin_models import (
@@ -212,7 +212,7 @@ def _spec(
         description,
         args,
         InclusionStatus,
-        unbound(handler),
+        handler,
         mutating=mutating,
         annotations=CONTROL if mutating else READ,
         title=title,

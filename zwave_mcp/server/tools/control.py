@@ -11,7 +11,7 @@ from mcp_types import ToolAnnotations
 from zwave_mcp.devices.describe import after_change_note
 from zwave_mcp.devices.group_control import group_sentence
 from zwave_mcp.policy.outcome import NOT_SENT, Outcome
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
@@ -111,7 +111,7 @@ TOOLS = [
         "and opening doors need the person's confirmation (asked once for the whole group).",
         GroupControlArgs,
         GroupControlResult,
-        unbound(control_zwave_group),
+        control_zwave_group,
         mutating=True,
         annotations=CONTROL,
         title="Control a group of devices",
@@ -125,7 +125,7 @@ TOOLS = [
         "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
         ControlArgs,
         ControlResult,
-        unbound(control_zwave_device),
+        control_zwave_device,
         mutating=True,
         annotations=CONTROL,
         title="Control a device",

@@ -14,7 +14,7 @@ from zwave_mcp.devices.errors import DeviceNotFound
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.devices.readings import readings
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
     DeviceArgs,
@@ -147,7 +147,7 @@ TOOLS = [
         "(limit/offset) with a total.",
         ListDevicesArgs,
         DeviceList,
-        unbound(list_zwave_devices),
+        list_zwave_devices,
         annotations=READ,
         title="List devices",
     ),
@@ -156,7 +156,7 @@ TOOLS = [
         "Check that a device exists and is ready, and list the actions it takes.",
         DeviceArgs,
         DeviceCheck,
-        unbound(verify_device),
+        verify_device,
         annotations=READ,
         title="Verify a device",
     ),
@@ -167,7 +167,7 @@ TOOLS = [
         "reading (quantity, value, unit, when reported) and every value with its age.",
         DeviceArgs,
         DeviceState,
-        unbound(get_device_state),
+        get_device_state,
         annotations=READ,
         title="Device state",
     ),
@@ -177,7 +177,7 @@ TOOLS = [
         "and age. refresh=true asks the device again for readings older than maxAgeSeconds.",
         SensorArgs,
         SensorData,
-        unbound(get_device_sensor_data),
+        get_device_sensor_data,
         annotations=READ,
         title="Sensor readings",
     ),

@@ -18,7 +18,7 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.names import agreeing
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
@@ -249,7 +249,7 @@ TOOLS = [
         "asleep), newest first, from the server's in-memory history.",
         RecentEventsArgs,
         RecentEvents,
-        unbound(get_recent_events),
+        get_recent_events,
         needs_gateway=False,
         annotations=READ,
         title="Recent events",

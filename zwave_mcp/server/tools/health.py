@@ -8,7 +8,7 @@ from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import plural
 from zwave_mcp.gateway.health import GatewayHealth
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import HealthReport, NoArgs
@@ -133,7 +133,7 @@ TOOLS = [
         "alive, asleep or dead, how fresh the data is, and what to check when something is down.",
         NoArgs,
         HealthReport,
-        unbound(check_zwave_health),
+        check_zwave_health,
         needs_gateway=False,
         annotations=READ,
         title="Z-Wave health",

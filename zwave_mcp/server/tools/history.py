@@ -17,7 +17,7 @@ from zwave_mcp.history.models import (
     LastEventResult,
 )
 from zwave_mcp.history.usage import energy
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.devices import READ
 
@@ -46,7 +46,7 @@ TOOLS = [
         "device or room, the whole house. chart=true adds a PNG of the numeric readings.",
         HistoryArgs,
         HistoryResult,
-        unbound(get_device_history),
+        get_device_history,
         annotations=READ,
         title="Device history",
     ),
@@ -57,7 +57,7 @@ TOOLS = [
         "offline. From the stored history.",
         LastEventArgs,
         LastEventResult,
-        unbound(get_last_event),
+        get_last_event,
         annotations=READ,
         title="Last time something happened",
     ),
@@ -68,7 +68,7 @@ TOOLS = [
         "a PNG of energy per hour or day.",
         EnergyArgs,
         EnergyResult,
-        unbound(get_energy_usage),
+        get_energy_usage,
         annotations=READ,
         title="Energy use",
     ),
@@ -78,7 +78,7 @@ TOOLS = [
         "have gone silent (not reported for silentHours).",
         BatteryArgs,
         BatteryResult,
-        unbound(get_battery_report),
+        get_battery_report,
         annotations=READ,
         title="Batteries",
     ),

@@ -31,7 +31,7 @@ from zwave_mcp.gateway.access import LockUsers, read_lock_users
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.control import CONTROL
@@ -234,7 +234,7 @@ TOOLS = [
         "confirmation.",
         LockUsersArgs,
         LockUsersResult,
-        unbound(manage_lock_users),
+        manage_lock_users,
         annotations=CONTROL,
         title="Lock users and codes",
     )

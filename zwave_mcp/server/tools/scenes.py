@@ -16,7 +16,7 @@ from zwave_mcp.names import normalize
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.safetext import plain_text
-from zwave_mcp.server.app import App, unbound
+from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.control import CONTROL
@@ -127,7 +127,7 @@ TOOLS = [
         "List the scenes defined in zwave-js-ui.",
         NoArgs,
         SceneList,
-        unbound(list_zwave_scenes),
+        list_zwave_scenes,
         annotations=READ,
         title="List scenes",
     ),
@@ -138,7 +138,7 @@ TOOLS = [
         "devices reported the scene's values.",
         SceneArgs,
         SceneActivation,
-        unbound(activate_zwave_scene),
+        activate_zwave_scene,
         mutating=True,
         annotations=CONTROL,
         title="Activate a scene",
