@@ -23,6 +23,7 @@ Only the standard library at import: the stdio transport imports this before any
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -105,7 +106,12 @@ def loads_json(
     return _clean(json.loads(text, object_hook=clean_object, **kwargs))
 
 
-_from_json: Callable[..., Any] | None = None
+@functools.cache
+def _pydantic_from_json() -> Callable[..., Any]:
+    """pydantic-core's parser, imported on first use (see the module docstring)."""
+    from pydantic_core import from_json
+
+    return from_json
 
 
 def loads_json_fast(data: bytes | bytearray) -> Any:
@@ -117,13 +123,8 @@ def loads_json_fast(data: bytes | bytearray) -> Any:
     result, the U+FFFD cleaning and the exception raised are the standard library's; on everything else
     the two agree (tests/unit/test_safetext.py compares them on edge cases and random mutations).
     """
-    global _from_json
-    if _from_json is None:
-        from pydantic_core import from_json
-
-        _from_json = from_json
     try:
-        return _from_json(data)
+        return _pydantic_from_json()(data)
     except ValueError:
         return loads_json(data)
 
@@ -136,14 +137,9 @@ def loads_json_strict(data: bytes | bytearray | str) -> Any:
     """`loads_json_fast` (or `loads_json` for text) that refuses NaN and Infinity: JSON has neither, and
     JavaScript's `JSON.stringify` writes them as null, so nothing zwave-js-ui sends can hold them. Raises
     `ValueError` for them as for any other text that is not JSON."""
-    global _from_json
     if not isinstance(data, str):
-        if _from_json is None:
-            from pydantic_core import from_json
-
-            _from_json = from_json
         try:
-            return _from_json(data, allow_inf_nan=False)
+            return _pydantic_from_json()(data, allow_inf_nan=False)
         except ValueError:
             pass  # the standard library decides (and cleans lone surrogates), as in `loads_json_fast`
     return loads_json(data, parse_constant=_refuse_constant)

@@ -91,7 +91,8 @@ async def test_smart_start_from_a_qr_code(admin: NetworkAdmin, sim: Simulator) -
     parsed = (await admin.parse_qr(qr))["parsed"]
     entry = await admin.provision({**parsed, "name": "Attic Sensor", "location": "Attic"}).run()
     assert entry["dsk"] == device.dsk and entry["securityClasses"] == [1]
-    assert [e["dsk"] for e in await admin.provisioning_entries()] == [device.dsk]
+    entries = (await admin.gateway.call("getProvisioningEntries")).result
+    assert [e["dsk"] for e in entries] == [device.dsk]
     sim.admin.press_button(device)  # powered on: SmartStart includes it without a question
     await until(admin, ga.READY)
     await node_known(admin, 12)

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zwave_mcp.policy import Policy
+from zwave_mcp.policy.actions import normalize_action
+from zwave_mcp.policy.core import Decision
+from zwave_mcp.policy.sensitive import describe_action
+from zwave_mcp.policy.terms import PolicyDevice
+
 
 @dataclass(frozen=True)
 class FakeDevice:
@@ -40,3 +46,17 @@ HOUSE = (
     GARAGE_DOOR,
     SIREN,
 )
+
+
+def check_mutation(
+    policy: Policy, device: PolicyDevice, action: str, value: object = None, *, unit: str | None = None
+) -> Decision:
+    """The policy's rules alone for one action by name, as the gate asks them (`Policy.judge`)."""
+    action = normalize_action(action)
+    return policy.judge(
+        device,
+        frozenset({action}),
+        value,
+        unit=unit,
+        action_text=describe_action(device, action, value, unit),
+    )

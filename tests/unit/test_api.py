@@ -77,7 +77,7 @@ async def test_request_topic_payload_and_qos() -> None:
     api.handle_reply("setNodeName", reply_for(payload, result=True))
     reply = await task
     assert reply == ApiReply(True, "ok", True, reply.raw)
-    assert api.in_flight == 0
+    assert not api._pending, "nothing is left in flight"
 
 
 async def test_same_api_calls_get_their_own_replies_in_any_order() -> None:
@@ -131,7 +131,7 @@ async def test_no_reply_times_out_and_cleans_up() -> None:
     api = ApiClient(FakeTransport(), TOPICS)
     with pytest.raises(ApiTimeout, match=r"did not answer getNodes within 0\.05 s"):
         await api.call("getNodes", timeout=0.05)
-    assert api.in_flight == 0
+    assert not api._pending, "nothing is left in flight"
 
 
 async def test_disconnected_fails_fast_with_reason() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.unit.test_gate_flow import Rig, asker
+from tests.unit.test_policy_ratelimit import admit
 from zwave_mcp.devices.gate import GateResult
 from zwave_mcp.policy import PolicyConfig, RateLimiter, parse_terms
 from zwave_mcp.policy.outcome import NOT_SENT, Outcome
@@ -141,13 +142,13 @@ def test_a_change_the_yes_no_longer_covers_is_asked_about_again() -> None:
 
 def test_admission_is_all_or_nothing() -> None:
     limiter = RateLimiter(per_device=1, overall=10, window_s=60, clock=lambda: 100.0)
-    assert limiter.admit("b") is None
+    assert admit(limiter, "b") is None
     refused = limiter.admit_many(["a", "b", "c"])
     assert refused is not None and refused[0] == "b" and refused[1].scope == "device"
-    assert limiter.admit("a") is None and limiter.admit("c") is None, "nothing was counted for a and c"
+    assert admit(limiter, "a") is None and admit(limiter, "c") is None, "nothing was counted for a and c"
     overall = RateLimiter(per_device=10, overall=2, window_s=60, clock=lambda: 100.0)
     assert overall.admit_many(["a", "b", "c", "d"]) is None, "one group command is one command"
-    assert overall.admit("e") is None and overall.admit("f") is not None
+    assert admit(overall, "e") is None and admit(overall, "f") is not None
 
 
 def test_a_group_near_the_overall_limit_is_one_command_and_spends_nothing_else() -> None:
@@ -173,7 +174,7 @@ def test_a_group_refused_after_the_yes_gives_the_token_back(caplog: pytest.LogCa
 
     def check_then_filled(keys: Any) -> Any:
         passed = real_check(keys)
-        rig.policy.rates.admit("2")
+        admit(rig.policy.rates, "2")
         rig.policy.rates.check_many = real_check  # type: ignore[method-assign]
         return passed
 
@@ -181,7 +182,7 @@ def test_a_group_refused_after_the_yes_gives_the_token_back(caplog: pytest.LogCa
     with pytest.raises(Exception, match="limit per device"):
         asyncio.run(rig.devices.control_group("kitchen", "off", params={}, token=asked.token))
     assert sent(rig) == []
-    assert rig.policy.rates.admit("8") is None, "the plug was not counted for the refused group"
+    assert admit(rig.policy.rates, "8") is None, "the plug was not counted for the refused group"
     rig.clock.now += 30
     _plan, done = asyncio.run(rig.devices.control_group("kitchen", "off", params={}, token=asked.token))
     assert done.outcome not in NOT_SENT and done.confirmed_by == "token", "the yes was not spent"

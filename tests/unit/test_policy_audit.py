@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from tests.unit.policy_devices import FRONT_DOOR
+from tests.unit.policy_devices import FRONT_DOOR, check_mutation
 from zwave_mcp.logs import configure_logging
 from zwave_mcp.policy import AUDIT_LOGGER, AuditEvent, AuditLog, Outcome, Policy, PolicyConfig
 
@@ -99,7 +99,7 @@ def test_an_unwritable_audit_file_warns_and_does_not_raise(tmp_path, stderr_json
 def test_policy_audit_uses_the_configured_file(tmp_path, stderr_json):
     path = tmp_path / "a.jsonl"
     p = Policy(PolicyConfig(audit_file=path))
-    decision = p.check_mutation(FRONT_DOOR, "unlock")
+    decision = check_mutation(p, FRONT_DOOR, "unlock")
     p.audit(
         AuditEvent(
             tool="control_zwave_device",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.unit.policy_devices import check_mutation
 from zwave_mcp.config import load_settings
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.model import Device
@@ -29,9 +30,9 @@ def policy(**env: str) -> Policy:
 
 def test_front_door_unlock_needs_confirmation(house):
     door = house["Front Door Lock"]
-    asked = policy().check_mutation(door, "unlock")
+    asked = check_mutation(policy(), door, "unlock")
     assert asked.needs_confirmation and asked.action_text == "unlock Front Door Lock (Entry)"
-    assert policy().check_mutation(door, "lock").allowed
+    assert check_mutation(policy(), door, "lock").allowed
 
 
 def test_deny_lock_and_cover_keeps_them_visible_and_read_only(house):
@@ -58,5 +59,5 @@ def test_thermostat_band_with_the_setpoint_unit(house):
     thermostat = house["Hallway Thermostat"]
     unit = next(v.unit for role, v in thermostat.values.items() if role.startswith("setpoint."))
     p = policy()
-    assert p.check_mutation(thermostat, "set_temperature", 21, unit=unit).allowed
-    assert p.check_mutation(thermostat, "set_temperature", 30, unit=unit).needs_confirmation
+    assert check_mutation(p, thermostat, "set_temperature", 21, unit=unit).allowed
+    assert check_mutation(p, thermostat, "set_temperature", 30, unit=unit).needs_confirmation

@@ -21,6 +21,7 @@ from tests.unit.policy_devices import (
     PORCH_2,
     SIREN,
     THERMOSTAT,
+    check_mutation,
 )
 from zwave_mcp.config import ConfigError, load_settings
 from zwave_mcp.policy import Policy, PolicyConfig, TermError, Verdict, parse_terms
@@ -45,7 +46,7 @@ def test_default_policy_lets_everyday_actions_through():
         (THERMOSTAT, "set_temperature", 21),
         (GARAGE_DOOR, "close", None),
     ]:
-        decision = p.check_mutation(device, action, value)
+        decision = check_mutation(p, device, action, value)
         assert decision.verdict is Verdict.ALLOWED, (device.name, action, decision)
     assert all(p.visible(d) and p.can_control(d) for d in HOUSE)
 
@@ -60,14 +61,14 @@ def test_read_only_refuses_every_action_on_every_device():
         assert p.visible(device), "read-only still shows devices"
         assert not p.can_control(device)
         for action in ("on", "off", "lock", "unlock", "open", "close", "set_temperature", "set_color"):
-            decision = p.check_mutation(device, action, 21)
+            decision = check_mutation(p, device, action, 21)
             assert decision.refused, (device.name, action)
             assert "read-only mode (ZWAVE_MCP_READ_ONLY)" in decision.message
     assert p.read_only_refusal("activate scene 'Movie night'") is not None
 
 
 def test_read_only_message_is_one_clear_sentence():
-    decision = policy(read_only="1").check_mutation(KITCHEN_LIGHT, "on")
+    decision = check_mutation(policy(read_only="1"), KITCHEN_LIGHT, "on")
     assert decision.message == (
         "Refused to turn on Kitchen Light (Kitchen): zwave-mcp runs in read-only mode (ZWAVE_MCP_READ_ONLY), "
         "so nothing can be switched or set; reading devices still works."
@@ -83,7 +84,7 @@ def test_deny_by_capability_makes_devices_read_only_but_visible():
         assert p.visible(device), "denied devices stay visible so their state can be read"
         assert not p.can_control(device)
     assert p.can_control(KITCHEN_LIGHT) and p.can_control(THERMOSTAT)
-    assert p.check_mutation(BLINDS, "open").message == (
+    assert check_mutation(p, BLINDS, "open").message == (
         "Refused to open Living Room Blinds (Living Room): the policy makes this device read-only "
         "('cover' is on the deny list, ZWAVE_MCP_DENY); you can still read its state."
     )
@@ -93,7 +94,7 @@ def test_allow_by_location_limits_control_to_those_rooms():
     p = policy(allow="Kitchen, living-room")
     controllable = {d.name for d in HOUSE if p.can_control(d)}
     assert controllable == {KITCHEN_LIGHT.name, COFFEE.name, LAMP.name, BLINDS.name}
-    assert p.check_mutation(PORCH_1, "on").message == (
+    assert check_mutation(p, PORCH_1, "on").message == (
         "Refused to turn on Porch Double Switch 1 (Porch): the policy makes this device read-only "
         "(only Kitchen, living-room can be changed, ZWAVE_MCP_ALLOW); you can still read its state."
     )
@@ -103,7 +104,7 @@ def test_deny_wins_over_allow():
     p = policy(allow="Kitchen", deny="Coffee Maker Plug")
     assert p.can_control(KITCHEN_LIGHT)
     assert not p.can_control(COFFEE)
-    assert "'Coffee Maker Plug' is on the deny list" in p.check_mutation(COFFEE, "off").message
+    assert "'Coffee Maker Plug' is on the deny list" in check_mutation(p, COFFEE, "off").message
 
 
 def test_node_ids_and_endpoint_keys_select_devices():
@@ -129,7 +130,7 @@ def test_hidden_devices_are_invisible_and_refused():
     assert not p.visible(GARAGE_MOTION) and not p.visible(PORCH_1) and not p.visible(PORCH_2)
     assert p.visible(KITCHEN_LIGHT)
     assert not p.can_control(PORCH_1)
-    assert p.check_mutation(PORCH_1, "on").message == (
+    assert check_mutation(p, PORCH_1, "on").message == (
         "Refused to change this device: the policy hides it (ZWAVE_MCP_HIDE), so it cannot be read or changed."
     )
 
@@ -147,8 +148,8 @@ def test_a_rename_does_not_take_a_device_out_of_the_hide_deny_or_confirm_lists()
     p.remember(list(HOUSE))
     renamed = {d.key: replace(d, name="Patio " + d.name) for d in (PORCH_2, KITCHEN_LIGHT, LAMP, COFFEE)}
     assert not p.visible(renamed["11.2"])
-    assert p.check_mutation(renamed["2"], "on").refused
-    assert p.check_mutation(renamed["3"], "on").needs_confirmation
+    assert check_mutation(p, renamed["2"], "on").refused
+    assert check_mutation(p, renamed["3"], "on").needs_confirmation
     assert p.can_control(renamed["8"])  # allowed by its room, not its name
     assert p.visible(replace(PORCH_1, name="Patio Switch 1"))  # only what the entry named
     (problem,) = [u for u in p.unmatched_entries(list(renamed.values())) if "Kitchen Light" in u]
@@ -194,7 +195,7 @@ def test_blank_and_duplicate_entries_are_ignored():
     ],
 )
 def test_built_in_sensitive_changes_need_confirmation(device, action, value, why):
-    decision = Policy().check_mutation(device, action, value)
+    decision = check_mutation(Policy(), device, action, value)
     assert decision.verdict is Verdict.NEEDS_CONFIRMATION
     assert decision.why == why
     assert decision.sensitive
@@ -214,13 +215,13 @@ def test_built_in_sensitive_changes_need_confirmation(device, action, value, why
     ],
 )
 def test_safe_changes_need_no_confirmation(device, action, value):
-    assert Policy().check_mutation(device, action, value).allowed
+    assert check_mutation(Policy(), device, action, value).allowed
 
 
 def test_fahrenheit_targets_are_checked_against_the_celsius_band():
     p = Policy()
-    assert p.check_mutation(THERMOSTAT, "set_temperature", 70, unit="°F").allowed  # 21.1 °C
-    decision = p.check_mutation(THERMOSTAT, "set_temperature", 90, unit="°F")  # 32.2 °C
+    assert check_mutation(p, THERMOSTAT, "set_temperature", 70, unit="°F").allowed  # 21.1 °C
+    decision = check_mutation(p, THERMOSTAT, "set_temperature", 90, unit="°F")  # 32.2 °C
     assert decision.needs_confirmation
     assert decision.why == "90 °F is outside the safe range 10-28 °C"
     assert decision.action_text == "set Hallway Thermostat (Hallway) to 90 °F"
@@ -228,46 +229,46 @@ def test_fahrenheit_targets_are_checked_against_the_celsius_band():
 
 def test_safe_band_is_configurable_and_validated():
     p = policy(safe_temp_min="16", safe_temp_max="24")
-    assert p.check_mutation(THERMOSTAT, "set_temperature", 25).needs_confirmation
-    assert p.check_mutation(THERMOSTAT, "set_temperature", 17).allowed
+    assert check_mutation(p, THERMOSTAT, "set_temperature", 25).needs_confirmation
+    assert check_mutation(p, THERMOSTAT, "set_temperature", 17).allowed
     with pytest.raises(ConfigError, match="low < high"):
         policy(safe_temp_min="30", safe_temp_max="20")
 
 
 def test_configured_actions_and_devices_need_confirmation():
     p = policy(confirm_actions="open, Set-Mode", confirm_devices="Living Room Lamp")
-    opening = p.check_mutation(BLINDS, "open")
+    opening = check_mutation(p, BLINDS, "open")
     assert opening.needs_confirmation
     assert opening.why == "'open' is on the list of actions that need confirmation"
-    assert p.check_mutation(THERMOSTAT, "set_mode", "off").needs_confirmation
-    lamp = p.check_mutation(LAMP, "off")
+    assert check_mutation(p, THERMOSTAT, "set_mode", "off").needs_confirmation
+    lamp = check_mutation(p, LAMP, "off")
     assert lamp.why == (
         "every change to it needs confirmation (matched 'Living Room Lamp' in ZWAVE_MCP_CONFIRM_DEVICES)"
     )
-    assert p.check_mutation(KITCHEN_LIGHT, "off").allowed
+    assert check_mutation(p, KITCHEN_LIGHT, "off").allowed
 
 
 def test_forbidding_sensitive_actions_refuses_them_with_a_reason():
     p = policy(forbid_sensitive="true")
-    decision = p.check_mutation(FRONT_DOOR, "unlock")
+    decision = check_mutation(p, FRONT_DOOR, "unlock")
     assert decision.refused
     assert decision.message == (
         "Refused to unlock Front Door Lock (Entry): it can unlock a door, and sensitive actions are switched "
         "off by policy (ZWAVE_MCP_FORBID_SENSITIVE); do it at the device itself instead."
     )
-    assert p.check_mutation(FRONT_DOOR, "lock").allowed, "only sensitive actions are forbidden"
+    assert check_mutation(p, FRONT_DOOR, "lock").allowed, "only sensitive actions are forbidden"
 
 
 def test_action_names_are_normalized():
     assert normalize_action(" Set-Temperature ") == "set_temperature"
-    assert Policy().check_mutation(FRONT_DOOR, "UNLOCK").needs_confirmation
+    assert check_mutation(Policy(), FRONT_DOOR, "UNLOCK").needs_confirmation
 
 
 def test_check_mutation_has_no_side_effects():
     p = policy(rate_limit_device="1")
     for _ in range(5):
-        assert p.check_mutation(KITCHEN_LIGHT, "on").allowed
-    assert p.rates.check(KITCHEN_LIGHT.key) is None, "nothing was counted"
+        assert check_mutation(p, KITCHEN_LIGHT, "on").allowed
+    assert p.rates.check_many([KITCHEN_LIGHT.key]) is None, "nothing was counted"
 
 
 # --- settings and the policy file -------------------------------------------------------------------
@@ -284,7 +285,7 @@ def test_policy_file_toml(tmp_path):
     assert p.config.safe_band.high == 25 and p.config.rate_limit_device == 3
     assert p.config.confirm_actions == frozenset({"open"})
     assert p.config.forbid_sensitive
-    assert "policy.toml" in p.check_mutation(LAMP, "on").message
+    assert "policy.toml" in check_mutation(p, LAMP, "on").message
 
 
 def test_policy_file_json_and_env_precedence(tmp_path):
@@ -364,5 +365,5 @@ def test_a_switch_is_an_opener_only_when_its_words_say_so(name, product, sensiti
         capabilities=("switch",),
         node=SimpleNamespace(name=name, product_label=product),
     )
-    decision = Policy().check_mutation(switch, "on", None)
+    decision = check_mutation(Policy(), switch, "on", None)
     assert (decision.why == "it can open a way into the house") is sensitive, decision.why

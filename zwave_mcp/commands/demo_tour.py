@@ -225,45 +225,46 @@ class Conversation:
         self.t.line()
         return answer
 
-    async def unlock_with_confirmation(self) -> None:
-        self.t.line("You: Unlock the front door.")
-        asked = await self.call("control_zwave_device", UNLOCK)
+    async def confirmed(
+        self, tool: str, args: dict[str, Any], asks: tuple[str, str], agrees: tuple[str, str]
+    ) -> None:
+        """A change the person must agree to: asked (`asks`: what they say, the step), answered with a
+        confirmation token, then agreed to with it (`agrees`)."""
+        self.t.line(f"You: {asks[0]}")
+        asked = await self.call(tool, args)
         token = asked.result.get("confirmationToken")
-        self.check("unlock the front door", asked.result.get("outcome") == "needs_confirmation")
+        self.check(asks[1], asked.result.get("outcome") == "needs_confirmation")
         self.t.line()
         if not isinstance(token, str):
             return
-        self.t.line("You: Yes, I'm at the door: unlock it.")
-        done = await self.call("control_zwave_device", {**UNLOCK, "confirmationToken": token})
-        self.check("confirm the unlock", done.result.get("outcome") == "confirmed")
+        self.t.line(f"You: {agrees[0]}")
+        done = await self.call(tool, {**args, "confirmationToken": token})
+        self.check(agrees[1], done.result.get("outcome") == "confirmed")
         self.t.line()
 
     async def run(self) -> None:
         for step in SCRIPT:
             await self.say(step)
-        await self.unlock_with_confirmation()
+        await self.confirmed(
+            "control_zwave_device",
+            UNLOCK,
+            ("Unlock the front door.", "unlock the front door"),
+            ("Yes, I'm at the door: unlock it.", "confirm the unlock"),
+        )
         await self.say(WHO_MAY)
-        await self.add_a_code()
+        # A code for the dog walker on the keypad lock: asked, agreed, then the lock's users read again.
+        self.t.line("(The dog walker's code is typed in with the request; no transcript or answer shows it.)")
+        await self.confirmed(
+            "manage_lock_users",
+            ADD_CODE,
+            ("Add a code for the dog walker on the side door.", "add a code"),
+            ("Yes, give the dog walker that code.", "confirm the new code"),
+        )
         await self.say(WHO_CAME_IN)
         await self.say(DEAD_NODE)
         await self.say(HEALTH_AFTER)
         if self.home.admin:
             await self.include_a_device()
-
-    async def add_a_code(self) -> None:
-        """A code for the dog walker on the keypad lock: asked, agreed, then the lock's users read again."""
-        self.t.line("(The dog walker's code is typed in with the request; no transcript or answer shows it.)")
-        self.t.line("You: Add a code for the dog walker on the side door.")
-        asked = await self.call("manage_lock_users", ADD_CODE)
-        token = asked.result.get("confirmationToken")
-        self.check("add a code", asked.result.get("outcome") == "needs_confirmation")
-        self.t.line()
-        if not isinstance(token, str):
-            return
-        self.t.line("You: Yes, give the dog walker that code.")
-        done = await self.call("manage_lock_users", {**ADD_CODE, "confirmationToken": token})
-        self.check("confirm the new code", done.result.get("outcome") == "confirmed")
-        self.t.line()
 
     async def include_a_device(self) -> None:
         """--admin: a new sensor joins with S2 security, the PIN read off its label (the two-step flow)."""

@@ -164,7 +164,3 @@ def main(argv: list[str] | None = None) -> int:
     log.info("stopping (graceful: driver/status false)")
     sim.stop()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

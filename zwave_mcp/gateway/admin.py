@@ -45,9 +45,9 @@ def security_class(name: object) -> int | None:
 
 def security_words(name: object) -> str:
     """zwave-js-ui's `security` text ("S2_Authenticated", "None") in the words people read."""
-    for number, text in SECURITY_CLASSES.items():
-        if name == text:
-            return SECURITY_WORDS[number]
+    number = security_class(name)
+    if number is not None:
+        return SECURITY_WORDS[number]
     return "none" if name in (None, "None", "") else str(name).replace("_", " ")
 
 
@@ -145,10 +145,6 @@ class NetworkAdmin:
 
     async def parse_qr(self, qr: str) -> dict[str, Any]:
         return _dict(await self._result("parseQRCodeString", qr))
-
-    async def provisioning_entries(self) -> list[dict[str, Any]]:
-        result = await self._result("getProvisioningEntries")
-        return [e for e in result if isinstance(e, dict)] if isinstance(result, list) else []
 
     async def is_failed(self, node_id: int) -> bool:
         return bool(await self._result("isFailedNode", node_id))

@@ -100,10 +100,6 @@ class ApiClient:
         # decoded, which halves the peak memory of a big house); everything else is `loads_json_fast`.
         self.decoders: dict[str, Callable[[bytes | bytearray], Any]] = {}
 
-    @property
-    def in_flight(self) -> int:
-        return len(self._pending)
-
     def build_request(
         self, api: str, args: list[Any], correlation: str | None = None
     ) -> tuple[str, dict[str, Any]]:

@@ -1,20 +1,8 @@
 """The live picture of the Z-Wave network, kept current from zwave-js-ui's topics and events. No I/O.
 
-API:
-
-- `Inventory(topics: GatewayTopics, payload_type: PayloadType = PayloadType.AUTO)`
-- `load_nodes(getnodes_result)` – replace the picture with a `getNodes` result (listeners are kept).
-- `nodes: dict[int, ZNode]`, `node(node_id)`, `value(value_id)`, `status: GatewayStatus`, `index`.
-- `apply(topic, payload, retain=False, info=None) -> list[InventoryEvent]` – route one received message
-  (anything under the prefix; API replies are the caller's and return `[]`). Never raises. `info`:
-  `topics.classify(topic)` when the caller has it already (the value lane does, for every message).
-  `retain` = "delivered from the broker's retained store" (paho's `msg.retain` without
-  retain-as-published). It only matters for topics the index does not know: a *live* object payload or
-  nodeinfo on an unknown topic is mapped by the ids inside it (and teaches the index a new name); a
-  *retained* one may be a stale leftover under an old name and is ignored.
-- `add_listener(cb) -> unsubscribe` – called with every `InventoryEvent`; a listener that raises is logged.
-- `add_load_listener(cb)` – called with the nodes after every `load_nodes` (which emits no Changes).
-- `history` – the last `history_size` changes as `Recorded(at, change)` (`at` = wall-clock seconds).
+`Inventory` holds `nodes` (by id), `status` (`GatewayStatus`) and the topic `index`; `load_nodes` replaces
+the picture with a getNodes result, `apply` routes one received message into it, and listeners hear every
+`InventoryEvent` (`add_listener`) and every load (`add_load_listener`); `history` keeps the last changes.
 
 What becomes an `InventoryEvent` (see `model.InventoryEvent`): "value" when a value's value or its `lastUpdate` time
 changes (a report with a new time counts even when the value is the same, so a waiter sees it);
@@ -229,7 +217,12 @@ class Inventory:
     def apply(
         self, topic: str, payload: bytes, retain: bool = False, info: TopicInfo | None = None
     ) -> list[InventoryEvent]:
-        """Route one message into the picture; returns (and emits) what changed. Never raises."""
+        """Route one message into the picture; returns (and emits) what changed. Never raises.
+
+        `info`: `topics.classify(topic)` when the caller has it already. `retain`: delivered from the
+        broker's retained store. It matters only for topics the index does not know: a live object payload
+        or nodeinfo there is mapped by the ids inside it (and teaches the index a new name); a retained one
+        may be a stale leftover under an old name and is ignored."""
         self.status.messages_seen += 1
         self.status.last_message_monotonic = time.monotonic()
         try:

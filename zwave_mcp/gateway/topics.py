@@ -1,16 +1,8 @@
 """zwave-js-ui's MQTT topic grammar: building, classifying and mapping topics back to nodes and values.
 
-Pure, no I/O. The public API:
-
-- `sanitize_level(text)` – one topic level exactly as zwave-js-ui's `sanitizeTopic(str, true)` makes it.
-- `GatewayTopics(prefix="zwave", gateway_name="zwave-js-ui")` – the fixed gateway topics
-  (`api_request(name)`, `api_reply(name)`, `client_status`, `client_version`, `driver_status`,
-  `events_prefix`), `subscriptions()`, `classify(topic) -> TopicInfo` and
-  `value_topic(node, value, style, ignore_loc=False)` (the topic a value-topic write would use + `/set`).
-- `TopicKind`, `TopicInfo` – the result of `classify`.
-- `TopicStyle` – NAMED (gateway type 1), VALUEID (type 0), VALUEID_NAMES (type 0 + nodeNames).
-- `ValueTopicIndex(nodes)` – maps the node part of any node-level topic (`TopicInfo.rest`) back to
-  `IndexHit(node_id, value_id | None, attribute | None, stale)` for every topic style, O(1) per message.
+Pure, no I/O: `GatewayTopics` builds and classifies (`classify` → `TopicInfo`) the gateway's topics and the
+topic a value write uses; `ValueTopicIndex` maps the node part of any node-level topic back to an `IndexHit`
+(node, value or attribute, stale) for every `TopicStyle`.
 
 Topics are lossy (sanitized names), so the index is built from the inventory's own values
 (property/propertyName/propertyKey/propertyKeyName), never by parsing names back.

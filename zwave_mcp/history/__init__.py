@@ -85,6 +85,3 @@ def build_history(
         if inventory.nodes:  # a picture loaded before the recorder existed (a shared gateway in tests)
             recorder.on_load(list(inventory.nodes.values()))
     return History(recorder, HistoryService(recorder, devices, inventory))
-
-
-__all__ = ["History", "Recorder", "build_history", "history_path", "where_history_lives"]

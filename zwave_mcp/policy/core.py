@@ -1,6 +1,6 @@
 """`Policy`: the rules, and the parts the write gate (`zwave_mcp.devices.gate`) applies them with.
 
-`judge` (and `check_mutation`, the same for one action by name) is the rules alone, without side effects:
+`judge` is the rules alone, without side effects:
 1. read-only mode refuses everything;
 2. hidden devices (`hide`) and devices the lists make read-only (`deny`, or not on a non-empty `allow`)
    are refused; deny wins over allow;
@@ -22,10 +22,9 @@ from enum import StrEnum
 from typing import Any
 
 from zwave_mcp.config import Settings
-from zwave_mcp.policy.actions import normalize_action
 from zwave_mcp.policy.audit import AuditLog
 from zwave_mcp.policy.ratelimit import RateLimiter
-from zwave_mcp.policy.sensitive import describe_action, sensitivity
+from zwave_mcp.policy.sensitive import sensitivity
 from zwave_mcp.policy.settings import LIST_KEYS, PolicyConfig
 from zwave_mcp.policy.terms import DeviceList, NamedBy, PolicyDevice, device_label
 from zwave_mcp.policy.tokens import ConfirmationTokens
@@ -131,22 +130,6 @@ class Policy:
         return None
 
     # --- decisions ------------------------------------------------------------------------------
-
-    def check_mutation(
-        self, device: PolicyDevice, action: str, value: object = None, *, unit: str | None = None
-    ) -> Decision:
-        """The rules alone, no side effects: allowed, refused (with the sentence), or needs confirmation.
-
-        `value` is the absolute target the write will send (for a thermostat: degrees in `unit`).
-        """
-        action = normalize_action(action)
-        return self.judge(
-            device,
-            frozenset({action}),
-            value,
-            unit=unit,
-            action_text=describe_action(device, action, value, unit),
-        )
 
     def judge(
         self,

@@ -33,7 +33,7 @@ class RateRefusal:
 
 
 class RateLimiter:
-    """Thread-safe. `check` looks without counting; `admit` counts when allowed (both or neither limit)."""
+    """Thread-safe. `check_many` looks without counting; `admit_many` counts when allowed (every limit or none)."""
 
     def __init__(
         self,
@@ -66,22 +66,6 @@ class RateLimiter:
         # The (len - limit + 1)-th oldest must leave the window before one more fits.
         frees_at = times[len(times) - limit] + self.window_s
         return RateRefusal(scope, limit, self.window_s, max(1, math.ceil(frees_at - now)))
-
-    def check(self, device_key: str) -> RateRefusal | None:
-        now = self._clock()
-        with self._lock:
-            return self._check(device_key, now)
-
-    def _check(self, device_key: str, now: float) -> RateRefusal | None:
-        device_times = self._by_device.get(device_key, deque())
-        return self._refusal(device_times, self.per_device, "device", now) or self._refusal(
-            self._all, self.overall, "overall", now
-        )
-
-    def admit(self, device_key: str) -> RateRefusal | None:
-        """Count one command to `device_key` if both limits allow it; otherwise say which refused."""
-        refused = self.admit_many([device_key])
-        return None if refused is None else refused[1]
 
     def check_many(self, device_keys: Iterable[str]) -> tuple[str, RateRefusal] | None:
         """Whether one command to all these devices would be admitted, without counting it: None, or

@@ -164,7 +164,7 @@ LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | {"rename_user"}
 
 def sensitivity(
     device: PolicyDevice,
-    action: str | frozenset[str],
+    words: frozenset[str],
     value: object,
     *,
     unit: str | None,
@@ -174,11 +174,10 @@ def sensitivity(
 ) -> str | None:
     """Why this change is sensitive ("it can unlock a door"), or None when it is not.
 
-    `action` is the normalized action word, or the set of words the change's effect amounts to (an
-    effect of `set_level 30` is {"on", "set_level", "dim"}; of `set_position 100` {"open", "set_position"}):
-    every rule and the confirm list is judged on what the change does, not on what it was called.
+    `words` are what the change's effect amounts to (an effect of `set_level 30` is {"on", "set_level",
+    "dim"}; of `set_position 100` {"open", "set_position"}): every rule and the confirm list is judged on
+    what the change does, not on what it was called.
     """
-    words = frozenset({action}) if isinstance(action, str) else action
     caps = {str(c).casefold() for c in device.capabilities}
     if words & LOCK_CODE_GRANTS:
         return "a code on the lock lets someone into the house"
