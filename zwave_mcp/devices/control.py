@@ -42,9 +42,6 @@ from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
 from zwave_mcp.zwave.classes import CC
 
-# A valve is opened and closed; "turn on/off the water" says the same.
-_VALVE_WORDS = {"on": "open", "off": "close"}
-
 
 def control_change(plan: ControlPlan, tool: str = "control_zwave_device") -> Change:
     """The plan as the gate's `Change`: each write an effect, judged by what it does, proven by its
@@ -82,8 +79,6 @@ def available_actions(device: Device) -> list[str]:
             can.add("set_position")
     if m.TILT_TARGET in v:
         can.add("set_tilt")
-    if m.VALVE_TARGET in v:
-        can |= {"open", "close"}
     if m.SIREN_TONE in v and (siren_tones(device) or v[m.SIREN_TONE].command_class == CC.SOUND_SWITCH):
         can.add("set_tone")
     if m.SIREN_VOLUME in v:
@@ -113,8 +108,9 @@ def plan_control(
         raise StillLoading(device.name)
     wanted = normalize_action(action) if isinstance(action, str) else ""
     actions = available_actions(device)
-    if m.VALVE_TARGET in device.values and wanted in _VALVE_WORDS:
-        wanted = _VALVE_WORDS[wanted]  # "turn off the water main": a valve is closed, not switched off
+    # "turn off the water main": a valve is closed, not switched off
+    said = (k.synonyms[wanted] for k in KINDS if k.synonyms.get(wanted, "") in k.actions(device))
+    wanted = next(said, wanted)
     if wanted not in actions:
         shown = echo(action) if isinstance(action, str) else str(action)
         if not device.understood:
@@ -132,7 +128,9 @@ def plan_control(
         if not actions:
             raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])
         raise ActionNotSupported(f"{device.name} cannot {shown}; it can: {', '.join(actions)}.", actions)
-    planner = next((k.planners[wanted] for k in KINDS if wanted in k.planners), None) or _PLANNERS[wanted]
+    # the first kind of the device that takes the action plans it ("open": a cover's or a valve's)
+    by_kind = (k.planners[wanted] for k in KINDS if wanted in k.planners and wanted in k.actions(device))
+    planner = next(by_kind, None) or _PLANNERS[wanted]
     args = {
         "level": level,
         "value": value,
@@ -193,8 +191,6 @@ def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
 
 
 def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    if m.VALVE_TARGET in device.values:
-        return _valve(device, action)
     target = device.values[m.COVER_TARGET]
     top = int(target.max or 99) if _is_positional(target) else 255  # Barrier Operator: 255 open, 0 closed
     level = state_value(target, "open", top) if action == "open" else state_value(target, "closed", 0)
@@ -297,17 +293,6 @@ def _set_tilt(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = first(args, "position", "level", "value")
     plan = level_plan(device, action, raw, m.TILT_TARGET, m.TILT_CURRENT, "tilt", "% tilt")
     return replace(plan, summary=f"tilt the slats of {device.name} to {plan.argument} %")
-
-
-# ---- valves ----
-
-
-def _valve(device: Device, action: str) -> ControlPlan:
-    target = device.values[m.VALVE_TARGET]
-    opening = action == "open"
-    sent: Any = opening if target.type == "boolean" else (int(target.max or 99) if opening else 0)
-    watch = device.values.get(m.VALVE_CURRENT)
-    return one_write(device, action, None, target, sent, f"{action} {device.name}", watch=watch)
 
 
 # ---- sirens ----

@@ -85,9 +85,6 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         return "slats not reported yet" if slats is None else f"slats {slats}"
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         return _fan_summary(device)
-    if m.VALVE_TARGET in v:
-        opened = _truthy(v.get(m.VALVE_CURRENT) or v[m.VALVE_TARGET])
-        return "unknown" if opened is None else ("open" if opened else "closed")
     if device.has(Capability.SIREN) and m.SWITCH_TARGET in v:
         sounding = _truthy(v.get(m.SWITCH_CURRENT) or v[m.SWITCH_TARGET])
         return "unknown" if sounding is None else ("sounding" if sounding else "silent")
@@ -188,8 +185,8 @@ def _sentence(device: Device) -> str:
     elif summary.startswith("slats "):  # a blind that only tilts its slats
         slats = slat_words(device)
         primary = "has not reported its slats yet" if slats is None else f"has its slats {slats}"
-    elif summary.startswith("unknown") and m.VALVE_TARGET in device.values:
-        primary = "has not reported whether it is open"
+    elif (opening := first_answer(lambda kind: kind.opening(device, summary))) is not None:
+        primary = opening
     elif summary.startswith("unknown") and device.kind == Capability.SIREN:
         primary = "has not reported whether it is sounding"
     elif summary.startswith("unknown"):
@@ -444,9 +441,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         percent = to_percent(new, value)
         where = "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
-    if role in (m.VALVE_CURRENT, m.VALVE_TARGET):
-        opened = new is True or (is_number(new) and new > 0)
-        return f"was told to {'open' if opened else 'close'}" if told else ("opened" if opened else "closed")
     if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT) and is_number(new):
         tone = tone_name(device, new) if device is not None else None
         if new == 0:
@@ -509,8 +503,6 @@ _ROLE_NOUNS = {
     m.LEVEL_RESTORE: "last-level setting",
     m.TILT_TARGET: "target tilt",
     m.TILT_CURRENT: "tilt",
-    m.VALVE_TARGET: "target valve state",
-    m.VALVE_CURRENT: "valve state",
     m.SIREN_TONE: "tone",
     m.SIREN_TONE_CURRENT: "tone",
     m.SIREN_VOLUME: "volume",

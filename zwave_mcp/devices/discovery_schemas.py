@@ -25,7 +25,7 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
-from zwave_mcp.devices.kinds import thermostat
+from zwave_mcp.devices.kinds import thermostat, valve
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.presets import FanData, SirenData
@@ -291,14 +291,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
             sensor_parameter=2, sensor_endpoints=((0, 4), (1, 2), (2, 2), (3, 3), (4, 3), (5, 2))
         ),
     ),
-    Schema(
-        name="valve: Zooz ZAC36 Titan water valve actuator",
-        kind=C.VALVE,
-        role=m.VALVE_TARGET,
-        primary=_SWITCH_TARGET,
-        companions=((m.VALVE_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),),
-        products=(product(0x027A, {0x0101}, {0x0036}),),
-    ),
+    *valve.MODEL_SCHEMAS,
 )
 
 # ---- generic rows: what the device does -------------------------------------------------------------
@@ -401,15 +394,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
         specific=frozenset({zc.SPECIFIC_FAN_SWITCH}),
     ),
-    Schema(
-        name="valve: Binary Switch of the Valve Open/Close device class",
-        kind=C.VALVE,
-        role=m.VALVE_TARGET,
-        primary=_SWITCH_TARGET,
-        companions=((m.VALVE_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),),
-        generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
-        specific=frozenset({zc.SPECIFIC_VALVE}),
-    ),
+    *valve.SCHEMAS,
     Schema(
         name="siren: Binary Switch of the Siren device class",
         kind=C.SIREN,

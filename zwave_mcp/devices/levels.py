@@ -29,6 +29,11 @@ def is_number(x: Any) -> bool:
         return False
 
 
+def nonzero(x: Any) -> bool:
+    """On at any level: True, or a number above 0 (a valve open at all, a siren sounding)."""
+    return x is True or (is_number(x) and x > 0)
+
+
 def as_int(x: Any) -> int | None:
     """`x` when it is an int (a bool is no number here), else None."""
     return x if isinstance(x, int) and not isinstance(x, bool) else None

@@ -267,9 +267,6 @@ def _kind_words(
     other kinds (judged by command class below)."""
     if role is None:
         return _siren_level_words(device, value, target)
-    if role == m.VALVE_TARGET:
-        opened = target is True or (is_number(target) and target > 0)
-        return frozenset({"open" if opened else "close"}), None
     if role == m.TILT_TARGET:
         return frozenset({"set_tilt"}), _percent(target, value) if is_number(target) else target
     if role == m.SIREN_TONE:

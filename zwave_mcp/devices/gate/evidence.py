@@ -119,8 +119,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if (said := first_answer(lambda kind: kind.spoken_value(device, value, role, raw))) is not None:
         return said
-    if role in (m.VALVE_TARGET, m.VALVE_CURRENT):
-        return "open" if raw is True or (is_number(raw) and raw > 0) else "closed"
     if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
         name = tone_name(device, raw)
         if raw == 0:
