@@ -20,7 +20,7 @@ from zwave_mcp.devices.gate.senders import WriteValues
 from zwave_mcp.devices.kinds import KINDS
 from zwave_mcp.devices.levels import is_number, to_level
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, siren_tones, speed_choices, tone_named
+from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, speed_choices
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.writes import (
     ControlPlan,
@@ -28,7 +28,6 @@ from zwave_mcp.devices.writes import (
     Match,
     Planner,
     Write,
-    check_range,
     first,
     level_plan,
     off_level,
@@ -40,7 +39,6 @@ from zwave_mcp.devices.writes import (
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
-from zwave_mcp.zwave.classes import CC
 
 
 def control_change(plan: ControlPlan, tool: str = "control_zwave_device") -> Change:
@@ -61,7 +59,7 @@ def available_actions(device: Device) -> list[str]:
     """The actions this device takes, in `ACTIONS` order."""
     v = device.values
     can: set[str] = set()
-    if m.SWITCH_TARGET in v or m.LEVEL_TARGET in v or m.SIREN_TONE in v:
+    if m.SWITCH_TARGET in v or m.LEVEL_TARGET in v:
         can |= {"on", "off"}
         if m.SWITCH_CURRENT in v or m.LEVEL_CURRENT in v:
             can.add("toggle")
@@ -79,10 +77,6 @@ def available_actions(device: Device) -> list[str]:
             can.add("set_position")
     if m.TILT_TARGET in v:
         can.add("set_tilt")
-    if m.SIREN_TONE in v and (siren_tones(device) or v[m.SIREN_TONE].command_class == CC.SOUND_SWITCH):
-        can.add("set_tone")
-    if m.SIREN_VOLUME in v:
-        can.add("set_volume")
     if m.LOCK_TARGET in v:
         can |= {"lock", "unlock"}
     for kind in KINDS:
@@ -148,8 +142,6 @@ def plan_control(
 def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     turn_on = not _is_on(device) if action == "toggle" else action == "on"
     verb = "turn on" if turn_on else "turn off"
-    if m.SIREN_TONE in device.values:
-        return _siren_on_off(device, action, turn_on)
     if m.LEVEL_TARGET in device.values:
         target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
         restore = device.values.get(m.LEVEL_RESTORE)
@@ -295,57 +287,6 @@ def _set_tilt(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     return replace(plan, summary=f"tilt the slats of {device.name} to {plan.argument} %")
 
 
-# ---- sirens ----
-
-
-def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
-    """Sound the siren (its default tone, or its loudest tone by level) or silence it."""
-    target = device.values[m.SIREN_TONE]
-    watch = device.values.get(m.SIREN_TONE_CURRENT) or target
-    if not turn_on:
-        return one_write(device, action, False, target, 0, f"silence {device.name}", watch=watch)
-    if target.command_class == CC.SOUND_SWITCH:
-        # 255: the device's default tone; it reports the tone it plays
-        return ControlPlan(
-            device,
-            action,
-            True,
-            [Write(target, 255)],
-            [Expectation(watch, None, "nonzero")],
-            f"sound {device.name}",
-        )
-    loudest = siren_tones(device)[-1]
-    summary = f"sound {device.name} ({loudest.name.lower()})"
-    return one_write(device, action, True, target, loudest.value, summary, watch=watch)
-
-
-def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "value", "mode", "level")
-    names = ", ".join(t.name for t in siren_tones(device)) or "tones by number, from 1 to 254"
-    said = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
-    if said.casefold() in ("off", "0", "none", "silence"):
-        return _siren_on_off(device, action, False)
-    tone = tone_named(device, said) if said else None
-    if tone is None:
-        if not said:
-            raise InvalidValue(f"Say which tone {device.name} should sound: {names}.")
-        raise InvalidValue(f"{device.name} has no tone '{echo(said)}'; it has: {names}.")
-    target = device.values[m.SIREN_TONE]
-    watch = device.values.get(m.SIREN_TONE_CURRENT)
-    summary = f"sound {tone.name} on {device.name}"
-    return one_write(device, action, tone.name, target, tone.value, summary, watch=watch)
-
-
-def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "level", "value", "position")
-    volume = device.values[m.SIREN_VOLUME]
-    percent = said_percent(device, "volume", raw, volume)
-    check_range(percent, volume, f"{device.name} volume", "%")
-    return one_write(
-        device, action, percent, volume, percent, f"set the volume of {device.name} to {percent} %"
-    )
-
-
 # ---- helpers ----
 
 
@@ -377,6 +318,4 @@ _PLANNERS: dict[str, Planner] = {
     "set_color": _set_color,
     "set_speed": _set_speed,
     "set_tilt": _set_tilt,
-    "set_tone": _set_tone,
-    "set_volume": _set_volume,
 }

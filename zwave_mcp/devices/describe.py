@@ -18,7 +18,7 @@ from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent
 from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import model_speed_at, tone_name
+from zwave_mcp.devices.presets import model_speed_at
 from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
@@ -85,15 +85,6 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         return "slats not reported yet" if slats is None else f"slats {slats}"
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         return _fan_summary(device)
-    if device.has(Capability.SIREN) and m.SWITCH_TARGET in v:
-        sounding = _truthy(v.get(m.SWITCH_CURRENT) or v[m.SWITCH_TARGET])
-        return "unknown" if sounding is None else ("sounding" if sounding else "silent")
-    if m.SIREN_TONE in v:
-        watch = v.get(m.SIREN_TONE_CURRENT) or v[m.SIREN_TONE]
-        if not is_number(watch.value):
-            return "unknown"
-        tone = tone_name(device, watch.value)
-        return "silent" if watch.value == 0 else (f"sounding {tone.lower()}" if tone else "sounding")
     if device.has(Capability.DIMMER):
         level = level_percent(v.get(m.LEVEL_CURRENT))
         text = "unknown" if level is None else ("off" if level == 0 else f"{level} %")
@@ -187,8 +178,6 @@ def _sentence(device: Device) -> str:
         primary = "has not reported its slats yet" if slats is None else f"has its slats {slats}"
     elif (opening := first_answer(lambda kind: kind.opening(device, summary))) is not None:
         primary = opening
-    elif summary.startswith("unknown") and device.kind == Capability.SIREN:
-        primary = "has not reported whether it is sounding"
     elif summary.startswith("unknown"):
         primary = "has not reported whether it is on"
     else:
@@ -267,12 +256,6 @@ def _fan_summary(device: Device) -> str:
         return "unknown"
     speed = model_speed_at(device, current.value)
     return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
-
-
-def _truthy(value: ZValue) -> bool | None:
-    if value.value is None:
-        return None
-    return value.value is True or (is_number(value.value) and value.value > 0)
 
 
 def is_on(device: Device) -> bool | None:
@@ -441,13 +424,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         percent = to_percent(new, value)
         where = "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
-    if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT) and is_number(new):
-        tone = tone_name(device, new) if device is not None else None
-        if new == 0:
-            return "was told to go quiet" if role == m.SIREN_TONE else "went quiet"
-        return f"started sounding {tone.lower()}" if tone else "started sounding"
-    if role == m.SIREN_VOLUME and is_number(new):
-        return f"had its volume set to {_number(new)} %"
     if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
         percent = to_percent(new, value)
         return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
@@ -503,10 +479,6 @@ _ROLE_NOUNS = {
     m.LEVEL_RESTORE: "last-level setting",
     m.TILT_TARGET: "target tilt",
     m.TILT_CURRENT: "tilt",
-    m.SIREN_TONE: "tone",
-    m.SIREN_TONE_CURRENT: "tone",
-    m.SIREN_VOLUME: "volume",
-    m.SIREN_DEFAULT_TONE: "default tone",
 }
 
 

@@ -25,10 +25,10 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
-from zwave_mcp.devices.kinds import thermostat, valve
+from zwave_mcp.devices.kinds import siren, thermostat, valve
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
-from zwave_mcp.devices.presets import FanData, SirenData
+from zwave_mcp.devices.presets import FanData
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import (
     CC,
@@ -43,7 +43,6 @@ from zwave_mcp.zwave.classes import (
     LockProps,
     MeterProps,
     NotificationProps,
-    SoundSwitchProps,
     SwitchProps,
     ThermostatProps,
     WindowCoveringProps,
@@ -266,19 +265,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         products=(product(0x0313, {0x0701}, {0x0002}),),
         multi=True,
     ),
-    Schema(
-        name="siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
-        kind=C.SIREN,
-        role=m.SIREN_TONE,
-        primary=_LEVEL_TARGET,
-        companions=((m.SIREN_TONE_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
-        products=(
-            product(
-                0x0084, {0x0311, 0x0313, 0x0331, 0x0341, 0x0343}, {0x0107, 0x0108, 0x0109, 0x010B, 0x0205}
-            ),
-        ),
-        template=SirenData(((0, "Off"), (33, "Strobe only"), (66, "Siren only"), (99, "Siren and strobe"))),
-    ),
+    *siren.MODEL_SCHEMAS,
     Schema(
         name="thermostat: Heatit Z-TRM6 (its temperature is the sensor its Sensor Mode, parameter 2, names)",
         kind=C.THERMOSTAT,
@@ -395,25 +382,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         specific=frozenset({zc.SPECIFIC_FAN_SWITCH}),
     ),
     *valve.SCHEMAS,
-    Schema(
-        name="siren: Binary Switch of the Siren device class",
-        kind=C.SIREN,
-        role=m.SWITCH_TARGET,
-        primary=_SWITCH_TARGET,
-        companions=_SWITCH_CURRENT,
-        generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
-        specific=frozenset({zc.SPECIFIC_SIREN}),
-    ),
-    Schema(
-        name="siren: Sound Switch tones",
-        kind=C.SIREN,
-        role=m.SIREN_TONE,
-        primary=match(CC.SOUND_SWITCH, SoundSwitchProps.TONE, type="number", writeable=True),
-        companions=(
-            (m.SIREN_VOLUME, match(CC.SOUND_SWITCH, SoundSwitchProps.DEFAULT_VOLUME, writeable=True)),
-            (m.SIREN_DEFAULT_TONE, match(CC.SOUND_SWITCH, SoundSwitchProps.DEFAULT_TONE, writeable=True)),
-        ),
-    ),
+    *siren.SCHEMAS,
     *thermostat.VALVE_SCHEMAS,
     Schema(
         name="dimmer: Multilevel Switch",

@@ -17,7 +17,6 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import siren_sounding, tone_name, tone_sounds
 from zwave_mcp.devices.writes import Expectation
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.sensitive import describe_action
@@ -263,50 +262,13 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
 def _kind_words(
     device: Device, value: ZValue, role: str | None, target: Any
 ) -> tuple[frozenset[str], Any] | None:
-    """What a write to the value of a fan, valve, siren or slats amounts to; None for the
+    """What a write to the value of a fan or slats amounts to; None for the
     other kinds (judged by command class below)."""
-    if role is None:
-        return _siren_level_words(device, value, target)
     if role == m.TILT_TARGET:
         return frozenset({"set_tilt"}), _percent(target, value) if is_number(target) else target
-    if role == m.SIREN_TONE:
-        return _tone_words(device, value, target)
-    if role == m.SIREN_VOLUME:
-        return frozenset({"set_volume"} | ({"off"} if target == 0 else set())), target
     if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
         return frozenset({"on" if target > 0 else "off", "set_speed"}), _percent(target, value)
     return None
-
-
-def _tone_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any]:
-    """A siren's tone judged by its effect: a tone that makes no sound ("Strobe only"), or one whose sound
-    cannot be told, silences a siren that is sounding (or may be: nothing reported) as off does, and the
-    alarm rule of the policy judges it; a sounding tone sounds it."""
-    shown = tone_name(device, target) or value.state_text(target) or target
-    if target == 0 or target is False:
-        return frozenset({"off"}), None
-    if tone_sounds(device, target) is not True and siren_sounding(device) is not False:
-        return frozenset({"off", "set_tone"}), shown
-    return frozenset({"on", "set_tone"}), shown
-
-
-def _siren_level_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any] | None:
-    """A write to a level-toned siren (FortrezZ) through another value of its endpoint: Basic Set is the
-    same level as the tone value, and a level change down fades the sound out, so both are judged as the
-    tone they set; None for a value of any other device."""
-    tone = device.values.get(m.SIREN_TONE)
-    if tone is None or tone.command_class not in (CC.MULTILEVEL_SWITCH, CC.BASIC):
-        return None
-    if value.endpoint != tone.endpoint or value.command_class not in (CC.MULTILEVEL_SWITCH, CC.BASIC):
-        return None
-    prop = value.property
-    if prop in ("targetValue", "currentValue") and (is_number(target) or isinstance(target, bool)):
-        return _tone_words(device, value, target)
-    if target is False:  # stopping a level change leaves the siren where it is
-        return frozenset({"stop"}), None
-    if prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
-        return frozenset({"off", "set_level"}), None
-    return frozenset({"on", "set_level"}), None
 
 
 def _percent(level: float, value: ZValue) -> int:

@@ -18,7 +18,7 @@ from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.kinds.thermostat import FAN_SAID
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import model_speed_at, tone_name, tone_sounds
+from zwave_mcp.devices.presets import model_speed_at
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -119,13 +119,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if (said := first_answer(lambda kind: kind.spoken_value(device, value, role, raw))) is not None:
         return said
-    if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
-        name = tone_name(device, raw)
-        if raw == 0:
-            return "silent"
-        if tone_sounds(device, raw) is False:  # a strobe only: lit, not sounding
-            return f"silent ({name.lower()})" if name else "silent"
-        return f"sounding {name.lower()}" if name else "sounding"
     if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
         return f"tilted to {to_percent(raw, value)} %"
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
