@@ -36,7 +36,6 @@ from zwave_mcp.devices.writes import (
     said_percent,
     state_value,
 )
-from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
 
@@ -69,14 +68,6 @@ def available_actions(device: Device) -> list[str]:
             can.add("stop")
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         can |= {"set_speed", "set_level"}
-    if m.COVER_TARGET in v:
-        can |= {"open", "close"}
-        if m.COVER_UP in v or m.COVER_DOWN in v:
-            can.add("stop")
-        if _is_positional(v[m.COVER_TARGET]):
-            can.add("set_position")
-    if m.TILT_TARGET in v:
-        can.add("set_tilt")
     if m.LOCK_TARGET in v:
         can |= {"lock", "unlock"}
     for kind in KINDS:
@@ -173,26 +164,9 @@ def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
 
 
 def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    roles = (m.COVER_UP, m.COVER_DOWN) if device.has(Capability.COVER) else (m.LEVEL_UP, m.LEVEL_DOWN)
-    value = device.values.get(roles[0]) or device.values[roles[1]]
+    value = device.values.get(m.LEVEL_UP) or device.values[m.LEVEL_DOWN]
     # Writing false to a start/stop-level-change value stops the movement; the device reports no "stopped".
     return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
-
-
-# ---- covers ----
-
-
-def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    target = device.values[m.COVER_TARGET]
-    top = int(target.max or 99) if _is_positional(target) else 255  # Barrier Operator: 255 open, 0 closed
-    level = state_value(target, "open", top) if action == "open" else state_value(target, "closed", 0)
-    watch = device.values.get(m.COVER_CURRENT) or target
-    return one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
-
-
-def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "position", "level", "value")
-    return level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
 
 
 def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -278,20 +252,7 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
     return one_write(device, action, argument, target, level, summary, watch=current)
 
 
-# ---- covers: slats ----
-
-
-def _set_tilt(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "position", "level", "value")
-    plan = level_plan(device, action, raw, m.TILT_TARGET, m.TILT_CURRENT, "tilt", "% tilt")
-    return replace(plan, summary=f"tilt the slats of {device.name} to {plan.argument} %")
-
-
 # ---- helpers ----
-
-
-def _is_positional(target: ZValue) -> bool:
-    return target.property == "targetValue" and target.type == "number"
 
 
 def _is_on(device: Device) -> bool:
@@ -309,13 +270,9 @@ _PLANNERS: dict[str, Planner] = {
     "toggle": _on_off,
     "dim": _set_level,
     "set_level": _set_level,
-    "open": _open_close,
-    "close": _open_close,
     "stop": _stop,
-    "set_position": _set_position,
     "lock": _lock,
     "unlock": _lock,
     "set_color": _set_color,
     "set_speed": _set_speed,
-    "set_tilt": _set_tilt,
 }

@@ -74,15 +74,6 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
         return _lock_summary(device)
     if (by_kind := first_answer(lambda kind: kind.summary(device, with_slats))) is not None:
         return by_kind
-    if device.has(Capability.COVER) and m.COVER_TARGET in v:
-        position = _cover_summary(v[m.COVER_TARGET], v.get(m.COVER_CURRENT))
-        tilt = level_percent(v.get(m.TILT_CURRENT) or v.get(m.TILT_TARGET)) if with_slats else None
-        if tilt is None or position == "position unknown":
-            return position
-        return f"{position}, slats tilted {tilt} %"  # the full answer says them, a list does not
-    if device.has(Capability.COVER) and m.TILT_TARGET in v:  # slats only (a Window Covering tilt)
-        slats = slat_words(device)
-        return "slats not reported yet" if slats is None else f"slats {slats}"
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         return _fan_summary(device)
     if device.has(Capability.DIMMER):
@@ -171,11 +162,6 @@ def _sentence(device: Device) -> str:
         opened = door_open(device)
         door = "" if opened is None else f", and the door is {'open' if opened else 'closed'}"
         primary = f"has not reported whether it is locked{door}"
-    elif device.has(Capability.COVER) and summary == "position unknown":
-        primary = "has not reported its position yet"
-    elif summary.startswith("slats "):  # a blind that only tilts its slats
-        slats = slat_words(device)
-        primary = "has not reported its slats yet" if slats is None else f"has its slats {slats}"
     elif (opening := first_answer(lambda kind: kind.opening(device, summary))) is not None:
         primary = opening
     elif summary.startswith("unknown"):
@@ -345,41 +331,6 @@ def _lock_summary(device: Device) -> str:
     return f"{text}, door closed"
 
 
-def _cover_summary(target: ZValue, current: ZValue | None) -> str:
-    watch = current or target
-    if watch.value is None:
-        return "position unknown"
-    if watch.property in ("currentState", "targetState"):  # Barrier Operator: Closed, Opening, Stopped…
-        return _words(watch.state_text() or f"state {watch.value}")
-    level = level_percent(watch)
-    if level is None:
-        return "position unknown"
-    if level == 0:
-        return "closed"
-    return "open" if level == 100 else f"{level} % open"
-
-
-def slat_words(device: Device) -> str | None:
-    """Where a blind's slats are: "open", "closed (up)", "tilted to 40 %"; None when not reported."""
-    watch = device.values.get(m.TILT_CURRENT) or device.values.get(m.TILT_TARGET)
-    if watch is None or not is_number(watch.value):
-        return None
-    text = watch.state_text()
-    if text:
-        return _words(text)
-    return f"tilted to {to_percent(watch.value, watch)} %"
-
-
-def cover_open(device: Device) -> bool | None:
-    """Is the cover (blind, garage door) open at all? None when not reported."""
-    watch = device.values.get(m.COVER_CURRENT) or device.values.get(m.COVER_TARGET)
-    if watch is None or not is_number(watch.value):
-        return None
-    if watch.property in ("currentState", "targetState"):
-        return watch.value != 0  # 0 closed; opening, stopped part-way and open all let people in
-    return watch.value > (watch.min or 0)
-
-
 def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     """What one reported change means, to follow the device's name: "turned on", "went to 40 %",
     "reported air temperature 21.7 °C". Uses the value's role in the device, never its zwave-js label
@@ -418,15 +369,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         if told:
             return "was told to turn off" if percent == 0 else f"was told to go to {percent} %"
         return "turned off" if percent == 0 else f"went to {percent} %"
-    if role in (m.COVER_CURRENT, m.COVER_TARGET):
-        if value.property in ("currentState", "targetState") or not is_number(new):
-            return f"is {_words(value.state_text(new) or f'state {new}')}"
-        percent = to_percent(new, value)
-        where = "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
-        return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
-    if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
-        percent = to_percent(new, value)
-        return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
     if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and (is_number(new) or isinstance(new, bool)):
         state = "locked" if new is True or (is_number(new) and new == LOCK_SECURED) else "unlocked"
         if new == LOCK_UNKNOWN:
@@ -453,16 +395,12 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
 _MOVES = {
     m.LEVEL_UP: ("started brightening", "stopped brightening"),
     m.LEVEL_DOWN: ("started dimming", "stopped dimming"),
-    m.COVER_UP: ("started opening", "stopped opening"),
-    m.COVER_DOWN: ("started closing", "stopped closing"),
 }
 _ROLE_NOUNS = {
     m.SWITCH_TARGET: "target state",
     m.SWITCH_CURRENT: "state",
     m.LEVEL_TARGET: "target level",
     m.LEVEL_CURRENT: "level",
-    m.COVER_TARGET: "target position",
-    m.COVER_CURRENT: "position",
     m.LOCK_TARGET: "target lock state",
     m.LOCK_CURRENT: "lock state",
     m.LOCK_DOOR: "door state",
@@ -474,11 +412,7 @@ _ROLE_NOUNS = {
     m.COLOR_HEX: "colour",
     m.LEVEL_UP: "movement",
     m.LEVEL_DOWN: "movement",
-    m.COVER_UP: "movement",
-    m.COVER_DOWN: "movement",
     m.LEVEL_RESTORE: "last-level setting",
-    m.TILT_TARGET: "target tilt",
-    m.TILT_CURRENT: "tilt",
 }
 
 

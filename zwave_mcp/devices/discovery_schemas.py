@@ -9,43 +9,35 @@ and fan speed ranges of the known models are the ones zwave-js and Home Assistan
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
 from zwave_mcp.devices.discovery import (
     IGNORE,
     READING,
-    ConfigIs,
-    Product,
     Schema,
     Table,
     ValueMatch,
-    config_is,
     match,
     product,
 )
-from zwave_mcp.devices.kinds import siren, thermostat, valve
+from zwave_mcp.devices.kinds import cover, siren, thermostat, valve
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.presets import FanData
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import (
     CC,
-    BarrierProps,
     BasicProps,
     BatteryProps,
     BinarySensorProps,
     CentralSceneProps,
     ColorProps,
     DoorLockProps,
-    FibaroProps,
     LockProps,
     MeterProps,
     NotificationProps,
     SwitchProps,
     ThermostatProps,
-    WindowCoveringProps,
 )
 
 # ---- value shapes used by several rows --------------------------------------------------------------
@@ -59,17 +51,8 @@ _LEVEL_COMPANIONS = (
     (m.LEVEL_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.DOWN)),
     (m.LEVEL_RESTORE, match(CC.MULTILEVEL_SWITCH, SwitchProps.RESTORE, writeable=True)),
 )
-_COVER_COMPANIONS = (
-    (m.COVER_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
-    # Open/Close on covers, Up/Down or On/Off where the device calls itself another switch type.
-    (m.COVER_UP, match(CC.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.UP, SwitchProps.ON)),
-    (m.COVER_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.CLOSE, SwitchProps.DOWN, SwitchProps.OFF)),
-)
 _SWITCH_TARGET = match(CC.BINARY_SWITCH, SwitchProps.TARGET, writeable=True)
 _SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),)
-_WINDOW_COVERING_POSITION = match(
-    CC.WINDOW_COVERING, WindowCoveringProps.TARGET, numbered=True, key_label_lacks="slat", writeable=True
-)
 
 
 def _fan(
@@ -86,40 +69,6 @@ def _fan(
         template=FanData(speeds),
     )
 
-
-def _cover(
-    name: str, manufacturer: int, types: Iterable[int], ids: Iterable[int], *, entry: bool = False
-) -> Schema:
-    """A blind, shade, curtain or gate known by model that drives it with a Multilevel Switch although
-    its device class is not a motor's."""
-    return Schema(
-        name=f"cover: {name}",
-        kind=C.COVER,
-        role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
-        products=(product(manufacturer, types, ids),),
-        entry=entry,
-    )
-
-
-def _slats(name: str, model: Product, mode: ConfigIs) -> Schema:
-    """A shutter whose endpoint 2 tilts the slats of the blind on endpoint 1, when its operating mode
-    parameter says it drives a venetian blind (Home Assistant's rows require the same value)."""
-    return Schema(
-        name=f"cover: the slats of a {name}: endpoint 2 tilts the blind on endpoint 1",
-        kind=C.COVER,
-        role=m.TILT_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=((m.TILT_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
-        products=(model,),
-        config=(mode,),
-        endpoints=frozenset({2}),
-        into_endpoint=1,
-    )
-
-
-_FGR222 = product(0x010F, {0x0301, 0x0302}, {0x1000, 0x1001})
 
 # ---- device-specific rows -----------------------------------------------------------------------------
 
@@ -141,66 +90,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         endpoints=frozenset({2}),
         template=FanData(((2, 33), (34, 66), (67, 99))),
     ),
-    _cover("Fibaro FGR222 shutter", _FGR222.manufacturer, _FGR222.types, _FGR222.ids),
-    _cover("Qubino flush shutter", 0x0159, {0x0003}, {0x0052, 0x0053}),
-    _cover("Graber/Bali/Spring Fashion blind", 0x026E, {0x4353}, {0x5A31}),
-    _cover("iBlinds v2 blind", 0x0287, {0x0003}, {0x000D}),
-    _cover("ZVIDAR Z-CM-V01 roller shade", 0x045A, {0x0904}, {0x0507}),
-    _cover("Nice IBT4ZWAVE gate", 0x0441, {0x2400}, {0x1000}, entry=True),
-    Schema(
-        name="cover: Merten 507801 roller shutter (endpoint 2 does nothing of use)",
-        kind=C.COVER,
-        role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
-        products=(product(0x007A, {0x8003}, {0x0001}),),
-        endpoints=frozenset({0, 1}),
-    ),
-    Schema(
-        name="housekeeping: Merten 507801's endpoint 2",
-        kind=None,
-        role=IGNORE,
-        primary=match(CC.MULTILEVEL_SWITCH),
-        products=(product(0x007A, {0x8003}, {0x0001}),),
-        endpoints=frozenset({2}),
-        multi=True,
-    ),
-    _slats(
-        "Shelly Qubino Wave Shutter in venetian blind mode (parameter 71 is 1)",
-        product(0x0460, {0x0003}, {0x0082}),
-        config_is(71, 1),
-    ),
-    _slats(
-        "Fibaro FGR223 in venetian blind mode (parameter 151 is 2)",
-        product(0x010F, {0x0303}, {0x1000, 0x1001}),
-        config_is(151, 2),
-    ),
-    Schema(
-        name="housekeeping: endpoint 2 of a Shelly Wave Shutter or Fibaro FGR223 in another mode (it has no "
-        "practical function)",
-        kind=None,
-        role=IGNORE,
-        primary=match(CC.MULTILEVEL_SWITCH),
-        products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
-        endpoints=frozenset({2}),
-        multi=True,
-    ),
-    Schema(
-        name="cover: the slats of a Fibaro FGR222 in venetian blind mode (Fibaro's proprietary tilt value)",
-        kind=C.COVER,
-        role=m.TILT_TARGET,
-        primary=match(
-            CC.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_TILT,), writeable=True
-        ),
-        products=(_FGR222,),
-    ),
-    Schema(
-        name="housekeeping: the FGR222's proprietary position (its Multilevel Switch is the position)",
-        kind=None,
-        role=IGNORE,
-        primary=match(CC.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_POSITION,)),
-        products=(_FGR222,),
-    ),
+    *cover.MODEL_SCHEMAS,
     Schema(
         name="housekeeping: the colour and brightness of Aeotec Smart Switch 6's LED ring (it is a plug)",
         kind=None,
@@ -322,56 +212,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         primary=match(CC.LOCK, LockProps.LOCKED, type="boolean", writeable=True),
     ),
     *thermostat.SCHEMAS,
-    Schema(
-        name="cover: Window Covering position",
-        kind=C.COVER,
-        role=m.COVER_TARGET,
-        primary=_WINDOW_COVERING_POSITION,
-        companions=(
-            (m.COVER_CURRENT, match(CC.WINDOW_COVERING, WindowCoveringProps.CURRENT)),
-            (m.COVER_UP, match(CC.WINDOW_COVERING, WindowCoveringProps.LEVEL_UP)),
-            (m.COVER_DOWN, match(CC.WINDOW_COVERING, WindowCoveringProps.LEVEL_DOWN)),
-        ),
-    ),
-    Schema(
-        name="cover: Window Covering slats (tilt)",
-        kind=C.COVER,
-        role=m.TILT_TARGET,
-        primary=match(
-            CC.WINDOW_COVERING,
-            WindowCoveringProps.TARGET,
-            numbered=True,
-            key_label_has="slat",
-            writeable=True,
-        ),
-        companions=((m.TILT_CURRENT, match(CC.WINDOW_COVERING, WindowCoveringProps.CURRENT)),),
-    ),
-    Schema(
-        name="cover: Multilevel Switch of a motor device class",
-        kind=C.COVER,
-        role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
-        generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
-        specific=zc.MOTOR_SPECIFIC_CLASSES,
-        absent=(_WINDOW_COVERING_POSITION,),
-    ),
-    Schema(
-        name="cover: Multilevel Switch that says Open/Close (a cover's switch type)",
-        kind=C.COVER,
-        role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
-        required=(match(CC.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.CLOSE),),
-    ),
-    Schema(
-        name="cover: Barrier Operator (garage door, gate)",
-        kind=C.COVER,
-        role=m.COVER_TARGET,
-        primary=match(CC.BARRIER_OPERATOR, BarrierProps.TARGET_STATE, writeable=True),
-        companions=((m.COVER_CURRENT, match(CC.BARRIER_OPERATOR, BarrierProps.CURRENT_STATE)),),
-        entry=True,
-    ),
+    *cover.SCHEMAS,
     Schema(
         name="fan: Multilevel Switch of the Fan Switch device class",
         kind=C.FAN,
@@ -391,14 +232,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         primary=_LEVEL_TARGET,
         companions=_LEVEL_COMPANIONS,
     ),
-    Schema(
-        name="housekeeping: the Binary Switch of a cover (its motor relay: the cover moves by its position)",
-        kind=None,
-        role=IGNORE,
-        primary=match(CC.BINARY_SWITCH),
-        needs_kind=C.COVER,
-        multi=True,
-    ),
+    *cover.RELAY_SCHEMAS,
     Schema(
         name="switch: Binary Switch",
         kind=C.SWITCH,

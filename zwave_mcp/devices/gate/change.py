@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.kinds import first_answer
-from zwave_mcp.devices.levels import is_number, to_percent
+from zwave_mcp.devices.levels import is_number, write_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.writes import Expectation
 from zwave_mcp.gateway.model import ZValue
@@ -228,30 +228,23 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
         return frozenset({"unlock", "set_value"}), target  # any other Door Lock setting can weaken it
     if cc == CC.LOCK:
         return frozenset({"lock" if target is True else "unlock"}), target
-    if cc == CC.BARRIER_OPERATOR:
-        if prop == "targetState":
-            return frozenset({"close" if target == 0 else "open"}), target
-        return frozenset({"set_value"}), target
-    # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer, a motor).
-    levels = (CC.MULTILEVEL_SWITCH, CC.BASIC)
-    covering = cc == CC.WINDOW_COVERING or (cc in levels and device.has(Capability.COVER))
-    if covering or cc in levels:
+    # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer; a cover's is its own).
+    if cc in (CC.MULTILEVEL_SWITCH, CC.BASIC):
         if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
             if target is False:
                 return frozenset({"stop"}), None
-            return (frozenset({"open"}) if covering else frozenset({"on", "set_level", "dim"})), None
+            return frozenset({"on", "set_level", "dim"}), None
         if prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
             if target is False:
                 return frozenset({"stop"}), None
-            return (frozenset({"close"}) if covering else frozenset({"set_level", "dim"})), None
+            return frozenset({"set_level", "dim"}), None
         if prop == "restorePrevious":
-            return (frozenset({"open"}) if covering else frozenset({"on"})), None
+            return frozenset({"on"}), None
         if is_number(target):
-            percent = _percent(target, value)
-            if covering:
-                return frozenset({"open" if target > 0 else "close", "set_position"}), percent
-            return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), percent
-        return frozenset({"set_position" if covering else "set_level"}), target
+            return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), write_percent(
+                target, value
+            )
+        return frozenset({"set_level"}), target
     if cc == CC.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)
     if cc == CC.COLOR_SWITCH:
@@ -262,17 +255,8 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
 def _kind_words(
     device: Device, value: ZValue, role: str | None, target: Any
 ) -> tuple[frozenset[str], Any] | None:
-    """What a write to the value of a fan or slats amounts to; None for the
+    """What a write to the value of a fan amounts to; None for the
     other kinds (judged by command class below)."""
-    if role == m.TILT_TARGET:
-        return frozenset({"set_tilt"}), _percent(target, value) if is_number(target) else target
     if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
-        return frozenset({"on" if target > 0 else "off", "set_speed"}), _percent(target, value)
+        return frozenset({"on" if target > 0 else "off", "set_speed"}), write_percent(target, value)
     return None
-
-
-def _percent(level: float, value: ZValue) -> int:
-    """A device level as 0-100 % of the value's own range (0-99 on Multilevel Switch)."""
-    if level == 255:  # "on at the last level": where it lands is unknown, but it is on/open
-        return 100
-    return to_percent(level, value)

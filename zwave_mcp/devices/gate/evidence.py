@@ -119,8 +119,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if (said := first_answer(lambda kind: kind.spoken_value(device, value, role, raw))) is not None:
         return said
-    if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
-        return f"tilted to {to_percent(raw, value)} %"
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
         speed = model_speed_at(device, raw)
         percent = to_percent(raw, value)
@@ -129,12 +127,8 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
     if cc == CC.LOCK:
         return "locked" if raw is True else "unlocked"
-    if cc == CC.BARRIER_OPERATOR:
-        return (value.state_text(raw) or str(raw)).lower()
-    if cc in (CC.MULTILEVEL_SWITCH, CC.WINDOW_COVERING) and is_number(raw):
+    if cc == CC.MULTILEVEL_SWITCH and is_number(raw):
         percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
-        if device.has(Capability.COVER) or cc == CC.WINDOW_COVERING:
-            return "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return "off" if percent == 0 else f"{percent} %"
     if cc == CC.BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
