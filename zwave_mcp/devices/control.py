@@ -17,7 +17,7 @@ from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown, StillLoading
 from zwave_mcp.devices.gate.change import Change, Effect, value_effect
 from zwave_mcp.devices.gate.senders import WriteValues
-from zwave_mcp.devices.kinds import KINDS
+from zwave_mcp.devices.kinds import KINDS, first_answer
 from zwave_mcp.devices.levels import is_number, to_level
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, speed_choices
@@ -34,7 +34,6 @@ from zwave_mcp.devices.writes import (
     on_level,
     one_write,
     said_percent,
-    state_value,
 )
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
@@ -68,8 +67,6 @@ def available_actions(device: Device) -> list[str]:
             can.add("stop")
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         can |= {"set_speed", "set_level"}
-    if m.LOCK_TARGET in v:
-        can |= {"lock", "unlock"}
     for kind in KINDS:
         can.update(kind.actions(device))
     if device.has(Capability.COLOR):
@@ -104,12 +101,8 @@ def plan_control(
                 "the command zwave-mcp explain lists its values.",
                 [],
             )
-        if device.has(Capability.LOCK) and m.LOCK_TARGET not in device.values:
-            raise ActionNotSupported(
-                f"{device.name} says whether it is locked, but it publishes no lock command zwave-mcp could "
-                "send (its Door Lock has no target mode).",
-                actions,
-            )
+        if (why := first_answer(lambda kind: kind.no_control(device))) is not None:
+            raise ActionNotSupported(why, actions)
         if not actions:
             raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])
         raise ActionNotSupported(f"{device.name} cannot {shown}; it can: {', '.join(actions)}.", actions)
@@ -167,16 +160,6 @@ def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     value = device.values.get(m.LEVEL_UP) or device.values[m.LEVEL_DOWN]
     # Writing false to a start/stop-level-change value stops the movement; the device reports no "stopped".
     return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
-
-
-def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    target = device.values[m.LOCK_TARGET]
-    locking = action == "lock"
-    watch = device.values.get(m.LOCK_CURRENT)
-    if target.type == "boolean":  # the old Lock command class: locked true or false
-        return one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
-    mode = state_value(target, "secured", 255) if locking else state_value(target, "unsecured", 0)
-    return one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch)
 
 
 # ---- colour ----
@@ -271,8 +254,6 @@ _PLANNERS: dict[str, Planner] = {
     "dim": _set_level,
     "set_level": _set_level,
     "stop": _stop,
-    "lock": _lock,
-    "unlock": _lock,
     "set_color": _set_color,
     "set_speed": _set_speed,
 }

@@ -6,7 +6,6 @@ enum names ("UnsecuredWithTimeout") or Python's `None`/`True`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from zwave_mcp.answers import and_list, plural
@@ -16,7 +15,6 @@ from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent
-from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import model_speed_at
 from zwave_mcp.devices.presses import press_of, press_values
@@ -24,7 +22,6 @@ from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
     OPENINGS,
-    Reading,
     change_words,
     readings,
     sentence_phrases,
@@ -37,10 +34,8 @@ from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.zwave.classes import CC
 
-LOCK_SECURED = 255
 # What a door or window contact says (sensor_types): said as the state of the device it is.
 _OPENINGS = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
-LOCK_UNKNOWN = 254
 
 
 @guarded("describing it", lambda device: NOT_UNDERSTOOD)
@@ -70,8 +65,6 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
     v = device.values
     if device.fault is not None or (not device.understood and device.unclaimed):
         return NOT_UNDERSTOOD
-    if device.has(Capability.LOCK):
-        return _lock_summary(device)
     if (by_kind := first_answer(lambda kind: kind.summary(device, with_slats))) is not None:
         return by_kind
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
@@ -131,11 +124,6 @@ def _sentence(device: Device) -> str:
         return _not_described(device)
     if not device.understood and device.unclaimed:
         return f"{name} is not understood yet: zwave-mcp does not know what it does."
-    if (lock_door := device.values.get(m.LOCK_DOOR)) is not None:
-        found = [r for r in found if r.value_id != lock_door.value_id]  # the lock's state says its door
-    if device.has(Capability.LOCK) and lock_state(device) is not None:
-        said = {r.value_id for r in _lock_alerts(device)}  # "locked and jammed": the state says them
-        found = [r for r in found if r.value_id not in said]
     power, others = sentence_phrases(found)
     if not any(device.has(c) for c in m.ACTUATORS):  # a sensor or a remote
         if not power and not others:
@@ -158,11 +146,7 @@ def _sentence(device: Device) -> str:
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."
     unknown = True
-    if device.has(Capability.LOCK) and lock_state(device) is None:
-        opened = door_open(device)
-        door = "" if opened is None else f", and the door is {'open' if opened else 'closed'}"
-        primary = f"has not reported whether it is locked{door}"
-    elif (opening := first_answer(lambda kind: kind.opening(device, summary))) is not None:
+    if (opening := first_answer(lambda kind: kind.opening(device, summary))) is not None:
         primary = opening
     elif summary.startswith("unknown"):
         primary = "has not reported whether it is on"
@@ -171,67 +155,12 @@ def _sentence(device: Device) -> str:
         if device.kind in (Capability.DIMMER, Capability.COLOR) and summary[:1].isdigit():
             summary = f"on at {summary}"
         primary = f"is {summary}"
-    if device.has(Capability.LOCK) and door_open(device) is not None:
-        others = [p for p in others if p not in _OPENINGS]  # the lock said its door already
     text = f"{name} {primary}"
     if power:
         text += f"; it is {', '.join(power)}" if unknown else f", {', '.join(power)}"
     if others:
         text += f"; {and_list(others)}"
-    relock = relock_words(device) if device.has(Capability.LOCK) else None
-    if relock and relock.startswith("it locks"):  # said when it does; "does not" is in the result
-        text += f"; {relock}"
     return text + "."
-
-
-_TIMED = 2  # Door Lock operationType: 1 constant, 2 timed
-
-
-def lock_settings(device: Device) -> dict[str, Any]:
-    """A Door Lock's own settings people ask about ("does it lock itself again?"), as it reports them:
-    `operationType` (constant or timed), the timed mode's `lockTimeoutConfiguration` and `autoRelockTime`
-    (seconds; Door Lock v4), `holdAndReleaseTime`, `twistAssist`, `blockToBlock`."""
-    endpoint = device.endpoint or 0
-    return {
-        str(value.property): value.value
-        for value in device.node.values.values()
-        if value.command_class == CC.DOOR_LOCK
-        and value.endpoint == endpoint
-        and value.value is not None
-        and value.property in _LOCK_SETTINGS
-    }
-
-
-_LOCK_SETTINGS = frozenset(
-    {
-        "operationType",
-        "lockTimeoutConfiguration",
-        "autoRelockTime",
-        "holdAndReleaseTime",
-        "twistAssist",
-        "blockToBlock",
-    }
-)
-
-
-def relock_words(device: Device) -> str | None:
-    """ "it locks itself again 30 seconds after it is unlocked", "it does not lock itself again", or None
-    when the lock does not say."""
-    settings = lock_settings(device)
-    relock = settings.get("autoRelockTime")
-    timed = settings.get("lockTimeoutConfiguration") if settings.get("operationType") == _TIMED else None
-    for seconds in (relock, timed):
-        if isinstance(seconds, int | float) and is_number(seconds) and seconds > 0:
-            return f"it locks itself again {_seconds(float(seconds))} after it is unlocked"
-    if settings.get("operationType") == 1:
-        return "it does not lock itself again (constant operation)"
-    return None
-
-
-def _seconds(seconds: float) -> str:
-    if seconds >= 120 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} minutes"
-    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 def _fan_summary(device: Device) -> str:
@@ -261,86 +190,12 @@ def current_color(device: Device) -> str | None:
     )
 
 
-def lock_state(device: Device) -> str | None:
-    """ "locked" / "unlocked"; None when not reported (or the lock itself does not know). Door Lock says
-    a mode (255 secured); the old Lock command class says true or false."""
-    current = device.values.get(m.LOCK_CURRENT)
-    if current is None:
-        return None
-    if isinstance(current.value, bool):
-        return "locked" if current.value else "unlocked"
-    if not is_number(current.value) or current.value == LOCK_UNKNOWN:
-        return None
-    return "locked" if current.value == LOCK_SECURED else "unlocked"
-
-
-def door_open(device: Device) -> bool | None:
-    """What the lock says about its door: True open, False closed, None not reported."""
-    door = device.values.get(m.LOCK_DOOR)
-    if door is None or not isinstance(door.value, str):
-        return None
-    said = door.value.strip().casefold()  # zwave-js says "open" or "closed"; anything else tells nothing
-    return True if said == "open" else False if said == "closed" else None
-
-
-# What a lock says is wrong with it, by the Notification state's text (zwave-js's Access Control and
-# Home Security states): said with its state, "locked and jammed".
-_LOCK_TROUBLE = {
-    "lock jammed": "jammed",
-    "manual not fully locked operation": "not fully locked",
-    "rf not fully locked operation": "not fully locked",
-    "auto lock not fully locked operation": "not fully locked",
-    "tampering, product cover removed": "its cover has been removed",
-    "tampering, invalid code": "tampered with (a wrong code was entered)",
-    "tampering, product moved": "it has been moved",
-}
-
-
-def _lock_alerts(device: Device) -> list[Reading]:
-    """The lock's jam and tamper notifications that stand now (not idle), with their words."""
-    values = {v.value_id: v for v in device.all_values()}
-    out = []
-    for r in readings(device, 0):
-        if r.command_class != CC.NOTIFICATION or r.idle or r.value in (None, 0):
-            continue
-        value = values.get(r.value_id)
-        text = (value.state_text() or "").casefold() if value is not None else ""
-        if text in _LOCK_TROUBLE or r.sensor == "tamper":
-            out.append(replace(r, text=_LOCK_TROUBLE.get(text, r.text)))
-    return out
-
-
-def lock_alerts(device: Device) -> list[str]:
-    """What a lock reports wrong with it now, in words: "jammed", "its cover has been removed"."""
-    return list(dict.fromkeys(r.text for r in _lock_alerts(device) if r.text))
-
-
-def _lock_summary(device: Device) -> str:
-    """ "locked, door closed", "locked and jammed, but the door is open", "lock state unknown; jammed"."""
-    state = lock_state(device)
-    text = state or "lock state unknown"
-    if alerts := lock_alerts(device):
-        text = f"{text} and {and_list(alerts)}" if state else f"{text}; {and_list(alerts)}"
-    opened = door_open(device)
-    if opened is None:
-        return text
-    if opened:
-        if state == "locked":
-            return f"{text}, but the door is open"
-        return f"{text}, and the door is open" if alerts else f"{text} and the door is open"
-    return f"{text}, door closed"
-
-
 def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     """What one reported change means, to follow the device's name: "turned on", "went to 40 %",
     "reported air temperature 21.7 °C". Uses the value's role in the device, never its zwave-js label
     when a plainer word exists."""
     if (press := press_of(value, new)) is not None:
         return press.words()  # "WallMote button 2 was held"
-    if (
-        lock_said := lock_state_phrase(value.command_class, value.property, value.property_key, new)
-    ) is not None:
-        return lock_said  # "jammed", "disabled its keypad for a while after too many wrong codes"
     roles = [r for r, v in device.values.items() if v.value_id == value.value_id] if device else []
     # A value that is both written and reported (an old lock's "locked") reports: its change is news.
     role = next((r for r in roles if not r.endswith(".target")), roles[0] if roles else None)
@@ -369,15 +224,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         if told:
             return "was told to turn off" if percent == 0 else f"was told to go to {percent} %"
         return "turned off" if percent == 0 else f"went to {percent} %"
-    if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and (is_number(new) or isinstance(new, bool)):
-        state = "locked" if new is True or (is_number(new) and new == LOCK_SECURED) else "unlocked"
-        if new == LOCK_UNKNOWN:
-            return "does not know whether it is locked"
-        return f"was told to {state[:-2]}" if told else state
-    if role == m.LOCK_DOOR and isinstance(new, str):
-        return f"reported its door {new.lower()}"
-    if role in (m.LOCK_BOLT, m.LOCK_LATCH) and isinstance(new, str):
-        return f"reported its {role.split('.')[1]} {new.lower()}"
     if role == m.BATTERY_LEVEL:
         return f"reported battery {_number(new)}{_unit(value.unit)}"
     if device is not None:
@@ -401,11 +247,6 @@ _ROLE_NOUNS = {
     m.SWITCH_CURRENT: "state",
     m.LEVEL_TARGET: "target level",
     m.LEVEL_CURRENT: "level",
-    m.LOCK_TARGET: "target lock state",
-    m.LOCK_CURRENT: "lock state",
-    m.LOCK_DOOR: "door state",
-    m.LOCK_BOLT: "bolt state",
-    m.LOCK_LATCH: "latch state",
     m.BATTERY_LEVEL: "battery level",
     m.COLOR_TARGET: "target colour",
     m.COLOR_CURRENT: "colour",
@@ -431,9 +272,9 @@ def _noun(role: str | None, value: ZValue) -> str:
 
 def after_change_note(device: Device, action: str, *, confirmed: bool) -> str:
     """What the device's state adds to a change, as a sentence ("" when nothing): the door stands open
-    behind a lock (whatever became of the command), a colour confirmed on a bulb that is off."""
-    if action in ("lock", "unlock") and door_open(device):
-        return "The door is open, so the lock cannot secure it." if action == "lock" else "The door is open."
+    behind a lock (its kind says), a colour confirmed on a bulb that is off."""
+    if (note := first_answer(lambda kind: kind.after_change(device, action, confirmed))) is not None:
+        return note
     if action == "set_color" and confirmed and device.has(Capability.DIMMER):
         level = level_percent(device.values.get(m.LEVEL_CURRENT))
         if level == 0:

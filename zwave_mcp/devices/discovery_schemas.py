@@ -20,7 +20,7 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
-from zwave_mcp.devices.kinds import cover, siren, thermostat, valve
+from zwave_mcp.devices.kinds import cover, lock, siren, thermostat, valve
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.presets import FanData
@@ -32,8 +32,6 @@ from zwave_mcp.zwave.classes import (
     BinarySensorProps,
     CentralSceneProps,
     ColorProps,
-    DoorLockProps,
-    LockProps,
     MeterProps,
     NotificationProps,
     SwitchProps,
@@ -174,43 +172,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
 # ---- generic rows: what the device does -------------------------------------------------------------
 
 ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="lock: Door Lock",
-        kind=C.LOCK,
-        role=m.LOCK_TARGET,
-        primary=match(CC.DOOR_LOCK, DoorLockProps.TARGET_MODE, writeable=True),
-        companions=(
-            (m.LOCK_CURRENT, match(CC.DOOR_LOCK, DoorLockProps.CURRENT_MODE)),
-            (m.LOCK_DOOR, match(CC.DOOR_LOCK, DoorLockProps.DOOR)),
-            (m.LOCK_BOLT, match(CC.DOOR_LOCK, DoorLockProps.BOLT)),
-            (m.LOCK_LATCH, match(CC.DOOR_LOCK, DoorLockProps.LATCH)),
-        ),
-    ),
-    Schema(
-        name="lock: Door Lock that publishes only its current mode (no target mode to write: its state, as "
-        "Home Assistant shows it, and no lock command)",
-        kind=C.LOCK,
-        role=m.LOCK_CURRENT,
-        primary=match(CC.DOOR_LOCK, DoorLockProps.CURRENT_MODE, type="number"),
-        companions=(
-            (m.LOCK_DOOR, match(CC.DOOR_LOCK, DoorLockProps.DOOR)),
-            (m.LOCK_BOLT, match(CC.DOOR_LOCK, DoorLockProps.BOLT)),
-            (m.LOCK_LATCH, match(CC.DOOR_LOCK, DoorLockProps.LATCH)),
-        ),
-    ),
-    Schema(
-        name="housekeeping: the old Lock command class beside Door Lock (Door Lock controls it)",
-        kind=None,
-        role=IGNORE,
-        primary=match(CC.LOCK, LockProps.LOCKED),
-        needs_kind=C.LOCK,
-    ),
-    Schema(
-        name="lock: the old Lock command class alone (one value: locked or not, written and reported)",
-        kind=C.LOCK,
-        role=m.LOCK_TARGET,
-        primary=match(CC.LOCK, LockProps.LOCKED, type="boolean", writeable=True),
-    ),
+    *lock.SCHEMAS,
     *thermostat.SCHEMAS,
     *cover.SCHEMAS,
     Schema(
@@ -451,9 +413,3 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
 SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + READING_SCHEMAS + FALLBACK_SCHEMAS
 # The rows compiled once, for `discover`.
 TABLE = Table(SCHEMAS)
-
-# Roles that name a value another row claimed, when the device has a kind: the state of a lock of the
-# old Lock command class is the one value it is locked and unlocked by.
-ROLE_VIEWS: tuple[tuple[C, str, ValueMatch], ...] = (
-    (C.LOCK, m.LOCK_CURRENT, match(CC.LOCK, LockProps.LOCKED)),
-)

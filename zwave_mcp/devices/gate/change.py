@@ -25,8 +25,6 @@ from zwave_mcp.zwave.classes import CC
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
 
-DOOR_LOCK_SECURED = 255
-
 DeliveryStatus = Literal[
     "supervised", "unsupervised", "multicast", "working", "accepted", "queued", "failed", "no_answer"
 ]
@@ -222,12 +220,6 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     kind_words = _kind_words(device, value, role, target)
     if kind_words is not None:
         return kind_words
-    if cc == CC.DOOR_LOCK:
-        if prop == "targetMode":
-            return frozenset({"lock" if target == DOOR_LOCK_SECURED else "unlock"}), target
-        return frozenset({"unlock", "set_value"}), target  # any other Door Lock setting can weaken it
-    if cc == CC.LOCK:
-        return frozenset({"lock" if target is True else "unlock"}), target
     # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer; a cover's is its own).
     if cc in (CC.MULTILEVEL_SWITCH, CC.BASIC):
         if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):

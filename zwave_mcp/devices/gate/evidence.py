@@ -115,7 +115,7 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     """A reported value in plain words: "on", "30 %", "locked", "open 40 %", "21 °C", "Heat"."""
     if raw is None:
         return "nothing yet"
-    cc, prop = value.command_class, value.property
+    cc = value.command_class
     role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if (said := first_answer(lambda kind: kind.spoken_value(device, value, role, raw))) is not None:
         return said
@@ -123,10 +123,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         speed = model_speed_at(device, raw)
         percent = to_percent(raw, value)
         return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
-    if cc == CC.DOOR_LOCK and prop in ("currentMode", "targetMode"):
-        return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
-    if cc == CC.LOCK:
-        return "locked" if raw is True else "unlocked"
     if cc == CC.MULTILEVEL_SWITCH and is_number(raw):
         percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
         return "off" if percent == 0 else f"{percent} %"

@@ -50,3 +50,7 @@ class KindSpec:
     # describe: the sentence's first words after the name, from the state summary, where "is <summary>"
     # would not say it ("has not reported its position yet")
     opening: Callable[[Device, str], str | None] = _none
+    # control: why a device of the kind takes no action at all, said instead of "cannot <action>"
+    no_control: Callable[[Device], str | None] = _none
+    # describe: what the device's state adds to a change of it (device, action, confirmed), as a sentence
+    after_change: Callable[[Device, str, bool], str | None] = _none

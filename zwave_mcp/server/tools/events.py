@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import change_phrase
-from zwave_mcp.devices.lock_words import by_user, fold, lock_phrase
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
