@@ -233,9 +233,8 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
         if prop == "restorePrevious":
             return frozenset({"on"}), None
         if is_number(target):
-            return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), write_percent(
-                target, value
-            )
+            percent = write_percent(target, value)
+            return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), percent
         return frozenset({"set_level"}), target
     if cc == CC.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)

@@ -202,14 +202,10 @@ _MOVES = {
     m.COVER_UP: ("started opening", "stopped opening"),
     m.COVER_DOWN: ("started closing", "stopped closing"),
 }
-_NOUNS = {
-    m.COVER_TARGET: "target position",
-    m.COVER_CURRENT: "position",
-    m.COVER_UP: "movement",
-    m.COVER_DOWN: "movement",
-    m.TILT_TARGET: "target tilt",
-    m.TILT_CURRENT: "tilt",
-}
+_NOUNS: dict[str | None, str] = {
+    m.COVER_TARGET: "target position", m.COVER_CURRENT: "position", m.COVER_UP: "movement",
+    m.COVER_DOWN: "movement", m.TILT_TARGET: "target tilt", m.TILT_CURRENT: "tilt",
+}  # fmt: skip
 _STATES = ("currentState", "targetState")  # a Barrier Operator's: Closed, Opening, Stopped, Open…
 
 
@@ -292,10 +288,6 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     return None
 
 
-def _noun(role: str | None, value: ZValue) -> str | None:
-    return _NOUNS.get(role) if role is not None else None
-
-
 def _effect_words(device: Device, value: ZValue, role: str | None, target: Any) -> Words | None:
     """Judged by effect: a position above 0 is "open", as is starting to move up."""
     if role == m.TILT_TARGET:
@@ -328,9 +320,6 @@ def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> 
     moves = cc == CC.WINDOW_COVERING or (cc == CC.MULTILEVEL_SWITCH and device.has(Capability.COVER))
     # the one mapping both ways: 50 % set reads back as 50 %
     return _where(to_percent(raw, value)) if moves and is_number(raw) else None
-
-
-# ---- actions ----------------------------------------------------------------------------------------
 
 
 def _positional(target: ZValue) -> bool:
@@ -386,7 +375,7 @@ KIND = KindSpec(
     },
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=_noun,
+    noun=lambda role, value: _NOUNS.get(role),
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     opening=_opening,

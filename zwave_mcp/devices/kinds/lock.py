@@ -67,13 +67,10 @@ SCHEMAS: tuple[Schema, ...] = (
     ),
 )
 _OLD_LOCK = match(CC.LOCK, LockProps.LOCKED)
-_NOUNS = {
-    m.LOCK_TARGET: "target lock state",
-    m.LOCK_CURRENT: "lock state",
-    m.LOCK_DOOR: "door state",
-    m.LOCK_BOLT: "bolt state",
-    m.LOCK_LATCH: "latch state",
-}
+_NOUNS: dict[str | None, str] = {
+    m.LOCK_TARGET: "target lock state", m.LOCK_CURRENT: "lock state", m.LOCK_DOOR: "door state",
+    m.LOCK_BOLT: "bolt state", m.LOCK_LATCH: "latch state",
+}  # fmt: skip
 # What a door or window contact says: the lock's own door state says it already.
 _OPENINGS = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
 
@@ -89,20 +86,20 @@ def _settle(found: Found) -> None:
             return
 
 
-# ---- its state in words -----------------------------------------------------------------------------
-
-
 def lock_state(device: Device) -> str | None:
     """ "locked" / "unlocked"; None when not reported (or the lock itself does not know). Door Lock says
     a mode (255 secured); the old Lock command class says true or false."""
     current = device.values.get(m.LOCK_CURRENT)
-    if current is None:
+    return None if current is None else _locked_words(current.value)
+
+
+def _locked_words(raw: Any) -> str | None:
+    """ "locked" / "unlocked" for a reported mode or old Lock state; None when it tells nothing."""
+    if isinstance(raw, bool):
+        return "locked" if raw else "unlocked"
+    if not is_number(raw) or raw == UNKNOWN:
         return None
-    if isinstance(current.value, bool):
-        return "locked" if current.value else "unlocked"
-    if not is_number(current.value) or current.value == UNKNOWN:
-        return None
-    return "locked" if current.value == SECURED else "unlocked"
+    return "locked" if raw == SECURED else "unlocked"
 
 
 def door_open(device: Device) -> bool | None:
@@ -203,16 +200,10 @@ def lock_settings(device: Device) -> dict[str, Any]:
     }
 
 
-_LOCK_SETTINGS = frozenset(
-    {
-        "operationType",
-        "lockTimeoutConfiguration",
-        "autoRelockTime",
-        "holdAndReleaseTime",
-        "twistAssist",
-        "blockToBlock",
-    }
-)
+_LOCK_SETTINGS = frozenset({
+    "operationType", "lockTimeoutConfiguration", "autoRelockTime", "holdAndReleaseTime", "twistAssist",
+    "blockToBlock",
+})  # fmt: skip
 
 
 def relock_words(device: Device) -> str | None:
@@ -239,8 +230,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     if (said := lock_state_phrase(value.command_class, value.property, value.property_key, new)) is not None:
         return said  # "jammed", "disabled its keypad for a while after too many wrong codes"
     if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and (is_number(new) or isinstance(new, bool)):
-        state = "locked" if new is True or (is_number(new) and new == SECURED) else "unlocked"
-        if new == UNKNOWN:
+        if (state := _locked_words(new)) is None:
             return "does not know whether it is locked"
         return f"was told to {state[:-2]}" if role == m.LOCK_TARGET else state
     if role == m.LOCK_DOOR and isinstance(new, str):
@@ -250,18 +240,11 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     return None
 
 
-def _noun(role: str | None, value: ZValue) -> str | None:
-    return _NOUNS.get(role) if role is not None else None
-
-
 def _after_change(device: Device, action: str, confirmed: bool) -> str | None:
     """The door stands open behind the lock, whatever became of the command."""
     if action in ("lock", "unlock") and door_open(device):
         return "The door is open, so the lock cannot secure it." if action == "lock" else "The door is open."
     return None
-
-
-# ---- what a write amounts to ------------------------------------------------------------------------
 
 
 def _effect_words(device: Device, value: ZValue, role: str | None, target: Any) -> Words | None:
@@ -280,9 +263,6 @@ def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> 
     if value.command_class == CC.LOCK:
         return "locked" if raw is True else "unlocked"
     return None
-
-
-# ---- actions ----------------------------------------------------------------------------------------
 
 
 def _actions(device: Device) -> set[str]:
@@ -315,7 +295,7 @@ KIND = KindSpec(
     summary=_summary,
     sentence=_sentence,
     change_phrase=_change_phrase,
-    noun=_noun,
+    noun=lambda role, value: _NOUNS.get(role),
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     settle=_settle,
@@ -323,8 +303,7 @@ KIND = KindSpec(
     after_change=_after_change,
 )
 
-# ---- its events in words ----------------------------------------------------------------------------
-
+# Its operation events in words (the history and the events tool say them): user id → name.
 Names = Callable[[int], str | None]
 
 _HOW = {

@@ -80,14 +80,10 @@ SCHEMAS: tuple[Schema, ...] = (
         ),
     ),
 )
-_NOUNS = {
-    m.SIREN_TONE: "tone",
-    m.SIREN_TONE_CURRENT: "tone",
-    m.SIREN_VOLUME: "volume",
+_NOUNS: dict[str | None, str] = {
+    m.SIREN_TONE: "tone", m.SIREN_TONE_CURRENT: "tone", m.SIREN_VOLUME: "volume",
     m.SIREN_DEFAULT_TONE: "default tone",
-}
-
-# ---- tones ------------------------------------------------------------------------------------------
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +168,6 @@ def _plain(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.casefold()).strip()
 
 
-# ---- in words ---------------------------------------------------------------------------------------
-
-
 def _summary(device: Device, spoken: bool) -> str | None:
     v = device.values
     if device.has(Capability.SIREN) and m.SWITCH_TARGET in v:
@@ -206,10 +199,6 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     return None
 
 
-def _noun(role: str | None, value: ZValue) -> str | None:
-    return _NOUNS.get(role) if role is not None else None
-
-
 def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> str | None:
     if role not in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
         return None
@@ -219,9 +208,6 @@ def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> 
     if tone_sounds(device, raw) is False:  # a strobe only: lit, not sounding
         return f"silent ({name.lower()})" if name else "silent"
     return f"sounding {name.lower()}" if name else "sounding"
-
-
-# ---- what a write amounts to ------------------------------------------------------------------------
 
 
 def _effect_words(device: Device, value: ZValue, role: str | None, target: Any) -> Words | None:
@@ -265,9 +251,6 @@ def _level_words(device: Device, value: ZValue, target: Any) -> Words | None:
     return frozenset({"on", "set_level"}), None
 
 
-# ---- actions ----------------------------------------------------------------------------------------
-
-
 def _actions(device: Device) -> set[str]:
     v = device.values
     can = {"set_volume"} if m.SIREN_VOLUME in v else set()
@@ -279,25 +262,15 @@ def _actions(device: Device) -> set[str]:
 
 
 def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    return _sound(device, action, action == "on")
-
-
-def _sound(device: Device, action: str, turn_on: bool) -> ControlPlan:
-    """Sound the siren (its default tone, or its loudest tone by level) or silence it."""
+    """Sound the siren (its default tone, or its loudest tone by level), or silence it (off, or a tone
+    that is none: "off", "silence")."""
     target = device.values[m.SIREN_TONE]
     watch = device.values.get(m.SIREN_TONE_CURRENT) or target
-    if not turn_on:
+    if action != "on":
         return one_write(device, action, False, target, 0, f"silence {device.name}", watch=watch)
-    if target.command_class == CC.SOUND_SWITCH:
-        # 255: the device's default tone; it reports the tone it plays
-        return ControlPlan(
-            device,
-            action,
-            True,
-            [Write(target, 255)],
-            [Expectation(watch, None, "nonzero")],
-            f"sound {device.name}",
-        )
+    if target.command_class == CC.SOUND_SWITCH:  # 255: the device's default tone; it reports the one it plays
+        sound = [Expectation(watch, None, "nonzero")]
+        return ControlPlan(device, action, True, [Write(target, 255)], sound, f"sound {device.name}")
     loudest = siren_tones(device)[-1]
     summary = f"sound {device.name} ({loudest.name.lower()})"
     return one_write(device, action, True, target, loudest.value, summary, watch=watch)
@@ -308,7 +281,7 @@ def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     names = ", ".join(t.name for t in siren_tones(device)) or "tones by number, from 1 to 254"
     said = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
     if said.casefold() in ("off", "0", "none", "silence"):
-        return _sound(device, action, False)
+        return _on_off(device, action, args)
     tone = tone_named(device, said) if said else None
     if tone is None:
         if not said:
@@ -336,7 +309,7 @@ KIND = KindSpec(
     planners={"on": _on_off, "off": _on_off, "set_tone": _set_tone, "set_volume": _set_volume},
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=_noun,
+    noun=lambda role, value: _NOUNS.get(role),
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     opening=_opening,

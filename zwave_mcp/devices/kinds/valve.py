@@ -45,7 +45,7 @@ SCHEMAS: tuple[Schema, ...] = (
         specific=frozenset({zc.SPECIFIC_VALVE}),
     ),
 )
-_NOUNS = {m.VALVE_TARGET: "target valve state", m.VALVE_CURRENT: "valve state"}
+_NOUNS: dict[str | None, str] = {m.VALVE_TARGET: "target valve state", m.VALVE_CURRENT: "valve state"}
 
 
 def _summary(device: Device, spoken: bool) -> str | None:
@@ -68,10 +68,6 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     if role == m.VALVE_TARGET:
         return f"was told to {'open' if opened else 'close'}"
     return "opened" if opened else "closed"
-
-
-def _noun(role: str | None, value: ZValue) -> str | None:
-    return _NOUNS.get(role) if role is not None else None
 
 
 def _effect_words(device: Device, value: ZValue, role: str | None, target: Any) -> Words | None:
@@ -102,7 +98,7 @@ KIND = KindSpec(
     planners={"open": _open_close, "close": _open_close},
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=_noun,
+    noun=lambda role, value: _NOUNS.get(role),
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     synonyms={"on": "open", "off": "close"},
