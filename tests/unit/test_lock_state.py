@@ -9,8 +9,8 @@ import pytest
 
 from tests.unit.test_replay_data import locks_getnodes
 from zwave_mcp.devices.build import devices_for_node
-from zwave_mcp.devices.describe import relock_words, sentence
-from zwave_mcp.devices.lock_words import by_user, lock_phrase
+from zwave_mcp.devices.describe import sentence
+from zwave_mcp.devices.kinds.lock import by_user, lock_phrase, relock_words
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.nodes import parse_node
 

@@ -17,7 +17,8 @@ import pytest
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import available_actions, control_change, plan_control
-from zwave_mcp.devices.describe import change_phrase, lock_state, sentence, state_summary
+from zwave_mcp.devices.describe import change_phrase, sentence, state_summary
+from zwave_mcp.devices.kinds.lock import lock_state
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.gateway.nodes import parse_node

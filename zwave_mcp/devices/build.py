@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import fault_reason, note_fault
 from zwave_mcp.devices.discovery import Found, discover
-from zwave_mcp.devices.discovery_schemas import ROLE_VIEWS, TABLE
+from zwave_mcp.devices.discovery_schemas import TABLE
 from zwave_mcp.devices.kinds import KINDS
 from zwave_mcp.devices.model import KIND_ORDER, Capability, Device
 from zwave_mcp.gateway.model import ZNode
@@ -184,18 +184,6 @@ def _take_meters(owner: Found, parts: list[Found]) -> None:
         found.capabilities.discard(Capability.METER)
 
 
-def _views(found: Found) -> None:
-    """Roles that name a value the device already has (a thermostat's temperature among its readings, an
-    old lock's state), once all endpoints are in."""
-    for capability, role, wanted in ROLE_VIEWS:
-        if capability in found.capabilities and role not in found.values:
-            for values in (*found.readings.values(), list(found.values.values())):
-                value = next((v for v in values if wanted.fits(v)), None)
-                if value is not None:
-                    found.values[role] = value
-                    break
-
-
 def _device(
     node: ZNode,
     key: str,
@@ -208,7 +196,6 @@ def _device(
 ) -> Device:
     for kind in KINDS:
         kind.settle(found)
-    _views(found)
     ordered = tuple(c for c in KIND_ORDER if c in found.capabilities)
     return Device(
         key=key,

@@ -17,10 +17,10 @@ from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown, StillLoading
 from zwave_mcp.devices.gate.change import Change, Effect, value_effect
 from zwave_mcp.devices.gate.senders import WriteValues
-from zwave_mcp.devices.kinds import KINDS
+from zwave_mcp.devices.kinds import KINDS, first_answer
 from zwave_mcp.devices.levels import is_number, to_level
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, siren_tones, speed_choices, tone_named
+from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, speed_choices
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.writes import (
     ControlPlan,
@@ -28,22 +28,15 @@ from zwave_mcp.devices.writes import (
     Match,
     Planner,
     Write,
-    check_range,
     first,
     level_plan,
     off_level,
     on_level,
     one_write,
     said_percent,
-    state_value,
 )
-from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import describe_action
-from zwave_mcp.zwave.classes import CC
-
-# A valve is opened and closed; "turn on/off the water" says the same.
-_VALVE_WORDS = {"on": "open", "off": "close"}
 
 
 def control_change(plan: ControlPlan, tool: str = "control_zwave_device") -> Change:
@@ -64,7 +57,7 @@ def available_actions(device: Device) -> list[str]:
     """The actions this device takes, in `ACTIONS` order."""
     v = device.values
     can: set[str] = set()
-    if m.SWITCH_TARGET in v or m.LEVEL_TARGET in v or m.SIREN_TONE in v:
+    if m.SWITCH_TARGET in v or m.LEVEL_TARGET in v:
         can |= {"on", "off"}
         if m.SWITCH_CURRENT in v or m.LEVEL_CURRENT in v:
             can.add("toggle")
@@ -74,22 +67,6 @@ def available_actions(device: Device) -> list[str]:
             can.add("stop")
     if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
         can |= {"set_speed", "set_level"}
-    if m.COVER_TARGET in v:
-        can |= {"open", "close"}
-        if m.COVER_UP in v or m.COVER_DOWN in v:
-            can.add("stop")
-        if _is_positional(v[m.COVER_TARGET]):
-            can.add("set_position")
-    if m.TILT_TARGET in v:
-        can.add("set_tilt")
-    if m.VALVE_TARGET in v:
-        can |= {"open", "close"}
-    if m.SIREN_TONE in v and (siren_tones(device) or v[m.SIREN_TONE].command_class == CC.SOUND_SWITCH):
-        can.add("set_tone")
-    if m.SIREN_VOLUME in v:
-        can.add("set_volume")
-    if m.LOCK_TARGET in v:
-        can |= {"lock", "unlock"}
     for kind in KINDS:
         can.update(kind.actions(device))
     if device.has(Capability.COLOR):
@@ -113,8 +90,9 @@ def plan_control(
         raise StillLoading(device.name)
     wanted = normalize_action(action) if isinstance(action, str) else ""
     actions = available_actions(device)
-    if m.VALVE_TARGET in device.values and wanted in _VALVE_WORDS:
-        wanted = _VALVE_WORDS[wanted]  # "turn off the water main": a valve is closed, not switched off
+    # "turn off the water main": a valve is closed, not switched off
+    said = (k.synonyms[wanted] for k in KINDS if k.synonyms.get(wanted, "") in k.actions(device))
+    wanted = next(said, wanted)
     if wanted not in actions:
         shown = echo(action) if isinstance(action, str) else str(action)
         if not device.understood:
@@ -123,16 +101,14 @@ def plan_control(
                 "the command zwave-mcp explain lists its values.",
                 [],
             )
-        if device.has(Capability.LOCK) and m.LOCK_TARGET not in device.values:
-            raise ActionNotSupported(
-                f"{device.name} says whether it is locked, but it publishes no lock command zwave-mcp could "
-                "send (its Door Lock has no target mode).",
-                actions,
-            )
+        if (why := first_answer(lambda kind: kind.no_control(device))) is not None:
+            raise ActionNotSupported(why, actions)
         if not actions:
             raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])
         raise ActionNotSupported(f"{device.name} cannot {shown}; it can: {', '.join(actions)}.", actions)
-    planner = next((k.planners[wanted] for k in KINDS if wanted in k.planners), None) or _PLANNERS[wanted]
+    # the first kind of the device that takes the action plans it ("open": a cover's or a valve's)
+    by_kind = (k.planners[wanted] for k in KINDS if wanted in k.planners and wanted in k.actions(device))
+    planner = next(by_kind, None) or _PLANNERS[wanted]
     args = {
         "level": level,
         "value": value,
@@ -150,8 +126,6 @@ def plan_control(
 def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     turn_on = not _is_on(device) if action == "toggle" else action == "on"
     verb = "turn on" if turn_on else "turn off"
-    if m.SIREN_TONE in device.values:
-        return _siren_on_off(device, action, turn_on)
     if m.LEVEL_TARGET in device.values:
         target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
         restore = device.values.get(m.LEVEL_RESTORE)
@@ -183,38 +157,9 @@ def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
 
 
 def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    roles = (m.COVER_UP, m.COVER_DOWN) if device.has(Capability.COVER) else (m.LEVEL_UP, m.LEVEL_DOWN)
-    value = device.values.get(roles[0]) or device.values[roles[1]]
+    value = device.values.get(m.LEVEL_UP) or device.values[m.LEVEL_DOWN]
     # Writing false to a start/stop-level-change value stops the movement; the device reports no "stopped".
     return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
-
-
-# ---- covers ----
-
-
-def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    if m.VALVE_TARGET in device.values:
-        return _valve(device, action)
-    target = device.values[m.COVER_TARGET]
-    top = int(target.max or 99) if _is_positional(target) else 255  # Barrier Operator: 255 open, 0 closed
-    level = state_value(target, "open", top) if action == "open" else state_value(target, "closed", 0)
-    watch = device.values.get(m.COVER_CURRENT) or target
-    return one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
-
-
-def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "position", "level", "value")
-    return level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
-
-
-def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    target = device.values[m.LOCK_TARGET]
-    locking = action == "lock"
-    watch = device.values.get(m.LOCK_CURRENT)
-    if target.type == "boolean":  # the old Lock command class: locked true or false
-        return one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
-    mode = state_value(target, "secured", 255) if locking else state_value(target, "unsecured", 0)
-    return one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch)
 
 
 # ---- colour ----
@@ -290,82 +235,7 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
     return one_write(device, action, argument, target, level, summary, watch=current)
 
 
-# ---- covers: slats ----
-
-
-def _set_tilt(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "position", "level", "value")
-    plan = level_plan(device, action, raw, m.TILT_TARGET, m.TILT_CURRENT, "tilt", "% tilt")
-    return replace(plan, summary=f"tilt the slats of {device.name} to {plan.argument} %")
-
-
-# ---- valves ----
-
-
-def _valve(device: Device, action: str) -> ControlPlan:
-    target = device.values[m.VALVE_TARGET]
-    opening = action == "open"
-    sent: Any = opening if target.type == "boolean" else (int(target.max or 99) if opening else 0)
-    watch = device.values.get(m.VALVE_CURRENT)
-    return one_write(device, action, None, target, sent, f"{action} {device.name}", watch=watch)
-
-
-# ---- sirens ----
-
-
-def _siren_on_off(device: Device, action: str, turn_on: bool) -> ControlPlan:
-    """Sound the siren (its default tone, or its loudest tone by level) or silence it."""
-    target = device.values[m.SIREN_TONE]
-    watch = device.values.get(m.SIREN_TONE_CURRENT) or target
-    if not turn_on:
-        return one_write(device, action, False, target, 0, f"silence {device.name}", watch=watch)
-    if target.command_class == CC.SOUND_SWITCH:
-        # 255: the device's default tone; it reports the tone it plays
-        return ControlPlan(
-            device,
-            action,
-            True,
-            [Write(target, 255)],
-            [Expectation(watch, None, "nonzero")],
-            f"sound {device.name}",
-        )
-    loudest = siren_tones(device)[-1]
-    summary = f"sound {device.name} ({loudest.name.lower()})"
-    return one_write(device, action, True, target, loudest.value, summary, watch=watch)
-
-
-def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "value", "mode", "level")
-    names = ", ".join(t.name for t in siren_tones(device)) or "tones by number, from 1 to 254"
-    said = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
-    if said.casefold() in ("off", "0", "none", "silence"):
-        return _siren_on_off(device, action, False)
-    tone = tone_named(device, said) if said else None
-    if tone is None:
-        if not said:
-            raise InvalidValue(f"Say which tone {device.name} should sound: {names}.")
-        raise InvalidValue(f"{device.name} has no tone '{echo(said)}'; it has: {names}.")
-    target = device.values[m.SIREN_TONE]
-    watch = device.values.get(m.SIREN_TONE_CURRENT)
-    summary = f"sound {tone.name} on {device.name}"
-    return one_write(device, action, tone.name, target, tone.value, summary, watch=watch)
-
-
-def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "level", "value", "position")
-    volume = device.values[m.SIREN_VOLUME]
-    percent = said_percent(device, "volume", raw, volume)
-    check_range(percent, volume, f"{device.name} volume", "%")
-    return one_write(
-        device, action, percent, volume, percent, f"set the volume of {device.name} to {percent} %"
-    )
-
-
 # ---- helpers ----
-
-
-def _is_positional(target: ZValue) -> bool:
-    return target.property == "targetValue" and target.type == "number"
 
 
 def _is_on(device: Device) -> bool:
@@ -383,15 +253,7 @@ _PLANNERS: dict[str, Planner] = {
     "toggle": _on_off,
     "dim": _set_level,
     "set_level": _set_level,
-    "open": _open_close,
-    "close": _open_close,
     "stop": _stop,
-    "set_position": _set_position,
-    "lock": _lock,
-    "unlock": _lock,
     "set_color": _set_color,
     "set_speed": _set_speed,
-    "set_tilt": _set_tilt,
-    "set_tone": _set_tone,
-    "set_volume": _set_volume,
 }

@@ -29,6 +29,11 @@ def is_number(x: Any) -> bool:
         return False
 
 
+def nonzero(x: Any) -> bool:
+    """On at any level: True, or a number above 0 (a valve open at all, a siren sounding)."""
+    return x is True or (is_number(x) and x > 0)
+
+
 def as_int(x: Any) -> int | None:
     """`x` when it is an int (a bool is no number here), else None."""
     return x if isinstance(x, int) and not isinstance(x, bool) else None
@@ -56,6 +61,13 @@ def to_percent(level: float, value: ZValue) -> int:
         step = round(level - low)
         return 100 if step >= DEFAULT_MAX else max(0, step)
     return max(0, min(100, round((level - low) * 100 / (high - low))))
+
+
+def write_percent(level: float, value: ZValue) -> int:
+    """A level written, as 0-100 % of the value's own range (0-99 on Multilevel Switch)."""
+    if level == 255:  # "on at the last level": where it lands is unknown, but it is on/open
+        return 100
+    return to_percent(level, value)
 
 
 def level_percent(value: ZValue | None) -> int | None:

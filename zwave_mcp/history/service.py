@@ -18,8 +18,8 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from zwave_mcp.answers import and_list, capital
+from zwave_mcp.devices.kinds.lock import Names, by_user, fold, lock_phrase
 from zwave_mcp.devices.levels import is_number
-from zwave_mcp.devices.lock_words import Names, by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.resolve import echo

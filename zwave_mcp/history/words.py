@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from zwave_mcp.answers import capital
+from zwave_mcp.devices.kinds.lock import lock_state_phrase
 from zwave_mcp.devices.levels import is_number
-from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered

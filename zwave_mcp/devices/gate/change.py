@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.kinds import first_answer
-from zwave_mcp.devices.levels import is_number, to_percent
+from zwave_mcp.devices.levels import is_number, write_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import siren_sounding, tone_name, tone_sounds
 from zwave_mcp.devices.writes import Expectation
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.sensitive import describe_action
@@ -25,8 +24,6 @@ from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
-
-DOOR_LOCK_SECURED = 255
 
 DeliveryStatus = Literal[
     "supervised", "unsupervised", "multicast", "working", "accepted", "queued", "failed", "no_answer"
@@ -223,36 +220,22 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     kind_words = _kind_words(device, value, role, target)
     if kind_words is not None:
         return kind_words
-    if cc == CC.DOOR_LOCK:
-        if prop == "targetMode":
-            return frozenset({"lock" if target == DOOR_LOCK_SECURED else "unlock"}), target
-        return frozenset({"unlock", "set_value"}), target  # any other Door Lock setting can weaken it
-    if cc == CC.LOCK:
-        return frozenset({"lock" if target is True else "unlock"}), target
-    if cc == CC.BARRIER_OPERATOR:
-        if prop == "targetState":
-            return frozenset({"close" if target == 0 else "open"}), target
-        return frozenset({"set_value"}), target
-    # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer, a motor).
-    levels = (CC.MULTILEVEL_SWITCH, CC.BASIC)
-    covering = cc == CC.WINDOW_COVERING or (cc in levels and device.has(Capability.COVER))
-    if covering or cc in levels:
+    # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer; a cover's is its own).
+    if cc in (CC.MULTILEVEL_SWITCH, CC.BASIC):
         if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
             if target is False:
                 return frozenset({"stop"}), None
-            return (frozenset({"open"}) if covering else frozenset({"on", "set_level", "dim"})), None
+            return frozenset({"on", "set_level", "dim"}), None
         if prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
             if target is False:
                 return frozenset({"stop"}), None
-            return (frozenset({"close"}) if covering else frozenset({"set_level", "dim"})), None
+            return frozenset({"set_level", "dim"}), None
         if prop == "restorePrevious":
-            return (frozenset({"open"}) if covering else frozenset({"on"})), None
+            return frozenset({"on"}), None
         if is_number(target):
-            percent = _percent(target, value)
-            if covering:
-                return frozenset({"open" if target > 0 else "close", "set_position"}), percent
+            percent = write_percent(target, value)
             return frozenset({"on" if target > 0 else "off", "set_level", "dim"}), percent
-        return frozenset({"set_position" if covering else "set_level"}), target
+        return frozenset({"set_level"}), target
     if cc == CC.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)
     if cc == CC.COLOR_SWITCH:
@@ -263,57 +246,8 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
 def _kind_words(
     device: Device, value: ZValue, role: str | None, target: Any
 ) -> tuple[frozenset[str], Any] | None:
-    """What a write to the value of a fan, valve, siren or slats amounts to; None for the
+    """What a write to the value of a fan amounts to; None for the
     other kinds (judged by command class below)."""
-    if role is None:
-        return _siren_level_words(device, value, target)
-    if role == m.VALVE_TARGET:
-        opened = target is True or (is_number(target) and target > 0)
-        return frozenset({"open" if opened else "close"}), None
-    if role == m.TILT_TARGET:
-        return frozenset({"set_tilt"}), _percent(target, value) if is_number(target) else target
-    if role == m.SIREN_TONE:
-        return _tone_words(device, value, target)
-    if role == m.SIREN_VOLUME:
-        return frozenset({"set_volume"} | ({"off"} if target == 0 else set())), target
     if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
-        return frozenset({"on" if target > 0 else "off", "set_speed"}), _percent(target, value)
+        return frozenset({"on" if target > 0 else "off", "set_speed"}), write_percent(target, value)
     return None
-
-
-def _tone_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any]:
-    """A siren's tone judged by its effect: a tone that makes no sound ("Strobe only"), or one whose sound
-    cannot be told, silences a siren that is sounding (or may be: nothing reported) as off does, and the
-    alarm rule of the policy judges it; a sounding tone sounds it."""
-    shown = tone_name(device, target) or value.state_text(target) or target
-    if target == 0 or target is False:
-        return frozenset({"off"}), None
-    if tone_sounds(device, target) is not True and siren_sounding(device) is not False:
-        return frozenset({"off", "set_tone"}), shown
-    return frozenset({"on", "set_tone"}), shown
-
-
-def _siren_level_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[str], Any] | None:
-    """A write to a level-toned siren (FortrezZ) through another value of its endpoint: Basic Set is the
-    same level as the tone value, and a level change down fades the sound out, so both are judged as the
-    tone they set; None for a value of any other device."""
-    tone = device.values.get(m.SIREN_TONE)
-    if tone is None or tone.command_class not in (CC.MULTILEVEL_SWITCH, CC.BASIC):
-        return None
-    if value.endpoint != tone.endpoint or value.command_class not in (CC.MULTILEVEL_SWITCH, CC.BASIC):
-        return None
-    prop = value.property
-    if prop in ("targetValue", "currentValue") and (is_number(target) or isinstance(target, bool)):
-        return _tone_words(device, value, target)
-    if target is False:  # stopping a level change leaves the siren where it is
-        return frozenset({"stop"}), None
-    if prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
-        return frozenset({"off", "set_level"}), None
-    return frozenset({"on", "set_level"}), None
-
-
-def _percent(level: float, value: ZValue) -> int:
-    """A device level as 0-100 % of the value's own range (0-99 on Multilevel Switch)."""
-    if level == 255:  # "on at the last level": where it lands is unknown, but it is on/open
-        return 100
-    return to_percent(level, value)

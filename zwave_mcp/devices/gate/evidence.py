@@ -18,7 +18,7 @@ from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.kinds.thermostat import FAN_SAID
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import model_speed_at, tone_name, tone_sounds
+from zwave_mcp.devices.presets import model_speed_at
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -115,35 +115,16 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     """A reported value in plain words: "on", "30 %", "locked", "open 40 %", "21 °C", "Heat"."""
     if raw is None:
         return "nothing yet"
-    cc, prop = value.command_class, value.property
+    cc = value.command_class
     role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if (said := first_answer(lambda kind: kind.spoken_value(device, value, role, raw))) is not None:
         return said
-    if role in (m.VALVE_TARGET, m.VALVE_CURRENT):
-        return "open" if raw is True or (is_number(raw) and raw > 0) else "closed"
-    if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
-        name = tone_name(device, raw)
-        if raw == 0:
-            return "silent"
-        if tone_sounds(device, raw) is False:  # a strobe only: lit, not sounding
-            return f"silent ({name.lower()})" if name else "silent"
-        return f"sounding {name.lower()}" if name else "sounding"
-    if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
-        return f"tilted to {to_percent(raw, value)} %"
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
         speed = model_speed_at(device, raw)
         percent = to_percent(raw, value)
         return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
-    if cc == CC.DOOR_LOCK and prop in ("currentMode", "targetMode"):
-        return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
-    if cc == CC.LOCK:
-        return "locked" if raw is True else "unlocked"
-    if cc == CC.BARRIER_OPERATOR:
-        return (value.state_text(raw) or str(raw)).lower()
-    if cc in (CC.MULTILEVEL_SWITCH, CC.WINDOW_COVERING) and is_number(raw):
+    if cc == CC.MULTILEVEL_SWITCH and is_number(raw):
         percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
-        if device.has(Capability.COVER) or cc == CC.WINDOW_COVERING:
-            return "closed" if percent == 0 else ("open" if percent == 100 else f"{percent} % open")
         return "off" if percent == 0 else f"{percent} %"
     if cc == CC.BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"

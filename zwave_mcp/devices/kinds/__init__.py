@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from zwave_mcp.devices.kinds import thermostat
+from zwave_mcp.devices.kinds import cover, lock, siren, thermostat, valve
 from zwave_mcp.devices.kinds.base import KindSpec
 
-KINDS: tuple[KindSpec, ...] = (thermostat.KIND,)
+KINDS: tuple[KindSpec, ...] = (lock.KIND, thermostat.KIND, cover.KIND, valve.KIND, siren.KIND)
 
 T = TypeVar("T")
 

@@ -45,3 +45,12 @@ class KindSpec:
     # device's findings completed once all its endpoints are in (roles that name a value it already has)
     gather: Callable[[dict[int, Found]], None] = _none
     settle: Callable[[Found], None] = _none
+    # control: other words a person says for the kind's actions ("turn off the water" closes a valve)
+    synonyms: Mapping[str, str] = field(default_factory=dict)
+    # describe: the sentence's first words after the name, from the state summary, where "is <summary>"
+    # would not say it ("has not reported its position yet")
+    opening: Callable[[Device, str], str | None] = _none
+    # control: why a device of the kind takes no action at all, said instead of "cannot <action>"
+    no_control: Callable[[Device], str | None] = _none
+    # describe: what the device's state adds to a change of it (device, action, confirmed), as a sentence
+    after_change: Callable[[Device, str, bool], str | None] = _none

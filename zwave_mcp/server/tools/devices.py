@@ -9,8 +9,9 @@ from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
-from zwave_mcp.devices.describe import lock_settings, relock_words, sentence
+from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.errors import DeviceNotFound
+from zwave_mcp.devices.kinds.lock import lock_settings, relock_words
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.devices.readings import readings

@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import change_phrase
-from zwave_mcp.devices.lock_words import by_user, fold, lock_phrase
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
