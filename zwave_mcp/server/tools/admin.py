@@ -26,7 +26,6 @@ from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.admin_models import (
     CancelArgs,
     CancelResult,
@@ -41,10 +40,9 @@ from zwave_mcp.server.tools.admin_models import (
     RenameResult,
     change_fields,
 )
-from zwave_mcp.server.tools.control import CONTROL
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import DeviceArgs
 from zwave_mcp.server.tools.present import now_ms
+from zwave_mcp.server.tools.spec import tool
 
 # A spoken answer names at most this many parameters; the structured list has them all.
 SPOKEN_PARAMETERS = 5
@@ -303,76 +301,50 @@ async def cancel_zwave_job(app: App, args: CancelArgs, ctx: Context | None) -> C
 
 
 TOOLS = [
-    ToolSpec(
-        "get_zwave_node_details",
+    tool(
+        get_zwave_node_details,
         "Technical details of a device's Z-Wave node: manufacturer, product, firmware, security, listening "
         "or sleeping, wake-up interval, battery, round-trip time and errors, last activity, interview stage, "
         "neighbours.",
-        DeviceArgs,
-        NodeDetails,
-        get_zwave_node_details,
-        annotations=READ,
         title="Node details",
     ),
-    ToolSpec(
-        "list_zwave_config_parameters",
-        "List a device's configuration parameters with label, range, unit, default and current value.",
-        DeviceArgs,
-        ConfigList,
+    tool(
         list_zwave_config_parameters,
-        annotations=READ,
+        "List a device's configuration parameters with label, range, unit, default and current value.",
         title="Configuration parameters",
     ),
-    ToolSpec(
-        "set_zwave_config_parameter",
+    tool(
+        set_zwave_config_parameter,
         "Set a configuration parameter of a device (by number or label). Range-checked; always needs the "
         "person's confirmation; the answer says what the device reported back.",
-        ConfigWriteArgs,
-        ConfigWriteResult,
-        set_zwave_config_parameter,
         mutating=True,
-        annotations=CONTROL,
         title="Set a configuration parameter",
     ),
-    ToolSpec(
-        "rename_zwave_device",
+    tool(
+        rename_zwave_device,
         "Rename a device and/or move it to another room in zwave-js-ui (its node's name and location: "
         "every device of the node follows, and the answer names them). The new name works at once.",
-        RenameArgs,
-        RenameResult,
-        rename_zwave_device,
         mutating=True,
-        annotations=CONTROL,
         title="Rename a device",
     ),
-    ToolSpec(
-        "run_zwave_maintenance",
+    tool(
+        run_zwave_maintenance,
         "Network maintenance on a device: ping, refresh_values, reinterview, check_lifeline, check_route, "
         "rebuild_routes (or rebuild the whole network's routes with no device). Long ones run as a job "
         "with progress; if the wait ends first, the answer gives a jobId for get_zwave_job / cancel_zwave_job.",
-        MaintenanceArgs,
-        MaintenanceResult,
-        run_zwave_maintenance,
         mutating=True,
         annotations=MAINTAIN,
         title="Network maintenance",
     ),
-    ToolSpec(
-        "get_zwave_job",
-        "How a maintenance job is doing (or all of them): progress, and its measured result when done.",
-        JobArgs,
-        JobList,
+    tool(
         get_zwave_job,
-        annotations=READ,
+        "How a maintenance job is doing (or all of them): progress, and its measured result when done.",
         needs_gateway=False,
         title="Maintenance jobs",
     ),
-    ToolSpec(
-        "cancel_zwave_job",
-        "Cancel a running maintenance job (health check or route rebuild).",
-        CancelArgs,
-        CancelResult,
+    tool(
         cancel_zwave_job,
+        "Cancel a running maintenance job (health check or route rebuild).",
         mutating=True,
         annotations=MAINTAIN,
         title="Cancel a job",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
 
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel
@@ -31,7 +30,6 @@ from zwave_mcp.network.inclusion import (
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import ElicitationAsker, QuestionSeal, asker_for
-from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.admin_models import (
     AnswerArgs,
     ExclusionArgs,
@@ -42,9 +40,8 @@ from zwave_mcp.server.tools.admin_models import (
     ReplaceArgs,
     change_fields,
 )
-from zwave_mcp.server.tools.control import CONTROL
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import NoArgs
+from zwave_mcp.server.tools.spec import tool
 
 log = logging.getLogger(__name__)
 
@@ -203,82 +200,56 @@ async def replace_failed_zwave_node(app: App, args: ReplaceArgs, ctx: Context | 
     return await _followed(app, ctx, args.waitSeconds)
 
 
-def _spec(
-    name: str, description: str, args: type[BaseModel], handler: Any, *, mutating: bool = True, title: str
-) -> ToolSpec:
-    """An inclusion tool: each answers with where the inclusion stands."""
-    return ToolSpec(
-        name,
-        description,
-        args,
-        InclusionStatus,
-        handler,
-        mutating=mutating,
-        annotations=CONTROL if mutating else READ,
-        title=title,
-    )
-
-
 TOOLS = [
-    _spec(
-        "start_zwave_inclusion",
+    tool(
+        start_zwave_inclusion,
         "Add a new device: starts inclusion (S2, S0 or none; or from its QR code), then asks the person "
         "which security to grant and for the device's PIN. Needs the person's confirmation.",
-        InclusionArgs,
-        start_zwave_inclusion,
+        mutating=True,
         title="Add a device",
     ),
-    _spec(
-        "get_zwave_inclusion_status",
-        "What an inclusion or exclusion is waiting for: a security question or the PIN, or its result.",
-        NoArgs,
+    tool(
         get_zwave_inclusion_status,
-        mutating=False,
+        "What an inclusion or exclusion is waiting for: a security question or the PIN, or its result.",
         title="Inclusion status",
     ),
-    _spec(
-        "answer_zwave_inclusion",
+    tool(
+        answer_zwave_inclusion,
         "Answer the pending inclusion question: grant (true/false) the security asked for, or the 5-digit "
         "PIN from the device's label. Only with the person's own answer.",
-        AnswerArgs,
-        answer_zwave_inclusion,
+        mutating=True,
         title="Answer the inclusion",
     ),
-    _spec(
-        "stop_zwave_inclusion",
-        "Stop including or excluding devices.",
-        NoArgs,
+    tool(
         stop_zwave_inclusion,
+        "Stop including or excluding devices.",
+        mutating=True,
         title="Stop inclusion",
     ),
-    _spec(
-        "start_zwave_exclusion",
+    tool(
+        start_zwave_exclusion,
         "Remove a device that still works: the next device whose button is pressed leaves the network. "
         "Needs the person's confirmation.",
-        ExclusionArgs,
-        start_zwave_exclusion,
+        mutating=True,
         title="Remove a device",
     ),
-    _spec(
-        "provision_zwave_device",
+    tool(
+        provision_zwave_device,
         "Put a device on the SmartStart list from its QR code text, with the name and room it will get; "
         "it then joins by itself when powered on. Needs the person's confirmation.",
-        ProvisionArgs,
-        provision_zwave_device,
+        mutating=True,
         title="SmartStart provisioning",
     ),
-    _spec(
-        "remove_failed_zwave_node",
-        "Remove a device that has failed (dead, unreachable) from the network. Needs the person's confirmation.",
-        FailedNodeArgs,
+    tool(
         remove_failed_zwave_node,
+        "Remove a device that has failed (dead, unreachable) from the network. Needs the person's confirmation.",
+        mutating=True,
         title="Remove a failed device",
     ),
-    _spec(
-        "replace_failed_zwave_node",
-        "Replace a failed device with a new one that takes its node id. Needs the person's confirmation.",
-        ReplaceArgs,
+    tool(
         replace_failed_zwave_node,
+        "Replace a failed device with a new one that takes its node id. Needs the person's confirmation.",
+        mutating=True,
         title="Replace a failed device",
     ),
 ]

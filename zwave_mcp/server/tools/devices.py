@@ -6,7 +6,6 @@ from datetime import datetime
 from typing import Any
 
 from mcp.server.mcpserver import Context
-from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.describe import lock_settings, relock_words, sentence
@@ -15,7 +14,6 @@ from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.devices.readings import readings
 from zwave_mcp.server.app import App
-from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
     DeviceArgs,
     DeviceCheck,
@@ -37,10 +35,7 @@ from zwave_mcp.server.tools.present import (
     summarize,
     verify_summary,
 )
-
-READ = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
+from zwave_mcp.server.tools.spec import tool
 
 
 async def list_zwave_devices(app: App, args: ListDevicesArgs, _ctx: Context | None) -> DeviceList:
@@ -137,48 +132,32 @@ async def get_device_sensor_data(app: App, args: SensorArgs, _ctx: Context | Non
 
 
 TOOLS = [
-    ToolSpec(
-        "list_zwave_devices",
+    tool(
+        list_zwave_devices,
         "List the Z-Wave devices with their room, type, current state and status, or answer a question "
         "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
         "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, "
         "battery levels, or whether any sensor senses smoke, co, a water_leak, motion… ('is anything on in "
         "the kitchen?' = target 'kitchen', state 'on'; 'any leaks?' = state 'water_leak'). Paginated "
         "(limit/offset) with a total.",
-        ListDevicesArgs,
-        DeviceList,
-        list_zwave_devices,
-        annotations=READ,
         title="List devices",
     ),
-    ToolSpec(
-        "verify_device",
-        "Check that a device exists and is ready, and list the actions it takes.",
-        DeviceArgs,
-        DeviceCheck,
+    tool(
         verify_device,
-        annotations=READ,
+        "Check that a device exists and is ready, and list the actions it takes.",
         title="Verify a device",
     ),
-    ToolSpec(
-        "get_device_state",
+    tool(
+        get_device_state,
         "Everything currently known about one device: its state and every reading with its unit in one "
         "sentence (alarms, temperature, humidity, power and energy totals, battery…); the result lists each "
         "reading (quantity, value, unit, when reported) and every value with its age.",
-        DeviceArgs,
-        DeviceState,
-        get_device_state,
-        annotations=READ,
         title="Device state",
     ),
-    ToolSpec(
-        "get_device_sensor_data",
+    tool(
+        get_device_sensor_data,
         "A device's sensor readings (temperature, humidity, motion, power, energy, battery…) with units "
         "and age. refresh=true asks the device again for readings older than maxAgeSeconds.",
-        SensorArgs,
-        SensorData,
-        get_device_sensor_data,
-        annotations=READ,
         title="Sensor readings",
     ),
 ]

@@ -9,9 +9,8 @@ from mcp.server.mcpserver import Context
 from zwave_mcp.answers import plural
 from zwave_mcp.gateway.health import GatewayHealth
 from zwave_mcp.server.app import App
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import HealthReport, NoArgs
+from zwave_mcp.server.tools.spec import tool
 
 # Node statuses in words: zwave-js's own, lower-cased, except "Unknown" (it means "not heard from yet").
 _STATUS_WORDS = {"Unknown": "not heard from yet"}
@@ -127,15 +126,11 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
 
 
 TOOLS = [
-    ToolSpec(
-        "check_zwave_health",
+    tool(
+        check_zwave_health,
         "Is Z-Wave working? The MQTT broker link, zwave-js-ui, its Z-Wave driver, how many devices are "
         "alive, asleep or dead, how fresh the data is, and what to check when something is down.",
-        NoArgs,
-        HealthReport,
-        check_zwave_health,
         needs_gateway=False,
-        annotations=READ,
         title="Z-Wave health",
     )
 ]

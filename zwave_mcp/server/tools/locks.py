@@ -33,9 +33,8 @@ from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.control import CONTROL
 from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, ToolArgs, gate_answer
+from zwave_mcp.server.tools.spec import CONTROL, tool
 
 TOOL = "manage_lock_users"
 LockAction = Literal["list", "add", "rename", "enable", "disable", "change_pin", "remove"]
@@ -226,15 +225,12 @@ async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) 
 
 
 TOOLS = [
-    ToolSpec(
-        TOOL,
+    tool(
+        manage_lock_users,
         "Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or "
         "add a user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules "
         "(PIN length, user count). A code added, enabled, changed, disabled or removed needs the person's "
         "confirmation.",
-        LockUsersArgs,
-        LockUsersResult,
-        manage_lock_users,
         annotations=CONTROL,
         title="Lock users and codes",
     )

@@ -18,9 +18,6 @@ from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.safetext import plain_text
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.control import CONTROL
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import (
     DeviceOutcomeModel,
     NoArgs,
@@ -30,6 +27,7 @@ from zwave_mcp.server.tools.models import (
     SceneList,
     gate_answer,
 )
+from zwave_mcp.server.tools.spec import tool
 
 
 def scenes_from(raw: list[dict[str, Any]], shown: Callable[[str], bool]) -> list[Scene]:
@@ -122,25 +120,17 @@ async def activate_zwave_scene(app: App, args: SceneArgs, ctx: Context | None) -
 
 
 TOOLS = [
-    ToolSpec(
-        "list_zwave_scenes",
-        "List the scenes defined in zwave-js-ui.",
-        NoArgs,
-        SceneList,
+    tool(
         list_zwave_scenes,
-        annotations=READ,
+        "List the scenes defined in zwave-js-ui.",
         title="List scenes",
     ),
-    ToolSpec(
-        "activate_zwave_scene",
+    tool(
+        activate_zwave_scene,
         "Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control "
         "call (a scene that unlocks a door needs the person's confirmation); the answer says which "
         "devices reported the scene's values.",
-        SceneArgs,
-        SceneActivation,
-        activate_zwave_scene,
         mutating=True,
-        annotations=CONTROL,
         title="Activate a scene",
     ),
 ]
