@@ -77,10 +77,17 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
         )
     if health.waiting_for and not health.problem:
         summary += f" Still waiting for {health.waiting_for}."
+    advice = advice_for(
+        health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
+    )
     unmatched = app.devices.unmatched_entries()
     if unmatched:
         # Said, not only logged: an entry written for a device that it does not cover protects nothing.
         summary = summary.removesuffix(".") + f"; the policy entry {_first(unmatched)}."
+        advice.append(
+            "Correct the policy entries that match no device (zwave-mcp config lists them): "
+            "they protect nothing as written."
+        )
     return HealthReport(
         summary=summary,
         healthy=not problems,
@@ -110,17 +117,7 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
         if health.last_message_age_s is None
         else round(health.last_message_age_s, 1),
         problems=problems,
-        advice=advice_for(
-            health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
-        )
-        + (
-            [
-                "Correct the policy entries that match no device (zwave-mcp config lists them): "
-                "they protect nothing as written."
-            ]
-            if unmatched
-            else []
-        ),
+        advice=advice,
         policyEntriesMatchingNoDevice=unmatched,
     )
 
