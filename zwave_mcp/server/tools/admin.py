@@ -22,7 +22,6 @@ from zwave_mcp.network.maintenance import job_plan
 from zwave_mcp.network.models import NodeDetails
 from zwave_mcp.network.nodes import node_details
 from zwave_mcp.network.parameters import as_parameter, config_values, parse_target, pick_parameter, show
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
@@ -65,11 +64,11 @@ async def get_zwave_node_details(app: App, args: DeviceArgs, _ctx: Context | Non
 
 async def list_zwave_config_parameters(app: App, args: DeviceArgs, _ctx: Context | None) -> ConfigList:
     device = app.devices.resolve(args.deviceName)
-    params = [as_parameter(v) for v in config_values(device.node)]
+    values = config_values(device.node)
+    params = [as_parameter(v) for v in values]
     if not params:
         summary = f"{device.name} has no configuration parameters that zwave-js-ui knows of."
     else:
-        values = config_values(device.node)
         listed = "; ".join(
             f"{p.number} {p.label} is {show(p.value, p.unit, v)}"
             for p, v in zip(params[:SPOKEN_PARAMETERS], values, strict=False)
@@ -128,9 +127,7 @@ async def set_zwave_config_parameter(
 async def rename_zwave_device(app: App, args: RenameArgs, ctx: Context | None) -> RenameResult:
     if args.newName is None and args.newLocation is None:
         raise UserError("Say the new name (newName), the new room (newLocation), or both.")
-    for field_name, text in (("newName", args.newName), ("newLocation", args.newLocation)):
-        if text is not None:
-            check_text_argument(field_name, text)
+    args.check_text("newName", "newLocation")
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     node_id = device.node_id
     new_name = args.newName.strip() if args.newName is not None else None
@@ -145,20 +142,17 @@ async def rename_zwave_device(app: App, args: RenameArgs, ctx: Context | None) -
         problem = room_problem(new_loc)
         if problem is not None:
             raise UserError(f"Not moved: {problem}. Nothing was sent.")
-    words = []
+    words, requests = [], []
     if new_name:
         words.append(f"rename {device.name} to {new_name}")
+        requests.append(app.care.network.set_name(node_id, new_name))
     if new_loc is not None:
         words.append(f"move {new_name or device.name} to {new_loc or 'no room'}")
-    what = " and ".join(words)
-
-    requests = [app.care.network.set_name(node_id, new_name)] if new_name else []
-    if new_loc is not None:
         requests.append(app.care.network.set_location(node_id, new_loc))
     change = AdminChange(
         tool="rename_zwave_device",
         action="rename",
-        what=what,
+        what=" and ".join(words),
         words=frozenset({"rename"}),
         device=device,
         value={"name": new_name, "location": new_loc},

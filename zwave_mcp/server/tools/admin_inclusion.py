@@ -27,7 +27,6 @@ from zwave_mcp.network.inclusion import (
     grant_question,
     pin_question,
 )
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import ElicitationAsker, QuestionSeal, asker_for
 from zwave_mcp.server.tools.admin_models import (
@@ -114,9 +113,7 @@ async def _begin(
 
 
 async def start_zwave_inclusion(app: App, args: InclusionArgs, ctx: Context | None) -> InclusionStatus:
-    for field_name, text in (("name", args.name), ("location", args.location), ("qrCode", args.qrCode)):
-        if text:
-            check_text_argument(field_name, text)
+    args.check_text("name", "location", "qrCode")
     change = inclusion.inclusion_change(
         app.care.network, args.security, args.qrCode, args.name, args.location
     )
@@ -164,9 +161,7 @@ async def start_zwave_exclusion(app: App, args: ExclusionArgs, ctx: Context | No
 
 async def provision_zwave_device(app: App, args: ProvisionArgs, ctx: Context | None) -> InclusionStatus:
     qr = inclusion.qr_text(args.qrCode)
-    for field_name, text in (("name", args.name), ("location", args.location)):
-        if text:
-            check_text_argument(field_name, text)
+    args.check_text("name", "location")
     change, classes = await inclusion.provisioning_change(app.care.network, qr, args.name, args.location)
     carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
     if not carried.sent:

@@ -29,7 +29,6 @@ from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.access import LockUsers, read_lock_users
 from zwave_mcp.gateway.api import GatewayError
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
@@ -153,10 +152,7 @@ async def _listing(app: App, args: LockUsersArgs) -> LockUsersResult:
 async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
     if args.deviceName is None:
         raise UserError(f"Say which lock to {args.action.replace('_', ' ')} a user on.")
-    for field in ("user", "name"):
-        value = getattr(args, field)
-        if value is not None:
-            check_text_argument(field, value, max_len=NAME_MAX)
+    args.check_text("user", "name")
     device = _lock_named(app, args.deviceName, for_mutation=True)
     words = frozenset({WORDS[args.action]})
     early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")

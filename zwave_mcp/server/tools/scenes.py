@@ -13,7 +13,6 @@ from zwave_mcp.devices.scenes import UnknownSceneValue, scene_change, value_id_o
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.names import normalize
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.safetext import plain_text
 from zwave_mcp.server.app import App
@@ -81,7 +80,7 @@ async def list_zwave_scenes(app: App, _args: NoArgs, _ctx: Context | None) -> Sc
 
 
 async def activate_zwave_scene(app: App, args: SceneArgs, ctx: Context | None) -> SceneActivation:
-    check_text_argument("scene", args.scene)
+    args.check_text("scene")
     loaded = await _load(app)
     scene = pick_scene([s for s, _raw in loaded], args.scene)
     raw = next(r for s, r in loaded if s.id == scene.id)
