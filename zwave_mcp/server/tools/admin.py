@@ -51,6 +51,9 @@ MAINTAIN = ToolAnnotations(
 
 
 async def get_zwave_node_details(app: App, args: DeviceArgs, _ctx: Context | None) -> NodeDetails:
+    """Technical details of a device's Z-Wave node: manufacturer, product, firmware, security, listening or
+    sleeping, wake-up interval, battery, round-trip time and errors, last activity, interview stage,
+    neighbours."""
     device = app.devices.resolve(args.deviceName)
     node = device.node
     neighbours = node.details.get("neighbors") or None
@@ -63,6 +66,7 @@ async def get_zwave_node_details(app: App, args: DeviceArgs, _ctx: Context | Non
 
 
 async def list_zwave_config_parameters(app: App, args: DeviceArgs, _ctx: Context | None) -> ConfigList:
+    """List a device's configuration parameters with label, range, unit, default and current value."""
     device = app.devices.resolve(args.deviceName)
     values = config_values(device.node)
     params = [as_parameter(v) for v in values]
@@ -82,6 +86,8 @@ async def list_zwave_config_parameters(app: App, args: DeviceArgs, _ctx: Context
 async def set_zwave_config_parameter(
     app: App, args: ConfigWriteArgs, ctx: Context | None
 ) -> ConfigWriteResult:
+    """Set a configuration parameter of a device (by number or label). Range-checked; always needs the
+    person's confirmation; the answer says what the device reported back."""
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     param = pick_parameter(config_values(device.node), args.parameter, device)
     if not param.writeable:
@@ -125,6 +131,8 @@ async def set_zwave_config_parameter(
 
 
 async def rename_zwave_device(app: App, args: RenameArgs, ctx: Context | None) -> RenameResult:
+    """Rename a device and/or move it to another room in zwave-js-ui (its node's name and location: every
+    device of the node follows, and the answer names them). The new name works at once."""
     if args.newName is None and args.newLocation is None:
         raise UserError("Say the new name (newName), the new room (newLocation), or both.")
     args.check_text("newName", "newLocation")
@@ -184,6 +192,9 @@ async def rename_zwave_device(app: App, args: RenameArgs, ctx: Context | None) -
 
 
 async def run_zwave_maintenance(app: App, args: MaintenanceArgs, ctx: Context | None) -> MaintenanceResult:
+    """Network maintenance on a device: ping, refresh_values, reinterview, check_lifeline, check_route,
+    rebuild_routes (or rebuild the whole network's routes with no device). Long ones run as a job with
+    progress; if the wait ends first, the answer gives a jobId for get_zwave_job / cancel_zwave_job."""
     op = args.operation
     device = app.devices.resolve(args.deviceName, for_mutation=True) if args.deviceName else None
     if device is None and op != "rebuild_routes":
@@ -254,6 +265,7 @@ async def run_zwave_maintenance(app: App, args: MaintenanceArgs, ctx: Context | 
 
 
 async def get_zwave_job(app: App, args: JobArgs, _ctx: Context | None) -> JobList:
+    """How a maintenance job is doing (or all of them): progress, and its measured result when done."""
     jobs = [app.care.jobs.get(args.jobId)] if args.jobId else app.care.jobs.all()
     found = [j for j in jobs if j is not None]
     if args.jobId and not found:
@@ -264,6 +276,7 @@ async def get_zwave_job(app: App, args: JobArgs, _ctx: Context | None) -> JobLis
 
 
 async def cancel_zwave_job(app: App, args: CancelArgs, ctx: Context | None) -> CancelResult:
+    """Cancel a running maintenance job (health check or route rebuild)."""
     job = app.care.jobs.get(args.jobId)
     if job is None:
         raise UserError(f"There is no job '{args.jobId[:40]}'.")
@@ -295,52 +308,11 @@ async def cancel_zwave_job(app: App, args: CancelArgs, ctx: Context | None) -> C
 
 
 TOOLS = [
-    tool(
-        get_zwave_node_details,
-        "Technical details of a device's Z-Wave node: manufacturer, product, firmware, security, listening "
-        "or sleeping, wake-up interval, battery, round-trip time and errors, last activity, interview stage, "
-        "neighbours.",
-        title="Node details",
-    ),
-    tool(
-        list_zwave_config_parameters,
-        "List a device's configuration parameters with label, range, unit, default and current value.",
-        title="Configuration parameters",
-    ),
-    tool(
-        set_zwave_config_parameter,
-        "Set a configuration parameter of a device (by number or label). Range-checked; always needs the "
-        "person's confirmation; the answer says what the device reported back.",
-        mutating=True,
-        title="Set a configuration parameter",
-    ),
-    tool(
-        rename_zwave_device,
-        "Rename a device and/or move it to another room in zwave-js-ui (its node's name and location: "
-        "every device of the node follows, and the answer names them). The new name works at once.",
-        mutating=True,
-        title="Rename a device",
-    ),
-    tool(
-        run_zwave_maintenance,
-        "Network maintenance on a device: ping, refresh_values, reinterview, check_lifeline, check_route, "
-        "rebuild_routes (or rebuild the whole network's routes with no device). Long ones run as a job "
-        "with progress; if the wait ends first, the answer gives a jobId for get_zwave_job / cancel_zwave_job.",
-        mutating=True,
-        annotations=MAINTAIN,
-        title="Network maintenance",
-    ),
-    tool(
-        get_zwave_job,
-        "How a maintenance job is doing (or all of them): progress, and its measured result when done.",
-        needs_gateway=False,
-        title="Maintenance jobs",
-    ),
-    tool(
-        cancel_zwave_job,
-        "Cancel a running maintenance job (health check or route rebuild).",
-        mutating=True,
-        annotations=MAINTAIN,
-        title="Cancel a job",
-    ),
+    tool(get_zwave_node_details, title="Node details"),
+    tool(list_zwave_config_parameters, title="Configuration parameters"),
+    tool(set_zwave_config_parameter, mutating=True, title="Set a configuration parameter"),
+    tool(rename_zwave_device, mutating=True, title="Rename a device"),
+    tool(run_zwave_maintenance, mutating=True, annotations=MAINTAIN, title="Network maintenance"),
+    tool(get_zwave_job, needs_gateway=False, title="Maintenance jobs"),
+    tool(cancel_zwave_job, mutating=True, annotations=MAINTAIN, title="Cancel a job"),
 ]

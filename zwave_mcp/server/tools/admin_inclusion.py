@@ -113,6 +113,8 @@ async def _begin(
 
 
 async def start_zwave_inclusion(app: App, args: InclusionArgs, ctx: Context | None) -> InclusionStatus:
+    """Add a new device: starts inclusion (S2, S0 or none; or from its QR code), then asks the person which
+    security to grant and for the device's PIN. Needs the person's confirmation."""
     args.check_text("name", "location", "qrCode")
     change = inclusion.inclusion_change(
         app.care.network, args.security, args.qrCode, args.name, args.location
@@ -121,10 +123,13 @@ async def start_zwave_inclusion(app: App, args: InclusionArgs, ctx: Context | No
 
 
 async def get_zwave_inclusion_status(app: App, _args: NoArgs, _ctx: Context | None) -> InclusionStatus:
+    """What an inclusion or exclusion is waiting for: a security question or the PIN, or its result."""
     return status(app)
 
 
 async def answer_zwave_inclusion(app: App, args: AnswerArgs, ctx: Context | None) -> InclusionStatus:
+    """Answer the pending inclusion question: grant (true/false) the security asked for, or the 5-digit PIN
+    from the device's label. Only with the person's own answer."""
     p = app.care.network.progress
     ask = asker_for(ctx, app.questions)
     if p.phase == ga.GRANT:
@@ -141,6 +146,7 @@ async def answer_zwave_inclusion(app: App, args: AnswerArgs, ctx: Context | None
 
 
 async def stop_zwave_inclusion(app: App, _args: NoArgs, ctx: Context | None) -> InclusionStatus:
+    """Stop including or excluding devices."""
     excluding = app.care.network.progress.phase == ga.EXCLUDING
     change = inclusion.stop_change(app.care.network, excluding, "asked")
     carried = await app.care.carry(change, None, asker_for(ctx, app.questions))
@@ -156,10 +162,14 @@ async def stop_zwave_inclusion(app: App, _args: NoArgs, ctx: Context | None) -> 
 
 
 async def start_zwave_exclusion(app: App, args: ExclusionArgs, ctx: Context | None) -> InclusionStatus:
+    """Remove a device that still works: the next device whose button is pressed leaves the network. Needs the
+    person's confirmation."""
     return await _begin(app, inclusion.exclusion_change(app.care.network), args, ctx)
 
 
 async def provision_zwave_device(app: App, args: ProvisionArgs, ctx: Context | None) -> InclusionStatus:
+    """Put a device on the SmartStart list from its QR code text, with the name and room it will get; it then
+    joins by itself when powered on. Needs the person's confirmation."""
     qr = inclusion.qr_text(args.qrCode)
     args.check_text("name", "location")
     change, classes = await inclusion.provisioning_change(app.care.network, qr, args.name, args.location)
@@ -175,6 +185,8 @@ async def provision_zwave_device(app: App, args: ProvisionArgs, ctx: Context | N
 
 
 async def remove_failed_zwave_node(app: App, args: FailedNodeArgs, ctx: Context | None) -> InclusionStatus:
+    """Remove a device that has failed (dead, unreachable) from the network. Needs the person's
+    confirmation."""
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     change = await inclusion.remove_failed_change(app.care.network, device, app.settings.api_timeout)
     carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
@@ -187,6 +199,7 @@ async def remove_failed_zwave_node(app: App, args: FailedNodeArgs, ctx: Context 
 
 
 async def replace_failed_zwave_node(app: App, args: ReplaceArgs, ctx: Context | None) -> InclusionStatus:
+    """Replace a failed device with a new one that takes its node id. Needs the person's confirmation."""
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     change = await inclusion.replace_failed_change(app.care.network, device, args.security, args.qrCode)
     carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
@@ -196,55 +209,12 @@ async def replace_failed_zwave_node(app: App, args: ReplaceArgs, ctx: Context | 
 
 
 TOOLS = [
-    tool(
-        start_zwave_inclusion,
-        "Add a new device: starts inclusion (S2, S0 or none; or from its QR code), then asks the person "
-        "which security to grant and for the device's PIN. Needs the person's confirmation.",
-        mutating=True,
-        title="Add a device",
-    ),
-    tool(
-        get_zwave_inclusion_status,
-        "What an inclusion or exclusion is waiting for: a security question or the PIN, or its result.",
-        title="Inclusion status",
-    ),
-    tool(
-        answer_zwave_inclusion,
-        "Answer the pending inclusion question: grant (true/false) the security asked for, or the 5-digit "
-        "PIN from the device's label. Only with the person's own answer.",
-        mutating=True,
-        title="Answer the inclusion",
-    ),
-    tool(
-        stop_zwave_inclusion,
-        "Stop including or excluding devices.",
-        mutating=True,
-        title="Stop inclusion",
-    ),
-    tool(
-        start_zwave_exclusion,
-        "Remove a device that still works: the next device whose button is pressed leaves the network. "
-        "Needs the person's confirmation.",
-        mutating=True,
-        title="Remove a device",
-    ),
-    tool(
-        provision_zwave_device,
-        "Put a device on the SmartStart list from its QR code text, with the name and room it will get; "
-        "it then joins by itself when powered on. Needs the person's confirmation.",
-        mutating=True,
-        title="SmartStart provisioning",
-    ),
-    tool(
-        remove_failed_zwave_node,
-        "Remove a device that has failed (dead, unreachable) from the network. Needs the person's confirmation.",
-        mutating=True,
-        title="Remove a failed device",
-    ),
-    tool(
-        replace_failed_zwave_node,
-        "Replace a failed device with a new one that takes its node id. Needs the person's confirmation.",
-        mutating=True,
-        title="Replace a failed device",
-    ),
+    tool(start_zwave_inclusion, mutating=True, title="Add a device"),
+    tool(get_zwave_inclusion_status, title="Inclusion status"),
+    tool(answer_zwave_inclusion, mutating=True, title="Answer the inclusion"),
+    tool(stop_zwave_inclusion, mutating=True, title="Stop inclusion"),
+    tool(start_zwave_exclusion, mutating=True, title="Remove a device"),
+    tool(provision_zwave_device, mutating=True, title="SmartStart provisioning"),
+    tool(remove_failed_zwave_node, mutating=True, title="Remove a failed device"),
+    tool(replace_failed_zwave_node, mutating=True, title="Replace a failed device"),
 ]

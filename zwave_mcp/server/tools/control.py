@@ -39,6 +39,11 @@ def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -
 
 
 async def control_zwave_device(app: App, args: ControlArgs, ctx: Context | None) -> ControlResult:
+    """Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, close,
+    stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own report and says
+    whether it was confirmed, is still moving, is queued (sleeping device), was sent but unconfirmed, failed,
+    or got no answer from zwave-js-ui (unknown). Also accepts words like turn on, switch off, brightness.
+    Unlocking and opening doors need the person's confirmation."""
     plan, result = await app.devices.control(
         args.deviceName,
         args.action,
@@ -61,6 +66,12 @@ async def control_zwave_device(app: App, args: ControlArgs, ctx: Context | None)
 
 
 async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | None) -> GroupControlResult:
+    """Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', 'dim the
+    living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a kind (lights,
+    plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, smoke alarms, remotes),
+    both, a group from the alias file, or 'everything'; the actions and values are those of
+    control_zwave_device. Devices that cannot do it are left out; each one's outcome comes from its own
+    report. Unlocking and opening doors need the person's confirmation (asked once for the whole group)."""
     plan, result = await app.devices.control_group(
         args.target,
         args.action,
@@ -95,26 +106,6 @@ async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | N
 
 
 TOOLS = [
-    tool(
-        control_zwave_group,
-        "Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', "
-        "'dim the living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a "
-        "kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, "
-        "smoke alarms, remotes), both, a group from "
-        "the alias file, or 'everything'; the actions and values are those of control_zwave_device. "
-        "Devices that cannot do it are left out; each one's outcome comes from its own report. Unlocking "
-        "and opening doors need the person's confirmation (asked once for the whole group).",
-        mutating=True,
-        title="Control a group of devices",
-    ),
-    tool(
-        control_zwave_device,
-        "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
-        "close, stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own "
-        "report and says whether it was confirmed, is still moving, is queued (sleeping device), was "
-        "sent but unconfirmed, failed, or got no answer from zwave-js-ui (unknown). Also accepts words like "
-        "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
-        mutating=True,
-        title="Control a device",
-    ),
+    tool(control_zwave_group, mutating=True, title="Control a group of devices"),
+    tool(control_zwave_device, mutating=True, title="Control a device"),
 ]

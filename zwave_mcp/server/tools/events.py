@@ -153,6 +153,8 @@ def _shown(app: App, change: InventoryEvent) -> bool:
 
 
 async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | None) -> RecentEvents:
+    """What changed lately (switches, readings, motion, who unlocked a door, devices going dead or asleep),
+    newest first, from the server's in-memory history."""
     minutes, device_name, limit, user = args.minutes, args.deviceName, args.limit, args.user
     now = time.time()
     node_ids: set[int] | None = None
@@ -241,12 +243,4 @@ def events_summary(total: int, events: list[Event], minutes: float) -> str:
     return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
 
 
-TOOLS = [
-    tool(
-        get_recent_events,
-        "What changed lately (switches, readings, motion, who unlocked a door, devices going dead or "
-        "asleep), newest first, from the server's in-memory history.",
-        needs_gateway=False,
-        title="Recent events",
-    )
-]
+TOOLS = [tool(get_recent_events, needs_gateway=False, title="Recent events")]

@@ -53,6 +53,8 @@ def _first(unmatched: list[str]) -> str:
 async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> HealthReport:
     # Just after start (a one-shot client's first call): the first load, as the other tools wait for it,
     # not "still loading" about a healthy gateway.
+    """Is Z-Wave working? The MQTT broker link, zwave-js-ui, its Z-Wave driver, how many devices are alive,
+    asleep or dead, how fresh the data is, and what to check when something is down."""
     await app.gateway.settle()
     health = app.devices.health()
     settings = app.settings
@@ -122,12 +124,4 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
     )
 
 
-TOOLS = [
-    tool(
-        check_zwave_health,
-        "Is Z-Wave working? The MQTT broker link, zwave-js-ui, its Z-Wave driver, how many devices are "
-        "alive, asleep or dead, how fresh the data is, and what to check when something is down.",
-        needs_gateway=False,
-        title="Z-Wave health",
-    )
-]
+TOOLS = [tool(check_zwave_health, needs_gateway=False, title="Z-Wave health")]

@@ -203,6 +203,9 @@ async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUse
 
 
 async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
+    """Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or add a
+    user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules (PIN length, user
+    count). A code added, enabled, changed, disabled or removed needs the person's confirmation."""
     if args.action == "list":
         return await _listing(app, args)
     attempt = app.gate.begin()  # a change that ends before the gate still leaves its one audit line
@@ -220,14 +223,4 @@ async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) 
         app.gate.end(attempt, TOOL, {"action": gate_action(args.action)}, error, refused=refused)
 
 
-TOOLS = [
-    tool(
-        manage_lock_users,
-        "Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or "
-        "add a user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules "
-        "(PIN length, user count). A code added, enabled, changed, disabled or removed needs the person's "
-        "confirmation.",
-        annotations=CONTROL,
-        title="Lock users and codes",
-    )
-]
+TOOLS = [tool(manage_lock_users, annotations=CONTROL, title="Lock users and codes")]

@@ -72,6 +72,7 @@ async def _load(app: App) -> list[tuple[Scene, dict[str, Any]]]:
 
 
 async def list_zwave_scenes(app: App, _args: NoArgs, _ctx: Context | None) -> SceneList:
+    """List the scenes defined in zwave-js-ui."""
     scenes = [s for s, _raw in await _load(app)]
     if not scenes:
         return SceneList(summary="zwave-js-ui has no scenes.", scenes=[])
@@ -80,6 +81,9 @@ async def list_zwave_scenes(app: App, _args: NoArgs, _ctx: Context | None) -> Sc
 
 
 async def activate_zwave_scene(app: App, args: SceneArgs, ctx: Context | None) -> SceneActivation:
+    """Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control call (a scene
+    that unlocks a door needs the person's confirmation); the answer says which devices reported the scene's
+    values."""
     args.check_text("scene")
     loaded = await _load(app)
     scene = pick_scene([s for s, _raw in loaded], args.scene)
@@ -119,17 +123,6 @@ async def activate_zwave_scene(app: App, args: SceneArgs, ctx: Context | None) -
 
 
 TOOLS = [
-    tool(
-        list_zwave_scenes,
-        "List the scenes defined in zwave-js-ui.",
-        title="List scenes",
-    ),
-    tool(
-        activate_zwave_scene,
-        "Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control "
-        "call (a scene that unlocks a door needs the person's confirmation); the answer says which "
-        "devices reported the scene's values.",
-        mutating=True,
-        title="Activate a scene",
-    ),
+    tool(list_zwave_scenes, title="List scenes"),
+    tool(activate_zwave_scene, mutating=True, title="Activate a scene"),
 ]

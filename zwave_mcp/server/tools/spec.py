@@ -1,7 +1,7 @@
-"""How a tool is declared: `tool(function, description, ...)` reads its `ToolSpec` off the function, as the SDK
-reads a decorated one. The tool's name is the function's, its argument and result models are the function's
-annotations (`(app, args: XArgs, ctx) -> XResult`), and a tool that only reads is annotated `READ`, one that
-changes something `CONTROL`, unless it says otherwise."""
+"""How a tool is declared: `tool(function, ...)` reads its `ToolSpec` off the function, as the SDK reads a
+decorated one. The tool's name is the function's, its description the function's docstring (as one line), its
+argument and result models the function's annotations (`(app, args: XArgs, ctx) -> XResult`); a tool that only
+reads is annotated `READ`, one that changes something `CONTROL`, unless it says otherwise."""
 
 from __future__ import annotations
 
@@ -21,19 +21,14 @@ CONTROL = ToolAnnotations(
 
 
 def tool(
-    function: Handler,
-    description: str,
-    *,
-    mutating: bool = False,
-    annotations: ToolAnnotations | None = None,
-    **options: Any,
+    function: Handler, *, mutating: bool = False, annotations: ToolAnnotations | None = None, **options: Any
 ) -> ToolSpec:
     """The `ToolSpec` of a tool function; `options` are the rest of `ToolSpec`'s (title, needs_gateway)."""
     hints = get_type_hints(function)
     args = list(inspect.signature(function).parameters)[1]  # after the app, which the server binds
     return ToolSpec(
         function.__name__,
-        description,
+        " ".join((function.__doc__ or "").split()),  # the docstring's lines, wrapped for the reader
         hints[args],
         hints["return"],
         function,
