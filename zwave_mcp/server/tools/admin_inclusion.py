@@ -1,10 +1,7 @@
 """Adding and removing devices: the inclusion tools (start, status, answer, stop), exclusion, SmartStart
 provisioning, and removing or replacing a failed node. The flow itself is `network.inclusion`'s; a tool
-checks its arguments, asks it, and says where the inclusion stands (`InclusionStatus`).
-
-When the client can ask in the middle of a call, zwave-js-ui's security and PIN questions are put to the
-person through elicitation (`elicit`); otherwise the tool answers with the pending question and
-`answer_zwave_inclusion` carries the person's answer (the two-step flow).
+checks its arguments, asks it, and says where the inclusion stands (`InclusionStatus`); `elicit` puts
+zwave-js-ui's security and PIN questions to the person in the middle of the call when the client can.
 """
 
 from __future__ import annotations
@@ -20,13 +17,6 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway import admin as ga
 from zwave_mcp.network import inclusion
 from zwave_mcp.network.changes import AdminChange, Carried
-from zwave_mcp.network.inclusion import (
-    class_words,
-    describe,
-    downgrade_sentence,
-    grant_question,
-    pin_question,
-)
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import ElicitationAsker, QuestionSeal, asker_for
 from zwave_mcp.server.tools.admin_models import (
@@ -75,14 +65,14 @@ def status(app: App, summary: str | None = None, outcome: str | None = None) -> 
         security = ga.security_words(node.details.get("security"))
         downgraded = p.downgrade(node.details.get("security"))
     if summary is None and downgraded is not None and node is not None:
-        summary = downgrade_sentence(p, f"{node.name} (node {p.node_id})", security, downgraded)
+        summary = inclusion.downgrade_sentence(p, f"{node.name} (node {p.node_id})", security, downgraded)
     return InclusionStatus(
-        summary=summary or describe(p, node.name if node else None, security),
+        summary=summary or inclusion.describe(p, node.name if node else None, security),
         outcome=outcome or ("security_downgraded" if downgraded is not None else p.phase),
         securityDowngraded=None if security is None else downgraded is not None,
         phase=p.phase,
         pending=p.pending_question,  # type: ignore[arg-type]
-        requestedSecurity=class_words(p.requested_classes) or None,
+        requestedSecurity=inclusion.class_words(p.requested_classes) or None,
         partialDsk=p.partial_dsk if p.phase == ga.DSK else None,
         nodeId=p.node_id,
         name=node.name if node else None,
@@ -134,14 +124,14 @@ async def answer_zwave_inclusion(app: App, args: AnswerArgs, ctx: Context | None
     ask = asker_for(ctx, app.questions)
     if p.phase == ga.GRANT:
         if args.grant is None:
-            raise UserError(grant_question(p) + " Answer with grant true or false.")
+            raise UserError(inclusion.grant_question(p) + " Answer with grant true or false.")
         await inclusion.send_grant(app.care, ask, args.grant)
     elif p.phase == ga.DSK:
         if not args.pin:
-            raise UserError(pin_question(p) + " Answer with pin.")
+            raise UserError(inclusion.pin_question(p) + " Answer with pin.")
         await inclusion.send_pin(app.care, ask, args.pin)
     else:
-        raise UserError("zwave-js-ui is not waiting for an answer: " + describe(p, None, None))
+        raise UserError("zwave-js-ui is not waiting for an answer: " + inclusion.describe(p, None, None))
     return await _followed(app, ctx, args.waitSeconds)
 
 
