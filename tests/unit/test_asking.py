@@ -55,7 +55,7 @@ def seal(clock: Clock) -> QuestionSeal:
 
 async def first_round(seal: QuestionSeal, binding: str = UNLOCK, ctx: FakeContext | None = None) -> Any:
     with pytest.raises(InputRequired) as raised:
-        await InputRequiredAsker(ctx or FakeContext(), seal).ask(QUESTION, binding)  # type: ignore[arg-type]
+        await InputRequiredAsker(ctx or FakeContext(), seal)(QUESTION, binding)  # type: ignore[arg-type]
     return raised.value.result
 
 
@@ -110,7 +110,7 @@ async def test_the_retry_reads_the_answer(
 ) -> None:
     result = await first_round(seal)
     ctx = retry(result, action, content if content is not None else {})
-    assert await InputRequiredAsker(ctx, seal).ask(QUESTION, UNLOCK) == expected  # type: ignore[arg-type]
+    assert await InputRequiredAsker(ctx, seal)(QUESTION, UNLOCK) == expected  # type: ignore[arg-type]
 
 
 async def test_an_empty_yes_is_no_answer(seal: QuestionSeal) -> None:
@@ -130,7 +130,7 @@ async def test_an_answer_for_another_change_asks_again(seal: QuestionSeal) -> No
 
 async def test_a_state_is_spent_on_first_use(seal: QuestionSeal) -> None:
     result = await first_round(seal)
-    assert await InputRequiredAsker(retry(result), seal).ask(QUESTION, UNLOCK) == "accept"  # type: ignore[arg-type]
+    assert await InputRequiredAsker(retry(result), seal)(QUESTION, UNLOCK) == "accept"  # type: ignore[arg-type]
     await first_round(seal, ctx=retry(result))  # the same state and answer again: asked anew
 
 
@@ -178,12 +178,12 @@ async def test_two_questions_in_one_call_are_each_asked_once(seal: QuestionSeal)
     first = await first_round(seal, binding="include|confirm")
     ctx = retry(first)
     asker = InputRequiredAsker(ctx, seal)  # type: ignore[arg-type]
-    assert await asker.ask("Add a device?", "include|confirm") == "accept"
+    assert await asker("Add a device?", "include|confirm") == "accept"
     with pytest.raises(InputRequired) as raised:
         await asker.form("The PIN on the device?", "include|pin", Pin)
     second = raised.value.result
     ctx = retry(second, content={"pin": "12345"})
     asker = InputRequiredAsker(ctx, seal)  # type: ignore[arg-type]
-    assert await asker.ask("Add a device?", "include|confirm") == "accept"
+    assert await asker("Add a device?", "include|confirm") == "accept"
     reply = await asker.form("The PIN on the device?", "include|pin", Pin)
     assert reply is not None and reply.action == "accept" and reply.data == {"pin": "12345"}

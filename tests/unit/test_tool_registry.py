@@ -48,3 +48,14 @@ def test_one_device_and_a_group_share_their_change_arguments() -> None:
     shared = ["action", "level", "value", "position", "setpoint", "mode", "color", "confirmationToken"]
     assert list(ControlArgs.model_fields) == ["deviceName", *shared]
     assert list(GroupControlArgs.model_fields) == ["target", *shared]
+
+
+def test_reads_are_annotated_read_only_and_changes_never_are() -> None:
+    specs = [*PUBLIC, *admin_tools()]
+    assert all(s.annotations is not None for s in specs)
+    assert [s.name for s in specs if s.mutating and s.annotations and s.annotations.read_only_hint] == []
+    # Listed in read-only mode (listing users is a read), yet every change it makes is one.
+    unmarked = [
+        s.name for s in specs if not s.mutating and s.annotations and not s.annotations.read_only_hint
+    ]
+    assert unmarked == ["manage_lock_users"]

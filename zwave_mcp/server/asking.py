@@ -166,18 +166,16 @@ def _confirmation(reply: Reply) -> Action:
 
 
 class Asker:
-    """Asks the person through the client. `ask` for a yes/no confirmation, `form` for anything else."""
+    """Asks the person through the client: called (as the gate calls it) for a yes/no confirmation, `form`
+    for anything else."""
 
     async def form(self, question: str, binding: str, schema: type[BaseModel]) -> Reply | None:
         raise NotImplementedError
 
-    async def ask(self, question: str, binding: str) -> Action | None:
+    async def __call__(self, question: str, binding: str) -> Action | None:
         """Confirm one change: "accept", "decline" or "cancel"; None when the question could not be put."""
         reply = await self.form(question, binding, Confirm)
         return None if reply is None else _confirmation(reply)
-
-    async def __call__(self, question: str, binding: str) -> Action | None:
-        return await self.ask(question, binding)  # the gate calls the asker itself
 
 
 class ElicitationAsker(Asker):

@@ -20,6 +20,7 @@ from zwave_mcp.devices.resolve import echo, normalize
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.server.app import App, bound
+from zwave_mcp.server.tools.scenes import pick_scene, scenes_from
 
 T = TypeVar("T")
 MAX_MINUTES = 24 * 60
@@ -101,8 +102,6 @@ async def room_status(app: App, room: str) -> str:
 
 async def start_scene(app: App, scene: str) -> str:
     """Start one of zwave-js-ui's scenes by name, and say what it did."""
-    from zwave_mcp.server.tools.scenes import pick_scene, scenes_from
-
     await _house(app)
     try:
         raw = await app.gateway.get_scenes(timeout=app.settings.api_timeout)

@@ -39,11 +39,13 @@ async def _require_service(app: App) -> None:
 
 
 async def devices(app: App) -> str:
+    """Every device with its key, room, type, state and status. Subscribe to hear of changes."""
     await _require_service(app)
     return json_text([summarize(d).model_dump(mode="json") for d in app.devices.devices()])
 
 
 async def device(app: App, key: str) -> str:
+    """One device (key from zwave://devices, e.g. 3 or 11.2) with every value it reports."""
     await _require_service(app)
     found = app.devices.index.get(key)
     if found is None:
@@ -56,6 +58,7 @@ async def device(app: App, key: str) -> str:
 
 
 async def device_history(app: App, key: str) -> str:
+    """What one device (key from zwave://devices) reported and was told in the last 24 hours, from the history store."""
     await app.gateway.settle()
     found = app.devices.index.get(key)  # hidden devices are not in the index
     if found is None:
@@ -71,6 +74,7 @@ async def device_history(app: App, key: str) -> str:
 
 
 async def health(app: App) -> str:
+    """Broker, zwave-js-ui and driver state, and node counts by status."""
     await app.gateway.settle()  # at start-up, the first load (bounded), as the devices resource does
     report = app.devices.health()
     return json_text(
@@ -91,47 +95,25 @@ async def health(app: App) -> str:
     )
 
 
-# Each resource (or template) as `resources/list` shows it (uri, name, title, description), and its reader.
-RESOURCES: list[tuple[str, str, str, str, Callable[..., Awaitable[str]]]] = [
-    (
-        DEVICES_URI,
-        "devices",
-        "Z-Wave devices",
-        "Every device with its key, room, type, state and status. Subscribe to hear of changes.",
-        devices,
-    ),
-    (
-        DEVICE_URI_PREFIX + "{key}",
-        "device",
-        "One Z-Wave device",
-        "One device (key from zwave://devices, e.g. 3 or 11.2) with every value it reports.",
-        device,
-    ),
+# Each resource (or template) as `resources/list` shows it (uri, name, title; the reader's docstring is its
+# description), and its reader.
+RESOURCES: list[tuple[str, str, str, Callable[..., Awaitable[str]]]] = [
+    (DEVICES_URI, "devices", "Z-Wave devices", devices),
+    (DEVICE_URI_PREFIX + "{key}", "device", "One Z-Wave device", device),
     (
         DEVICE_URI_PREFIX + "{key}/history",
         "device-history",
         "One Z-Wave device's last 24 hours",
-        "What one device (key from zwave://devices) reported and was told in the last 24 hours, "
-        "from the history store.",
         device_history,
     ),
-    (
-        HEALTH_URI,
-        "health",
-        "Z-Wave health",
-        "Broker, zwave-js-ui and driver state, and node counts by status.",
-        health,
-    ),
+    (HEALTH_URI, "health", "Z-Wave health", health),
 ]
 
 
 def register_resources(server: MCPServer[Any], app: App, bus: CountingBus) -> ResourceUpdates:
     """Add the resources; returns the notifier the lifespan starts and stops. `bus` is the server's."""
-    for uri, name, title, description, read in RESOURCES:
-        add = server.resource(
-            uri, name=name, title=title, description=description, mime_type="application/json"
-        )
-        add(bound(read, app))
+    for uri, name, title, read in RESOURCES:
+        server.resource(uri, name=name, title=title, mime_type="application/json")(bound(read, app))
     updates = ResourceUpdates(bus, app.devices.devices)
     app.gateway.inventory.add_listener(updates.on_change)
     # MCPServer has no decorator for these 2025-era methods; the low-level server takes any handler, and

@@ -1,6 +1,6 @@
-"""The tools. Each family's module holds one function per tool and lists them in `TOOLS`; `PUBLIC` gathers
-the families in the order `tools/list` shows them, `admin_tools()` the network-care ones, and
-`tool_specs(app)` binds them: a new tool is one function and one entry in its family's `TOOLS`."""
+"""The tools. Each family's module holds one function per tool and lists them in `TOOLS` (`spec.tool`);
+`PUBLIC` gathers the families in the order `tools/list` shows them, `admin_tools()` the network-care ones,
+and `tool_specs(app)` binds them: a new tool is one function and one entry in its family's `TOOLS`."""
 
 from __future__ import annotations
 

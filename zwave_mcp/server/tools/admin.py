@@ -22,11 +22,9 @@ from zwave_mcp.network.maintenance import job_plan
 from zwave_mcp.network.models import NodeDetails
 from zwave_mcp.network.nodes import node_details
 from zwave_mcp.network.parameters import as_parameter, config_values, parse_target, pick_parameter, show
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.admin_models import (
     CancelArgs,
     CancelResult,
@@ -41,10 +39,9 @@ from zwave_mcp.server.tools.admin_models import (
     RenameResult,
     change_fields,
 )
-from zwave_mcp.server.tools.control import CONTROL
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import DeviceArgs
 from zwave_mcp.server.tools.present import now_ms
+from zwave_mcp.server.tools.spec import tool
 
 # A spoken answer names at most this many parameters; the structured list has them all.
 SPOKEN_PARAMETERS = 5
@@ -54,6 +51,9 @@ MAINTAIN = ToolAnnotations(
 
 
 async def get_zwave_node_details(app: App, args: DeviceArgs, _ctx: Context | None) -> NodeDetails:
+    """Technical details of a device's Z-Wave node: manufacturer, product, firmware, security, listening or
+    sleeping, wake-up interval, battery, round-trip time and errors, last activity, interview stage,
+    neighbours."""
     device = app.devices.resolve(args.deviceName)
     node = device.node
     neighbours = node.details.get("neighbors") or None
@@ -66,12 +66,13 @@ async def get_zwave_node_details(app: App, args: DeviceArgs, _ctx: Context | Non
 
 
 async def list_zwave_config_parameters(app: App, args: DeviceArgs, _ctx: Context | None) -> ConfigList:
+    """List a device's configuration parameters with label, range, unit, default and current value."""
     device = app.devices.resolve(args.deviceName)
-    params = [as_parameter(v) for v in config_values(device.node)]
+    values = config_values(device.node)
+    params = [as_parameter(v) for v in values]
     if not params:
         summary = f"{device.name} has no configuration parameters that zwave-js-ui knows of."
     else:
-        values = config_values(device.node)
         listed = "; ".join(
             f"{p.number} {p.label} is {show(p.value, p.unit, v)}"
             for p, v in zip(params[:SPOKEN_PARAMETERS], values, strict=False)
@@ -85,6 +86,8 @@ async def list_zwave_config_parameters(app: App, args: DeviceArgs, _ctx: Context
 async def set_zwave_config_parameter(
     app: App, args: ConfigWriteArgs, ctx: Context | None
 ) -> ConfigWriteResult:
+    """Set a configuration parameter of a device (by number or label). Range-checked; always needs the
+    person's confirmation; the answer says what the device reported back."""
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     param = pick_parameter(config_values(device.node), args.parameter, device)
     if not param.writeable:
@@ -128,11 +131,11 @@ async def set_zwave_config_parameter(
 
 
 async def rename_zwave_device(app: App, args: RenameArgs, ctx: Context | None) -> RenameResult:
+    """Rename a device and/or move it to another room in zwave-js-ui (its node's name and location: every
+    device of the node follows, and the answer names them). The new name works at once."""
     if args.newName is None and args.newLocation is None:
         raise UserError("Say the new name (newName), the new room (newLocation), or both.")
-    for field_name, text in (("newName", args.newName), ("newLocation", args.newLocation)):
-        if text is not None:
-            check_text_argument(field_name, text)
+    args.check_text("newName", "newLocation")
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     node_id = device.node_id
     new_name = args.newName.strip() if args.newName is not None else None
@@ -147,20 +150,17 @@ async def rename_zwave_device(app: App, args: RenameArgs, ctx: Context | None) -
         problem = room_problem(new_loc)
         if problem is not None:
             raise UserError(f"Not moved: {problem}. Nothing was sent.")
-    words = []
+    words, requests = [], []
     if new_name:
         words.append(f"rename {device.name} to {new_name}")
+        requests.append(app.care.network.set_name(node_id, new_name))
     if new_loc is not None:
         words.append(f"move {new_name or device.name} to {new_loc or 'no room'}")
-    what = " and ".join(words)
-
-    requests = [app.care.network.set_name(node_id, new_name)] if new_name else []
-    if new_loc is not None:
         requests.append(app.care.network.set_location(node_id, new_loc))
     change = AdminChange(
         tool="rename_zwave_device",
         action="rename",
-        what=what,
+        what=" and ".join(words),
         words=frozenset({"rename"}),
         device=device,
         value={"name": new_name, "location": new_loc},
@@ -192,6 +192,9 @@ async def rename_zwave_device(app: App, args: RenameArgs, ctx: Context | None) -
 
 
 async def run_zwave_maintenance(app: App, args: MaintenanceArgs, ctx: Context | None) -> MaintenanceResult:
+    """Network maintenance on a device: ping, refresh_values, reinterview, check_lifeline, check_route,
+    rebuild_routes (or rebuild the whole network's routes with no device). Long ones run as a job with
+    progress; if the wait ends first, the answer gives a jobId for get_zwave_job / cancel_zwave_job."""
     op = args.operation
     device = app.devices.resolve(args.deviceName, for_mutation=True) if args.deviceName else None
     if device is None and op != "rebuild_routes":
@@ -262,6 +265,7 @@ async def run_zwave_maintenance(app: App, args: MaintenanceArgs, ctx: Context | 
 
 
 async def get_zwave_job(app: App, args: JobArgs, _ctx: Context | None) -> JobList:
+    """How a maintenance job is doing (or all of them): progress, and its measured result when done."""
     jobs = [app.care.jobs.get(args.jobId)] if args.jobId else app.care.jobs.all()
     found = [j for j in jobs if j is not None]
     if args.jobId and not found:
@@ -272,6 +276,7 @@ async def get_zwave_job(app: App, args: JobArgs, _ctx: Context | None) -> JobLis
 
 
 async def cancel_zwave_job(app: App, args: CancelArgs, ctx: Context | None) -> CancelResult:
+    """Cancel a running maintenance job (health check or route rebuild)."""
     job = app.care.jobs.get(args.jobId)
     if job is None:
         raise UserError(f"There is no job '{args.jobId[:40]}'.")
@@ -303,78 +308,11 @@ async def cancel_zwave_job(app: App, args: CancelArgs, ctx: Context | None) -> C
 
 
 TOOLS = [
-    ToolSpec(
-        "get_zwave_node_details",
-        "Technical details of a device's Z-Wave node: manufacturer, product, firmware, security, listening "
-        "or sleeping, wake-up interval, battery, round-trip time and errors, last activity, interview stage, "
-        "neighbours.",
-        DeviceArgs,
-        NodeDetails,
-        get_zwave_node_details,
-        annotations=READ,
-        title="Node details",
-    ),
-    ToolSpec(
-        "list_zwave_config_parameters",
-        "List a device's configuration parameters with label, range, unit, default and current value.",
-        DeviceArgs,
-        ConfigList,
-        list_zwave_config_parameters,
-        annotations=READ,
-        title="Configuration parameters",
-    ),
-    ToolSpec(
-        "set_zwave_config_parameter",
-        "Set a configuration parameter of a device (by number or label). Range-checked; always needs the "
-        "person's confirmation; the answer says what the device reported back.",
-        ConfigWriteArgs,
-        ConfigWriteResult,
-        set_zwave_config_parameter,
-        mutating=True,
-        annotations=CONTROL,
-        title="Set a configuration parameter",
-    ),
-    ToolSpec(
-        "rename_zwave_device",
-        "Rename a device and/or move it to another room in zwave-js-ui (its node's name and location: "
-        "every device of the node follows, and the answer names them). The new name works at once.",
-        RenameArgs,
-        RenameResult,
-        rename_zwave_device,
-        mutating=True,
-        annotations=CONTROL,
-        title="Rename a device",
-    ),
-    ToolSpec(
-        "run_zwave_maintenance",
-        "Network maintenance on a device: ping, refresh_values, reinterview, check_lifeline, check_route, "
-        "rebuild_routes (or rebuild the whole network's routes with no device). Long ones run as a job "
-        "with progress; if the wait ends first, the answer gives a jobId for get_zwave_job / cancel_zwave_job.",
-        MaintenanceArgs,
-        MaintenanceResult,
-        run_zwave_maintenance,
-        mutating=True,
-        annotations=MAINTAIN,
-        title="Network maintenance",
-    ),
-    ToolSpec(
-        "get_zwave_job",
-        "How a maintenance job is doing (or all of them): progress, and its measured result when done.",
-        JobArgs,
-        JobList,
-        get_zwave_job,
-        annotations=READ,
-        needs_gateway=False,
-        title="Maintenance jobs",
-    ),
-    ToolSpec(
-        "cancel_zwave_job",
-        "Cancel a running maintenance job (health check or route rebuild).",
-        CancelArgs,
-        CancelResult,
-        cancel_zwave_job,
-        mutating=True,
-        annotations=MAINTAIN,
-        title="Cancel a job",
-    ),
+    tool(get_zwave_node_details, title="Node details"),
+    tool(list_zwave_config_parameters, title="Configuration parameters"),
+    tool(set_zwave_config_parameter, mutating=True, title="Set a configuration parameter"),
+    tool(rename_zwave_device, mutating=True, title="Rename a device"),
+    tool(run_zwave_maintenance, mutating=True, annotations=MAINTAIN, title="Network maintenance"),
+    tool(get_zwave_job, needs_gateway=False, title="Maintenance jobs"),
+    tool(cancel_zwave_job, mutating=True, annotations=MAINTAIN, title="Cancel a job"),
 ]

@@ -1,17 +1,13 @@
 """Adding and removing devices: the inclusion tools (start, status, answer, stop), exclusion, SmartStart
 provisioning, and removing or replacing a failed node. The flow itself is `network.inclusion`'s; a tool
-checks its arguments, asks it, and says where the inclusion stands (`InclusionStatus`).
-
-When the client can ask in the middle of a call, zwave-js-ui's security and PIN questions are put to the
-person through elicitation (`elicit`); otherwise the tool answers with the pending question and
-`answer_zwave_inclusion` carries the person's answer (the two-step flow).
+checks its arguments, asks it, and says where the inclusion stands (`InclusionStatus`); `elicit` puts
+zwave-js-ui's security and PIN questions to the person in the middle of the call when the client can.
 """
 
 from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
 
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel
@@ -21,17 +17,8 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway import admin as ga
 from zwave_mcp.network import inclusion
 from zwave_mcp.network.changes import AdminChange, Carried
-from zwave_mcp.network.inclusion import (
-    class_words,
-    describe,
-    downgrade_sentence,
-    grant_question,
-    pin_question,
-)
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import ElicitationAsker, QuestionSeal, asker_for
-from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.admin_models import (
     AnswerArgs,
     ExclusionArgs,
@@ -42,9 +29,8 @@ from zwave_mcp.server.tools.admin_models import (
     ReplaceArgs,
     change_fields,
 )
-from zwave_mcp.server.tools.control import CONTROL
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import NoArgs
+from zwave_mcp.server.tools.spec import tool
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +65,14 @@ def status(app: App, summary: str | None = None, outcome: str | None = None) -> 
         security = ga.security_words(node.details.get("security"))
         downgraded = p.downgrade(node.details.get("security"))
     if summary is None and downgraded is not None and node is not None:
-        summary = downgrade_sentence(p, f"{node.name} (node {p.node_id})", security, downgraded)
+        summary = inclusion.downgrade_sentence(p, f"{node.name} (node {p.node_id})", security, downgraded)
     return InclusionStatus(
-        summary=summary or describe(p, node.name if node else None, security),
+        summary=summary or inclusion.describe(p, node.name if node else None, security),
         outcome=outcome or ("security_downgraded" if downgraded is not None else p.phase),
         securityDowngraded=None if security is None else downgraded is not None,
         phase=p.phase,
         pending=p.pending_question,  # type: ignore[arg-type]
-        requestedSecurity=class_words(p.requested_classes) or None,
+        requestedSecurity=inclusion.class_words(p.requested_classes) or None,
         partialDsk=p.partial_dsk if p.phase == ga.DSK else None,
         nodeId=p.node_id,
         name=node.name if node else None,
@@ -117,9 +103,9 @@ async def _begin(
 
 
 async def start_zwave_inclusion(app: App, args: InclusionArgs, ctx: Context | None) -> InclusionStatus:
-    for field_name, text in (("name", args.name), ("location", args.location), ("qrCode", args.qrCode)):
-        if text:
-            check_text_argument(field_name, text)
+    """Add a new device: starts inclusion (S2, S0 or none; or from its QR code), then asks the person which
+    security to grant and for the device's PIN. Needs the person's confirmation."""
+    args.check_text("name", "location", "qrCode")
     change = inclusion.inclusion_change(
         app.care.network, args.security, args.qrCode, args.name, args.location
     )
@@ -127,26 +113,30 @@ async def start_zwave_inclusion(app: App, args: InclusionArgs, ctx: Context | No
 
 
 async def get_zwave_inclusion_status(app: App, _args: NoArgs, _ctx: Context | None) -> InclusionStatus:
+    """What an inclusion or exclusion is waiting for: a security question or the PIN, or its result."""
     return status(app)
 
 
 async def answer_zwave_inclusion(app: App, args: AnswerArgs, ctx: Context | None) -> InclusionStatus:
+    """Answer the pending inclusion question: grant (true/false) the security asked for, or the 5-digit PIN
+    from the device's label. Only with the person's own answer."""
     p = app.care.network.progress
     ask = asker_for(ctx, app.questions)
     if p.phase == ga.GRANT:
         if args.grant is None:
-            raise UserError(grant_question(p) + " Answer with grant true or false.")
+            raise UserError(inclusion.grant_question(p) + " Answer with grant true or false.")
         await inclusion.send_grant(app.care, ask, args.grant)
     elif p.phase == ga.DSK:
         if not args.pin:
-            raise UserError(pin_question(p) + " Answer with pin.")
+            raise UserError(inclusion.pin_question(p) + " Answer with pin.")
         await inclusion.send_pin(app.care, ask, args.pin)
     else:
-        raise UserError("zwave-js-ui is not waiting for an answer: " + describe(p, None, None))
+        raise UserError("zwave-js-ui is not waiting for an answer: " + inclusion.describe(p, None, None))
     return await _followed(app, ctx, args.waitSeconds)
 
 
 async def stop_zwave_inclusion(app: App, _args: NoArgs, ctx: Context | None) -> InclusionStatus:
+    """Stop including or excluding devices."""
     excluding = app.care.network.progress.phase == ga.EXCLUDING
     change = inclusion.stop_change(app.care.network, excluding, "asked")
     carried = await app.care.carry(change, None, asker_for(ctx, app.questions))
@@ -162,14 +152,16 @@ async def stop_zwave_inclusion(app: App, _args: NoArgs, ctx: Context | None) -> 
 
 
 async def start_zwave_exclusion(app: App, args: ExclusionArgs, ctx: Context | None) -> InclusionStatus:
+    """Remove a device that still works: the next device whose button is pressed leaves the network. Needs the
+    person's confirmation."""
     return await _begin(app, inclusion.exclusion_change(app.care.network), args, ctx)
 
 
 async def provision_zwave_device(app: App, args: ProvisionArgs, ctx: Context | None) -> InclusionStatus:
+    """Put a device on the SmartStart list from its QR code text, with the name and room it will get; it then
+    joins by itself when powered on. Needs the person's confirmation."""
     qr = inclusion.qr_text(args.qrCode)
-    for field_name, text in (("name", args.name), ("location", args.location)):
-        if text:
-            check_text_argument(field_name, text)
+    args.check_text("name", "location")
     change, classes = await inclusion.provisioning_change(app.care.network, qr, args.name, args.location)
     carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
     if not carried.sent:
@@ -183,6 +175,8 @@ async def provision_zwave_device(app: App, args: ProvisionArgs, ctx: Context | N
 
 
 async def remove_failed_zwave_node(app: App, args: FailedNodeArgs, ctx: Context | None) -> InclusionStatus:
+    """Remove a device that has failed (dead, unreachable) from the network. Needs the person's
+    confirmation."""
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     change = await inclusion.remove_failed_change(app.care.network, device, app.settings.api_timeout)
     carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
@@ -195,6 +189,7 @@ async def remove_failed_zwave_node(app: App, args: FailedNodeArgs, ctx: Context 
 
 
 async def replace_failed_zwave_node(app: App, args: ReplaceArgs, ctx: Context | None) -> InclusionStatus:
+    """Replace a failed device with a new one that takes its node id. Needs the person's confirmation."""
     device = app.devices.resolve(args.deviceName, for_mutation=True)
     change = await inclusion.replace_failed_change(app.care.network, device, args.security, args.qrCode)
     carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
@@ -203,82 +198,13 @@ async def replace_failed_zwave_node(app: App, args: ReplaceArgs, ctx: Context | 
     return await _followed(app, ctx, args.waitSeconds)
 
 
-def _spec(
-    name: str, description: str, args: type[BaseModel], handler: Any, *, mutating: bool = True, title: str
-) -> ToolSpec:
-    """An inclusion tool: each answers with where the inclusion stands."""
-    return ToolSpec(
-        name,
-        description,
-        args,
-        InclusionStatus,
-        handler,
-        mutating=mutating,
-        annotations=CONTROL if mutating else READ,
-        title=title,
-    )
-
-
 TOOLS = [
-    _spec(
-        "start_zwave_inclusion",
-        "Add a new device: starts inclusion (S2, S0 or none; or from its QR code), then asks the person "
-        "which security to grant and for the device's PIN. Needs the person's confirmation.",
-        InclusionArgs,
-        start_zwave_inclusion,
-        title="Add a device",
-    ),
-    _spec(
-        "get_zwave_inclusion_status",
-        "What an inclusion or exclusion is waiting for: a security question or the PIN, or its result.",
-        NoArgs,
-        get_zwave_inclusion_status,
-        mutating=False,
-        title="Inclusion status",
-    ),
-    _spec(
-        "answer_zwave_inclusion",
-        "Answer the pending inclusion question: grant (true/false) the security asked for, or the 5-digit "
-        "PIN from the device's label. Only with the person's own answer.",
-        AnswerArgs,
-        answer_zwave_inclusion,
-        title="Answer the inclusion",
-    ),
-    _spec(
-        "stop_zwave_inclusion",
-        "Stop including or excluding devices.",
-        NoArgs,
-        stop_zwave_inclusion,
-        title="Stop inclusion",
-    ),
-    _spec(
-        "start_zwave_exclusion",
-        "Remove a device that still works: the next device whose button is pressed leaves the network. "
-        "Needs the person's confirmation.",
-        ExclusionArgs,
-        start_zwave_exclusion,
-        title="Remove a device",
-    ),
-    _spec(
-        "provision_zwave_device",
-        "Put a device on the SmartStart list from its QR code text, with the name and room it will get; "
-        "it then joins by itself when powered on. Needs the person's confirmation.",
-        ProvisionArgs,
-        provision_zwave_device,
-        title="SmartStart provisioning",
-    ),
-    _spec(
-        "remove_failed_zwave_node",
-        "Remove a device that has failed (dead, unreachable) from the network. Needs the person's confirmation.",
-        FailedNodeArgs,
-        remove_failed_zwave_node,
-        title="Remove a failed device",
-    ),
-    _spec(
-        "replace_failed_zwave_node",
-        "Replace a failed device with a new one that takes its node id. Needs the person's confirmation.",
-        ReplaceArgs,
-        replace_failed_zwave_node,
-        title="Replace a failed device",
-    ),
+    tool(start_zwave_inclusion, mutating=True, title="Add a device"),
+    tool(get_zwave_inclusion_status, title="Inclusion status"),
+    tool(answer_zwave_inclusion, mutating=True, title="Answer the inclusion"),
+    tool(stop_zwave_inclusion, mutating=True, title="Stop inclusion"),
+    tool(start_zwave_exclusion, mutating=True, title="Remove a device"),
+    tool(provision_zwave_device, mutating=True, title="SmartStart provisioning"),
+    tool(remove_failed_zwave_node, mutating=True, title="Remove a failed device"),
+    tool(replace_failed_zwave_node, mutating=True, title="Replace a failed device"),
 ]

@@ -9,7 +9,7 @@ from pydantic import Field
 from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.network.changes import Carried
 from zwave_mcp.network.models import ConfigParameter, JobInfo
-from zwave_mcp.server.tools.models import NAME_MAX, DeviceName, GateAnswer, ToolArgs, gate_answer
+from zwave_mcp.server.tools.models import NAME_MAX, DeviceArgs, GateAnswer, ToolArgs, gate_answer
 
 TOKEN = Field(
     None,
@@ -26,15 +26,13 @@ Maintenance = Literal[
 ]
 
 
-class ConfigWriteArgs(ToolArgs):
-    deviceName: str = DeviceName
+class ConfigWriteArgs(DeviceArgs):
     parameter: int | str = Field(description="The parameter's number (3) or its label ('LED indicator')")
     value: int | float | str = Field(description="The new value: a number, or the name of one of its options")
     confirmationToken: str | None = TOKEN
 
 
-class RenameArgs(ToolArgs):
-    deviceName: str = DeviceName
+class RenameArgs(DeviceArgs):
     newName: str | None = Field(
         None,
         min_length=1,
@@ -111,13 +109,11 @@ class ProvisionArgs(ToolArgs):
     confirmationToken: str | None = TOKEN
 
 
-class FailedNodeArgs(ToolArgs):
-    deviceName: str = DeviceName
+class FailedNodeArgs(DeviceArgs):
     confirmationToken: str | None = TOKEN
 
 
-class ReplaceArgs(ToolArgs):
-    deviceName: str = DeviceName
+class ReplaceArgs(DeviceArgs):
     security: Security = Field("auto", description="Security for the replacement device")
     qrCode: str | None = Field(None, max_length=400, description="The replacement's QR code text, if any")
     waitSeconds: float = WAIT

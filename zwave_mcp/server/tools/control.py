@@ -6,14 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import Context
-from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.describe import after_change_note
 from zwave_mcp.devices.group_control import group_sentence
 from zwave_mcp.policy.outcome import NOT_SENT, Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
     VALUE_ARGUMENTS,
     ControlArgs,
@@ -25,13 +23,10 @@ from zwave_mcp.server.tools.models import (
     gate_answer,
 )
 from zwave_mcp.server.tools.present import summarize
+from zwave_mcp.server.tools.spec import tool
 
 if TYPE_CHECKING:
     from zwave_mcp.devices.model import Device
-
-CONTROL = ToolAnnotations(
-    read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True
-)
 
 
 def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -> str:
@@ -44,6 +39,11 @@ def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -
 
 
 async def control_zwave_device(app: App, args: ControlArgs, ctx: Context | None) -> ControlResult:
+    """Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, close,
+    stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own report and says
+    whether it was confirmed, is still moving, is queued (sleeping device), was sent but unconfirmed, failed,
+    or got no answer from zwave-js-ui (unknown). Also accepts words like turn on, switch off, brightness.
+    Unlocking and opening doors need the person's confirmation."""
     plan, result = await app.devices.control(
         args.deviceName,
         args.action,
@@ -66,6 +66,12 @@ async def control_zwave_device(app: App, args: ControlArgs, ctx: Context | None)
 
 
 async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | None) -> GroupControlResult:
+    """Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', 'dim the
+    living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a kind (lights,
+    plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, smoke alarms, remotes),
+    both, a group from the alias file, or 'everything'; the actions and values are those of
+    control_zwave_device. Devices that cannot do it are left out; each one's outcome comes from its own
+    report. Unlocking and opening doors need the person's confirmation (asked once for the whole group)."""
     plan, result = await app.devices.control_group(
         args.target,
         args.action,
@@ -100,34 +106,6 @@ async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | N
 
 
 TOOLS = [
-    ToolSpec(
-        "control_zwave_group",
-        "Change many devices at once, the way people say it: 'turn off the kitchen', 'all lights off', "
-        "'dim the living room lights to 30 %', 'close the blinds', 'lock the doors'. target is a room, a "
-        "kind (lights, plugs, switches, blinds, locks, thermostats, sensors, doors, fans, valves, sirens, "
-        "smoke alarms, remotes), both, a group from "
-        "the alias file, or 'everything'; the actions and values are those of control_zwave_device. "
-        "Devices that cannot do it are left out; each one's outcome comes from its own report. Unlocking "
-        "and opening doors need the person's confirmation (asked once for the whole group).",
-        GroupControlArgs,
-        GroupControlResult,
-        control_zwave_group,
-        mutating=True,
-        annotations=CONTROL,
-        title="Control a group of devices",
-    ),
-    ToolSpec(
-        "control_zwave_device",
-        "Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, "
-        "close, stop, set_position, set_temperature, set_mode, set_color. Waits for the device's own "
-        "report and says whether it was confirmed, is still moving, is queued (sleeping device), was "
-        "sent but unconfirmed, failed, or got no answer from zwave-js-ui (unknown). Also accepts words like "
-        "turn on, switch off, brightness. Unlocking and opening doors need the person's confirmation.",
-        ControlArgs,
-        ControlResult,
-        control_zwave_device,
-        mutating=True,
-        annotations=CONTROL,
-        title="Control a device",
-    ),
+    tool(control_zwave_group, mutating=True, title="Control a group of devices"),
+    tool(control_zwave_device, mutating=True, title="Control a device"),
 ]

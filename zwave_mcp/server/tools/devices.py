@@ -6,7 +6,6 @@ from datetime import datetime
 from typing import Any
 
 from mcp.server.mcpserver import Context
-from mcp_types import ToolAnnotations
 
 from zwave_mcp.devices.control import available_actions
 from zwave_mcp.devices.describe import sentence
@@ -16,7 +15,6 @@ from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import answer as ask
 from zwave_mcp.devices.readings import readings
 from zwave_mcp.server.app import App
-from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.models import (
     DeviceArgs,
     DeviceCheck,
@@ -38,13 +36,15 @@ from zwave_mcp.server.tools.present import (
     summarize,
     verify_summary,
 )
-
-READ = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
+from zwave_mcp.server.tools.spec import tool
 
 
 async def list_zwave_devices(app: App, args: ListDevicesArgs, _ctx: Context | None) -> DeviceList:
+    """List the Z-Wave devices with their room, type, current state and status, or answer a question about
+    many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the kitchen lights',
+    'everything'); state asks which are on/off/open/closed/locked/unlocked, battery levels, or whether any
+    sensor senses smoke, co, a water_leak, motion… ('is anything on in the kitchen?' = target 'kitchen', state
+    'on'; 'any leaks?' = state 'water_leak'). Paginated (limit/offset) with a total."""
     chosen = app.devices.select(
         text=args.filter,
         location=args.location,
@@ -83,6 +83,7 @@ async def list_zwave_devices(app: App, args: ListDevicesArgs, _ctx: Context | No
 
 
 async def verify_device(app: App, args: DeviceArgs, _ctx: Context | None) -> DeviceCheck:
+    """Check that a device exists and is ready, and list the actions it takes."""
     try:
         device = app.devices.resolve(args.deviceName)
     except DeviceNotFound as exc:
@@ -101,6 +102,9 @@ async def verify_device(app: App, args: DeviceArgs, _ctx: Context | None) -> Dev
 
 
 async def get_device_state(app: App, args: DeviceArgs, _ctx: Context | None) -> DeviceState:
+    """Everything currently known about one device: its state and every reading with its unit in one sentence
+    (alarms, temperature, humidity, power and energy totals, battery…); the result lists each reading
+    (quantity, value, unit, when reported) and every value with its age."""
     device = app.devices.resolve(args.deviceName)
     now = now_ms()
     values = [
@@ -125,6 +129,8 @@ async def get_device_state(app: App, args: DeviceArgs, _ctx: Context | None) -> 
 
 
 async def get_device_sensor_data(app: App, args: SensorArgs, _ctx: Context | None) -> SensorData:
+    """A device's sensor readings (temperature, humidity, motion, power, energy, battery…) with units and age.
+    refresh=true asks the device again for readings older than maxAgeSeconds."""
     device = app.devices.resolve(args.deviceName)
     found = readings(device, now_ms())
     refreshed: set[str] = set()
@@ -138,50 +144,10 @@ async def get_device_sensor_data(app: App, args: SensorArgs, _ctx: Context | Non
 
 
 TOOLS = [
-    ToolSpec(
-        "list_zwave_devices",
-        "List the Z-Wave devices with their room, type, current state and status, or answer a question "
-        "about many at once: target names a room, a kind, both or everything ('kitchen', 'lights', 'the "
-        "kitchen lights', 'everything'); state asks which are on/off/open/closed/locked/unlocked, "
-        "battery levels, or whether any sensor senses smoke, co, a water_leak, motion… ('is anything on in "
-        "the kitchen?' = target 'kitchen', state 'on'; 'any leaks?' = state 'water_leak'). Paginated "
-        "(limit/offset) with a total.",
-        ListDevicesArgs,
-        DeviceList,
-        list_zwave_devices,
-        annotations=READ,
-        title="List devices",
-    ),
-    ToolSpec(
-        "verify_device",
-        "Check that a device exists and is ready, and list the actions it takes.",
-        DeviceArgs,
-        DeviceCheck,
-        verify_device,
-        annotations=READ,
-        title="Verify a device",
-    ),
-    ToolSpec(
-        "get_device_state",
-        "Everything currently known about one device: its state and every reading with its unit in one "
-        "sentence (alarms, temperature, humidity, power and energy totals, battery…); the result lists each "
-        "reading (quantity, value, unit, when reported) and every value with its age.",
-        DeviceArgs,
-        DeviceState,
-        get_device_state,
-        annotations=READ,
-        title="Device state",
-    ),
-    ToolSpec(
-        "get_device_sensor_data",
-        "A device's sensor readings (temperature, humidity, motion, power, energy, battery…) with units "
-        "and age. refresh=true asks the device again for readings older than maxAgeSeconds.",
-        SensorArgs,
-        SensorData,
-        get_device_sensor_data,
-        annotations=READ,
-        title="Sensor readings",
-    ),
+    tool(list_zwave_devices, title="List devices"),
+    tool(verify_device, title="Verify a device"),
+    tool(get_device_state, title="Device state"),
+    tool(get_device_sensor_data, title="Sensor readings"),
 ]
 
 

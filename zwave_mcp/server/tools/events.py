@@ -19,9 +19,8 @@ from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.names import agreeing
 from zwave_mcp.server.app import App
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
+from zwave_mcp.server.tools.spec import tool
 
 
 def spoken_value(value: Any) -> str:
@@ -154,6 +153,8 @@ def _shown(app: App, change: InventoryEvent) -> bool:
 
 
 async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | None) -> RecentEvents:
+    """What changed lately (switches, readings, motion, who unlocked a door, devices going dead or asleep),
+    newest first, from the server's in-memory history."""
     minutes, device_name, limit, user = args.minutes, args.deviceName, args.limit, args.user
     now = time.time()
     node_ids: set[int] | None = None
@@ -242,16 +243,4 @@ def events_summary(total: int, events: list[Event], minutes: float) -> str:
     return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
 
 
-TOOLS = [
-    ToolSpec(
-        "get_recent_events",
-        "What changed lately (switches, readings, motion, who unlocked a door, devices going dead or "
-        "asleep), newest first, from the server's in-memory history.",
-        RecentEventsArgs,
-        RecentEvents,
-        get_recent_events,
-        needs_gateway=False,
-        annotations=READ,
-        title="Recent events",
-    )
-]
+TOOLS = [tool(get_recent_events, needs_gateway=False, title="Recent events")]

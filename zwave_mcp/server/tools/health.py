@@ -9,9 +9,8 @@ from mcp.server.mcpserver import Context
 from zwave_mcp.answers import plural
 from zwave_mcp.gateway.health import GatewayHealth
 from zwave_mcp.server.app import App
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import HealthReport, NoArgs
+from zwave_mcp.server.tools.spec import tool
 
 # Node statuses in words: zwave-js's own, lower-cased, except "Unknown" (it means "not heard from yet").
 _STATUS_WORDS = {"Unknown": "not heard from yet"}
@@ -54,6 +53,8 @@ def _first(unmatched: list[str]) -> str:
 async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> HealthReport:
     # Just after start (a one-shot client's first call): the first load, as the other tools wait for it,
     # not "still loading" about a healthy gateway.
+    """Is Z-Wave working? The MQTT broker link, zwave-js-ui, its Z-Wave driver, how many devices are alive,
+    asleep or dead, how fresh the data is, and what to check when something is down."""
     await app.gateway.settle()
     health = app.devices.health()
     settings = app.settings
@@ -78,10 +79,17 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
         )
     if health.waiting_for and not health.problem:
         summary += f" Still waiting for {health.waiting_for}."
+    advice = advice_for(
+        health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
+    )
     unmatched = app.devices.unmatched_entries()
     if unmatched:
         # Said, not only logged: an entry written for a device that it does not cover protects nothing.
         summary = summary.removesuffix(".") + f"; the policy entry {_first(unmatched)}."
+        advice.append(
+            "Correct the policy entries that match no device (zwave-mcp config lists them): "
+            "they protect nothing as written."
+        )
     return HealthReport(
         summary=summary,
         healthy=not problems,
@@ -111,31 +119,9 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
         if health.last_message_age_s is None
         else round(health.last_message_age_s, 1),
         problems=problems,
-        advice=advice_for(
-            health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
-        )
-        + (
-            [
-                "Correct the policy entries that match no device (zwave-mcp config lists them): "
-                "they protect nothing as written."
-            ]
-            if unmatched
-            else []
-        ),
+        advice=advice,
         policyEntriesMatchingNoDevice=unmatched,
     )
 
 
-TOOLS = [
-    ToolSpec(
-        "check_zwave_health",
-        "Is Z-Wave working? The MQTT broker link, zwave-js-ui, its Z-Wave driver, how many devices are "
-        "alive, asleep or dead, how fresh the data is, and what to check when something is down.",
-        NoArgs,
-        HealthReport,
-        check_zwave_health,
-        needs_gateway=False,
-        annotations=READ,
-        title="Z-Wave health",
-    )
-]
+TOOLS = [tool(check_zwave_health, needs_gateway=False, title="Z-Wave health")]

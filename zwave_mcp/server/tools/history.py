@@ -18,68 +18,39 @@ from zwave_mcp.history.models import (
 )
 from zwave_mcp.history.usage import energy
 from zwave_mcp.server.app import App
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.devices import READ
+from zwave_mcp.server.tools.spec import tool
 
 
 async def get_device_history(app: App, args: HistoryArgs, _ctx: Context | None) -> HistoryResult:
+    """What a device, a room or a kind of device did over a period ('last hour', 'today', 'since 6 pm',
+    'yesterday', ISO ranges), from the stored history that survives restarts; with no device or room, the
+    whole house. chart=true adds a PNG of the numeric readings."""
     return await app.history.service.history(args)
 
 
 async def get_last_event(app: App, args: LastEventArgs, _ctx: Context | None) -> LastEventResult:
+    """When something last happened: a device (or room) last opened, closed, locked, unlocked, saw motion,
+    turned on or off, went dead, fell asleep, woke up; or zwave-js-ui last went online or offline. From the
+    stored history."""
     return await app.history.service.last_event(args)
 
 
 async def get_energy_usage(app: App, args: EnergyArgs, _ctx: Context | None) -> EnergyResult:
+    """Energy (kWh) a device, a room or the whole house used over a period, from the meters' readings (meter
+    resets and gaps handled); for 'today' also the last 7 days. chart=true adds a PNG of energy per hour or
+    day."""
     return await energy(app.history.service, args)
 
 
 async def get_battery_report(app: App, args: BatteryArgs, _ctx: Context | None) -> BatteryResult:
+    """Battery levels with the reading's age and its trend, low batteries, and battery devices that have gone
+    silent (not reported for silentHours)."""
     return await batteries(app.history.service, args)
 
 
 TOOLS = [
-    ToolSpec(
-        "get_device_history",
-        "What a device, a room or a kind of device did over a period ('last hour', 'today', 'since "
-        "6 pm', 'yesterday', ISO ranges), from the stored history that survives restarts; with no "
-        "device or room, the whole house. chart=true adds a PNG of the numeric readings.",
-        HistoryArgs,
-        HistoryResult,
-        get_device_history,
-        annotations=READ,
-        title="Device history",
-    ),
-    ToolSpec(
-        "get_last_event",
-        "When something last happened: a device (or room) last opened, closed, locked, unlocked, saw "
-        "motion, turned on or off, went dead, fell asleep, woke up; or zwave-js-ui last went online or "
-        "offline. From the stored history.",
-        LastEventArgs,
-        LastEventResult,
-        get_last_event,
-        annotations=READ,
-        title="Last time something happened",
-    ),
-    ToolSpec(
-        "get_energy_usage",
-        "Energy (kWh) a device, a room or the whole house used over a period, from the meters' "
-        "readings (meter resets and gaps handled); for 'today' also the last 7 days. chart=true adds "
-        "a PNG of energy per hour or day.",
-        EnergyArgs,
-        EnergyResult,
-        get_energy_usage,
-        annotations=READ,
-        title="Energy use",
-    ),
-    ToolSpec(
-        "get_battery_report",
-        "Battery levels with the reading's age and its trend, low batteries, and battery devices that "
-        "have gone silent (not reported for silentHours).",
-        BatteryArgs,
-        BatteryResult,
-        get_battery_report,
-        annotations=READ,
-        title="Batteries",
-    ),
+    tool(get_device_history, title="Device history"),
+    tool(get_last_event, title="Last time something happened"),
+    tool(get_energy_usage, title="Energy use"),
+    tool(get_battery_report, title="Batteries"),
 ]

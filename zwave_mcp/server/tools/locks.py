@@ -29,13 +29,11 @@ from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.access import LockUsers, read_lock_users
 from zwave_mcp.gateway.api import GatewayError
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.control import CONTROL
 from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, ToolArgs, gate_answer
+from zwave_mcp.server.tools.spec import CONTROL, tool
 
 TOOL = "manage_lock_users"
 LockAction = Literal["list", "add", "rename", "enable", "disable", "change_pin", "remove"]
@@ -154,10 +152,7 @@ async def _listing(app: App, args: LockUsersArgs) -> LockUsersResult:
 async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
     if args.deviceName is None:
         raise UserError(f"Say which lock to {args.action.replace('_', ' ')} a user on.")
-    for field in ("user", "name"):
-        value = getattr(args, field)
-        if value is not None:
-            check_text_argument(field, value, max_len=NAME_MAX)
+    args.check_text("user", "name")
     device = _lock_named(app, args.deviceName, for_mutation=True)
     words = frozenset({WORDS[args.action]})
     early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")
@@ -208,6 +203,9 @@ async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUse
 
 
 async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
+    """Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or add a
+    user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules (PIN length, user
+    count). A code added, enabled, changed, disabled or removed needs the person's confirmation."""
     if args.action == "list":
         return await _listing(app, args)
     attempt = app.gate.begin()  # a change that ends before the gate still leaves its one audit line
@@ -225,17 +223,4 @@ async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) 
         app.gate.end(attempt, TOOL, {"action": gate_action(args.action)}, error, refused=refused)
 
 
-TOOLS = [
-    ToolSpec(
-        TOOL,
-        "Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or "
-        "add a user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules "
-        "(PIN length, user count). A code added, enabled, changed, disabled or removed needs the person's "
-        "confirmation.",
-        LockUsersArgs,
-        LockUsersResult,
-        manage_lock_users,
-        annotations=CONTROL,
-        title="Lock users and codes",
-    )
-]
+TOOLS = [tool(manage_lock_users, annotations=CONTROL, title="Lock users and codes")]

@@ -14,6 +14,7 @@ from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.gate.core import GateResult
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.questions import Question
+from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.policy.outcome import Outcome
 
@@ -42,6 +43,12 @@ class ToolArgs(BaseModel):
 
     # The executor drops unknown arguments before validation (the seeds: extra parameters are ignored).
     model_config = ConfigDict(extra="ignore")
+
+    def check_text(self, *names: str) -> None:
+        """The policy's check of these free-text arguments (no control characters), those given."""
+        for name in names:
+            if text := getattr(self, name):
+                check_text_argument(name, text)
 
 
 GROUP_TARGET = (
@@ -72,8 +79,7 @@ class DeviceArgs(ToolArgs):
     deviceName: str = DeviceName
 
 
-class SensorArgs(ToolArgs):
-    deviceName: str = DeviceName
+class SensorArgs(DeviceArgs):
     refresh: bool = Field(False, description="Ask the device for fresh readings when the stored ones are old")
     maxAgeSeconds: float = Field(
         300, ge=0, le=86400, description="With refresh: readings older than this are asked for again"

@@ -13,14 +13,10 @@ from zwave_mcp.devices.scenes import UnknownSceneValue, scene_change, value_id_o
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.names import normalize
-from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.safetext import plain_text
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.executor import ToolSpec
-from zwave_mcp.server.tools.control import CONTROL
-from zwave_mcp.server.tools.devices import READ
 from zwave_mcp.server.tools.models import (
     DeviceOutcomeModel,
     NoArgs,
@@ -30,6 +26,7 @@ from zwave_mcp.server.tools.models import (
     SceneList,
     gate_answer,
 )
+from zwave_mcp.server.tools.spec import tool
 
 
 def scenes_from(raw: list[dict[str, Any]], shown: Callable[[str], bool]) -> list[Scene]:
@@ -75,6 +72,7 @@ async def _load(app: App) -> list[tuple[Scene, dict[str, Any]]]:
 
 
 async def list_zwave_scenes(app: App, _args: NoArgs, _ctx: Context | None) -> SceneList:
+    """List the scenes defined in zwave-js-ui."""
     scenes = [s for s, _raw in await _load(app)]
     if not scenes:
         return SceneList(summary="zwave-js-ui has no scenes.", scenes=[])
@@ -83,7 +81,10 @@ async def list_zwave_scenes(app: App, _args: NoArgs, _ctx: Context | None) -> Sc
 
 
 async def activate_zwave_scene(app: App, args: SceneArgs, ctx: Context | None) -> SceneActivation:
-    check_text_argument("scene", args.scene)
+    """Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control call (a scene
+    that unlocks a door needs the person's confirmation); the answer says which devices reported the scene's
+    values."""
+    args.check_text("scene")
     loaded = await _load(app)
     scene = pick_scene([s for s, _raw in loaded], args.scene)
     raw = next(r for s, r in loaded if s.id == scene.id)
@@ -122,25 +123,6 @@ async def activate_zwave_scene(app: App, args: SceneArgs, ctx: Context | None) -
 
 
 TOOLS = [
-    ToolSpec(
-        "list_zwave_scenes",
-        "List the scenes defined in zwave-js-ui.",
-        NoArgs,
-        SceneList,
-        list_zwave_scenes,
-        annotations=READ,
-        title="List scenes",
-    ),
-    ToolSpec(
-        "activate_zwave_scene",
-        "Activate a zwave-js-ui scene by name or id. Each value it sets is checked like a control "
-        "call (a scene that unlocks a door needs the person's confirmation); the answer says which "
-        "devices reported the scene's values.",
-        SceneArgs,
-        SceneActivation,
-        activate_zwave_scene,
-        mutating=True,
-        annotations=CONTROL,
-        title="Activate a scene",
-    ),
+    tool(list_zwave_scenes, title="List scenes"),
+    tool(activate_zwave_scene, mutating=True, title="Activate a scene"),
 ]
