@@ -103,7 +103,8 @@ def test_the_state_is_read_again_after_the_answer() -> None:
 
     result = asyncio.run(scenario())
     assert result.outcome is Outcome.UNCHANGED and rig.writes == []
-    assert result.sentence == "Front Door Lock is already unlocked, so nothing was sent."
+    # The spoken answer, made where the change is (devices' service): the gate's sentence, and the open door.
+    assert result.sentence == "Front Door Lock is already unlocked, so nothing was sent. The door is open."
 
 
 def test_a_change_the_yes_no_longer_covers_is_asked_about_again() -> None:
@@ -220,7 +221,8 @@ def test_unlocking_an_unlocked_lock_asks_nothing_and_says_so(caplog: pytest.LogC
     _plan, result = asyncio.run(rig.devices.control("front door", "unlock", params={}, ask=ask))
     assert asked == [] and rig.writes == [] and result.token is None
     assert result.outcome is Outcome.UNCHANGED
-    assert result.sentence == "Front Door Lock is already unlocked, so nothing was sent."
+    # The spoken answer, made where the change is (devices' service): the gate's sentence, and the open door.
+    assert result.sentence == "Front Door Lock is already unlocked, so nothing was sent. The door is open."
     assert [r.outcome for r in caplog.records if r.name == "zwave_mcp.audit"] == ["unchanged"]  # type: ignore[attr-defined]
 
 

@@ -34,11 +34,10 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.devices.readings import readings
 from zwave_mcp.devices.resolve import DeviceIndex
-from zwave_mcp.devices.service import _nothing_to_do
+from zwave_mcp.devices.service import _nothing_to_do, control_sentence
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome
-from zwave_mcp.server.tools.control import control_sentence
 from zwave_mcp.server.tools.events import gateway_phrase, status_phrase
 from zwave_mcp.server.tools.present import list_summary, sensor_summary, summarize, verify_summary
 

@@ -10,12 +10,13 @@ from functools import partial
 from typing import Any
 
 from zwave_mcp.config import load_settings
+from zwave_mcp.devices.writes import VALUE_ARGUMENTS
 from zwave_mcp.server.app import build_app
 from zwave_mcp.server.completions import complete
 from zwave_mcp.server.prompts import PROMPTS
 from zwave_mcp.server.resources import RESOURCES
 from zwave_mcp.server.tools import PUBLIC, admin_tools, tool_specs
-from zwave_mcp.server.tools.models import VALUE_ARGUMENTS, ControlArgs, GroupControlArgs
+from zwave_mcp.server.tools.models import ChangeArgs, ControlArgs, GroupControlArgs
 
 
 def module_level(function: Callable[..., Any]) -> bool:
@@ -44,7 +45,9 @@ def test_the_server_binds_each_tool_to_its_app() -> None:
 
 
 def test_one_device_and_a_group_share_their_change_arguments() -> None:
-    assert {"level", "value", "position", "setpoint", "mode", "color"} == VALUE_ARGUMENTS
+    # The devices' value arguments are the tools' (one list, in devices/writes), each declared once.
+    assert set(ChangeArgs.model_fields) - {"action", "confirmationToken"} == set(VALUE_ARGUMENTS)
+    assert {"level", "value", "position", "setpoint", "mode", "color"} == set(VALUE_ARGUMENTS)
     shared = ["action", "level", "value", "position", "setpoint", "mode", "color", "confirmationToken"]
     assert list(ControlArgs.model_fields) == ["deviceName", *shared]
     assert list(GroupControlArgs.model_fields) == ["target", *shared]

@@ -28,6 +28,7 @@ from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.resolve import echo
+from zwave_mcp.devices.writes import VALUE_ARGUMENTS
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome
 
@@ -119,7 +120,7 @@ def plan_group(group: Group, action: str, params: Mapping[str, Any], policy: Pol
             skipped.append(Skipped(device, f"cannot {CANNOT[wanted]}", named=False))
             continue
         try:
-            plan = plan_control(device, wanted, **{k: params.get(k) for k in _PLAN_PARAMS})
+            plan = plan_control(device, wanted, **{k: params.get(k) for k in VALUE_ARGUMENTS})
         except (ActionNotSupported, InvalidValue, StateUnknown) as exc:
             skipped.append(Skipped(device, exc.message, named=True))
             continue
@@ -216,6 +217,3 @@ def _left_alone(plan: GroupPlan) -> str:
 
 def _names(names: list[str]) -> str:
     return and_list(names, most=MAX_NAMED)
-
-
-_PLAN_PARAMS = ("level", "value", "setpoint", "mode", "color", "position")

@@ -17,12 +17,21 @@ from typing import Any
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, control_change, plan_control
+from zwave_mcp.devices.describe import after_change_note
 from zwave_mcp.devices.errors import AmbiguousDevice, DeviceNotFound
 from zwave_mcp.devices.gate import Asker, Change, Gate, GateResult
-from zwave_mcp.devices.group_control import CANNOT, MAX_NAMED, GroupPlan, group_change, plan_group
+from zwave_mcp.devices.group_control import (
+    CANNOT,
+    MAX_NAMED,
+    GroupPlan,
+    group_change,
+    group_sentence,
+    plan_group,
+)
 from zwave_mcp.devices.groups import Group, GroupTarget
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import AliasTarget, DeviceIndex, echo, load_aliases
+from zwave_mcp.devices.writes import VALUE_ARGUMENTS
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -31,7 +40,7 @@ from zwave_mcp.gateway.model import InventoryEvent, ZValue
 from zwave_mcp.gateway.nodes import long_lived_objects
 from zwave_mcp.names import normalize
 from zwave_mcp.policy import Policy, check_text_argument
-from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.policy.outcome import NOT_SENT, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -262,14 +271,18 @@ class DeviceService:
         def planner() -> Change:
             # Planned from the state the previous change of this device left (toggle, "+10 %"), and
             # again after the person's answer (the gate holds the device only while planning and sending).
-            plan = plan_control(self.current(device), action, **{k: params.get(k) for k in _PLAN_PARAMS})
+            plan = plan_control(self.current(device), action, **{k: params.get(k) for k in VALUE_ARGUMENTS})
             plans.append(plan)
             return control_change(plan)
 
         result = await self.gate.run(planner, token=token, ask=ask, holding=[device.key])
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
-        return plans[-1], result
+        plan = plans[-1]
+        shown = result.devices[0].as_reported() if result.devices else plan.device
+        return plan, replace(
+            result, sentence=control_sentence(shown, plan.action, result.sentence, result.outcome)
+        )
 
     async def control_group(
         self,
@@ -301,7 +314,10 @@ class DeviceService:
         result = await self.gate.run(planner, token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)
-        return plans[-1], result
+        plan = plans[-1]
+        if result.outcome not in NOT_SENT and result.devices:  # else the gate's own (confirmation asked…)
+            result = replace(result, sentence=group_sentence(plan, result.devices))
+        return plan, result
 
     def group_or_device(self, target: str) -> Group:
         """A group phrase's devices; a phrase that is no group but one device's name is a group of one."""
@@ -316,6 +332,15 @@ class DeviceService:
         return Group(GroupTarget(), device.name, [device])
 
 
+def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -> str:
+    """The gate's sentence, and what the device's state adds that the person should hear: the door stands
+    open behind a lock, a colour set on a bulb that is off."""
+    if outcome in (Outcome.DECLINED, Outcome.REFUSED, Outcome.DRY_RUN):
+        return said  # nothing was sent and nothing will be: the state is not news
+    note = after_change_note(device, action, confirmed=outcome is Outcome.CONFIRMED)
+    return f"{said} {note}" if note else said
+
+
 def _nothing_to_do(plan: GroupPlan) -> str:
     label, action = plan.group.label, CANNOT[plan.action]
     if not plan.group.devices:
@@ -325,9 +350,6 @@ def _nothing_to_do(plan: GroupPlan) -> str:
         why = "; ".join(f"{s.device.name}: {s.why.rstrip('.')}" for s in refused[:MAX_NAMED])
         return f"None of the {label} can {action} now ({why})."
     return f"None of the {label} can {action}."
-
-
-_PLAN_PARAMS = ("level", "value", "setpoint", "mode", "color", "position")
 
 
 def _attach_aliases(devices: list[Device], aliases: Mapping[str, AliasTarget]) -> None:

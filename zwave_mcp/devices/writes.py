@@ -33,6 +33,11 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b) and type(a) is type(b)
 
 
+# The arguments that carry a change's value, for one device or a group alike (`control.plan_control`'s
+# keywords; the tools' `ChangeArgs` declares each of them).
+VALUE_ARGUMENTS = ("level", "value", "setpoint", "mode", "color", "position")
+
+
 @dataclass(frozen=True, slots=True)
 class Expectation:
     """What the device must report for the effect to count as done.

@@ -3,17 +3,12 @@ actions, and report what each device did."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from mcp.server.mcpserver import Context
 
-from zwave_mcp.devices.describe import after_change_note
-from zwave_mcp.devices.group_control import group_sentence
-from zwave_mcp.policy.outcome import NOT_SENT, Outcome
+from zwave_mcp.devices.writes import VALUE_ARGUMENTS
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
 from zwave_mcp.server.tools.models import (
-    VALUE_ARGUMENTS,
     ControlArgs,
     ControlResult,
     GroupControlArgs,
@@ -25,18 +20,6 @@ from zwave_mcp.server.tools.models import (
 from zwave_mcp.server.tools.present import summarize
 from zwave_mcp.server.tools.spec import tool
 
-if TYPE_CHECKING:
-    from zwave_mcp.devices.model import Device
-
-
-def control_sentence(device: Device, action: str, said: str, outcome: Outcome) -> str:
-    """The gate's sentence, and what the device's state adds that the person should hear: the door stands
-    open behind a lock, a colour set on a bulb that is off."""
-    if outcome in (Outcome.DECLINED, Outcome.REFUSED, Outcome.DRY_RUN):
-        return said  # nothing was sent and nothing will be: the state is not news
-    note = after_change_note(device, action, confirmed=outcome is Outcome.CONFIRMED)
-    return f"{said} {note}" if note else said
-
 
 async def control_zwave_device(app: App, args: ControlArgs, ctx: Context | None) -> ControlResult:
     """Control a device by name: on, off, toggle, dim/set_level (0-100 % or '+10'), lock, unlock, open, close,
@@ -47,15 +30,14 @@ async def control_zwave_device(app: App, args: ControlArgs, ctx: Context | None)
     plan, result = await app.devices.control(
         args.deviceName,
         args.action,
-        params=args.model_dump(include=VALUE_ARGUMENTS),
+        params=args.model_dump(include=set(VALUE_ARGUMENTS)),
         token=args.confirmationToken,
         ask=asker_for(ctx, app.questions),
     )
     device = result.devices[0] if result.devices else None
     shown = device.as_reported() if device is not None else plan.device
-    said = control_sentence(shown, plan.action, result.sentence, result.outcome)
     return ControlResult(
-        summary=said,
+        summary=result.sentence,
         device=summarize(shown),
         action=plan.action,
         outcome=result.outcome,
@@ -75,12 +57,10 @@ async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | N
     plan, result = await app.devices.control_group(
         args.target,
         args.action,
-        params=args.model_dump(include=VALUE_ARGUMENTS),
+        params=args.model_dump(include=set(VALUE_ARGUMENTS)),
         token=args.confirmationToken,
         ask=asker_for(ctx, app.questions),
     )
-    proven = result.outcome not in NOT_SENT  # else the gate's own sentence (confirmation asked…)
-    said = group_sentence(plan, result.devices) if proven and result.devices else result.sentence
     by_key = {d.device.key: d for d in result.devices}
     members = [
         GroupMember(
@@ -94,7 +74,7 @@ async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | N
         for done in [by_key.get(p.device.key)]
     ]
     return GroupControlResult(
-        summary=said,
+        summary=result.sentence,
         target=plan.group.label,
         action=plan.action,
         outcome=result.outcome,

@@ -127,10 +127,6 @@ class ChangeArgs(ToolArgs):
     confirmationToken: str | None = _CONFIRMATION_TOKEN
 
 
-# The arguments that carry the value of a change (level, value, position…), for one device or a group alike.
-VALUE_ARGUMENTS = set(ChangeArgs.model_fields) - {"action", "confirmationToken"}
-
-
 class ControlArgs(ChangeArgs, DeviceArgs):
     """control_zwave_device: an action and its value, on one device."""
 
