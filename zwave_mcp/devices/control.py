@@ -14,25 +14,22 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.colors import Color, color_components, parse_color
-from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown, StillLoading
+from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StillLoading
 from zwave_mcp.devices.gate.change import Change, Effect, value_effect
 from zwave_mcp.devices.gate.senders import WriteValues
 from zwave_mcp.devices.kinds import KINDS
-from zwave_mcp.devices.levels import is_number, to_level
+from zwave_mcp.devices.levels import to_level
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, siren_tones, speed_choices, tone_named
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.writes import (
     ControlPlan,
     Expectation,
-    Match,
     Planner,
     Write,
     check_range,
     first,
     level_plan,
-    off_level,
-    on_level,
     one_write,
     said_percent,
     state_value,
@@ -64,10 +61,8 @@ def available_actions(device: Device) -> list[str]:
     """The actions this device takes, in `ACTIONS` order."""
     v = device.values
     can: set[str] = set()
-    if m.SWITCH_TARGET in v or m.LEVEL_TARGET in v or m.SIREN_TONE in v:
+    if m.SIREN_TONE in v:
         can |= {"on", "off"}
-        if m.SWITCH_CURRENT in v or m.LEVEL_CURRENT in v:
-            can.add("toggle")
     if device.has(Capability.DIMMER):
         can |= {"dim", "set_level"}
         if m.LEVEL_UP in v or m.LEVEL_DOWN in v:
@@ -132,7 +127,9 @@ def plan_control(
         if not actions:
             raise ActionNotSupported(f"{device.name} cannot be controlled; it only reports readings.", [])
         raise ActionNotSupported(f"{device.name} cannot {shown}; it can: {', '.join(actions)}.", actions)
-    planner = next((k.planners[wanted] for k in KINDS if wanted in k.planners), None) or _PLANNERS[wanted]
+    # the first kind that takes the action on this device plans it ("on" is a fan's, a dimmer's, a plug's)
+    by_kind = (k.planners[wanted] for k in KINDS if wanted in k.planners and wanted in k.actions(device))
+    planner = next(by_kind, None) or _PLANNERS[wanted]
     args = {
         "level": level,
         "value": value,
@@ -144,35 +141,11 @@ def plan_control(
     return planner(device, wanted, args)
 
 
-# ---- switches and dimmers ----
+# ---- sirens: on and off (switches, dimmers and fans are switched by kinds.switch) ----
 
 
 def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    turn_on = not _is_on(device) if action == "toggle" else action == "on"
-    verb = "turn on" if turn_on else "turn off"
-    if m.SIREN_TONE in device.values:
-        return _siren_on_off(device, action, turn_on)
-    if m.LEVEL_TARGET in device.values:
-        target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
-        restore = device.values.get(m.LEVEL_RESTORE)
-        match: Match
-        if turn_on and restore is not None:
-            # zwave-js "restore previous": back to the last level, as a wall switch does.
-            write, expected, match = Write(restore, True), None, "nonzero"
-        else:
-            level = on_level(target) if turn_on else off_level(target)
-            write, expected, match = Write(target, level), level, "equals"
-        expectation = Expectation(current or target, expected, match)
-        return ControlPlan(device, action, turn_on, [write], [expectation], f"{verb} {device.name}")
-    target, current = device.values[m.SWITCH_TARGET], device.values.get(m.SWITCH_CURRENT)
-    if target.type == "boolean":
-        sent: Any = turn_on
-        expectation = Expectation(current or target, turn_on)
-    else:  # Basic: a number, 0 = off, anything above = on
-        sent = on_level(target) if turn_on else off_level(target)
-        watch = current or target
-        expectation = Expectation(watch, None, "nonzero") if turn_on else Expectation(watch, 0)
-    return ControlPlan(device, action, turn_on, [Write(target, sent)], [expectation], f"{verb} {device.name}")
+    return _siren_on_off(device, action, action == "on")
 
 
 def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
@@ -368,19 +341,9 @@ def _is_positional(target: ZValue) -> bool:
     return target.property == "targetValue" and target.type == "number"
 
 
-def _is_on(device: Device) -> bool:
-    current = device.values.get(m.LEVEL_CURRENT) or device.values.get(m.SWITCH_CURRENT)
-    if current is None or current.value is None:
-        raise StateUnknown(
-            f"{device.name} has not reported whether it is on, so it cannot be toggled; say on or off."
-        )
-    return current.value is True or (is_number(current.value) and current.value > 0)
-
-
 _PLANNERS: dict[str, Planner] = {
     "on": _on_off,
     "off": _on_off,
-    "toggle": _on_off,
     "dim": _set_level,
     "set_level": _set_level,
     "open": _open_close,

@@ -66,7 +66,7 @@ NOT_UNDERSTOOD = "not understood yet"
 STILL_LOADING = "still loading"  # zwave-js-ui has not sent the device's values yet (ZNode.loading)
 
 
-def _state_summary(device: Device, with_power: bool = True, with_slats: bool = False) -> str:
+def _state_summary(device: Device, with_slats: bool = False) -> str:
     v = device.values
     if device.fault is not None or (not device.understood and device.unclaimed):
         return NOT_UNDERSTOOD
@@ -112,13 +112,6 @@ def _state_summary(device: Device, with_power: bool = True, with_slats: bool = F
             for r in (m.COLOR_CURRENT, m.COLOR_HEX)
         )
         return f"lit {colour}" if colour else ("off" if reported else "unknown")
-    if device.has(Capability.SWITCH):
-        on = is_on(device)
-        text = "unknown" if on is None else ("on" if on else "off")
-        power = next((r for r in readings(device, 0) if r.quantity == "power" and r.unit == "W"), None)
-        if with_power and power is not None and is_number(power.value):
-            text += f", {_number(power.value)} W"
-        return text
     said = spoken_readings(readings(device, 0))
     if len(device.capabilities) > 1:
         state = [p for p in said if not p.startswith("battery ")]  # a sensor's battery is not its state
@@ -175,7 +168,7 @@ def _sentence(device: Device) -> str:
         battery = [p for p in others if p.startswith("battery ")]
         rest = [p for p in others if p not in battery]
         return f"{name} reports {and_list(rest + power + battery)}."  # alarms, environment, power, battery
-    summary = _state_summary(device, with_power=False, with_slats=True)
+    summary = _state_summary(device, with_slats=True)
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."
     unknown = True
@@ -276,14 +269,6 @@ def _truthy(value: ZValue) -> bool | None:
     if value.value is None:
         return None
     return value.value is True or (is_number(value.value) and value.value > 0)
-
-
-def is_on(device: Device) -> bool | None:
-    """Switched on (any level above 0)? None when the device has not said."""
-    current = device.values.get(m.LEVEL_CURRENT) or device.values.get(m.SWITCH_CURRENT)
-    if current is None or not (isinstance(current.value, bool) or is_number(current.value)):
-        return None  # nothing, or something that is no switch state ("1", an object): not "off"
-    return current.value is True or (is_number(current.value) and current.value > 0)
 
 
 def current_color(device: Device) -> str | None:
@@ -423,21 +408,11 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     if role in _MOVES:
         start, stop = _MOVES[role]
         return start if new is True else stop
-    if role == m.LEVEL_RESTORE:
-        return "was told to go back to its last level"
     if role in (m.COLOR_CURRENT, m.COLOR_HEX, m.COLOR_TARGET):
         colour = color_name(new if isinstance(new, dict) else None, new if isinstance(new, str) else None)
         if role == m.COLOR_TARGET:
             return f"was told to change colour to {colour}" if colour else "was told to change colour"
         return f"reported its colour as {colour}" if colour else "reported no colour (all channels off)"
-    if role in (m.SWITCH_CURRENT, m.SWITCH_TARGET):
-        on = new is True or (is_number(new) and new > 0)
-        return f"was told to turn {'on' if on else 'off'}" if told else f"turned {'on' if on else 'off'}"
-    if role in (m.LEVEL_CURRENT, m.LEVEL_TARGET) and is_number(new):
-        percent = to_percent(new, value)
-        if told:
-            return "was told to turn off" if percent == 0 else f"was told to go to {percent} %"
-        return "turned off" if percent == 0 else f"went to {percent} %"
     if role in (m.COVER_CURRENT, m.COVER_TARGET):
         if value.property in ("currentState", "targetState") or not is_number(new):
             return f"is {_words(value.state_text(new) or f'state {new}')}"
@@ -487,10 +462,6 @@ _MOVES = {
     m.COVER_DOWN: ("started closing", "stopped closing"),
 }
 _ROLE_NOUNS = {
-    m.SWITCH_TARGET: "target state",
-    m.SWITCH_CURRENT: "state",
-    m.LEVEL_TARGET: "target level",
-    m.LEVEL_CURRENT: "level",
     m.COVER_TARGET: "target position",
     m.COVER_CURRENT: "position",
     m.LOCK_TARGET: "target lock state",
@@ -506,7 +477,6 @@ _ROLE_NOUNS = {
     m.LEVEL_DOWN: "movement",
     m.COVER_UP: "movement",
     m.COVER_DOWN: "movement",
-    m.LEVEL_RESTORE: "last-level setting",
     m.TILT_TARGET: "target tilt",
     m.TILT_CURRENT: "tilt",
     m.VALVE_TARGET: "target valve state",

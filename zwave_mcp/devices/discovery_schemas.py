@@ -25,7 +25,7 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
-from zwave_mcp.devices.kinds import thermostat
+from zwave_mcp.devices.kinds import switch, thermostat
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.presets import FanData, SirenData
@@ -51,23 +51,16 @@ from zwave_mcp.zwave.classes import (
 
 # ---- value shapes used by several rows --------------------------------------------------------------
 
-_LEVEL_TARGET = match(CC.MULTILEVEL_SWITCH, SwitchProps.TARGET, type="number", writeable=True)
-# A Multilevel Switch's companions: its report, start/stop level change ("Up"/"Down" on dimmers and
-# fans, "Open"/"Close" on covers), and zwave-js's "restore previous level".
-_LEVEL_COMPANIONS = (
-    (m.LEVEL_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
-    (m.LEVEL_UP, match(CC.MULTILEVEL_SWITCH, SwitchProps.UP)),
-    (m.LEVEL_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.DOWN)),
-    (m.LEVEL_RESTORE, match(CC.MULTILEVEL_SWITCH, SwitchProps.RESTORE, writeable=True)),
-)
+_LEVEL_TARGET = switch.MULTILEVEL_TARGET
+_LEVEL_COMPANIONS = switch.MULTILEVEL_COMPANIONS
 _COVER_COMPANIONS = (
     (m.COVER_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
     # Open/Close on covers, Up/Down or On/Off where the device calls itself another switch type.
     (m.COVER_UP, match(CC.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.UP, SwitchProps.ON)),
     (m.COVER_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.CLOSE, SwitchProps.DOWN, SwitchProps.OFF)),
 )
-_SWITCH_TARGET = match(CC.BINARY_SWITCH, SwitchProps.TARGET, writeable=True)
-_SWITCH_CURRENT = ((m.SWITCH_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),)
+_SWITCH_TARGET = switch.BINARY_TARGET
+_SWITCH_CURRENT = switch.BINARY_COMPANIONS
 _WINDOW_COVERING_POSITION = match(
     CC.WINDOW_COVERING, WindowCoveringProps.TARGET, numbered=True, key_label_lacks="slat", writeable=True
 )
@@ -202,22 +195,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         primary=match(CC.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_POSITION,)),
         products=(_FGR222,),
     ),
-    Schema(
-        name="housekeeping: the colour and brightness of Aeotec Smart Switch 6's LED ring (it is a plug)",
-        kind=None,
-        role=IGNORE,
-        primary=match((CC.COLOR_SWITCH, CC.MULTILEVEL_SWITCH)),
-        products=(product(0x0086, {0x0003, 0x0103, 0x0203}, {0x0060}),),
-        multi=True,
-    ),
-    Schema(
-        name="housekeeping: the colour and brightness of Aeotec Smart Switch 7's night light (it is a plug)",
-        kind=None,
-        role=IGNORE,
-        primary=match((CC.COLOR_SWITCH, CC.MULTILEVEL_SWITCH)),
-        products=(product(0x0371, {0x0003, 0x0103, 0x0203}, {0x00AF}),),
-        multi=True,
-    ),
+    *switch.MODEL_SCHEMAS,
     Schema(
         name="meter: Aeotec DSB09 Home Energy Meter (gen 1): its Multilevel Sensor values are meter readings, "
         "the stray humidity or rain rate its firmware publishes too (a meter, whatever its device class)",
@@ -445,13 +423,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         needs_kind=C.COVER,
         multi=True,
     ),
-    Schema(
-        name="switch: Binary Switch",
-        kind=C.SWITCH,
-        role=m.SWITCH_TARGET,
-        primary=_SWITCH_TARGET,
-        companions=_SWITCH_CURRENT,
-    ),
+    *switch.SCHEMAS,
     Schema(
         name="color: Color Switch",
         kind=C.COLOR,
@@ -643,14 +615,7 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
         purpose="level",
         alone=True,
     ),
-    Schema(
-        name="switch: Basic, on a node that offers nothing else (0 off, 255 on)",
-        kind=C.SWITCH,
-        role=m.SWITCH_TARGET,
-        primary=match(CC.BASIC, BasicProps.TARGET, writeable=True),
-        companions=((m.SWITCH_CURRENT, match(CC.BASIC, BasicProps.CURRENT)),),
-        alone=True,
-    ),
+    *switch.BASIC_SCHEMAS,
     Schema(
         name="housekeeping: Basic, a mirror of what the device's own command classes say",
         kind=None,
