@@ -18,9 +18,8 @@ from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StillLoad
 from zwave_mcp.devices.gate.change import Change, Effect, value_effect
 from zwave_mcp.devices.gate.senders import WriteValues
 from zwave_mcp.devices.kinds import KINDS
-from zwave_mcp.devices.levels import to_level
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import fan_speed_named, model_speed_at, siren_tones, speed_choices, tone_named
+from zwave_mcp.devices.presets import siren_tones, tone_named
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.writes import (
     ControlPlan,
@@ -67,8 +66,6 @@ def available_actions(device: Device) -> list[str]:
         can |= {"dim", "set_level"}
         if m.LEVEL_UP in v or m.LEVEL_DOWN in v:
             can.add("stop")
-    if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
-        can |= {"set_speed", "set_level"}
     if m.COVER_TARGET in v:
         can |= {"open", "close"}
         if m.COVER_UP in v or m.COVER_DOWN in v:
@@ -149,8 +146,6 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
 
 
 def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    if device.has(Capability.FAN):
-        return _set_speed(device, action, args)
     raw = first(args, "level", "value", "position")
     return level_plan(device, action, raw, m.LEVEL_TARGET, m.LEVEL_CURRENT, "level", "%")
 
@@ -231,36 +226,6 @@ def _components(wanted: Color, available: list[str]) -> dict[str, int]:
         return {c: 255 if c == white else 0 for c in channels}
     rgb = {"red": wanted.red, "green": wanted.green, "blue": wanted.blue}
     return {c: rgb.get(c, 0) for c in channels}
-
-
-# ---- fans ----
-
-
-def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    """A speed by name ("medium", "speed 2": the fan's own presets) or a percentage of its range."""
-    raw = first(args, "level", "value", "mode", "position")
-    target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
-    allowed = f"{device.name} has speeds {speed_choices(device)}, or a percentage from 1 to 100"
-    if isinstance(raw, str) and raw.strip().casefold() == "off":
-        raw = 0
-    speed = fan_speed_named(device, raw) if isinstance(raw, str) else None
-    argument: Any
-    if speed is not None:
-        level, shown, argument = speed.high, speed.name, speed.name
-    else:
-        if raw is None or raw == "":
-            raise InvalidValue(f"Say how fast: {allowed}.")
-        try:
-            percent = said_percent(device, "speed", raw, current)
-        except InvalidValue:
-            raise InvalidValue(f"{allowed}; '{echo(str(raw))}' is neither.") from None
-        level = to_level(percent, target)
-        named = model_speed_at(device, level)
-        if named is not None:
-            level = named.high  # a fan of known speeds runs at its speeds only: the one this percent is in
-        shown, argument = (f"{percent} %" if named is None else f"{named.name} ({percent} %)"), percent
-    summary = f"set {device.name} to {shown}" if level else f"turn off {device.name}"
-    return one_write(device, action, argument, target, level, summary, watch=current)
 
 
 # ---- covers: slats ----
@@ -353,7 +318,6 @@ _PLANNERS: dict[str, Planner] = {
     "lock": _lock,
     "unlock": _lock,
     "set_color": _set_color,
-    "set_speed": _set_speed,
     "set_tilt": _set_tilt,
     "set_tone": _set_tone,
     "set_volume": _set_volume,

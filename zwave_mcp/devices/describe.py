@@ -18,7 +18,7 @@ from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent
 from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import model_speed_at, tone_name
+from zwave_mcp.devices.presets import tone_name
 from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
@@ -83,8 +83,6 @@ def _state_summary(device: Device, with_slats: bool = False) -> str:
     if device.has(Capability.COVER) and m.TILT_TARGET in v:  # slats only (a Window Covering tilt)
         slats = slat_words(device)
         return "slats not reported yet" if slats is None else f"slats {slats}"
-    if device.has(Capability.FAN) and m.LEVEL_TARGET in v:
-        return _fan_summary(device)
     if m.VALVE_TARGET in v:
         opened = _truthy(v.get(m.VALVE_CURRENT) or v[m.VALVE_TARGET])
         return "unknown" if opened is None else ("open" if opened else "closed")
@@ -253,16 +251,6 @@ def _seconds(seconds: float) -> str:
     if seconds >= 120 and seconds % 60 == 0:
         return f"{int(seconds // 60)} minutes"
     return f"{seconds:g} second{'' if seconds == 1 else 's'}"
-
-
-def _fan_summary(device: Device) -> str:
-    """ "off", "on at medium", "on at 40 %" (a fan's speed by name when its model says its speeds)."""
-    current = device.values.get(m.LEVEL_CURRENT) or device.values[m.LEVEL_TARGET]
-    level = level_percent(current)
-    if level is None:
-        return "unknown"
-    speed = model_speed_at(device, current.value)
-    return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
 
 
 def _truthy(value: ZValue) -> bool | None:

@@ -25,10 +25,10 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
-from zwave_mcp.devices.kinds import switch, thermostat
+from zwave_mcp.devices.kinds import fan, switch, thermostat
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
-from zwave_mcp.devices.presets import FanData, SirenData
+from zwave_mcp.devices.presets import SirenData
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import (
     CC,
@@ -64,21 +64,6 @@ _SWITCH_CURRENT = switch.BINARY_COMPANIONS
 _WINDOW_COVERING_POSITION = match(
     CC.WINDOW_COVERING, WindowCoveringProps.TARGET, numbered=True, key_label_lacks="slat", writeable=True
 )
-
-
-def _fan(
-    name: str, manufacturer: int, types: set[int], ids: set[int], speeds: tuple[tuple[int, int], ...]
-) -> Schema:
-    """A fan known by model: its Multilevel Switch levels are `speeds` (low … high), each a level range."""
-    return Schema(
-        name=f"fan: {name} ({len(speeds)} speeds)" if speeds else f"fan: {name}",
-        kind=C.FAN,
-        role=m.LEVEL_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_LEVEL_COMPANIONS,
-        products=(product(manufacturer, types, ids),),
-        template=FanData(speeds),
-    )
 
 
 def _cover(
@@ -118,23 +103,7 @@ _FGR222 = product(0x010F, {0x0301, 0x0302}, {0x1000, 0x1001})
 # ---- device-specific rows -----------------------------------------------------------------------------
 
 MODEL_SCHEMAS: tuple[Schema, ...] = (
-    _fan("GE/Jasco 12730", 0x0063, {0x4944}, {0x3034}, ((1, 33), (34, 67), (68, 99))),
-    _fan("GE/Jasco 14287, 55258, ZW4002", 0x0063, {0x4944}, {0x3131, 0x3337}, ((1, 32), (33, 66), (67, 99))),
-    _fan("GE/Jasco 14314", 0x0063, {0x4944}, {0x3138}, ()),
-    _fan("Honeywell 39358", 0x0039, {0x4944}, {0x3131}, ((1, 32), (33, 66), (67, 99))),
-    _fan("Leviton ZW4SF", 0x001D, {0x0038}, {0x0002}, ((1, 25), (26, 50), (51, 75), (76, 99))),
-    _fan("Leviton VRF01 quiet fan speed control", 0x001D, {0x1001}, {0x0209}, ()),
-    _fan("Enbrighten 58446 / ZWA4013", 0x0063, {0x4944}, {0x3533}, ((1, 25), (26, 50), (51, 75), (76, 99))),
-    Schema(
-        name="fan: Inovelli LZW36 (the fan is endpoint 2, the light endpoint 1)",
-        kind=C.FAN,
-        role=m.LEVEL_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_LEVEL_COMPANIONS,
-        products=(product(0x031E, {0x000E}, {0x0001}),),
-        endpoints=frozenset({2}),
-        template=FanData(((2, 33), (34, 66), (67, 99))),
-    ),
+    *fan.MODEL_SCHEMAS,
     _cover("Fibaro FGR222 shutter", _FGR222.manufacturer, _FGR222.types, _FGR222.ids),
     _cover("Qubino flush shutter", 0x0159, {0x0003}, {0x0052, 0x0053}),
     _cover("Graber/Bali/Spring Fashion blind", 0x026E, {0x4353}, {0x5A31}),
@@ -370,15 +339,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         companions=((m.COVER_CURRENT, match(CC.BARRIER_OPERATOR, BarrierProps.CURRENT_STATE)),),
         entry=True,
     ),
-    Schema(
-        name="fan: Multilevel Switch of the Fan Switch device class",
-        kind=C.FAN,
-        role=m.LEVEL_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_LEVEL_COMPANIONS,
-        generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
-        specific=frozenset({zc.SPECIFIC_FAN_SWITCH}),
-    ),
+    *fan.SCHEMAS,
     Schema(
         name="valve: Binary Switch of the Valve Open/Close device class",
         kind=C.VALVE,

@@ -58,6 +58,13 @@ def to_percent(level: float, value: ZValue) -> int:
     return max(0, min(100, round((level - low) * 100 / (high - low))))
 
 
+def target_percent(level: float, value: ZValue) -> int:
+    """A level written to the value as 0-100 % of its own range (0-99 on Multilevel Switch)."""
+    if level == 255:  # "on at the last level": where it lands is unknown, but it is on/open
+        return 100
+    return to_percent(level, value)
+
+
 def level_percent(value: ZValue | None) -> int | None:
     """The level a value reports, in %; None when it has not reported one."""
     if value is None or not is_number(value.value):

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.kinds import first_answer
-from zwave_mcp.devices.levels import is_number, to_percent
+from zwave_mcp.devices.levels import is_number
+from zwave_mcp.devices.levels import target_percent as _percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import siren_sounding, tone_name, tone_sounds
 from zwave_mcp.devices.writes import Expectation
@@ -263,7 +264,7 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
 def _kind_words(
     device: Device, value: ZValue, role: str | None, target: Any
 ) -> tuple[frozenset[str], Any] | None:
-    """What a write to the value of a fan, valve, siren or slats amounts to; None for the
+    """What a write to the value of a valve, siren or slats amounts to; None for the
     other kinds (judged by command class below)."""
     if role is None:
         return _siren_level_words(device, value, target)
@@ -276,8 +277,6 @@ def _kind_words(
         return _tone_words(device, value, target)
     if role == m.SIREN_VOLUME:
         return frozenset({"set_volume"} | ({"off"} if target == 0 else set())), target
-    if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
-        return frozenset({"on" if target > 0 else "off", "set_speed"}), _percent(target, value)
     return None
 
 
@@ -310,10 +309,3 @@ def _siren_level_words(device: Device, value: ZValue, target: Any) -> tuple[froz
     if prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
         return frozenset({"off", "set_level"}), None
     return frozenset({"on", "set_level"}), None
-
-
-def _percent(level: float, value: ZValue) -> int:
-    """A device level as 0-100 % of the value's own range (0-99 on Multilevel Switch)."""
-    if level == 255:  # "on at the last level": where it lands is unknown, but it is on/open
-        return 100
-    return to_percent(level, value)

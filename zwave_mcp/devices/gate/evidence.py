@@ -18,7 +18,7 @@ from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.kinds.thermostat import FAN_SAID
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import model_speed_at, tone_name, tone_sounds
+from zwave_mcp.devices.presets import tone_name, tone_sounds
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -130,10 +130,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return f"sounding {name.lower()}" if name else "sounding"
     if role in (m.TILT_TARGET, m.TILT_CURRENT) and is_number(raw):
         return f"tilted to {to_percent(raw, value)} %"
-    if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
-        speed = model_speed_at(device, raw)
-        percent = to_percent(raw, value)
-        return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
     if cc == CC.DOOR_LOCK and prop in ("currentMode", "targetMode"):
         return {255: "locked", 0: "unlocked"}.get(raw, (value.state_text(raw) or str(raw)).lower())
     if cc == CC.LOCK:
