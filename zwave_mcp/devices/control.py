@@ -13,7 +13,6 @@ from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
-from zwave_mcp.devices.colors import Color, color_components, parse_color
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StillLoading
 from zwave_mcp.devices.gate.change import Change, Effect, value_effect
 from zwave_mcp.devices.gate.senders import WriteValues
@@ -32,6 +31,7 @@ from zwave_mcp.devices.writes import (
     one_write,
     said_percent,
     state_value,
+    stop_plan,
 )
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
@@ -62,10 +62,6 @@ def available_actions(device: Device) -> list[str]:
     can: set[str] = set()
     if m.SIREN_TONE in v:
         can |= {"on", "off"}
-    if device.has(Capability.DIMMER):
-        can |= {"dim", "set_level"}
-        if m.LEVEL_UP in v or m.LEVEL_DOWN in v:
-            can.add("stop")
     if m.COVER_TARGET in v:
         can |= {"open", "close"}
         if m.COVER_UP in v or m.COVER_DOWN in v:
@@ -84,8 +80,6 @@ def available_actions(device: Device) -> list[str]:
         can |= {"lock", "unlock"}
     for kind in KINDS:
         can.update(kind.actions(device))
-    if device.has(Capability.COLOR):
-        can.add("set_color")
     return [a for a in ACTIONS if a in can]
 
 
@@ -145,16 +139,8 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     return _siren_on_off(device, action, action == "on")
 
 
-def _set_level(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "level", "value", "position")
-    return level_plan(device, action, raw, m.LEVEL_TARGET, m.LEVEL_CURRENT, "level", "%")
-
-
 def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    roles = (m.COVER_UP, m.COVER_DOWN) if device.has(Capability.COVER) else (m.LEVEL_UP, m.LEVEL_DOWN)
-    value = device.values.get(roles[0]) or device.values[roles[1]]
-    # Writing false to a start/stop-level-change value stops the movement; the device reports no "stopped".
-    return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
+    return stop_plan(device, action, m.COVER_UP, m.COVER_DOWN)
 
 
 # ---- covers ----
@@ -183,49 +169,6 @@ def _lock(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
         return one_write(device, action, None, target, locking, f"{action} {device.name}", watch=watch)
     mode = state_value(target, "secured", 255) if locking else state_value(target, "unsecured", 0)
     return one_write(device, action, None, target, mode, f"{action} {device.name}", watch=watch)
-
-
-# ---- colour ----
-
-
-def _set_color(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "color", "value")
-    wanted = parse_color(raw)
-    if wanted is None:
-        shown = "nothing" if raw is None or raw == "" else f"'{echo(str(raw))}'"
-        raise InvalidValue(
-            f"{device.name} cannot be set to {shown}; give a colour name like red or warm white, "
-            "or a hex code like #ff5000."
-        )
-    target = device.values.get(m.COLOR_TARGET)
-    hex_value = device.values.get(m.COLOR_HEX)
-    shown = wanted.label
-    if target is not None:
-        endpoint_values = [v for v in device.node.values.values() if v.endpoint == target.endpoint]
-        components = _components(wanted, color_components(endpoint_values))
-        current = device.values.get(m.COLOR_CURRENT)
-        if current is not None:
-            expectation = Expectation(current, components, "contains")
-        elif hex_value is not None:
-            expectation = Expectation(hex_value, wanted.hex)
-        else:
-            expectation = Expectation(target, components, "contains")
-        writes = [Write(target, components)]
-    else:
-        assert hex_value is not None  # COLOR needs targetColor or hexColor (capabilities._color_switch)
-        writes = [Write(hex_value, wanted.hex)]
-        expectation = Expectation(hex_value, wanted.hex)
-    return ControlPlan(device, action, wanted.key, writes, [expectation], f"set {device.name} to {shown}")
-
-
-def _components(wanted: Color, available: list[str]) -> dict[str, int]:
-    """The targetColor object: every channel the bulb has, so a white channel left on does not tint a colour."""
-    channels = available or ["red", "green", "blue"]
-    white = next((w for w in wanted.whites if w in channels), None)
-    if white is not None:
-        return {c: 255 if c == white else 0 for c in channels}
-    rgb = {"red": wanted.red, "green": wanted.green, "blue": wanted.blue}
-    return {c: rgb.get(c, 0) for c in channels}
 
 
 # ---- covers: slats ----
@@ -309,15 +252,12 @@ def _is_positional(target: ZValue) -> bool:
 _PLANNERS: dict[str, Planner] = {
     "on": _on_off,
     "off": _on_off,
-    "dim": _set_level,
-    "set_level": _set_level,
     "open": _open_close,
     "close": _open_close,
     "stop": _stop,
     "set_position": _set_position,
     "lock": _lock,
     "unlock": _lock,
-    "set_color": _set_color,
     "set_tilt": _set_tilt,
     "set_tone": _set_tone,
     "set_volume": _set_volume,

@@ -12,7 +12,6 @@ from typing import Any
 from zwave_mcp.answers import and_list, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
-from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent
@@ -95,21 +94,6 @@ def _state_summary(device: Device, with_slats: bool = False) -> str:
             return "unknown"
         tone = tone_name(device, watch.value)
         return "silent" if watch.value == 0 else (f"sounding {tone.lower()}" if tone else "sounding")
-    if device.has(Capability.DIMMER):
-        level = level_percent(v.get(m.LEVEL_CURRENT))
-        text = "unknown" if level is None else ("off" if level == 0 else f"{level} %")
-        colour = current_color(device)
-        if colour is not None and level:
-            text += f", {colour}"
-        return text
-    if device.kind == Capability.COLOR:
-        # A colour light with no brightness of its own (a multisensor's LED): its colour is its state.
-        colour = current_color(device)
-        reported = any(
-            device.values.get(r) is not None and device.values[r].value is not None
-            for r in (m.COLOR_CURRENT, m.COLOR_HEX)
-        )
-        return f"lit {colour}" if colour else ("off" if reported else "unknown")
     said = spoken_readings(readings(device, 0))
     if len(device.capabilities) > 1:
         state = [p for p in said if not p.startswith("battery ")]  # a sensor's battery is not its state
@@ -187,8 +171,6 @@ def _sentence(device: Device) -> str:
         primary = "has not reported whether it is on"
     else:
         unknown = False
-        if device.kind in (Capability.DIMMER, Capability.COLOR) and summary[:1].isdigit():
-            summary = f"on at {summary}"
         primary = f"is {summary}"
     if device.has(Capability.LOCK) and door_open(device) is not None:
         others = [p for p in others if p not in _OPENINGS]  # the lock said its door already
@@ -257,15 +239,6 @@ def _truthy(value: ZValue) -> bool | None:
     if value.value is None:
         return None
     return value.value is True or (is_number(value.value) and value.value > 0)
-
-
-def current_color(device: Device) -> str | None:
-    """The colour a bulb reports: "warm white", "red", "#ff5000"; None if it has not said."""
-    current = device.values.get(m.COLOR_CURRENT)
-    hex_value = device.values.get(m.COLOR_HEX)
-    return color_name(
-        current.value if current is not None else None, hex_value.value if hex_value is not None else None
-    )
 
 
 def lock_state(device: Device) -> str | None:
@@ -396,11 +369,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
     if role in _MOVES:
         start, stop = _MOVES[role]
         return start if new is True else stop
-    if role in (m.COLOR_CURRENT, m.COLOR_HEX, m.COLOR_TARGET):
-        colour = color_name(new if isinstance(new, dict) else None, new if isinstance(new, str) else None)
-        if role == m.COLOR_TARGET:
-            return f"was told to change colour to {colour}" if colour else "was told to change colour"
-        return f"reported its colour as {colour}" if colour else "reported no colour (all channels off)"
     if role in (m.COVER_CURRENT, m.COVER_TARGET):
         if value.property in ("currentState", "targetState") or not is_number(new):
             return f"is {_words(value.state_text(new) or f'state {new}')}"
@@ -444,8 +412,6 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
 
 # Start/stop-level-change values: what writing true (start) or false (stop) to them means.
 _MOVES = {
-    m.LEVEL_UP: ("started brightening", "stopped brightening"),
-    m.LEVEL_DOWN: ("started dimming", "stopped dimming"),
     m.COVER_UP: ("started opening", "stopped opening"),
     m.COVER_DOWN: ("started closing", "stopped closing"),
 }
@@ -458,11 +424,6 @@ _ROLE_NOUNS = {
     m.LOCK_BOLT: "bolt state",
     m.LOCK_LATCH: "latch state",
     m.BATTERY_LEVEL: "battery level",
-    m.COLOR_TARGET: "target colour",
-    m.COLOR_CURRENT: "colour",
-    m.COLOR_HEX: "colour",
-    m.LEVEL_UP: "movement",
-    m.LEVEL_DOWN: "movement",
     m.COVER_UP: "movement",
     m.COVER_DOWN: "movement",
     m.TILT_TARGET: "target tilt",
@@ -494,8 +455,5 @@ def after_change_note(device: Device, action: str, *, confirmed: bool) -> str:
     behind a lock (whatever became of the command), a colour confirmed on a bulb that is off."""
     if action in ("lock", "unlock") and door_open(device):
         return "The door is open, so the lock cannot secure it." if action == "lock" else "The door is open."
-    if action == "set_color" and confirmed and device.has(Capability.DIMMER):
-        level = level_percent(device.values.get(m.LEVEL_CURRENT))
-        if level == 0:
-            return f"{device.name} is off, so the new colour shows when it is turned on."
-    return ""
+    said = first_answer(lambda kind: kind.after_change_note(device, action, confirmed))
+    return said or ""

@@ -25,7 +25,7 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
-from zwave_mcp.devices.kinds import fan, switch, thermostat
+from zwave_mcp.devices.kinds import fan, light, switch, thermostat
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.presets import SirenData
@@ -37,7 +37,6 @@ from zwave_mcp.zwave.classes import (
     BatteryProps,
     BinarySensorProps,
     CentralSceneProps,
-    ColorProps,
     DoorLockProps,
     FibaroProps,
     LockProps,
@@ -52,7 +51,6 @@ from zwave_mcp.zwave.classes import (
 # ---- value shapes used by several rows --------------------------------------------------------------
 
 _LEVEL_TARGET = switch.MULTILEVEL_TARGET
-_LEVEL_COMPANIONS = switch.MULTILEVEL_COMPANIONS
 _COVER_COMPANIONS = (
     (m.COVER_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
     # Open/Close on covers, Up/Down or On/Off where the device calls itself another switch type.
@@ -369,13 +367,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         ),
     ),
     *thermostat.VALVE_SCHEMAS,
-    Schema(
-        name="dimmer: Multilevel Switch",
-        kind=C.DIMMER,
-        role=m.LEVEL_TARGET,
-        primary=_LEVEL_TARGET,
-        companions=_LEVEL_COMPANIONS,
-    ),
+    *light.SCHEMAS,
     Schema(
         name="housekeeping: the Binary Switch of a cover (its motor relay: the cover moves by its position)",
         kind=None,
@@ -385,23 +377,7 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
     *switch.SCHEMAS,
-    Schema(
-        name="color: Color Switch",
-        kind=C.COLOR,
-        role=m.COLOR_TARGET,
-        primary=match(CC.COLOR_SWITCH, ColorProps.TARGET, key=(None,), writeable=True),
-        companions=(
-            (m.COLOR_HEX, match(CC.COLOR_SWITCH, ColorProps.HEX)),
-            (m.COLOR_CURRENT, match(CC.COLOR_SWITCH, ColorProps.CURRENT)),
-        ),
-    ),
-    Schema(
-        name="color: Color Switch by hex colour only",
-        kind=C.COLOR,
-        role=m.COLOR_HEX,
-        primary=match(CC.COLOR_SWITCH, ColorProps.HEX, writeable=True),
-        companions=((m.COLOR_CURRENT, match(CC.COLOR_SWITCH, ColorProps.CURRENT)),),
-    ),
+    *light.COLOR_SCHEMAS,
 )
 
 # ---- generic rows: what the device reads -------------------------------------------------------------

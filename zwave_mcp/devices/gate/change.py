@@ -256,8 +256,6 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
         return frozenset({"set_position" if covering else "set_level"}), target
     if cc == CC.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)
-    if cc == CC.COLOR_SWITCH:
-        return frozenset({"set_color"}), target
     return frozenset({"set_value"}), target
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.gate.change import Change, Effect
 from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.kinds.thermostat import FAN_SAID
@@ -143,9 +142,6 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
         return "off" if percent == 0 else f"{percent} %"
     if cc == CC.BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
-    if cc == CC.COLOR_SWITCH:
-        named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
-        return f"the colour {named}" if named else "the new colour"
     text = value.state_text(raw)
     if text:
         return text
@@ -208,8 +204,9 @@ def _one(change: Change, d: DeviceOutcome) -> str:
     name, summary = d.device.name, change.summary
     reported = d.reported_text
     if d.outcome is Outcome.CONFIRMED:
-        if _writes(d, CC.COLOR_SWITCH):
-            return f"Done: {name} reported the new colour ({summary})."
+        written = [p.effect.value for p in d.effects if p.effect.value is not None]
+        if said := first_answer(lambda kind: kind.done_sentence(d.device, written, reported, summary)):
+            return said
         if reported.startswith(FAN_SAID):  # "Done: the fan of Hallway Thermostat is now on low"
             return f"Done: the fan of {name} is now {reported[len(FAN_SAID) :]}, as the device reported."
         if reported:

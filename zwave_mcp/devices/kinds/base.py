@@ -45,3 +45,8 @@ class KindSpec:
     # device's findings completed once all its endpoints are in (roles that name a value it already has)
     gather: Callable[[dict[int, Found]], None] = _none
     settle: Callable[[Found], None] = _none
+    # the gate's sentence of a confirmed change in the kind's own words (device, the values written, the
+    # report in words, the change's summary), and what the device's state adds to a change it was asked
+    # (device, action, whether it was confirmed): "… is off, so the new colour shows when it is turned on."
+    done_sentence: Callable[[Device, list[ZValue], str, str], str | None] = _none
+    after_change_note: Callable[[Device, str, bool], str | None] = _none

@@ -100,8 +100,8 @@ def is_on(device: Device) -> bool | None:
 
 def _summary(device: Device, spoken: bool) -> str | None:
     """ "on", "off, 0 W", "unknown": a plug's power beside its state in a list (a sentence says it apart)."""
-    if not device.has(Capability.SWITCH) or device.has(Capability.DIMMER) or device.kind == Capability.COLOR:
-        return None  # a light that also switches is said as a light (describe, until the light is a kind)
+    if not device.has(Capability.SWITCH):
+        return None
     on = is_on(device)
     text = "unknown" if on is None else ("on" if on else "off")
     power = next((r for r in readings(device, 0) if r.quantity == "power" and r.unit == "W"), None)
