@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from zwave_mcp.answers import and_list, plural
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.errors import still_loading
@@ -18,17 +18,17 @@ from zwave_mcp.devices.levels import is_number, level_percent, to_percent
 from zwave_mcp.devices.lock_words import lock_state_phrase
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import tone_name
-from zwave_mcp.devices.presses import press_of, press_values
+from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
-    OPENINGS,
     Reading,
     change_words,
     readings,
     sentence_phrases,
     spoken_readings,
 )
+from zwave_mcp.devices.readings import OPENING_STATES as _OPENINGS
 from zwave_mcp.devices.readings import enum_words as _words
 from zwave_mcp.devices.readings import number as _number
 from zwave_mcp.devices.readings import unit_text as _unit
@@ -37,8 +37,6 @@ from zwave_mcp.names import agreeing
 from zwave_mcp.zwave.classes import CC
 
 LOCK_SECURED = 255
-# What a door or window contact says (sensor_types): said as the state of the device it is.
-_OPENINGS = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
 LOCK_UNKNOWN = 254
 
 
@@ -133,23 +131,6 @@ def _sentence(device: Device) -> str:
         said = {r.value_id for r in _lock_alerts(device)}  # "locked and jammed": the state says them
         found = [r for r in found if r.value_id not in said]
     power, others = sentence_phrases(found)
-    if not any(device.has(c) for c in m.ACTUATORS):  # a sensor or a remote
-        if not power and not others:
-            buttons = len(press_values(device))
-            if buttons:  # a remote: its presses are events (recent and last events), not a state
-                return f"{name} has {plural(buttons, 'button')} and reports no readings."
-            return f"{name} has not reported anything yet."
-        opening = next((p for p in others if p in _OPENINGS), None)
-        if not power and opening:  # a door or window contact: "Back Door is closed"
-            rest = [p for p in others if p != opening]
-            tail = f"; it reports {and_list(rest)}" if rest else ""
-            return f"{name} is {opening.split()[1]}{tail}."
-        if power and power[0].startswith(("using", "producing")):
-            tail = f"; it reports {and_list(others)}" if others else ""
-            return f"{name} is {', '.join(power)}{tail}."
-        battery = [p for p in others if p.startswith("battery ")]
-        rest = [p for p in others if p not in battery]
-        return f"{name} reports {and_list(rest + power + battery)}."  # alarms, environment, power, battery
     summary = _state_summary(device, with_slats=True)
     if summary == NO_READINGS:  # no values at all yet (a node zwave-js-ui has not interviewed)
         return f"{name} has not reported anything yet."

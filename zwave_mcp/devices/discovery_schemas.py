@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices import sensor_types as st
 from zwave_mcp.devices.discovery import (
     IGNORE,
-    READING,
     ConfigIs,
     Product,
     Schema,
@@ -25,7 +23,7 @@ from zwave_mcp.devices.discovery import (
     match,
     product,
 )
-from zwave_mcp.devices.kinds import fan, light, switch, thermostat
+from zwave_mcp.devices.kinds import fan, light, sensor, switch, thermostat
 from zwave_mcp.devices.kinds.thermostat import ThermostatData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.presets import SirenData
@@ -33,15 +31,9 @@ from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import (
     CC,
     BarrierProps,
-    BasicProps,
-    BatteryProps,
-    BinarySensorProps,
-    CentralSceneProps,
     DoorLockProps,
     FibaroProps,
     LockProps,
-    MeterProps,
-    NotificationProps,
     SoundSwitchProps,
     SwitchProps,
     ThermostatProps,
@@ -163,54 +155,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         products=(_FGR222,),
     ),
     *switch.MODEL_SCHEMAS,
-    Schema(
-        name="meter: Aeotec DSB09 Home Energy Meter (gen 1): its Multilevel Sensor values are meter readings, "
-        "the stray humidity or rain rate its firmware publishes too (a meter, whatever its device class)",
-        kind=C.METER,
-        role=READING,
-        primary=match(CC.MULTILEVEL_SENSOR, type="number"),
-        products=(product(0x0086, {0x0002}, {0x0009}),),
-        multi=True,
-    ),
-    Schema(
-        name="alert: the Zooz ZSE44's heat alarm (overheat and underheat) is an alert beside its temperature "
-        "and humidity, not what it is for",
-        kind=C.NOTIFICATION,
-        role=READING,
-        primary=match(
-            CC.NOTIFICATION,
-            NotificationProps.HEAT_ALARM,
-            key=(NotificationProps.HEAT_SENSOR_STATUS,),
-            state_texts=("Overheat detected", "Overheat detected (location provided)"),
-        ),
-        purpose="heat",
-        products=(product(0x027A, {0x7000}, {0xE004}),),
-    ),
-    Schema(
-        name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
-        purpose="door",
-        products=(product(0x014A, {0x0001}, {0x0002}),),
-    ),
-    Schema(
-        name="binary sensor: Fibaro FGMS001 motion sensor (its motion is Binary Sensor 'Any')",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
-        purpose="motion",
-        products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
-    ),
-    Schema(
-        name="binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
-        purpose="window",
-        products=(product(0x0313, {0x0701}, {0x0002}),),
-        multi=True,
-    ),
+    *sensor.MODEL_SCHEMAS,
     Schema(
         name="siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
         kind=C.SIREN,
@@ -380,131 +325,6 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
     *light.COLOR_SCHEMAS,
 )
 
-# ---- generic rows: what the device reads -------------------------------------------------------------
-
-
-def _notification(row: st.SensorVariable) -> ValueMatch:
-    """A Notification variable, and one of its states when that tells its type."""
-    if row.state is None:
-        return match(CC.NOTIFICATION, row.notification, key=(row.variable,))
-    return match(
-        CC.NOTIFICATION,
-        row.notification,
-        key=(row.variable,),
-        state_texts=(row.state, f"{row.state} (location provided)"),
-    )
-
-
-READING_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="button: Central Scene presses",
-        kind=C.BUTTON,
-        role=READING,
-        primary=match(CC.CENTRAL_SCENE, CentralSceneProps.SCENE),
-        purpose="button",
-        multi=True,
-    ),
-    *(
-        Schema(
-            name=f"binary sensor: {purpose} (Binary Sensor)",
-            kind=C.BINARY_SENSOR,
-            role=READING,
-            primary=match(CC.BINARY_SENSOR, prop, type="boolean"),
-            purpose=purpose,
-            multi=True,
-        )
-        for prop, purpose in st.BINARY_SENSOR_TYPES.items()
-    ),
-    Schema(
-        name="binary sensor: other Binary Sensor types",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.BINARY_SENSOR, type="boolean"),
-        multi=True,
-    ),
-    # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
-    # answers (read as a Notification state: "smoke detected", "idle").
-    *(
-        Schema(
-            name=f"binary sensor: {row.word} (Notification {row.notification} / {row.variable})",
-            kind=C.BINARY_SENSOR,
-            role=READING,
-            primary=_notification(row),
-            shelf=C.NOTIFICATION,
-            purpose=row.word,
-            multi=True,
-        )
-        for row in st.NOTIFICATION_VARIABLES
-        if not row.alert
-    ),
-    # Alerts a device gives besides what it is for (a thermometer's freeze alert, any sensor's tamper
-    # switch): binary sensor types that do not make the device a binary sensor.
-    *(
-        Schema(
-            name=f"alert: {row.word} (Notification {row.notification} / {row.variable})",
-            kind=C.NOTIFICATION,
-            role=READING,
-            primary=_notification(row),
-            purpose=row.word,
-            multi=True,
-        )
-        for row in st.NOTIFICATION_VARIABLES
-        if row.alert
-    ),
-    Schema(
-        name="housekeeping: legacy alarm bytes and durations of Notification",
-        kind=None,
-        role=IGNORE,
-        primary=ValueMatch(
-            command_class=frozenset({CC.NOTIFICATION}),
-            property=frozenset({NotificationProps.ALARM_TYPE, NotificationProps.ALARM_LEVEL}),
-        ),
-        multi=True,
-    ),
-    Schema(
-        name="notification: other Notification states",
-        kind=C.NOTIFICATION,
-        role=READING,
-        primary=match(CC.NOTIFICATION, type="number"),
-        multi=True,
-    ),
-    Schema(
-        name="sensor: Multilevel Sensor",
-        kind=C.SENSOR,
-        role=READING,
-        primary=match(CC.MULTILEVEL_SENSOR, type="number"),
-        multi=True,
-    ),
-    Schema(
-        name="meter: Energy Production (a solar inverter's power and totals)",
-        kind=C.METER,
-        role=READING,
-        primary=match(CC.ENERGY_PRODUCTION, type="number"),
-        purpose="energy_production",
-        multi=True,
-    ),
-    Schema(
-        name="meter: Meter readings",
-        kind=C.METER,
-        role=READING,
-        primary=match(CC.METER, MeterProps.VALUE, type="number"),
-        multi=True,
-    ),
-    Schema(
-        name="battery: level",
-        kind=C.BATTERY,
-        role=m.BATTERY_LEVEL,
-        primary=match(CC.BATTERY, BatteryProps.LEVEL),
-    ),
-    Schema(
-        name="battery: other battery facts (low, charging, …)",
-        kind=C.BATTERY,
-        role=READING,
-        primary=match(CC.BATTERY),
-        multi=True,
-    ),
-)
-
 # ---- housekeeping and the last resort ----------------------------------------------------------------
 
 FALLBACK_SCHEMAS: tuple[Schema, ...] = (
@@ -542,16 +362,7 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
         after_kind=True,
         multi=True,
     ),
-    Schema(
-        name="sensor: a Basic current value with no target, on a node that offers nothing else (a reading, "
-        "as Home Assistant's Basic sensor)",
-        kind=C.SENSOR,
-        role=READING,
-        primary=match(CC.BASIC, BasicProps.CURRENT, type="number"),
-        absent=(match(CC.BASIC, BasicProps.TARGET),),
-        purpose="level",
-        alone=True,
-    ),
+    *sensor.BASIC_SCHEMAS,
     *switch.BASIC_SCHEMAS,
     Schema(
         name="housekeeping: Basic, a mirror of what the device's own command classes say",
@@ -562,7 +373,7 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
     ),
 )
 
-SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + READING_SCHEMAS + FALLBACK_SCHEMAS
+SCHEMAS: tuple[Schema, ...] = MODEL_SCHEMAS + ACTUATOR_SCHEMAS + sensor.SCHEMAS + FALLBACK_SCHEMAS
 # The rows compiled once, for `discover`.
 TABLE = Table(SCHEMAS)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from zwave_mcp.devices.kinds import fan, light, switch, thermostat
+from zwave_mcp.devices.kinds import fan, light, sensor, switch, thermostat
 from zwave_mcp.devices.kinds.base import KindSpec
 
-KINDS: tuple[KindSpec, ...] = (thermostat.KIND, fan.KIND, light.KIND, switch.KIND)
+KINDS: tuple[KindSpec, ...] = (thermostat.KIND, fan.KIND, light.KIND, switch.KIND, sensor.KIND)
 
 T = TypeVar("T")
 
