@@ -165,14 +165,10 @@ _WORD_ORDER = (
     "set_speed",
     "on",
     "off",
-    "set_temperature",
-    "set_mode",
-    "set_color",
     "set_position",
     "set_level",
     "set_tilt",
     "set_volume",
-    "set_fan_mode",
     "stop",
 )
 

@@ -14,7 +14,6 @@ from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.gate.change import Change, Effect
 from zwave_mcp.devices.kinds import first_answer
-from zwave_mcp.devices.kinds.thermostat import FAN_SAID
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presets import tone_name, tone_sounds
@@ -207,8 +206,6 @@ def _one(change: Change, d: DeviceOutcome) -> str:
         written = [p.effect.value for p in d.effects if p.effect.value is not None]
         if said := first_answer(lambda kind: kind.done_sentence(d.device, written, reported, summary)):
             return said
-        if reported.startswith(FAN_SAID):  # "Done: the fan of Hallway Thermostat is now on low"
-            return f"Done: the fan of {name} is now {reported[len(FAN_SAID) :]}, as the device reported."
         if reported:
             return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
         return f"Done: {name} confirmed it ({summary})."

@@ -50,3 +50,8 @@ class KindSpec:
     # (device, action, whether it was confirmed): "… is off, so the new colour shows when it is turned on."
     done_sentence: Callable[[Device, list[ZValue], str, str], str | None] = _none
     after_change_note: Callable[[Device, str, bool], str | None] = _none
+    # a group: the kind's actions a group takes, each with (its past tense, what was asked, what a device
+    # that cannot do it cannot do): "set_color": ("Set", "set", "change colour")
+    group_words: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    # build: the node's main part takes what its other parts measure for it (device, the other parts)
+    adopt: Callable[[Found, list[Found]], None] = _none

@@ -328,4 +328,5 @@ KIND = KindSpec(
     spoken_value=_spoken_value,
     done_sentence=_done_sentence,
     after_change_note=_after_change_note,
+    group_words={"set_color": ("Set", "set", "change colour")},
 )

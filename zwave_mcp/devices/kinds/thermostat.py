@@ -166,6 +166,19 @@ def _gather(detected: dict[int, Found]) -> None:
         detected[ep] = Found()
 
 
+def _adopt(owner: Found, parts: list[Found]) -> None:
+    """The meters of the parts a thermostat switches are the thermostat's: they measure the heating it
+    drives (each value stays on one device, so a room's energy is not counted twice)."""
+    if Capability.THERMOSTAT not in owner.capabilities:
+        return
+    for found in parts:
+        for value in found.readings.pop(Capability.METER, []):
+            owner.capabilities.add(Capability.METER)
+            owner.readings.setdefault(Capability.METER, []).append(value)
+            owner.purposes.setdefault(value.value_id, found.purposes.pop(value.value_id, "meter"))
+        found.capabilities.discard(Capability.METER)
+
+
 def _settle(found: Found) -> None:
     """A setpoint published without its type ("setpoint.0", no property key) under the type its metadata
     says (`ccSpecific.setpointType`), when it says one the thermostat does not have already; and the
@@ -257,7 +270,7 @@ _NOUNS = {
     m.THERMOSTAT_FAN_OFF: "fan off setting",
     m.THERMOSTAT_VALVE: "valve opening",
 }
-FAN_SAID = "the fan "  # how a fan mode is said: "the fan on low"
+_FAN_SAID = "the fan "  # how a fan mode is said: "the fan on low"
 
 
 def _named(value: ZValue, raw: Any, names: dict[int, str]) -> str | None:
@@ -485,9 +498,15 @@ def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> 
         name = setpoint_name(value)
         return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
     if role == m.THERMOSTAT_FAN_MODE:
-        return f"{FAN_SAID}on {(value.state_text(raw) or str(raw)).lower()}"
+        return f"{_FAN_SAID}on {(value.state_text(raw) or str(raw)).lower()}"
     if value.command_class == CC.THERMOSTAT_MODE:
         return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
+    return None
+
+
+def _done_sentence(device: Device, written: list[ZValue], reported: str, summary: str) -> str | None:
+    if reported.startswith(_FAN_SAID):  # "Done: the fan of Hallway Thermostat is now on low"
+        return f"Done: the fan of {device.name} is now {reported[len(_FAN_SAID) :]}, as the device reported."
     return None
 
 
@@ -603,4 +622,10 @@ KIND = KindSpec(
     spoken_value=_spoken_value,
     gather=_gather,
     settle=_settle,
+    done_sentence=_done_sentence,
+    group_words={
+        "set_temperature": ("Set", "set", "take a temperature"),
+        "set_mode": ("Set", "set", "take a mode"),
+    },
+    adopt=_adopt,
 )
