@@ -109,7 +109,7 @@ class Speed:
 
 def fan_speeds(device: Device) -> list[Speed]:
     """The fan's speeds, slowest first."""
-    ranges = (device.template(FanData) or FanData()).speeds or _DEFAULT_SPEEDS
+    ranges = _model_speeds(device) or _DEFAULT_SPEEDS
     names = _SPEED_NAMES.get(len(ranges)) or tuple(f"speed {i}" for i in range(1, len(ranges) + 1))
     return [Speed(name, int(low), int(high)) for name, (low, high) in zip(names, ranges, strict=True)]
 
@@ -130,14 +130,15 @@ def _speed_named(device: Device, said: str) -> Speed | None:
     return None
 
 
+def _model_speeds(device: Device) -> tuple[tuple[int, int], ...]:
+    return (device.template(FanData) or FanData()).speeds
+
+
 def _model_speed_at(device: Device, level: Any) -> Speed | None:
     """The speed a reported level is in, for a fan whose model says its speeds; None for any other fan,
     for off, or a level outside every speed."""
     if (
-        not (device.template(FanData) or FanData()).speeds
-        or not is_number(level)
-        or level <= 0
-        or level == 255
+        not _model_speeds(device) or not is_number(level) or level <= 0 or level == 255
     ):  # 255: on, at its last level
         return None
     return next((s for s in fan_speeds(device) if s.low <= level <= s.high), None)

@@ -80,22 +80,10 @@ class Color:
 
 
 NAMED: dict[str, str] = {
-    "red": "ff0000",
-    "green": "00ff00",
-    "blue": "0000ff",
-    "yellow": "ffff00",
-    "orange": "ff8000",
-    "amber": "ffbf00",
-    "gold": "ffd700",
-    "purple": "800080",
-    "violet": "ee82ee",
-    "indigo": "4b0082",
-    "pink": "ff69b4",
-    "magenta": "ff00ff",
-    "cyan": "00ffff",
-    "turquoise": "40e0d0",
-    "teal": "008080",
-}
+    "red": "ff0000", "green": "00ff00", "blue": "0000ff", "yellow": "ffff00", "orange": "ff8000",
+    "amber": "ffbf00", "gold": "ffd700", "purple": "800080", "violet": "ee82ee", "indigo": "4b0082",
+    "pink": "ff69b4", "magenta": "ff00ff", "cyan": "00ffff", "turquoise": "40e0d0", "teal": "008080",
+}  # fmt: skip
 # White names → the white channels to use, and RGB for bulbs without one.
 WHITES: dict[str, tuple[tuple[str, ...], str]] = {
     "white": (("coldWhite", "warmWhite"), "ffffff"),
@@ -191,11 +179,8 @@ _MOVES = {
 
 def _current_color(device: Device) -> str | None:
     """The colour a bulb reports: "warm white", "red", "#ff5000"; None if it has not said."""
-    current = device.values.get(m.COLOR_CURRENT)
-    hex_value = device.values.get(m.COLOR_HEX)
-    return color_name(
-        current.value if current is not None else None, hex_value.value if hex_value is not None else None
-    )
+    current, hex_value = device.values.get(m.COLOR_CURRENT), device.values.get(m.COLOR_HEX)
+    return color_name(current and current.value, hex_value and hex_value.value)
 
 
 def _summary(device: Device, spoken: bool) -> str | None:

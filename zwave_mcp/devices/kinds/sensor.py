@@ -8,6 +8,8 @@ How a reading is said is `readings`: every kind's sentence says its readings so.
 
 from __future__ import annotations
 
+from typing import Any
+
 from zwave_mcp.answers import and_list, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
@@ -29,57 +31,11 @@ from zwave_mcp.zwave.classes import (
 
 # ---- discovery --------------------------------------------------------------------------------------
 
-# Models whose readings are not what their command classes say, among the model rows.
-MODEL_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="meter: Aeotec DSB09 Home Energy Meter (gen 1): its Multilevel Sensor values are meter readings, "
-        "the stray humidity or rain rate its firmware publishes too (a meter, whatever its device class)",
-        kind=C.METER,
-        role=READING,
-        primary=match(CC.MULTILEVEL_SENSOR, type="number"),
-        products=(product(0x0086, {0x0002}, {0x0009}),),
-        multi=True,
-    ),
-    Schema(
-        name="alert: the Zooz ZSE44's heat alarm (overheat and underheat) is an alert beside its temperature "
-        "and humidity, not what it is for",
-        kind=C.NOTIFICATION,
-        role=READING,
-        primary=match(
-            CC.NOTIFICATION,
-            NotificationProps.HEAT_ALARM,
-            key=(NotificationProps.HEAT_SENSOR_STATUS,),
-            state_texts=("Overheat detected", "Overheat detected (location provided)"),
-        ),
-        purpose="heat",
-        products=(product(0x027A, {0x7000}, {0xE004}),),
-    ),
-    Schema(
-        name="binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
-        purpose="door",
-        products=(product(0x014A, {0x0001}, {0x0002}),),
-    ),
-    Schema(
-        name="binary sensor: Fibaro FGMS001 motion sensor (its motion is Binary Sensor 'Any')",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean"),
-        purpose="motion",
-        products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
-    ),
-    Schema(
-        name="binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
-        purpose="window",
-        products=(product(0x0313, {0x0701}, {0x0002}),),
-        multi=True,
-    ),
-)
+
+def _reads(name: str, kind: C, primary: ValueMatch, *, multi: bool = True, **row: Any) -> Schema:
+    """A row of readings: each value it claims is a reading of `kind` (every one that fits, unless `multi`
+    is False)."""
+    return Schema(name=name, kind=kind, role=READING, primary=primary, multi=multi, **row)
 
 
 def _notification(row: st.SensorVariable) -> ValueMatch:
@@ -94,45 +50,85 @@ def _notification(row: st.SensorVariable) -> ValueMatch:
     )
 
 
+_ANY = match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean")
+
+# Models whose readings are not what their command classes say, among the model rows.
+MODEL_SCHEMAS: tuple[Schema, ...] = (
+    _reads(
+        "meter: Aeotec DSB09 Home Energy Meter (gen 1): its Multilevel Sensor values are meter readings, "
+        "the stray humidity or rain rate its firmware publishes too (a meter, whatever its device class)",
+        C.METER,
+        match(CC.MULTILEVEL_SENSOR, type="number"),
+        products=(product(0x0086, {0x0002}, {0x0009}),),
+    ),
+    _reads(
+        "alert: the Zooz ZSE44's heat alarm (overheat and underheat) is an alert beside its temperature "
+        "and humidity, not what it is for",
+        C.NOTIFICATION,
+        match(
+            CC.NOTIFICATION,
+            NotificationProps.HEAT_ALARM,
+            key=(NotificationProps.HEAT_SENSOR_STATUS,),
+            state_texts=("Overheat detected", "Overheat detected (location provided)"),
+        ),
+        multi=False,
+        purpose="heat",
+        products=(product(0x027A, {0x7000}, {0xE004}),),
+    ),
+    _reads(
+        "binary sensor: Ecolink DWZWAVE2 door/window sensor (its door state is Binary Sensor 'Any')",
+        C.BINARY_SENSOR,
+        _ANY,
+        multi=False,
+        purpose="door",
+        products=(product(0x014A, {0x0001}, {0x0002}),),
+    ),
+    _reads(
+        "binary sensor: Fibaro FGMS001 motion sensor (its motion is Binary Sensor 'Any')",
+        C.BINARY_SENSOR,
+        _ANY,
+        multi=False,
+        purpose="motion",
+        products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
+    ),
+    _reads(
+        "binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
+        C.BINARY_SENSOR,
+        match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
+        purpose="window",
+        products=(product(0x0313, {0x0701}, {0x0002}),),
+    ),
+)
+
 # What the device reads: the generic rows, after what devices do.
 SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="button: Central Scene presses",
-        kind=C.BUTTON,
-        role=READING,
-        primary=match(CC.CENTRAL_SCENE, CentralSceneProps.SCENE),
+    _reads(
+        "button: Central Scene presses",
+        C.BUTTON,
+        match(CC.CENTRAL_SCENE, CentralSceneProps.SCENE),
         purpose="button",
-        multi=True,
     ),
     *(
-        Schema(
-            name=f"binary sensor: {purpose} (Binary Sensor)",
-            kind=C.BINARY_SENSOR,
-            role=READING,
-            primary=match(CC.BINARY_SENSOR, prop, type="boolean"),
+        _reads(
+            f"binary sensor: {purpose} (Binary Sensor)",
+            C.BINARY_SENSOR,
+            match(CC.BINARY_SENSOR, prop, type="boolean"),
             purpose=purpose,
-            multi=True,
         )
         for prop, purpose in st.BINARY_SENSOR_TYPES.items()
     ),
-    Schema(
-        name="binary sensor: other Binary Sensor types",
-        kind=C.BINARY_SENSOR,
-        role=READING,
-        primary=match(CC.BINARY_SENSOR, type="boolean"),
-        multi=True,
+    _reads(
+        "binary sensor: other Binary Sensor types", C.BINARY_SENSOR, match(CC.BINARY_SENSOR, type="boolean")
     ),
     # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
     # answers (read as a Notification state: "smoke detected", "idle").
     *(
-        Schema(
-            name=f"binary sensor: {row.word} (Notification {row.notification} / {row.variable})",
-            kind=C.BINARY_SENSOR,
-            role=READING,
-            primary=_notification(row),
+        _reads(
+            f"binary sensor: {row.word} (Notification {row.notification} / {row.variable})",
+            C.BINARY_SENSOR,
+            _notification(row),
             shelf=C.NOTIFICATION,
             purpose=row.word,
-            multi=True,
         )
         for row in st.NOTIFICATION_VARIABLES
         if not row.alert
@@ -140,13 +136,11 @@ SCHEMAS: tuple[Schema, ...] = (
     # Alerts a device gives besides what it is for (a thermometer's freeze alert, any sensor's tamper
     # switch): binary sensor types that do not make the device a binary sensor.
     *(
-        Schema(
-            name=f"alert: {row.word} (Notification {row.notification} / {row.variable})",
-            kind=C.NOTIFICATION,
-            role=READING,
-            primary=_notification(row),
+        _reads(
+            f"alert: {row.word} (Notification {row.notification} / {row.variable})",
+            C.NOTIFICATION,
+            _notification(row),
             purpose=row.word,
-            multi=True,
         )
         for row in st.NOTIFICATION_VARIABLES
         if row.alert
@@ -161,58 +155,32 @@ SCHEMAS: tuple[Schema, ...] = (
         ),
         multi=True,
     ),
-    Schema(
-        name="notification: other Notification states",
-        kind=C.NOTIFICATION,
-        role=READING,
-        primary=match(CC.NOTIFICATION, type="number"),
-        multi=True,
-    ),
-    Schema(
-        name="sensor: Multilevel Sensor",
-        kind=C.SENSOR,
-        role=READING,
-        primary=match(CC.MULTILEVEL_SENSOR, type="number"),
-        multi=True,
-    ),
-    Schema(
-        name="meter: Energy Production (a solar inverter's power and totals)",
-        kind=C.METER,
-        role=READING,
-        primary=match(CC.ENERGY_PRODUCTION, type="number"),
+    _reads("notification: other Notification states", C.NOTIFICATION, match(CC.NOTIFICATION, type="number")),
+    _reads("sensor: Multilevel Sensor", C.SENSOR, match(CC.MULTILEVEL_SENSOR, type="number")),
+    _reads(
+        "meter: Energy Production (a solar inverter's power and totals)",
+        C.METER,
+        match(CC.ENERGY_PRODUCTION, type="number"),
         purpose="energy_production",
-        multi=True,
     ),
-    Schema(
-        name="meter: Meter readings",
-        kind=C.METER,
-        role=READING,
-        primary=match(CC.METER, MeterProps.VALUE, type="number"),
-        multi=True,
-    ),
+    _reads("meter: Meter readings", C.METER, match(CC.METER, MeterProps.VALUE, type="number")),
     Schema(
         name="battery: level",
         kind=C.BATTERY,
         role=m.BATTERY_LEVEL,
         primary=match(CC.BATTERY, BatteryProps.LEVEL),
     ),
-    Schema(
-        name="battery: other battery facts (low, charging, …)",
-        kind=C.BATTERY,
-        role=READING,
-        primary=match(CC.BATTERY),
-        multi=True,
-    ),
+    _reads("battery: other battery facts (low, charging, …)", C.BATTERY, match(CC.BATTERY)),
 )
 
 # A Basic value that is a reading, among the fallback rows.
 BASIC_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="sensor: a Basic current value with no target, on a node that offers nothing else (a reading, "
+    _reads(
+        "sensor: a Basic current value with no target, on a node that offers nothing else (a reading, "
         "as Home Assistant's Basic sensor)",
-        kind=C.SENSOR,
-        role=READING,
-        primary=match(CC.BASIC, BasicProps.CURRENT, type="number"),
+        C.SENSOR,
+        match(CC.BASIC, BasicProps.CURRENT, type="number"),
+        multi=False,
         absent=(match(CC.BASIC, BasicProps.TARGET),),
         purpose="level",
         alone=True,
@@ -224,9 +192,8 @@ def _sentence(device: Device, found: list[Reading]) -> str | None:
     """ "Back Door is closed.", "Hall Sensor reports motion detected, air temperature 21 °C and battery
     90 %.", "Kitchen Plug Meter is using 12 W.", "WallMote has 4 buttons and reports no readings."; None for
     a device that acts (or one zwave-mcp does not understand)."""
-    if device.fault is not None or (device.kind is None and device.unclaimed):
-        return None
-    if any(device.has(c) for c in m.ACTUATORS):
+    acts = any(device.has(c) for c in m.ACTUATORS)
+    if acts or device.fault is not None or (device.kind is None and device.unclaimed):
         return None
     name = device.name
     power, others = sentence_phrases(found)

@@ -13,7 +13,7 @@ from typing import Any
 
 from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import IGNORE, Found, Schema, match
+from zwave_mcp.devices.discovery import IGNORE, Found, Schema, ValueMatch, match
 from zwave_mcp.devices.errors import InvalidValue, StateUnknown
 from zwave_mcp.devices.kinds.base import KindSpec, Words
 from zwave_mcp.devices.levels import as_int, is_number, level_percent, to_percent
@@ -22,11 +22,10 @@ from zwave_mcp.devices.readings import Reading, enum_words, number, sentence_phr
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.writes import (
     ControlPlan,
-    Expectation,
-    Write,
     check_range,
     first,
     fmt,
+    one_write,
     parse_number,
     state_chosen,
     state_named,
@@ -54,7 +53,22 @@ class ThermostatData:
 
 _AIR_TEMPERATURE = match(CC.MULTILEVEL_SENSOR, MultilevelSensorProps.AIR_TEMPERATURE)
 
+
 # ---- discovery --------------------------------------------------------------------------------------
+
+
+def _reported(name: str, role: str, primary: ValueMatch, **row: Any) -> Schema:
+    """A row of what a thermostat reports, on whichever endpoint of its node reports it."""
+    return Schema(
+        name=name,
+        kind=Capability.THERMOSTAT,
+        role=role,
+        primary=primary,
+        needs_kind=Capability.THERMOSTAT,
+        kind_on_node=True,
+        **row,
+    )
+
 
 # The generic rows, in the table after the locks.
 SCHEMAS: tuple[Schema, ...] = (
@@ -82,21 +96,15 @@ SCHEMAS: tuple[Schema, ...] = (
             CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
         ),
     ),
-    Schema(
-        name="thermostat: a mode it reports but cannot be set",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_MODE,
-        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
+    _reported(
+        "thermostat: a mode it reports but cannot be set",
+        m.THERMOSTAT_MODE,
+        match(CC.THERMOSTAT_MODE, ThermostatProps.MODE),
     ),
-    Schema(
-        name="thermostat: operating state (on whichever endpoint reports it)",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_OPERATING,
-        primary=match(CC.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
+    _reported(
+        "thermostat: operating state (on whichever endpoint reports it)",
+        m.THERMOSTAT_OPERATING,
+        match(CC.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
     ),
     Schema(
         name="thermostat: fan mode",
@@ -105,26 +113,18 @@ SCHEMAS: tuple[Schema, ...] = (
         primary=match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
         companions=((m.THERMOSTAT_FAN_OFF, match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.FAN_OFF)),),
     ),
-    Schema(
-        name="thermostat: fan state",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_FAN_STATE,
-        primary=match(CC.THERMOSTAT_FAN_STATE, ThermostatProps.STATE),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
+    _reported(
+        "thermostat: fan state", m.THERMOSTAT_FAN_STATE, match(CC.THERMOSTAT_FAN_STATE, ThermostatProps.STATE)
     ),
 )
 
 # Its valve, in the table after the sirens (before the dimmers, which would take a Multilevel Switch).
 VALVE_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_VALVE,
-        primary=match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
+    _reported(
+        "thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
+        m.THERMOSTAT_VALVE,
+        match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
         generic=frozenset({zc.GENERIC_THERMOSTAT}),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
     ),
     Schema(
         name="housekeeping: the rest of a thermostat's valve (set through its setpoint, not by hand)",
@@ -540,15 +540,9 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
         wanted = round(setpoint.value + wanted, 2)
     check_range(wanted, setpoint, f"{device.name} {name} setpoint", unit)
     target = int(wanted) if float(wanted).is_integer() else wanted
-    return ControlPlan(
-        device,
-        action,
-        target,
-        [Write(setpoint, target)],
-        [Expectation(setpoint, target)],
-        f"set {device.name} {name} to {fmt(target)}{unit_text(unit)}",
-        details={"setpoint_type": setpoint.property_key, "previous": setpoint.value},
-    )
+    summary = f"set {device.name} {name} to {fmt(target)}{unit_text(unit)}"
+    details = {"setpoint_type": setpoint.property_key, "previous": setpoint.value}
+    return one_write(device, action, target, setpoint, target, summary, details=details)
 
 
 def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
