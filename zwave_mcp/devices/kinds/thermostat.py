@@ -31,7 +31,7 @@ from zwave_mcp.devices.writes import (
     state_named,
     state_write,
 )
-from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import CC, MultilevelSensorProps, SwitchProps, ThermostatProps
 
@@ -576,32 +576,31 @@ def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
 
 def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = first(args, "mode", "value")
-    mode_value = device.values[m.THERMOSTAT_MODE]
-    choices = ", ".join(s.text for s in mode_value.states)
-    chosen = state_chosen(mode_value, raw, partial=False)
-    if chosen is None:
-        if raw is None or raw == "":
-            raise InvalidValue(f"Say which mode to set {device.name} to: {choices}.")
-        fan = device.values.get(m.THERMOSTAT_FAN_MODE)
-        if fan is not None and isinstance(raw, str) and state_named(fan, raw) is not None:
-            raise InvalidValue(
-                f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}. "
-                f"'{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode."
-            )
-        raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
-    return state_write(device, action, mode_value, chosen, f"set {device.name} to {chosen.text.lower()} mode")
+    mode = device.values[m.THERMOSTAT_MODE]
+    fan = device.values.get(m.THERMOSTAT_FAN_MODE)
+    its_fan = fan is not None and isinstance(raw, str) and state_named(fan, raw) is not None
+    hint = f" '{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode." if its_fan else ""
+    chosen = _chosen(device, mode, raw, "mode", partial=False, hint=hint)
+    return state_write(device, action, mode, chosen, f"set {device.name} to {chosen.text.lower()} mode")
 
 
 def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "mode", "value", "level")
     fan = device.values[m.THERMOSTAT_FAN_MODE]
-    choices = ", ".join(s.text for s in fan.states)
-    chosen = state_chosen(fan, raw)
-    if chosen is None:
-        if raw is None or raw == "":
-            raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
-        raise InvalidValue(f"{device.name} has no fan mode '{echo(str(raw))}'; it has: {choices}.")
+    chosen = _chosen(device, fan, first(args, "mode", "value", "level"), "fan mode")
     return state_write(device, action, fan, chosen, f"set the fan of {device.name} to {chosen.text.lower()}")
+
+
+def _chosen(
+    device: Device, value: ZValue, raw: Any, what: str, *, partial: bool = True, hint: str = ""
+) -> ValueState:
+    """The state of `value` a person chose (a mode), else the error that names the ones it has."""
+    chosen = state_chosen(value, raw, partial=partial)
+    if chosen is not None:
+        return chosen
+    choices = ", ".join(s.text for s in value.states)
+    if raw is None or raw == "":
+        raise InvalidValue(f"Say which {what} to set {device.name} to: {choices}.")
+    raise InvalidValue(f"{device.name} has no {what} '{echo(str(raw))}'; it has: {choices}.{hint}")
 
 
 KIND = KindSpec(
