@@ -89,7 +89,7 @@ class GroupPlan:
         summary = self.plans[0].summary
         name = self.plans[0].device.name
         rest = summary.split(name, 1)[1] if name in summary else ""
-        return rest if rest.startswith((" to ", " heating to ", " cooling to ")) else ""
+        return rest if rest.startswith((" to ", *(t for kind in KINDS for t in kind.group_targets))) else ""
 
     @property
     def summary(self) -> str:

@@ -53,5 +53,7 @@ class KindSpec:
     # a group: the kind's actions a group takes, each with (its past tense, what was asked, what a device
     # that cannot do it cannot do): "set_color": ("Set", "set", "change colour")
     group_words: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    # and how its plans' summaries lead to a target after the device's name, besides " to " (" heating to ")
+    group_targets: tuple[str, ...] = ()
     # build: the node's main part takes what its other parts measure for it (device, the other parts)
     adopt: Callable[[Found, list[Found]], None] = _none

@@ -195,9 +195,7 @@ def _summary(device: Device, spoken: bool) -> str | None:
     elif device.kind == Capability.COLOR:
         # A colour light with no brightness of its own (a multisensor's LED): its colour is its state.
         colour = _current_color(device)
-        reported = any(
-            v.get(r) is not None and v[r].value is not None for r in (m.COLOR_CURRENT, m.COLOR_HEX)
-        )
+        reported = any(getattr(v.get(r), "value", None) is not None for r in (m.COLOR_CURRENT, m.COLOR_HEX))
         text = f"lit {colour}" if colour else ("off" if reported else "unknown")
     else:
         return None

@@ -616,6 +616,7 @@ KIND = KindSpec(
     gather=_gather,
     settle=_settle,
     done_sentence=_done_sentence,
+    group_targets=(" heating to ", " cooling to "),
     group_words={
         "set_temperature": ("Set", "set", "take a temperature"),
         "set_mode": ("Set", "set", "take a mode"),
