@@ -426,8 +426,6 @@ def _noun(role: str | None, value: ZValue) -> str:
         return noun
     if (quantity := quantity_of(value)) is not None:
         return quantity.label
-    if value.command_class == CC.BINARY_SENSOR and isinstance(value.property, str):
-        return f"{value.property.lower()} state"
     return _words(value.label)
 
 

@@ -19,6 +19,7 @@ from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presses import press_values
 from zwave_mcp.devices.readings import OPENING_STATES, Reading, sentence_phrases
+from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.zwave.classes import (
     CC,
     BasicProps,
@@ -215,4 +216,10 @@ def _sentence(device: Device, found: list[Reading]) -> str | None:
     return f"{name} reports {and_list(rest + power + battery)}."  # alarms, environment, power, battery
 
 
-KIND = KindSpec(name="sensor", sentence=_sentence)
+def _noun(role: str | None, value: ZValue) -> str | None:
+    """A binary sensor's value: "motion state", "door state"."""
+    binary = value.command_class == CC.BINARY_SENSOR and isinstance(value.property, str)
+    return f"{str(value.property).lower()} state" if binary else None
+
+
+KIND = KindSpec(name="sensor", sentence=_sentence, noun=_noun)
