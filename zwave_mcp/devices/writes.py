@@ -126,6 +126,13 @@ def level_plan(
     )
 
 
+def stop_plan(device: Device, action: str, up: str, down: str) -> ControlPlan:
+    """Stop a level change: false written to its start/stop value (roles `up`, `down`); the device reports
+    no "stopped", so nothing is waited for."""
+    value = device.values.get(up) or device.values[down]
+    return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
+
+
 def on_level(target: ZValue) -> int:
     top = int(target.max) if target.max is not None else 99
     return 255 if target.command_class == CC.BASIC and top >= 255 else top

@@ -240,7 +240,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     return None
 
 
-def _after_change(device: Device, action: str, confirmed: bool) -> str | None:
+def _after_change_note(device: Device, action: str, confirmed: bool) -> str | None:
     """The door stands open behind the lock, whatever became of the command."""
     if action in ("lock", "unlock") and door_open(device):
         return "The door is open, so the lock cannot secure it." if action == "lock" else "The door is open."
@@ -300,7 +300,7 @@ KIND = KindSpec(
     spoken_value=_spoken_value,
     settle=_settle,
     no_control=_no_control,
-    after_change=_after_change,
+    after_change_note=_after_change_note,
 )
 
 # Its operation events in words (the history and the events tool say them): user id → name.
