@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from zwave_mcp.devices.errors import InvalidValue, StateUnknown
-from zwave_mcp.devices.levels import is_number, to_level, to_percent
+from zwave_mcp.devices.levels import is_number, nonzero, to_level, to_percent
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.readings import unit_text
 from zwave_mcp.devices.resolve import echo
@@ -51,7 +51,7 @@ class Expectation:
 
     def is_met(self, reported: Any) -> bool:
         if self.match == "nonzero":
-            return reported is True or (is_number(reported) and reported > 0)
+            return nonzero(reported)
         if self.match == "contains":
             return isinstance(reported, dict) and all(
                 same(reported.get(k), v) for k, v in dict(self.expected).items()

@@ -15,7 +15,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import IGNORE, Schema, match, product
 from zwave_mcp.devices.errors import StateUnknown
 from zwave_mcp.devices.kinds.base import KindSpec
-from zwave_mcp.devices.levels import is_number, to_percent
+from zwave_mcp.devices.levels import is_number, nonzero, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import number, readings
 from zwave_mcp.devices.writes import ControlPlan, Expectation, Match, Write, off_level, on_level
@@ -95,7 +95,7 @@ def is_on(device: Device) -> bool | None:
     current = device.values.get(m.LEVEL_CURRENT) or device.values.get(m.SWITCH_CURRENT)
     if current is None or not (isinstance(current.value, bool) or is_number(current.value)):
         return None  # nothing, or something that is no switch state ("1", an object): not "off"
-    return current.value is True or (is_number(current.value) and current.value > 0)
+    return nonzero(current.value)
 
 
 def _summary(device: Device, spoken: bool) -> str | None:
@@ -115,7 +115,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     if role == m.LEVEL_RESTORE:
         return "was told to go back to its last level"
     if role in (m.SWITCH_CURRENT, m.SWITCH_TARGET):
-        on = new is True or (is_number(new) and new > 0)
+        on = nonzero(new)
         return f"was told to turn {'on' if on else 'off'}" if told else f"turned {'on' if on else 'off'}"
     if role in (m.LEVEL_CURRENT, m.LEVEL_TARGET) and is_number(new):
         percent = to_percent(new, value)
@@ -167,7 +167,7 @@ def _is_on(device: Device) -> bool:
         raise StateUnknown(
             f"{device.name} has not reported whether it is on, so it cannot be toggled; say on or off."
         )
-    return current.value is True or (is_number(current.value) and current.value > 0)
+    return nonzero(current.value)
 
 
 KIND = KindSpec(
