@@ -8,18 +8,13 @@ import pytest
 
 from tests.unit.test_devices_build import house
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.control import (
-    ACTIONS,
-    ControlPlan,
-    Expectation,
-    available_actions,
-    control_change,
-    plan_control,
-)
+from zwave_mcp.devices.control import available_actions, control_change, plan_control
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
 from zwave_mcp.devices.kinds.thermostat import setpoints
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.writes import ControlPlan, Expectation
 from zwave_mcp.policy import Policy
+from zwave_mcp.policy.actions import ACTIONS
 
 
 @pytest.fixture

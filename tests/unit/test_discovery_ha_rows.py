@@ -16,9 +16,9 @@ from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.discovery import FirmwareRange, Schema, Table, config_is, match, product
 from zwave_mcp.devices.discovery_schemas import TABLE
 from zwave_mcp.devices.errors import ActionNotSupported
+from zwave_mcp.devices.kinds.fan import fan_speeds
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.presets import fan_speeds
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.simulator.dumps import load_house_file

@@ -14,9 +14,9 @@ from zwave_mcp.devices.build import devices_for_node
 from zwave_mcp.devices.control import available_actions, control_change, plan_control
 from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue
+from zwave_mcp.devices.kinds.fan import FanData
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
-from zwave_mcp.devices.presets import FanData
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.policy.sensitive import SafeBand, sensitivity
 from zwave_mcp.policy.terms import DeviceList

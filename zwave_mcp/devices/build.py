@@ -96,8 +96,8 @@ def devices_for_node(node: ZNode) -> list[Device]:
     for ep, found in detected.items():
         if ep not in actuated:
             owner.merge(found)  # the root's meters and buttons, sensor endpoints, the battery
-    if Capability.THERMOSTAT in owner.capabilities:
-        _take_meters(owner, [detected[ep] for ep in actuated if ep != main])
+    for kind in KINDS:
+        kind.adopt(owner, [detected[ep] for ep in actuated if ep != main])  # a thermostat's relays' meters
     battery = owner.values.get(m.BATTERY_LEVEL)
     devices: list[Device] = []
     for ep in actuated:
@@ -171,17 +171,6 @@ def main_part(node: ZNode, acting: dict[int, Found]) -> int:
         )
 
     return min(acting, key=rank)
-
-
-def _take_meters(owner: Found, parts: list[Found]) -> None:
-    """The meters of the parts a thermostat switches are the thermostat's: they measure the heating it
-    drives (each value stays on one device, so a room's energy is not counted twice)."""
-    for found in parts:
-        for value in found.readings.pop(Capability.METER, []):
-            owner.capabilities.add(Capability.METER)
-            owner.readings.setdefault(Capability.METER, []).append(value)
-            owner.purposes.setdefault(value.value_id, found.purposes.pop(value.value_id, "meter"))
-        found.capabilities.discard(Capability.METER)
 
 
 def _device(

@@ -26,6 +26,7 @@ from zwave_mcp.devices.control import (
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
 from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
 from zwave_mcp.devices.groups import Group
+from zwave_mcp.devices.kinds import KINDS
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.writes import VALUE_ARGUMENTS
@@ -48,9 +49,7 @@ _DONE = {
     "set_position": ("Set", "set", "be set to a position"),
     "lock": ("Locked", "lock", "be locked"),
     "unlock": ("Unlocked", "unlock", "be unlocked"),
-    "set_temperature": ("Set", "set", "take a temperature"),
-    "set_mode": ("Set", "set", "take a mode"),
-    "set_color": ("Set", "set", "change colour"),
+    **{action: words for kind in KINDS for action, words in kind.group_words.items()},
 }
 CANNOT = {action: cannot for action, (_done, _verb, cannot) in _DONE.items()}
 _LATE = {
@@ -91,7 +90,7 @@ class GroupPlan:
         summary = self.plans[0].summary
         name = self.plans[0].device.name
         rest = summary.split(name, 1)[1] if name in summary else ""
-        return rest if rest.startswith((" to ", " heating to ", " cooling to ")) else ""
+        return rest if rest.startswith((" to ", *(t for kind in KINDS for t in kind.group_targets))) else ""
 
     @property
     def summary(self) -> str:

@@ -16,9 +16,9 @@ from enum import StrEnum
 
 from zwave_mcp.answers import and_list, capital, plural
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.describe import is_on
 from zwave_mcp.devices.kinds.cover import cover_open
 from zwave_mcp.devices.kinds.lock import door_open, lock_state
+from zwave_mcp.devices.kinds.switch import is_on
 from zwave_mcp.devices.levels import is_number, level_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, OPENINGS, Reading, readings

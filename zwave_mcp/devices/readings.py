@@ -30,6 +30,8 @@ ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own
 GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
 _UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
 OPENINGS = ("door", "window")  # binary sensors whose state is open or closed
+# What a door or window contact says: said as the state of the device it is.
+OPENING_STATES = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
 
 # Notification states that are the way things should be: no news ("AC mains re-connected").
 _REST_TEXTS = frozenset({"ac mains re-connected", "power has been applied", "battery is fully charged"})

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from zwave_mcp.devices.errors import InvalidValue, StateUnknown
-from zwave_mcp.devices.levels import is_number, to_level, to_percent
+from zwave_mcp.devices.levels import is_number, nonzero, to_level, to_percent
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.readings import unit_text
 from zwave_mcp.devices.resolve import echo
@@ -56,7 +56,7 @@ class Expectation:
 
     def is_met(self, reported: Any) -> bool:
         if self.match == "nonzero":
-            return reported is True or (is_number(reported) and reported > 0)
+            return nonzero(reported)
         if self.match == "contains":
             return isinstance(reported, dict) and all(
                 same(reported.get(k), v) for k, v in dict(self.expected).items()
@@ -129,6 +129,13 @@ def level_plan(
     return one_write(
         device, action, wanted, target, level, f"set {device.name} to {wanted} {unit}", watch=current
     )
+
+
+def stop_plan(device: Device, action: str, up: str, down: str) -> ControlPlan:
+    """Stop a level change: false written to its start/stop value (roles `up`, `down`); the device reports
+    no "stopped", so nothing is waited for."""
+    value = device.values.get(up) or device.values[down]
+    return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
 
 
 def on_level(target: ZValue) -> int:

@@ -13,10 +13,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from zwave_mcp.devices import model as m
 from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, write_percent
-from zwave_mcp.devices.model import Capability, Device
+from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.writes import Expectation
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.policy.sensitive import describe_action
@@ -161,14 +160,10 @@ _WORD_ORDER = (
     "set_speed",
     "on",
     "off",
-    "set_temperature",
-    "set_mode",
-    "set_color",
     "set_position",
     "set_level",
     "set_tilt",
     "set_volume",
-    "set_fan_mode",
     "stop",
 )
 
@@ -217,9 +212,6 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
     said = first_answer(lambda kind: kind.effect_words(device, value, role, target))
     if said is not None:
         return said
-    kind_words = _kind_words(device, value, role, target)
-    if kind_words is not None:
-        return kind_words
     # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer; a cover's is its own).
     if cc in (CC.MULTILEVEL_SWITCH, CC.BASIC):
         if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
@@ -238,16 +230,4 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
         return frozenset({"set_level"}), target
     if cc == CC.BINARY_SWITCH:
         return frozenset({"on" if bool(target) else "off"}), bool(target)
-    if cc == CC.COLOR_SWITCH:
-        return frozenset({"set_color"}), target
     return frozenset({"set_value"}), target
-
-
-def _kind_words(
-    device: Device, value: ZValue, role: str | None, target: Any
-) -> tuple[frozenset[str], Any] | None:
-    """What a write to the value of a fan amounts to; None for the
-    other kinds (judged by command class below)."""
-    if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
-        return frozenset({"on" if target > 0 else "off", "set_speed"}), write_percent(target, value)
-    return None

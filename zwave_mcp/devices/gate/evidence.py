@@ -11,14 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from zwave_mcp.answers import and_list, capital
-from zwave_mcp.devices import model as m
-from zwave_mcp.devices.colors import color_name
 from zwave_mcp.devices.gate.change import Change, Effect
 from zwave_mcp.devices.kinds import first_answer
-from zwave_mcp.devices.kinds.thermostat import FAN_SAID
 from zwave_mcp.devices.levels import is_number, to_percent
-from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.presets import model_speed_at
+from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
@@ -119,18 +115,11 @@ def spoken_value(device: Device, value: ZValue, raw: Any) -> str:
     role = next((r for r, v in device.values.items() if v.value_id == value.value_id), None)
     if (said := first_answer(lambda kind: kind.spoken_value(device, value, role, raw))) is not None:
         return said
-    if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
-        speed = model_speed_at(device, raw)
-        percent = to_percent(raw, value)
-        return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
     if cc == CC.MULTILEVEL_SWITCH and is_number(raw):
         percent = to_percent(raw, value)  # the one mapping both ways: 50 % set reads back as 50 %
         return "off" if percent == 0 else f"{percent} %"
     if cc == CC.BINARY_SWITCH or isinstance(raw, bool):
         return "on" if raw else "off"
-    if cc == CC.COLOR_SWITCH:
-        named = color_name(raw if isinstance(raw, dict) else None, raw if isinstance(raw, str) else None)
-        return f"the colour {named}" if named else "the new colour"
     text = value.state_text(raw)
     if text:
         return text
@@ -193,10 +182,9 @@ def _one(change: Change, d: DeviceOutcome) -> str:
     name, summary = d.device.name, change.summary
     reported = d.reported_text
     if d.outcome is Outcome.CONFIRMED:
-        if _writes(d, CC.COLOR_SWITCH):
-            return f"Done: {name} reported the new colour ({summary})."
-        if reported.startswith(FAN_SAID):  # "Done: the fan of Hallway Thermostat is now on low"
-            return f"Done: the fan of {name} is now {reported[len(FAN_SAID) :]}, as the device reported."
+        written = [p.effect.value for p in d.effects if p.effect.value is not None]
+        if said := first_answer(lambda kind: kind.done_sentence(d.device, written, reported, summary)):
+            return said
         if reported:
             return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
         return f"Done: {name} confirmed it ({summary})."

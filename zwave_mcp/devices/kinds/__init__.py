@@ -12,10 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from zwave_mcp.devices.kinds import cover, lock, siren, thermostat, valve
+from zwave_mcp.devices.kinds import cover, fan, light, lock, sensor, siren, switch, thermostat, valve
 from zwave_mcp.devices.kinds.base import KindSpec
 
-KINDS: tuple[KindSpec, ...] = (lock.KIND, thermostat.KIND, cover.KIND, valve.KIND, siren.KIND)
+KINDS: tuple[KindSpec, ...] = (
+    lock.KIND,
+    thermostat.KIND,
+    cover.KIND,
+    valve.KIND,
+    fan.KIND,
+    siren.KIND,
+    light.KIND,
+    switch.KIND,
+    sensor.KIND,
+)
 
 T = TypeVar("T")
 

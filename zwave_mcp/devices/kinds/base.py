@@ -52,5 +52,15 @@ class KindSpec:
     opening: Callable[[Device, str], str | None] = _none
     # control: why a device of the kind takes no action at all, said instead of "cannot <action>"
     no_control: Callable[[Device], str | None] = _none
-    # describe: what the device's state adds to a change of it (device, action, confirmed), as a sentence
-    after_change: Callable[[Device, str, bool], str | None] = _none
+    # the gate's sentence of a confirmed change in the kind's own words (device, the values written, the
+    # report in words, the change's summary), and what the device's state adds to a change it was asked
+    # (device, action, whether it was confirmed): "… is off, so the new colour shows when it is turned on."
+    done_sentence: Callable[[Device, list[ZValue], str, str], str | None] = _none
+    after_change_note: Callable[[Device, str, bool], str | None] = _none
+    # a group: the kind's actions a group takes, each with (its past tense, what was asked, what a device
+    # that cannot do it cannot do): "set_color": ("Set", "set", "change colour")
+    group_words: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    # and how its plans' summaries lead to a target after the device's name, besides " to " (" heating to ")
+    group_targets: tuple[str, ...] = ()
+    # build: the node's main part takes what its other parts measure for it (device, the other parts)
+    adopt: Callable[[Found, list[Found]], None] = _none

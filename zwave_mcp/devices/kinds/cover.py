@@ -16,15 +16,15 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import IGNORE, ConfigIs, Product, Schema, config_is, match, product
 from zwave_mcp.devices.kinds.base import KindSpec, Words
+from zwave_mcp.devices.kinds.switch import MULTILEVEL_TARGET
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent, write_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import enum_words
-from zwave_mcp.devices.writes import ControlPlan, Write, first, level_plan, one_write, state_value
+from zwave_mcp.devices.writes import ControlPlan, first, level_plan, one_write, state_value, stop_plan
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import CC, BarrierProps, FibaroProps, SwitchProps, WindowCoveringProps
 
-_LEVEL_TARGET = match(CC.MULTILEVEL_SWITCH, SwitchProps.TARGET, type="number", writeable=True)
 _COVER_COMPANIONS = (
     (m.COVER_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),
     # Open/Close on covers, Up/Down or On/Off where the device calls itself another switch type.
@@ -45,7 +45,7 @@ def _cover(
         name=f"cover: {name}",
         kind=Capability.COVER,
         role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
+        primary=MULTILEVEL_TARGET,
         companions=_COVER_COMPANIONS,
         products=(product(manufacturer, types, ids),),
         entry=entry,
@@ -59,7 +59,7 @@ def _slats(name: str, model: Product, mode: ConfigIs) -> Schema:
         name=f"cover: the slats of a {name}: endpoint 2 tilts the blind on endpoint 1",
         kind=Capability.COVER,
         role=m.TILT_TARGET,
-        primary=_LEVEL_TARGET,
+        primary=MULTILEVEL_TARGET,
         companions=((m.TILT_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
         products=(model,),
         config=(mode,),
@@ -82,7 +82,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="cover: Merten 507801 roller shutter (endpoint 2 does nothing of use)",
         kind=Capability.COVER,
         role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
+        primary=MULTILEVEL_TARGET,
         companions=_COVER_COMPANIONS,
         products=(product(0x007A, {0x8003}, {0x0001}),),
         endpoints=frozenset({0, 1}),
@@ -163,7 +163,7 @@ SCHEMAS: tuple[Schema, ...] = (
         name="cover: Multilevel Switch of a motor device class",
         kind=Capability.COVER,
         role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
+        primary=MULTILEVEL_TARGET,
         companions=_COVER_COMPANIONS,
         generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
         specific=zc.MOTOR_SPECIFIC_CLASSES,
@@ -173,7 +173,7 @@ SCHEMAS: tuple[Schema, ...] = (
         name="cover: Multilevel Switch that says Open/Close (a cover's switch type)",
         kind=Capability.COVER,
         role=m.COVER_TARGET,
-        primary=_LEVEL_TARGET,
+        primary=MULTILEVEL_TARGET,
         companions=_COVER_COMPANIONS,
         required=(match(CC.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.CLOSE),),
     ),
@@ -346,12 +346,6 @@ def _open_close(device: Device, action: str, args: dict[str, Any]) -> ControlPla
     return one_write(device, action, None, target, level, f"{action} {device.name}", watch=watch)
 
 
-def _stop(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    value = device.values.get(m.COVER_UP) or device.values[m.COVER_DOWN]
-    # Writing false to a start/stop-level-change value stops the movement; the device reports no "stopped".
-    return ControlPlan(device, action, None, [Write(value, False)], [], f"stop {device.name}")
-
-
 def _set_position(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = first(args, "position", "level", "value")
     return level_plan(device, action, raw, m.COVER_TARGET, m.COVER_CURRENT, "position", "% open")
@@ -369,7 +363,7 @@ KIND = KindSpec(
     planners={
         "open": _open_close,
         "close": _open_close,
-        "stop": _stop,
+        "stop": lambda device, action, args: stop_plan(device, action, m.COVER_UP, m.COVER_DOWN),
         "set_position": _set_position,
         "set_tilt": _set_tilt,
     },

@@ -20,7 +20,7 @@ from zwave_mcp.devices.discovery import IGNORE, Found, Schema, match
 from zwave_mcp.devices.kinds.base import KindSpec, Words
 from zwave_mcp.devices.levels import as_int, is_number
 from zwave_mcp.devices.model import Capability, Device
-from zwave_mcp.devices.readings import OPENINGS, Reading, readings, sentence_phrases
+from zwave_mcp.devices.readings import OPENING_STATES, Reading, readings, sentence_phrases
 from zwave_mcp.devices.writes import ControlPlan, one_write, state_value
 from zwave_mcp.gateway import lock_events
 from zwave_mcp.gateway.model import ZValue
@@ -71,8 +71,6 @@ _NOUNS: dict[str | None, str] = {
     m.LOCK_TARGET: "target lock state", m.LOCK_CURRENT: "lock state", m.LOCK_DOOR: "door state",
     m.LOCK_BOLT: "bolt state", m.LOCK_LATCH: "latch state",
 }  # fmt: skip
-# What a door or window contact says: the lock's own door state says it already.
-_OPENINGS = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
 
 
 def _settle(found: Found) -> None:
@@ -167,7 +165,7 @@ def _sentence(device: Device, found: list[Reading]) -> str | None:
         said.add(door.value_id)  # the lock's state says its door
     power, others = sentence_phrases([r for r in found if r.value_id not in said])
     if opened is not None:
-        others = [p for p in others if p not in _OPENINGS]  # the lock said its door already
+        others = [p for p in others if p not in OPENING_STATES]  # the lock said its door already
     if state is None:
         door_said = "" if opened is None else f", and the door is {'open' if opened else 'closed'}"
         text = f"{device.name} has not reported whether it is locked{door_said}"
@@ -240,7 +238,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     return None
 
 
-def _after_change(device: Device, action: str, confirmed: bool) -> str | None:
+def _after_change_note(device: Device, action: str, confirmed: bool) -> str | None:
     """The door stands open behind the lock, whatever became of the command."""
     if action in ("lock", "unlock") and door_open(device):
         return "The door is open, so the lock cannot secure it." if action == "lock" else "The door is open."
@@ -300,7 +298,7 @@ KIND = KindSpec(
     spoken_value=_spoken_value,
     settle=_settle,
     no_control=_no_control,
-    after_change=_after_change,
+    after_change_note=_after_change_note,
 )
 
 # Its operation events in words (the history and the events tool say them): user id → name.

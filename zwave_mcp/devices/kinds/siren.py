@@ -16,6 +16,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.errors import InvalidValue
 from zwave_mcp.devices.kinds.base import KindSpec, Words
+from zwave_mcp.devices.kinds.switch import BINARY_COMPANIONS, BINARY_TARGET, MULTILEVEL_TARGET
 from zwave_mcp.devices.levels import is_number, nonzero
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import number
@@ -48,7 +49,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
         kind=Capability.SIREN,
         role=m.SIREN_TONE,
-        primary=match(CC.MULTILEVEL_SWITCH, SwitchProps.TARGET, type="number", writeable=True),
+        primary=MULTILEVEL_TARGET,
         companions=((m.SIREN_TONE_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
         products=(
             product(
@@ -64,8 +65,8 @@ SCHEMAS: tuple[Schema, ...] = (
         name="siren: Binary Switch of the Siren device class",
         kind=Capability.SIREN,
         role=m.SWITCH_TARGET,
-        primary=match(CC.BINARY_SWITCH, SwitchProps.TARGET, writeable=True),
-        companions=((m.SWITCH_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),),
+        primary=BINARY_TARGET,
+        companions=BINARY_COMPANIONS,
         generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
         specific=frozenset({zc.SPECIFIC_SIREN}),
     ),

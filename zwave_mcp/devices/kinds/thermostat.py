@@ -13,7 +13,7 @@ from typing import Any
 
 from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import IGNORE, Found, Schema, match
+from zwave_mcp.devices.discovery import IGNORE, Found, Schema, ValueMatch, match
 from zwave_mcp.devices.errors import InvalidValue, StateUnknown
 from zwave_mcp.devices.kinds.base import KindSpec, Words
 from zwave_mcp.devices.levels import as_int, is_number, level_percent, to_percent
@@ -22,17 +22,16 @@ from zwave_mcp.devices.readings import Reading, enum_words, number, sentence_phr
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.writes import (
     ControlPlan,
-    Expectation,
-    Write,
     check_range,
     first,
     fmt,
+    one_write,
     parse_number,
     state_chosen,
     state_named,
     state_write,
 )
-from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.gateway.model import ValueState, ZNode, ZValue
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import CC, MultilevelSensorProps, SwitchProps, ThermostatProps
 
@@ -54,7 +53,22 @@ class ThermostatData:
 
 _AIR_TEMPERATURE = match(CC.MULTILEVEL_SENSOR, MultilevelSensorProps.AIR_TEMPERATURE)
 
+
 # ---- discovery --------------------------------------------------------------------------------------
+
+
+def _reported(name: str, role: str, primary: ValueMatch, **row: Any) -> Schema:
+    """A row of what a thermostat reports, on whichever endpoint of its node reports it."""
+    return Schema(
+        name=name,
+        kind=Capability.THERMOSTAT,
+        role=role,
+        primary=primary,
+        needs_kind=Capability.THERMOSTAT,
+        kind_on_node=True,
+        **row,
+    )
+
 
 # The generic rows, in the table after the locks.
 SCHEMAS: tuple[Schema, ...] = (
@@ -82,21 +96,15 @@ SCHEMAS: tuple[Schema, ...] = (
             CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
         ),
     ),
-    Schema(
-        name="thermostat: a mode it reports but cannot be set",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_MODE,
-        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
+    _reported(
+        "thermostat: a mode it reports but cannot be set",
+        m.THERMOSTAT_MODE,
+        match(CC.THERMOSTAT_MODE, ThermostatProps.MODE),
     ),
-    Schema(
-        name="thermostat: operating state (on whichever endpoint reports it)",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_OPERATING,
-        primary=match(CC.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
+    _reported(
+        "thermostat: operating state (on whichever endpoint reports it)",
+        m.THERMOSTAT_OPERATING,
+        match(CC.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
     ),
     Schema(
         name="thermostat: fan mode",
@@ -105,26 +113,18 @@ SCHEMAS: tuple[Schema, ...] = (
         primary=match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
         companions=((m.THERMOSTAT_FAN_OFF, match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.FAN_OFF)),),
     ),
-    Schema(
-        name="thermostat: fan state",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_FAN_STATE,
-        primary=match(CC.THERMOSTAT_FAN_STATE, ThermostatProps.STATE),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
+    _reported(
+        "thermostat: fan state", m.THERMOSTAT_FAN_STATE, match(CC.THERMOSTAT_FAN_STATE, ThermostatProps.STATE)
     ),
 )
 
 # Its valve, in the table after the sirens (before the dimmers, which would take a Multilevel Switch).
 VALVE_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_VALVE,
-        primary=match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
+    _reported(
+        "thermostat: its valve's opening (a radiator thermostat's Multilevel Switch, in %)",
+        m.THERMOSTAT_VALVE,
+        match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
         generic=frozenset({zc.GENERIC_THERMOSTAT}),
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
     ),
     Schema(
         name="housekeeping: the rest of a thermostat's valve (set through its setpoint, not by hand)",
@@ -164,6 +164,19 @@ def _gather(detected: dict[int, Found]) -> None:
         core.unclaimed.extend(v for role, v in found.values.items() if role in core.values)
         core.merge(found)
         detected[ep] = Found()
+
+
+def _adopt(owner: Found, parts: list[Found]) -> None:
+    """The meters of the parts a thermostat switches are the thermostat's: they measure the heating it
+    drives (each value stays on one device, so a room's energy is not counted twice)."""
+    if Capability.THERMOSTAT not in owner.capabilities:
+        return
+    for found in parts:
+        for value in found.readings.pop(Capability.METER, []):
+            owner.capabilities.add(Capability.METER)
+            owner.readings.setdefault(Capability.METER, []).append(value)
+            owner.purposes.setdefault(value.value_id, found.purposes.pop(value.value_id, "meter"))
+        found.capabilities.discard(Capability.METER)
 
 
 def _settle(found: Found) -> None:
@@ -257,7 +270,7 @@ _NOUNS = {
     m.THERMOSTAT_FAN_OFF: "fan off setting",
     m.THERMOSTAT_VALVE: "valve opening",
 }
-FAN_SAID = "the fan "  # how a fan mode is said: "the fan on low"
+_FAN_SAID = "the fan "  # how a fan mode is said: "the fan on low"
 
 
 def _named(value: ZValue, raw: Any, names: dict[int, str]) -> str | None:
@@ -485,9 +498,15 @@ def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> 
         name = setpoint_name(value)
         return f"set{' for ' + name if name else ''} to {raw:g}{' ' + value.unit if value.unit else ''}"
     if role == m.THERMOSTAT_FAN_MODE:
-        return f"{FAN_SAID}on {(value.state_text(raw) or str(raw)).lower()}"
+        return f"{_FAN_SAID}on {(value.state_text(raw) or str(raw)).lower()}"
     if value.command_class == CC.THERMOSTAT_MODE:
         return "off" if raw == 0 else f"in {(value.state_text(raw) or str(raw)).lower()} mode"
+    return None
+
+
+def _done_sentence(device: Device, written: list[ZValue], reported: str, summary: str) -> str | None:
+    if reported.startswith(_FAN_SAID):  # "Done: the fan of Hallway Thermostat is now on low"
+        return f"Done: the fan of {device.name} is now {reported[len(_FAN_SAID) :]}, as the device reported."
     return None
 
 
@@ -521,15 +540,9 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
         wanted = round(setpoint.value + wanted, 2)
     check_range(wanted, setpoint, f"{device.name} {name} setpoint", unit)
     target = int(wanted) if float(wanted).is_integer() else wanted
-    return ControlPlan(
-        device,
-        action,
-        target,
-        [Write(setpoint, target)],
-        [Expectation(setpoint, target)],
-        f"set {device.name} {name} to {fmt(target)}{unit_text(unit)}",
-        details={"setpoint_type": setpoint.property_key, "previous": setpoint.value},
-    )
+    summary = f"set {device.name} {name} to {fmt(target)}{unit_text(unit)}"
+    details = {"setpoint_type": setpoint.property_key, "previous": setpoint.value}
+    return one_write(device, action, target, setpoint, target, summary, details=details)
 
 
 def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
@@ -563,32 +576,31 @@ def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
 
 def _set_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = first(args, "mode", "value")
-    mode_value = device.values[m.THERMOSTAT_MODE]
-    choices = ", ".join(s.text for s in mode_value.states)
-    chosen = state_chosen(mode_value, raw, partial=False)
-    if chosen is None:
-        if raw is None or raw == "":
-            raise InvalidValue(f"Say which mode to set {device.name} to: {choices}.")
-        fan = device.values.get(m.THERMOSTAT_FAN_MODE)
-        if fan is not None and isinstance(raw, str) and state_named(fan, raw) is not None:
-            raise InvalidValue(
-                f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}. "
-                f"'{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode."
-            )
-        raise InvalidValue(f"{device.name} has no mode '{echo(str(raw))}'; it has: {choices}.")
-    return state_write(device, action, mode_value, chosen, f"set {device.name} to {chosen.text.lower()} mode")
+    mode = device.values[m.THERMOSTAT_MODE]
+    fan = device.values.get(m.THERMOSTAT_FAN_MODE)
+    its_fan = fan is not None and isinstance(raw, str) and state_named(fan, raw) is not None
+    hint = f" '{echo(str(raw))}' is one of its fan modes: set it with set_fan_mode." if its_fan else ""
+    chosen = _chosen(device, mode, raw, "mode", partial=False, hint=hint)
+    return state_write(device, action, mode, chosen, f"set {device.name} to {chosen.text.lower()} mode")
 
 
 def _set_fan_mode(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
-    raw = first(args, "mode", "value", "level")
     fan = device.values[m.THERMOSTAT_FAN_MODE]
-    choices = ", ".join(s.text for s in fan.states)
-    chosen = state_chosen(fan, raw)
-    if chosen is None:
-        if raw is None or raw == "":
-            raise InvalidValue(f"Say which fan mode to set {device.name} to: {choices}.")
-        raise InvalidValue(f"{device.name} has no fan mode '{echo(str(raw))}'; it has: {choices}.")
+    chosen = _chosen(device, fan, first(args, "mode", "value", "level"), "fan mode")
     return state_write(device, action, fan, chosen, f"set the fan of {device.name} to {chosen.text.lower()}")
+
+
+def _chosen(
+    device: Device, value: ZValue, raw: Any, what: str, *, partial: bool = True, hint: str = ""
+) -> ValueState:
+    """The state of `value` a person chose (a mode), else the error that names the ones it has."""
+    chosen = state_chosen(value, raw, partial=partial)
+    if chosen is not None:
+        return chosen
+    choices = ", ".join(s.text for s in value.states)
+    if raw is None or raw == "":
+        raise InvalidValue(f"Say which {what} to set {device.name} to: {choices}.")
+    raise InvalidValue(f"{device.name} has no {what} '{echo(str(raw))}'; it has: {choices}.{hint}")
 
 
 KIND = KindSpec(
@@ -603,4 +615,11 @@ KIND = KindSpec(
     spoken_value=_spoken_value,
     gather=_gather,
     settle=_settle,
+    done_sentence=_done_sentence,
+    group_targets=(" heating to ", " cooling to "),
+    group_words={
+        "set_temperature": ("Set", "set", "take a temperature"),
+        "set_mode": ("Set", "set", "take a mode"),
+    },
+    adopt=_adopt,
 )

@@ -12,6 +12,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.kinds.base import KindSpec, Words
+from zwave_mcp.devices.kinds.switch import BINARY_TARGET
 from zwave_mcp.devices.levels import nonzero
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.writes import ControlPlan, one_write
@@ -19,7 +20,6 @@ from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.zwave import classes as zc
 from zwave_mcp.zwave.classes import CC, SwitchProps
 
-_SWITCH_TARGET = match(CC.BINARY_SWITCH, SwitchProps.TARGET, writeable=True)
 _SWITCH_CURRENT = ((m.VALVE_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT)),)
 
 # Among the models, after the sirens and thermostats known by model.
@@ -28,7 +28,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         name="valve: Zooz ZAC36 Titan water valve actuator",
         kind=Capability.VALVE,
         role=m.VALVE_TARGET,
-        primary=_SWITCH_TARGET,
+        primary=BINARY_TARGET,
         companions=_SWITCH_CURRENT,
         products=(product(0x027A, {0x0101}, {0x0036}),),
     ),
@@ -39,7 +39,7 @@ SCHEMAS: tuple[Schema, ...] = (
         name="valve: Binary Switch of the Valve Open/Close device class",
         kind=Capability.VALVE,
         role=m.VALVE_TARGET,
-        primary=_SWITCH_TARGET,
+        primary=BINARY_TARGET,
         companions=_SWITCH_CURRENT,
         generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
         specific=frozenset({zc.SPECIFIC_VALVE}),
