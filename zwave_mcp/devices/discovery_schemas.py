@@ -9,23 +9,15 @@ and fan speed ranges of the known models are the ones zwave-js and Home Assistan
 
 from __future__ import annotations
 
-from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import (
     IGNORE,
     Schema,
     Table,
     ValueMatch,
-    match,
-    product,
 )
 from zwave_mcp.devices.kinds import cover, fan, light, lock, sensor, siren, switch, thermostat, valve
-from zwave_mcp.devices.kinds.thermostat import ThermostatData
-from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.zwave import classes as zc
-from zwave_mcp.zwave.classes import (
-    CC,
-    ThermostatProps,
-)
+from zwave_mcp.zwave.classes import CC
 
 # ---- device-specific rows -----------------------------------------------------------------------------
 
@@ -35,18 +27,7 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
     *switch.MODEL_SCHEMAS,
     *sensor.MODEL_SCHEMAS,
     *siren.MODEL_SCHEMAS,
-    Schema(
-        name="thermostat: Heatit Z-TRM6 (its temperature is the sensor its Sensor Mode, parameter 2, names)",
-        kind=C.THERMOSTAT,
-        role=m.THERMOSTAT_MODE,
-        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
-        products=(product(0x019B, {0x0030}, {0x3001}),),
-        # Floor: the floor sensor (endpoint 4); Internal (with floor limit) and Power regulator: the
-        # internal one (2); External (with floor limit): the external one (3)
-        template=ThermostatData(
-            sensor_parameter=2, sensor_endpoints=((0, 4), (1, 2), (2, 2), (3, 3), (4, 3), (5, 2))
-        ),
-    ),
+    *thermostat.MODEL_SCHEMAS,
     *valve.MODEL_SCHEMAS,
 )
 

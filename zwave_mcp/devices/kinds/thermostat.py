@@ -13,7 +13,7 @@ from typing import Any
 
 from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import IGNORE, Found, Schema, ValueMatch, match
+from zwave_mcp.devices.discovery import IGNORE, Found, Schema, ValueMatch, match, product
 from zwave_mcp.devices.errors import InvalidValue, StateUnknown
 from zwave_mcp.devices.kinds.base import KindSpec, Words
 from zwave_mcp.devices.levels import as_int, is_number, level_percent, to_percent
@@ -70,6 +70,21 @@ def _reported(name: str, role: str, primary: ValueMatch, **row: Any) -> Schema:
     )
 
 
+# Among the models, after the sirens known by model.
+MODEL_SCHEMAS: tuple[Schema, ...] = (
+    Schema(
+        name="thermostat: Heatit Z-TRM6 (its temperature is the sensor its Sensor Mode, parameter 2, names)",
+        kind=Capability.THERMOSTAT,
+        role=m.THERMOSTAT_MODE,
+        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
+        products=(product(0x019B, {0x0030}, {0x3001}),),
+        # Floor: the floor sensor (endpoint 4); Internal (with floor limit) and Power regulator: the
+        # internal one (2); External (with floor limit): the external one (3)
+        template=ThermostatData(
+            sensor_parameter=2, sensor_endpoints=((0, 4), (1, 2), (2, 2), (3, 3), (4, 3), (5, 2))
+        ),
+    ),
+)
 # The generic rows, in the table after the locks.
 SCHEMAS: tuple[Schema, ...] = (
     Schema(
