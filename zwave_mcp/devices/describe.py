@@ -13,6 +13,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.kinds import first_answer
+from zwave_mcp.devices.kinds.base import KindSpec
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presses import press_of
@@ -125,6 +126,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         return f"reported an unknown {_noun(role, value)}"
     if isinstance(new, int | float) and not isinstance(new, bool) and not is_number(new):  # inf, NaN
         return f"reported an unreadable {_noun(role, value)}"
+    if (move := first_answer(lambda kind: kind.moves.get(role) if role else None)) is not None:
+        return f"started {move}" if new is True else f"stopped {move}"
     if (said := first_answer(lambda kind: kind.change_phrase(device, value, role, new))) is not None:
         return said
     if role == m.BATTERY_LEVEL:
@@ -144,7 +147,13 @@ def _noun(role: str | None, value: ZValue) -> str:
     """What a value is, in words: "level", "heating setpoint", "power", "motion state"."""
     if role == m.BATTERY_LEVEL:
         return "battery level"
-    if (noun := first_answer(lambda kind: kind.noun(role, value))) is not None:
+
+    def named(kind: KindSpec) -> str | None:
+        if role in kind.moves:
+            return "movement"
+        return (kind.nouns.get(role) if role else None) or kind.noun(role, value)
+
+    if (noun := first_answer(named)) is not None:
         return noun
     if (quantity := quantity_of(value)) is not None:
         return quantity.label

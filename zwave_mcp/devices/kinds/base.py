@@ -33,11 +33,15 @@ class KindSpec:
     # describe: the state in a few words (`spoken`: as the sentence says it, with a blind's slats and
     # without the power it draws, which the sentence says apart; else as a list shows it), the sentence over
     # the device's readings, what one reported change means (device, value, its role, the new value),
-    # and what a role's value is called ("fan mode", "heating setpoint")
+    # and what a value is called: by its role ("fan mode"), else as the kind works it out ("heating
+    # setpoint"); and its start/stop-level-change values' roles, each with the move it starts ("opening":
+    # true written is "started opening", false "stopped opening"; the value is the "movement")
     summary: Callable[[Device, bool], str | None] = _none
     sentence: Callable[[Device, list[Reading]], str | None] = _none
     change_phrase: Callable[[Device | None, ZValue, str | None, Any], str | None] = _none
+    nouns: Mapping[str, str] = field(default_factory=dict)
     noun: Callable[[str | None, ZValue], str | None] = _none
+    moves: Mapping[str, str] = field(default_factory=dict)
     # the gate: what a write amounts to (device, value, its role, target), a reported value in words
     effect_words: Callable[[Device, ZValue, str | None, Any], Words | None] = _none
     spoken_value: Callable[[Device, ZValue, str | None, Any], str | None] = _none

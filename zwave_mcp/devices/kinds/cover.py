@@ -197,14 +197,9 @@ RELAY_SCHEMAS: tuple[Schema, ...] = (
         multi=True,
     ),
 )
-# Start/stop-level-change values: what writing true (start) or false (stop) to them means.
-_MOVES = {
-    m.COVER_UP: ("started opening", "stopped opening"),
-    m.COVER_DOWN: ("started closing", "stopped closing"),
-}
-_NOUNS: dict[str | None, str] = {
-    m.COVER_TARGET: "target position", m.COVER_CURRENT: "position", m.COVER_UP: "movement",
-    m.COVER_DOWN: "movement", m.TILT_TARGET: "target tilt", m.TILT_CURRENT: "tilt",
+_NOUNS = {
+    m.COVER_TARGET: "target position", m.COVER_CURRENT: "position", m.TILT_TARGET: "target tilt",
+    m.TILT_CURRENT: "tilt",
 }  # fmt: skip
 _STATES = ("currentState", "targetState")  # a Barrier Operator's: Closed, Opening, Stopped, Open…
 
@@ -273,9 +268,6 @@ def _opening(device: Device, summary: str) -> str | None:
 
 def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: Any) -> str | None:
     told = role is not None and role.endswith(".target")
-    if role in _MOVES:
-        start, stop = _MOVES[role]
-        return start if new is True else stop
     if role in (m.COVER_CURRENT, m.COVER_TARGET):
         if value.property in _STATES or not is_number(new):
             return f"is {enum_words(value.state_text(new) or f'state {new}')}"
@@ -369,7 +361,8 @@ KIND = KindSpec(
     },
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=lambda role, value: _NOUNS.get(role),
+    nouns=_NOUNS,
+    moves={m.COVER_UP: "opening", m.COVER_DOWN: "closing"},
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     opening=_opening,

@@ -163,18 +163,7 @@ def color_components(vals: Iterable[ZValue]) -> list[str]:
 
 # ---- its state in words -----------------------------------------------------------------------------
 
-_NOUNS = {
-    m.COLOR_TARGET: "target colour",
-    m.COLOR_CURRENT: "colour",
-    m.COLOR_HEX: "colour",
-    m.LEVEL_UP: "movement",
-    m.LEVEL_DOWN: "movement",
-}
-# Start/stop-level-change values: what writing true (start) or false (stop) to them means.
-_MOVES = {
-    m.LEVEL_UP: ("started brightening", "stopped brightening"),
-    m.LEVEL_DOWN: ("started dimming", "stopped dimming"),
-}
+_NOUNS = {m.COLOR_TARGET: "target colour", m.COLOR_CURRENT: "colour", m.COLOR_HEX: "colour"}
 
 
 def _current_color(device: Device) -> str | None:
@@ -205,9 +194,6 @@ def _summary(device: Device, spoken: bool) -> str | None:
 
 
 def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: Any) -> str | None:
-    if role in _MOVES:
-        start, stop = _MOVES[role]
-        return start if new is True else stop
     if role in (m.COLOR_CURRENT, m.COLOR_HEX, m.COLOR_TARGET):
         colour = color_name(new, new)
         if role == m.COLOR_TARGET:
@@ -304,7 +290,8 @@ KIND = KindSpec(
     },
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=lambda role, value: _NOUNS.get(role) if role is not None else None,
+    nouns=_NOUNS,
+    moves={m.LEVEL_UP: "brightening", m.LEVEL_DOWN: "dimming"},
     effect_words=lambda device, value, role, target: (
         (frozenset({"set_color"}), target) if value.command_class == CC.COLOR_SWITCH else None
     ),

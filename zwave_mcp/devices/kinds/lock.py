@@ -67,7 +67,7 @@ SCHEMAS: tuple[Schema, ...] = (
     ),
 )
 _OLD_LOCK = match(CC.LOCK, LockProps.LOCKED)
-_NOUNS: dict[str | None, str] = {
+_NOUNS = {
     m.LOCK_TARGET: "target lock state", m.LOCK_CURRENT: "lock state", m.LOCK_DOOR: "door state",
     m.LOCK_BOLT: "bolt state", m.LOCK_LATCH: "latch state",
 }  # fmt: skip
@@ -293,7 +293,7 @@ KIND = KindSpec(
     summary=_summary,
     sentence=_sentence,
     change_phrase=_change_phrase,
-    noun=lambda role, value: _NOUNS.get(role),
+    nouns=_NOUNS,
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     settle=_settle,

@@ -81,7 +81,7 @@ SCHEMAS: tuple[Schema, ...] = (
         ),
     ),
 )
-_NOUNS: dict[str | None, str] = {
+_NOUNS = {
     m.SIREN_TONE: "tone", m.SIREN_TONE_CURRENT: "tone", m.SIREN_VOLUME: "volume",
     m.SIREN_DEFAULT_TONE: "default tone",
 }  # fmt: skip
@@ -310,7 +310,7 @@ KIND = KindSpec(
     planners={"on": _on_off, "off": _on_off, "set_tone": _set_tone, "set_volume": _set_volume},
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=lambda role, value: _NOUNS.get(role),
+    nouns=_NOUNS,
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     opening=_opening,

@@ -176,5 +176,5 @@ KIND = KindSpec(
     planners={"on": _on_off, "off": _on_off, "toggle": _on_off},
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=lambda role, value: _NOUNS.get(role) if role is not None else None,
+    nouns=_NOUNS,
 )

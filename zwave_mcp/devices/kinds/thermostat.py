@@ -491,7 +491,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
 def _noun(role: str | None, value: ZValue) -> str | None:
     if role is not None and role.startswith(SETPOINT_PREFIX):
         return f"{setpoint_name(value)} setpoint".strip()
-    return _NOUNS.get(role) if role is not None else None
+    return None
 
 
 def _effect_words(device: Device, value: ZValue, role: str | None, target: Any) -> Words | None:
@@ -625,6 +625,7 @@ KIND = KindSpec(
     summary=_summary,
     sentence=_sentence,
     change_phrase=_change_phrase,
+    nouns=_NOUNS,
     noun=_noun,
     effect_words=_effect_words,
     spoken_value=_spoken_value,

@@ -45,7 +45,7 @@ SCHEMAS: tuple[Schema, ...] = (
         specific=frozenset({zc.SPECIFIC_VALVE}),
     ),
 )
-_NOUNS: dict[str | None, str] = {m.VALVE_TARGET: "target valve state", m.VALVE_CURRENT: "valve state"}
+_NOUNS = {m.VALVE_TARGET: "target valve state", m.VALVE_CURRENT: "valve state"}
 
 
 def _summary(device: Device, spoken: bool) -> str | None:
@@ -98,7 +98,7 @@ KIND = KindSpec(
     planners={"open": _open_close, "close": _open_close},
     summary=_summary,
     change_phrase=_change_phrase,
-    noun=lambda role, value: _NOUNS.get(role),
+    nouns=_NOUNS,
     effect_words=_effect_words,
     spoken_value=_spoken_value,
     synonyms={"on": "open", "off": "close"},
