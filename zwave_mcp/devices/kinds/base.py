@@ -1,4 +1,5 @@
-"""`KindSpec`: the parts one kind module hands to the shared modules, which find them in `kinds.KINDS`.
+"""`KindSpec`: the parts one kind module hands to the shared modules, which find them in `kinds.KINDS`;
+and the words the kinds' change phrases share (`told_or_did`).
 
 Every part is optional and answers None for a device, value or role that is not its kind's: the shared
 module then asks the next kind, and says what is left in its own general words.
@@ -22,6 +23,11 @@ Words = tuple[frozenset[str], Any]
 
 def _none(*_: Any) -> None:
     return None
+
+
+def told_or_did(told: bool, order: str, done: str) -> str:
+    """A change by whether its value is the one written ("was told to open") or the device's report ("opened")."""
+    return f"was told to {order}" if told else done
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import IGNORE, ConfigIs, Product, Schema, config_is, match, product
-from zwave_mcp.devices.kinds.base import KindSpec, Words
+from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
 from zwave_mcp.devices.kinds.switch import MULTILEVEL_TARGET
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent, write_percent
 from zwave_mcp.devices.model import Capability, Device
@@ -273,10 +273,10 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
             return f"is {enum_words(value.state_text(new) or f'state {new}')}"
         percent = to_percent(new, value)
         where = _where(percent)
-        return f"was told to be {where}" if told else ("closed" if percent == 0 else f"is now {where}")
+        return told_or_did(told, f"be {where}", "closed" if percent == 0 else f"is now {where}")
     if role in (m.TILT_CURRENT, m.TILT_TARGET) and is_number(new):
         percent = to_percent(new, value)
-        return f"was told to tilt its slats to {percent} %" if told else f"tilted its slats to {percent} %"
+        return told_or_did(told, f"tilt its slats to {percent} %", f"tilted its slats to {percent} %")
     return None
 
 

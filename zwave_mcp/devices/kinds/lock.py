@@ -17,7 +17,7 @@ from typing import Any
 from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import IGNORE, Found, Schema, match
-from zwave_mcp.devices.kinds.base import KindSpec, Words
+from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
 from zwave_mcp.devices.levels import as_int, is_number
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import OPENING_STATES, Reading, readings, sentence_phrases
@@ -230,7 +230,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     if role in (m.LOCK_CURRENT, m.LOCK_TARGET) and (is_number(new) or isinstance(new, bool)):
         if (state := _locked_words(new)) is None:
             return "does not know whether it is locked"
-        return f"was told to {state[:-2]}" if role == m.LOCK_TARGET else state
+        return told_or_did(role == m.LOCK_TARGET, state[:-2], state)  # "was told to lock", "locked"
     if role == m.LOCK_DOOR and isinstance(new, str):
         return f"reported its door {new.lower()}"
     if role in (m.LOCK_BOLT, m.LOCK_LATCH) and isinstance(new, str):

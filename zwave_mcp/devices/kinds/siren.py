@@ -15,7 +15,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.errors import InvalidValue
-from zwave_mcp.devices.kinds.base import KindSpec, Words
+from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
 from zwave_mcp.devices.kinds.switch import BINARY_COMPANIONS, BINARY_TARGET, MULTILEVEL_TARGET
 from zwave_mcp.devices.levels import is_number, nonzero
 from zwave_mcp.devices.model import Capability, Device
@@ -193,7 +193,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT) and is_number(new):
         tone = tone_name(device, new) if device is not None else None
         if new == 0:
-            return "was told to go quiet" if role == m.SIREN_TONE else "went quiet"
+            return told_or_did(role == m.SIREN_TONE, "go quiet", "went quiet")
         return f"started sounding {tone.lower()}" if tone else "started sounding"
     if role == m.SIREN_VOLUME and is_number(new):
         return f"had its volume set to {number(new)} %"

@@ -14,7 +14,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import IGNORE, Schema, match, product
 from zwave_mcp.devices.errors import StateUnknown
-from zwave_mcp.devices.kinds.base import KindSpec
+from zwave_mcp.devices.kinds.base import KindSpec, told_or_did
 from zwave_mcp.devices.levels import is_number, nonzero, to_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import number, readings
@@ -115,13 +115,13 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
     if role == m.LEVEL_RESTORE:
         return "was told to go back to its last level"
     if role in (m.SWITCH_CURRENT, m.SWITCH_TARGET):
-        on = nonzero(new)
-        return f"was told to turn {'on' if on else 'off'}" if told else f"turned {'on' if on else 'off'}"
+        state = "on" if nonzero(new) else "off"
+        return told_or_did(told, f"turn {state}", f"turned {state}")
     if role in (m.LEVEL_CURRENT, m.LEVEL_TARGET) and is_number(new):
         percent = to_percent(new, value)
-        if told:
-            return "was told to turn off" if percent == 0 else f"was told to go to {percent} %"
-        return "turned off" if percent == 0 else f"went to {percent} %"
+        if percent == 0:
+            return told_or_did(told, "turn off", "turned off")
+        return told_or_did(told, f"go to {percent} %", f"went to {percent} %")
     return None
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
-from zwave_mcp.devices.kinds.base import KindSpec, Words
+from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
 from zwave_mcp.devices.kinds.switch import BINARY_TARGET
 from zwave_mcp.devices.levels import nonzero
 from zwave_mcp.devices.model import Capability, Device
@@ -64,10 +64,9 @@ def _opening(device: Device, summary: str) -> str | None:
 def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: Any) -> str | None:
     if role not in (m.VALVE_CURRENT, m.VALVE_TARGET):
         return None
-    opened = nonzero(new)
-    if role == m.VALVE_TARGET:
-        return f"was told to {'open' if opened else 'close'}"
-    return "opened" if opened else "closed"
+    if nonzero(new):
+        return told_or_did(role == m.VALVE_TARGET, "open", "opened")
+    return told_or_did(role == m.VALVE_TARGET, "close", "closed")
 
 
 def _effect_words(device: Device, value: ZValue, role: str | None, target: Any) -> Words | None:
