@@ -8,6 +8,7 @@ import ast
 import re
 from pathlib import Path
 
+from tests.source_code import docstring_ids
 from zwave_mcp.devices import kinds
 from zwave_mcp.devices.kinds import fan, light, sensor, switch, thermostat
 from zwave_mcp.devices.kinds.base import KindSpec
@@ -22,14 +23,7 @@ THERMOSTAT_WORDS = re.compile(
 def _said_in_code(path: Path) -> list[tuple[int, str]]:
     """The names and strings a module's code uses (docstrings and comments are prose: left out)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
-    }
+    docstrings = docstring_ids(tree)
     said = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.source_code import docstring_ids
 from zwave_mcp.gateway.api import ApiClient, GatewayError
 from zwave_mcp.gateway.topics import GatewayTopics
 
@@ -22,14 +23,7 @@ def test_no_code_outside_the_simulator_names_driver_function() -> None:
         if "simulator" in path.relative_to(PACKAGE).parts:
             continue
         tree = ast.parse(path.read_text("utf-8"))
-        docstrings = {
-            id(node.body[0].value)
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.body
-            and isinstance(node.body[0], ast.Expr)
-            and isinstance(node.body[0].value, ast.Constant)
-        }
+        docstrings = docstring_ids(tree)
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Constant)
