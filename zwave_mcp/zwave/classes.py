@@ -6,6 +6,12 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+# What a class is for when it is not what a device does: configuring or identifying a node (`explain` counts
+# their unused values instead of listing them: a thermostat has dozens of configuration parameters), or
+# carrying, securing, timing or scheduling its messages.
+ADMINISTRATIVE_CLASS = "administrative"
+HOUSEKEEPING_CLASS = "housekeeping"
+
 
 class CC(IntEnum):
     """Command classes, by zwave-js's names, each with zwave-js-ui's name of it in *named* topics
@@ -14,24 +20,26 @@ class CC(IntEnum):
     `unknownClass_106`); a class with no name there renders as `unknownClass_<cc>`."""
 
     topic: str
+    role: str  # "" for a class that says what a device is or does
 
-    def __new__(cls, number: int, topic: str) -> CC:
+    def __new__(cls, number: int, topic: str, role: str = "") -> CC:
         member = int.__new__(cls, number)
         member._value_ = number
         member.topic = topic or f"unknownClass_{number}"
+        member.role = role
         return member
 
     BASIC = 0x20, "basic"
     CONTROLLER_REPLICATION = 0x21, "controller_replication"
-    APPLICATION_STATUS = 0x22, "application_status"
+    APPLICATION_STATUS = 0x22, "application_status", HOUSEKEEPING_CLASS
     BINARY_SWITCH = 0x25, "switch_binary"
     MULTILEVEL_SWITCH = 0x26, "switch_multilevel"
-    ALL_SWITCH = 0x27, "switch_all"
+    ALL_SWITCH = 0x27, "switch_all", HOUSEKEEPING_CLASS
     BINARY_TOGGLE_SWITCH = 0x28, "switch_toggle_binary"
     MULTILEVEL_TOGGLE_SWITCH = 0x29, "switch_toggle_multilevel"
-    SCENE_ACTIVATION = 0x2B, "scene_activation"
-    SCENE_ACTUATOR_CONFIGURATION = 0x2C, "scene_actuator_conf"
-    SCENE_CONTROLLER_CONFIGURATION = 0x2D, "scene_controller_conf"
+    SCENE_ACTIVATION = 0x2B, "scene_activation", ADMINISTRATIVE_CLASS
+    SCENE_ACTUATOR_CONFIGURATION = 0x2C, "scene_actuator_conf", ADMINISTRATIVE_CLASS
+    SCENE_CONTROLLER_CONFIGURATION = 0x2D, "scene_controller_conf", ADMINISTRATIVE_CLASS
     BINARY_SENSOR = 0x30, "sensor_binary"
     MULTILEVEL_SENSOR = 0x31, "sensor_multilevel"
     METER = 0x32, "meter"
@@ -45,111 +53,70 @@ class CC(IntEnum):
     THERMOSTAT_FAN_STATE = 0x45, "thermostat_fan_state"
     CLIMATE_CONTROL_SCHEDULE = 0x46, "climate_control_schedule"
     THERMOSTAT_SETBACK = 0x47, "thermostat_setback"
-    DOOR_LOCK_LOGGING = 0x4C, "door_lock_logging"
-    SCHEDULE_ENTRY_LOCK = 0x4E, "schedule_entry_lock"
+    DOOR_LOCK_LOGGING = 0x4C, "door_lock_logging", HOUSEKEEPING_CLASS
+    SCHEDULE_ENTRY_LOCK = 0x4E, "schedule_entry_lock", HOUSEKEEPING_CLASS
     BASIC_WINDOW_COVERING = 0x50, "basic_window_covering"
     MOVE_TO_POSITION_WINDOW_COVERING = 0x51, "mtp_window_covering"
-    SCHEDULE = 0x53, ""
-    TRANSPORT_SERVICE = 0x55, ""
-    CRC_16_ENCAPSULATION = 0x56, "crc_16_encap"
-    ASSOCIATION_GROUP_INFORMATION = 0x59, "association_grp_info"
-    DEVICE_RESET_LOCALLY = 0x5A, "device_reset_locally"
+    SCHEDULE = 0x53, "", HOUSEKEEPING_CLASS
+    TRANSPORT_SERVICE = 0x55, "", HOUSEKEEPING_CLASS
+    CRC_16_ENCAPSULATION = 0x56, "crc_16_encap", HOUSEKEEPING_CLASS
+    ASSOCIATION_GROUP_INFORMATION = 0x59, "association_grp_info", ADMINISTRATIVE_CLASS
+    DEVICE_RESET_LOCALLY = 0x5A, "device_reset_locally", ADMINISTRATIVE_CLASS
     CENTRAL_SCENE = 0x5B, "central_scene"
-    ZWAVE_PLUS_INFO = 0x5E, "zwave_plus_info"
-    MULTI_CHANNEL = 0x60, "multi_instance"
+    ZWAVE_PLUS_INFO = 0x5E, "zwave_plus_info", ADMINISTRATIVE_CLASS
+    MULTI_CHANNEL = 0x60, "multi_instance", ADMINISTRATIVE_CLASS
     DOOR_LOCK = 0x62, "door_lock"
-    USER_CODE = 0x63, "user_code"
+    USER_CODE = 0x63, "user_code", ADMINISTRATIVE_CLASS
     BARRIER_OPERATOR = 0x66, "barrier_operator"
     WINDOW_COVERING = 0x6A, ""
-    SUPERVISION = 0x6C, ""
+    SUPERVISION = 0x6C, "", HOUSEKEEPING_CLASS
     ENTRY_CONTROL = 0x6F, ""
-    CONFIGURATION = 0x70, "configuration"
+    CONFIGURATION = 0x70, "configuration", ADMINISTRATIVE_CLASS
     NOTIFICATION = 0x71, "notification"
-    MANUFACTURER_SPECIFIC = 0x72, "manufacturer_specific"
-    POWERLEVEL = 0x73, "powerlevel"
-    PROTECTION = 0x75, "protection"
+    MANUFACTURER_SPECIFIC = 0x72, "manufacturer_specific", ADMINISTRATIVE_CLASS
+    POWERLEVEL = 0x73, "powerlevel", ADMINISTRATIVE_CLASS
+    PROTECTION = 0x75, "protection", HOUSEKEEPING_CLASS
     LOCK = 0x76, "lock"
-    NODE_NAMING_AND_LOCATION = 0x77, "node_naming"
+    NODE_NAMING_AND_LOCATION = 0x77, "node_naming", ADMINISTRATIVE_CLASS
     SOUND_SWITCH = 0x79, ""
-    FIRMWARE_UPDATE_META_DATA = 0x7A, "firmware_update_md"
+    FIRMWARE_UPDATE_META_DATA = 0x7A, "firmware_update_md", ADMINISTRATIVE_CLASS
     GROUPING_NAME = 0x7B, "grouping_name"
     REMOTE_ASSOCIATION_ACTIVATION = 0x7C, "remote_association_activate"
     REMOTE_ASSOCIATION_CONFIGURATION = 0x7D, "remote_association"
     BATTERY = 0x80, "battery"
-    CLOCK = 0x81, "clock"
+    CLOCK = 0x81, "clock", HOUSEKEEPING_CLASS
     HAIL = 0x82, "hail"
     USER_CREDENTIAL = 0x83, ""
-    WAKE_UP = 0x84, "wake_up"
-    ASSOCIATION = 0x85, "association"
-    VERSION = 0x86, "version"
-    INDICATOR = 0x87, "indicator"
+    WAKE_UP = 0x84, "wake_up", ADMINISTRATIVE_CLASS
+    ASSOCIATION = 0x85, "association", ADMINISTRATIVE_CLASS
+    VERSION = 0x86, "version", ADMINISTRATIVE_CLASS
+    INDICATOR = 0x87, "indicator", ADMINISTRATIVE_CLASS
     PROPRIETARY = 0x88, "proprietary"
     LANGUAGE = 0x89, "language"
-    TIME = 0x8A, "time"
-    TIME_PARAMETERS = 0x8B, "time_parameters"
+    TIME = 0x8A, "time", HOUSEKEEPING_CLASS
+    TIME_PARAMETERS = 0x8B, "time_parameters", HOUSEKEEPING_CLASS
     GEOGRAPHIC_LOCATION = 0x8C, "geographic_location"
-    MULTI_CHANNEL_ASSOCIATION = 0x8E, "multi_instance_association"
-    MULTI_COMMAND = 0x8F, "multi_cmd"
+    MULTI_CHANNEL_ASSOCIATION = 0x8E, "multi_instance_association", ADMINISTRATIVE_CLASS
+    MULTI_COMMAND = 0x8F, "multi_cmd", HOUSEKEEPING_CLASS
     ENERGY_PRODUCTION = 0x90, "energy_production"
     MANUFACTURER_PROPRIETARY = 0x91, "manufacturer_proprietary"
     SCREEN_META_DATA = 0x92, "screen_md"
     SCREEN_ATTRIBUTES = 0x93, "screen_attributes"
     SIMPLE_AV_CONTROL = 0x94, "simple_av_control"
-    SECURITY = 0x98, ""
+    SECURITY = 0x98, "", HOUSEKEEPING_CLASS
     ASSOCIATION_COMMAND_CONFIGURATION = 0x9B, "association_command_configuration"
     ALARM_SENSOR = 0x9C, "sensor_alarm"
     ALARM_SILENCE = 0x9D, "silence_alarm"
     SENSOR_CONFIGURATION = 0x9E, "sensor_configuration"
-    SECURITY_2 = 0x9F, ""
+    SECURITY_2 = 0x9F, "", HOUSEKEEPING_CLASS
     SUPPORT_CONTROL_MARK = 0xEF, "mark"
     NON_INTEROPERABLE = 0xF0, "non_interoperable"  # in zwave-js-ui's table, not in zwave-js's
 
 
-# Command classes that configure or identify a node rather than say what it is or does (`explain` counts
-# their unused values instead of listing them: a thermostat has dozens of configuration parameters).
-ADMINISTRATIVE = frozenset(
-    {
-        CC.SCENE_ACTIVATION,
-        CC.SCENE_ACTUATOR_CONFIGURATION,
-        CC.SCENE_CONTROLLER_CONFIGURATION,
-        CC.ASSOCIATION_GROUP_INFORMATION,
-        CC.DEVICE_RESET_LOCALLY,
-        CC.ZWAVE_PLUS_INFO,
-        CC.MULTI_CHANNEL,
-        CC.USER_CODE,
-        CC.CONFIGURATION,
-        CC.MANUFACTURER_SPECIFIC,
-        CC.POWERLEVEL,
-        CC.NODE_NAMING_AND_LOCATION,
-        CC.FIRMWARE_UPDATE_META_DATA,
-        CC.WAKE_UP,
-        CC.ASSOCIATION,
-        CC.VERSION,
-        CC.INDICATOR,
-        CC.MULTI_CHANNEL_ASSOCIATION,
-    }
-)
-# Command classes that tell how a device is set up or managed, never what it does in the house: the
-# administrative ones, and those that carry, secure, time or schedule its messages.
-HOUSEKEEPING = ADMINISTRATIVE | frozenset(
-    {
-        CC.APPLICATION_STATUS,
-        CC.ALL_SWITCH,
-        CC.DOOR_LOCK_LOGGING,
-        CC.SCHEDULE_ENTRY_LOCK,
-        CC.SCHEDULE,
-        CC.TRANSPORT_SERVICE,
-        CC.CRC_16_ENCAPSULATION,
-        CC.SUPERVISION,
-        CC.PROTECTION,
-        CC.CLOCK,
-        CC.TIME,
-        CC.TIME_PARAMETERS,
-        CC.MULTI_COMMAND,
-        CC.SECURITY,
-        CC.SECURITY_2,
-    }
-)
+# Command classes that configure or identify a node rather than say what it is or does.
+ADMINISTRATIVE = frozenset(c for c in CC if c.role == ADMINISTRATIVE_CLASS)
+# Command classes that tell how a device is set up or managed, never what it does in the house.
+HOUSEKEEPING = frozenset(c for c in CC if c.role)
 
 
 def cc_topic_name(cc: int) -> str:
