@@ -408,11 +408,13 @@ class ToolExecutor:
             outcome = "refused"
             refused = True
             error = exc.message
-        except UserError as exc:
+        except UserError as exc:  # no such device, a value it cannot take: refused before anything is sent
             outcome = "error"
+            refused = True
             error = exc.message
         except ValidationError as exc:
             outcome = "invalid"
+            refused = True
             error = describe_validation_error(exc, spec.args_model)
         except Exception as exc:
             outcome = "crash"
