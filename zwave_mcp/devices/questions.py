@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BeforeValidator
 
 from zwave_mcp.answers import and_list, capital, plural
 from zwave_mcp.devices import model as m
@@ -23,6 +26,7 @@ from zwave_mcp.devices.levels import is_number, level_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, OPENINGS, Reading, readings
 from zwave_mcp.devices.sensor_types import TYPES, SensorType
+from zwave_mcp.names import word_reader
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
 
@@ -49,6 +53,30 @@ class Question(StrEnum):
 
 
 SENSOR_QUESTIONS = frozenset(q for q in Question if str(q) in TYPES)
+# What people and models ask when they mean a question (plurals and spacing are read by
+# `names.word_reader`): "battery levels", "leaks", "carbon monoxide".
+QUESTION_WORDS: dict[str, str] = {
+    "battery level": "battery",
+    "batteries": "battery",
+    "low batteries": "low_battery",
+    "battery low": "low_battery",
+    "leak": "water_leak",
+    "flood": "water_leak",
+    "carbon monoxide": "co",
+    "carbon dioxide": "co2",
+    "glass": "glass_break",
+    "glass breakage": "glass_break",
+    "overheat": "heat",
+    "frost": "freeze",
+    "movement": "motion",
+    "tampering": "tamper",
+    "shut": "closed",
+    "close": "closed",
+    "lock": "locked",
+    "unlock": "unlocked",
+}
+# A question as a tool argument: the schema lists the names, the words above and plurals are read too.
+QuestionWord = Annotated[Question, BeforeValidator(word_reader(Question, QUESTION_WORDS))]
 
 
 @dataclass(slots=True)

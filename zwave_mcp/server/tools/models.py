@@ -12,8 +12,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.gate.core import GateResult
-from zwave_mcp.devices.model import Capability
-from zwave_mcp.devices.questions import Question
+from zwave_mcp.devices.model import CapabilityWord
+from zwave_mcp.devices.questions import QuestionWord
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.policy.outcome import Outcome
@@ -60,7 +60,7 @@ GROUP_TARGET = (
 
 class ListDevicesArgs(ToolArgs):
     target: str | None = Field(None, max_length=NAME_MAX, description=GROUP_TARGET)
-    state: Question | None = Field(
+    state: QuestionWord | None = Field(
         None,
         description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
         "'battery' for battery levels, 'low_battery' for low ones; is there smoke, co (carbon monoxide), co2, "
@@ -69,7 +69,7 @@ class ListDevicesArgs(ToolArgs):
     )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
     location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
-    capability: Capability | None = Field(None, description="Only devices that have this capability")
+    capability: CapabilityWord | None = Field(None, description="Only devices that have this capability")
     includeInactive: bool = Field(False, description="Also list dead or failed devices")
     limit: int = Field(50, ge=1, le=500, description="At most this many devices")
     offset: int = Field(0, ge=0, description="Skip this many devices (for paging)")
