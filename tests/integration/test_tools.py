@@ -388,6 +388,13 @@ async def test_control_thermostat(mosquitto: Any, sim: Simulator) -> None:
         assert_outcome(cooling, "confirmed")
         assert sim_value(sim, 6, 67, "setpoint", key=2) == 25, "cooling setpoint in cool mode"
         assert sim_value(sim, 6, 67, "setpoint", key=1) == 22
+        # A number given as the setpoint is the temperature (issue 43 item 23: it was refused).
+        for said in (24, "23"):
+            told = await call(
+                client, CONTROL, {"deviceName": "thermostat", "action": "set_temperature", "setpoint": said}
+            )
+            assert_outcome(told, "confirmed")
+            assert sim_value(sim, 6, 67, "setpoint", key=2) == float(said)
 
 
 async def test_control_two_endpoint_switch(

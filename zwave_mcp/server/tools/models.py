@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.gate.core import GateResult
@@ -36,6 +36,12 @@ def _action_word(value: Any) -> Any:
 
 # The schema lists the action names (the one table in `zwave_mcp.policy.actions`); aliases are accepted too.
 Action = Annotated[ActionName, BeforeValidator(_action_word)]
+
+
+def _number_as_text(value: Any) -> Any:
+    """A number where a word is asked for (`setpoint=21`) is read as its text; what it means is decided with
+    the other arguments (`ChangeArgs._temperature_said_as_setpoint`)."""
+    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
 
 
 class ToolArgs(BaseModel):
@@ -113,7 +119,7 @@ class ChangeArgs(ToolArgs):
         "set_tone: the tone's name)",
     )
     position: float | None = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
-    setpoint: str | None = Field(
+    setpoint: Annotated[str | None, BeforeValidator(_number_as_text)] = Field(
         None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
     )
     mode: str | None = Field(
@@ -125,6 +131,21 @@ class ChangeArgs(ToolArgs):
         None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'"
     )
     confirmationToken: str | None = _CONFIRMATION_TOKEN
+
+    @model_validator(mode="before")
+    @classmethod
+    def _temperature_said_as_setpoint(cls, data: Any) -> Any:
+        """`setpoint=21` (or "21") with no value is the temperature, as a person means it (issue 43 item 23:
+        it was refused as "must be a string", and "21" as "has no '21' setpoint"); beside a value, a number
+        stays the setpoint's type for the planner to read ("1": heating)."""
+        said = _number_as_text(data.get("setpoint")) if isinstance(data, dict) else None
+        if not isinstance(said, str) or data.get("value") is not None or data.get("level") is not None:
+            return data
+        try:
+            float(said)
+        except ValueError:
+            return data
+        return {**data, "value": said, "setpoint": None}
 
 
 class ControlArgs(ChangeArgs, DeviceArgs):
