@@ -293,8 +293,7 @@ async def test_control_colour_bulb(mosquitto: Any, sim: Simulator) -> None:
         )
         assert_outcome(red, "confirmed")
         assert (
-            red.text
-            == "Done: Bedroom Color Bulb reported the colour red. "
+            red.text == "Done: Bedroom Color Bulb reported the colour red. "
             "Bedroom Color Bulb is off, so the new colour shows when it is turned on."
         )
         colour = sim_value(sim, 9, 51, "currentColor")

@@ -190,7 +190,9 @@ def _one(change: Change, d: DeviceOutcome) -> str:
         return f"Done: the device confirmed the request to {summary}."
     if d.outcome is Outcome.UNCHANGED:
         if _writes(d, CC.CONFIGURATION):
-            return f"There was no need to {summary}: the device already has that setting, so nothing was sent."
+            return (
+                f"There was no need to {summary}: the device already has that setting, so nothing was sent."
+            )
         if reported:
             return f"{name} is already {reported}, so nothing was sent."
         return f"{name} already reports what {summary} would set, so nothing was sent."
