@@ -200,13 +200,29 @@ def _count(found: int, asked: int, label: str, everything: bool) -> str:
 
 def _names(devices: list[Device], question: Question) -> str:
     shown = []
+    at_locks = []  # locks whose name does not say their door
     for d in devices:
         if question in (Question.OPEN, Question.CLOSED) and d.has(Capability.LOCK):
-            shown.append(f"the door at {d.name}")  # the lock reports its door; the lock is not what opens
+            # The lock reports its door; the lock is not what opens. "Front Door Lock" is on the front door.
+            if door := _door_of(d.name):
+                shown.append(door)
+            else:
+                at_locks.append(d.name)
             continue
         level = level_percent(d.values.get(m.LEVEL_CURRENT)) if question is Question.ON else None
         shown.append(f"{d.name} ({level} %)" if level is not None and 0 < level < 100 else d.name)
+    if at_locks:
+        doors = "the door" if len(at_locks) == 1 else "the doors"
+        shown.append(f"{doors} at {and_list(at_locks, most=MAX_NAMED)}")
     return and_list(shown, most=MAX_NAMED)
+
+
+def _door_of(lock_name: str) -> str | None:
+    """The door a lock's name says it is on ("Front Door Lock" → "Front Door"); None when it says none."""
+    words = lock_name.split()
+    if len(words) > 2 and words[-1].casefold() == "lock" and words[-2].casefold() in ("door", "gate"):
+        return " ".join(words[:-1])
+    return None
 
 
 def _not_reported(devices: list[Device]) -> str:
