@@ -20,7 +20,7 @@ from pydantic import BeforeValidator
 from zwave_mcp.answers import and_list, capital, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.kinds.cover import cover_open
-from zwave_mcp.devices.kinds.lock import door_open, lock_state
+from zwave_mcp.devices.kinds.lock import door_open, lock_state, lock_troubles
 from zwave_mcp.devices.kinds.switch import is_on
 from zwave_mcp.devices.levels import is_number, level_percent
 from zwave_mcp.devices.model import Capability, Device
@@ -178,7 +178,27 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
         verb = "is" if len(matching) == 1 else "are"
         text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
     text += _not_reported(unknown)
+    if question in (Question.LOCKED, Question.UNLOCKED):
+        # A jammed lock is not simply locked: every answer about locks says it ("it" once it was named).
+        text += _troubles(asked, named=len(asked) == 1 and text.startswith(asked[0].name))
     return _with_loading(Answer(capital(text) + ".", matching, unknown), loading)
+
+
+def _troubles(locks: list[Device], *, named: bool) -> str:
+    """ "; Front Door Lock and Back Door Lock are jammed", "; it is jammed" after the one lock's name ("" when
+    no lock reports trouble)."""
+    by_trouble: dict[str, list[str]] = {}
+    for lock in locks:
+        for trouble in lock_troubles(lock):
+            by_trouble.setdefault(trouble, []).append(lock.name)
+    said = []
+    for trouble, names in by_trouble.items():
+        who = "it" if named else and_list(names, most=MAX_NAMED)
+        if trouble.startswith(("its ", "it ")):
+            said.append(f"{who} {'says' if len(names) == 1 else 'say'} {trouble}")
+        else:
+            said.append(f"{who} {'is' if len(names) == 1 else 'are'} {trouble}")
+    return "".join(f"; {s}" for s in said)
 
 
 def _with_loading(found: Answer, loading: list[Device]) -> Answer:
