@@ -22,6 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientMetadata
 
 from tests.integration.oauth_harness import PASSPHRASE, Browser, Home, MemoryStorage, fill_form, serve_home
+from tests.oauth_steps import approve_client
 from zwave_mcp.service import scopes
 from zwave_mcp.service.auth import build_home_auth
 from zwave_mcp.service.auth.attempts import AttemptLimit
@@ -193,39 +194,12 @@ async def test_a_token_for_another_audience_is_refused(home: Home, tmp_path: Pat
     that audience; this server's bearer check refuses it."""
     other = build_home_auth(tmp_path, "http://127.0.0.1:1", clock=home.clock)
     try:
-        token = await mint_token(other)
+        _, tokens = await approve_client(other, [scopes.READ], client_id="elsewhere", name="Elsewhere")
+        token = tokens.access_token
         assert (await probe(home, token)).status_code == 401
         assert (await other.provider.load_access_token(token)) is not None  # a live token, only elsewhere
     finally:
         other.close()
-
-
-async def mint_token(auth: Any) -> str:
-    """A token as the flow makes one, through the provider's own steps (register, consent, code, token)."""
-    from mcp.server.auth.provider import AuthorizationParams
-    from mcp.shared.auth import OAuthClientInformationFull
-
-    provider = auth.provider
-    client = OAuthClientInformationFull(
-        client_id="elsewhere",
-        client_name="Elsewhere",
-        redirect_uris=["http://127.0.0.1:1/cb"],  # type: ignore[list-item]
-    )
-    await provider.register_client(client)
-    params = AuthorizationParams(
-        state="s",
-        scopes=[scopes.READ],
-        code_challenge="x" * 43,
-        redirect_uri="http://127.0.0.1:1/cb",  # type: ignore[arg-type]
-        redirect_uri_provided_explicitly=True,
-    )
-    consent_url = await provider.authorize(client, params)
-    request_id = consent_url.split("request=")[1]
-    _, client_id, pending = provider.store.pending(request_id, provider.clock())
-    back = await provider.approve(client_id, pending, [scopes.READ])
-    code = back.split("code=")[1].split("&")[0]
-    loaded = await provider.load_authorization_code(client, code)
-    return (await provider.exchange_authorization_code(client, loaded)).access_token
 
 
 async def test_a_passphrase_guessed_20_times_is_refused_well_before_20(home: Home) -> None:
