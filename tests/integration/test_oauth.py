@@ -8,7 +8,10 @@ calls, a refresh, revocation. Then each refusal, as the spec says it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import shutil
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,8 +24,9 @@ from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientMetadata
 
+from tests import oauth_steps
 from tests.integration.oauth_harness import PASSPHRASE, Browser, Home, MemoryStorage, fill_form, serve_home
-from tests.oauth_steps import approve_client
+from tests.oauth_steps import approve_client, consent_request, register
 from zwave_mcp.service import scopes
 from zwave_mcp.service.auth import build_home_auth
 from zwave_mcp.service.auth.attempts import AttemptLimit
@@ -121,13 +125,14 @@ async def test_the_sdk_client_connects_after_the_person_approves_then_refreshes_
         assert isinstance(provider, OAuthClientProvider)
         assert text_of(await call(http, home, "read_home")) == "The lamp is on."
 
-        # The page named the client and where the browser goes back, in words, doors and admin unticked.
+        # The page named the client and where the browser goes back, said each scope in words, the doors
+        # unticked, and admin not at all (this service runs without --admin).
         page = browser.pages[0]
         assert "Allow Kitchen Tablet to use your home?" in page and "<strong>127.0.0.1</strong>" in page
-        for scope in scopes.ALL_SCOPES:
+        for scope in (scopes.READ, scopes.CONTROL, scopes.DOORS):
             assert scopes.SCOPE_WORDS[scope] in page
-        assert f'value="{scopes.DOORS}">' in page and f'value="{scopes.ADMIN}">' in page  # no "checked"
-        assert f'value="{scopes.READ}" checked>' in page
+        assert scopes.SCOPE_WORDS[scopes.ADMIN] not in page
+        assert f'value="{scopes.DOORS}">' in page and f'value="{scopes.READ}" checked>' in page
         first = storage.tokens
         assert first is not None and first.scope == f"{scopes.READ} {scopes.CONTROL}"
         assert first.expires_in == ACCESS_TTL_S
@@ -250,3 +255,88 @@ async def first_consent_url(home: Home, provider: OAuthClientProvider) -> str:
             await http.post(home.mcp_url, json=INITIALIZE, headers=MCP_ACCEPT)
     location = await seen
     return location if location.startswith("http") else home.url + location
+
+
+async def test_a_refresh_token_used_twice_ends_the_grant(home: Home) -> None:
+    storage = MemoryStorage()
+    async with httpx2.AsyncClient(auth=oauth_client(home, storage, Browser(home)), timeout=30) as http:
+        assert isinstance(http.auth, OAuthClientProvider)
+        await call(http, home, "read_home")
+        first = storage.tokens
+        http.auth.context.token_expiry_time = time.time() - 1  # the client refreshes on its next call
+        await call(http, home, "read_home")
+        second = storage.tokens
+    assert first is not None and second is not None and first.refresh_token != second.refresh_token
+    info = storage.client_info
+    assert info is not None and info.client_secret is not None
+    async with httpx2.AsyncClient() as http:
+        again = await http.post(
+            home.url + "/token",
+            data={
+                "grant_type": "refresh_token",
+                "refresh_token": first.refresh_token or "",
+                "client_id": info.client_id,
+                "client_secret": info.client_secret,
+            },
+        )
+    assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
+    assert (await probe(home, second.access_token)).status_code == 401
+
+
+async def test_the_consent_form_is_csrf_safe_and_a_no_goes_back_as_access_denied(home: Home) -> None:
+    client = await register(home.auth, "tablet", "Kitchen Tablet")
+    request_id = await consent_request(home.auth, client)
+    page_url = f"{home.url}/consent?request={request_id}"
+    async with httpx2.AsyncClient() as browser:
+        shown = await browser.get(page_url)
+        assert (
+            shown.headers["x-frame-options"] == "DENY"
+            and "frame-ancestors 'none'" in shown.headers["content-security-policy"]
+        )
+        action, fields = fill_form(shown.text, PASSPHRASE)
+        target = home.url + "/" + action
+        # Another site's page posting the same fields: its Origin gives it away.
+        forged = await browser.post(target, data=fields, headers={"Origin": "https://evil.example"})
+        assert forged.status_code == 403 and "Nothing was approved" in forged.text
+    async with httpx2.AsyncClient() as stranger:  # no cookie of the page shown
+        assert (await stranger.post(target, data=fields)).status_code == 403
+    async with httpx2.AsyncClient() as browser:
+        shown = await browser.get(page_url)
+        action, fields = fill_form(shown.text, "", answer="deny")
+        refused = await browser.post(target, data=fields, headers={"Origin": home.url})
+    assert refused.status_code == 303
+    assert refused.headers["location"].startswith(oauth_steps.REDIRECT + "?error=access_denied")
+    async with httpx2.AsyncClient() as browser:  # answered: the request is gone
+        assert (await browser.get(page_url)).status_code == 400
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Where the screenshot is kept (not committed: artifacts/ is ignored); CI may point it elsewhere.
+ARTIFACTS = Path(
+    os.environ.get("ZWAVE_MCP_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts")
+)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+async def test_a_real_browser_shows_the_consent_page(home: Home, tmp_path: Path) -> None:
+    assert CHROMIUM is not None
+    client = await register(home.auth, "tablet", "Kitchen Tablet")
+    page_url = f"{home.url}/consent?request={await consent_request(home.auth, client)}"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "consent-page.png"
+    shot.unlink(missing_ok=True)
+    browser = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+    browser += [f"--user-data-dir={tmp_path / 'profile'}", "--window-size=820,900"]
+
+    async def run(*args: str) -> str:
+        done = await asyncio.create_subprocess_exec(
+            *browser, *args, page_url, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+        )
+        out, _ = await asyncio.wait_for(done.communicate(), 120)
+        assert done.returncode == 0
+        return out.decode()
+
+    dom = await run("--dump-dom")
+    assert "Allow Kitchen Tablet to use your home?" in dom and 'type="password"' in dom
+    await run(f"--screenshot={shot}")
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000

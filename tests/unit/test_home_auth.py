@@ -141,6 +141,18 @@ async def test_a_token_for_another_resource_is_not_issued(auth: HomeAuth) -> Non
     assert await consent_request(auth, client, resource=ISSUER + "/mcp/")  # the same URL, spelled otherwise
 
 
+async def test_admin_is_offered_only_when_the_service_has_admin(tmp_path: Path, clock: Clock) -> None:
+    for admin in (False, True):
+        auth = build_home_auth(tmp_path / str(admin), ISSUER, clock=clock, admin=admin)
+        try:
+            client = await register(auth, "tablet", "Kitchen Tablet")
+            found = auth.provider.store.pending(await consent_request(auth, client), clock())
+            assert found is not None
+            assert (scopes.ADMIN in found[2]["scopes"]) is admin and scopes.DOORS in found[2]["scopes"]
+        finally:
+            auth.close()
+
+
 async def test_registration_is_bounded(auth: HomeAuth, clock: Clock) -> None:
     many = [AnyUrl(f"http://127.0.0.1:1/{n}") for n in range(MAX_REDIRECT_URIS + 1)]
     with pytest.raises(RegistrationError):

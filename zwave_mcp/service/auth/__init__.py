@@ -62,9 +62,11 @@ def build_home_auth(
     *,
     clock: Callable[[], float] = time.time,
     attempt_limit: AttemptLimit = DEFAULT_LIMIT,
+    admin: bool = False,
 ) -> HomeAuth:
     """The authorization server of the service reached at `issuer_url` (its public https address behind a
-    proxy, else http://127.0.0.1:PORT); its MCP endpoint is `issuer_url` + /mcp."""
+    proxy, else http://127.0.0.1:PORT); its MCP endpoint is `issuer_url` + /mcp. The consent page offers
+    home:admin only with `admin` (the service's --admin); clients may still register asking for it."""
     issuer = issuer_url.rstrip("/")
     resource = issuer + RESOURCE_PATH
     settings = AuthSettings(
@@ -77,6 +79,7 @@ def build_home_auth(
         validate_token_resource=True,  # a token for another audience is refused by the SDK's bearer check
     )
     # The issuer as the SDK writes it in the metadata: the `iss` of the authorization response must match.
-    provider = HomeAuthProvider(open_store(state_dir), str(settings.issuer_url), resource, clock)
+    offered = scopes.ALL_SCOPES if admin else tuple(s for s in scopes.ALL_SCOPES if s != scopes.ADMIN)
+    provider = HomeAuthProvider(open_store(state_dir), str(settings.issuer_url), resource, clock, offered)
     attempts = FailedAttempts(attempt_limit, clock)
     return HomeAuth(provider, settings, ConsentPage(provider, attempts, clock).routes(), attempts)

@@ -65,9 +65,17 @@ class HomeAuthProvider:
     """`OAuthAuthorizationServerProvider[AuthorizationCode, RefreshToken, AccessToken]` over an `AuthStore`."""
 
     def __init__(
-        self, store: AuthStore, issuer_url: str, resource_url: str, clock: Callable[[], float]
+        self,
+        store: AuthStore,
+        issuer_url: str,
+        resource_url: str,
+        clock: Callable[[], float],
+        offered: tuple[str, ...] = scopes.ALL_SCOPES,
     ) -> None:
         self.store = store
+        self.offered = (
+            offered  # what the consent page may offer (home:admin only when the service has --admin)
+        )
         self.issuer_url = issuer_url
         self.resource_url = resource_url
         self.clock = clock
@@ -102,7 +110,9 @@ class HomeAuthProvider:
         if params.resource is not None and not same_url(params.resource, self.resource_url):
             raise AuthorizeError("invalid_target", f"this server issues tokens only for {self.resource_url}")
         asked = params.scopes if params.scopes is not None else (client.scope or "").split()
-        offered = scopes.known(asked) or list(scopes.ALL_SCOPES)
+        offered = [scope for scope in scopes.known(asked) or scopes.ALL_SCOPES if scope in self.offered]
+        if not offered:
+            raise AuthorizeError("invalid_scope", "this service does not offer the scopes asked for")
         request_id = secrets.token_urlsafe(32)
         pending = {
             "scopes": offered,
