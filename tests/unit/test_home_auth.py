@@ -28,7 +28,7 @@ from zwave_mcp.service.auth.provider import (
     MAX_UNAPPROVED,
     client_name,
 )
-from zwave_mcp.service.auth.store import FILE_NAME
+from zwave_mcp.service.auth.store import FILE_NAME, MAX_PENDING, REUSE_KEPT_S
 
 CHEAP = Cost(n=2**10)
 ISSUER = "http://127.0.0.1:8765"
@@ -218,12 +218,24 @@ def test_passphrase_command_reads_stdin_and_writes_only_the_hash(
 def test_failed_attempts_are_limited_and_forgotten_after_the_window(clock: Clock) -> None:
     attempts = FailedAttempts(AttemptLimit(failures=3, window_s=60), clock)
     for _ in range(3):
-        assert attempts.wait_s() == 0
-        attempts.failed()
+        assert attempts.start() == 0
+        attempts.finish(failed=True)
         clock.now += 1
-    assert attempts.wait_s() == pytest.approx(57)
+    assert attempts.start() == pytest.approx(57)
     clock.now += 57
-    assert attempts.wait_s() == 0
+    assert attempts.start() == 0
+    attempts.finish(failed=False)  # a right one costs nothing
+    assert attempts.start() == 0
+
+
+def test_guesses_sent_at_once_cannot_outrun_the_count(clock: Clock) -> None:
+    """Twenty attempts arriving together (each still being checked): only the budget's worth is heard."""
+    attempts = FailedAttempts(AttemptLimit(failures=5, window_s=60), clock)
+    heard = [attempts.start() == 0 for _ in range(20)]
+    assert heard.count(True) == 5
+    for _ in range(5):
+        attempts.finish(failed=True)
+    assert attempts.start() > 0
 
 
 def test_the_page_escapes_and_bounds_outside_text_and_leaves_doors_unticked() -> None:
@@ -245,3 +257,21 @@ def test_the_page_escapes_and_bounds_outside_text_and_leaves_doors_unticked() ->
         ticked = f'value="{scope}" checked>' in page
         assert ticked == (scope in scopes.DEFAULT_TICKED), scope
     assert 'type="password"' in page and 'name="csrf" value="c"' in page
+
+
+async def test_what_strangers_can_make_stays_bounded(auth: HomeAuth, clock: Clock) -> None:
+    """Consent requests (anyone may open /authorize) and used refresh tokens (a grant refreshed for months)
+    keep a bounded number of rows."""
+    client = await register(auth, "tablet", "Kitchen Tablet")
+    for _ in range(MAX_PENDING + 50):
+        await consent_request(auth, client)
+    assert auth.provider.store._read("SELECT count(*) FROM pending")[0][0] == MAX_PENDING
+    client, tokens = await approve_client(auth, [scopes.READ], client_id="phone", name="Phone")
+    for _ in range(200):
+        assert tokens.refresh_token is not None
+        loaded = await auth.provider.load_refresh_token(client, tokens.refresh_token)
+        assert loaded is not None
+        tokens = await auth.provider.exchange_refresh_token(client, loaded, loaded.scopes)
+        clock.now += ACCESS_TTL_S
+    kept = auth.provider.store._read("SELECT count(*) FROM tokens WHERE kind='refresh'")[0][0]
+    assert kept <= REUSE_KEPT_S / ACCESS_TTL_S + 2

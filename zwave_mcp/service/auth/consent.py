@@ -136,7 +136,7 @@ class ConsentPage:
                 log.info("a client was refused on the consent page", extra={"client": client_name(client)})
                 return RedirectResponse(self.provider.refusal(pending), status_code=303, headers=HEADERS)
             return _html(EXPIRED, 400)
-        wait = self.attempts.wait_s()
+        wait = self.attempts.start()
         if wait > 0:
             sentence = (
                 f"Too many wrong passphrases were tried, so approving is paused for {_minutes(wait)}. "
@@ -145,15 +145,20 @@ class ConsentPage:
             return _html(
                 answer_page("Approving is paused", sentence, again), 429, {"Retry-After": str(int(wait) + 1)}
             )
-        stored = await asyncio.to_thread(self.provider.store.get_meta, META_KEY)
-        if stored is None:
+        try:
+            heard = await self._passphrase_matches(_field(form.get("passphrase")))
+        except BaseException:
+            self.attempts.finish(failed=False)
+            raise
+        if heard is None:
+            self.attempts.finish(failed=False)
             sentence = (
                 "This home has no passphrase yet. Run 'zwave-mcp passphrase' on the computer that runs the "
                 "service, then try again."
             )
             return _html(answer_page("No passphrase is set", sentence, again), 503)
-        if not await asyncio.to_thread(verify_passphrase, _field(form.get("passphrase")), stored):
-            self.attempts.failed()
+        self.attempts.finish(failed=not heard)
+        if not heard:
             log.warning(
                 "a wrong passphrase was given on the consent page", extra={"client": client_name(client)}
             )
@@ -180,6 +185,11 @@ class ConsentPage:
             COOKIE, path=self.cookie_path, secure=self.secure, httponly=True, samesite="strict"
         )
         return response
+
+    async def _passphrase_matches(self, given: str) -> bool | None:
+        """Is it the home's passphrase? None when none is set. The slow hash runs off the event loop."""
+        stored = await asyncio.to_thread(self.provider.store.get_meta, META_KEY)
+        return None if stored is None else await asyncio.to_thread(verify_passphrase, given, stored)
 
     def _same_form(self, request: Request, csrf: str, csrf_hash: str) -> bool:
         """The POST answers the page shown last: its CSRF value in the form and the cookie, and no other

@@ -121,8 +121,10 @@ class HomeAuthProvider:
             "redirect_uri": str(params.redirect_uri),
             "explicit": params.redirect_uri_provided_explicitly,
         }
-        expires = self.clock() + CONSENT_TTL_S
-        await self._run(self.store.add_pending, request_id, client.client_id, pending, expires)
+        now = self.clock()
+        await self._run(
+            self.store.add_pending, request_id, client.client_id, pending, now, now + CONSENT_TTL_S
+        )
         return f"{self.issuer_url}{CONSENT_PATH}?{urlencode({'request': request_id})}"
 
     async def approve(self, client_id: str, pending: dict[str, Any], granted: list[str]) -> str:

@@ -51,6 +51,10 @@ CREATE TABLE IF NOT EXISTS tokens(
 CREATE INDEX IF NOT EXISTS tokens_grant ON tokens(grant_id);
 """
 ACCESS, REFRESH = "access", "refresh"
+MAX_PENDING = 200  # consent requests waiting for the person (/authorize needs no credentials)
+# A used refresh token is remembered this long: used again within it, it ends its grant (after it, it is
+# only refused), so a grant refreshed every quarter of an hour for months keeps a bounded number of rows.
+REUSE_KEPT_S = 24 * 3600
 # A grant's `last_used` is written at most this often (every call reads a token; not every call writes).
 LAST_USED_EVERY_S = 60.0
 
@@ -164,9 +168,16 @@ class AuthStore:
         )
 
     # Consent requests: made by /authorize, answered once by the consent page.
-    def add_pending(self, request_id: str, client_id: str, params: dict[str, Any], expires_at: float) -> None:
+    def add_pending(
+        self, request_id: str, client_id: str, params: dict[str, Any], now: float, expires_at: float
+    ) -> None:
+        """A new consent request; expired ones go, and past `MAX_PENDING` the oldest (anyone may ask)."""
         with self._write() as c:
-            c.execute("DELETE FROM pending WHERE expires_at < ?", (expires_at - 24 * 3600,))
+            c.execute("DELETE FROM pending WHERE expires_at < ?", (now,))
+            c.execute(
+                "DELETE FROM pending WHERE hash IN (SELECT hash FROM pending ORDER BY expires_at DESC LIMIT -1 OFFSET ?)",
+                (MAX_PENDING - 1,),
+            )
             c.execute(
                 "INSERT INTO pending VALUES(?, '', ?, ?, ?)",
                 (digest(request_id), client_id, json.dumps(params), expires_at),
@@ -271,7 +282,8 @@ class AuthStore:
             # The grant's earlier access tokens go: at most one live access token a grant.
             c.execute("DELETE FROM tokens WHERE grant_id=? AND kind=?", (grant, ACCESS))
             c.execute(
-                "DELETE FROM tokens WHERE grant_id=? AND kind=? AND expires_at < ?", (grant, REFRESH, now)
+                "DELETE FROM tokens WHERE grant_id=? AND kind=? AND (expires_at < ? OR used_at < ?)",
+                (grant, REFRESH, now, now - REUSE_KEPT_S),
             )
             _add_tokens(c, grant, tokens)
             return True
