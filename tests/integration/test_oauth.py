@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import shutil
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -340,3 +341,33 @@ async def test_a_real_browser_shows_the_consent_page(home: Home, tmp_path: Path)
     assert "Allow Kitchen Tablet to use your home?" in dom and 'type="password"' in dom
     await run(f"--screenshot={shot}")
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
+
+
+async def test_clients_revoke_from_another_process_ends_a_client_at_its_next_call(
+    home: Home, tmp_path: Path
+) -> None:
+    """The command line and the service share the store from two processes: a revocation typed in a
+    terminal is the running service's refusal on the client's next call."""
+    _, tokens = await approve_client(home.auth, [scopes.READ])
+    assert (await probe(home, tokens.access_token)).status_code == 200
+
+    async def zwave_mcp(*args: str) -> str:
+        done = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "zwave_mcp",
+            "clients",
+            "--state-dir",
+            str(tmp_path),
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(done.communicate(), 60)
+        assert done.returncode == 0, err.decode()
+        return out.decode()
+
+    assert (await zwave_mcp()).startswith("Kitchen Tablet may read the home; approved at ")
+    assert "no longer approved" in await zwave_mcp("revoke", "Kitchen Tablet")
+    refused = await probe(home, tokens.access_token)
+    assert refused.status_code == 401 and 'error="invalid_token"' in refused.headers["www-authenticate"]

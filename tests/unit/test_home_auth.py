@@ -174,7 +174,7 @@ async def test_an_approved_client_is_listed_in_words_and_revoked_by_name(
     listed = capsys.readouterr().out
     assert listed.startswith("Kitchen Tablet may read the home and work the doors, garage doors, gates")
     assert "approved " in listed and "last used " in listed and "home:" not in listed
-    assert clients_command.main(["revoke", "kitchen  tablet", "--state-dir", str(tmp_path)]) == 0
+    assert clients_command.main(["--state-dir", str(tmp_path), "revoke", "kitchen  tablet"]) == 0
     assert capsys.readouterr().out == "Kitchen Tablet is no longer approved: its next call is refused.\n"
     assert await auth.provider.load_access_token(tokens.access_token) is None
     assert await auth.provider.get_client("tablet") is None

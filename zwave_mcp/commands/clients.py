@@ -42,7 +42,7 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     revoke = sub.add_parser("revoke", help="end a client's approval at once (its next call is refused)")
     revoke.add_argument("name", help="the client's name as the list shows it (case and spaces do not matter)")
-    state_dir_flag(revoke)
+    state_dir_flag(revoke, argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     from zwave_mcp.service.auth import default_state_dir, open_store

@@ -14,11 +14,12 @@ import sys
 from pathlib import Path
 
 
-def state_dir_flag(parser: argparse.ArgumentParser) -> None:
+def state_dir_flag(parser: argparse.ArgumentParser, default: object = None) -> None:
+    """--state-dir; a subcommand's copy passes `argparse.SUPPRESS`, so the flag given before it still counts."""
     parser.add_argument(
         "--state-dir",
         type=Path,
-        default=None,
+        default=default,
         help="the folder of the service's state (default: the platform's state folder for zwave-mcp, where "
         "history lives too); the service must use the same one",
     )
