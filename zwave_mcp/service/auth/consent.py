@@ -136,36 +136,9 @@ class ConsentPage:
                 log.info("a client was refused on the consent page", extra={"client": client_name(client)})
                 return RedirectResponse(self.provider.refusal(pending), status_code=303, headers=HEADERS)
             return _html(EXPIRED, 400)
-        wait = self.attempts.start()
-        if wait > 0:
-            sentence = (
-                f"Too many wrong passphrases were tried, so approving is paused for {_minutes(wait)}. "
-                "Nothing was approved."
-            )
-            return _html(
-                answer_page("Approving is paused", sentence, again), 429, {"Retry-After": str(int(wait) + 1)}
-            )
-        try:
-            heard = await self._passphrase_matches(_field(form.get("passphrase")))
-        except BaseException:
-            self.attempts.finish(failed=False)
-            raise
-        if heard is None:
-            self.attempts.finish(failed=False)
-            sentence = (
-                "This home has no passphrase yet. Run 'zwave-mcp passphrase' on the computer that runs the "
-                "service, then try again."
-            )
-            return _html(answer_page("No passphrase is set", sentence, again), 503)
-        self.attempts.finish(failed=not heard)
-        if not heard:
-            log.warning(
-                "a wrong passphrase was given on the consent page", extra={"client": client_name(client)}
-            )
-            return _html(
-                answer_page("Wrong passphrase", "That passphrase is wrong, so nothing was approved.", again),
-                401,
-            )
+        refused = await self._unheard(_field(form.get("passphrase")), client_name(client), again)
+        if refused is not None:
+            return refused
         ticked = {_field(value) for value in form.getlist("scope")}
         granted = [scope for scope in scopes.ALL_SCOPES if scope in ticked and scope in pending["scopes"]]
         if not granted:
@@ -186,10 +159,38 @@ class ConsentPage:
         )
         return response
 
-    async def _passphrase_matches(self, given: str) -> bool | None:
-        """Is it the home's passphrase? None when none is set. The slow hash runs off the event loop."""
-        stored = await asyncio.to_thread(self.provider.store.get_meta, META_KEY)
-        return None if stored is None else await asyncio.to_thread(verify_passphrase, given, stored)
+    async def _unheard(self, given: str, client: str, again: str) -> Response | None:
+        """None when `given` is the home's passphrase; else the page that says why nothing was approved
+        (paused after too many wrong ones, none set, wrong)."""
+        wait = self.attempts.start()
+        if wait > 0:
+            sentence = (
+                f"Too many wrong passphrases were tried, so approving is paused for {_minutes(wait)}. "
+                "Nothing was approved."
+            )
+            return _html(
+                answer_page("Approving is paused", sentence, again), 429, {"Retry-After": str(int(wait) + 1)}
+            )
+        heard: bool | None = None
+        try:
+            stored = await asyncio.to_thread(self.provider.store.get_meta, META_KEY)
+            if stored is not None:  # the slow hash runs off the event loop
+                heard = await asyncio.to_thread(verify_passphrase, given, stored)
+        finally:
+            self.attempts.finish(failed=heard is False)
+        if heard is None:
+            sentence = (
+                "This home has no passphrase yet. Run 'zwave-mcp passphrase' on the computer that runs the "
+                "service, then try again."
+            )
+            return _html(answer_page("No passphrase is set", sentence, again), 503)
+        if not heard:
+            log.warning("a wrong passphrase was given on the consent page", extra={"client": client})
+            return _html(
+                answer_page("Wrong passphrase", "That passphrase is wrong, so nothing was approved.", again),
+                401,
+            )
+        return None
 
     def _same_form(self, request: Request, csrf: str, csrf_hash: str) -> bool:
         """The POST answers the page shown last: its CSRF value in the form and the cookie, and no other
