@@ -84,9 +84,9 @@ def build_app(auth: HomeAuth) -> Any:
             raise ToolError(f"This needs {scopes.CONTROL}.")
         return "The lamp was told to turn off."
 
-    app = server.streamable_http_app(host="127.0.0.1")
-    app.router.routes.extend(auth.routes)  # the consent page, as the service mounts it
-    return app
+    for route in auth.routes:  # the consent page, mounted as the service mounts it (no bearer token)
+        server.custom_route(route.path, sorted(route.methods or ["GET"]), name=route.name)(route.endpoint)
+    return server.streamable_http_app(host="127.0.0.1")
 
 
 @contextlib.asynccontextmanager

@@ -65,6 +65,9 @@ def test_the_settings_are_the_spec_s(tmp_path: Path) -> None:
         assert registration.valid_scopes == list(scopes.ALL_SCOPES)
         assert settings.revocation_options is not None and settings.revocation_options.enabled
         assert [route.path for route in auth.routes] == ["/consent"]
+        assert not auth.passphrase_set()
+        auth.provider.store.set_meta(META_KEY, hash_passphrase("correct horse battery", CHEAP))
+        assert auth.passphrase_set()
     finally:
         auth.close()
 

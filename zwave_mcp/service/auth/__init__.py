@@ -11,7 +11,8 @@ metadata, RFC 8414 server metadata, /authorize, /token with PKCE, /register for 
 - `routes`: the consent page (`consent.py`, `page.py`), mounted as the server's custom routes (no token).
 
 The service passes `auth_server_provider=auth.provider, auth=auth.settings` to `MCPServer` and mounts
-`auth.routes`. Scopes are checked at the call by the service, not here (`required_scopes` stays unset, so
+`auth.routes` (`server.custom_route(route.path, methods, name=route.name)(route.endpoint)`: each endpoint
+is an ASGI app, the page behind the SDK's body limit). Scopes are checked at the call by the service, not here (`required_scopes` stays unset, so
 the metadata offers all four and the person chooses on the consent page).
 """
 
@@ -28,6 +29,7 @@ from starlette.routing import Route
 from zwave_mcp.service import scopes
 from zwave_mcp.service.auth.attempts import DEFAULT_LIMIT, AttemptLimit, FailedAttempts
 from zwave_mcp.service.auth.consent import ConsentPage
+from zwave_mcp.service.auth.passphrase import META_KEY
 from zwave_mcp.service.auth.provider import HomeAuthProvider
 from zwave_mcp.service.auth.store import FILE_NAME, AuthStore
 
@@ -51,6 +53,11 @@ class HomeAuth:
     settings: AuthSettings
     routes: list[Route]
     attempts: FailedAttempts
+
+    def passphrase_set(self) -> bool:
+        """Has the home a passphrase? Without one the consent page approves nobody (it says to run
+        `zwave-mcp passphrase`); the service says so in its log at start."""
+        return self.provider.store.get_meta(META_KEY) is not None
 
     def close(self) -> None:
         self.provider.store.close()
