@@ -472,4 +472,5 @@ def parse_node(raw: Mapping[str, Any], details: bool = True) -> ZNode | None:
             value = parse_value(cast(wire.Value, raw_value), node_id)
             if value is not None:
                 node.values[value.value_id] = value
+    node.told_nothing = node.ready and node.interview_stage == "Complete" and not node.values
     return node

@@ -126,6 +126,10 @@ def verify_summary(device: Device, actions: list[str]) -> str:
         can = f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
     elif device.unclaimed and not device.understood:
         can = NOT_UNDERSTOOD
+    elif (
+        node.told_nothing
+    ):  # interviewed, and not one value: what it does is not known, and waiting won't tell
+        can = "It has not reported anything yet, so what it does is not known."
     else:
         can = "It only reports readings."
     return f"{device.label} exists and {condition}. {can}"
