@@ -302,6 +302,26 @@ async def test_changes_are_refused_in_read_only_mode_and_for_denied_or_hidden_lo
     ], said
 
 
+async def test_every_attempt_on_a_lock_leaves_one_audit_line(
+    mosquitto: Any, sim: Simulator, tmp_path: Path
+) -> None:
+    # Issue 44 item 12: an action the tool does not know, or a name too long, was refused before the tool
+    # ran and left no audit line; a listing is a read and leaves none.
+    audit = tmp_path / "audit.jsonl"
+    async with connected(settings_for(mosquitto, sim, audit_file=audit)) as client:
+        for args in (
+            {"action": "open_door", "user": "Alice"},
+            {"action": "rename", "user": "Alice", "name": "A" * 500},
+            {"action": "disable", "user": "Nobody"},
+        ):
+            answer = await call(client, TOOL, {"deviceName": "side door", **args})
+            assert answer.is_error, (args, answer.text)
+        assert not (await call(client, TOOL, {"deviceName": "side door"})).is_error
+        assert not (await call(client, TOOL, {"deviceName": "side door", "action": "list"})).is_error
+    said = [(line["action"], line["outcome"]) for line in map(json.loads, audit.read_text().splitlines())]
+    assert said == [("open_door", "failed"), ("rename_user", "failed"), ("disable_user", "failed")], said
+
+
 async def test_dry_run_shows_the_request_without_the_pin(mosquitto: Any, sim: Simulator) -> None:
     async with connected(settings_for(mosquitto, sim, dry_run=True)) as client:
         _, done = await confirmed(
