@@ -58,7 +58,7 @@ from zwave_mcp.gateway.payloads import (
 )
 from zwave_mcp.gateway.secrets import is_secret_value, scrub_event
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
-from zwave_mcp.safetext import json_kind, plain_text
+from zwave_mcp.safetext import json_kind, outside_text, plain_text
 from zwave_mcp.zwave import wire
 from zwave_mcp.zwave.classes import CC
 
@@ -272,6 +272,7 @@ class Inventory:
             if isinstance(version, Undecodable):
                 return self._undecodable(topic, version)
             old_version = self.status.version
+            version = outside_text(version, 40)
             self.status.version = version
             return (
                 []
@@ -505,12 +506,17 @@ class Inventory:
             if name == "driver_error":
                 first = data[0] if data else None
                 message = first.get("message") if isinstance(first, dict) else first
-                self.status.last_driver_error = str(message)
-                return [InventoryEvent("gateway", None, "driver_error", None, str(message))]
+                said = outside_text(message)  # kept in health and the history, said in every event list
+                self.status.last_driver_error = said
+                return [InventoryEvent("gateway", None, "driver_error", None, said)]
             return []
         if scope == "controller" and name == "status_changed" and data:
             code = data[0]
-            text = CONTROLLER_STATUSES.get(code, f"status {code}") if isinstance(code, int) else str(code)
+            text = (
+                CONTROLLER_STATUSES.get(code, f"status {code}")
+                if isinstance(code, int)
+                else outside_text(code)
+            )
             old = self.status.controller_status
             self.status.controller_status = text
             return [] if old == text else [InventoryEvent("gateway", None, "controller_status", old, text)]

@@ -18,6 +18,7 @@ from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.names import agreeing
+from zwave_mcp.safetext import outside_text
 from zwave_mcp.server.app import App
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
 from zwave_mcp.server.tools.spec import tool
@@ -31,7 +32,7 @@ def spoken_value(value: Any) -> str:
         return ", ".join(f"{k} {spoken_value(v)}" for k, v in value.items()) or "nothing"
     if isinstance(value, list):
         return ", ".join(spoken_value(v) for v in value) or "nothing"
-    return str(value)
+    return outside_text(value)
 
 
 _GATEWAY = {
@@ -130,11 +131,11 @@ def gateway_phrase(what: str, new: object) -> str:
     if new is None:
         return f"zwave-js-ui no longer reports its {what.replace('_', ' ')}"
     if what == "version":
-        return f"zwave-js-ui reports version {new}"
+        return f"zwave-js-ui reports version {outside_text(new, 40)}"
     if what == "driver_error":
-        return f"the Z-Wave driver reported an error: {new}"
+        return f"the Z-Wave driver reported an error: {outside_text(new)}"
     if what == "controller_status":
-        return f"the Z-Wave controller says: {new}"
+        return f"the Z-Wave controller says: {outside_text(new)}"
     return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
 
 
@@ -196,7 +197,7 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
                 ageSeconds=round(now - recorded.at, 1),
                 device=device,
                 what=what,
-                value=change.new,
+                value=outside_text(change.new) if isinstance(change.new, str) else change.new,
                 button=press.button if press else None,
                 press=press.kind if press else None,
             )
