@@ -42,6 +42,7 @@ from zwave_mcp.gateway.nodes import (
     parse_states,
     parse_value,
     reject,
+    type_problem,
 )
 from zwave_mcp.gateway.payloads import (
     PayloadType,
@@ -421,7 +422,8 @@ class Inventory:
             return []  # a lock code (retained user_code topics): never kept, never news
         old = value.value
         new = decoded.value
-        if (problem := json_problem(new)) is not None:
+        typed = decoded.value_object.get("type") if decoded.value_object is not None else None
+        if (problem := json_problem(new) or type_problem(typed or value.type, new)) is not None:
             reject(value.node_id, value.value_id, f"its new value: {problem}")
             return []
         if is_momentary(value):
@@ -627,7 +629,7 @@ class Inventory:
         if value is None or "newValue" not in args or is_secret_value(value.command_class, value.property):
             return []
         new = args["newValue"]
-        if (problem := json_problem(new)) is not None:
+        if (problem := json_problem(new) or type_problem(value.type, new)) is not None:
             reject(node.id, value.value_id, f"its new value: {problem}")
             return []
         if is_momentary(value) or args.get("stateless") is True:

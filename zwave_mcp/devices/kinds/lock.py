@@ -398,6 +398,6 @@ _STATES = {
 
 def lock_state_phrase(command_class: int, prop: Any, prop_key: Any, new: Any) -> str | None:
     """A lock's jam or keypad state change in words ("jammed", "is no longer jammed"); None for others."""
-    if command_class != CC.NOTIFICATION or prop != "Access Control" or isinstance(new, bool):
-        return None
+    if command_class != CC.NOTIFICATION or prop != "Access Control" or type(new) not in (int, str):
+        return None  # a flag, or an object or list (unhashable) a broken gateway reported: no lock state
     return _STATES.get((prop_key, new))
