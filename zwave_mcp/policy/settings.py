@@ -35,7 +35,7 @@ from typing import Any
 from zwave_mcp.config import ConfigError, Settings, env_name, read_small_file
 from zwave_mcp.policy.actions import ACTIONS, normalize_action
 from zwave_mcp.policy.sensitive import CONFIRMABLE_WORDS, SafeBand
-from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
+from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms, says_a_group
 from zwave_mcp.safetext import json_kind, loads_json
 
 POLICY_FILE_MAX_BYTES = 1_000_000
@@ -91,6 +91,12 @@ class PolicyConfig:
                     terms = parse_terms(_as_list(value))
             except (TermError, ConfigError) as exc:
                 raise ConfigError(f"{name} ({pick(name)[1]}): {exc}") from None
+            if name == "allow" and (group := next((t for t in terms if says_a_group(t)), None)) is not None:
+                raise ConfigError(
+                    f"allow ({source}): '{group.text[:60]}' reads as a group, but the allow list is read "
+                    "exactly, so it would allow nothing; name a room, a kind ('lock', 'light'), devices "
+                    "or node:5"
+                )
             lists[name] = DeviceList(terms, source)
         sources = [
             (src, label) for src, label in ((given, env_name("confirm_actions")), (from_file, file_label))
