@@ -70,7 +70,7 @@ def describe_change(app: App, change: InventoryEvent) -> tuple[str | None, str]:
     if change.kind == "removed":
         return device_name, "dropped a value"
     if change.kind == "lock" and change.node_id is not None:
-        return lock_name(app, change.node_id), lock_phrase(change.new, names(app, change.node_id))[0]
+        return lock_name(app, change.node_id), lock_phrase(change.new)[0]
     return device_name, "changed"
 
 
@@ -82,12 +82,6 @@ def lock_name(app: App, node_id: int) -> str | None:
         return lock.name
     node = app.gateway.inventory.node(node_id)
     return node.display_name if node is not None else None
-
-
-def names(app: App, node_id: int) -> Any:
-    """user id → the name that user of the lock has now."""
-    node = app.gateway.inventory.node(node_id)
-    return (lambda uid: user_name(node, uid)) if node is not None else None
 
 
 LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
@@ -173,9 +167,7 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
         if id(recorded) in echoes:
             continue
         if user is not None and not (
-            change.kind == "lock"
-            and change.node_id is not None
-            and by_user(change.new, user, names(app, change.node_id))
+            change.kind == "lock" and change.node_id is not None and by_user(change.new, user)
         ):
             continue
         if change.kind == "value" and change.old == change.new and not change.momentary:
