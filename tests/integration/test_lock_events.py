@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
@@ -230,3 +231,38 @@ async def test_a_past_event_keeps_the_name_its_user_had_then(
             assert "Dog Walker" not in answer.text, f"{tool}: {answer.text}"
         walker = await call(client, "get_last_event", {"user": "dog walker"})
         assert not walker.result["found"], walker.text
+
+
+async def test_a_keypad_event_is_named_from_the_users_as_they_are_now(
+    mosquitto: Any, simulator_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44 item 2: another client of zwave-js-ui (its UI, Home Assistant) renames Bob, user 2 of the
+    User Credential lock, to Eve; that never shows on MQTT. Eve's keypad unlock was said "by Bob (user 2)",
+    and stayed so. The lock's users are read again (accessControlGetState) before its event is named."""
+    import paho.mqtt.publish as publish
+
+    from zwave_mcp.gateway import state
+
+    monkeypatch.setattr(state, "USERS_FRESH_S", 0.0)  # the users read at the load are not fresh enough
+    sim: Simulator = simulator_factory(house="captured+locks")
+    async with connected(settings_for(mosquitto, sim)) as client:
+        other_client = (
+            f"{sim.config.prefix}/_CLIENTS/ZWAVE_GATEWAY-{sim.config.name}/api/accessControlSetUser/set"
+        )
+        request = {"args": [13, 0, 2, {"userName": "Eve"}]}
+        publish.single(other_client, json.dumps(request), hostname=mosquitto.host, port=mosquitto.port)
+        users = sim.nodes[13]["accessControl"]["endpoints"][0]["users"]
+        for _ in range(300):
+            if next(u for u in users if u["userId"] == 2).get("userName") == "Eve":
+                break
+            await anyio.sleep(0.01)
+        sim.lock_event(13, "keypad_unlock", 2)
+        said = "Side Door Lock was unlocked with the keypad by Eve (user 2)"
+        recent = await wait_for_answer(
+            client, "get_recent_events", {"minutes": 5}, lambda a: "user 2" in a.text
+        )
+        assert said in recent.text and "Bob" not in recent.text, recent.text
+        last = await call(client, "get_last_event", {"user": "eve"})
+        assert last.text.startswith(f"{said} at "), last.text
+        bob = await call(client, "get_last_event", {"user": "bob"})
+        assert not bob.result["found"], bob.text

@@ -24,6 +24,7 @@ Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact V
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -73,6 +74,7 @@ _STATUS_EVENTS = {"node_dead": "Dead", "node_alive": "Alive", "node_sleep": "Asl
 CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
 PRESS_ECHO_S = 1.0  # an event this soon after a press on the value topic, saying the same, is its echo
 LOCK_ECHO_S = 1.0  # a lock event told again this soon, the other way (topic / node_notification), is one
+USERS_FRESH_S = 5.0  # a lock's users read this recently name its next event without a read (see reread_users)
 
 
 @dataclass(slots=True)
@@ -136,6 +138,13 @@ class Inventory:
         # Names zwave-mcp gives the users of locks that keep none (User Code), lock node → user → name
         # (`gateway.lock_names`, this home's table): put on `ZNode.access` at every load and read.
         self.given_names: dict[int, dict[int, str]] = {}
+        # A lock that keeps its users' names (User Credential) can have them changed by another client
+        # (zwave-js-ui's UI, Home Assistant), which never shows on MQTT: before one of its events is named,
+        # `reread_users(node_id, then)` reads its users again (the gateway sets it; `then(read)` names
+        # the event, without a name when the read failed), unless they were read in the last
+        # `USERS_FRESH_S`. Without it (a picture alone) the names last read are used.
+        self.reread_users: Callable[[int, Callable[[bool], None]], None] | None = None
+        self._users_read_at: dict[int, float] = {}
 
     # ---- picture -------------------------------------------------------------------------------
 
@@ -150,7 +159,10 @@ class Inventory:
                     node = parse_node(raw, self.keep_details)
                     if node is not None:
                         nodes[node.id] = node
+            now = self._clock()
             for node in nodes.values():
+                if node.access is not None:
+                    self._users_read_at[node.id] = now  # getNodes carries each lock's access state
                 if node.access is not None and node.id in self.given_names:
                     node.access = self._named(node.id, node.access)
             self.nodes = nodes
@@ -569,6 +581,7 @@ class Inventory:
         node = self.nodes.get(node_id)
         if node is not None:
             node.access = access
+            self._users_read_at[node_id] = self._clock()
         return access
 
     def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
@@ -597,8 +610,24 @@ class Inventory:
         if heard is not None and heard[1] == said and heard[2] != from_event and now - heard[0] < LOCK_ECHO_S:
             return []
         self._locks_heard[node.id] = (now, said, from_event)
+        if event.user_id is not None and self.reread_users is not None and self._names_stale(node, now):
+
+            def then(read: bool) -> None:  # the users as read just now: the name the user has at the event
+                fresh = self.nodes.get(node.id)
+                name = user_name(fresh, event.user_id) if read and fresh is not None else None
+                self._emit([InventoryEvent("lock", node.id, None, None, event.as_stored(name), event.time_ms)])
+
+            self.reread_users(node.id, then)
+            return []
         stored = event.as_stored(user_name(node, event.user_id))
         return [InventoryEvent("lock", node.id, None, None, stored, event.time_ms)]
+
+    def _names_stale(self, node: ZNode, now: float) -> bool:
+        """The lock keeps its users' names and they were not read in the last `USERS_FRESH_S`."""
+        rules = getattr(node.access, "rules", None)
+        if rules is None or not getattr(rules, "names", False):
+            return False
+        return now - self._users_read_at.get(node.id, -math.inf) > USERS_FRESH_S
 
     def _event_value(self, node: ZNode, args: Any, create: bool) -> ZValue | None:
         if not isinstance(args, dict):
