@@ -615,7 +615,9 @@ class Inventory:
             def then(read: bool) -> None:  # the users as read just now: the name the user has at the event
                 fresh = self.nodes.get(node.id)
                 name = user_name(fresh, event.user_id) if read and fresh is not None else None
-                self._emit([InventoryEvent("lock", node.id, None, None, event.as_stored(name), event.time_ms)])
+                self._emit(
+                    [InventoryEvent("lock", node.id, None, None, event.as_stored(name), event.time_ms)]
+                )
 
             self.reread_users(node.id, then)
             return []
