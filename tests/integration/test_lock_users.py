@@ -293,11 +293,10 @@ async def test_changes_are_refused_in_read_only_mode_and_for_denied_or_hidden_lo
         assert ("Side Door Lock" in every.text) is ("hide" not in setting), every.text
     assert side_users(sim) == before
     # Each refusal's one audit line names the action as the gate names a carried-out one ("add_user"); a
-    # hidden lock is answered as no such device, so its attempts end as failed, not as refused.
+    # hidden lock is answered as no such device, refused before anything is sent, as any change call is.
     said = [(line["action"], line["outcome"]) for line in map(json.loads, audit.read_text().splitlines())]
-    outcome = "failed" if "hide" in setting else "refused"
     assert said == [
-        (action, outcome)
+        (action, "refused")
         for action in ("add_user", "rename_user", "disable_user", "enable_user", "change_pin", "remove_user")
     ], said
 
@@ -319,7 +318,8 @@ async def test_every_attempt_on_a_lock_leaves_one_audit_line(
         assert not (await call(client, TOOL, {"deviceName": "side door"})).is_error
         assert not (await call(client, TOOL, {"deviceName": "side door", "action": "list"})).is_error
     said = [(line["action"], line["outcome"]) for line in map(json.loads, audit.read_text().splitlines())]
-    assert said == [("open_door", "failed"), ("rename_user", "failed"), ("disable_user", "failed")], said
+    # Refused for their arguments, nothing sent: refused, as the executor audits every change call.
+    assert said == [("open_door", "refused"), ("rename_user", "refused"), ("disable_user", "refused")], said
 
 
 async def test_dry_run_shows_the_request_without_the_pin(mosquitto: Any, sim: Simulator) -> None:

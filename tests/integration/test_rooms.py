@@ -58,7 +58,7 @@ async def test_questions_about_many_from_the_live_picture(mosquitto: Any, sim: S
         doors = await call(client, "list_zwave_devices", {"target": "doors", "state": "unlocked"})
         assert doors.text == "Front Door Lock is unlocked."
         opened = await call(client, "list_zwave_devices", {"state": "open"})
-        assert opened.text == "1 device is open: the door at Front Door Lock."
+        assert opened.text == "1 device is open: Front Door."
         batteries = await call(client, "list_zwave_devices", {"state": "battery"})
         assert batteries.text == (
             "Battery levels, lowest first: Front Door Lock 64 %, Bedroom Sensor 87 % and Garage Motion 100 %."

@@ -1,4 +1,5 @@
-"""`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo, explain.
+"""`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo, explain, passphrase,
+clients.
 
 `zwave-mcp` alone (or followed only by settings flags) serves, because that is how MCP clients start it;
 `zwave-mcp --help` lists the commands and `zwave-mcp COMMAND --help` explains one. Heavy imports happen
@@ -22,7 +23,17 @@ if TYPE_CHECKING:
 
     from zwave_mcp.config import Settings
 
-SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo", "explain")
+SUBCOMMANDS = (
+    "serve",
+    "config",
+    "tools",
+    "check-stdio",
+    "simulate",
+    "demo",
+    "explain",
+    "passphrase",
+    "clients",
+)
 HELP_FLAGS = ("-h", "--help")
 # The commands that parse their own arguments, imported only when run: module and function.
 PASSTHROUGH = {
@@ -30,6 +41,8 @@ PASSTHROUGH = {
     "simulate": ("zwave_mcp.commands.simulate", "main"),
     "demo": ("zwave_mcp.commands.demo", "main"),
     "explain": ("zwave_mcp.commands.explain", "main"),
+    "passphrase": ("zwave_mcp.commands.passphrase", "main"),
+    "clients": ("zwave_mcp.commands.clients", "main"),
 }
 
 
@@ -79,6 +92,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "explain",
         help="print how each device is understood (kind, readings, actions, unused values), from the live "
         "network or a house file (--house): what a bug report needs",
+        add_help=False,
+    )
+    sub.add_parser(
+        "passphrase",
+        help="set the home's passphrase, which the home service's consent page asks before it approves a client",
+        add_help=False,
+    )
+    sub.add_parser(
+        "clients",
+        help="list the clients approved to use the home service; 'clients revoke NAME' ends one at once",
         add_help=False,
     )
     return parser

@@ -29,7 +29,7 @@ from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.sync import Sync
 from zwave_mcp.gateway.topics import GatewayTopics
-from zwave_mcp.gateway.waiters import ValuePredicate, Waiters
+from zwave_mcp.gateway.waiters import Waiters
 from zwave_mcp.logs import watch_task
 
 log = logging.getLogger(__name__)
@@ -197,10 +197,6 @@ class ZwaveGateway:
         """Reload the network from `getNodes` (a node was added or removed: topics alone cannot add one)."""
         self.sync.resync()
 
-    async def wait_for_value(self, value_id: str, predicate: ValuePredicate, timeout: float) -> ZValue | None:
-        """The value once `predicate(value)` holds (driven by inventory changes, no polling); None on timeout."""
-        return await self.waiters.value(value_id, predicate, timeout)
-
     # -- what it says -----------------------------------------------------------------------------------
     def unavailable_reason(self) -> str | None:
         """Why tools cannot work right now, in one sentence; None when the gateway is usable."""
@@ -266,7 +262,7 @@ class ZwaveGateway:
         result = await self._call_ok("pollValue", value.api_value_id(), timeout=timeout)
         # The report of this poll, not the picture as it was: an unchanged value is re-reported with a new
         # time, and a caller reads the reading's age next.
-        await self.wait_for_value(
+        await self.waiters.value(
             value.value_id, lambda v: v.value == result and v.last_update_ms != mark, CATCH_UP_MAX_S
         )
         return result

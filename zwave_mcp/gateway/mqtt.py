@@ -220,7 +220,10 @@ class MqttTransport:
         self._writable()
 
     def unavailable_text(self) -> str:
-        return f"cannot reach the MQTT broker at {self.address}: {self.last_error or 'not connected'}"
+        reason = self.last_error or "not connected"
+        if self.address in reason:  # the reason names the broker already ("connection refused by …")
+            return f"cannot reach the MQTT broker: {reason}"
+        return f"cannot reach the MQTT broker at {self.address}: {reason}"
 
     # -- paho set-up ------------------------------------------------------------------------------------
     def _make_client(self) -> paho.Client:

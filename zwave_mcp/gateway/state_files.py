@@ -10,7 +10,7 @@ lock) sees the old file or the new one, never half of one.
 On Windows (no `fcntl`) no lock is taken: the save still re-reads, merges and replaces at once, so only two
 saves within the same few milliseconds can lose one's edit.
 
-The history (SQLite, which locks itself) and the audit file (appended with `O_APPEND`, one write a line) are
+The history and the service's auth store (SQLite, which locks itself) and the audit file (appended with `O_APPEND`, one write a line) are
 not written here. Here, in the gateway's room, so that every room that keeps a file can use it.
 """
 

@@ -330,7 +330,7 @@ class HistoryService:
                 source="command",
             )
             events.append((o.at, event))
-        events.sort(key=lambda e: e[0])
+        events = _told_once(sorted(events, key=lambda e: e[0]))
         truncated = len(events) > limit
         events = events[-limit:]
         readings = [self._numeric(sources[sid], points) for sid, points in numeric.items()]
@@ -374,10 +374,11 @@ class HistoryService:
             return f"There is no record of {user} at a lock {period.words}."
         user = self._spelled(user)
         now = self.now()
-        spoken = events[-SPOKEN_EVENTS:]
+        many = len(events) > SPOKEN_EVENTS or truncated
+        spoken = _latest_first(events) if many else events
         phrases = and_list([f"{e.device or 'a lock'} {e.what} {when(self.dt(at), now)}" for at, e in spoken])
         count = _times(len(events)) + ("+" if truncated else "")
-        latest = "; the latest: " if len(events) > len(spoken) else ": "
+        latest = "; the latest: " if many else ": "
         return f"{capital(period.words)}, {user} used the locks {count}{latest}{phrases}."
 
     def _history_sentence(
@@ -398,11 +399,13 @@ class HistoryService:
         events = reported or events
         parts: list[str] = []
         if events:
-            spoken = events[-SPOKEN_EVENTS:]
+            # One device's few events are told as they happened; "the latest:" lists the newest first.
+            many = len(events) > SPOKEN_EVENTS or truncated
+            spoken = _latest_first(events) if many or not single else events
             if single:
                 phrases = [f"{e.what} {when(self.dt(at), now)}" for at, e in spoken]
                 text = and_list(phrases)
-                if len(events) > len(spoken) or truncated:
+                if many:
                     count = f"{len(events)}{'+' if truncated else ''}"
                     parts.append(f"{label} changed {count} times {period.words}; the latest: {text}")
                 else:
@@ -574,6 +577,33 @@ _STATE_WORDS = {
 
 
 LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
+
+
+# A device saying the same thing twice within this many seconds is telling one happening twice (a motion
+# is reported by its Notification and by its Binary Sensor value).
+SAME_EVENT_S = 2.0
+
+
+def _latest_first(events: list[tuple[int, HistoryEvent]]) -> list[tuple[int, HistoryEvent]]:
+    """The SPOKEN_EVENTS newest events, newest first: what "the latest:" lists (it listed them oldest first)."""
+    return events[-SPOKEN_EVENTS:][::-1]
+
+
+def _told_once(events: list[tuple[int, HistoryEvent]]) -> list[tuple[int, HistoryEvent]]:
+    """The events in time order with each happening once: a device's report that repeats the words of its
+    previous report within SAME_EVENT_S is left out. The gate's own records and button presses (two
+    presses are two) are kept."""
+    last: dict[str | None, tuple[str, int]] = {}
+    kept = []
+    for at, event in events:
+        if event.source != "command" and event.press is None:
+            device = event.deviceKey or event.device
+            before = last.get(device)
+            if before is not None and before[0] == event.what and at - before[1] <= SAME_EVENT_S * 1000:
+                continue
+            last[device] = (event.what, at)
+        kept.append((at, event))
+    return kept
 
 
 def _idle_notice(source: _Source, row: Row) -> bool:

@@ -419,11 +419,13 @@ class ToolExecutor:
             outcome = "refused"
             refused = True
             error = exc.message
-        except UserError as exc:
+        except UserError as exc:  # no such device, a value it cannot take: refused before anything is sent
             outcome = "error"
+            refused = True
             error = exc.message
         except ValidationError as exc:
             outcome = "invalid"
+            refused = True
             error = describe_validation_error(exc, spec.args_model)
         except Exception as exc:
             outcome = "crash"
@@ -455,7 +457,8 @@ class ToolExecutor:
         spec = self.specs.get(name)
         audited = spec.audited(arguments) if spec is not None else None
         if audited is not None and self._attempts is not None:
-            self._attempts.end(self._attempts.begin(), name, audited, message, refused=self.read_only)
+            # Refused for its arguments or read-only mode: nothing was sent (as in `execute`).
+            self._attempts.end(self._attempts.begin(), name, audited, message, refused=True)
         self._log_call(name, arguments, started, "rejected", message)
         return _envelope(name, started, error=message)
 

@@ -453,7 +453,7 @@ async def _user_code_reported(
         statuses = (1 if (op.options or {}).get("active", True) else 2,)
     else:
         statuses = (0,)
-    await gateway.wait_for_value(value_id, lambda v: v.value in statuses, min(timeout, USER_CODE_REPORT_S))
+    await gateway.waiters.value(value_id, lambda v: v.value in statuses, min(timeout, USER_CODE_REPORT_S))
 
 
 def _value_refusal(result: Any) -> str | None:

@@ -135,13 +135,18 @@ def _lock_alerts(device: Device) -> list[Reading]:
     return out
 
 
+def lock_troubles(device: Device) -> list[str]:
+    """What is wrong with the lock now, in words ("jammed", "its cover has been removed"); [] for nothing."""
+    return list(dict.fromkeys(r.text for r in _lock_alerts(device) if r.text))
+
+
 def _summary(device: Device, spoken: bool = True) -> str | None:
     """ "locked, door closed", "locked and jammed, but the door is open", "lock state unknown; jammed"."""
     if not device.has(Capability.LOCK):
         return None
     state = lock_state(device)
     text = state or "lock state unknown"
-    if alerts := list(dict.fromkeys(r.text for r in _lock_alerts(device) if r.text)):
+    if alerts := lock_troubles(device):
         text = f"{text} and {and_list(alerts)}" if state else f"{text}; {and_list(alerts)}"
     opened = door_open(device)
     if opened is None:

@@ -17,6 +17,7 @@ from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
+from zwave_mcp.history.service import SAME_EVENT_S
 from zwave_mcp.names import agreeing
 from zwave_mcp.safetext import outside_text
 from zwave_mcp.server.app import App
@@ -220,8 +221,6 @@ def lock_user_names(app: App) -> list[str]:
 
 
 SAID_IN_SUMMARY = 5
-# A device saying the same thing twice within this many seconds is telling one happening twice.
-SAME_EVENT_S = 2.0
 
 
 def events_summary(total: int, events: list[Event], minutes: float) -> str:
