@@ -80,11 +80,9 @@ def test_lock_events_in_words(stored: dict[str, Any], words: str, state: str | N
     assert lock_phrase(stored) == (words, state)
 
 
-def test_a_user_is_named_now_when_the_event_kept_no_name() -> None:
-    names = {3: "Cleaner"}.get
-    assert lock_phrase({"event": "keypad_unlock", "userId": 3}, names)[0] == (
-        "was unlocked with the keypad by Cleaner (user 3)"
-    )
-    assert by_user({"event": "keypad_unlock", "userId": 3}, "the cleaner", names)
+def test_an_event_is_said_with_the_name_it_kept_never_the_name_the_user_has_now() -> None:
+    # Issue 44 item 1: slot 3 unnamed at the unlock, later given to the dog walker: the unlock stays user 3's.
+    assert lock_phrase({"event": "keypad_unlock", "userId": 3})[0] == "was unlocked with the keypad by user 3"
+    assert by_user({"event": "keypad_unlock", "userId": 3, "userName": "Cleaner"}, "the cleaner")
     assert by_user({"event": "keypad_unlock", "userId": 3, "userName": "Cleaner"}, "CLEANER")
-    assert not by_user({"event": "keypad_unlock", "userId": 2}, "cleaner", names)
+    assert not by_user({"event": "keypad_unlock", "userId": 3}, "cleaner")

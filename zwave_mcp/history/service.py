@@ -18,7 +18,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from zwave_mcp.answers import and_list, capital
-from zwave_mcp.devices.kinds.lock import Names, by_user, fold, lock_phrase
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presses import press_of, press_values
@@ -222,14 +222,9 @@ class HistoryService:
                     add(None, None, "gateway", key)
         return sources
 
-    def names(self, node_id: int | None) -> Names | None:
-        """user id → the name that user of the lock has now."""
-        node = self.inventory.node(node_id) if node_id is not None else None
-        return (lambda uid: user_name(node, uid)) if node is not None else None
-
     def _phrase(self, source: _Source, raw: Any) -> Phrase:
         if source.kind == "lock":
-            text, state = lock_phrase(raw, self.names(source.device.node_id if source.device else None))
+            text, state = lock_phrase(raw)
             return Phrase(text, state, raw)
         if source.kind == "status":
             return describe_status(raw)
@@ -258,7 +253,7 @@ class HistoryService:
             return True
         if source.kind != "lock":
             return False
-        return by_user(row.new, user, self.names(source.device.node_id if source.device else None))
+        return by_user(row.new, user)
 
     def lock_targets(self, device_name: str | None, room: str | None) -> tuple[list[Device], str]:
         """The locks asked about with a user: the one named, those of a room, else every lock."""

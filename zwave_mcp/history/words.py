@@ -17,6 +17,7 @@ from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.safetext import outside_text
 from zwave_mcp.zwave.classes import CC, DoorLockProps
 
 OPENINGS = ("door", "window", "tilt")  # binary sensor types whose alarm is "opened"
@@ -174,7 +175,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         return Phrase(f"reported an unreadable {lowered_label}", None, None)
     if raw is None:
         return Phrase(f"{lowered_label} was cleared", None, None)
-    return Phrase(f"reported {lowered_label} {str(raw)[:60]}", None, str(raw)[:60])
+    return Phrase(f"reported {lowered_label} {outside_text(raw, 60)}", None, outside_text(raw, 60))
 
 
 def _binary_sensor(value: ZValue, raw: Any, text: str | None) -> Phrase | None:
@@ -208,6 +209,8 @@ def describe_gateway(fact: str, value: Any) -> Phrase:
         )
     if fact == "driver_ready":
         return Phrase("the Z-Wave driver became ready" if value else "the Z-Wave driver stopped", None, value)
+    # What zwave-js-ui said, as the history kept it (a row from before the edge bounded it may be huge).
+    said = outside_text(value) if isinstance(value, str) else value
     if fact == "controller_status":
-        return Phrase(f"the Z-Wave controller became {value}", None, value)
-    return Phrase(f"zwave-js-ui reported {fact.replace('_', ' ')} {str(value)[:60]}", None, value)
+        return Phrase(f"the Z-Wave controller became {said}", None, said)
+    return Phrase(f"zwave-js-ui reported {fact.replace('_', ' ')} {outside_text(said, 60)}", None, said)

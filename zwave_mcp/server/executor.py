@@ -88,6 +88,16 @@ class ToolSpec:
     needs_gateway: bool = True
     annotations: ToolAnnotations | None = None
     title: str | None = None
+    # A tool that reads and changes (manage_lock_users lists users and changes them): which calls are an
+    # attempt at a change, as the audit names it ({"action": "add_user"}), None for a read. Every attempt,
+    # one refused before the tool runs (a bad action) included, leaves its one audit line.
+    attempt: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
+
+    def audited(self, arguments: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The arguments the audit line of this call names, or None when the call changes nothing."""
+        if self.mutating:
+            return arguments
+        return self.attempt(arguments) if self.attempt is not None else None
 
     @functools.cached_property
     def field_names(self) -> frozenset[str]:
@@ -389,7 +399,8 @@ class ToolExecutor:
         outcome = "ok"
         error: str | None = None
         result: ToolResult | None = None
-        attempt = self._attempts.begin() if spec.mutating and self._attempts is not None else None
+        audited = spec.audited(arguments) if self._attempts is not None else None
+        attempt = self._attempts.begin() if audited is not None and self._attempts is not None else None
         refused = False
         try:
             args = spec.args_model.model_validate(dict(arguments))
@@ -423,10 +434,10 @@ class ToolExecutor:
             )
             log.exception("tool crashed", extra={"tool": spec.name})
         finally:
-            if attempt is not None and self._attempts is not None:
+            if attempt is not None and audited is not None and self._attempts is not None:
                 # A mutating call that ended before the write gate (no such device, a bad value, a
                 # timeout) still leaves its one audit line.
-                self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
+                self._attempts.end(attempt, spec.name, audited, error, refused=refused)
         answer = _envelope(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
         return answer
@@ -444,8 +455,10 @@ class ToolExecutor:
         self, name: str, arguments: Mapping[str, Any], message: str, started: float
     ) -> CallToolResult:
         spec = self.specs.get(name)
-        if spec is not None and spec.mutating and self._attempts is not None:
-            self._attempts.end(self._attempts.begin(), name, arguments, message, refused=self.read_only)
+        audited = spec.audited(arguments) if spec is not None else None
+        if audited is not None and self._attempts is not None:
+            # Refused for its arguments or read-only mode: nothing was sent (as in `execute`).
+            self._attempts.end(self._attempts.begin(), name, audited, message, refused=True)
         self._log_call(name, arguments, started, "rejected", message)
         return _envelope(name, started, error=message)
 

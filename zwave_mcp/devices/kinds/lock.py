@@ -10,7 +10,6 @@ users had when it happened, else the one the user has now (`Names`: user id → 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -306,8 +305,10 @@ KIND = KindSpec(
     after_change_note=_after_change_note,
 )
 
-# Its operation events in words (the history and the events tool say them): user id → name.
-Names = Callable[[int], str | None]
+# Its operation events in words (the history and the events tool say them). A past event is said with the
+# name its user had when it happened, kept with it (`LockEvent.as_stored`), or as "user 3": never with the
+# name the user has now. A slot is given again (the cleaner's 3 becomes the dog walker's), and a name read
+# later would put the new person at the old door (issue 44).
 
 _HOW = {
     "keypad": "with the keypad",
@@ -343,30 +344,27 @@ def user_of(stored: Any) -> int | None:
     return as_int(stored.get("userId")) if isinstance(stored, dict) else None
 
 
-def name_of(stored: Any, names: Names | None = None) -> str | None:
-    """The user's name: kept with the event, else the one the user has now; None when unnamed."""
+def name_of(stored: Any) -> str | None:
+    """The name the user had when the event happened, kept with it; None when unnamed then."""
     kept = stored.get("userName") if isinstance(stored, dict) else None
-    if isinstance(kept, str) and plain_text(kept):
-        return plain_text(kept)
-    uid = user_of(stored)
-    return names(uid) if names is not None and uid is not None else None
+    return plain_text(kept) or None if isinstance(kept, str) else None
 
 
-def who(stored: Any, names: Names | None = None) -> str | None:
+def who(stored: Any) -> str | None:
     """ "Dog Walker (user 4)", "user 4", or None when the lock did not say who."""
     uid = user_of(stored)
     if uid is None:
         return None
-    name = name_of(stored, names)
+    name = name_of(stored)
     return f"{name} (user {uid})" if name else f"user {uid}"
 
 
-def lock_phrase(stored: Any, names: Names | None = None) -> tuple[str, str | None]:
+def lock_phrase(stored: Any) -> tuple[str, str | None]:
     """(words after the lock's name, the state it reached: "locked", "unlocked" or None)."""
     kind = event_kind(stored)
     if kind is None:
         return "reported a lock event", None
-    person = who(stored, names)
+    person = who(stored)
     if kind.locked is not None:
         verb = "locked" if kind.locked else "unlocked"
         if kind.how == "auto":
@@ -386,9 +384,9 @@ def fold(name: str) -> str:
     return " ".join(words)
 
 
-def by_user(stored: Any, wanted: str, names: Names | None = None) -> bool:
-    """Was this event by the user named `wanted` (`fold`ed alike)?"""
-    name = name_of(stored, names)
+def by_user(stored: Any, wanted: str) -> bool:
+    """Was this event by the user named `wanted` (`fold`ed alike), as they were named when it happened?"""
+    name = name_of(stored)
     return name is not None and fold(name) == fold(wanted)
 
 
@@ -403,6 +401,6 @@ _STATES = {
 
 def lock_state_phrase(command_class: int, prop: Any, prop_key: Any, new: Any) -> str | None:
     """A lock's jam or keypad state change in words ("jammed", "is no longer jammed"); None for others."""
-    if command_class != CC.NOTIFICATION or prop != "Access Control" or isinstance(new, bool):
-        return None
+    if command_class != CC.NOTIFICATION or prop != "Access Control" or type(new) not in (int, str):
+        return None  # a flag, or an object or list (unhashable) a broken gateway reported: no lock state
     return _STATES.get((prop_key, new))

@@ -19,6 +19,7 @@ from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.service import SAME_EVENT_S
 from zwave_mcp.names import agreeing
+from zwave_mcp.safetext import outside_text
 from zwave_mcp.server.app import App
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
 from zwave_mcp.server.tools.spec import tool
@@ -32,7 +33,7 @@ def spoken_value(value: Any) -> str:
         return ", ".join(f"{k} {spoken_value(v)}" for k, v in value.items()) or "nothing"
     if isinstance(value, list):
         return ", ".join(spoken_value(v) for v in value) or "nothing"
-    return str(value)
+    return outside_text(value)
 
 
 _GATEWAY = {
@@ -70,7 +71,7 @@ def describe_change(app: App, change: InventoryEvent) -> tuple[str | None, str]:
     if change.kind == "removed":
         return device_name, "dropped a value"
     if change.kind == "lock" and change.node_id is not None:
-        return lock_name(app, change.node_id), lock_phrase(change.new, names(app, change.node_id))[0]
+        return lock_name(app, change.node_id), lock_phrase(change.new)[0]
     return device_name, "changed"
 
 
@@ -82,12 +83,6 @@ def lock_name(app: App, node_id: int) -> str | None:
         return lock.name
     node = app.gateway.inventory.node(node_id)
     return node.display_name if node is not None else None
-
-
-def names(app: App, node_id: int) -> Any:
-    """user id → the name that user of the lock has now."""
-    node = app.gateway.inventory.node(node_id)
-    return (lambda uid: user_name(node, uid)) if node is not None else None
 
 
 LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
@@ -131,11 +126,11 @@ def gateway_phrase(what: str, new: object) -> str:
     if new is None:
         return f"zwave-js-ui no longer reports its {what.replace('_', ' ')}"
     if what == "version":
-        return f"zwave-js-ui reports version {new}"
+        return f"zwave-js-ui reports version {outside_text(new, 40)}"
     if what == "driver_error":
-        return f"the Z-Wave driver reported an error: {new}"
+        return f"the Z-Wave driver reported an error: {outside_text(new)}"
     if what == "controller_status":
-        return f"the Z-Wave controller says: {new}"
+        return f"the Z-Wave controller says: {outside_text(new)}"
     return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
 
 
@@ -173,9 +168,7 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
         if id(recorded) in echoes:
             continue
         if user is not None and not (
-            change.kind == "lock"
-            and change.node_id is not None
-            and by_user(change.new, user, names(app, change.node_id))
+            change.kind == "lock" and change.node_id is not None and by_user(change.new, user)
         ):
             continue
         if change.kind == "value" and change.old == change.new and not change.momentary:
@@ -197,7 +190,7 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
                 ageSeconds=round(now - recorded.at, 1),
                 device=device,
                 what=what,
-                value=change.new,
+                value=outside_text(change.new) if isinstance(change.new, str) else change.new,
                 button=press.button if press else None,
                 press=press.kind if press else None,
             )
