@@ -266,3 +266,28 @@ async def test_a_keypad_event_is_named_from_the_users_as_they_are_now(
         assert last.text.startswith(f"{said} at "), last.text
         bob = await call(client, "get_last_event", {"user": "bob"})
         assert not bob.result["found"], bob.text
+
+
+async def test_a_user_is_looked_up_on_the_lock_asked_about_by_name_or_number(
+    mosquitto: Any, simulator_factory: Any, tmp_path: Path
+) -> None:
+    """Issue 43 item 24: `get_last_event(deviceName="back door", user="user 3")` answered "There is no record
+    of user 3 …; the locks' users are Alice, Bob, Carol" (the side door's users) right after the same tool
+    said the back door's unlock by user 3."""
+    sim: Simulator = simulator_factory(house="captured+locks")
+    settings = settings_for(mosquitto, sim, history_path=str(tmp_path / "history.sqlite3"))
+    async with connected(settings) as client:
+        sim.lock_event(12, "keypad_unlock", 3)
+        said = "Back Door Lock was unlocked with the keypad by user 3"
+        await wait_for_answer(client, "get_recent_events", {"minutes": 5}, lambda answer: said in answer.text)
+        for user in ("user 3", "3"):
+            found = await call(client, "get_last_event", {"deviceName": "back door", "user": user})
+            assert found.result["found"], found.text
+            assert found.text.startswith(said), found.text
+        recent = await call(client, "get_recent_events", {"minutes": 5, "user": "user 3"})
+        assert said in recent.text, recent.text
+        nobody = await call(client, "get_recent_events", {"minutes": 5, "user": "user 7"})
+        assert nobody.text == "No lock event by user 7 in the last 5 minutes.", nobody.text
+        misheard = await call(client, "get_last_event", {"deviceName": "side door", "user": "Alise"})
+        assert not misheard.result["found"]
+        assert misheard.text.endswith("; Side Door Lock's users are Alice, Bob, Carol."), misheard.text

@@ -18,7 +18,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from zwave_mcp.answers import and_list, capital
-from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase, user_number
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presses import press_of, press_values
@@ -488,7 +488,7 @@ class HistoryService:
                 doing = "" if args.state == "any" else f" having {wanted}"
                 return LastEventResult(
                     summary=f"There is no record of {user} at a lock{doing} in the stored history (kept "
-                    f"{kept}){self._known_users(user)}.",
+                    f"{kept}){self._known_users(user, devices)}.",
                     found=False,
                 )
             return LastEventResult(
@@ -513,9 +513,13 @@ class HistoryService:
         """A user's name as the locks spell it ("the cleaner" → "Cleaner"); as asked when none does."""
         return next((name for name in self._lock_user_names() if fold(name) == fold(user)), user)
 
-    def _lock_user_names(self) -> list[str]:
+    def _lock_user_names(self, locks: Sequence[Device] = ()) -> list[str]:
+        """The names of the users of `locks` (of every lock when none is given), as the locks have them."""
+        asked = {d.node_id for d in locks}
         known: list[str] = []
         for node in self.inventory.nodes.values():
+            if asked and node.id not in asked:
+                continue
             if node.access is not None and self.devices.visible_node(node.id):
                 for entry in node.access.users:  # a `LockUsers`, set by the gateway
                     name = user_name(node, entry.user_id)
@@ -523,12 +527,14 @@ class HistoryService:
                         known.append(name)
         return known
 
-    def _known_users(self, user: str) -> str:
-        """ "; the locks' users are Alice, Bob" when `user` is none of them (a misheard name)."""
-        known = self._lock_user_names()
-        if not known or fold(user) in map(fold, known):
+    def _known_users(self, user: str, locks: Sequence[Device]) -> str:
+        """ "; the locks' users are Alice, Bob" when `user` is none of the users of the locks asked about (a
+        misheard name); "" for a user named by number ("user 3")."""
+        known = self._lock_user_names(locks)
+        if not known or user_number(user) is not None or fold(user) in map(fold, known):
             return ""
-        return f"; the locks' users are {', '.join(known[:12])}"
+        whose = f"{locks[0].name}'s users are" if len(locks) == 1 else "the locks' users are"
+        return f"; {whose} {', '.join(known[:12])}"
 
     # ---- charts --------------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ users had when it happened, else the one the user has now (`Names`: user id → 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -384,8 +385,21 @@ def fold(name: str) -> str:
     return " ".join(words)
 
 
+_USER_NUMBER = re.compile(r"(?:user|slot|code)?\s*#?\s*(\d{1,4})")
+
+
+def user_number(said: str) -> int | None:
+    """The user a person names by number: "user 3", "slot 3", "#3", "3"; None for a name."""
+    found = _USER_NUMBER.fullmatch(said.strip().casefold())
+    return int(found.group(1)) if found else None
+
+
 def by_user(stored: Any, wanted: str) -> bool:
-    """Was this event by the user named `wanted` (`fold`ed alike), as they were named when it happened?"""
+    """Was this event by the user `wanted`: by the name they had when it happened (`fold`ed alike), or by
+    their number ("user 3")?"""
+    number = user_number(wanted)
+    if number is not None:
+        return user_of(stored) == number
     name = name_of(stored)
     return name is not None and fold(name) == fold(wanted)
 

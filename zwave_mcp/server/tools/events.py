@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import change_phrase
-from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase, user_number
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
@@ -197,7 +197,7 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
         )
     if user is not None and not total:
         known = lock_user_names(app)
-        if fold(user) not in map(fold, known):
+        if user_number(user) is None and fold(user) not in map(fold, known):  # "user 3" needs no name
             listed = f" Lock users: {', '.join(known[:12])}." if known else " No lock names its users."
             raise UserError(f"No lock user is named '{echo(user)}'.{listed}")
         span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
