@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.unit.test_replay_data import locks_getnodes
 from zwave_mcp.commands import cli
 from zwave_mcp.commands.explain import explain_nodes, render_text
 from zwave_mcp.gateway.nodes import parse_node
@@ -94,3 +95,14 @@ def test_cli_a_broken_house_file_is_one_line_and_exit_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("zwave-mcp explain: ") and captured.err.count("\n") == 1
+
+
+def test_readings_are_said_as_zwave_mcp_says_them_not_by_zwave_js_labels() -> None:
+    """Issue 43 item 15: explain showed "The current status of the door: door open", "Lock state: idle",
+    "Keypad state: idle" and "Low battery level: False"."""
+    nodes = [n for n in (parse_node(raw) for raw in locks_getnodes()) if n is not None]
+    text = render_text(explain_nodes(nodes, NOW_MS), "locks")
+    assert "        Door open\n" in text
+    assert "        Lock state: nothing to report\n" in text and "Keypad state: nothing to report" in text
+    for raw in ("The current status of the door", ": idle", ": False", ": True"):
+        assert raw not in text, raw

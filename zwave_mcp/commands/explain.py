@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import Any
 
-from zwave_mcp.answers import plural
+from zwave_mcp.answers import capital, plural
 from zwave_mcp.devices import describe
 from zwave_mcp.devices.build import build_devices, is_user_node
 from zwave_mcp.devices.control import available_actions
@@ -95,6 +95,8 @@ def _device_report(device: Device, now_ms: int) -> dict[str, Any]:
         "readings": [
             {
                 "label": r.label,
+                "spoken_label": r.spoken_label or r.label.lower(),
+                "idle": r.idle,
                 "value": r.value,
                 "unit": r.unit,
                 "text": r.text,
@@ -184,15 +186,24 @@ def _device_lines(device: dict[str, Any]) -> list[str]:
 
 
 def _reading_text(reading: dict[str, Any], with_endpoint: bool) -> str:
-    value = reading["value"]
+    """ "Air temperature: 21.98 °C", "door closed", "Lock state: nothing to report", "Low battery level: no":
+    the reading as zwave-mcp says it (issue 43 item 15: it showed zwave-js's labels and states, "The current
+    status of the door: door closed", "Lock state: idle")."""
+    value, text, label = reading["value"], reading["text"], str(reading["spoken_label"])
+    where = f" (endpoint {reading['endpoint']})" if with_endpoint else ""
+    if text and str(text).startswith(label) and not where:
+        return capital(str(text))  # "door closed" says what it is
     if value is None:
         shown = "not reported yet"
-    elif reading["text"]:
-        shown = str(reading["text"])
+    elif isinstance(value, bool):
+        shown = "yes" if value else "no"
+    elif text == "idle" or (reading["idle"] and not text):
+        shown = "nothing to report"
+    elif text:
+        shown = str(text)
     else:
         shown = f"{value}{' ' + reading['unit'] if reading['unit'] else ''}"
-    where = f" (endpoint {reading['endpoint']})" if with_endpoint else ""
-    return f"{reading['label']}{where}: {shown}"
+    return f"{capital(label)}{where}: {shown}"
 
 
 def _unused_lines(node: dict[str, Any]) -> list[str]:
