@@ -13,6 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "zwave_mcp"
 LAYERS = [
     "__main__",
     "commands",
+    "service",
     "stdio",
     "server",
     "network",
