@@ -64,8 +64,11 @@ def build_history(
     devices: DeviceService,
     inventory: Inventory,
     gateway_info: Callable[[], Mapping[str, Any]] = dict,
+    *,
+    service: bool = False,
 ) -> History:
     """The recorder wired to the inventory, and the service the tools ask. Nothing is opened here.
+    `service`: the home service, the file's one writer (see writer.py).
     `gateway_info` is zwave-js-ui's `getInfo` of the last load: its home id says whose history it is."""
     from zwave_mcp.history.service import HistoryService
 
@@ -78,6 +81,7 @@ def build_history(
         max_bytes=int(settings.history_max_mb * 1024 * 1024),
         visible=visible,
         home=lambda: home_key(gateway_info(), settings),
+        service=service,
     )
     if recorder.path is not None:
         inventory.add_listener(recorder.on_change)

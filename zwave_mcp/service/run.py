@@ -1,0 +1,88 @@
+"""Running the home service: uvicorn serves the HTTP app until SIGTERM or Ctrl-C, then stops it cleanly.
+
+uvicorn (an SDK dependency) handles the signals: it stops taking requests, lets the ones in flight end
+(`GRACE_S`), then runs the app's lifespan down, and so the server's: the history writer writes everything
+queued before the file is closed, so no recorded event is lost. Its log lines go through our JSON logging
+(no config of its own, no access log: a request's line is our tool log's job).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import uvicorn
+
+from zwave_mcp.service.http import HomeAuth, ServiceSetupError, build_http_app
+
+if TYPE_CHECKING:
+    from zwave_mcp.config import Settings
+    from zwave_mcp.service.http import Exposure, HttpService
+
+log = logging.getLogger(__name__)
+
+GRACE_S = 5  # requests in flight (a tool call, an open event stream) get this long to end on shutdown
+
+
+def uvicorn_server(
+    service: HttpService, *, tls_cert: str | None = None, tls_key: str | None = None
+) -> uvicorn.Server:
+    exposure = service.exposure
+    config = uvicorn.Config(
+        service.app,
+        host=exposure.host,
+        port=exposure.port,
+        ssl_certfile=tls_cert,
+        ssl_keyfile=tls_key,
+        log_config=None,
+        access_log=False,
+        proxy_headers=exposure.public_url is not None,
+        forwarded_allow_ips="127.0.0.1,::1" if exposure.public_url else None,
+        timeout_graceful_shutdown=GRACE_S,
+        server_header=False,
+    )
+    return uvicorn.Server(config)
+
+
+def state_dir() -> Path:
+    """Where the service keeps what it must remember between runs (the OAuth clients and the passphrase's
+    hash): the user state directory, beside the default history file."""
+    import platformdirs
+
+    return Path(platformdirs.user_state_path("zwave-mcp", appauthor=False))
+
+
+def home_auth(exposure: Exposure) -> HomeAuth:
+    """The OAuth parts for this exposure (its base URL is the issuer). Raises `ServiceSetupError` when they
+    cannot be built: this build lacks them, or no passphrase is set (`zwave-mcp passphrase`)."""
+    try:
+        from zwave_mcp.service.auth import build_home_auth  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        raise ServiceSetupError(
+            "the home service needs its OAuth parts (zwave_mcp.service.auth), which this build lacks"
+        ) from None
+    try:
+        auth: HomeAuth = build_home_auth(state_dir(), exposure.base_url)
+    except (OSError, ValueError) as exc:  # no passphrase set, an unreadable state directory
+        raise ServiceSetupError(f"the home service cannot start its sign-in: {exc}") from None
+    return auth
+
+
+def serve_http(
+    settings: Settings,
+    exposure: Exposure,
+    *,
+    auth: HomeAuth | None,
+    tls_cert: str | None = None,
+    tls_key: str | None = None,
+) -> int:
+    """Serve until a signal."""
+    service = build_http_app(settings, exposure, auth=auth)
+    log.info(
+        "home service listening",
+        extra={"url": exposure.mcp_url, "sign_in": "oauth" if auth else "none", "admin": settings.admin},
+    )
+    # On SIGTERM uvicorn shuts down (the history file written and closed), then ends by that signal.
+    uvicorn_server(service, tls_cert=tls_cert, tls_key=tls_key).run()
+    return 0
