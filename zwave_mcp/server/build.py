@@ -22,7 +22,7 @@ from zwave_mcp.server.app import bound, build_app
 from zwave_mcp.server.client_log import ClientLog
 from zwave_mcp.server.compat import mcp_server
 from zwave_mcp.server.completions import complete
-from zwave_mcp.server.executor import ToolExecutor
+from zwave_mcp.server.executor import ToolExecutor, WhoCalls
 from zwave_mcp.server.prompts import register_prompts
 from zwave_mcp.server.resource_updates import CountingBus
 from zwave_mcp.server.resources import register_resources
@@ -63,10 +63,11 @@ class ZwaveServer:
         service: bool = False,
         auth: AuthSettings | None = None,
         auth_server_provider: OAuthAuthorizationServerProvider[Any, Any, Any] | None = None,
+        who_calls: WhoCalls | None = None,
     ) -> None:
         """`service`: the always-on home service (`serve --http`), the one writer of the history file; a
         server beside it reads that file and writes none. `auth`/`auth_server_provider`: the SDK's OAuth
-        parts, given only over HTTP."""
+        parts, given only over HTTP. `who_calls`: each request's caller (default: the one stdio client)."""
         # Our bus, not the SDK's default, so inventory changes can be published outside any request.
         self.bus = CountingBus(InMemorySubscriptionBus())
         self.server: MCPServer[ZwaveServer] = mcp_server(
@@ -89,6 +90,7 @@ class ZwaveServer:
             unavailable=app.gateway.unavailable_reason,
             settle=app.gateway.settle,
             attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
+            **({"who_calls": who_calls} if who_calls is not None else {}),
         )
         for spec in tool_specs(app):
             self.executor.register(self.server, spec)

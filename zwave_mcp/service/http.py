@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from mcp.server.transport_security import TransportSecuritySettings
 
 from zwave_mcp.server.build import ZwaveServer
+from zwave_mcp.service.callers import who_calls
 
 if TYPE_CHECKING:
     from mcp.server.auth.provider import OAuthAuthorizationServerProvider
@@ -176,6 +177,7 @@ def build_http_app(
         settings,
         gateway,
         service=True,
+        who_calls=who_calls,
         auth=auth.settings if auth is not None else None,
         auth_server_provider=auth.provider if auth is not None else None,
     )
