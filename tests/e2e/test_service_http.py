@@ -27,6 +27,7 @@ import anyio
 import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.e2e.test_clients_both_eras import QUESTION, UNLOCK, Person, lock, ready
 from tests.e2e.test_server_stdio import SERVER, TOOLS, server_env
@@ -71,11 +72,11 @@ def service_env(mosquitto: Any, sim: Simulator, home: Path, history: Path) -> di
 
 
 @contextmanager
-def running_service(mosquitto: Any, sim: Simulator, home: Path) -> Iterator[Service]:
+def running_service(mosquitto: Any, sim: Simulator, home: Path, *options: str) -> Iterator[Service]:
     port, history, log = free_port(), home / "history.sqlite3", home / "service.log"
     with log.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, str(CHILD), f"127.0.0.1:{port}"],
+            [sys.executable, str(CHILD), f"127.0.0.1:{port}", *options],
             env=service_env(mosquitto, sim, home, history),
             stdout=subprocess.DEVNULL,
             stderr=err,
@@ -248,3 +249,41 @@ async def test_a_keypad_unlock_while_no_client_runs_is_named_by_the_next_stdio_c
         with sqlite3.connect(service.history) as db:
             writer = json.loads(db.execute("SELECT value FROM meta WHERE key='writer'").fetchone()[0])
         assert writer["pid"] == service.process.pid, "the service is still the one writer"
+
+
+def bearer(service: Service, token: str) -> Any:
+    """The SDK's Streamable HTTP transport, sending `token` as the bearer of every request."""
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    return streamable_http_client(service.url, http_client=http)
+
+
+async def test_signed_in_calls_run_as_their_client_with_their_scopes(
+    mosquitto: Any, sim: Simulator, tmp_path: Path
+) -> None:
+    """With the SDK's bearer check in front (fixed tokens, tests/fixtures_servers/home_service.py): no token
+    is a 401 naming the resource metadata; a read token reads but is refused the unlock with the scope it
+    needs; a doors token unlocks after the person's yes; the audit names each client."""
+    person = Person()
+    with running_service(mosquitto, sim, tmp_path, "stub-auth") as service, anyio.fail_after(60):
+        async with httpx2.AsyncClient(timeout=10) as http:
+            anonymous = await http.post(service.url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert anonymous.status_code == 401
+        assert "resource_metadata=" in anonymous.headers["www-authenticate"], anonymous.headers
+        async with Client(bearer(service, "read-token")) as reader:
+            await ready(reader)
+            refused = await call(reader, "control_zwave_device", UNLOCK)
+            assert refused.is_error and refused.text == (
+                "Refused to unlock Front Door Lock (Entry): this client is not allowed to work the doors, "
+                "garage doors, gates, valves, sirens and lock users; that needs the home:doors scope."
+            ), refused.text
+        async with Client(bearer(service, "doors-token"), elicitation_callback=person) as keeper:
+            await lock(keeper, sim)
+            unlocked = await call(keeper, "control_zwave_device", UNLOCK)
+            assert unlocked.outcome == "confirmed" and person.asked == [QUESTION], unlocked.text
+    audit = [json.loads(line) for line in service.stderr().splitlines() if '"zwave_mcp.audit"' in line]
+    assert [(a["client"], a["action"], a["outcome"]) for a in audit] == [
+        ("phone-app", "unlock", "refused"),
+        ("front-door-app", "lock", "confirmed"),
+        ("front-door-app", "unlock", "needs_confirmation"),  # the question, then the unlock after the yes
+        ("front-door-app", "unlock", "confirmed"),
+    ], audit

@@ -51,6 +51,9 @@ class Judge:
     def judge(self, change: Change) -> Judgement:
         """Reach, leave out what would change nothing, judge, and check the limits (counting nothing)."""
         change.reach = self._reach(change)
+        beyond = self._beyond_the_caller(change)  # first: a client is refused every change beyond its access,
+        if beyond is not None:  # even one that would change nothing
+            return Judgement(change, [], refusal=beyond)
         settled, idle = self._settle(change)
         if idle and not settled.effects:
             return Judgement(change, idle, unchanged=True)
@@ -136,9 +139,6 @@ class Judge:
         read_only = self.policy.read_only_refusal(change.text)
         if read_only is not None:
             return Judgement(change, idle, refusal=read_only)
-        beyond = self._beyond_the_caller(change)
-        if beyond is not None:
-            return Judgement(change, idle, refusal=beyond)
         asks: set[str] = set()
         alone = len({e.device.key for e in change.effects}) == 1 and not change.subject
         whys: dict[str, None] = {}  # each reason once, in order
