@@ -27,6 +27,7 @@ import anyio
 import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.e2e.test_clients_both_eras import QUESTION, UNLOCK, Person, lock, ready
@@ -142,10 +143,26 @@ async def test_each_era_reads_the_house_and_unlocks_after_the_persons_yes(
             assert json.loads(read.contents[0].text)["device"]["name"] == "Kitchen Light"
 
 
+class SlowPerson(Person):
+    """Says yes only when told to: a person who takes their time over the question."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked_now = anyio.Event()
+        self.may_answer = anyio.Event()
+
+    async def __call__(self, context: Any, request: Any) -> Any:
+        self.asked_now.set()
+        await self.may_answer.wait()
+        return await super().__call__(context, request)
+
+
 async def test_two_clients_share_one_service_and_a_question_goes_to_the_one_who_asked(
     mosquitto: Any, sim: Simulator, tmp_path: Path
 ) -> None:
-    asker, bystander = Person(), Person()
+    """The question goes only to the client whose call asked it, and while that person thinks, the other
+    client's calls (a change to another device among them) are answered: nothing waits on them."""
+    asker, bystander = SlowPerson(), Person()
     with running_service(mosquitto, sim, tmp_path) as service, anyio.fail_after(60):
         async with (
             Client(service.url, mode="legacy", elicitation_callback=asker) as first,
@@ -154,7 +171,20 @@ async def test_two_clients_share_one_service_and_a_question_goes_to_the_one_who_
             await ready(first)
             await ready(second)  # at once: one gateway session is shared, so the second is ready already
             await lock(second, sim)
-            unlocked = await call(first, "control_zwave_device", UNLOCK)
+            answers: list[Any] = []
+
+            async def unlock() -> None:
+                answers.append(await call(first, "control_zwave_device", UNLOCK))
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(unlock)
+                await asker.asked_now.wait()
+                light = await call(
+                    second, "control_zwave_device", {"deviceName": "kitchen light", "action": "on"}
+                )
+                assert light.outcome == "confirmed" and not answers, "answered while the person still thinks"
+                asker.may_answer.set()
+            (unlocked,) = answers
             assert unlocked.outcome == "confirmed", unlocked.text
             assert asker.asked == [QUESTION] and bystander.asked == []
             # The other client sees the one live picture.
@@ -233,10 +263,15 @@ async def test_a_keypad_unlock_while_no_client_runs_is_named_by_the_next_stdio_c
         stdio = StdioServerParameters(
             command=SERVER[0],
             args=SERVER[1:],
-            env={**server_env(mosquitto, sim, tmp_path), "ZWAVE_MCP_HISTORY_PATH": str(service.history)},
+            env={
+                **server_env(mosquitto, sim, tmp_path),
+                "ZWAVE_MCP_HISTORY_PATH": str(service.history),
+                "ZWAVE_MCP_LOG_LEVEL": "info",  # its history lines say whether it writes
+            },
         )
-        with anyio.fail_after(60):
-            async with Client(stdio) as client:
+        stdio_log = tmp_path / "stdio.log"
+        with anyio.fail_after(60), stdio_log.open("w") as errlog:
+            async with Client(stdio_client(stdio, errlog=errlog)) as client:
                 last = await wait_for_answer(
                     client, "get_last_event", {"user": "cleaner"}, lambda a: said in a.text, timeout=15
                 )
@@ -249,6 +284,9 @@ async def test_a_keypad_unlock_while_no_client_runs_is_named_by_the_next_stdio_c
         with sqlite3.connect(service.history) as db:
             writer = json.loads(db.execute("SELECT value FROM meta WHERE key='writer'").fetchone()[0])
         assert writer["pid"] == service.process.pid, "the service is still the one writer"
+        said = stdio_log.read_text(encoding="utf-8")
+        assert "history is read from the zwave-mcp service writing it" in said, said
+        assert "history store closed" in said and '"written": 0' in said, "the stdio server wrote nothing"
 
 
 def bearer(service: Service, token: str) -> Any:

@@ -601,6 +601,16 @@ async def test_recent_events_tell_what_changed(mosquitto: Any, sim: Simulator) -
         assert not [e for e in other.result["events"] if "turn" in e["what"]], other.text
 
 
+async def test_recent_events_never_call_our_own_start_a_gateway_event(mosquitto: Any, sim: Simulator) -> None:
+    """Issue 42: zwave-js-ui was up before we looked: what it was at our start (online, the driver ready, its
+    version) is where things stood, not something it did; and the answer says where its memory starts."""
+    async with connected(settings_for(mosquitto, sim)) as client:
+        events = await call(client, "get_recent_events", {"minutes": 10})
+    assert not [e for e in events.result["events"] if e["device"] is None], events.result["events"]
+    assert "came online" not in events.text and "became ready" not in events.text, events.text
+    assert re.match(rf"(Nothing changed|\d+ changes?) {SINCE_WATCHING}", events.text), events.text
+
+
 async def test_recent_events_say_how_many_they_leave_out(mosquitto: Any, sim: Simulator) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
         lamp = sim.nodes[3]

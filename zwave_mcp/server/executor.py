@@ -513,7 +513,7 @@ class ToolExecutor:
             return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
         spec = self.specs.get(name)
         if spec is not None and spec.needs is not None and not caller.allows(spec.needs):
-            text = spec.title.lower() if spec.mutating and spec.title else "read the home"
+            text = "use the network-care tools" if spec.needs is Reach.ADMIN else "read the home"
             return self.refusal(name, arguments, caller.refusal(text, spec.needs), started, refused=True)
         normalized = self.prepare(name, arguments)
         if isinstance(normalized, str):

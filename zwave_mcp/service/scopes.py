@@ -30,7 +30,7 @@ SCOPE_ALLOWS: dict[str, str] = {
     READ: "read the home",
     CONTROL: "control lights, plugs, covers, thermostats and scenes",
     DOORS: "work the doors, garage doors, gates, valves, sirens and lock users",
-    ADMIN: "change the Z-Wave network",
+    ADMIN: "care for the Z-Wave network",
 }
 
 # What each scope lets a call reach, as the gate judges effects (`policy/reach.py`), and back.
