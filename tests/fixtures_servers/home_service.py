@@ -45,6 +45,9 @@ class StubAuth:
         )
         self.routes: list[Any] = []
 
+    def passphrase_set(self) -> bool:
+        return True
+
 
 if __name__ == "__main__":
     settings = load_settings()

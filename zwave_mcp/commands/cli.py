@@ -173,7 +173,7 @@ def serve_http(settings: Settings, args: argparse.Namespace) -> int:
         exposure = exposure_for(
             args.http, tls_cert=args.http_tls_cert, tls_key=args.http_tls_key, behind_proxy=args.behind_proxy
         )
-        auth = home_auth(exposure)
+        auth = home_auth(exposure, admin=settings.admin)
     except ServiceSetupError as exc:
         print(f"zwave-mcp: {exc}", file=sys.stderr)
         return 2

@@ -56,6 +56,10 @@ class HomeAuth(Protocol):
     settings: AuthSettings
     routes: list[Route]
 
+    def passphrase_set(self) -> bool:
+        """Without the home's passphrase the consent page approves nobody."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Exposure:

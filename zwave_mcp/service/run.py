@@ -53,9 +53,10 @@ def state_dir() -> Path:
     return Path(platformdirs.user_state_path("zwave-mcp", appauthor=False))
 
 
-def home_auth(exposure: Exposure) -> HomeAuth:
-    """The OAuth parts for this exposure (its base URL is the issuer). Raises `ServiceSetupError` when they
-    cannot be built: this build lacks them, or no passphrase is set (`zwave-mcp passphrase`)."""
+def home_auth(exposure: Exposure, *, admin: bool = False) -> HomeAuth:
+    """The OAuth parts for this exposure (its base URL is the issuer; home:admin offered only with `admin`).
+    Raises `ServiceSetupError` when the service cannot sign anyone in: this build lacks the parts, or no
+    passphrase is set (`zwave-mcp passphrase`), without which the consent page approves nobody."""
     try:
         from zwave_mcp.service.auth import build_home_auth  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
@@ -63,9 +64,14 @@ def home_auth(exposure: Exposure) -> HomeAuth:
             "the home service needs its OAuth parts (zwave_mcp.service.auth), which this build lacks"
         ) from None
     try:
-        auth: HomeAuth = build_home_auth(state_dir(), exposure.base_url)
-    except (OSError, ValueError) as exc:  # no passphrase set, an unreadable state directory
+        auth: HomeAuth = build_home_auth(state_dir(), exposure.base_url, admin=admin)
+    except (OSError, ValueError) as exc:  # an unreadable state directory, a damaged store
         raise ServiceSetupError(f"the home service cannot start its sign-in: {exc}") from None
+    if not auth.passphrase_set():
+        raise ServiceSetupError(
+            "the home service needs the home's passphrase first, which the consent page asks for: "
+            "run 'zwave-mcp passphrase'"
+        )
     return auth
 
 
@@ -83,6 +89,7 @@ def serve_http(
         "home service listening",
         extra={"url": exposure.mcp_url, "sign_in": "oauth" if auth else "none", "admin": settings.admin},
     )
-    # On SIGTERM uvicorn shuts down (the history file written and closed), then ends by that signal.
+    # On SIGTERM uvicorn shuts down (the history file written and closed), then ends the process by that
+    # signal; the sign-in's store has committed every write by then.
     uvicorn_server(service, tls_cert=tls_cert, tls_key=tls_key).run()
     return 0
