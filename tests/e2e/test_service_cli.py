@@ -7,11 +7,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.test_service_http import free_port
+from zwave_mcp.history.store import Store
+from zwave_mcp.history.writer import Writer, this_host
 
 pytestmark = pytest.mark.e2e
 
@@ -34,6 +37,20 @@ def test_a_bind_others_can_reach_needs_tls_or_a_proxy(tmp_path: Path) -> None:
     assert done.stderr.startswith("zwave-mcp: listening on 0.0.0.0 lets other machines connect: ")
     assert "--http-tls-cert" in done.stderr and "--behind-proxy URL" in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_one_service_a_history_file(tmp_path: Path) -> None:
+    history = tmp_path / "history.sqlite3"
+    store = Store.open(str(history), "home")
+    now = int(time.time() * 1000)
+    store.claim_writer(Writer(os.getpid(), this_host(), now, now), now)  # this test is a live service
+    store.close()
+    done = run(tmp_path, "serve", "--http", str(free_port()), "--history-path", str(history))
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith(f"zwave-mcp: another zwave-mcp service (process {os.getpid()} on "), (
+        done.stderr
+    )
+    assert "stop it first, or give this one its own ZWAVE_MCP_HISTORY_PATH" in done.stderr
 
 
 def test_it_never_starts_without_its_sign_in(tmp_path: Path) -> None:

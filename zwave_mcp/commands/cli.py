@@ -166,13 +166,14 @@ def serve_http(settings: Settings, args: argparse.Namespace) -> int:
     """Run the home service until SIGTERM: exposure checked, OAuth built (a passphrase must be set)."""
     from zwave_mcp.logs import configure_logging
     from zwave_mcp.service.http import ServiceSetupError, exposure_for
-    from zwave_mcp.service.run import home_auth, serve_http
+    from zwave_mcp.service.run import check_one_service, home_auth, serve_http
 
     configure_logging(settings.log_level, settings.log_format)
     try:
         exposure = exposure_for(
             args.http, tls_cert=args.http_tls_cert, tls_key=args.http_tls_key, behind_proxy=args.behind_proxy
         )
+        check_one_service(settings)
         auth = home_auth(exposure, admin=settings.admin)
     except ServiceSetupError as exc:
         print(f"zwave-mcp: {exc}", file=sys.stderr)

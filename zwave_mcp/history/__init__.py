@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from zwave_mcp.devices.service import DeviceService
     from zwave_mcp.gateway.state import Inventory
     from zwave_mcp.history.service import HistoryService
+    from zwave_mcp.history.writer import Writer
 
 OFF = ("off", "none", "false", "no", "0", "")
 
@@ -51,6 +52,17 @@ def where_history_lives(setting: str | None) -> str:
     if path is None:
         return "off"
     return default_path() if path == DEFAULT else path
+
+
+def live_service(setting: str | None, now_ms: int) -> Writer | None:
+    """The home service already writing the history file of this setting, if one is (see writer.py)."""
+    from zwave_mcp.history.store import Store
+    from zwave_mcp.history.writer import is_live
+
+    if history_path(setting) is None:  # history off: no file to share
+        return None
+    holder = Store.writer_of(where_history_lives(setting))
+    return holder if is_live(holder, now_ms) else None
 
 
 @dataclass

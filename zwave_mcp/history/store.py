@@ -30,7 +30,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -336,6 +336,19 @@ class Store:
             self.series_ids[(kind, key)] = sid
 
     # ---- who writes (see writer.py) -----------------------------------------------------------
+
+    @staticmethod
+    def writer_of(path: str) -> Writer | None:
+        """The writer a history file names, read without opening it for writing (None: no file, no row,
+        or one that cannot be read: the store's own opening will say why)."""
+        if path == ":memory:" or not Path(path).is_file():
+            return None
+        try:
+            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)) as conn:
+                row = conn.execute("SELECT value FROM meta WHERE key=?", (WRITER_KEY,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return Writer.from_json(row[0] if row else None)
 
     def writer(self) -> Writer | None:
         with self._read_lock:

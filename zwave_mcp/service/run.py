@@ -9,6 +9,7 @@ queued before the file is closed, so no recorded event is lost. Its log lines go
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,22 @@ def home_auth(exposure: Exposure, *, admin: bool = False) -> HomeAuth:
             "run 'zwave-mcp passphrase'"
         )
     return auth
+
+
+def check_one_service(settings: Settings) -> None:
+    """`ServiceSetupError` when another home service already writes this history file: one writer a file."""
+    from datetime import datetime
+
+    from zwave_mcp.history import live_service, where_history_lives
+
+    holder = live_service(settings.history_path, int(time.time() * 1000))
+    if holder is not None:
+        since = datetime.fromtimestamp(holder.since_ms / 1000).astimezone().strftime("%H:%M")
+        raise ServiceSetupError(
+            f"another zwave-mcp service (process {holder.pid} on {holder.host}) has been writing "
+            f"{where_history_lives(settings.history_path)} since {since}: stop it first, or give this one "
+            "its own ZWAVE_MCP_HISTORY_PATH"
+        )
 
 
 def serve_http(
