@@ -12,9 +12,11 @@ later, which reads the service's history and writes none.
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import socket
 import sqlite3
+import ssl
 import subprocess
 import sys
 import time
@@ -325,3 +327,22 @@ async def test_signed_in_calls_run_as_their_client_with_their_scopes(
         ("front-door-app", "unlock", "needs_confirmation"),  # the question, then the unlock after the yes
         ("front-door-app", "unlock", "confirmed"),
     ], audit
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
+async def test_with_its_own_tls_it_answers_https_only(mosquitto: Any, sim: Simulator, tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    with running_service(mosquitto, sim, tmp_path, "tls", str(cert), str(key)) as service:
+        url = service.url.replace("http://", "https://")
+        trusted = httpx2.AsyncClient(verify=ssl.create_default_context(cafile=str(cert)), timeout=30)
+        with anyio.fail_after(30):
+            async with Client(streamable_http_client(url, http_client=trusted)) as client:
+                await ready(client)
+            async with httpx2.AsyncClient(timeout=5) as plain:
+                with pytest.raises(httpx2.HTTPError):
+                    await plain.post(service.url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})

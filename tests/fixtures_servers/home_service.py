@@ -1,4 +1,5 @@
-"""The home service for the tests: `home_service.py [HOST:]PORT [stub-auth]`, settings from ZWAVE_MCP_*.
+"""The home service for the tests: `home_service.py [HOST:]PORT [stub-auth] [tls CERT KEY]`, settings from
+ZWAVE_MCP_*.
 
 `zwave-mcp serve --http` always needs OAuth (no flag turns it off); the tests that are not about sign-in
 start the same service through its Python API instead, with `auth=None`. With `stub-auth` the SDK's bearer
@@ -52,6 +53,10 @@ class StubAuth:
 if __name__ == "__main__":
     settings = load_settings()
     configure_logging(settings.log_level, settings.log_format)
-    exposure = exposure_for(sys.argv[1])
-    auth = StubAuth(exposure) if sys.argv[2:] == ["stub-auth"] else None
-    sys.exit(serve_http(settings, exposure, auth=auth))
+    options = sys.argv[2:]
+    cert, key = (
+        (options[options.index("tls") + 1 : options.index("tls") + 3]) if "tls" in options else (None, None)
+    )
+    exposure = exposure_for(sys.argv[1], tls_cert=cert, tls_key=key)
+    auth = StubAuth(exposure) if "stub-auth" in options else None
+    sys.exit(serve_http(settings, exposure, auth=auth, tls_cert=cert, tls_key=key))
