@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
+from contextlib import closing
 from pathlib import Path
 
+from zwave_mcp.history.recorder import Recorder
 from zwave_mcp.history.store import Store
 from zwave_mcp.history.writer import STALE_S, Writer, is_live, this_host
 
@@ -61,3 +65,42 @@ def test_a_reader_learns_the_series_the_writer_added(tmp_path: Path) -> None:
     assert reader.series_ids[("lock", "13")] == sid
     service.close()
     reader.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW / 1000
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_reader_writes_once_the_service_is_gone(tmp_path: Path) -> None:
+    """A stdio server beside the service writes nothing; once the service stops beating it keeps the
+    history itself (the file is never left without a writer while a server runs)."""
+    path = str(tmp_path / "h.sqlite3")
+    service = Store.open(path, "home")
+    service.claim_writer(Writer(os.getppid(), this_host(), NOW, NOW), NOW)  # a live process: the parent
+    service.close()
+    clock = Clock()
+    recorder = Recorder(path, clock=clock, home=lambda: "home", beat_s=0.01)
+    recorder.start()
+    try:
+        assert recorder.wait_open(5) and recorder.reading is not None
+        recorder.on_load([])  # the network loaded: the reader learns which home it is
+        recorder.record_outcome({"tool": "t", "action": "on", "device_key": "2", "outcome": "confirmed"})
+        assert recorder.flush() and recorder.written == 0 and _outcomes(path) == 0, "a reader writes none"
+        clock.now += STALE_S + 1  # no heartbeat for longer than the rule allows
+        deadline = time.monotonic() + 5
+        while recorder.reading is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert recorder.reading is None and recorder.watching_since_ms == int(clock.now * 1000)
+        recorder.record_outcome({"tool": "t", "action": "off", "device_key": "2", "outcome": "confirmed"})
+        assert recorder.flush() and _outcomes(path) == 1
+    finally:
+        recorder.stop()
+
+
+def _outcomes(path: str) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        return int(db.execute("SELECT count(*) FROM outcomes").fetchone()[0])

@@ -143,11 +143,13 @@ class Recorder:
         clock: Callable[[], float] = time.time,
         home: Callable[[], str] | None = None,
         service: bool = False,
+        beat_s: float = BEAT_S,
     ) -> None:
         self.path = path
         # The home service claims the file as its one writer; any other server reads a live service's
         # file and writes none (see writer.py). `writer`: our claim; `reading`: the service read from.
         self._service = service
+        self._beat_s = beat_s
         self.writer: Writer | None = None
         self.reading: Writer | None = None
         self.watching_since_ms: int | None = None  # since when the history answered from was kept
@@ -281,9 +283,7 @@ class Recorder:
         self._opened.set()
         log.info("history store open", extra={"path": self.path})
         try:
-            if self.reading is not None:
-                self._follow(store)
-            else:
+            if self.reading is None or self._follow(store):
                 self._loop(store)
         finally:
             if self.writer is not None:
@@ -317,16 +317,20 @@ class Recorder:
                 _clock_time(holder.since_ms),
                 extra={"path": self.path, "writer_pid": holder.pid},
             )
+            threading.Thread(target=self._beat, name="zwave-history-watch", daemon=True).start()
         else:
             self.watching_since_ms = self.started_ms
         return True
 
     def _beat(self) -> None:
-        while not self._stopping.wait(BEAT_S):
+        """Every BEAT_S: the service's heartbeat on the file; a reader's look at whether the service still
+        writes it."""
+        while not self._stopping.wait(self._beat_s):
             self._inbox.put_urgent((_BEAT,))
 
-    def _follow(self, store: Store) -> None:
-        """A reader's thread: it only follows which home the picture is, until stopped."""
+    def _follow(self, store: Store) -> bool:
+        """A reader's thread: it follows which home the picture is until stopped (False), or until the
+        service no longer holds the file (True): then this server writes it from now on."""
         while True:
             items = self._inbox.take(BATCH_WINDOW_S, BATCH_MAX)
             for item in items:
@@ -335,7 +339,21 @@ class Recorder:
                 elif isinstance(item, threading.Event):
                     item.set()
             if any(item is _STOP for item in items):
-                return
+                return False
+            if (_BEAT,) in items and not is_live(store.writer(), int(self._clock() * 1000)):
+                self._take_over(store)
+                return True
+
+    def _take_over(self, store: Store) -> None:
+        """The service stopped (or went stale): this server keeps the history from now on. What changed
+        while it only read is not in the file until the next load compares the picture with it."""
+        now_ms = int(self._clock() * 1000)
+        log.warning(
+            "the zwave-mcp service no longer writes the history file; this server writes it from now on",
+            extra={"path": self.path},
+        )
+        self._latest = store.latest()
+        self.reading, self.watching_since_ms, self._accepting = None, now_ms, True
 
     def _fail(self, reason: str) -> None:
         self.state = "failed"
@@ -350,7 +368,7 @@ class Recorder:
     def _loop(self, store: Store) -> None:
         next_prune = time.monotonic() + PRUNE_EVERY_S
         homeless: list[tuple[Any, ...]] = []  # heard before the first load named the home
-        has_home = self._home is None
+        has_home = self._home is None or store.named  # a reader that took over knows its home already
         while True:
             # Gather for a moment: one transaction rewrites every page it touches, so a few large ones
             # cost far less than many small ones. A flush or a stop ends the wait at once.

@@ -325,6 +325,11 @@ class Store:
             self.home = home
         self._load_series()
 
+    @property
+    def named(self) -> bool:
+        """Has a load named the home this store answers for?"""
+        return self.home != LEGACY_HOME
+
     def catch_up(self) -> None:
         """A reader's store learns the series another process (the service) added since it last looked."""
         with self._read_lock:
