@@ -268,9 +268,11 @@ class HistoryService:
         return self.targets(device_name, room, None if device_name or room else Capability.LOCK)
 
     def memory_since_ms(self) -> int:
-        """Since when the memory answered from has been kept without a break: the service's watch when
-        this server reads the service's file, else this server's own start."""
-        return self.recorder.watching_since_ms or self.recorder.started_ms
+        """Since when the memory recent events are answered from has been kept without a break: the
+        service's watch when this server reads the service's file, else this server's own start (its
+        in-memory picture's)."""
+        reading = self.recorder.reading
+        return reading.since_ms if reading is not None else self.recorder.started_ms
 
     def since_words(self, at_ms: int) -> str:
         """ "since 14:02, when zwave-mcp started watching" (with the date when it was not today)."""
