@@ -94,7 +94,7 @@ def test_a_reader_writes_once_the_service_is_gone(tmp_path: Path) -> None:
         deadline = time.monotonic() + 5
         while recorder.reading is not None and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert recorder.reading is None and recorder.watching_since_ms == int(clock.now * 1000)
+        assert recorder.reading is None, "it took the file over"
         recorder.record_outcome({"tool": "t", "action": "off", "device_key": "2", "outcome": "confirmed"})
         assert recorder.flush() and _outcomes(path) == 1
     finally:

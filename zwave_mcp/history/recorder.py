@@ -152,7 +152,6 @@ class Recorder:
         self._beat_s = beat_s
         self.writer: Writer | None = None
         self.reading: Writer | None = None
-        self.watching_since_ms: int | None = None  # since when the history answered from was kept
         self.started_ms = int(clock() * 1000)  # this server's own memory starts here
         self._stopping = threading.Event()
         self._home = home  # the home of the picture just loaded (read at each load)
@@ -303,14 +302,13 @@ class Recorder:
                     f"{self.path}; one service per history file"
                 )
                 return False
-            self.writer, self.watching_since_ms = me, now_ms
+            self.writer = me
             threading.Thread(target=self._beat, name="zwave-history-beat", daemon=True).start()
             log.info("watching the home since %s", _clock_time(now_ms), extra={"path": self.path})
             return True
         holder = store.writer()
         if holder is not None and not holder.is_me() and is_live(holder, now_ms):
             self.reading, self._accepting = holder, False
-            self.watching_since_ms = holder.since_ms
             log.info(
                 "history is read from the zwave-mcp service writing it, watching since %s; this server "
                 "writes none",
@@ -318,8 +316,6 @@ class Recorder:
                 extra={"path": self.path, "writer_pid": holder.pid},
             )
             threading.Thread(target=self._beat, name="zwave-history-watch", daemon=True).start()
-        else:
-            self.watching_since_ms = self.started_ms
         return True
 
     def _beat(self) -> None:
@@ -347,13 +343,12 @@ class Recorder:
     def _take_over(self, store: Store) -> None:
         """The service stopped (or went stale): this server keeps the history from now on. What changed
         while it only read is not in the file until the next load compares the picture with it."""
-        now_ms = int(self._clock() * 1000)
         log.warning(
             "the zwave-mcp service no longer writes the history file; this server writes it from now on",
             extra={"path": self.path},
         )
         self._latest = store.latest()
-        self.reading, self.watching_since_ms, self._accepting = None, now_ms, True
+        self.reading, self._accepting = None, True
 
     def _fail(self, reason: str) -> None:
         self.state = "failed"
