@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -110,10 +110,14 @@ def lock_events_in(history: Path) -> int:
     """How many lock events the history file holds (read-only, beside the service writing it)."""
     if not history.exists():
         return 0
-    with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
-        (count,) = db.execute(
-            "SELECT count(*) FROM changes JOIN series ON series.id = changes.series WHERE series.kind='lock'"
-        ).fetchone()
+    try:
+        with closing(sqlite3.connect(f"file:{history}?mode=ro", uri=True)) as db:
+            (count,) = db.execute(
+                "SELECT count(*) FROM changes JOIN series ON series.id = changes.series "
+                "WHERE series.kind='lock'"
+            ).fetchone()
+    except sqlite3.OperationalError:  # the service is still creating the file's tables
+        return 0
     return int(count)
 
 
@@ -239,7 +243,7 @@ async def test_sigterm_stops_it_cleanly_with_every_recorded_change_in_the_file(
         assert service.process.wait(15) in (0, -signal.SIGTERM), service.stderr()
     log = service.stderr()
     assert "watching the home since" in log and "history store closed" in log, log
-    with sqlite3.connect(service.history) as db:
+    with closing(sqlite3.connect(service.history)) as db:
         outcomes = db.execute("SELECT tool, action, outcome FROM outcomes").fetchall()
         writer = db.execute("SELECT value FROM meta WHERE key='writer'").fetchone()
     assert ("control_zwave_device", "on", "confirmed") in outcomes, outcomes
@@ -283,7 +287,7 @@ async def test_a_keypad_unlock_while_no_client_runs_is_named_by_the_next_stdio_c
                 assert "came online" not in recent.text, recent.text
                 health = await call(client, "check_zwave_health", {})
                 assert "watching the home since" in health.text, health.text
-        with sqlite3.connect(service.history) as db:
+        with closing(sqlite3.connect(service.history)) as db:
             writer = json.loads(db.execute("SELECT value FROM meta WHERE key='writer'").fetchone()[0])
         assert writer["pid"] == service.process.pid, "the service is still the one writer"
         said = stdio_log.read_text(encoding="utf-8")
