@@ -107,7 +107,8 @@ class Settings(BaseModel):
     )
     hide: str | None = Field(None, description="These devices are not listed, read or changed")
     confirm_actions: str | None = Field(
-        None, description="Actions that always need confirmation, e.g. 'open'"
+        None,
+        description="Actions that always need confirmation, e.g. 'open'; an unknown word stops the start",
     )
     confirm_devices: str | None = Field(None, description="Devices whose every change needs confirmation")
     forbid_sensitive: bool = Field(

@@ -192,3 +192,27 @@ def configure_logging(level: str = "info", fmt: str = "json", stream: Any = None
     for name in ("amqtt", "transitions"):
         logging.getLogger(name).setLevel(logging.WARNING)
     logging.captureWarnings(True)
+
+
+def watch_task(task: Any, on_death: Any = None) -> Any:
+    """Log a background task (an `asyncio.Task`) that stops on an exception, with its traceback, and tell
+    `on_death(why)` so the owner can say it in health: a task that dies quietly leaves the server saying
+    "still loading" for ever (issue 44). Cancelling is stopping, not dying. Returns the task."""
+
+    def done(finished: Any) -> None:
+        if finished.cancelled() or finished.exception() is None:
+            return
+        error = finished.exception()
+        why = f"{type(error).__name__}: {error}"[:200]
+        logging.getLogger("zwave_mcp.tasks").error(
+            "background task %s stopped: %s",
+            finished.get_name(),
+            why,
+            exc_info=error,
+            extra={"task": finished.get_name()},
+        )
+        if on_death is not None:
+            on_death(why)
+
+    task.add_done_callback(done)
+    return task

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
@@ -30,6 +32,18 @@ def words_of(text: str) -> list[str]:
 
 def normalize(text: str) -> str:
     return " ".join(words_of(text))
+
+
+def word_reader(names: Iterable[str], synonyms: Mapping[str, str]) -> Callable[[Any], Any]:
+    """A reader of one word from a closed list (an enum argument's values) as people and models say it:
+    "locks" and "Lock" are "lock", "battery levels" is "battery" by `synonyms` (phrases → a name). A word it
+    cannot read comes back as it was said, for the argument's own error to list what would work."""
+    table = {normalize(n): n for n in names} | {normalize(k): v for k, v in synonyms.items()}
+
+    def read(said: Any) -> Any:
+        return table.get(normalize(said), said) if isinstance(said, str) else said
+
+    return read
 
 
 # Last words ending in "s" that are one thing, not many.

@@ -15,7 +15,9 @@ replacement character), here and only here:
 Names and labels the gateway gives (a node's name and room, a value's label and unit) are spoken, listed
 and offered as completions, and people type them back into tool arguments, which refuse control
 characters, bidirectional overrides and more than 200 characters (zwave_mcp.policy.text). So they are
-also made plain where they are read: `plain_text(text)`.
+also made plain where they are read: `plain_text(text)`. Longer text from outside that is kept or said (a
+driver error, a gateway's answer, a device's text value) is `outside_text(value)`: plain, and cut to
+`MESSAGE_MAX` characters, so one 500 kB event cannot fill every answer.
 
 Only the standard library at import: the stdio transport imports this before anything else
 (`loads_json_fast` brings in pydantic-core on its first call).
@@ -61,6 +63,16 @@ def plain_text(text: str, max_len: int = NAME_MAX) -> str:
             kept.append(ch)
     plain = "".join(kept).strip()
     return plain if len(plain) <= max_len else plain[: max_len - 1].rstrip() + "…"
+
+
+MESSAGE_MAX = 300  # the longest text from outside that is kept or said (zwave-js-ui's own words)
+
+
+def outside_text(value: object, max_len: int = MESSAGE_MAX) -> str:
+    """Any value from outside as the text kept or said: `plain_text` of its `str`, at most `max_len`
+    characters (a text is cut before it is turned into a string, so a huge one costs no copy)."""
+    text = value if isinstance(value, str) else str(value)[: max_len * 4]
+    return plain_text(text[: max_len * 4], max_len)
 
 
 # What a terminal obeys rather than shows: control characters (escape sequences, bells, carriage returns,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures_servers.wire import BANNER_SERVER, DYING_SERVER, GOOD_SERVER
+from tests.fixtures_servers.wire import BANNER_SERVER, DYING_SERVER, GOOD_SERVER, HOSTILE_SERVER
 
 pytestmark = pytest.mark.e2e
 
@@ -121,7 +121,10 @@ def test_summary_says_how_the_tools_answered_not_only_that_the_protocol_held(
     errors: dict[str, list[str]] = report["tool_errors"]
     assert len(errors) == 1, errors  # the same error from every tool is one group
     (cause, tools), called = next(iter(errors.items())), len(report["tools_called"])
-    assert cause.startswith("Z-Wave service unavailable: cannot reach the MQTT broker at 127.0.0.1:")
+    # The broker's address is said once, in the reason (issue 43 item 17).
+    assert cause.startswith(
+        "Z-Wave service unavailable: cannot reach the MQTT broker: connection refused by 127.0.0.1:"
+    )
     assert "list_zwave_devices" in tools and "check_zwave_health" not in tools
     summary = done.stderr
     assert "  protocol: PASS (" in summary
@@ -151,3 +154,20 @@ def test_strict_tools_passes_when_every_tool_answered() -> None:
     done = check("--strict-tools", "--", *GOOD_SERVER)
     assert done.returncode == 0, done.stderr
     assert "  tools: 1 of 1 answered (echo)\n" in done.stderr
+
+
+def test_nothing_the_checked_server_says_reaches_the_terminal_raw() -> None:
+    """Issue 44 item 8: a tool name, an error text and stderr lines with escape sequences (window title,
+    clipboard, clear screen), bells, carriage returns and line breaks were printed as they came, so a
+    hostile server could retitle the terminal, write its clipboard or forge the verdict line."""
+    done = check("--json", "--strict-tools", "--", *HOSTILE_SERVER)
+    assert done.returncode == 1, done.stderr  # its tool answered an error, and --strict-tools is on
+    unsafe = [c for c in done.stderr if (c < " " and c != "\n") or "\x7f" <= c <= "\x9f"]
+    assert unsafe == [], done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("check-stdio: FAIL"), lines[0]
+    assert [line for line in lines if line.lstrip().startswith("check-stdio:")] == [lines[0]], lines
+    assert "read\\x1b]0;owned\\x07" in done.stderr, "the name is shown, its controls written out"
+    assert "\n    | starting\\x1b]0;owned" in done.stderr and "\n    | bye\\x1b]0;owned" in done.stderr
+    report = json.loads(done.stdout)  # JSON escapes the controls itself
+    assert "\x1b" not in done.stdout and report["tools_called"][0].startswith("read\x1b]0;owned")

@@ -10,6 +10,7 @@ FIXTURES = Path(__file__).parent
 GOOD_SERVER = [sys.executable, str(FIXTURES / "good_server.py")]
 BANNER_SERVER = [sys.executable, str(FIXTURES / "banner_server.py")]
 DYING_SERVER = [sys.executable, str(FIXTURES / "dying_server.py")]
+HOSTILE_SERVER = [sys.executable, str(FIXTURES / "hostile_server.py")]
 
 
 def initialize(rid: int | str = 1) -> bytes:

@@ -169,7 +169,7 @@ async def test_write_then_wait_for_value(gateway: ZwaveGateway) -> None:
     wanted = not bool(light.value)
     result = await gateway.write_value(target, wanted)
     assert result.succeeded, result
-    seen = await gateway.wait_for_value("2-37-0-currentValue", lambda v: v.value is wanted, timeout=3)
+    seen = await gateway.waiters.value("2-37-0-currentValue", lambda v: v.value is wanted, timeout=3)
     assert seen is not None and seen.value is wanted
 
 
@@ -281,14 +281,14 @@ async def test_broker_outage_reconnects_fast_and_resyncs(
     # The simulator's own paho reconnect backs off up to 120 s (zwave-js-ui retries every 3 s), so its
     # return is not ours to time; the inventory must follow as soon as it is back.
     assert await gateway.wait_ready(30), gateway.unavailable_reason()
-    seen = await gateway.wait_for_value("8-37-0-currentValue", lambda v: v.value is new_state, timeout=5)
+    seen = await gateway.waiters.value("8-37-0-currentValue", lambda v: v.value is new_state, timeout=5)
     assert seen is not None, "the inventory did not catch up with the change made during the outage"
     # And live updates flow again after the reconnect.
     target = gateway.inventory.value("2-37-0-targetValue")
     assert target is not None
     result = await gateway.write_value(target, True)
     assert result.succeeded
-    assert await gateway.wait_for_value("2-37-0-currentValue", lambda v: v.value is True, timeout=3)
+    assert await gateway.waiters.value("2-37-0-currentValue", lambda v: v.value is True, timeout=3)
 
 
 @pytest.mark.parametrize(

@@ -122,6 +122,39 @@ async def test_the_gates_attempts_are_said_in_words(mosquitto: Any, sim: Simulat
     assert door.text.count(".") == 1 and door.text.endswith("."), door.text
 
 
+async def test_one_motion_is_one_event_and_the_latest_come_first(
+    mosquitto: Any, sim: Simulator, store_file: Path
+) -> None:
+    """Issue 43 items 11 and 14: a motion sensor reports one motion by its Notification and by its Binary
+    Sensor value, which the history told as two ("detected motion at 19:43, detected motion at 19:43, …");
+    and "the latest:" listed the oldest of the latest first."""
+    motion = sim.nodes[7]
+    notification = motion["values"][value_key(113, 0, "Home Security", "Motion sensor status")]
+    sensor = motion["values"][value_key(48, 0, "Motion")]
+    lamp = sim.nodes[3]["values"][value_key(38, 0, "currentValue")]
+    async with connected(settings(mosquitto, sim, store_file)) as client:
+        for new in ((8, True), (0, False)):
+            sim.set_value(motion, notification, new[0])
+            sim.set_value(motion, sensor, new[1])
+            await anyio.sleep(0.3)
+        for level in (10, 20, 30, 40, 50, 60, 70):
+            sim.set_value(sim.nodes[3], lamp, level)
+            await anyio.sleep(0.05)
+        await anyio.sleep(0.3)
+        garage = await call(
+            client, "get_device_history", {"deviceName": "garage motion", "period": "last hour"}
+        )
+        lamp_history = await call(
+            client, "get_device_history", {"deviceName": "living room lamp", "period": "last hour"}
+        )
+    told = [e["what"] for e in garage.result["events"]]
+    assert told == ["detected motion", "stopped sensing motion"], garage.result["events"]
+    assert garage.text.startswith("Garage Motion detected motion at "), garage.text
+    assert "; the latest: was set to 70 % at " in lamp_history.text, lamp_history.text
+    said = lamp_history.text.split("the latest: ")[1]
+    assert said.index("70 %") < said.index("60 %") < said.index("50 %"), said
+
+
 async def test_energy_across_a_meter_reset(mosquitto: Any, sim: Simulator, store_file: Path) -> None:
     plug = sim.nodes[8]
     meter = plug["values"][KWH]

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
@@ -194,3 +196,102 @@ def test_the_simulators_own_trigger_plays_lock_events_and_states(
     # (a live delivery's retain flag depends on the broker: MQTT 3.1.1 clears it).
     kept = collector(jam.topic).wait_for(lambda m: m.json()["value"] == 11)
     assert kept.retain
+
+
+async def test_a_past_event_keeps_the_name_its_user_had_then(
+    mosquitto: Any, simulator_factory: Any, tmp_path: Path
+) -> None:
+    """Issue 44 item 1: an unlock by the unnamed slot 3; later slot 3 is removed and the dog walker added,
+    and zwave-js-ui gives them slot 3 again. The past unlock stays user 3's: never the dog walker's, in
+    the last event, the recent events or the history."""
+    sim: Simulator = simulator_factory(house="captured+locks")
+    settings = settings_for(mosquitto, sim, history_path=str(tmp_path / "history.sqlite3"))
+    async with connected(settings) as client:
+        sim.lock_event(12, "keypad_unlock", 3)
+        said = "Back Door Lock was unlocked with the keypad by user 3"
+        await wait_for_answer(client, "get_recent_events", {"minutes": 5}, lambda answer: said in answer.text)
+        for args in (
+            {"action": "remove", "user": "3"},
+            {"action": "add", "name": "Dog Walker", "pin": "5150"},
+        ):
+            asked = await call(client, "manage_lock_users", {"deviceName": "back door", **args})
+            token = asked.result["confirmationToken"]
+            done = await call(
+                client, "manage_lock_users", {"deviceName": "back door", **args, "confirmationToken": token}
+            )
+            assert done.outcome == "confirmed", done.text
+        listed = await call(client, "manage_lock_users", {"deviceName": "back door"})
+        assert "Dog Walker (user 3" in listed.text, listed.text  # the slot was given again
+        for tool, args in (
+            ("get_recent_events", {"minutes": 5}),
+            ("get_last_event", {"deviceName": "back door lock"}),
+            ("get_device_history", {"deviceName": "back door lock", "period": "today"}),
+        ):
+            answer = await call(client, tool, args)
+            assert "unlocked with the keypad by user 3" in answer.text, f"{tool}: {answer.text}"
+            assert "Dog Walker" not in answer.text, f"{tool}: {answer.text}"
+        walker = await call(client, "get_last_event", {"user": "dog walker"})
+        assert not walker.result["found"], walker.text
+
+
+async def test_a_keypad_event_is_named_from_the_users_as_they_are_now(
+    mosquitto: Any, simulator_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44 item 2: another client of zwave-js-ui (its UI, Home Assistant) renames Bob, user 2 of the
+    User Credential lock, to Eve; that never shows on MQTT. Eve's keypad unlock was said "by Bob (user 2)",
+    and stayed so. The lock's users are read again (accessControlGetState) before its event is named."""
+    import paho.mqtt.publish as publish
+
+    from zwave_mcp.gateway import state
+
+    monkeypatch.setattr(state, "USERS_FRESH_S", 0.0)  # the users read at the load are not fresh enough
+    sim: Simulator = simulator_factory(house="captured+locks")
+    async with connected(settings_for(mosquitto, sim)) as client:
+        other_client = (
+            f"{sim.config.prefix}/_CLIENTS/ZWAVE_GATEWAY-{sim.config.name}/api/accessControlSetUser/set"
+        )
+        request = {"args": [13, 0, 2, {"userName": "Eve"}]}
+        publish.single(other_client, json.dumps(request), hostname=mosquitto.host, port=mosquitto.port)
+        users = sim.nodes[13]["accessControl"]["endpoints"][0]["users"]
+        for _ in range(300):
+            if next(u for u in users if u["userId"] == 2).get("userName") == "Eve":
+                break
+            await anyio.sleep(0.01)
+        sim.lock_event(13, "keypad_unlock", 2)
+        said = "Side Door Lock was unlocked with the keypad by Eve (user 2)"
+        recent = await wait_for_answer(
+            client, "get_recent_events", {"minutes": 5}, lambda a: "user 2" in a.text
+        )
+        assert said in recent.text and "Bob" not in recent.text, recent.text
+        last = await call(client, "get_last_event", {"user": "eve"})
+        assert last.text.startswith(f"{said} at "), last.text
+        bob = await call(client, "get_last_event", {"user": "bob"})
+        assert not bob.result["found"], bob.text
+
+
+async def test_a_user_is_looked_up_on_the_lock_asked_about_by_name_or_number(
+    mosquitto: Any, simulator_factory: Any, tmp_path: Path
+) -> None:
+    """Issue 43 item 24: `get_last_event(deviceName="back door", user="user 3")` answered "There is no record
+    of user 3 …; the locks' users are Alice, Bob, Carol" (the side door's users) right after the same tool
+    said the back door's unlock by user 3."""
+    sim: Simulator = simulator_factory(house="captured+locks")
+    settings = settings_for(mosquitto, sim, history_path=str(tmp_path / "history.sqlite3"))
+    async with connected(settings) as client:
+        sim.lock_event(12, "keypad_unlock", 3)
+        said = "Back Door Lock was unlocked with the keypad by user 3"
+        await wait_for_answer(client, "get_recent_events", {"minutes": 5}, lambda answer: said in answer.text)
+        for user in ("user 3", "3"):
+            found = await call(client, "get_last_event", {"deviceName": "back door", "user": user})
+            assert found.result["found"], found.text
+            assert found.text.startswith(said), found.text
+        recent = await call(client, "get_recent_events", {"minutes": 5, "user": "user 3"})
+        assert said in recent.text, recent.text
+        nobody = await call(client, "get_recent_events", {"minutes": 5, "user": "user 7"})
+        # The server started seconds ago: its memory starts inside the five minutes, and says so (issue 42).
+        assert re.fullmatch(
+            r"No lock event by user 7 since \d\d:\d\d, when zwave-mcp started watching\.", nobody.text
+        ), nobody.text
+        misheard = await call(client, "get_last_event", {"deviceName": "side door", "user": "Alise"})
+        assert not misheard.result["found"]
+        assert misheard.text.endswith("; Side Door Lock's users are Alice, Bob, Carol."), misheard.text

@@ -293,13 +293,33 @@ async def test_changes_are_refused_in_read_only_mode_and_for_denied_or_hidden_lo
         assert ("Side Door Lock" in every.text) is ("hide" not in setting), every.text
     assert side_users(sim) == before
     # Each refusal's one audit line names the action as the gate names a carried-out one ("add_user"); a
-    # hidden lock is answered as no such device, so its attempts end as failed, not as refused.
+    # hidden lock is answered as no such device, refused before anything is sent, as any change call is.
     said = [(line["action"], line["outcome"]) for line in map(json.loads, audit.read_text().splitlines())]
-    outcome = "failed" if "hide" in setting else "refused"
     assert said == [
-        (action, outcome)
+        (action, "refused")
         for action in ("add_user", "rename_user", "disable_user", "enable_user", "change_pin", "remove_user")
     ], said
+
+
+async def test_every_attempt_on_a_lock_leaves_one_audit_line(
+    mosquitto: Any, sim: Simulator, tmp_path: Path
+) -> None:
+    # Issue 44 item 12: an action the tool does not know, or a name too long, was refused before the tool
+    # ran and left no audit line; a listing is a read and leaves none.
+    audit = tmp_path / "audit.jsonl"
+    async with connected(settings_for(mosquitto, sim, audit_file=audit)) as client:
+        for args in (
+            {"action": "open_door", "user": "Alice"},
+            {"action": "rename", "user": "Alice", "name": "A" * 500},
+            {"action": "disable", "user": "Nobody"},
+        ):
+            answer = await call(client, TOOL, {"deviceName": "side door", **args})
+            assert answer.is_error, (args, answer.text)
+        assert not (await call(client, TOOL, {"deviceName": "side door"})).is_error
+        assert not (await call(client, TOOL, {"deviceName": "side door", "action": "list"})).is_error
+    said = [(line["action"], line["outcome"]) for line in map(json.loads, audit.read_text().splitlines())]
+    # Refused for their arguments, nothing sent: refused, as the executor audits every change call.
+    assert said == [("open_door", "refused"), ("rename_user", "refused"), ("disable_user", "refused")], said
 
 
 async def test_dry_run_shows_the_request_without_the_pin(mosquitto: Any, sim: Simulator) -> None:

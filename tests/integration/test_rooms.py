@@ -58,7 +58,7 @@ async def test_questions_about_many_from_the_live_picture(mosquitto: Any, sim: S
         doors = await call(client, "list_zwave_devices", {"target": "doors", "state": "unlocked"})
         assert doors.text == "Front Door Lock is unlocked."
         opened = await call(client, "list_zwave_devices", {"state": "open"})
-        assert opened.text == "1 device is open: the door at Front Door Lock."
+        assert opened.text == "1 device is open: Front Door."
         batteries = await call(client, "list_zwave_devices", {"state": "battery"})
         assert batteries.text == (
             "Battery levels, lowest first: Front Door Lock 64 %, Bedroom Sensor 87 % and Garage Motion 100 %."
@@ -114,6 +114,28 @@ async def test_turn_off_a_room_and_kind_in_one_multicast(
         assert sorted(args[0]["endpoint"] for api, args in sent if api == "writeValue") == [1, 2]
         for node, ep in ((2, 0), (11, 1), (11, 2), (8, 0)):
             assert sim_value(sim, node, 37, "currentValue", endpoint=ep) is False
+
+
+async def test_an_unanswered_multicast_is_followed_by_one_write_each(
+    mosquitto: Any, sim: Simulator, requests: MessageCollector
+) -> None:
+    """Issue 43 item 25: on a stick that cannot multicast, `writeMulticast` is never answered; the group
+    answer took the whole write timeout and said none confirmed. Past MULTICAST_ANSWER_S each device gets
+    its own write, and its own report is the evidence."""
+    sim.stop_answering_multicast()
+    for node in (2, 8):
+        sim.nodes[node]["values"]["37-0-currentValue"]["value"] = True
+    async with connected(settings_for(mosquitto, sim)) as client:
+        requests.clear()
+        answer = await call(client, GROUP, {"target": "kitchen", "action": "off"})
+        assert answer.outcome == "confirmed", answer.text
+        assert answer.text == "Turned off both kitchen devices.", answer.text
+        wait_writes(requests, 2)
+        sent = _sent(requests)
+        assert [api for api, _ in sent if api == "writeMulticast"] == ["writeMulticast"]
+        assert sorted(args[0]["nodeId"] for api, args in sent if api == "writeValue") == [2, 8]
+        for node in (2, 8):
+            assert sim_value(sim, node, 37, "currentValue") is False
 
 
 async def test_kind_and_level_round_trip(mosquitto: Any, sim: Simulator, requests: MessageCollector) -> None:

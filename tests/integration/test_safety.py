@@ -472,8 +472,10 @@ async def test_audit_lines_for_every_decision(
             client, "verify_device", {"deviceName": "kitchen light"}, lambda a: not a.result["ready"]
         )
         await call(client, C, {"deviceName": "kitchen light", "action": "on"})
+        # A value the device cannot take: refused before anything is sent, not a failure (issue 43 item 19).
+        await call(client, C, {"deviceName": "thermostat", "action": "set_mode", "mode": "sauna"})
     records = [r for r in caplog.records if r.name == "zwave_mcp.audit"]
-    lines = [(r.tool, r.action, r.device, r.outcome) for r in records]  # type: ignore[attr-defined]
+    lines = [(r.tool, r.action, getattr(r, "device", None), r.outcome) for r in records]  # type: ignore[attr-defined]
     assert lines == [
         (C, "lock", "Front Door Lock (Entry)", "confirmed"),
         (C, "unlock", "Front Door Lock (Entry)", "needs_confirmation"),
@@ -482,9 +484,11 @@ async def test_audit_lines_for_every_decision(
         (C, "lock", "Front Door Lock (Entry)", "confirmed"),
         (C, "unlock", "Front Door Lock (Entry)", "refused"),
         (C, "on", "Kitchen Light (Kitchen)", "failed"),
+        (C, "set_mode", None, "refused"),
     ]
     assert records[2].confirmed_by == "token"  # type: ignore[attr-defined]
     assert "already used" in records[5].reason and "did not accept" in records[6].reason  # type: ignore[attr-defined]
+    assert records[7].reason == "Hallway Thermostat has no mode 'sauna'; it has: Off, Heat, Cool, Auto."  # type: ignore[attr-defined]
 
 
 # --- secrets ----------------------------------------------------------------------------------------

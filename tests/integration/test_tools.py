@@ -294,12 +294,14 @@ async def test_control_colour_bulb(mosquitto: Any, sim: Simulator) -> None:
         )
         assert_outcome(red, "confirmed")
         assert (
-            red.text
-            == "Done: Bedroom Color Bulb reported the new colour (set Bedroom Color Bulb to red (#ff0000)). "
+            red.text == "Done: Bedroom Color Bulb reported the colour red. "
             "Bedroom Color Bulb is off, so the new colour shows when it is turned on."
         )
         colour = sim_value(sim, 9, 51, "currentColor")
         assert (colour["red"], colour["green"], colour["blue"]) == (255, 0, 0)
+        # Its state says the colour while it is off (issue 43 item 9: it said only "is off").
+        state = await call(client, "get_device_state", {"deviceName": "bedroom color bulb"})
+        assert state.text.startswith("Bedroom Color Bulb is off, set to red"), state.text
         green = await call(
             client, CONTROL, {"deviceName": "bedroom color bulb", "action": "set_color", "color": "#00FF00"}
         )
@@ -332,7 +334,7 @@ async def test_control_blinds(mosquitto: Any, sim: Simulator, requests: MessageC
         assert_outcome(stop, "confirmed")
         assert [(v["property"], value) for v, value in wait_writes(requests, 1)] == [("levelChangeUp", False)]
         assert level_matches(sim_value(sim, 10, 106, "currentValue", key=key), 40)
-        assert stop.text == "Done: Living Room Blinds confirmed it (stop Living Room Blinds)."
+        assert stop.text == "Done: the device confirmed the request to stop Living Room Blinds."
         closed = await call(client, CONTROL, {"deviceName": "blinds", "action": "close"})
         assert_outcome(closed, "confirmed")
         assert sim_value(sim, 10, 106, "currentValue", key=key) == 0
@@ -389,6 +391,13 @@ async def test_control_thermostat(mosquitto: Any, sim: Simulator) -> None:
         assert_outcome(cooling, "confirmed")
         assert sim_value(sim, 6, 67, "setpoint", key=2) == 25, "cooling setpoint in cool mode"
         assert sim_value(sim, 6, 67, "setpoint", key=1) == 22
+        # A number given as the setpoint is the temperature (issue 43 item 23: it was refused).
+        for said in (24, "23"):
+            told = await call(
+                client, CONTROL, {"deviceName": "thermostat", "action": "set_temperature", "setpoint": said}
+            )
+            assert_outcome(told, "confirmed")
+            assert sim_value(sim, 6, 67, "setpoint", key=2) == float(said)
 
 
 async def test_control_two_endpoint_switch(

@@ -9,10 +9,12 @@ import pytest
 from tests.unit.test_devices_build import house
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.control import available_actions, control_change, plan_control
+from zwave_mcp.devices.describe import after_change_note
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
 from zwave_mcp.devices.kinds.thermostat import setpoints
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.writes import ControlPlan, Expectation
+from zwave_mcp.gateway.model import ValueState
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.actions import ACTIONS
 
@@ -572,3 +574,23 @@ def test_entry_covers_are_sensitive_to_open(d: dict[str, Device]) -> None:
 def test_actions_constant_covers_every_planner() -> None:
     seen = {a for actions in ACTIONS_BY_DEVICE.values() for a in actions}
     assert seen | {"unlock"} <= set(ACTIONS)
+
+
+def test_a_thermostat_that_is_off_sets_its_one_usable_setpoint_and_says_it_is_off(
+    d: dict[str, Device],
+) -> None:
+    """Issue 43 item 6: a thermostat in off mode, told "set it to 22". With one setpoint its modes use, that
+    one is set and the answer says the mode is off; with several, the question lists only those."""
+    thermostat = d["6"]
+    mode = thermostat.values[m.THERMOSTAT_MODE]
+    mode.value = 0
+    with pytest.raises(InvalidValue) as asked:
+        plan_control(thermostat, "set_temperature", value=22)
+    assert str(asked.value).endswith("is in Off mode, so say which setpoint to set: heating, cooling.")
+    # A heat-only thermostat that publishes a cooling setpoint too (zwave-js makes one per reported type).
+    mode.update_meta(states=(ValueState(0, "Off"), ValueState(1, "Heat")))
+    plan = plan_control(thermostat, "set_temperature", value=22)
+    assert plan.writes[0].value.value_id == setpoints(thermostat)[1].value_id
+    assert after_change_note(thermostat, "set_temperature", confirmed=True) == (
+        "Hallway Thermostat is in off mode, so it works to it once it is switched on."
+    )

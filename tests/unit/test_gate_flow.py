@@ -251,8 +251,8 @@ def test_many_devices_one_confirmation_listing_them_and_one_outcome_each() -> No
     result = rig.apply(change, ask=ask)
     assert len(asked) == 1 and asked[0][0] == (
         "Do you want to switch on the kitchen light and unlock the front door (turn on Kitchen Light (Kitchen); "
-        "unlock Front Door Lock (Entry))? Confirmation is needed because it would unlock Front Door Lock (Entry) "
-        "and it can unlock a door."
+        "unlock Front Door Lock (Entry))? Confirmation is needed because it would unlock Front Door Lock (Entry), "
+        "which can unlock a door."
     )
     assert [(d.device.name, d.outcome) for d in result.devices] == [
         ("Kitchen Light", Outcome.CONFIRMED),
@@ -435,3 +435,19 @@ def test_the_echo_of_an_unsupervised_write_is_no_evidence_whichever_lane_comes_f
 def test_a_report_after_the_echo_confirms_an_unsupervised_write(echo_before_poll: bool) -> None:
     result = _echo_race(echo_before_poll, then_reported=True)
     assert result.outcome is Outcome.CONFIRMED, result.sentence
+
+
+def test_a_reason_several_effects_share_is_said_once() -> None:
+    """Issue 43 item 13: a group unlock of three locks asked "because it would unlock A and it can unlock a
+    door; it would unlock B and it can unlock a door; …". One reason is said once, naming what it is for
+    only when some of the change's effects do not need it."""
+    from zwave_mcp.devices.gate.judge import _would
+
+    locks = ["unlock Front Door Lock", "unlock Back Door Lock", "unlock Side Door Lock"]
+    assert _would(locks, "it can unlock a door", every=True) == "it can unlock a door"
+    assert _would(locks[1:], "it can unlock a door", every=False) == (
+        "it would unlock Back Door Lock and unlock Side Door Lock, which can unlock a door"
+    )
+    assert _would(
+        ["set Hallway Thermostat to 35 °C"], "35 °C is outside the safe range 10-28 °C", every=False
+    ) == ("it would set Hallway Thermostat to 35 °C and 35 °C is outside the safe range 10-28 °C")

@@ -39,7 +39,7 @@ from zwave_mcp.names import agreeing
 from zwave_mcp.policy import Policy
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.tools.events import gateway_phrase, status_phrase
-from zwave_mcp.server.tools.present import list_summary, sensor_summary, summarize, verify_summary
+from zwave_mcp.server.tools.present import list_summary, page_of, sensor_summary, summarize, verify_summary
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "sentences.txt"
 UPDATE = "ZWAVE_MCP_UPDATE_GOLDEN"
@@ -128,7 +128,7 @@ def _samples(value: Any) -> list[Any]:
 
 def _device_lines(device: Device) -> Iterator[str]:
     summary = summarize(device)
-    yield f"list | {list_summary(1, [summary], 0, 1, 1, True)}"
+    yield f"list | {list_summary(1, [summary], 0, 50, True)}"
     yield f"state | {sentence(device)}"
     yield f"verify | {verify_summary(device, available_actions(device))}"
     yield f"sensors | {sensor_summary(device, readings(device, 0))}"
@@ -136,7 +136,7 @@ def _device_lines(device: Device) -> Iterator[str]:
     dead.node = copy.copy(device.node)
     dead.node.status = "Dead"
     yield f"verify (dead) | {verify_summary(dead, available_actions(dead))}"
-    yield f"list (dead) | {list_summary(1, [summarize(dead)], 0, 1, 1, True)}"
+    yield f"list (dead) | {list_summary(1, [summarize(dead)], 0, 50, True)}"
     for role, states in ROLE_STATES.items():
         value = device.values.get(role)
         if value is None:
@@ -222,9 +222,10 @@ def _paging(index: DeviceIndex) -> Iterator[str]:
     total = len(shown)
     for offset in (0, 8):
         page = shown[offset : offset + 8]
-        yield f"list page {offset // 8 + 1} | {list_summary(total, page, offset, offset // 8 + 1, 2, False)}"
-    yield f"list past the end | {list_summary(total, [], 50, 7, 2, False)}"
-    yield f"list nothing | {list_summary(0, [], 0, 1, 1, True)}"
+        yield f"list page {offset // 8 + 1} | {list_summary(total, page, offset, 8, False)}"
+    yield f"list from between pages | {list_summary(total, shown[8:], 8, 50, False)}"
+    yield f"list past the end | {list_summary(total, [], 50, 8, False)}"
+    yield f"list nothing | {list_summary(0, [], 0, 50, True)}"
 
 
 def _events() -> Iterator[str]:
@@ -293,3 +294,10 @@ def test_no_raw_words_in_any_sentence() -> None:
         said = line.split(" | ", 1)[1]  # the sentence, not the values it was rendered with
         for word in banned:
             assert not re.search(word, said), f"{word!r} in: {line}"
+
+
+def test_a_page_from_an_offset_between_pages_is_counted_after_the_skipped_devices() -> None:
+    """Issue 43 item 16: offset 8 of 13 at 50 a page answered "page 1 of 1" as if nothing were skipped."""
+    assert page_of(13, 8, 50, 5) == (2, 2)
+    assert page_of(11, 0, 8, 8) == (1, 2) and page_of(11, 8, 8, 3) == (2, 2)
+    assert page_of(13, 0, 50, 13) == (1, 1)

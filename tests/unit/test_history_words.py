@@ -60,7 +60,7 @@ DOOR = value(
         (SMOKE, 0, "reported no smoke", None),
         (LEAK, 2, "detected a water leak", "water_leak"),
         (TYPED_MOTION, 8, "detected motion", "motion"),
-        (TYPED_MOTION, 0, "motion stopped", None),
+        (TYPED_MOTION, 0, "stopped sensing motion", None),  # "Garage Motion motion stopped" it was
         (TAMPER, 3, "detected tampering", "tamper"),
         (DOOR, 22, "was opened", "opened"),
         (DOOR, 23, "was closed", "closed"),
@@ -68,6 +68,10 @@ DOOR = value(
         (value(38, "currentValue", "Current value"), 0, "was turned off", "off"),
         (value(38, "currentValue", "Current value"), 45, "was set to 45 %", "on"),
         (value(48, "Motion", "Sensor state (Motion)"), True, "detected motion", "motion"),
+        (value(48, "Motion", "Sensor state (Motion)"), False, "stopped sensing motion", None),
+        # A lock's bolt and latch by their part (it was "reported current status of the bolt locked").
+        (value(98, "boltStatus", "Current status of the bolt"), "locked", "reported its bolt locked", None),
+        (value(98, "latchStatus", "Current status of the latch"), "open", "reported its latch open", None),
         (
             value(49, "Air temperature", "Air temperature", unit="°C"),
             21.25,

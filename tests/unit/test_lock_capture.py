@@ -9,6 +9,7 @@ jammed and had their keypad disabled (captures' README, "Keypad locks").
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from typing import Any
 
@@ -211,3 +212,37 @@ def test_events_that_are_not_a_locks_are_not_lock_events() -> None:
     )
     assert from_notification(111, {"eventType": 2, "eventData": "1234"}) is None
     assert from_notification(113, {"type": 6, "event": True, "label": "Access Control"}) is None
+
+
+def test_a_lock_that_names_its_users_is_read_again_before_its_event_is_named() -> None:
+    """Issue 44 item 2: another client renamed Bob (user 2 of the User Credential lock 13) to Eve, which
+    never shows on MQTT; the event must be named from the users read again, or not named at all."""
+    now = [1_000.0]
+    inv = Inventory(GatewayTopics(), clock=lambda: now[0])
+    inv.load_nodes(getnodes() + locks_getnodes())
+    asked: list[tuple[int, Any]] = []
+    inv.reread_users = lambda node_id, then: asked.append((node_id, then))
+    changes: list[InventoryEvent] = []
+    inv.add_listener(changes.append)
+    now[0] += 60.0  # the users read with the load are a minute old
+    for msg in capture("locks_b"):
+        inv.apply(msg["topic"], msg["payload"].encode(), retain=msg["retain"])
+    heard = [(c.node_id, c.new["event"], c.new.get("userId")) for c in changes if c.kind == "lock"]
+    assert (13, "keypad_unlock", 2) not in heard, "not named before the users were read again"
+    assert (12, "keypad_unlock", 3) in heard and (13, "manual_lock", None) in heard  # no name to read
+    assert [node for node, _ in asked] == [13]
+    bob = inv.nodes[13].access
+    eve = dataclasses.replace(
+        bob, users=tuple(dataclasses.replace(u, name="Eve") if u.user_id == 2 else u for u in bob.users)
+    )
+    inv.set_access(13, eve)  # what the read brings
+    asked[0][1](True)
+    assert changes[-1].new == {"event": "keypad_unlock", "userId": 2, "userName": "Eve"}
+    asked[0][1](False)  # a read that failed: the event is said, without a name it cannot trust
+    assert changes[-1].new == {"event": "keypad_unlock", "userId": 2}
+    # Read two seconds ago: the same events again are named at once, without another read.
+    now[0] += 2.0
+    for msg in capture("locks_b"):
+        inv.apply(msg["topic"], msg["payload"].encode(), retain=msg["retain"])
+    again = [c.new for c in changes if c.kind == "lock" and c.node_id == 13 and c.new.get("userId") == 2]
+    assert len(asked) == 1 and again[-1] == {"event": "keypad_unlock", "userId": 2, "userName": "Eve"}

@@ -12,6 +12,7 @@ from zwave_mcp.devices.build import devices_for_node
 from zwave_mcp.devices.describe import sentence
 from zwave_mcp.devices.kinds.lock import by_user, lock_phrase, relock_words
 from zwave_mcp.devices.model import Device
+from zwave_mcp.devices.questions import Question, answer
 from zwave_mcp.gateway.nodes import parse_node
 
 
@@ -33,6 +34,18 @@ def test_a_jam_and_a_disabled_keypad_are_in_the_lock_state() -> None:
     ), said
     idle = sentence(back_door())
     assert "jammed" not in idle and "keypad" not in idle, idle
+
+
+def test_a_jam_is_in_every_answer_about_the_locks_state() -> None:
+    """Issue 43 item 20: `state=locked` answered "2 devices are locked" for two jammed locks."""
+    jammed = back_door(**{"113-0-Access Control-Lock state": 11, "98-0-currentMode": 255})
+    assert answer(Question.LOCKED, [jammed], "locks", False).sentence == (
+        "Back Door Lock is locked; it is jammed."
+    )
+    assert answer(Question.UNLOCKED, [jammed], "locks", False).sentence == (
+        "No locks are unlocked; Back Door Lock is jammed."
+    )
+    assert "jammed" not in answer(Question.LOCKED, [back_door()], "locks", False).sentence
 
 
 @pytest.mark.parametrize(
@@ -67,11 +80,9 @@ def test_lock_events_in_words(stored: dict[str, Any], words: str, state: str | N
     assert lock_phrase(stored) == (words, state)
 
 
-def test_a_user_is_named_now_when_the_event_kept_no_name() -> None:
-    names = {3: "Cleaner"}.get
-    assert lock_phrase({"event": "keypad_unlock", "userId": 3}, names)[0] == (
-        "was unlocked with the keypad by Cleaner (user 3)"
-    )
-    assert by_user({"event": "keypad_unlock", "userId": 3}, "the cleaner", names)
+def test_an_event_is_said_with_the_name_it_kept_never_the_name_the_user_has_now() -> None:
+    # Issue 44 item 1: slot 3 unnamed at the unlock, later given to the dog walker: the unlock stays user 3's.
+    assert lock_phrase({"event": "keypad_unlock", "userId": 3})[0] == "was unlocked with the keypad by user 3"
+    assert by_user({"event": "keypad_unlock", "userId": 3, "userName": "Cleaner"}, "the cleaner")
     assert by_user({"event": "keypad_unlock", "userId": 3, "userName": "Cleaner"}, "CLEANER")
-    assert not by_user({"event": "keypad_unlock", "userId": 2}, "cleaner", names)
+    assert not by_user({"event": "keypad_unlock", "userId": 3}, "cleaner")

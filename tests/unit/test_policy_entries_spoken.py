@@ -66,3 +66,47 @@ def test_a_device_a_spoken_entry_named_stays_covered_after_a_rename() -> None:
     rig.gateway.inventory.rename(5, name="Main Entrance")
     with pytest.raises(PolicyRefusal, match="'front door' is on the deny list"):
         asyncio.run(rig.devices.control("main entrance", "lock", params={}))
+
+
+# Issue 44 item 5: "all the locks" was read as a group for the unmatched-entry warning, and hid and refused
+# nothing: the two readings were different. Now one decides both.
+PHRASES = [
+    "all the locks",
+    "every lock",
+    "everything",
+    "all the lights in the kitchen",
+    "the kitchen",
+    "kitchen lights",
+    "front door",
+    "Frnt Dor",
+    "node:5",
+    "lock",
+]
+
+
+@pytest.mark.parametrize("entry", PHRASES)
+def test_what_an_entry_hides_is_what_the_warning_reads(entry: str) -> None:
+    rig = Rig(lists(hide=entry))
+    rig.gateway.sync.loaded = True
+    shown = {d.key for d in rig.devices.devices()}
+    hidden = {d.key for d in rig.devices._everything} - shown
+    warned = rig.devices.unmatched_entries()
+    assert bool(hidden) is not bool(warned), (entry, hidden, warned)
+
+
+@pytest.mark.parametrize("entry", ["all the locks", "every lock", "everything"])
+def test_a_group_entry_hides_and_refuses_what_it_says(entry: str) -> None:
+    hiding = Rig(lists(hide=entry))
+    assert "Front Door Lock" not in [d.name for d in hiding.devices.devices()]
+    denying = Rig(lists(deny=entry))
+    with pytest.raises(PolicyRefusal, match=f"'{entry}' is on the deny list"):
+        asyncio.run(denying.devices.control("front door", "unlock", params={}))
+    assert denying.writes == []
+
+
+@pytest.mark.parametrize("entry", ["all the locks", "every light", "everything"])
+def test_a_group_phrase_on_the_allow_list_is_refused_at_start(entry: str) -> None:
+    from zwave_mcp.config import ConfigError, load_settings
+
+    with pytest.raises(ConfigError, match=r"^allow \(ZWAVE_MCP_ALLOW\): '.*' reads as a group.*read exactly"):
+        PolicyConfig.from_settings(load_settings(environ={"ZWAVE_MCP_ALLOW": f"Kitchen, {entry}"}))

@@ -367,3 +367,35 @@ def test_a_switch_is_an_opener_only_when_its_words_say_so(name, product, sensiti
     )
     decision = check_mutation(Policy(), switch, "on", None)
     assert (decision.why == "it can open a way into the house") is sensitive, decision.why
+
+
+@pytest.mark.parametrize(
+    ("given", "hint"),
+    [
+        (
+            "opne",
+            r"^confirm_actions \(ZWAVE_MCP_CONFIRM_ACTIONS\): no action is called 'opne'; did you mean 'open'\?",
+        ),
+        ("open, frobnicate", r"no action is called 'frobnicate'; actions are on, off, toggle"),
+    ],
+)
+def test_unknown_confirm_actions_are_refused_at_start(given, hint):
+    # Issue 44 item 11: an unknown word was taken silently and confirmed nothing.
+    with pytest.raises(ConfigError, match=hint):
+        policy(confirm_actions=given)
+
+
+def test_unknown_confirm_actions_in_the_policy_file_name_the_file(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text('{"confirm_actions": ["unlcok"]}')
+    with pytest.raises(
+        ConfigError, match=r"^confirm_actions \(p.json\): no action is called 'unlcok'; did you mean 'unlock'"
+    ):
+        policy(policy_file=str(path))
+
+
+@pytest.mark.parametrize(
+    "word", ["Turn On", "set-mode", "remove_user", "remove_code", "ping", "include", "disarm"]
+)
+def test_every_word_a_change_carries_can_be_confirmed(word):
+    assert policy(confirm_actions=word).config.confirm_actions

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.unit.test_devices_build import house
@@ -25,7 +27,7 @@ def test_as_captured(index: DeviceIndex) -> None:
     assert ask(index, "on", "kitchen") == "No kitchen devices are on."
     assert ask(index, "on", "lights") == "1 of the 3 lights is on: Living Room Lamp (40 %)."
     assert ask(index, "unlocked", "doors") == "Front Door Lock is unlocked."
-    assert ask(index, "open") == "1 device is open: the door at Front Door Lock."
+    assert ask(index, "open") == "1 device is open: Front Door."
     assert ask(index, "battery") == (
         "Battery levels, lowest first: Front Door Lock 64 %, Bedroom Sensor 87 % and Garage Motion 100 %."
     )
@@ -54,7 +56,7 @@ def test_answers_follow_the_live_values(index: DeviceIndex) -> None:
     d["10"].values[m.COVER_CURRENT].value = 50
     d["5"].values[m.LOCK_DOOR].value = "closed"
     assert ask(index, "open") == "1 device is open: Living Room Blinds."
-    assert ask(index, "closed") == "1 device is closed: the door at Front Door Lock."
+    assert ask(index, "closed") == "1 device is closed: Front Door."
     d["5"].values[m.BATTERY_LEVEL].value = 15
     d["7"].values[m.BATTERY_LEVEL].value = None
     assert ask(index, "low_battery") == "Low batteries: Front Door Lock 15 %; Garage Motion has not reported."
@@ -77,3 +79,19 @@ def test_a_battery_level_no_float_holds_is_no_level(index: DeviceIndex) -> None:
     lock.values[m.BATTERY_LEVEL].value = 10**400
     assert "Front Door Lock has not reported" in ask(index, "battery")
     ask(index, "low_battery")
+
+
+def test_doors_at_locks_are_said_by_their_doors() -> None:
+    """Issue 43 item 12: "All 3 doors are open: the door at Front Door Lock, the door at Back Door Lock and
+    the door at Side Door Lock." A lock named for its door says the door; the others share one phrase."""
+    (lock,) = [d for d in house().values() if d.key == "5"]
+    locks = [
+        replace(lock, key=str(i), name=name) for i, name in enumerate(("Back Door Lock", "Side Door Lock"))
+    ]
+    assert answer(Question.OPEN, [lock, *locks], "doors", False).sentence == (
+        "All 3 doors are open: Front Door, Back Door and Side Door."
+    )
+    others = [replace(lock, key=str(i), name=name) for i, name in enumerate(("Deadbolt", "Cellar Lock"))]
+    assert answer(Question.OPEN, [lock, *others], "doors", False).sentence == (
+        "All 3 doors are open: Front Door and the doors at Deadbolt and Cellar Lock."
+    )

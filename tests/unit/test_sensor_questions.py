@@ -186,3 +186,21 @@ def test_resting_statuses_are_no_news() -> None:
 def test_a_scene_controller_with_nothing_else_to_say() -> None:
     controller = real("central_scene_node_state.json", "Hall Buttons")
     assert sentence(controller) == "Hall Buttons have 2 buttons and report no readings."
+
+
+def test_a_variable_naming_two_sensors_equally_is_the_one_its_first_state_names() -> None:
+    """Heat Alarm's "Heat sensor status" names overheating and underheating once each: the sensor is the one
+    its first named state is, whatever the process's string hashing (it was a set's order, so the same node
+    was a heat alarm in one run and a freeze alarm in the next)."""
+
+    def heat_status(states: dict[int, str]) -> ZValue:
+        return ZValue(
+            "78-113-0-Heat Alarm-Heat sensor status", 78, 113, "Notification", 0, "Heat Alarm",
+            "Heat sensor status", label="Heat sensor status", type="number",
+            cc_specific={"notificationType": 4}, states=[ValueState(k, v) for k, v in states.items()],
+        )  # fmt: skip
+
+    overheat_first = heat_status({0: "idle", 2: "Overheat detected", 6: "Underheat detected"})
+    underheat_first = heat_status({0: "idle", 6: "Underheat detected", 2: "Overheat detected"})
+    kinds = [sensor_type(v) for v in (overheat_first, underheat_first)]
+    assert [k.word if k else None for k in kinds] == ["heat", "freeze"]

@@ -1,4 +1,5 @@
-"""`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo, explain.
+"""`zwave-mcp` command line: serve (default), config, tools, check-stdio, simulate, demo, explain, passphrase,
+clients.
 
 `zwave-mcp` alone (or followed only by settings flags) serves, because that is how MCP clients start it;
 `zwave-mcp --help` lists the commands and `zwave-mcp COMMAND --help` explains one. Heavy imports happen
@@ -22,7 +23,17 @@ if TYPE_CHECKING:
 
     from zwave_mcp.config import Settings
 
-SUBCOMMANDS = ("serve", "config", "tools", "check-stdio", "simulate", "demo", "explain")
+SUBCOMMANDS = (
+    "serve",
+    "config",
+    "tools",
+    "check-stdio",
+    "simulate",
+    "demo",
+    "explain",
+    "passphrase",
+    "clients",
+)
 HELP_FLAGS = ("-h", "--help")
 # The commands that parse their own arguments, imported only when run: module and function.
 PASSTHROUGH = {
@@ -30,11 +41,14 @@ PASSTHROUGH = {
     "simulate": ("zwave_mcp.commands.simulate", "main"),
     "demo": ("zwave_mcp.commands.demo", "main"),
     "explain": ("zwave_mcp.commands.explain", "main"),
+    "passphrase": ("zwave_mcp.commands.passphrase", "main"),
+    "clients": ("zwave_mcp.commands.clients", "main"),
 }
 
 
 def _build_parser() -> argparse.ArgumentParser:
     from zwave_mcp import __version__
+    from zwave_mcp.commands.passphrase import state_dir_flag
 
     parser = argparse.ArgumentParser(
         prog="zwave-mcp",
@@ -71,6 +85,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="the public https address a reverse proxy or tunnel serves this at: the OAuth issuer and the "
         "only Host/Origin allowed",
     )
+    state_dir_flag(serve)  # with --http: the sign-in's store, as `zwave-mcp passphrase` and `clients` find it
     add_settings_flags(serve)
     config = sub.add_parser(
         "config",
@@ -99,6 +114,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "explain",
         help="print how each device is understood (kind, readings, actions, unused values), from the live "
         "network or a house file (--house): what a bug report needs",
+        add_help=False,
+    )
+    sub.add_parser(
+        "passphrase",
+        help="set the home's passphrase, which the home service's consent page asks before it approves a client",
+        add_help=False,
+    )
+    sub.add_parser(
+        "clients",
+        help="list the clients approved to use the home service; 'clients revoke NAME' ends one at once",
         add_help=False,
     )
     return parser
@@ -174,7 +199,7 @@ def serve_http(settings: Settings, args: argparse.Namespace) -> int:
             args.http, tls_cert=args.http_tls_cert, tls_key=args.http_tls_key, behind_proxy=args.behind_proxy
         )
         check_one_service(settings)
-        auth = home_auth(exposure, admin=settings.admin)
+        auth = home_auth(exposure, admin=settings.admin, state_dir=args.state_dir)
     except ServiceSetupError as exc:
         print(f"zwave-mcp: {exc}", file=sys.stderr)
         return 2

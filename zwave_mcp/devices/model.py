@@ -12,9 +12,12 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BeforeValidator
 
 from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.names import word_reader
 
 
 class Capability(StrEnum):
@@ -34,6 +37,25 @@ class Capability(StrEnum):
     BUTTON = "button"  # remotes and scene controllers: Central Scene presses
     BATTERY = "battery"
 
+
+# What people and models call a capability when they name one ("blinds", "remotes"); plurals and spacing
+# are read by `names.word_reader`.
+CAPABILITY_WORDS: Mapping[str, str] = {
+    "blind": "cover",
+    "shade": "cover",
+    "curtain": "cover",
+    "shutter": "cover",
+    "door lock": "lock",
+    "remote": "button",
+    "keypad": "button",
+    "scene controller": "button",
+    "colour": "color",
+    "color bulb": "color",
+    "power meter": "meter",
+    "energy meter": "meter",
+}
+# A capability as a tool argument: the schema lists the names, the words above and plurals are read too.
+CapabilityWord = Annotated[Capability, BeforeValidator(word_reader(Capability, CAPABILITY_WORDS))]
 
 # Capabilities that act on the world; the first one a device has is its `kind`.
 ACTUATORS: tuple[Capability, ...] = (

@@ -13,16 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BeforeValidator
 
 from zwave_mcp.answers import and_list, capital, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.kinds.cover import cover_open
-from zwave_mcp.devices.kinds.lock import door_open, lock_state
+from zwave_mcp.devices.kinds.lock import door_open, lock_state, lock_troubles
 from zwave_mcp.devices.kinds.switch import is_on
 from zwave_mcp.devices.levels import is_number, level_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import LOW_BATTERY_PERCENT, OPENINGS, Reading, readings
 from zwave_mcp.devices.sensor_types import TYPES, SensorType
+from zwave_mcp.names import word_reader
 
 MAX_NAMED = 8  # names said in one sentence before "and N more"
 
@@ -49,6 +53,30 @@ class Question(StrEnum):
 
 
 SENSOR_QUESTIONS = frozenset(q for q in Question if str(q) in TYPES)
+# What people and models ask when they mean a question (plurals and spacing are read by
+# `names.word_reader`): "battery levels", "leaks", "carbon monoxide".
+QUESTION_WORDS: dict[str, str] = {
+    "battery level": "battery",
+    "batteries": "battery",
+    "low batteries": "low_battery",
+    "battery low": "low_battery",
+    "leak": "water_leak",
+    "flood": "water_leak",
+    "carbon monoxide": "co",
+    "carbon dioxide": "co2",
+    "glass": "glass_break",
+    "glass breakage": "glass_break",
+    "overheat": "heat",
+    "frost": "freeze",
+    "movement": "motion",
+    "tampering": "tamper",
+    "shut": "closed",
+    "close": "closed",
+    "lock": "locked",
+    "unlock": "unlocked",
+}
+# A question as a tool argument: the schema lists the names, the words above and plurals are read too.
+QuestionWord = Annotated[Question, BeforeValidator(word_reader(Question, QUESTION_WORDS))]
 
 
 @dataclass(slots=True)
@@ -150,7 +178,27 @@ def answer(question: Question, devices: list[Device], label: str, everything: bo
         verb = "is" if len(matching) == 1 else "are"
         text = f"{_count(len(matching), len(asked), label, everything)} {verb} {state}: {_names(matching, question)}"
     text += _not_reported(unknown)
+    if question in (Question.LOCKED, Question.UNLOCKED):
+        # A jammed lock is not simply locked: every answer about locks says it ("it" once it was named).
+        text += _troubles(asked, named=len(asked) == 1 and text.startswith(asked[0].name))
     return _with_loading(Answer(capital(text) + ".", matching, unknown), loading)
+
+
+def _troubles(locks: list[Device], *, named: bool) -> str:
+    """ "; Front Door Lock and Back Door Lock are jammed", "; it is jammed" after the one lock's name ("" when
+    no lock reports trouble)."""
+    by_trouble: dict[str, list[str]] = {}
+    for lock in locks:
+        for trouble in lock_troubles(lock):
+            by_trouble.setdefault(trouble, []).append(lock.name)
+    said = []
+    for trouble, names in by_trouble.items():
+        who = "it" if named else and_list(names, most=MAX_NAMED)
+        if trouble.startswith(("its ", "it ")):
+            said.append(f"{who} {'says' if len(names) == 1 else 'say'} {trouble}")
+        else:
+            said.append(f"{who} {'is' if len(names) == 1 else 'are'} {trouble}")
+    return "".join(f"; {s}" for s in said)
 
 
 def _with_loading(found: Answer, loading: list[Device]) -> Answer:
@@ -172,13 +220,29 @@ def _count(found: int, asked: int, label: str, everything: bool) -> str:
 
 def _names(devices: list[Device], question: Question) -> str:
     shown = []
+    at_locks = []  # locks whose name does not say their door
     for d in devices:
         if question in (Question.OPEN, Question.CLOSED) and d.has(Capability.LOCK):
-            shown.append(f"the door at {d.name}")  # the lock reports its door; the lock is not what opens
+            # The lock reports its door; the lock is not what opens. "Front Door Lock" is on the front door.
+            if door := _door_of(d.name):
+                shown.append(door)
+            else:
+                at_locks.append(d.name)
             continue
         level = level_percent(d.values.get(m.LEVEL_CURRENT)) if question is Question.ON else None
         shown.append(f"{d.name} ({level} %)" if level is not None and 0 < level < 100 else d.name)
+    if at_locks:
+        doors = "the door" if len(at_locks) == 1 else "the doors"
+        shown.append(f"{doors} at {and_list(at_locks, most=MAX_NAMED)}")
     return and_list(shown, most=MAX_NAMED)
+
+
+def _door_of(lock_name: str) -> str | None:
+    """The door a lock's name says it is on ("Front Door Lock" → "Front Door"); None when it says none."""
+    words = lock_name.split()
+    if len(words) > 2 and words[-1].casefold() == "lock" and words[-2].casefold() in ("door", "gate"):
+        return " ".join(words[:-1])
+    return None
 
 
 def _not_reported(devices: list[Device]) -> str:

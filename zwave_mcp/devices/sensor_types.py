@@ -182,8 +182,9 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
         word = _VARIABLES.get((kind, str(value.property_key)))
         return TYPES[word] if word else None
     # A variable whose states name one kind of sensor is that sensor (Home Security's "Sensor status"
-    # can carry both intrusion and glass breakage: it is the one its named states mostly are).
-    return TYPES[max(set(found), key=found.count)]
+    # can carry both intrusion and glass breakage: it is the one its named states mostly are; a tie goes to
+    # the first named, not to a set's order, which changes with the process's string hashing).
+    return TYPES[max(dict.fromkeys(found), key=found.count)]
 
 
 def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType | None:

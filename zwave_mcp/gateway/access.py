@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zwave_mcp.gateway.api import ApiReply, GatewayError
+from zwave_mcp.safetext import plain_text
 from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
@@ -213,7 +214,7 @@ def parse_state(node_id: int, result: Any) -> LockUsers:
         users.append(
             LockUser(
                 user_id=user_id,
-                name=str(name)[:64] if isinstance(name, str) and name.strip() else None,
+                name=plain_text(name, 64) or None if isinstance(name, str) else None,  # said and kept
                 active=u.get("active") is not False,
                 credentials=tuple(sorted(held.pop(user_id, []), key=lambda c: (c.type, c.slot))),
             )

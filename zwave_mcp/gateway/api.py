@@ -20,14 +20,13 @@ from typing import Any, Protocol, cast
 
 from zwave_mcp.gateway.secrets import blank, scrub_api_reply, secret_strings
 from zwave_mcp.gateway.topics import GatewayTopics
-from zwave_mcp.safetext import loads_json_fast, plain_text
+from zwave_mcp.safetext import MESSAGE_MAX, loads_json_fast, plain_text
 from zwave_mcp.zwave import wire
 
 log = logging.getLogger(__name__)
 
 # Our key inside the request payload; zwave-js-ui reads only `args` and echoes the rest in `origin`.
 CORRELATION_KEY = "zwaveMcpId"
-MESSAGE_MAX = 300  # zwave-js-ui's own words are quoted to a person: one plain line, bounded
 
 # zwave-js-ui's `driverFunction` runs arbitrary JavaScript inside it: never exposed, never sent.
 NEVER_SENT_APIS = frozenset({"driverFunction"})

@@ -12,10 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from zwave_mcp.config import Settings
+from zwave_mcp.gateway.access import read_lock_users
 from zwave_mcp.gateway.api import REQUEST_QOS, ApiClient, ApiReply, GatewayError, WriteResult
 from zwave_mcp.gateway.health import GatewayHealth, build_health
 from zwave_mcp.gateway.lanes import Lanes
@@ -26,7 +29,10 @@ from zwave_mcp.gateway.nodes import decode_with_values
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.sync import Sync
 from zwave_mcp.gateway.topics import GatewayTopics
-from zwave_mcp.gateway.waiters import ValuePredicate, Waiters
+from zwave_mcp.gateway.waiters import Waiters
+from zwave_mcp.logs import watch_task
+
+log = logging.getLogger(__name__)
 
 # Calls made this soon after start wait for the first load instead of answering "unavailable".
 STARTUP_GRACE_S = 10.0
@@ -75,6 +81,36 @@ class ZwaveGateway:
         self.started_monotonic: float | None = None
         self.inventory.add_listener(self.sync.on_change)
         self.inventory.add_listener(self.waiters.on_change)
+        # A lock event is named from the lock's users as they are now (`Inventory.reread_users`).
+        self.inventory.reread_users = self._reread_users
+        self._user_reads: dict[int, list[Callable[[bool], None]]] = {}
+        self._reading: set[asyncio.Task[None]] = set()  # held here: the loop keeps only weak references
+
+    def _reread_users(self, node_id: int, then: Callable[[bool], None]) -> None:
+        """Read a lock's users again (`accessControlGetState`, zwave-js's cache: no radio traffic), then
+        `then(read)` for each event waiting on it: one read for events that come while one is under way."""
+        waiting = self._user_reads.get(node_id)
+        if waiting is not None:
+            waiting.append(then)
+            return
+        self._user_reads[node_id] = [then]
+
+        async def read() -> None:
+            try:
+                await read_lock_users(self, node_id, timeout=self.settings.api_timeout)
+                done = True
+            except Exception as exc:  # the event is said all the same, without a name it cannot trust
+                log.warning(
+                    "lock users not read again; its event is said without a name",
+                    extra={"node": node_id, "why": str(exc)[:200]},
+                )
+                done = False
+            for each in self._user_reads.pop(node_id, []):
+                each(done)
+
+        task = watch_task(asyncio.get_running_loop().create_task(read(), name=f"lock-users-{node_id}"))
+        self._reading.add(task)
+        task.add_done_callback(self._reading.discard)
 
     def _on_message(self, topic: str, payload: bytes | bytearray, retain: bool) -> None:
         """Every value-lane message (the benchmarks and tests feed messages here)."""
@@ -161,10 +197,6 @@ class ZwaveGateway:
         """Reload the network from `getNodes` (a node was added or removed: topics alone cannot add one)."""
         self.sync.resync()
 
-    async def wait_for_value(self, value_id: str, predicate: ValuePredicate, timeout: float) -> ZValue | None:
-        """The value once `predicate(value)` holds (driven by inventory changes, no polling); None on timeout."""
-        return await self.waiters.value(value_id, predicate, timeout)
-
     # -- what it says -----------------------------------------------------------------------------------
     def unavailable_reason(self) -> str | None:
         """Why tools cannot work right now, in one sentence; None when the gateway is usable."""
@@ -230,7 +262,7 @@ class ZwaveGateway:
         result = await self._call_ok("pollValue", value.api_value_id(), timeout=timeout)
         # The report of this poll, not the picture as it was: an unchanged value is re-reported with a new
         # time, and a caller reads the reading's age next.
-        await self.wait_for_value(
+        await self.waiters.value(
             value.value_id, lambda v: v.value == result and v.last_update_ms != mark, CATCH_UP_MAX_S
         )
         return result

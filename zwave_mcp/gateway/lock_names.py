@@ -6,19 +6,25 @@ per home (the controller's home id) and lock node, in a small JSON file beside t
 (`lock-names.json`), and put on the lock's users wherever they are read (`Inventory.given_names`): the
 tool's list, and the lock events said by name. Never a code: names only. With history off or in memory the
 names live as long as the server.
+
+Two servers may share the file (one state folder): each save re-reads it and applies only this server's
+own edits to what it holds now, under its lock (`state_files.update_json`), and each load of the network
+re-reads it, so neither undoes the other's names. An entry that is not a lock user's name (a node or user
+that is no plain number, such as "²", which `int()` takes and `str.isdigit` passes) is skipped with one
+log line; the rest is used.
 """
 
 from __future__ import annotations
 
-import json
+import copy
 import logging
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from zwave_mcp.config import Settings, read_small_file
+from zwave_mcp.config import Settings
+from zwave_mcp.gateway.state_files import StateFileError, read_json, update_json
+from zwave_mcp.safetext import plain_text
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +33,8 @@ MAX_BYTES = 1_000_000
 NAME_MAX = 64
 
 Names = dict[int, dict[int, str]]  # lock node id → user id → name
+Homes = dict[str, Names]  # home id → its names
+Edit = tuple[str, int, int, str | None]  # home, node, user, the name (None: taken back)
 
 
 # History settings that turn it off (as `zwave_mcp.history.history_path` reads them), and in memory.
@@ -52,56 +60,149 @@ def home_of(info: Mapping[str, Any]) -> str:
     return f"0x{home:08x}" if isinstance(home, int) and not isinstance(home, bool) and home > 0 else "unknown"
 
 
+def _number(key: object) -> int | None:
+    """A node or user id as the file writes it ("3"); None for anything else ("²", "-1", "3.0", "")."""
+    if isinstance(key, str) and key.isascii() and key.isdecimal() and len(key) <= 5:
+        return int(key)
+    return None
+
+
+def _skip(path: Path | None, where: str, why: str) -> None:
+    log.warning(
+        "lock user name skipped: %s",
+        why,
+        extra={"path": str(path), "entry": plain_text(where, 80), "why": why},
+    )
+
+
+def parse_homes(raw: Any, path: Path | None = None) -> Homes:
+    """The file's JSON as names; every entry that is not a lock user's name is skipped with one line."""
+    homes: Homes = {}
+    if raw is None:
+        return homes
+    if not isinstance(raw, dict):
+        _skip(path, "the file", "it holds no object of homes")
+        return homes
+    for home, nodes in raw.items():
+        if not isinstance(nodes, dict):
+            _skip(path, home, "a home holds no object of locks")
+            continue
+        table: Names = {}
+        for node, users in nodes.items():
+            node_id = _number(node)
+            if node_id is None or not isinstance(users, dict):
+                _skip(path, f"{home}/{node}", "no lock node id, or no object of users")
+                continue
+            named: dict[int, str] = {}
+            for user, name in users.items():
+                user_id = _number(user)
+                said = plain_text(name, NAME_MAX) if isinstance(name, str) else ""
+                if user_id is None or not said:
+                    _skip(path, f"{home}/{node}/{user}", "no user number, or no name")
+                    continue
+                named[user_id] = said
+            if named:
+                table[node_id] = named
+        homes[str(home)] = table
+    return homes
+
+
+def _body(homes: Homes) -> dict[str, Any]:
+    return {
+        home: {str(node): {str(u): n for u, n in users.items()} for node, users in table.items() if users}
+        for home, table in homes.items()
+    }
+
+
+def _edits(now: Homes, before: Homes) -> list[Edit]:
+    """What changed in `now` since `before` (the file as last read or written): this server's edits."""
+    edits: list[Edit] = []
+    for home in now.keys() | before.keys():
+        mine, theirs = now.get(home, {}), before.get(home, {})
+        for node in mine.keys() | theirs.keys():
+            users, old = mine.get(node, {}), theirs.get(node, {})
+            for user in users.keys() | old.keys():
+                if users.get(user) != old.get(user):
+                    edits.append((home, node, user, users.get(user)))
+    return edits
+
+
+def _apply(homes: Homes, edits: list[Edit]) -> Homes:
+    for home, node, user, name in edits:
+        users = homes.setdefault(home, {}).setdefault(node, {})
+        if name is None:
+            users.pop(user, None)
+            if not users:
+                homes[home].pop(node, None)
+        else:
+            users[user] = name
+    return homes
+
+
 class LockNames:
-    """The file's names, every home's; `for_home` gives (and keeps) one home's table to change in place."""
+    """The file's names, every home's; `for_home` gives (and keeps) one home's table, which the inventory
+    changes in place (`Inventory.name_lock_user`) and `save` writes, merged with the file as it is then."""
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self.path: Path | None = None
-        self._homes: dict[str, Names] | None = None
+        self._located = False
+        self._homes: Homes = {}  # the tables handed out: always the same dict per home
+        self._read_last: Homes = {}  # the file as last read or written: what the edits are measured against
 
-    def _load(self) -> dict[str, Names]:
-        if self._homes is not None:
-            return self._homes
-        self._homes = {}
-        self.path = names_path(self._settings)
-        if self.path is None or not self.path.exists():
-            return self._homes
+    def _where(self) -> Path | None:
+        if not self._located:
+            self.path, self._located = names_path(self._settings), True
+        return self.path
+
+    def _take(self, fresh: Homes) -> None:
+        """Put `fresh` (the file, with this server's unsaved edits) into the tables handed out, in place."""
+        for home, table in fresh.items():
+            mine = self._homes.setdefault(home, {})
+            mine.clear()
+            mine.update(table)
+        for home in self._homes.keys() - fresh.keys():
+            self._homes[home].clear()
+
+    def _reread(self) -> None:
+        path = self._where()
+        if path is None:
+            return
+        edits = _edits(self._homes, self._read_last)
         try:
-            raw = json.loads(read_small_file(self.path, MAX_BYTES)[:MAX_BYTES])
-        except (OSError, ValueError) as exc:
-            log.warning("lock user names not read", extra={"path": str(self.path), "why": str(exc)})
-            return self._homes
-        for home, nodes in raw.items() if isinstance(raw, dict) else ():
-            table: Names = {}
-            for node, users in nodes.items() if isinstance(nodes, dict) else ():
-                named = {
-                    int(user): str(name)[:NAME_MAX]
-                    for user, name in (users.items() if isinstance(users, dict) else ())
-                    if str(user).isdigit() and isinstance(name, str) and name.strip()
-                }
-                if str(node).isdigit() and named:
-                    table[int(node)] = named
-            self._homes[str(home)] = table
-        return self._homes
+            on_file = parse_homes(read_json(path, MAX_BYTES), path)
+        except (OSError, StateFileError) as exc:
+            log.warning("lock user names not read", extra={"path": str(path), "why": str(exc)})
+            return
+        self._read_last = copy.deepcopy(on_file)
+        self._take(_apply(on_file, edits))
 
     def for_home(self, home: str) -> Names:
-        return self._load().setdefault(home, {})
+        """This home's names, the file read again first (another server may have named someone)."""
+        self._reread()
+        return self._homes.setdefault(home, {})
 
     def save(self) -> None:
-        """Write every home's names (atomically: a new file renamed over the old); a failure is one log line."""
-        self._load()
-        if self.path is None:
+        """Write this server's edits into the file as it is now (re-read, merged, replaced at once, under
+        its lock); a failure is one log line and the names stay in memory."""
+        path = self._where()
+        if path is None:
             return
-        body = {
-            home: {str(node): {str(u): n for u, n in users.items()} for node, users in table.items() if users}
-            for home, table in self._load().items()
-        }
+        edits = _edits(self._homes, self._read_last)
+        if not edits:
+            return
+        merged: Homes = {}
+
+        def change(current: Any) -> dict[str, Any]:
+            on_file = parse_homes(current, path)
+            self._read_last = copy.deepcopy(on_file)
+            merged.update(_apply(on_file, edits))
+            return _body(merged)
+
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".lock-names-")
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                json.dump(body, file, ensure_ascii=False, indent=1, sort_keys=True)
-            os.replace(tmp, self.path)
+            update_json(path, change, MAX_BYTES)
         except OSError as exc:
-            log.warning("lock user names not saved", extra={"path": str(self.path), "why": str(exc)})
+            log.warning("lock user names not saved", extra={"path": str(path), "why": str(exc)})
+            return
+        self._read_last = copy.deepcopy(merged)
+        self._take(merged)

@@ -294,6 +294,8 @@ class ZNode:
     # A keypad lock's users as zwave-js-ui's access control knows them, without a code
     # (`gateway.access.LockUsers`; getNodes' `accessControl` at each load, `Inventory.set_access` after).
     access: Any = None
+    # A load said it is interviewed and ready, and it had no value then: not loading, it has told nothing.
+    told_nothing: bool = False
 
     @property
     def display_name(self) -> str:
@@ -310,8 +312,9 @@ class ZNode:
         """The picture holds not a single value of this node yet: for a few seconds after zwave-js-ui
         restarts every node is so, then one after another as each comes up. A node that has just said it
         is ready is still so until the next load brings its values (its value topics cannot be mapped
-        before that), so `ready` does not count here."""
-        return not self.values
+        before that), so `ready` does not count here. A node a load gave as interviewed and ready with no
+        value at all is not loading (`told_nothing`): asking again would never help."""
+        return not self.values and not self.told_nothing
 
     @property
     def is_sleeping_device(self) -> bool:

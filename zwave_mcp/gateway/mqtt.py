@@ -31,6 +31,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from zwave_mcp.config import Settings, build_tls_context
 from zwave_mcp.gateway.mqtt_reads import MalformedPacket, Reads, reads_for
+from zwave_mcp.logs import watch_task
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +171,7 @@ class MqttTransport:
             return
         self._loop = asyncio.get_running_loop()
         self._stopping = False
-        self._runner = self._loop.create_task(self._run(), name="mqtt-connection")
+        self._runner = watch_task(self._loop.create_task(self._run(), name="mqtt-connection"))
 
     async def stop(self) -> None:
         self._stopping = True
@@ -219,7 +220,10 @@ class MqttTransport:
         self._writable()
 
     def unavailable_text(self) -> str:
-        return f"cannot reach the MQTT broker at {self.address}: {self.last_error or 'not connected'}"
+        reason = self.last_error or "not connected"
+        if self.address in reason:  # the reason names the broker already ("connection refused by …")
+            return f"cannot reach the MQTT broker: {reason}"
+        return f"cannot reach the MQTT broker at {self.address}: {reason}"
 
     # -- paho set-up ------------------------------------------------------------------------------------
     def _make_client(self) -> paho.Client:

@@ -138,6 +138,33 @@ def json_problem(raw: Any) -> str | None:
     return None
 
 
+# The JSON a value of each zwave-js value type (`ValueType`, zwave-js's core/values/Metadata.ts) can hold;
+# "any" and types this version does not know hold anything. Looser than the names where real nodes are:
+# Version CC's build numbers are numbers under "string", and older zwave-js reported the text "unknown" for
+# a number or a flag not known yet (fixtures/devices has both). A zwave-js-ui Buffer is {"type": "Buffer",
+# "data": [...]} or that as text.
+_VALUE_KINDS: dict[str, tuple[type, ...]] = {
+    "number": (int, float, str),
+    "boolean": (bool, str),
+    "string": (str, int, float),
+    "number[]": (list,),
+    "string[]": (list,),
+    "boolean[]": (list,),
+    "duration": (dict, str),
+    "color": (str, dict),
+    "buffer": (dict, str),
+}
+
+
+def type_problem(value_type: Any, raw: Any) -> str | None:
+    """Why `raw` cannot be a value of the zwave-js type `value_type` (an object where it says "number"),
+    or None. What passes here is what the words, the history and the kinds are written for."""
+    kinds = _VALUE_KINDS.get(value_type) if isinstance(value_type, str) else None
+    if kinds is None or raw is None or type(raw) in kinds:
+        return None
+    return f"{json_kind(raw)} for a value of type {value_type!r}"
+
+
 def _plain_json(raw: Any) -> bool:
     """No NaN, Infinity or integer beyond JavaScript's numbers in it (most values are text or flags)."""
     kind = type(raw)
@@ -275,6 +302,9 @@ def parse_value(raw: wire.Value, node_id: int | None = None) -> ZValue | None:
     current = get("value")
     if not _plain_json(current):
         reject(nid, value_id, f"its value: {json_problem(current)}")
+        current = None
+    elif (problem := type_problem(get("type"), current)) is not None:
+        reject(nid, value_id, f"its value: {problem}")
         current = None
     elif cc in CODE_CLASSES and is_secret_value(cc, prop):
         current = None  # a lock code: the value is known to exist, its code is never kept
@@ -472,4 +502,5 @@ def parse_node(raw: Mapping[str, Any], details: bool = True) -> ZNode | None:
             value = parse_value(cast(wire.Value, raw_value), node_id)
             if value is not None:
                 node.values[value.value_id] = value
+    node.told_nothing = node.ready and node.interview_stage == "Complete" and not node.values
     return node

@@ -24,6 +24,7 @@ Sources, in order of trust: `_EVENTS/.../node_value_updated` carries the exact V
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -42,6 +43,7 @@ from zwave_mcp.gateway.nodes import (
     parse_states,
     parse_value,
     reject,
+    type_problem,
 )
 from zwave_mcp.gateway.payloads import (
     PayloadType,
@@ -58,7 +60,7 @@ from zwave_mcp.gateway.payloads import (
 )
 from zwave_mcp.gateway.secrets import is_secret_value, scrub_event
 from zwave_mcp.gateway.topics import GatewayTopics, IndexHit, TopicInfo, TopicKind, ValueTopicIndex
-from zwave_mcp.safetext import json_kind, plain_text
+from zwave_mcp.safetext import json_kind, outside_text, plain_text
 from zwave_mcp.zwave import wire
 from zwave_mcp.zwave.classes import CC
 
@@ -72,6 +74,7 @@ _STATUS_EVENTS = {"node_dead": "Dead", "node_alive": "Alive", "node_sleep": "Asl
 CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
 PRESS_ECHO_S = 1.0  # an event this soon after a press on the value topic, saying the same, is its echo
 LOCK_ECHO_S = 1.0  # a lock event told again this soon, the other way (topic / node_notification), is one
+USERS_FRESH_S = 5.0  # a lock's users read this recently name its next event without a read (see reread_users)
 
 
 @dataclass(slots=True)
@@ -135,6 +138,13 @@ class Inventory:
         # Names zwave-mcp gives the users of locks that keep none (User Code), lock node → user → name
         # (`gateway.lock_names`, this home's table): put on `ZNode.access` at every load and read.
         self.given_names: dict[int, dict[int, str]] = {}
+        # A lock that keeps its users' names (User Credential) can have them changed by another client
+        # (zwave-js-ui's UI, Home Assistant), which never shows on MQTT: before one of its events is named,
+        # `reread_users(node_id, then)` reads its users again (the gateway sets it; `then(read)` names
+        # the event, without a name when the read failed), unless they were read in the last
+        # `USERS_FRESH_S`. Without it (a picture alone) the names last read are used.
+        self.reread_users: Callable[[int, Callable[[bool], None]], None] | None = None
+        self._users_read_at: dict[int, float] = {}
 
     # ---- picture -------------------------------------------------------------------------------
 
@@ -149,7 +159,10 @@ class Inventory:
                     node = parse_node(raw, self.keep_details)
                     if node is not None:
                         nodes[node.id] = node
+            now = self._clock()
             for node in nodes.values():
+                if node.access is not None:
+                    self._users_read_at[node.id] = now  # getNodes carries each lock's access state
                 if node.access is not None and node.id in self.given_names:
                     node.access = self._named(node.id, node.access)
             self.nodes = nodes
@@ -272,6 +285,7 @@ class Inventory:
             if isinstance(version, Undecodable):
                 return self._undecodable(topic, version)
             old_version = self.status.version
+            version = outside_text(version, 40)
             self.status.version = version
             return (
                 []
@@ -420,7 +434,8 @@ class Inventory:
             return []  # a lock code (retained user_code topics): never kept, never news
         old = value.value
         new = decoded.value
-        if (problem := json_problem(new)) is not None:
+        typed = decoded.value_object.get("type") if decoded.value_object is not None else None
+        if (problem := json_problem(new) or type_problem(typed or value.type, new)) is not None:
             reject(value.node_id, value.value_id, f"its new value: {problem}")
             return []
         if is_momentary(value):
@@ -505,12 +520,17 @@ class Inventory:
             if name == "driver_error":
                 first = data[0] if data else None
                 message = first.get("message") if isinstance(first, dict) else first
-                self.status.last_driver_error = str(message)
-                return [InventoryEvent("gateway", None, "driver_error", None, str(message))]
+                said = outside_text(message)  # kept in health and the history, said in every event list
+                self.status.last_driver_error = said
+                return [InventoryEvent("gateway", None, "driver_error", None, said)]
             return []
         if scope == "controller" and name == "status_changed" and data:
             code = data[0]
-            text = CONTROLLER_STATUSES.get(code, f"status {code}") if isinstance(code, int) else str(code)
+            text = (
+                CONTROLLER_STATUSES.get(code, f"status {code}")
+                if isinstance(code, int)
+                else outside_text(code)
+            )
             old = self.status.controller_status
             self.status.controller_status = text
             return [] if old == text else [InventoryEvent("gateway", None, "controller_status", old, text)]
@@ -561,6 +581,7 @@ class Inventory:
         node = self.nodes.get(node_id)
         if node is not None:
             node.access = access
+            self._users_read_at[node_id] = self._clock()
         return access
 
     def name_lock_user(self, node_id: int, user_id: int, name: str | None) -> None:
@@ -589,8 +610,26 @@ class Inventory:
         if heard is not None and heard[1] == said and heard[2] != from_event and now - heard[0] < LOCK_ECHO_S:
             return []
         self._locks_heard[node.id] = (now, said, from_event)
+        if event.user_id is not None and self.reread_users is not None and self._names_stale(node, now):
+
+            def then(read: bool) -> None:  # the users as read just now: the name the user has at the event
+                fresh = self.nodes.get(node.id)
+                name = user_name(fresh, event.user_id) if read and fresh is not None else None
+                self._emit(
+                    [InventoryEvent("lock", node.id, None, None, event.as_stored(name), event.time_ms)]
+                )
+
+            self.reread_users(node.id, then)
+            return []
         stored = event.as_stored(user_name(node, event.user_id))
         return [InventoryEvent("lock", node.id, None, None, stored, event.time_ms)]
+
+    def _names_stale(self, node: ZNode, now: float) -> bool:
+        """The lock keeps its users' names and they were not read in the last `USERS_FRESH_S`."""
+        rules = getattr(node.access, "rules", None)
+        if rules is None or not getattr(rules, "names", False):
+            return False
+        return now - self._users_read_at.get(node.id, -math.inf) > USERS_FRESH_S
 
     def _event_value(self, node: ZNode, args: Any, create: bool) -> ZValue | None:
         if not isinstance(args, dict):
@@ -621,7 +660,7 @@ class Inventory:
         if value is None or "newValue" not in args or is_secret_value(value.command_class, value.property):
             return []
         new = args["newValue"]
-        if (problem := json_problem(new)) is not None:
+        if (problem := json_problem(new) or type_problem(value.type, new)) is not None:
             reject(node.id, value.value_id, f"its new value: {problem}")
             return []
         if is_momentary(value) or args.get("stateless") is True:

@@ -30,6 +30,7 @@ from zwave_mcp.gateway.lock_names import LockNames, home_of
 from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.topics import GatewayTopics, TopicKind
+from zwave_mcp.logs import watch_task
 from zwave_mcp.safetext import plain_text
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,7 @@ class Sync:
         self.loaded = False  # a getNodes result has been loaded at least once
         self.synced = asyncio.Event()  # loaded on the current connection
         self.error: str | None = None  # why the last load failed
+        self.stopped: str | None = None  # why the load task died (a bug), until a load succeeds
         self.schedule = LoadSchedule()
         self.last_message_monotonic: float | None = None
         self.connected_monotonic: float | None = None  # the value lane's current connection
@@ -189,9 +191,15 @@ class Sync:
     def _wake(self) -> None:
         if self._task is None or self._task.done():
             if self._values_up() and not self.stopping:
-                self._task = asyncio.get_running_loop().create_task(self._run(), name="zwave-sync")
+                task = asyncio.get_running_loop().create_task(self._run(), name="zwave-sync")
+                self._task = watch_task(task, self._died)
         else:
             self._wakeup.set()
+
+    def _died(self, why: str) -> None:
+        """The load task stopped on a bug (logged by `watch_task`): tools and health say so, not "still
+        loading"; the next (re)connect starts it again."""
+        self.stopped = why
 
     def _nudge(self, reason: str) -> None:
         self.schedule.nudge(reason)
@@ -301,7 +309,7 @@ class Sync:
             self._nudge("values for nodes the picture has empty")
         # zwave-js-ui answers its API only while its driver is ready.
         self._set_driver_evidence(True, self._driver_news if driver_news is None else driver_news)
-        self.error = None
+        self.error = self.stopped = None
         self.loaded = True
         self.synced.set()
         self._on_loaded()
@@ -358,6 +366,11 @@ class Sync:
         if self.schedule.driver_not_ready:
             return "zwave-js-ui is starting: its Z-Wave driver is not ready yet (loading again when it is)"
         if not self.synced.is_set():  # not loaded since this connection or since zwave-js-ui came back
+            if self.stopped is not None:
+                return (
+                    f"zwave-mcp stopped loading the Z-Wave network on an internal error ({self.stopped}); "
+                    "the details are in its log; it tries again when it reconnects or restarts"
+                )
             if self.error is not None or self.gateway_silent():
                 why = self.error or "nothing on this broker comes from a zwave-js-ui of that prefix and name"
                 if self.gateway_names_seen and self.error is None:

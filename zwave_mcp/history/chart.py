@@ -11,7 +11,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from zwave_mcp.safetext import plain_text
+
 MISSING = "charts need matplotlib: install zwave-mcp[charts]"
+LABEL_MAX = 80  # a title, a line's name or a bar's label: longer ones would not fit the figure
+
+
+def drawn(label: str) -> str:
+    """A name from outside (a device's, a room's) as matplotlib draws it literally: one plain line, and
+    every `$` escaped, because matplotlib reads text between two `$` as math ("Pool Pump $$ Saver" made
+    the chart fail). Every text a chart draws passes here."""
+    return plain_text(label, LABEL_MAX).replace("$", r"\$")
 
 
 def _figure() -> tuple[Any, Any] | None:
@@ -38,8 +48,8 @@ def lines(title: str, series: Sequence[tuple[str, Sequence[tuple[datetime, float
         return MISSING
     figure, axes = made
     for name, points in series:
-        axes.step([p[0] for p in points], [p[1] for p in points], where="post", label=name)
-    axes.set_title(title, fontsize=10)
+        axes.step([p[0] for p in points], [p[1] for p in points], where="post", label=drawn(name))
+    axes.set_title(drawn(title), fontsize=10)
     axes.legend(fontsize=8)
     figure.autofmt_xdate()
     return _png(figure)
@@ -51,6 +61,6 @@ def bars(title: str, labels: Sequence[str], values: Sequence[float]) -> bytes | 
         return MISSING
     figure, axes = made
     axes.bar(range(len(values)), values)
-    axes.set_xticks(range(len(labels)), labels, rotation=45, fontsize=7)
-    axes.set_title(title, fontsize=10)
+    axes.set_xticks(range(len(labels)), [drawn(label) for label in labels], rotation=45, fontsize=7)
+    axes.set_title(drawn(title), fontsize=10)
     return _png(figure)

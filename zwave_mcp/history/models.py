@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, PrivateAttr
 
 from zwave_mcp.answers import AnyJson, ToolResult
-from zwave_mcp.devices.model import Capability
+from zwave_mcp.devices.model import CapabilityWord
 from zwave_mcp.history.words import LastState
 
 NAME_MAX = 200
@@ -28,7 +28,9 @@ LOCK_USER_HELP = "Only this lock user's events ('the cleaner')"
 
 
 class HistoryArgs(_Target):
-    kind: Capability | None = Field(None, description="Only devices of this kind (lock, sensor, switch, …)")
+    kind: CapabilityWord | None = Field(
+        None, description="Only devices of this kind (lock, sensor, switch, …)"
+    )
     user: str | None = Field(None, min_length=1, max_length=NAME_MAX, description=LOCK_USER_HELP)
     period: str = Field("today", min_length=1, max_length=80, description=PERIOD_HELP)
     limit: int = Field(50, ge=1, le=500, description="At most this many changes listed (newest kept)")
@@ -36,7 +38,7 @@ class HistoryArgs(_Target):
 
 
 class LastEventArgs(_Target):
-    kind: Capability | None = Field(None, description="Only devices of this kind")
+    kind: CapabilityWord | None = Field(None, description="Only devices of this kind")
     user: str | None = Field(None, min_length=1, max_length=NAME_MAX, description=LOCK_USER_HELP)
     state: LastState = Field(
         "any",

@@ -18,7 +18,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from zwave_mcp.answers import and_list, capital
-from zwave_mcp.devices.kinds.lock import Names, by_user, fold, lock_phrase
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase, user_number
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presses import press_of, press_values
@@ -225,14 +225,9 @@ class HistoryService:
                     add(None, None, "gateway", key)
         return sources
 
-    def names(self, node_id: int | None) -> Names | None:
-        """user id → the name that user of the lock has now."""
-        node = self.inventory.node(node_id) if node_id is not None else None
-        return (lambda uid: user_name(node, uid)) if node is not None else None
-
     def _phrase(self, source: _Source, raw: Any) -> Phrase:
         if source.kind == "lock":
-            text, state = lock_phrase(raw, self.names(source.device.node_id if source.device else None))
+            text, state = lock_phrase(raw)
             return Phrase(text, state, raw)
         if source.kind == "status":
             return describe_status(raw)
@@ -261,7 +256,7 @@ class HistoryService:
             return True
         if source.kind != "lock":
             return False
-        return by_user(row.new, user, self.names(source.device.node_id if source.device else None))
+        return by_user(row.new, user)
 
     def lock_targets(self, device_name: str | None, room: str | None) -> tuple[list[Device], str]:
         """The locks asked about with a user: the one named, those of a room, else every lock."""
@@ -370,7 +365,7 @@ class HistoryService:
                 source="command",
             )
             events.append((o.at, event))
-        events.sort(key=lambda e: e[0])
+        events = _told_once(sorted(events, key=lambda e: e[0]))
         truncated = len(events) > limit
         events = events[-limit:]
         readings = [self._numeric(sources[sid], points) for sid, points in numeric.items()]
@@ -414,10 +409,11 @@ class HistoryService:
             return f"There is no record of {user} at a lock {period.words}."
         user = self._spelled(user)
         now = self.now()
-        spoken = events[-SPOKEN_EVENTS:]
+        many = len(events) > SPOKEN_EVENTS or truncated
+        spoken = _latest_first(events) if many else events
         phrases = and_list([f"{e.device or 'a lock'} {e.what} {when(self.dt(at), now)}" for at, e in spoken])
         count = _times(len(events)) + ("+" if truncated else "")
-        latest = "; the latest: " if len(events) > len(spoken) else ": "
+        latest = "; the latest: " if many else ": "
         return f"{capital(period.words)}, {user} used the locks {count}{latest}{phrases}."
 
     def _history_sentence(
@@ -438,11 +434,13 @@ class HistoryService:
         events = reported or events
         parts: list[str] = []
         if events:
-            spoken = events[-SPOKEN_EVENTS:]
+            # One device's few events are told as they happened; "the latest:" lists the newest first.
+            many = len(events) > SPOKEN_EVENTS or truncated
+            spoken = _latest_first(events) if many or not single else events
             if single:
                 phrases = [f"{e.what} {when(self.dt(at), now)}" for at, e in spoken]
                 text = and_list(phrases)
-                if len(events) > len(spoken) or truncated:
+                if many:
                     count = f"{len(events)}{'+' if truncated else ''}"
                     parts.append(f"{label} changed {count} times {period.words}; the latest: {text}")
                 else:
@@ -525,7 +523,7 @@ class HistoryService:
                 doing = "" if args.state == "any" else f" having {wanted}"
                 return LastEventResult(
                     summary=f"There is no record of {user} at a lock{doing} in the stored history (kept "
-                    f"{kept}){self._known_users(user)}.",
+                    f"{kept}){self._known_users(user, devices)}.",
                     found=False,
                 )
             return LastEventResult(
@@ -550,9 +548,13 @@ class HistoryService:
         """A user's name as the locks spell it ("the cleaner" → "Cleaner"); as asked when none does."""
         return next((name for name in self._lock_user_names() if fold(name) == fold(user)), user)
 
-    def _lock_user_names(self) -> list[str]:
+    def _lock_user_names(self, locks: Sequence[Device] = ()) -> list[str]:
+        """The names of the users of `locks` (of every lock when none is given), as the locks have them."""
+        asked = {d.node_id for d in locks}
         known: list[str] = []
         for node in self.inventory.nodes.values():
+            if asked and node.id not in asked:
+                continue
             if node.access is not None and self.devices.visible_node(node.id):
                 for entry in node.access.users:  # a `LockUsers`, set by the gateway
                     name = user_name(node, entry.user_id)
@@ -560,12 +562,14 @@ class HistoryService:
                         known.append(name)
         return known
 
-    def _known_users(self, user: str) -> str:
-        """ "; the locks' users are Alice, Bob" when `user` is none of them (a misheard name)."""
-        known = self._lock_user_names()
-        if not known or fold(user) in map(fold, known):
+    def _known_users(self, user: str, locks: Sequence[Device]) -> str:
+        """ "; the locks' users are Alice, Bob" when `user` is none of the users of the locks asked about (a
+        misheard name); "" for a user named by number ("user 3")."""
+        known = self._lock_user_names(locks)
+        if not known or user_number(user) is not None or fold(user) in map(fold, known):
             return ""
-        return f"; the locks' users are {', '.join(known[:12])}"
+        whose = f"{locks[0].name}'s users are" if len(locks) == 1 else "the locks' users are"
+        return f"; {whose} {', '.join(known[:12])}"
 
     # ---- charts --------------------------------------------------------------------------------------
 
@@ -614,6 +618,33 @@ _STATE_WORDS = {
 
 
 LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
+
+
+# A device saying the same thing twice within this many seconds is telling one happening twice (a motion
+# is reported by its Notification and by its Binary Sensor value).
+SAME_EVENT_S = 2.0
+
+
+def _latest_first(events: list[tuple[int, HistoryEvent]]) -> list[tuple[int, HistoryEvent]]:
+    """The SPOKEN_EVENTS newest events, newest first: what "the latest:" lists (it listed them oldest first)."""
+    return events[-SPOKEN_EVENTS:][::-1]
+
+
+def _told_once(events: list[tuple[int, HistoryEvent]]) -> list[tuple[int, HistoryEvent]]:
+    """The events in time order with each happening once: a device's report that repeats the words of its
+    previous report within SAME_EVENT_S is left out. The gate's own records and button presses (two
+    presses are two) are kept."""
+    last: dict[str | None, tuple[str, int]] = {}
+    kept = []
+    for at, event in events:
+        if event.source != "command" and event.press is None:
+            device = event.deviceKey or event.device
+            before = last.get(device)
+            if before is not None and before[0] == event.what and at - before[1] <= SAME_EVENT_S * 1000:
+                continue
+            last[device] = (event.what, at)
+        kept.append((at, event))
+    return kept
 
 
 def _idle_notice(source: _Source, row: Row) -> bool:

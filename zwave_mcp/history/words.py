@@ -17,7 +17,8 @@ from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
-from zwave_mcp.zwave.classes import CC
+from zwave_mcp.safetext import outside_text
+from zwave_mcp.zwave.classes import CC, DoorLockProps
 
 OPENINGS = ("door", "window", "tilt")  # binary sensor types whose alarm is "opened"
 
@@ -121,6 +122,13 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         state = _open_close(raw)
         if state:
             return Phrase(f"was {state}", state, state)
+    if (
+        cc == CC.DOOR_LOCK
+        and value.property in (DoorLockProps.BOLT, DoorLockProps.LATCH)
+        and isinstance(raw, str)
+    ):
+        part = "bolt" if value.property == DoorLockProps.BOLT else "latch"  # not "current status of the bolt"
+        return Phrase(f"reported its {part} {raw.lower()}", None, raw)
     if cc == CC.BINARY_SWITCH and isinstance(raw, bool):
         return Phrase(f"was turned {'on' if raw else 'off'}", "on" if raw else "off", "on" if raw else "off")
     if cc == CC.MULTILEVEL_SWITCH and is_number(raw):
@@ -147,7 +155,9 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
             return Phrase(f"{lowered_label} went idle", None, 0)
     if cc == CC.BINARY_SENSOR and isinstance(raw, bool):
         if "motion" in lowered_label:
-            return Phrase("detected motion" if raw else "motion stopped", "motion" if raw else None, raw)
+            return Phrase(
+                "detected motion" if raw else "stopped sensing motion", "motion" if raw else None, raw
+            )
         if "door" in lowered_label or "window" in lowered_label:
             state = "opened" if raw else "closed"
             return Phrase(f"was {state}", state, state)
@@ -165,11 +175,12 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
         return Phrase(f"reported an unreadable {lowered_label}", None, None)
     if raw is None:
         return Phrase(f"{lowered_label} was cleared", None, None)
-    return Phrase(f"reported {lowered_label} {str(raw)[:60]}", None, str(raw)[:60])
+    return Phrase(f"reported {lowered_label} {outside_text(raw, 60)}", None, outside_text(raw, 60))
 
 
 def _binary_sensor(value: ZValue, raw: Any, text: str | None) -> Phrase | None:
-    """A binary sensor of a known type (sensor_types): "detected smoke", "was opened", "motion stopped"."""
+    """A binary sensor of a known type (sensor_types): "detected smoke", "was opened", "stopped sensing
+    motion" (each follows the device's name, "Garage Motion stopped sensing motion")."""
     kind = sensor_type(value)
     alarm = alarm_state(value, raw)
     if kind is None or alarm is None:
@@ -180,7 +191,8 @@ def _binary_sensor(value: ZValue, raw: Any, text: str | None) -> Phrase | None:
     if alarm:
         hit = triggered(value, raw) or kind
         return Phrase(f"detected {hit.noun}", hit.word, text or raw)
-    return Phrase("motion stopped" if kind.word == "motion" else f"reported {kind.idle}", None, text or raw)
+    idle = "stopped sensing motion" if kind.word == "motion" else f"reported {kind.idle}"
+    return Phrase(idle, None, text or raw)
 
 
 def describe_status(status: Any) -> Phrase:
@@ -197,6 +209,8 @@ def describe_gateway(fact: str, value: Any) -> Phrase:
         )
     if fact == "driver_ready":
         return Phrase("the Z-Wave driver became ready" if value else "the Z-Wave driver stopped", None, value)
+    # What zwave-js-ui said, as the history kept it (a row from before the edge bounded it may be huge).
+    said = outside_text(value) if isinstance(value, str) else value
     if fact == "controller_status":
-        return Phrase(f"the Z-Wave controller became {value}", None, value)
-    return Phrase(f"zwave-js-ui reported {fact.replace('_', ' ')} {str(value)[:60]}", None, value)
+        return Phrase(f"the Z-Wave controller became {said}", None, said)
+    return Phrase(f"zwave-js-ui reported {fact.replace('_', ' ')} {outside_text(said, 60)}", None, said)

@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 
 from zwave_mcp.names import words_of
+from zwave_mcp.policy.actions import ACTIONS, SPOKEN_ACTIONS
 from zwave_mcp.policy.terms import DeviceList, PolicyDevice, device_label
 
 TEMPERATURE_ACTIONS = frozenset(
@@ -160,6 +161,19 @@ ADMIN_ACTIONS = frozenset(
 LOCK_CODE_GRANTS = frozenset({"add_code", "enable_code", "change_code"})
 LOCK_CODE_REVOKES = frozenset({"disable_code", "remove_code"})
 LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | {"rename_user"}
+
+# Every word a change's effect can carry, so what the confirm list may name (issue 44): the actions, every
+# change the gate records (lock users, settings, network care, inclusion, scenes), and the rules' own words.
+# A word outside it would never match a change, so `ZWAVE_MCP_CONFIRM_ACTIONS` refuses it at start.
+CONFIRMABLE_WORDS = (
+    frozenset(ACTIONS)
+    | frozenset(SPOKEN_ACTIONS)
+    | ADMIN_ACTIONS
+    | LOCK_USER_WORDS
+    | ALARM_OFF_ACTIONS
+    | TEMPERATURE_ACTIONS
+    | {"set_value"}
+)
 
 
 def sensitivity(

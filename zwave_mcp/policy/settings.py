@@ -25,6 +25,7 @@ of both sources are combined.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import tomllib
@@ -33,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from zwave_mcp.config import ConfigError, Settings, env_name, read_small_file
-from zwave_mcp.policy.actions import normalize_action
-from zwave_mcp.policy.sensitive import SafeBand
-from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms
+from zwave_mcp.policy.actions import ACTIONS, normalize_action
+from zwave_mcp.policy.sensitive import CONFIRMABLE_WORDS, SafeBand
+from zwave_mcp.policy.terms import DeviceList, TermError, parse_terms, says_a_group
 from zwave_mcp.safetext import json_kind, loads_json
 
 POLICY_FILE_MAX_BYTES = 1_000_000
@@ -99,13 +100,24 @@ class PolicyConfig:
                     terms = parse_terms(_as_list(value))
             except (TermError, ConfigError) as exc:
                 raise ConfigError(f"{name} ({pick(name)[1]}): {exc}") from None
+            if name == "allow" and (group := next((t for t in terms if says_a_group(t)), None)) is not None:
+                raise ConfigError(
+                    f"allow ({source}): '{group.text[:60]}' reads as a group, but the allow list is read "
+                    "exactly, so it would allow nothing; name a room, a kind ('lock', 'light'), devices "
+                    "or node:5"
+                )
             lists[name] = DeviceList(terms, source)
-        try:
-            actions = _as_list(given.get("confirm_actions")) + _as_list(from_file.get("confirm_actions"))
-        except ConfigError as exc:
-            raise ConfigError(f"confirm_actions ({pick('confirm_actions')[1]}): {exc}") from None
+        sources = [
+            (src, label) for src, label in ((given, env_name("confirm_actions")), (from_file, file_label))
+        ]
         if "confirm_actions" not in given and "confirm_actions" not in from_file:
-            actions = _as_list(defaults.get("confirm_actions"))
+            sources = [(defaults, env_name("confirm_actions"))]
+        actions: set[str] = set()
+        for src, label in sources:
+            try:
+                actions |= _confirmable(_as_list(src.get("confirm_actions")))
+            except ConfigError as exc:
+                raise ConfigError(f"confirm_actions ({label}): {exc}") from None
 
         def number(name: str, kind: type[float] | type[int]) -> Any:
             value, source = pick(name)
@@ -142,7 +154,7 @@ class PolicyConfig:
         return cls(
             read_only=any(bool(src.get("read_only")) for src in (defaults, given, from_file)),
             forbid_sensitive=any(bool(src.get("forbid_sensitive")) for src in (defaults, given, from_file)),
-            confirm_actions=frozenset(normalize_action(a) for a in actions if a.strip()),
+            confirm_actions=frozenset(actions),
             safe_band=band,
             confirm_token_ttl=ttl,
             rate_limit_device=per_device,
@@ -151,6 +163,20 @@ class PolicyConfig:
             audit_file=Path(audit) if audit else None,
             **lists,
         )
+
+
+def _confirmable(words: list[str]) -> set[str]:
+    """The action names of a confirm list; a word no change ever carries would confirm nothing, so it is
+    refused with the closest known one."""
+    names = {normalize_action(word) for word in words if str(word).strip()}
+    for name in sorted(names - CONFIRMABLE_WORDS):
+        close = difflib.get_close_matches(name, sorted(CONFIRMABLE_WORDS), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ConfigError(
+            f"no action is called {name[:40]!r}; {hint}actions are {', '.join(ACTIONS)}, "
+            "or a lock-user, maintenance or inclusion action (docs/settings.md)"
+        )
+    return names
 
 
 def _as_list(value: Any) -> list[str]:

@@ -103,6 +103,16 @@ class Term:
         return field in ("any", "capability") and any(value == normalize(str(c)) for c in device.capabilities)
 
 
+# Words that make an entry a group phrase ("all the locks", "every light", "everything"): the hide, deny
+# and confirm lists read those as a tool argument would (`DeviceList.resolve`); the allow list, read
+# exactly, refuses them at start rather than allow nothing.
+_GROUP_WORDS = frozenset({"all", "every", "each", "everything", "anything", "entire", "whole", "everywhere"})
+
+
+def says_a_group(term: Term) -> bool:
+    return term.field == "any" and not _GROUP_WORDS.isdisjoint(term.value.split())
+
+
 def parse_term(raw: str) -> Term | None:
     """One list entry → `Term`; blank entries are None. Raises `TermError` for a malformed one."""
     text = raw.strip()
@@ -155,12 +165,18 @@ class DeviceList:
     def __bool__(self) -> bool:
         return bool(self.terms)
 
+    def covers(self, term: Term, device: PolicyDevice) -> bool:
+        """Whether `term` covers `device`: the one reading of an entry that hiding, refusing, confirming and
+        the unmatched-entry warning all use (issue 44: "all the locks" was read as a group for the
+        warning, and hid nothing). By its own match, by the devices it was pinned to (`remember`), or by
+        what it names now read as a tool argument (`resolve`: "every lock", "everything")."""
+        if term.matches(device):
+            return True
+        key = device.key
+        return key in self.pinned.get(term, ()) or key in self.resolved.get(term, ())
+
     def first_match(self, device: PolicyDevice) -> Term | None:
-        pinned = self.pinned
-        return next(
-            (t for t in self.terms if t.matches(device) or (pinned and device.key in pinned.get(t, ()))),
-            None,
-        )
+        return next((t for t in self.terms if self.covers(t, device)), None)
 
     def remember(self, devices: Iterable[PolicyDevice]) -> None:
         """Pin every entry that names a device by its name (or its node's, or an alias) to that device's
@@ -203,7 +219,8 @@ class DeviceList:
         self.resolved.update(resolved)
 
     def names_any(self, term: Term, devices: Iterable[PolicyDevice]) -> bool:
-        """Whether the entry covers one of these devices (by its own match, or as it was resolved)."""
+        """Whether the entry covers one of these devices (by its own match, or as it was resolved); a pin
+        alone does not count (the warning says what a pin still covers)."""
         keys = self.resolved.get(term, set())
         return any(term.matches(d) or d.key in keys for d in devices)
 

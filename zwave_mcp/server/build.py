@@ -18,6 +18,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from zwave_mcp import __version__
 from zwave_mcp.config import Settings
+from zwave_mcp.logs import watch_task
 from zwave_mcp.server.app import bound, build_app
 from zwave_mcp.server.client_log import ClientLog
 from zwave_mcp.server.compat import mcp_server
@@ -103,7 +104,9 @@ class ZwaveServer:
         app = self.app
         app.gateway.start()  # returns at once; the connection is made in the background
         self.updates.start()
-        entries = asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
+        entries = watch_task(
+            asyncio.create_task(app.devices.check_policy_entries_when_loaded(), name="policy-entries")
+        )
         # The history store opens in its own thread a moment later, off the path of the first calls.
         opening = asyncio.get_running_loop().call_later(HISTORY_START_DELAY_S, app.history.recorder.start)
         self.client_log.start()

@@ -40,7 +40,7 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from zwave_mcp.logs import record_fields
+from zwave_mcp.logs import record_fields, watch_task
 from zwave_mcp.server.compat import connection_key, lowlevel_server
 
 if TYPE_CHECKING:
@@ -293,7 +293,7 @@ class ClientLog(logging.Handler):
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
         self._wake = asyncio.Event()
-        self._task = self._loop.create_task(self._run(), name="zwave-client-log")
+        self._task = watch_task(self._loop.create_task(self._run(), name="zwave-client-log"))
         logging.getLogger().addHandler(self)
 
     async def stop(self) -> None:

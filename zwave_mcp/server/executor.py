@@ -106,6 +106,16 @@ class ToolSpec:
     # What the caller needs to call it at all: a read-only tool reads; network care is the network's. A
     # change's own reach is judged by the gate on its effect (None: nothing before the gate).
     reach: Reach | None = None
+    # A tool that reads and changes (manage_lock_users lists users and changes them): which calls are an
+    # attempt at a change, as the audit names it ({"action": "add_user"}), None for a read. Every attempt,
+    # one refused before the tool runs (a bad action) included, leaves its one audit line.
+    attempt: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
+
+    def audited(self, arguments: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The arguments the audit line of this call names, or None when the call changes nothing."""
+        if self.mutating:
+            return arguments
+        return self.attempt(arguments) if self.attempt is not None else None
 
     @property
     def needs(self) -> Reach | None:
@@ -413,7 +423,8 @@ class ToolExecutor:
         outcome = "ok"
         error: str | None = None
         result: ToolResult | None = None
-        attempt = self._attempts.begin() if spec.mutating and self._attempts is not None else None
+        audited = spec.audited(arguments) if self._attempts is not None else None
+        attempt = self._attempts.begin() if audited is not None and self._attempts is not None else None
         refused = False
         try:
             args = spec.args_model.model_validate(dict(arguments))
@@ -432,11 +443,13 @@ class ToolExecutor:
             outcome = "refused"
             refused = True
             error = exc.message
-        except UserError as exc:
+        except UserError as exc:  # no such device, a value it cannot take: refused before anything is sent
             outcome = "error"
+            refused = True
             error = exc.message
         except ValidationError as exc:
             outcome = "invalid"
+            refused = True
             error = describe_validation_error(exc, spec.args_model)
         except Exception as exc:
             outcome = "crash"
@@ -445,10 +458,10 @@ class ToolExecutor:
             )
             log.exception("tool crashed", extra={"tool": spec.name})
         finally:
-            if attempt is not None and self._attempts is not None:
+            if attempt is not None and audited is not None and self._attempts is not None:
                 # A mutating call that ended before the write gate (no such device, a bad value, a
                 # timeout) still leaves its one audit line.
-                self._attempts.end(attempt, spec.name, arguments, error, refused=refused)
+                self._attempts.end(attempt, spec.name, audited, error, refused=refused)
         answer = _envelope(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
         return answer
@@ -463,13 +476,13 @@ class ToolExecutor:
             raise UserError(f"Z-Wave service unavailable: {reason}")
 
     def refusal(
-        self, name: str, arguments: Mapping[str, Any], message: str, started: float, *, refused: bool = False
+        self, name: str, arguments: Mapping[str, Any], message: str, started: float
     ) -> CallToolResult:
         spec = self.specs.get(name)
-        if spec is not None and spec.mutating and self._attempts is not None:
-            self._attempts.end(
-                self._attempts.begin(), name, arguments, message, refused=refused or self.read_only
-            )
+        audited = spec.audited(arguments) if spec is not None else None
+        if audited is not None and self._attempts is not None:
+            # Refused for its arguments or read-only mode: nothing was sent (as in `execute`).
+            self._attempts.end(self._attempts.begin(), name, audited, message, refused=True)
         self._log_call(name, arguments, started, "rejected", message)
         return _envelope(name, started, error=message)
 
@@ -514,7 +527,7 @@ class ToolExecutor:
         spec = self.specs.get(name)
         if spec is not None and spec.needs is not None and not caller.allows(spec.needs):
             text = "use the network-care tools" if spec.needs is Reach.ADMIN else "read the home"
-            return self.refusal(name, arguments, caller.refusal(text, spec.needs), started, refused=True)
+            return self.refusal(name, arguments, caller.refusal(text, spec.needs), started)
         normalized = self.prepare(name, arguments)
         if isinstance(normalized, str):
             return self.refusal(name, arguments, normalized, started)

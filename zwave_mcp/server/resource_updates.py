@@ -26,6 +26,7 @@ from mcp.server.session import ServerSession
 from mcp.server.subscriptions import ResourceUpdated, ServerEvent, SubscriptionBus
 from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 
+from zwave_mcp.logs import watch_task
 from zwave_mcp.server.compat import connection_key
 
 if TYPE_CHECKING:
@@ -181,7 +182,8 @@ class ResourceUpdates:
     def start(self) -> None:
         if self._task is None:
             self._wake = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="zwave-resource-updates")
+            task = asyncio.get_running_loop().create_task(self._run(), name="zwave-resource-updates")
+            self._task = watch_task(task)
 
     async def stop(self) -> None:
         task, self._task = self._task, None

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
-from zwave_mcp.service.http import HomeAuth, ServiceSetupError, build_http_app
+from zwave_mcp.service.http import ServiceSetupError, build_http_app
 
 if TYPE_CHECKING:
     from zwave_mcp.config import Settings
+    from zwave_mcp.service.auth import HomeAuth
     from zwave_mcp.service.http import Exposure, HttpService
 
 log = logging.getLogger(__name__)
@@ -46,26 +47,15 @@ def uvicorn_server(
     return uvicorn.Server(config)
 
 
-def state_dir() -> Path:
-    """Where the service keeps what it must remember between runs (the OAuth clients and the passphrase's
-    hash): the user state directory, beside the default history file."""
-    import platformdirs
+def home_auth(exposure: Exposure, *, admin: bool = False, state_dir: Path | None = None) -> HomeAuth:
+    """The OAuth parts for this exposure (its base URL is the issuer; home:admin offered only with `admin`),
+    kept in `state_dir` (default: the user state directory, as `zwave-mcp passphrase` and `clients` use).
+    Raises `ServiceSetupError` when the service cannot sign anyone in: no passphrase is set
+    (`zwave-mcp passphrase`), without which the consent page approves nobody, or its store cannot be read."""
+    from zwave_mcp.service.auth import build_home_auth, default_state_dir
 
-    return Path(platformdirs.user_state_path("zwave-mcp", appauthor=False))
-
-
-def home_auth(exposure: Exposure, *, admin: bool = False) -> HomeAuth:
-    """The OAuth parts for this exposure (its base URL is the issuer; home:admin offered only with `admin`).
-    Raises `ServiceSetupError` when the service cannot sign anyone in: this build lacks the parts, or no
-    passphrase is set (`zwave-mcp passphrase`), without which the consent page approves nobody."""
     try:
-        from zwave_mcp.service.auth import build_home_auth  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        raise ServiceSetupError(
-            "the home service needs its OAuth parts (zwave_mcp.service.auth), which this build lacks"
-        ) from None
-    try:
-        auth: HomeAuth = build_home_auth(state_dir(), exposure.base_url, admin=admin)
+        auth = build_home_auth(state_dir or default_state_dir(), exposure.base_url, admin=admin)
     except (OSError, ValueError) as exc:  # an unreadable state directory, a damaged store
         raise ServiceSetupError(f"the home service cannot start its sign-in: {exc}") from None
     if not auth.passphrase_set():

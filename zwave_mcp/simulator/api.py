@@ -132,6 +132,8 @@ def _write_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 def _write_multicast(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     # zwave-js-ui catches and logs every error of a multicast and returns undefined: the reply is always
     # `success: true` with no `result` key (ZwaveClient.writeMulticast).
+    if sim.multicast_unanswered:
+        return  # a fault: the stick cannot multicast, and the call never comes back
     devices.write_multicast(sim, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), lambda: respond())
 
 

@@ -27,6 +27,7 @@ class SimulatorHost(Protocol):
     radio: Radio
     silent: bool  # polls go unanswered
     write_reply_delay: float
+    multicast_unanswered: bool  # a stick that cannot multicast: writeMulticast is never answered
     last_levels: dict[tuple[int, str], Any]
     driver_up: bool
     interviewing: bool

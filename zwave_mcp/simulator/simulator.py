@@ -98,6 +98,7 @@ class Simulator:
         # Faults (see "fault injection" below): a silent device, late writeValue replies.
         self.silent = False
         self.write_reply_delay = 0.0
+        self.multicast_unanswered = False
         # (node id, currentValue id) → the last non-zero level, what a dimmer goes back to on Set 0xFF.
         self.last_levels: dict[tuple[int, str], Any] = {}
         # (node id, "name" or "loc") → the Node Naming and Location value zwave-js holds, once set by the API.
@@ -343,6 +344,11 @@ class Simulator:
         """`writeValue` replies come this much later than the write is carried out (0: as recorded), e.g.
         past the client's API timeout while the device has long reported its new state."""
         self.write_reply_delay = max(0.0, seconds)
+
+    def stop_answering_multicast(self) -> None:
+        """`writeMulticast` is never answered and reaches no node, as on a stick that cannot multicast (the
+        real test bed's mock stick: zwave-js-ui's call never returns)."""
+        self.multicast_unanswered = True
 
     def add_scene(self, label: str, values: list[dict[str, Any]]) -> int:
         """A scene as `_createScene` + `_addSceneValue` would leave it; each value is a ValueID with its

@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from zwave_mcp.safetext import terminal_safe
 from zwave_mcp.stdio.wire import (
     METHOD_NOT_FOUND,
     LineSplitter,
@@ -220,11 +221,9 @@ class Report:
         groups = self.tool_errors()
         failed = sum(len(names) for names in groups.values())
         answered = [name for name in self.tools_called if self.tool_outcomes.get(name, "").startswith("ok: ")]
-        line = f"tools: {len(answered)} of {called} answered" + (
-            f" ({', '.join(answered)})" if answered else ""
-        )
+        line = f"tools: {len(answered)} of {called} answered" + (f" ({_names(answered)})" if answered else "")
         if failed:
-            causes = "; ".join(f"{text} ({', '.join(names)})" for text, names in groups.items())
+            causes = "; ".join(f"{text} ({_names(names)})" for text, names in groups.items())
             line += f"; {failed} answered an error: {causes}"
         return line
 
@@ -249,19 +248,35 @@ class Report:
         if self.tools_not_called:
             lines.append(
                 f"  not called (they may change things; --include-writes calls them): "
-                f"{', '.join(self.tools_not_called)}"
+                f"{_names(self.tools_not_called)}"
             )
         lines += [f"  problem: {p}" for p in self.problems]
         lines += [f"  warning: {w}" for w in self.warnings]
         if self.stderr_tail and not self.passed:
             lines.append(f"  server stderr (last {len(self.stderr_tail)} line(s)):")
             lines += [f"    | {t}" for t in self.stderr_tail]
-        return "\n".join(lines)
+        # Tool names, error texts, ids and stderr come from the checked server: none may colour, retitle,
+        # clear or write the terminal's clipboard, nor forge a line (a verdict of its own).
+        return "\n".join(terminal_safe(line) for line in lines)
+
+
+NAME_CHARS = 80  # a tool name in the summary
+
+
+def _names(names: Sequence[str]) -> str:
+    """The checked server's tool names as the summary lists them, each cut to `NAME_CHARS`."""
+    return ", ".join(name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…" for name in names)
 
 
 def _preview(raw: bytes | str) -> str:
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     return repr(text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "…")
+
+
+def _shown_id(rid: Any) -> str:
+    """A request id the server sent back, as a problem line quotes it (any JSON, so cut)."""
+    shown = repr(rid)
+    return shown if len(shown) <= PREVIEW_CHARS else shown[:PREVIEW_CHARS] + "…"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -359,9 +374,13 @@ class Session:
         if rid is None:
             return  # an answer to a malformed line (id null)
         if rid in self.answers:
-            self.report.problems.append(f"stdout line {number}: second response to request id {rid!r}")
+            self.report.problems.append(
+                f"stdout line {number}: second response to request id {_shown_id(rid)}"
+            )
         elif rid not in self.sent and rid not in PROBE_IDS:
-            self.report.problems.append(f"stdout line {number}: response to unknown request id {rid!r}")
+            self.report.problems.append(
+                f"stdout line {number}: response to unknown request id {_shown_id(rid)}"
+            )
         self.answers.setdefault(rid, msg)
         waiter = self._waiters.pop(rid, None)
         if waiter is not None and not waiter.done():
@@ -526,7 +545,7 @@ def tool_outcome(answer: dict[str, Any]) -> str:
     """One line saying how a tools/call went: `ok: <text>`, `tool error: <text>` or `error <code>: <message>`."""
     error = answer.get("error")
     if isinstance(error, dict):
-        return f"error {error.get('code')}: {str(error.get('message'))[:PREVIEW_CHARS]}"
+        return f"error {str(error.get('code'))[:20]}: {str(error.get('message'))[:PREVIEW_CHARS]}"
     raw = answer.get("result")
     result: dict[str, Any] = raw if isinstance(raw, dict) else {}
     texts = [

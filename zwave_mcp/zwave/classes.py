@@ -6,223 +6,123 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+# What a class is for when it is not what a device does: configuring or identifying a node (`explain` counts
+# their unused values instead of listing them: a thermostat has dozens of configuration parameters), or
+# carrying, securing, timing or scheduling its messages.
+ADMINISTRATIVE_CLASS = "administrative"
+HOUSEKEEPING_CLASS = "housekeeping"
+
 
 class CC(IntEnum):
-    """Command classes, by zwave-js's names."""
+    """Command classes, by zwave-js's names, each with zwave-js-ui's name of it in *named* topics
+    (`Constants.commandClass` in api/lib/Constants.ts), which the gateway reads and the simulator writes:
+    `CC.BINARY_SWITCH.topic == "switch_binary"`. Window Covering is not in that table (capture a shows
+    `unknownClass_106`); a class with no name there renders as `unknownClass_<cc>`."""
 
-    BASIC = 0x20
-    CONTROLLER_REPLICATION = 0x21
-    APPLICATION_STATUS = 0x22
-    BINARY_SWITCH = 0x25
-    MULTILEVEL_SWITCH = 0x26
-    ALL_SWITCH = 0x27
-    BINARY_TOGGLE_SWITCH = 0x28
-    MULTILEVEL_TOGGLE_SWITCH = 0x29
-    SCENE_ACTIVATION = 0x2B
-    SCENE_ACTUATOR_CONFIGURATION = 0x2C
-    SCENE_CONTROLLER_CONFIGURATION = 0x2D
-    BINARY_SENSOR = 0x30
-    MULTILEVEL_SENSOR = 0x31
-    METER = 0x32
-    COLOR_SWITCH = 0x33
-    PULSE_METER = 0x35
-    THERMOSTAT_HEATING = 0x38  # in zwave-js-ui's table, not in zwave-js's
-    THERMOSTAT_MODE = 0x40
-    THERMOSTAT_OPERATING_STATE = 0x42
-    THERMOSTAT_SETPOINT = 0x43
-    THERMOSTAT_FAN_MODE = 0x44
-    THERMOSTAT_FAN_STATE = 0x45
-    CLIMATE_CONTROL_SCHEDULE = 0x46
-    THERMOSTAT_SETBACK = 0x47
-    DOOR_LOCK_LOGGING = 0x4C
-    SCHEDULE_ENTRY_LOCK = 0x4E
-    BASIC_WINDOW_COVERING = 0x50
-    MOVE_TO_POSITION_WINDOW_COVERING = 0x51
-    SCHEDULE = 0x53
-    TRANSPORT_SERVICE = 0x55
-    CRC_16_ENCAPSULATION = 0x56
-    ASSOCIATION_GROUP_INFORMATION = 0x59
-    DEVICE_RESET_LOCALLY = 0x5A
-    CENTRAL_SCENE = 0x5B
-    ZWAVE_PLUS_INFO = 0x5E
-    MULTI_CHANNEL = 0x60
-    DOOR_LOCK = 0x62
-    USER_CODE = 0x63
-    BARRIER_OPERATOR = 0x66
-    WINDOW_COVERING = 0x6A
-    SUPERVISION = 0x6C
-    ENTRY_CONTROL = 0x6F
-    CONFIGURATION = 0x70
-    NOTIFICATION = 0x71
-    MANUFACTURER_SPECIFIC = 0x72
-    POWERLEVEL = 0x73
-    PROTECTION = 0x75
-    LOCK = 0x76
-    NODE_NAMING_AND_LOCATION = 0x77
-    SOUND_SWITCH = 0x79
-    FIRMWARE_UPDATE_META_DATA = 0x7A
-    GROUPING_NAME = 0x7B
-    REMOTE_ASSOCIATION_ACTIVATION = 0x7C
-    REMOTE_ASSOCIATION_CONFIGURATION = 0x7D
-    BATTERY = 0x80
-    CLOCK = 0x81
-    HAIL = 0x82
-    USER_CREDENTIAL = 0x83
-    WAKE_UP = 0x84
-    ASSOCIATION = 0x85
-    VERSION = 0x86
-    INDICATOR = 0x87
-    PROPRIETARY = 0x88
-    LANGUAGE = 0x89
-    TIME = 0x8A
-    TIME_PARAMETERS = 0x8B
-    GEOGRAPHIC_LOCATION = 0x8C
-    MULTI_CHANNEL_ASSOCIATION = 0x8E
-    MULTI_COMMAND = 0x8F
-    ENERGY_PRODUCTION = 0x90
-    MANUFACTURER_PROPRIETARY = 0x91
-    SCREEN_META_DATA = 0x92
-    SCREEN_ATTRIBUTES = 0x93
-    SIMPLE_AV_CONTROL = 0x94
-    SECURITY = 0x98
-    ASSOCIATION_COMMAND_CONFIGURATION = 0x9B
-    ALARM_SENSOR = 0x9C
-    ALARM_SILENCE = 0x9D
-    SENSOR_CONFIGURATION = 0x9E
-    SECURITY_2 = 0x9F
-    SUPPORT_CONTROL_MARK = 0xEF
-    NON_INTEROPERABLE = 0xF0  # in zwave-js-ui's table, not in zwave-js's
+    topic: str
+    role: str  # "" for a class that says what a device is or does
+
+    def __new__(cls, number: int, topic: str, role: str = "") -> CC:
+        member = int.__new__(cls, number)
+        member._value_ = number
+        member.topic = topic or f"unknownClass_{number}"
+        member.role = role
+        return member
+
+    BASIC = 0x20, "basic"
+    CONTROLLER_REPLICATION = 0x21, "controller_replication"
+    APPLICATION_STATUS = 0x22, "application_status", HOUSEKEEPING_CLASS
+    BINARY_SWITCH = 0x25, "switch_binary"
+    MULTILEVEL_SWITCH = 0x26, "switch_multilevel"
+    ALL_SWITCH = 0x27, "switch_all", HOUSEKEEPING_CLASS
+    BINARY_TOGGLE_SWITCH = 0x28, "switch_toggle_binary"
+    MULTILEVEL_TOGGLE_SWITCH = 0x29, "switch_toggle_multilevel"
+    SCENE_ACTIVATION = 0x2B, "scene_activation", ADMINISTRATIVE_CLASS
+    SCENE_ACTUATOR_CONFIGURATION = 0x2C, "scene_actuator_conf", ADMINISTRATIVE_CLASS
+    SCENE_CONTROLLER_CONFIGURATION = 0x2D, "scene_controller_conf", ADMINISTRATIVE_CLASS
+    BINARY_SENSOR = 0x30, "sensor_binary"
+    MULTILEVEL_SENSOR = 0x31, "sensor_multilevel"
+    METER = 0x32, "meter"
+    COLOR_SWITCH = 0x33, "color"
+    PULSE_METER = 0x35, "meter_pulse"
+    THERMOSTAT_HEATING = 0x38, "thermostat_heating"  # in zwave-js-ui's table, not in zwave-js's
+    THERMOSTAT_MODE = 0x40, "thermostat_mode"
+    THERMOSTAT_OPERATING_STATE = 0x42, "thermostat_operating_state"
+    THERMOSTAT_SETPOINT = 0x43, "thermostat_setpoint"
+    THERMOSTAT_FAN_MODE = 0x44, "thermostat_fan_mode"
+    THERMOSTAT_FAN_STATE = 0x45, "thermostat_fan_state"
+    CLIMATE_CONTROL_SCHEDULE = 0x46, "climate_control_schedule"
+    THERMOSTAT_SETBACK = 0x47, "thermostat_setback"
+    DOOR_LOCK_LOGGING = 0x4C, "door_lock_logging", HOUSEKEEPING_CLASS
+    SCHEDULE_ENTRY_LOCK = 0x4E, "schedule_entry_lock", HOUSEKEEPING_CLASS
+    BASIC_WINDOW_COVERING = 0x50, "basic_window_covering"
+    MOVE_TO_POSITION_WINDOW_COVERING = 0x51, "mtp_window_covering"
+    SCHEDULE = 0x53, "", HOUSEKEEPING_CLASS
+    TRANSPORT_SERVICE = 0x55, "", HOUSEKEEPING_CLASS
+    CRC_16_ENCAPSULATION = 0x56, "crc_16_encap", HOUSEKEEPING_CLASS
+    ASSOCIATION_GROUP_INFORMATION = 0x59, "association_grp_info", ADMINISTRATIVE_CLASS
+    DEVICE_RESET_LOCALLY = 0x5A, "device_reset_locally", ADMINISTRATIVE_CLASS
+    CENTRAL_SCENE = 0x5B, "central_scene"
+    ZWAVE_PLUS_INFO = 0x5E, "zwave_plus_info", ADMINISTRATIVE_CLASS
+    MULTI_CHANNEL = 0x60, "multi_instance", ADMINISTRATIVE_CLASS
+    DOOR_LOCK = 0x62, "door_lock"
+    USER_CODE = 0x63, "user_code", ADMINISTRATIVE_CLASS
+    BARRIER_OPERATOR = 0x66, "barrier_operator"
+    WINDOW_COVERING = 0x6A, ""
+    SUPERVISION = 0x6C, "", HOUSEKEEPING_CLASS
+    ENTRY_CONTROL = 0x6F, ""
+    CONFIGURATION = 0x70, "configuration", ADMINISTRATIVE_CLASS
+    NOTIFICATION = 0x71, "notification"
+    MANUFACTURER_SPECIFIC = 0x72, "manufacturer_specific", ADMINISTRATIVE_CLASS
+    POWERLEVEL = 0x73, "powerlevel", ADMINISTRATIVE_CLASS
+    PROTECTION = 0x75, "protection", HOUSEKEEPING_CLASS
+    LOCK = 0x76, "lock"
+    NODE_NAMING_AND_LOCATION = 0x77, "node_naming", ADMINISTRATIVE_CLASS
+    SOUND_SWITCH = 0x79, ""
+    FIRMWARE_UPDATE_META_DATA = 0x7A, "firmware_update_md", ADMINISTRATIVE_CLASS
+    GROUPING_NAME = 0x7B, "grouping_name"
+    REMOTE_ASSOCIATION_ACTIVATION = 0x7C, "remote_association_activate"
+    REMOTE_ASSOCIATION_CONFIGURATION = 0x7D, "remote_association"
+    BATTERY = 0x80, "battery"
+    CLOCK = 0x81, "clock", HOUSEKEEPING_CLASS
+    HAIL = 0x82, "hail"
+    USER_CREDENTIAL = 0x83, ""
+    WAKE_UP = 0x84, "wake_up", ADMINISTRATIVE_CLASS
+    ASSOCIATION = 0x85, "association", ADMINISTRATIVE_CLASS
+    VERSION = 0x86, "version", ADMINISTRATIVE_CLASS
+    INDICATOR = 0x87, "indicator", ADMINISTRATIVE_CLASS
+    PROPRIETARY = 0x88, "proprietary"
+    LANGUAGE = 0x89, "language"
+    TIME = 0x8A, "time", HOUSEKEEPING_CLASS
+    TIME_PARAMETERS = 0x8B, "time_parameters", HOUSEKEEPING_CLASS
+    GEOGRAPHIC_LOCATION = 0x8C, "geographic_location"
+    MULTI_CHANNEL_ASSOCIATION = 0x8E, "multi_instance_association", ADMINISTRATIVE_CLASS
+    MULTI_COMMAND = 0x8F, "multi_cmd", HOUSEKEEPING_CLASS
+    ENERGY_PRODUCTION = 0x90, "energy_production"
+    MANUFACTURER_PROPRIETARY = 0x91, "manufacturer_proprietary"
+    SCREEN_META_DATA = 0x92, "screen_md"
+    SCREEN_ATTRIBUTES = 0x93, "screen_attributes"
+    SIMPLE_AV_CONTROL = 0x94, "simple_av_control"
+    SECURITY = 0x98, "", HOUSEKEEPING_CLASS
+    ASSOCIATION_COMMAND_CONFIGURATION = 0x9B, "association_command_configuration"
+    ALARM_SENSOR = 0x9C, "sensor_alarm"
+    ALARM_SILENCE = 0x9D, "silence_alarm"
+    SENSOR_CONFIGURATION = 0x9E, "sensor_configuration"
+    SECURITY_2 = 0x9F, "", HOUSEKEEPING_CLASS
+    SUPPORT_CONTROL_MARK = 0xEF, "mark"
+    NON_INTEROPERABLE = 0xF0, "non_interoperable"  # in zwave-js-ui's table, not in zwave-js's
 
 
-# Command classes that configure or identify a node rather than say what it is or does (`explain` counts
-# their unused values instead of listing them: a thermostat has dozens of configuration parameters).
-ADMINISTRATIVE = frozenset(
-    {
-        CC.SCENE_ACTIVATION,
-        CC.SCENE_ACTUATOR_CONFIGURATION,
-        CC.SCENE_CONTROLLER_CONFIGURATION,
-        CC.ASSOCIATION_GROUP_INFORMATION,
-        CC.DEVICE_RESET_LOCALLY,
-        CC.ZWAVE_PLUS_INFO,
-        CC.MULTI_CHANNEL,
-        CC.USER_CODE,
-        CC.CONFIGURATION,
-        CC.MANUFACTURER_SPECIFIC,
-        CC.POWERLEVEL,
-        CC.NODE_NAMING_AND_LOCATION,
-        CC.FIRMWARE_UPDATE_META_DATA,
-        CC.WAKE_UP,
-        CC.ASSOCIATION,
-        CC.VERSION,
-        CC.INDICATOR,
-        CC.MULTI_CHANNEL_ASSOCIATION,
-    }
-)
-# Command classes that tell how a device is set up or managed, never what it does in the house: the
-# administrative ones, and those that carry, secure, time or schedule its messages.
-HOUSEKEEPING = ADMINISTRATIVE | frozenset(
-    {
-        CC.APPLICATION_STATUS,
-        CC.ALL_SWITCH,
-        CC.DOOR_LOCK_LOGGING,
-        CC.SCHEDULE_ENTRY_LOCK,
-        CC.SCHEDULE,
-        CC.TRANSPORT_SERVICE,
-        CC.CRC_16_ENCAPSULATION,
-        CC.SUPERVISION,
-        CC.PROTECTION,
-        CC.CLOCK,
-        CC.TIME,
-        CC.TIME_PARAMETERS,
-        CC.MULTI_COMMAND,
-        CC.SECURITY,
-        CC.SECURITY_2,
-    }
-)
-
-# zwave-js-ui's names of command classes in *named* topics (`Constants.commandClass` in api/lib/Constants.ts),
-# which the gateway reads and the simulator writes. Window Covering is not in that table (capture a shows
-# `unknownClass_106`); anything missing renders as `unknownClass_<cc>`.
-_TOPIC_NAMES: dict[int, str] = {
-    CC.BASIC: "basic",
-    CC.CONTROLLER_REPLICATION: "controller_replication",
-    CC.APPLICATION_STATUS: "application_status",
-    CC.BINARY_SWITCH: "switch_binary",
-    CC.MULTILEVEL_SWITCH: "switch_multilevel",
-    CC.ALL_SWITCH: "switch_all",
-    CC.BINARY_TOGGLE_SWITCH: "switch_toggle_binary",
-    CC.MULTILEVEL_TOGGLE_SWITCH: "switch_toggle_multilevel",
-    CC.SCENE_ACTIVATION: "scene_activation",
-    CC.SCENE_ACTUATOR_CONFIGURATION: "scene_actuator_conf",
-    CC.SCENE_CONTROLLER_CONFIGURATION: "scene_controller_conf",
-    CC.BINARY_SENSOR: "sensor_binary",
-    CC.MULTILEVEL_SENSOR: "sensor_multilevel",
-    CC.METER: "meter",
-    CC.COLOR_SWITCH: "color",
-    CC.PULSE_METER: "meter_pulse",
-    CC.THERMOSTAT_HEATING: "thermostat_heating",
-    CC.THERMOSTAT_MODE: "thermostat_mode",
-    CC.THERMOSTAT_OPERATING_STATE: "thermostat_operating_state",
-    CC.THERMOSTAT_SETPOINT: "thermostat_setpoint",
-    CC.THERMOSTAT_FAN_MODE: "thermostat_fan_mode",
-    CC.THERMOSTAT_FAN_STATE: "thermostat_fan_state",
-    CC.CLIMATE_CONTROL_SCHEDULE: "climate_control_schedule",
-    CC.THERMOSTAT_SETBACK: "thermostat_setback",
-    CC.DOOR_LOCK_LOGGING: "door_lock_logging",
-    CC.SCHEDULE_ENTRY_LOCK: "schedule_entry_lock",
-    CC.BASIC_WINDOW_COVERING: "basic_window_covering",
-    CC.MOVE_TO_POSITION_WINDOW_COVERING: "mtp_window_covering",
-    CC.CRC_16_ENCAPSULATION: "crc_16_encap",
-    CC.ASSOCIATION_GROUP_INFORMATION: "association_grp_info",
-    CC.DEVICE_RESET_LOCALLY: "device_reset_locally",
-    CC.CENTRAL_SCENE: "central_scene",
-    CC.ZWAVE_PLUS_INFO: "zwave_plus_info",
-    CC.MULTI_CHANNEL: "multi_instance",
-    CC.DOOR_LOCK: "door_lock",
-    CC.USER_CODE: "user_code",
-    CC.BARRIER_OPERATOR: "barrier_operator",
-    CC.CONFIGURATION: "configuration",
-    CC.NOTIFICATION: "notification",
-    CC.MANUFACTURER_SPECIFIC: "manufacturer_specific",
-    CC.POWERLEVEL: "powerlevel",
-    CC.PROTECTION: "protection",
-    CC.LOCK: "lock",
-    CC.NODE_NAMING_AND_LOCATION: "node_naming",
-    CC.FIRMWARE_UPDATE_META_DATA: "firmware_update_md",
-    CC.GROUPING_NAME: "grouping_name",
-    CC.REMOTE_ASSOCIATION_ACTIVATION: "remote_association_activate",
-    CC.REMOTE_ASSOCIATION_CONFIGURATION: "remote_association",
-    CC.BATTERY: "battery",
-    CC.CLOCK: "clock",
-    CC.HAIL: "hail",
-    CC.WAKE_UP: "wake_up",
-    CC.ASSOCIATION: "association",
-    CC.VERSION: "version",
-    CC.INDICATOR: "indicator",
-    CC.PROPRIETARY: "proprietary",
-    CC.LANGUAGE: "language",
-    CC.TIME: "time",
-    CC.TIME_PARAMETERS: "time_parameters",
-    CC.GEOGRAPHIC_LOCATION: "geographic_location",
-    CC.MULTI_CHANNEL_ASSOCIATION: "multi_instance_association",
-    CC.MULTI_COMMAND: "multi_cmd",
-    CC.ENERGY_PRODUCTION: "energy_production",
-    CC.MANUFACTURER_PROPRIETARY: "manufacturer_proprietary",
-    CC.SCREEN_META_DATA: "screen_md",
-    CC.SCREEN_ATTRIBUTES: "screen_attributes",
-    CC.SIMPLE_AV_CONTROL: "simple_av_control",
-    CC.ASSOCIATION_COMMAND_CONFIGURATION: "association_command_configuration",
-    CC.ALARM_SENSOR: "sensor_alarm",
-    CC.ALARM_SILENCE: "silence_alarm",
-    CC.SENSOR_CONFIGURATION: "sensor_configuration",
-    CC.SUPPORT_CONTROL_MARK: "mark",
-    CC.NON_INTEROPERABLE: "non_interoperable",
-}
+# Command classes that configure or identify a node rather than say what it is or does.
+ADMINISTRATIVE = frozenset(c for c in CC if c.role == ADMINISTRATIVE_CLASS)
+# Command classes that tell how a device is set up or managed, never what it does in the house.
+HOUSEKEEPING = frozenset(c for c in CC if c.role)
 
 
 def cc_topic_name(cc: int) -> str:
     """The command-class level of a named topic (`37` → `switch_binary`, `106` → `unknownClass_106`)."""
-    return _TOPIC_NAMES.get(cc) or f"unknownClass_{cc}"
+    member = CC._value2member_map_.get(cc)
+    return member.topic if isinstance(member, CC) else f"unknownClass_{cc}"
 
 
 # Generic device classes.

@@ -187,15 +187,17 @@ def _one(change: Change, d: DeviceOutcome) -> str:
             return said
         if reported:
             return "Done: " + agreeing(name, f"{name} is now {reported}, as the device reported.")
-        return f"Done: {name} confirmed it ({summary})."
+        return f"Done: the device confirmed the request to {summary}."
     if d.outcome is Outcome.UNCHANGED:
         if _writes(d, CC.CONFIGURATION):
-            return f"{name} already has that setting, so nothing was sent ({summary})."
+            return (
+                f"There was no need to {summary}: the device already has that setting, so nothing was sent."
+            )
         if reported:
             return f"{name} is already {reported}, so nothing was sent."
         return f"{name} already reports what {summary} would set, so nothing was sent."
     if d.outcome is Outcome.WORKING:
-        return agreeing(name, f"{name} is on its way ({summary}); it has not reported the final state yet.")
+        return f"The request to {summary} is on its way; the device has not reported its final state yet."
     if d.outcome is Outcome.QUEUED:
         return f"{capital(summary)} is queued: {name} is asleep and will apply it when it next wakes up."
     if d.outcome is Outcome.FAILED:

@@ -8,10 +8,11 @@ question to the person is `dialogue.py`'s; the gate (`core.py`) runs these steps
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.gate.change import Change, Effect, effect_text
 from zwave_mcp.devices.gate.evidence import EffectOutcome, Report
@@ -142,7 +143,7 @@ class Judge:
         asks: set[str] = set()
         alone = len({e.device.key for e in change.effects}) == 1 and not change.subject
         whys: dict[str, None] = {}  # each reason once, in order
-        reasons: set[str] = set()  # what made the named devices' effects sensitive, said once
+        reasons: dict[str, list[str]] = {}  # what made the named devices' effects sensitive → those effects
         for effect in change.effects:
             text = effect_text(effect)
             decision = self._decide(effect)
@@ -159,9 +160,9 @@ class Judge:
                 return Judgement(change, idle, refusal=refusal)
             if decision.needs_confirmation:
                 asks.add(json.dumps(effect.binding(), default=str))
-                reasons.add(decision.why)
-                why = decision.why if alone else f"it would {text} and {decision.why}"
-                whys[why] = None
+                reasons.setdefault(decision.why, []).append(text)
+        for reason, texts in reasons.items():
+            whys[reason if alone else _would(texts, reason, every=len(texts) == len(change.effects))] = None
         for device in change.reach:
             refused, asked = self._judge_reached(change, device, reasons)
             if refused is not None:
@@ -186,7 +187,7 @@ class Judge:
         return None
 
     def _judge_reached(
-        self, change: Change, device: Device, reasons: set[str]
+        self, change: Change, device: Device, reasons: Mapping[str, list[str]]
     ) -> tuple[str | None, str | None]:
         """A device the change reaches through its node, judged as if it were named: a hidden one refuses
         the change without being named (nor counted), a denied one refuses it by name, a sensitive or
@@ -206,6 +207,17 @@ class Judge:
             if decision.needs_confirmation and decision.why not in reasons:
                 return None, f"it would also {text}, on the same {node}, and {decision.why}"
         return None, None
+
+
+def _would(texts: list[str], reason: str, *, every: bool) -> str:
+    """Why a change of several effects asks: the reason alone when every effect has it ("it can unlock a
+    door", for three locks unlocked), else the effects it is for ("it would unlock Back Door Lock, which
+    can unlock a door"), each reason once (it was said once an effect)."""
+    if every:
+        return reason
+    if reason.startswith("it "):
+        return f"it would {and_list(texts)}, which {reason.removeprefix('it ')}"
+    return f"it would {and_list(texts)} and {reason}"
 
 
 def covered(change: Change) -> frozenset[str]:

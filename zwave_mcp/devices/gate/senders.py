@@ -195,6 +195,11 @@ class ApiCall:
         return _for_each(change.effects, "accepted", result=results)
 
 
+# How long a `writeMulticast` may go unanswered before each of its devices gets its own write. A stick that
+# cannot multicast never answers it (the real test bed's), and nodes out of direct range never hear one (a
+# multicast is not routed); a Set is idempotent, and the evidence is still each device's own report.
+MULTICAST_ANSWER_S = 2.0
+
 # Command classes zwave-js updates optimistically for a multicast Set (Binary and Multilevel Switch), the
 # ones a group change sends as one frame; other values go one writeValue each.
 MULTICAST_CCS = frozenset({CC.BINARY_SWITCH, CC.MULTILEVEL_SWITCH})
@@ -265,11 +270,14 @@ class GroupWrites:
     async def _multicast(
         self, effects: list[Effect], gateway: ZwaveGateway, timeout: float
     ) -> list[Delivery]:
+        args = self._multicast_args(effects)
         try:
-            reply = await gateway.call("writeMulticast", *self._multicast_args(effects), timeout=timeout)
+            reply = await gateway.call("writeMulticast", *args, timeout=min(timeout, MULTICAST_ANSWER_S))
         except GatewayError as exc:
-            status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
-            return [Delivery(e, status, str(exc)) for e in effects]
+            if lost(exc):
+                log.info("multicast not answered; writing one by one", extra={"nodes": args[0]})
+                return list(await asyncio.gather(*(_write(e, gateway, timeout) for e in effects)))
+            return [Delivery(e, "failed", str(exc)) for e in effects]
         if not reply.success:
             log.info("multicast refused; writing one by one", extra={"why": reply.message})
             return list(await asyncio.gather(*(_write(e, gateway, timeout) for e in effects)))
@@ -453,7 +461,7 @@ async def _user_code_reported(
         statuses = (1 if (op.options or {}).get("active", True) else 2,)
     else:
         statuses = (0,)
-    await gateway.wait_for_value(value_id, lambda v: v.value in statuses, min(timeout, USER_CODE_REPORT_S))
+    await gateway.waiters.value(value_id, lambda v: v.value in statuses, min(timeout, USER_CODE_REPORT_S))
 
 
 def _value_refusal(result: Any) -> str | None:

@@ -181,6 +181,8 @@ def _summary(device: Device, spoken: bool) -> str | None:
         colour = _current_color(device)
         if colour is not None and level:
             text += f", {colour}"
+        elif colour is not None and level == 0 and spoken and device.has(Capability.COLOR):
+            text += f", set to {colour}"  # the colour it will show when turned on (the short state: "off")
     elif device.kind == Capability.COLOR:
         # A colour light with no brightness of its own (a multisensor's LED): its colour is its state.
         colour = _current_color(device)
@@ -211,7 +213,7 @@ def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> 
 
 def _done_sentence(device: Device, written: list[ZValue], reported: str, summary: str) -> str | None:
     if any(v.command_class == CC.COLOR_SWITCH for v in written):
-        return f"Done: {device.name} reported the new colour ({summary})."
+        return f"Done: {device.name} reported {reported or 'the new colour'}."
     return None
 
 

@@ -10,7 +10,7 @@ users had when it happened, else the one the user has now (`Names`: user id → 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -136,13 +136,18 @@ def _lock_alerts(device: Device) -> list[Reading]:
     return out
 
 
+def lock_troubles(device: Device) -> list[str]:
+    """What is wrong with the lock now, in words ("jammed", "its cover has been removed"); [] for nothing."""
+    return list(dict.fromkeys(r.text for r in _lock_alerts(device) if r.text))
+
+
 def _summary(device: Device, spoken: bool = True) -> str | None:
     """ "locked, door closed", "locked and jammed, but the door is open", "lock state unknown; jammed"."""
     if not device.has(Capability.LOCK):
         return None
     state = lock_state(device)
     text = state or "lock state unknown"
-    if alerts := list(dict.fromkeys(r.text for r in _lock_alerts(device) if r.text)):
+    if alerts := lock_troubles(device):
         text = f"{text} and {and_list(alerts)}" if state else f"{text}; {and_list(alerts)}"
     opened = door_open(device)
     if opened is None:
@@ -301,8 +306,10 @@ KIND = KindSpec(
     after_change_note=_after_change_note,
 )
 
-# Its operation events in words (the history and the events tool say them): user id → name.
-Names = Callable[[int], str | None]
+# Its operation events in words (the history and the events tool say them). A past event is said with the
+# name its user had when it happened, kept with it (`LockEvent.as_stored`), or as "user 3": never with the
+# name the user has now. A slot is given again (the cleaner's 3 becomes the dog walker's), and a name read
+# later would put the new person at the old door (issue 44).
 
 _HOW = {
     "keypad": "with the keypad",
@@ -338,30 +345,27 @@ def user_of(stored: Any) -> int | None:
     return as_int(stored.get("userId")) if isinstance(stored, dict) else None
 
 
-def name_of(stored: Any, names: Names | None = None) -> str | None:
-    """The user's name: kept with the event, else the one the user has now; None when unnamed."""
+def name_of(stored: Any) -> str | None:
+    """The name the user had when the event happened, kept with it; None when unnamed then."""
     kept = stored.get("userName") if isinstance(stored, dict) else None
-    if isinstance(kept, str) and plain_text(kept):
-        return plain_text(kept)
-    uid = user_of(stored)
-    return names(uid) if names is not None and uid is not None else None
+    return plain_text(kept) or None if isinstance(kept, str) else None
 
 
-def who(stored: Any, names: Names | None = None) -> str | None:
+def who(stored: Any) -> str | None:
     """ "Dog Walker (user 4)", "user 4", or None when the lock did not say who."""
     uid = user_of(stored)
     if uid is None:
         return None
-    name = name_of(stored, names)
+    name = name_of(stored)
     return f"{name} (user {uid})" if name else f"user {uid}"
 
 
-def lock_phrase(stored: Any, names: Names | None = None) -> tuple[str, str | None]:
+def lock_phrase(stored: Any) -> tuple[str, str | None]:
     """(words after the lock's name, the state it reached: "locked", "unlocked" or None)."""
     kind = event_kind(stored)
     if kind is None:
         return "reported a lock event", None
-    person = who(stored, names)
+    person = who(stored)
     if kind.locked is not None:
         verb = "locked" if kind.locked else "unlocked"
         if kind.how == "auto":
@@ -381,9 +385,22 @@ def fold(name: str) -> str:
     return " ".join(words)
 
 
-def by_user(stored: Any, wanted: str, names: Names | None = None) -> bool:
-    """Was this event by the user named `wanted` (`fold`ed alike)?"""
-    name = name_of(stored, names)
+_USER_NUMBER = re.compile(r"(?:user|slot|code)?\s*#?\s*(\d{1,4})")
+
+
+def user_number(said: str) -> int | None:
+    """The user a person names by number: "user 3", "slot 3", "#3", "3"; None for a name."""
+    found = _USER_NUMBER.fullmatch(said.strip().casefold())
+    return int(found.group(1)) if found else None
+
+
+def by_user(stored: Any, wanted: str) -> bool:
+    """Was this event by the user `wanted`: by the name they had when it happened (`fold`ed alike), or by
+    their number ("user 3")?"""
+    number = user_number(wanted)
+    if number is not None:
+        return user_of(stored) == number
+    name = name_of(stored)
     return name is not None and fold(name) == fold(wanted)
 
 
@@ -398,6 +415,6 @@ _STATES = {
 
 def lock_state_phrase(command_class: int, prop: Any, prop_key: Any, new: Any) -> str | None:
     """A lock's jam or keypad state change in words ("jammed", "is no longer jammed"); None for others."""
-    if command_class != CC.NOTIFICATION or prop != "Access Control" or isinstance(new, bool):
-        return None
+    if command_class != CC.NOTIFICATION or prop != "Access Control" or type(new) not in (int, str):
+        return None  # a flag, or an object or list (unhashable) a broken gateway reported: no lock state
     return _STATES.get((prop_key, new))

@@ -560,9 +560,23 @@ def _set_temperature(device: Device, action: str, args: dict[str, Any]) -> Contr
     return one_write(device, action, target, setpoint, target, summary, details=details)
 
 
+def _usable_setpoints(device: Device) -> dict[int, ZValue]:
+    """The setpoints one of the thermostat's own modes works to (all of them when its modes are not
+    listed): a heat-only thermostat that publishes a cooling setpoint too has only its heating one."""
+    found = setpoints(device)
+    mode = device.values.get(m.THERMOSTAT_MODE)
+    modes = [k for s in mode.states if (k := as_int(s.value)) is not None] if mode is not None else []
+    used: set[int] = set()
+    for key in modes:
+        used |= {1, 2} if key in BOTH_SETPOINTS else {MODE_SETPOINT.get(key, -1)}
+    usable = {k: v for k, v in found.items() if k in used}
+    return usable or found
+
+
 def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
     found = setpoints(device)
-    names = ", ".join((v.property_key_name or str(k)).lower() for k, v in found.items())
+    usable = _usable_setpoints(device)
+    names = ", ".join((v.property_key_name or str(k)).lower() for k, v in usable.items())
     if wanted is not None and wanted != "":
         key = as_int(wanted)
         if isinstance(wanted, str):
@@ -575,8 +589,8 @@ def _pick_setpoint(device: Device, wanted: Any) -> ZValue:
             shown = echo(str(wanted))
             raise InvalidValue(f"{device.name} has no '{shown}' setpoint; it has: {names}.")
         return found[key]
-    if len(found) == 1:
-        return next(iter(found.values()))
+    if len(usable) == 1:  # in off mode too: its one setpoint is the one meant
+        return next(iter(usable.values()))
     working = working_setpoints(device)  # its mode's; with no mode at all its heating one (a valve heats)
     if len(working) == 1:
         return working[0]
@@ -618,6 +632,13 @@ def _chosen(
     raise InvalidValue(f"{device.name} has no {what} '{echo(str(raw))}'; it has: {choices}.{hint}")
 
 
+def _after_change_note(device: Device, action: str, confirmed: bool) -> str | None:
+    mode = device.values.get(m.THERMOSTAT_MODE)
+    if action != "set_temperature" or mode is None or as_int(mode.value) != 0:
+        return None
+    return f"{device.name} is in off mode, so it works to it once it is switched on."
+
+
 KIND = KindSpec(
     name="thermostat",
     actions=_actions,
@@ -632,6 +653,7 @@ KIND = KindSpec(
     gather=_gather,
     settle=_settle,
     done_sentence=_done_sentence,
+    after_change_note=_after_change_note,
     group_targets=(" heating to ", " cooling to "),
     group_words={
         "set_temperature": ("Set", "set", "take a temperature"),

@@ -31,6 +31,7 @@ from zwave_mcp.server.tools.present import (
     last_press_words,
     list_summary,
     now_ms,
+    page_of,
     reading_model,
     sensor_summary,
     summarize,
@@ -66,10 +67,9 @@ async def list_zwave_devices(app: App, args: ListDevicesArgs, _ctx: Context | No
         answer_text, chosen, unknown = answer.sentence, answer.matching, [d.name for d in answer.unknown]
     page = chosen[args.offset : args.offset + args.limit]
     shown = [summarize(d) for d in page]
-    pages = max(1, -(-len(chosen) // args.limit))
-    page_number = args.offset // args.limit + 1
+    page_number, pages = page_of(len(chosen), args.offset, args.limit, len(shown))
     narrowed = bool(args.filter or args.location or args.capability or args.target)
-    summary = answer_text or list_summary(len(chosen), shown, args.offset, page_number, pages, narrowed)
+    summary = answer_text or list_summary(len(chosen), shown, args.offset, args.limit, narrowed)
     return DeviceList(
         summary=summary,
         total=len(chosen),

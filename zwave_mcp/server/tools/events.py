@@ -15,14 +15,16 @@ from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import change_phrase
-from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase, user_number
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import InventoryEvent
 from zwave_mcp.gateway.state import user_name
+from zwave_mcp.history.service import SAME_EVENT_S
 from zwave_mcp.names import agreeing
+from zwave_mcp.safetext import outside_text
 from zwave_mcp.server.app import App
 from zwave_mcp.server.tools.models import Event, RecentEvents, RecentEventsArgs
 from zwave_mcp.server.tools.spec import tool
@@ -36,7 +38,7 @@ def spoken_value(value: Any) -> str:
         return ", ".join(f"{k} {spoken_value(v)}" for k, v in value.items()) or "nothing"
     if isinstance(value, list):
         return ", ".join(spoken_value(v) for v in value) or "nothing"
-    return str(value)
+    return outside_text(value)
 
 
 _GATEWAY = {
@@ -74,7 +76,7 @@ def describe_change(app: App, change: InventoryEvent) -> tuple[str | None, str]:
     if change.kind == "removed":
         return device_name, "dropped a value"
     if change.kind == "lock" and change.node_id is not None:
-        return lock_name(app, change.node_id), lock_phrase(change.new, names(app, change.node_id))[0]
+        return lock_name(app, change.node_id), lock_phrase(change.new)[0]
     return device_name, "changed"
 
 
@@ -86,12 +88,6 @@ def lock_name(app: App, node_id: int) -> str | None:
         return lock.name
     node = app.gateway.inventory.node(node_id)
     return node.display_name if node is not None else None
-
-
-def names(app: App, node_id: int) -> Any:
-    """user id → the name that user of the lock has now."""
-    node = app.gateway.inventory.node(node_id)
-    return (lambda uid: user_name(node, uid)) if node is not None else None
 
 
 LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
@@ -135,11 +131,11 @@ def gateway_phrase(what: str, new: object) -> str:
     if new is None:
         return f"zwave-js-ui no longer reports its {what.replace('_', ' ')}"
     if what == "version":
-        return f"zwave-js-ui reports version {new}"
+        return f"zwave-js-ui reports version {outside_text(new, 40)}"
     if what == "driver_error":
-        return f"the Z-Wave driver reported an error: {new}"
+        return f"the Z-Wave driver reported an error: {outside_text(new)}"
     if what == "controller_status":
-        return f"the Z-Wave controller says: {new}"
+        return f"the Z-Wave controller says: {outside_text(new)}"
     return f"the gateway's {what.replace('_', ' ')} is now {spoken_value(new)}"
 
 
@@ -182,9 +178,7 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
         if id(recorded) in echoes:
             continue
         if user is not None and not (
-            change.kind == "lock"
-            and change.node_id is not None
-            and by_user(change.new, user, names(app, change.node_id))
+            change.kind == "lock" and change.node_id is not None and by_user(change.new, user)
         ):
             continue
         if change.kind == "value" and change.old == change.new and not change.momentary:
@@ -208,14 +202,14 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
                 ageSeconds=round(now - recorded.at, 1),
                 device=device,
                 what=what,
-                value=change.new,
+                value=outside_text(change.new) if isinstance(change.new, str) else change.new,
                 button=press.button if press else None,
                 press=press.kind if press else None,
             )
         )
     if user is not None and not total:
         known = lock_user_names(app)
-        if fold(user) not in map(fold, known):
+        if user_number(user) is None and fold(user) not in map(fold, known):  # "user 3" needs no name
             listed = f" Lock users: {', '.join(known[:12])}." if known else " No lock names its users."
             raise UserError(f"No lock user is named '{echo(user)}'.{listed}")
         return RecentEvents(summary=f"No lock event by {user} {span}.", events=[], total=0)
@@ -263,8 +257,6 @@ def lock_user_names(app: App) -> list[str]:
 
 
 SAID_IN_SUMMARY = 5
-# A device saying the same thing twice within this many seconds is telling one happening twice.
-SAME_EVENT_S = 2.0
 
 
 def events_summary(total: int, events: list[Event], span: str) -> str:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.gate.core import GateResult
-from zwave_mcp.devices.model import Capability
-from zwave_mcp.devices.questions import Question
+from zwave_mcp.devices.model import CapabilityWord
+from zwave_mcp.devices.questions import QuestionWord
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.policy.outcome import Outcome
@@ -38,6 +38,12 @@ def _action_word(value: Any) -> Any:
 Action = Annotated[ActionName, BeforeValidator(_action_word)]
 
 
+def _number_as_text(value: Any) -> Any:
+    """A number where a word is asked for (`setpoint=21`) is read as its text; what it means is decided with
+    the other arguments (`ChangeArgs._temperature_said_as_setpoint`)."""
+    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
 class ToolArgs(BaseModel):
     """The base of every tool's arguments."""
 
@@ -60,7 +66,7 @@ GROUP_TARGET = (
 
 class ListDevicesArgs(ToolArgs):
     target: str | None = Field(None, max_length=NAME_MAX, description=GROUP_TARGET)
-    state: Question | None = Field(
+    state: QuestionWord | None = Field(
         None,
         description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
         "'battery' for battery levels, 'low_battery' for low ones; is there smoke, co (carbon monoxide), co2, "
@@ -69,7 +75,7 @@ class ListDevicesArgs(ToolArgs):
     )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
     location: str | None = Field(None, max_length=NAME_MAX, description="Only devices in this room")
-    capability: Capability | None = Field(None, description="Only devices that have this capability")
+    capability: CapabilityWord | None = Field(None, description="Only devices that have this capability")
     includeInactive: bool = Field(False, description="Also list dead or failed devices")
     limit: int = Field(50, ge=1, le=500, description="At most this many devices")
     offset: int = Field(0, ge=0, description="Skip this many devices (for paging)")
@@ -113,7 +119,7 @@ class ChangeArgs(ToolArgs):
         "set_tone: the tone's name)",
     )
     position: float | None = Field(None, ge=0, le=100, description="set_position: 0 closed … 100 open")
-    setpoint: str | None = Field(
+    setpoint: Annotated[str | None, BeforeValidator(_number_as_text)] = Field(
         None, max_length=40, description="set_temperature: 'heating' or 'cooling' (default: from the mode)"
     )
     mode: str | None = Field(
@@ -125,6 +131,21 @@ class ChangeArgs(ToolArgs):
         None, max_length=40, description="set_color: a colour name or hex, e.g. '#ff5000'"
     )
     confirmationToken: str | None = _CONFIRMATION_TOKEN
+
+    @model_validator(mode="before")
+    @classmethod
+    def _temperature_said_as_setpoint(cls, data: Any) -> Any:
+        """`setpoint=21` (or "21") with no value is the temperature, as a person means it (issue 43 item 23:
+        it was refused as "must be a string", and "21" as "has no '21' setpoint"); beside a value, a number
+        stays the setpoint's type for the planner to read ("1": heating)."""
+        said = _number_as_text(data.get("setpoint")) if isinstance(data, dict) else None
+        if not isinstance(said, str) or data.get("value") is not None or data.get("level") is not None:
+            return data
+        try:
+            float(said)
+        except ValueError:
+            return data
+        return {**data, "value": said, "setpoint": None}
 
 
 class ControlArgs(ChangeArgs, DeviceArgs):

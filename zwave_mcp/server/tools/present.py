@@ -83,17 +83,28 @@ def spoken_state(device: DeviceSummary) -> str:
 LISTED_IN_SUMMARY = 8
 
 
-def list_summary(
-    total: int, shown: list[DeviceSummary], offset: int, page: int, pages: int, narrowed: bool
-) -> str:
-    """ "11 devices: A (on), …", "11 devices, page 2 of 2: …", "No devices match."."""
+def page_of(total: int, offset: int, limit: int, count: int) -> tuple[int, int]:
+    """(page, pages) of `count` devices shown from `offset` on: the pages before it are those the skipped
+    devices fill, so an offset between pages (8 of 13, 50 a page) is page 2 of 2, not page 1 of 1."""
+    page = -(-offset // limit) + 1
+    return page, page + -(-max(0, total - offset - count) // limit)
+
+
+def list_summary(total: int, shown: list[DeviceSummary], offset: int, limit: int, narrowed: bool) -> str:
+    """ "11 devices: A (on), …", "11 devices, page 2 of 2: …", "13 devices, 9 to 13: …" (from an offset
+    between pages), "No devices match."."""
     if not total:
         return "No devices match." if narrowed else "No devices."
     if not shown:
         return f"{plural(total, 'device')} in all, none from offset {offset} on."
     listing = ", ".join(f"{d.name} ({spoken_state(d)})" for d in shown[:LISTED_IN_SUMMARY])
     more = f", and {len(shown) - LISTED_IN_SUMMARY} more" if len(shown) > LISTED_IN_SUMMARY else ""
-    where = f", page {page} of {pages}" if len(shown) < total else ""
+    page, pages = page_of(total, offset, limit, len(shown))
+    where = ""
+    if len(shown) < total:
+        where = (
+            f", page {page} of {pages}" if offset % limit == 0 else f", {offset + 1} to {offset + len(shown)}"
+        )
     return f"{plural(total, 'device')}{where}: {listing}{more}."
 
 
@@ -115,6 +126,10 @@ def verify_summary(device: Device, actions: list[str]) -> str:
         can = f"It can: {', '.join(a.replace('_', ' ') for a in actions)}."
     elif device.unclaimed and not device.understood:
         can = NOT_UNDERSTOOD
+    elif (
+        node.told_nothing
+    ):  # interviewed, and not one value: what it does is not known, and waiting won't tell
+        can = "It has not reported anything yet, so what it does is not known."
     else:
         can = "It only reports readings."
     return f"{device.label} exists and {condition}. {can}"
