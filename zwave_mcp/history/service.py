@@ -25,7 +25,7 @@ from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.sensor_types import TYPES
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.gateway.model import ZValue, where_it_stood
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.models import (
     HistoryArgs,
@@ -348,10 +348,10 @@ class HistoryService:
                 continue
             if source.kind == "value" and _is_numeric(source.value, row.new):
                 numeric.setdefault(row.series, []).append((row.at, float(row.new)))
-            elif (source.kind in ("status", "gateway") or _idle_notice(source, row)) and row.old is None:
-                # A status or gateway fact first seen at a load ("zwave-js-ui came online" when zwave-mcp
-                # started): where things stood, not something that happened.
-                continue
+            elif (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
+                continue  # the status first seen at a load: where things stood, not something that happened
+            elif source.kind == "gateway" and where_it_stood(source.key, row.old):
+                continue  # likewise a gateway state first seen ("zwave-js-ui came online" at our start)
             else:
                 events.append((row.at, self._event(source, row)))
         names = {d.key: d.name for d in devices}  # the name people use now, as value events have it

@@ -20,7 +20,7 @@ from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.model import InventoryEvent
+from zwave_mcp.gateway.model import InventoryEvent, where_it_stood
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.service import SAME_EVENT_S
 from zwave_mcp.names import agreeing
@@ -183,7 +183,7 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
             continue
         if change.kind == "value" and change.old == change.new and not change.momentary:
             continue  # a fresh report of the same value: news for waiters, not for people (a press is news)
-        if change.kind == "gateway" and change.old is None:
+        if change.kind == "gateway" and where_it_stood(change.value_id, change.old):
             continue  # first seen at our start: where the gateway stood, not something it did
         if not _shown(app, change):
             continue  # hidden means hidden: a hidden device's changes are not events either
