@@ -3,6 +3,10 @@
 #   docker build -t zwave-mcp .
 #   docker run -i --rm -v zwave-mcp-data:/data -e ZWAVE_MCP_MQTT_URL=mqtt://mqtt.lan:1883 zwave-mcp
 #
+# Or as the always-on home service over Streamable HTTP (docs/remote.md; deploy/compose.yaml runs it so):
+#   docker run -d -p 127.0.0.1:8765:8765 -v zwave-mcp-data:/data -e ZWAVE_MCP_MQTT_URL=mqtt://mqtt.lan:1883 \
+#     zwave-mcp serve --http 0.0.0.0:8765 --behind-proxy https://home.example.net
+#
 # The home's history lives in /data: mount a named volume there, or every --rm
 # run starts with no memory of the home.
 # All configuration comes from ZWAVE_MCP_* environment variables (docs/settings.md); nothing secret is baked in.
@@ -47,6 +51,8 @@ RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     && install -d -o 10001 -g 10001 -m 0700 /data
 # A named volume mounted here starts as a copy of this folder, owned by the user, and keeps the history.
 VOLUME ["/data"]
+# The home service's port (serve --http); stdio needs none.
+EXPOSE 8765
 USER 10001:10001
 WORKDIR /data
 ENTRYPOINT ["zwave-mcp"]

@@ -1,6 +1,6 @@
 """`python -m bench` (or `make bench`): run every benchmark registered in `sections()` (the five of issue 8,
 6: the write gate's own cost (issue 12), 7: history (issue 15), 8: group changes (issue 14), 9: calls under
-a value flood (issue 13)) and print one table.
+a value flood (issue 13), 10: the home service over HTTP (issue 42)) and print one table.
 
 Progress goes to stderr; the table (markdown) to stdout. `--quick` runs fewer iterations (a smoke run,
 not figures to record); `--only 1,3` picks sections.
@@ -22,7 +22,7 @@ from zwave_mcp.logs import configure_logging
 
 def sections() -> list[tuple[str, str, Callable[[bool], list[Any]]]]:
     """Every benchmark: (number, name, run(quick) -> rows). Another issue's benchmark adds one line here."""
-    from bench import flood, gate, groups, history, ingest, latency, reads, startup, throughput
+    from bench import flood, gate, groups, history, ingest, latency, reads, service, startup, throughput
 
     return [
         ("1", "start-up", lambda quick: startup.run(spawns=4 if quick else 20)),
@@ -54,6 +54,11 @@ def sections() -> list[tuple[str, str, Callable[[bool], list[Any]]]]:
             "9",
             "calls under a value flood",
             lambda quick: flood.run(seconds=3 if quick else 10, burst=50_000 if quick else 200_000),
+        ),
+        (
+            "10",
+            "the home service over HTTP",
+            lambda quick: service.run(calls=50 if quick else 300, reads_each=10 if quick else 50),
         ),
     ]
 

@@ -142,6 +142,7 @@ def bench_settings(broker_port: int, prefix: str, **overrides: Any) -> Settings:
         "history_path": fresh_history_path(),
         "rate_limit_device": 0,
         "rate_limit_total": 0,
+        "rate_limit_client": 0,
         "log_level": "warning",
         # The simulator needs >10 s to answer getNodes for 4,000 nodes (it copies 36 MB of JSON 3 times).
         "api_timeout": 120,
@@ -157,6 +158,7 @@ def server_env(broker_port: int, prefix: str, **extra: str) -> dict[str, str]:
         "ZWAVE_MCP_PREFIX": prefix,
         "ZWAVE_MCP_RATE_LIMIT_DEVICE": "0",
         "ZWAVE_MCP_RATE_LIMIT_TOTAL": "0",
+        "ZWAVE_MCP_RATE_LIMIT_CLIENT": "0",
         "ZWAVE_MCP_API_TIMEOUT": "120",
         "ZWAVE_MCP_HISTORY_PATH": fresh_history_path(),
         **extra,

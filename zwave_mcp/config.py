@@ -119,6 +119,11 @@ class Settings(BaseModel):
     confirm_token_ttl: float = Field(60.0, gt=0, le=3600, description="Seconds a confirmation token is valid")
     rate_limit_device: int = Field(10, ge=0, description="Commands per minute to one device (0: no limit)")
     rate_limit_total: int = Field(60, ge=0, description="Commands per minute in all (0: no limit)")
+    rate_limit_client: int = Field(
+        30,
+        ge=0,
+        description="Commands per minute from one client of the home service over HTTP (0: no limit)",
+    )
     audit_file: Path | None = Field(None, description="Also append the audit log (JSON lines) to this file")
     policy_file: Path | None = Field(None, description="TOML or JSON file with the policy settings")
     # History (zwave_mcp.history): an SQLite file of changes, energy readings and gate outcomes.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -584,6 +585,9 @@ async def test_scenes_list_and_activate(
         assert unknown.error == "No scene named 'night'. The scenes are: 'Evening'."
 
 
+SINCE_WATCHING = r"since \d\d:\d\d, when zwave-mcp started watching"
+
+
 async def test_recent_events_tell_what_changed(mosquitto: Any, sim: Simulator) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
         assert_outcome(
@@ -596,13 +600,24 @@ async def test_recent_events_tell_what_changed(mosquitto: Any, sim: Simulator) -
             and "was told to turn on" in whats
             and all(e["device"] == "Kitchen Light" for e in events.result["events"])
         )
-        assert events.text.startswith(
-            f"{len(whats)} changes in the last 1 minute, latest first: Kitchen Light "
-        )
+        # The server started seconds ago: its memory starts after the minute asked about, and says so.
+        assert re.match(
+            rf"{len(whats)} changes {SINCE_WATCHING}, latest first: Kitchen Light ", events.text
+        ), events.text
         # Another device's history holds none of the light's changes (at most its own start-up statuses).
         other = await call(client, "get_recent_events", {"minutes": 1, "deviceName": "front door"})
         assert all(e["device"] == "Front Door Lock" for e in other.result["events"]), other.text
         assert not [e for e in other.result["events"] if "turn" in e["what"]], other.text
+
+
+async def test_recent_events_never_call_our_own_start_a_gateway_event(mosquitto: Any, sim: Simulator) -> None:
+    """Issue 42: zwave-js-ui was up before we looked: what it was at our start (online, the driver ready, its
+    version) is where things stood, not something it did; and the answer says where its memory starts."""
+    async with connected(settings_for(mosquitto, sim)) as client:
+        events = await call(client, "get_recent_events", {"minutes": 10})
+    assert not [e for e in events.result["events"] if e["device"] is None], events.result["events"]
+    assert "came online" not in events.text and "became ready" not in events.text, events.text
+    assert re.match(rf"(Nothing changed|\d+ changes?) {SINCE_WATCHING}", events.text), events.text
 
 
 async def test_recent_events_say_how_many_they_leave_out(mosquitto: Any, sim: Simulator) -> None:
@@ -618,7 +633,7 @@ async def test_recent_events_say_how_many_they_leave_out(mosquitto: Any, sim: Si
                 break
             await anyio.sleep(0.02)
         total = len(events.result["events"])
-        assert events.text.startswith(f"{total} changes in the last 5 minutes, latest first: ")
+        assert re.match(rf"{total} changes {SINCE_WATCHING}, latest first: ", events.text), events.text
         assert events.text.endswith(f"; and {total - 5} more."), events.text
         assert events.result["total"] == total >= 8
         # A smaller limit lists fewer but still counts them all.

@@ -173,8 +173,8 @@ def test_a_group_refused_after_the_yes_gives_the_token_back(caplog: pytest.LogCa
     # Another call takes Kitchen Light's one command meanwhile, after the group's own check passed.
     real_check = rig.policy.rates.check_many
 
-    def check_then_filled(keys: Any) -> Any:
-        passed = real_check(keys)
+    def check_then_filled(keys: Any, **options: Any) -> Any:
+        passed = real_check(keys, **options)
         admit(rig.policy.rates, "2")
         rig.policy.rates.check_many = real_check  # type: ignore[method-assign]
         return passed

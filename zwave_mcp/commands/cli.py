@@ -48,6 +48,7 @@ PASSTHROUGH = {
 
 def _build_parser() -> argparse.ArgumentParser:
     from zwave_mcp import __version__
+    from zwave_mcp.commands.passphrase import state_dir_flag
 
     parser = argparse.ArgumentParser(
         prog="zwave-mcp",
@@ -62,8 +63,29 @@ def _build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser(
         "serve",
         prog="zwave-mcp serve",
-        help="run the MCP stdio server (the default; an MCP client starts this)",
+        help="run the MCP stdio server (the default; an MCP client starts this), or with --http the "
+        "always-on home service over Streamable HTTP",
     )
+    http = serve.add_argument_group("home service (Streamable HTTP, OAuth; see docs/remote.md)")
+    http.add_argument(
+        "--http",
+        nargs="?",
+        const="",
+        metavar="[HOST:]PORT",
+        help="serve over Streamable HTTP at http://HOST:PORT/mcp (default 127.0.0.1:8765) instead of stdio",
+    )
+    # --tls-cert/--tls-key are the MQTT connection's client certificate (settings); these are the service's.
+    http.add_argument(
+        "--http-tls-cert", metavar="FILE", help="the service's TLS certificate (PEM), needed off loopback"
+    )
+    http.add_argument("--http-tls-key", metavar="FILE", help="the service's TLS private key (PEM)")
+    http.add_argument(
+        "--behind-proxy",
+        metavar="URL",
+        help="the public https address a reverse proxy or tunnel serves this at: the OAuth issuer and the "
+        "only Host/Origin allowed",
+    )
+    state_dir_flag(serve)  # with --http: the sign-in's store, as `zwave-mcp passphrase` and `clients` find it
     add_settings_flags(serve)
     config = sub.add_parser(
         "config",
@@ -118,7 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv or argv[0].startswith("-"):
         argv = ["serve", *argv]
     # Before anything else is imported: from here on only the MCP transport can write to the real stdout.
-    wire = protect_stdout() if argv[0] == "serve" and not set(HELP_FLAGS) & set(argv) else None
+    stdio = argv[0] == "serve" and not any(a == "--http" or a.startswith("--http=") for a in argv)
+    wire = protect_stdout() if stdio and not set(HELP_FLAGS) & set(argv) else None
 
     from zwave_mcp.config import ConfigError, settings_warnings
 
@@ -148,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "tools":
         return _print_tools(settings, args.format)
+    if args.http is not None:
+        return serve_http(settings, args)
     return serve(settings, wire or protect_stdout())
 
 
@@ -160,6 +185,25 @@ def serve(settings: Settings, wire: StdioWire) -> int:
         return 1
     run_stdio(server, wire=wire, drain_timeout=settings.tool_timeout)
     return 0
+
+
+def serve_http(settings: Settings, args: argparse.Namespace) -> int:
+    """Run the home service until SIGTERM: exposure checked, OAuth built (a passphrase must be set)."""
+    from zwave_mcp.logs import configure_logging
+    from zwave_mcp.service.http import ServiceSetupError, exposure_for
+    from zwave_mcp.service.run import check_one_service, home_auth, serve_http
+
+    configure_logging(settings.log_level, settings.log_format)
+    try:
+        exposure = exposure_for(
+            args.http, tls_cert=args.http_tls_cert, tls_key=args.http_tls_key, behind_proxy=args.behind_proxy
+        )
+        check_one_service(settings)
+        auth = home_auth(exposure, admin=settings.admin, state_dir=args.state_dir)
+    except ServiceSetupError as exc:
+        print(f"zwave-mcp: {exc}", file=sys.stderr)
+        return 2
+    return serve_http(settings, exposure, auth=auth, tls_cert=args.http_tls_cert, tls_key=args.http_tls_key)
 
 
 def _checked_server(settings: Settings) -> MCPServer[Any] | None:

@@ -4,7 +4,8 @@ A broker (Mosquitto when installed, else amqtt in-process) and the zwave-js-ui s
 runs as a stdio subprocess (`python -m zwave_mcp`) and is driven with the MCP SDK's stdio client through a
 short scripted conversation. stdout gets only the transcript; the server's stderr goes to a temporary log
 shown (its tail) only when something fails. `--serve` keeps the broker and simulator running instead and
-prints the Claude Desktop entry that points at them.
+prints the Claude Desktop entry that points at them; `--serve --http [HOST:]PORT` also runs the home service
+(`zwave-mcp serve --http`, with its sign-in) on the simulated home and prints its connector URL.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import json
 import logging
 import os
 import signal
+import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -278,15 +281,60 @@ def desktop_entry(home: Home) -> dict[str, Any]:
     }
 
 
+SERVICE_START_S = 20.0
+
+
+def start_service(
+    home: Home, listen: str, log: TextIO, log_path: Path
+) -> tuple[subprocess.Popen[bytes], str]:
+    """`zwave-mcp serve --http LISTEN` on the simulated home, once it listens: (process, connector URL).
+    Raises `DemoError` with the service's own words when it stops first (no passphrase set, a port in use)."""
+    from zwave_mcp.service.http import MCP_PATH, parse_listen
+
+    host, port = parse_listen(listen)
+    env = {
+        **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", *PASSED_THROUGH)},
+        **home.server_env(),
+    }
+    process = subprocess.Popen([*server_command(), "serve", "--http", f"{host}:{port}"], env=env, stderr=log)
+    deadline = time.monotonic() + SERVICE_START_S
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            socket.create_connection((host, port), timeout=0.2).close()
+            return process, f"http://{host}:{port}{MCP_PATH}"
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    process.wait()
+    log.flush()
+    said = log_tail(log_path, 3)
+    raise DemoError(f"the home service did not start:\n{said}")
+
+
 def run_serve(
-    broker_choice: str, port: int | None, out: TextIO, admin: bool = False, house: list[Node] | None = None
+    broker_choice: str,
+    port: int | None,
+    out: TextIO,
+    admin: bool = False,
+    house: list[Node] | None = None,
+    http: str | None = None,
 ) -> int:
-    """Keep the broker and simulator running until SIGINT/SIGTERM, after printing the client entry."""
+    """Keep the broker and simulator running until SIGINT/SIGTERM, after printing the client entry (with
+    `http`, the home service's connector URL)."""
     stop = threading.Event()
     home: Home | None = None
-    with signals_handled(lambda *_: stop.set()):
+    service: subprocess.Popen[bytes] | None = None
+    with signals_handled(lambda *_: stop.set()), open_server_log() as (service_log, service_log_path):
         try:
             home = start_home(broker_choice, port, admin, house)
+            if http is not None:
+                service, url = start_service(home, http, service_log, service_log_path)
+                out.write(
+                    f"zwave-mcp demo --serve --http: the home service runs on a simulated home at {url}\n"
+                    "Add it as a custom connector in Claude or ChatGPT (through a tunnel or proxy: see "
+                    "docs/remote.md), or point the MCP Inspector at it; sign in with the passphrase set by "
+                    "'zwave-mcp passphrase'.\n"
+                )
             if admin and home.simulator is not None:
                 waiting = home.simulator.admin.press_button(NEW_DEVICE)
                 out.write(
@@ -307,6 +355,12 @@ def run_serve(
             print(f"zwave-mcp demo: {exc}", file=sys.stderr)
             return EXIT_FAILED
         finally:
+            if service is not None:  # first: the service writes what it heard before the home goes
+                service.terminate()
+                try:
+                    service.wait(10)
+                except subprocess.TimeoutExpired:
+                    service.kill()
             shut_down(home)
     print("zwave-mcp demo: stopped; broker and simulator are gone.", file=sys.stderr)
     return 0
@@ -335,6 +389,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--port", type=int, default=None, help="broker port for --serve (default: a free one)"
+    )
+    parser.add_argument(
+        "--http",
+        nargs="?",
+        const="",
+        metavar="[HOST:]PORT",
+        help="with --serve: also run the home service over Streamable HTTP (default 127.0.0.1:8765)",
     )
     parser.add_argument(
         "--house",
@@ -366,6 +427,9 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as exc:
             print(f"zwave-mcp demo: cannot load house {args.house!r}: {exc}", file=sys.stderr)
             return EXIT_USAGE
+    if args.http is not None and not args.serve:
+        print("zwave-mcp demo: --http needs --serve", file=sys.stderr)
+        return EXIT_USAGE
     if args.serve:
-        return run_serve(args.broker, args.port, sys.stdout, args.admin, house)
+        return run_serve(args.broker, args.port, sys.stdout, args.admin, house, args.http)
     return run_demo(args.broker, sys.stdout, args.admin)

@@ -340,6 +340,17 @@ class ZNode:
         return None
 
 
+# Gateway facts that are news whenever they come (a driver error is said each time); every other gateway
+# fact (online, driver ready, version, the controller's status) is a state, and the first value one is
+# seen with is where zwave-js-ui already stood when we looked, not something it did (issue 42).
+GATEWAY_HAPPENINGS = frozenset({"driver_error"})
+
+
+def where_it_stood(fact: str | None, old: Any) -> bool:
+    """Is a gateway change with this fact and old value only the state first seen at our start?"""
+    return old is None and fact not in GATEWAY_HAPPENINGS
+
+
 @dataclass(slots=True)
 class InventoryEvent:
     """Something in the picture changed; listeners (waiters, resource subscriptions, history) get these.

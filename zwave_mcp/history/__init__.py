@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from zwave_mcp.devices.service import DeviceService
     from zwave_mcp.gateway.state import Inventory
     from zwave_mcp.history.service import HistoryService
+    from zwave_mcp.history.writer import Writer
 
 OFF = ("off", "none", "false", "no", "0", "")
 
@@ -53,6 +54,17 @@ def where_history_lives(setting: str | None) -> str:
     return default_path() if path == DEFAULT else path
 
 
+def live_service(setting: str | None, now_ms: int) -> Writer | None:
+    """The home service already writing the history file of this setting, if one is (see writer.py)."""
+    from zwave_mcp.history.store import Store
+    from zwave_mcp.history.writer import is_live
+
+    if history_path(setting) is None:  # history off: no file to share
+        return None
+    holder = Store.writer_of(where_history_lives(setting))
+    return holder if is_live(holder, now_ms) else None
+
+
 @dataclass
 class History:
     recorder: Recorder
@@ -64,8 +76,11 @@ def build_history(
     devices: DeviceService,
     inventory: Inventory,
     gateway_info: Callable[[], Mapping[str, Any]] = dict,
+    *,
+    service: bool = False,
 ) -> History:
     """The recorder wired to the inventory, and the service the tools ask. Nothing is opened here.
+    `service`: the home service, the file's one writer (see writer.py).
     `gateway_info` is zwave-js-ui's `getInfo` of the last load: its home id says whose history it is."""
     from zwave_mcp.history.service import HistoryService
 
@@ -78,6 +93,7 @@ def build_history(
         max_bytes=int(settings.history_max_mb * 1024 * 1024),
         visible=visible,
         home=lambda: home_key(gateway_info(), settings),
+        service=service,
     )
     if recorder.path is not None:
         inventory.add_listener(recorder.on_change)

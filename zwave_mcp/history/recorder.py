@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from zwave_mcp.gateway.model import InventoryEvent, ZNode, ZValue
 from zwave_mcp.history.latest import LatestValues
+from zwave_mcp.history.writer import BEAT_S, Writer, is_live, this_host
 
 if TYPE_CHECKING:
     from zwave_mcp.history.store import Store
@@ -54,6 +55,7 @@ series exist, and writing each dirty series' latest row once a chunk cost 40 % o
 MAX_TIME_MS = 253_402_128_000_000
 
 _STOP = object()
+_BEAT = "beat"  # the service's heartbeat on the file (see writer.py)
 DEFAULT = "<default>"  # the store file in the user state directory
 DEFAULT_HOME = "default"  # the one home of a recorder told no home
 FILE_NAME = "history.sqlite3"
@@ -140,8 +142,18 @@ class Recorder:
         visible: Visibility | None = None,
         clock: Callable[[], float] = time.time,
         home: Callable[[], str] | None = None,
+        service: bool = False,
+        beat_s: float = BEAT_S,
     ) -> None:
         self.path = path
+        # The home service claims the file as its one writer; any other server reads a live service's
+        # file and writes none (see writer.py). `writer`: our claim; `reading`: the service read from.
+        self._service = service
+        self._beat_s = beat_s
+        self.writer: Writer | None = None
+        self.reading: Writer | None = None
+        self.started_ms = int(clock() * 1000)  # this server's own memory starts here
+        self._stopping = threading.Event()
         self._home = home  # the home of the picture just loaded (read at each load)
         self._visible = visible  # the hide policy; None (no hide list): everything is kept, nothing asked
         self.keep_days = keep_days
@@ -173,6 +185,7 @@ class Recorder:
         """Write what is queued and close the file."""
         if self._thread is None:
             return
+        self._stopping.set()
         self._inbox.put_urgent(_STOP)
         self._thread.join(timeout)
         self._thread = None
@@ -183,7 +196,11 @@ class Recorder:
         return self.state == "ready"
 
     def flush(self, timeout: float = 5.0) -> bool:
-        """Wait (blocking) until everything queued before this call is written."""
+        """Wait (blocking) until everything queued before this call is written; a reader of the service's
+        file learns what the service added instead."""
+        if self.reading is not None and self.store is not None:
+            self.store.catch_up()
+            return True
         if not self._accepting or self._thread is None:
             return False
         done = threading.Event()
@@ -214,6 +231,8 @@ class Recorder:
 
     def on_load(self, nodes: Iterable[ZNode]) -> None:
         """After a (re)load: a snapshot of every value and status, compared with the store by the writer."""
+        if self.reading is not None and self._home is not None:  # a reader only follows which home it is
+            self._inbox.put(("home", self._home()))
         if not self._accepting:
             return
         nodes = list(nodes)
@@ -245,8 +264,12 @@ class Recorder:
             if self.path == DEFAULT:
                 self.path = default_path()
             store = Store.open(self.path, DEFAULT_HOME if self._home is None else None)
-            self._latest = store.latest()
-            store.prune(self.keep_days, self.max_bytes, int(self._clock() * 1000))
+            if not self._take_role(store):
+                store.close()
+                return
+            if self.reading is None:
+                self._latest = store.latest()
+                store.prune(self.keep_days, self.max_bytes, int(self._clock() * 1000))
         except StoreUnavailable as exc:
             self._fail(str(exc))
             return
@@ -259,9 +282,73 @@ class Recorder:
         self._opened.set()
         log.info("history store open", extra={"path": self.path})
         try:
-            self._loop(store)
+            if self.reading is None or self._follow(store):
+                self._loop(store)
         finally:
+            if self.writer is not None:
+                self._guard(functools.partial(store.release_writer, self.writer))
             store.close()
+            log.info("history store closed", extra={"path": self.path, "written": self.written})
+
+    def _take_role(self, store: Store) -> bool:
+        """Writer or reader of this file (see writer.py); False when another service already writes it."""
+        now_ms = int(self._clock() * 1000)
+        if self._service:
+            me = Writer(os.getpid(), this_host(), now_ms, now_ms)
+            holder = store.claim_writer(me, now_ms)
+            if holder is not None:
+                self._fail(
+                    f"another zwave-mcp service (process {holder.pid} on {holder.host}) is writing "
+                    f"{self.path}; one service per history file"
+                )
+                return False
+            self.writer = me
+            threading.Thread(target=self._beat, name="zwave-history-beat", daemon=True).start()
+            log.info("watching the home since %s", _clock_time(now_ms), extra={"path": self.path})
+            return True
+        holder = store.writer()
+        if holder is not None and not holder.is_me() and is_live(holder, now_ms):
+            self.reading, self._accepting = holder, False
+            log.info(
+                "history is read from the zwave-mcp service writing it, watching since %s; this server "
+                "writes none",
+                _clock_time(holder.since_ms),
+                extra={"path": self.path, "writer_pid": holder.pid},
+            )
+            threading.Thread(target=self._beat, name="zwave-history-watch", daemon=True).start()
+        return True
+
+    def _beat(self) -> None:
+        """Every BEAT_S: the service's heartbeat on the file; a reader's look at whether the service still
+        writes it."""
+        while not self._stopping.wait(self._beat_s):
+            self._inbox.put_urgent((_BEAT,))
+
+    def _follow(self, store: Store) -> bool:
+        """A reader's thread: it follows which home the picture is until stopped (False), or until the
+        service no longer holds the file (True): then this server writes it from now on."""
+        while True:
+            items = self._inbox.take(BATCH_WINDOW_S, BATCH_MAX)
+            for item in items:
+                if isinstance(item, tuple) and item[0] == "home" and item[1] != store.home:
+                    self._guard(functools.partial(store.use_home, item[1], adopt=False))
+                elif isinstance(item, threading.Event):
+                    item.set()
+            if any(item is _STOP for item in items):
+                return False
+            if (_BEAT,) in items and not is_live(store.writer(), int(self._clock() * 1000)):
+                self._take_over(store)
+                return True
+
+    def _take_over(self, store: Store) -> None:
+        """The service stopped (or went stale): this server keeps the history from now on. What changed
+        while it only read is not in the file until the next load compares the picture with it."""
+        log.warning(
+            "the zwave-mcp service no longer writes the history file; this server writes it from now on",
+            extra={"path": self.path},
+        )
+        self._latest = store.latest()
+        self.reading, self._accepting = None, True
 
     def _fail(self, reason: str) -> None:
         self.state = "failed"
@@ -276,13 +363,15 @@ class Recorder:
     def _loop(self, store: Store) -> None:
         next_prune = time.monotonic() + PRUNE_EVERY_S
         homeless: list[tuple[Any, ...]] = []  # heard before the first load named the home
-        has_home = self._home is None
+        has_home = self._home is None or store.named  # a reader that took over knows its home already
         while True:
             # Gather for a moment: one transaction rewrites every page it touches, so a few large ones
             # cost far less than many small ones. A flush or a stop ends the wait at once.
             items = self._inbox.take(BATCH_WINDOW_S, BATCH_MAX)
             stop = any(item is _STOP for item in items)
-            writes = [i for i in items if isinstance(i, tuple)]
+            if self.writer is not None and any(i == (_BEAT,) for i in items):
+                self._guard(functools.partial(store.beat, self.writer, int(self._clock() * 1000)))
+            writes = [i for i in items if isinstance(i, tuple) and i != (_BEAT,)]
             if not has_home:
                 first = next((n for n, i in enumerate(writes) if i[0] == "home"), None)
                 if first is None:
@@ -453,3 +542,10 @@ def _lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
     except OSError:  # not allowed or not supported: the writer keeps the process's priority
         log.debug("could not lower the history writer's priority", exc_info=True)
+
+
+def _clock_time(at_ms: int) -> str:
+    """A time as the log says it: the machine's local time with its offset."""
+    from datetime import datetime
+
+    return datetime.fromtimestamp(at_ms / 1000).astimezone().isoformat(timespec="seconds")

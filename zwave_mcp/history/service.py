@@ -25,7 +25,7 @@ from zwave_mcp.devices.presses import press_of, press_values
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.devices.sensor_types import TYPES
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.gateway.model import ZValue, where_it_stood
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.models import (
     HistoryArgs,
@@ -121,6 +121,9 @@ class _Source:
     value: ZValue | None
     kind: SourceKind
     key: str
+
+
+RECENT_MAX = 10_000  # stored events read for one recent-events answer (it says how many it leaves out)
 
 
 class HistoryService:
@@ -259,6 +262,36 @@ class HistoryService:
         """The locks asked about with a user: the one named, those of a room, else every lock."""
         return self.targets(device_name, room, None if device_name or room else Capability.LOCK)
 
+    def memory_since_ms(self) -> int:
+        """Since when the memory recent events are answered from has been kept without a break: the
+        service's watch when this server reads the service's file, else this server's own start (its
+        in-memory picture's)."""
+        reading = self.recorder.reading
+        return reading.since_ms if reading is not None else self.recorder.started_ms
+
+    def since_words(self, at_ms: int) -> str:
+        """ "since 14:02, when zwave-mcp started watching" (with the date when it was not today)."""
+        at, now = self.dt(at_ms), self.now()
+        when = at.strftime("%H:%M") if at.date() == now.date() else f"{at.day} {at:%b} {at:%H:%M}"
+        return f"since {when}, when zwave-mcp started watching"
+
+    async def recent(
+        self, start_ms: int, device_name: str | None, user: str | None, limit: int
+    ) -> tuple[list[tuple[int, HistoryEvent]], int]:
+        """The stored events since `start_ms`, newest first (at most `limit`), and how many there are:
+        what a server reading the service's file answers "what changed lately" from."""
+        if user is not None:
+            devices, label = self.lock_targets(device_name, None)
+        else:
+            devices, label = self.targets(device_name, None)
+        period = Period(self.dt(start_ms), self.now(), "lately")
+        result = await self.history_of(
+            devices, label, period, RECENT_MAX, gateway=device_name is None and user is None, user=user
+        )
+        timed = [(int(datetime.fromisoformat(e.at).timestamp() * 1000), e) for e in result.events]
+        timed.reverse()
+        return timed[:limit], len(timed)
+
     def period_info(self, period: Period) -> PeriodInfo:
         return PeriodInfo(
             start=period.start.isoformat(timespec="seconds"),
@@ -317,6 +350,8 @@ class HistoryService:
                 numeric.setdefault(row.series, []).append((row.at, float(row.new)))
             elif (source.kind == "status" or _idle_notice(source, row)) and row.old is None:
                 continue  # the status first seen at a load: where things stood, not something that happened
+            elif source.kind == "gateway" and where_it_stood(source.key, row.old):
+                continue  # likewise a gateway state first seen ("zwave-js-ui came online" at our start)
             else:
                 events.append((row.at, self._event(source, row)))
         names = {d.key: d.name for d in devices}  # the name people use now, as value events have it

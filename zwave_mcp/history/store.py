@@ -30,13 +30,15 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from zwave_mcp.gateway.secrets import is_secret_value
 from zwave_mcp.history.latest import LatestValues
+from zwave_mcp.history.writer import META_KEY as WRITER_KEY
+from zwave_mcp.history.writer import Writer, is_live
 from zwave_mcp.zwave.classes import CC
 
 log = logging.getLogger(__name__)
@@ -302,12 +304,13 @@ class Store:
                 ids[(kind, key)] = sid
         self.series_ids = ids  # one assignment: a reader sees the old home's ids or the new one's
 
-    def use_home(self, home: str) -> None:
-        """Answer for `home` from now on (the writer's thread); the first home adopts a legacy file's rows."""
+    def use_home(self, home: str, *, adopt: bool = True) -> None:
+        """Answer for `home` from now on (the writer's thread); the first home adopts a legacy file's rows
+        (not when `adopt` is False: a reader of another writer's file changes nothing in it)."""
         with self._write_lock:
             w = self._writer
             adopted = w.execute("SELECT value FROM meta WHERE key='legacy_home'").fetchone()
-            if adopted is None and home != LEGACY_HOME:
+            if adopt and adopted is None and home != LEGACY_HOME:
                 with self._transaction(w):
                     moved = w.execute(
                         "UPDATE OR IGNORE series SET home=? WHERE home=?", (home, LEGACY_HOME)
@@ -321,6 +324,66 @@ class Store:
                     )
             self.home = home
         self._load_series()
+
+    @property
+    def named(self) -> bool:
+        """Has a load named the home this store answers for?"""
+        return self.home != LEGACY_HOME
+
+    def catch_up(self) -> None:
+        """A reader's store learns the series another process (the service) added since it last looked."""
+        with self._read_lock:
+            known = max(self.series_ids.values(), default=0)
+            added = self._reader.execute(
+                "SELECT id, kind, key FROM series WHERE home=? AND id>?", (self.home, known)
+            ).fetchall()
+        for sid, kind, key in added:
+            self.series_ids[(kind, key)] = sid
+
+    # ---- who writes (see writer.py) -----------------------------------------------------------
+
+    @staticmethod
+    def writer_of(path: str) -> Writer | None:
+        """The writer a history file names, read without opening it for writing (None: no file, no row,
+        or one that cannot be read: the store's own opening will say why)."""
+        if path == ":memory:" or not Path(path).is_file():
+            return None
+        try:
+            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)) as conn:
+                row = conn.execute("SELECT value FROM meta WHERE key=?", (WRITER_KEY,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return Writer.from_json(row[0] if row else None)
+
+    def writer(self) -> Writer | None:
+        with self._read_lock:
+            row = self._reader.execute("SELECT value FROM meta WHERE key=?", (WRITER_KEY,)).fetchone()
+        return Writer.from_json(row[0] if row else None)
+
+    def claim_writer(self, me: Writer, now_ms: int) -> Writer | None:
+        """Become the file's one writer, unless another live one holds it: then that one is returned."""
+        with self._write_lock, self._transaction(self._writer, "BEGIN IMMEDIATE") as w:
+            row = w.execute("SELECT value FROM meta WHERE key=?", (WRITER_KEY,)).fetchone()
+            holder = Writer.from_json(row[0] if row else None)
+            if holder is not None and not holder.is_me() and is_live(holder, now_ms):
+                return holder
+            w.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (WRITER_KEY, me.to_json()))
+        return None
+
+    def beat(self, me: Writer, now_ms: int) -> None:
+        """The writer's heartbeat (only while the row is still its own)."""
+        self._mine("UPDATE meta SET value=?", (replace(me, beat_ms=now_ms).to_json(),), me)
+
+    def release_writer(self, me: Writer) -> None:
+        self._mine("DELETE FROM meta", (), me)
+
+    def _mine(self, statement: str, params: tuple[Any, ...], me: Writer) -> None:
+        """`statement` on the writer row, if it is `me`'s."""
+        with self._write_lock:
+            self._writer.execute(
+                f"{statement} WHERE key=? AND json_extract(value, '$.pid')=? AND json_extract(value, '$.host')=?",
+                (*params, WRITER_KEY, me.pid, me.host),
+            )
 
     def close(self) -> None:
         for conn in {id(self._writer): self._writer, id(self._reader): self._reader}.values():

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from zwave_mcp.logs import redact
+from zwave_mcp.policy.caller import current_caller
 from zwave_mcp.policy.outcome import Outcome
 
 AUDIT_LOGGER = "zwave_mcp.audit"
@@ -75,8 +76,9 @@ class AuditLog:
         self._logger.setLevel(logging.INFO)
 
     def __call__(self, event: AuditEvent) -> dict[str, Any]:
-        """Emit one line; returns the fields written (handy for callers and tests)."""
-        fields = audit_fields(event)
+        """Emit one line; returns the fields written (handy for callers and tests). Every line names the
+        client the call came from ("stdio", or the home service's OAuth client)."""
+        fields = {**audit_fields(event), "client": current_caller().client}
         try:
             self._logger.info("audit", extra=fields)
         except Exception:  # logging must never break a tool call

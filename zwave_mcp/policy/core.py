@@ -79,7 +79,10 @@ class Policy:
         token_kw: dict[str, Any] = {} if token_factory is None else {"token_factory": token_factory}
         self.tokens = ConfirmationTokens(ttl_s=self.config.confirm_token_ttl, clock=clock, **token_kw)
         self.rates = RateLimiter(
-            per_device=self.config.rate_limit_device, overall=self.config.rate_limit_total, clock=clock
+            per_device=self.config.rate_limit_device,
+            overall=self.config.rate_limit_total,
+            per_client=self.config.rate_limit_client,
+            clock=clock,
         )
         self.audit = AuditLog(self.config.audit_file)
 

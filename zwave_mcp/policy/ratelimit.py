@@ -40,16 +40,19 @@ class RateLimiter:
         *,
         per_device: int = 10,
         overall: int = 60,
+        per_client: int = 0,
         window_s: float = DEFAULT_WINDOW_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if per_device < 0 or overall < 0 or window_s <= 0:
+        if per_device < 0 or overall < 0 or per_client < 0 or window_s <= 0:
             raise ValueError("rate limits must be >= 0 and the window positive")
         self.per_device = per_device
         self.overall = overall
+        self.per_client = per_client  # one HTTP client's commands, inside the house's overall limit
         self.window_s = window_s
         self._clock = clock
         self._by_device: dict[str, deque[float]] = {}
+        self._by_client: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
         self._lock = threading.Lock()
 
@@ -67,14 +70,21 @@ class RateLimiter:
         frees_at = times[len(times) - limit] + self.window_s
         return RateRefusal(scope, limit, self.window_s, max(1, math.ceil(frees_at - now)))
 
-    def check_many(self, device_keys: Iterable[str]) -> tuple[str, RateRefusal] | None:
-        """Whether one command to all these devices would be admitted, without counting it: None, or
-        (the device key that is over its limit, or "" for the overall limit; the refusal)."""
+    def check_many(
+        self, device_keys: Iterable[str], *, client: str | None = None
+    ) -> tuple[str, RateRefusal] | None:
+        """Whether one command to all these devices (from `client`, None: no per-client limit) would be
+        admitted, without counting it: None, or (the device key that is over its limit, or "" for the
+        overall or the client's limit; the refusal)."""
         now = self._clock()
         with self._lock:
-            return self._check_many(list(dict.fromkeys(device_keys)), now)
+            return self._check_many(list(dict.fromkeys(device_keys)), now, client)
 
-    def _check_many(self, keys: list[str], now: float) -> tuple[str, RateRefusal] | None:
+    def _check_many(self, keys: list[str], now: float, client: str | None) -> tuple[str, RateRefusal] | None:
+        if client is not None and (times := self._by_client.get(client)):
+            refusal = self._refusal(times, self.per_client, "client", now)
+            if refusal is not None:
+                return "", refusal
         for key in keys:
             times = self._by_device.get(key)
             refusal = self._refusal(times, self.per_device, "device", now) if times else None
@@ -83,22 +93,28 @@ class RateLimiter:
         overall = self._refusal(self._all, self.overall, "overall", now)
         return None if overall is None else ("", overall)
 
-    def admit_many(self, device_keys: Iterable[str]) -> tuple[str, RateRefusal] | None:
-        """Count one command to all these devices (once overall, once per device) if every limit allows
-        it; otherwise count nothing and say which limit refused (as `check_many`)."""
+    def admit_many(
+        self, device_keys: Iterable[str], *, client: str | None = None
+    ) -> tuple[str, RateRefusal] | None:
+        """Count one command to all these devices (once overall, once per device, once for `client`) if
+        every limit allows it; otherwise count nothing and say which limit refused (as `check_many`)."""
         keys = list(dict.fromkeys(device_keys))
         now = self._clock()
         with self._lock:
-            refused = self._check_many(keys, now)
+            refused = self._check_many(keys, now, client)
             if refused is not None:
                 return refused
             for key in keys:
                 self._by_device.setdefault(key, deque()).append(now)
+            if client is not None:
+                self._by_client.setdefault(client, deque()).append(now)
             self._all.append(now)
             self._forget_idle(now)
             return None
 
     def _forget_idle(self, now: float) -> None:
-        """Devices whose window emptied are dropped so the table stays as small as the active set."""
-        for key in [k for k, times in self._by_device.items() if times and times[-1] <= now - self.window_s]:
-            del self._by_device[key]
+        """Devices and clients whose window emptied are dropped: the tables stay as small as the active set
+        (a service runs for months; clients come and go)."""
+        for table in (self._by_device, self._by_client):
+            for key in [k for k, times in table.items() if times and times[-1] <= now - self.window_s]:
+                del table[key]

@@ -37,7 +37,7 @@ _ALARM_OFF_ON_ALARM = frozenset({"off", "disable", "disarm", "disable_alarm", "t
 _SAFE_ON_LOCK = frozenset({"lock"})
 _SAFE_ON_ENTRY = frozenset({"close", "stop"})
 # Capabilities whose change can move a door: covers and barriers, and the relays that drive openers.
-_MOVING = frozenset({"cover", "switch", "dimmer"})
+MOVING = frozenset({"cover", "switch", "dimmer"})
 _FAHRENHEIT = frozenset({"°f", "f", "degf", "fahrenheit"})
 
 
@@ -201,7 +201,7 @@ def sensitivity(
     if "unlock" in words or ("lock" in caps and not words <= _SAFE_ON_LOCK and not lock_users):
         return "it can unlock a door"
     closing = bool(words & _SAFE_ON_ENTRY) and "open" not in words  # close, stop, a position of 0
-    if "lock" not in caps and caps & _MOVING and opens_entry(device) and not closing:
+    if "lock" not in caps and caps & MOVING and opens_entry(device) and not closing:
         return "it can open a way into the house"
     if "valve" in caps and "close" in words and names_a_supply(device):
         return "it can shut off the supply to the house"

@@ -15,6 +15,7 @@ as the settings (lists as arrays or comma-separated text):
     confirm_token_ttl = 60
     rate_limit_device = 10                  # per minute; 0 = no limit
     rate_limit_total = 60
+    rate_limit_client = 30                  # one client of the home service (HTTP)
     audit_file = "/var/log/zwave-mcp/audit.jsonl"
 
 Precedence: a setting given as env var or flag replaces the file's, except that safety only adds up:
@@ -42,7 +43,14 @@ POLICY_FILE_MAX_BYTES = 1_000_000
 LIST_KEYS = ("allow", "deny", "hide", "confirm_devices")
 _COMBINED = ("deny", "hide", "confirm_devices", "confirm_actions")
 _SWITCHES = ("read_only", "forbid_sensitive")
-_SCALARS = ("safe_temp_min", "safe_temp_max", "confirm_token_ttl", "rate_limit_device", "rate_limit_total")
+_SCALARS = (
+    "safe_temp_min",
+    "safe_temp_max",
+    "confirm_token_ttl",
+    "rate_limit_device",
+    "rate_limit_total",
+    "rate_limit_client",
+)
 FILE_KEYS = frozenset((*LIST_KEYS, "confirm_actions", *_SWITCHES, *_SCALARS, "audit_file"))
 
 
@@ -61,6 +69,7 @@ class PolicyConfig:
     confirm_token_ttl: float = 60.0
     rate_limit_device: int = 10
     rate_limit_total: int = 60
+    rate_limit_client: int = 30
     audit_file: Path | None = None
 
     @classmethod
@@ -132,10 +141,13 @@ class PolicyConfig:
             raise ConfigError(f"policy: {exc}") from None
         ttl = number("confirm_token_ttl", float)
         per_device, total = number("rate_limit_device", int), number("rate_limit_total", int)
+        per_client = number("rate_limit_client", int)
         if not 0 < ttl <= 3600:
             raise ConfigError(f"confirm_token_ttl ({pick('confirm_token_ttl')[1]}): must be 1-3600 seconds")
-        if per_device < 0 or total < 0:
-            raise ConfigError("rate_limit_device / rate_limit_total: must be 0 (no limit) or more")
+        if per_device < 0 or total < 0 or per_client < 0:
+            raise ConfigError(
+                "rate_limit_device / rate_limit_total / rate_limit_client: must be 0 (no limit) or more"
+            )
         audit, audit_source = pick("audit_file")
         if audit is not None and not isinstance(audit, str | Path):
             raise ConfigError(f"audit_file ({audit_source}): must be a file name, not {audit!r:.40}")
@@ -147,6 +159,7 @@ class PolicyConfig:
             confirm_token_ttl=ttl,
             rate_limit_device=per_device,
             rate_limit_total=total,
+            rate_limit_client=per_client,
             audit_file=Path(audit) if audit else None,
             **lists,
         )

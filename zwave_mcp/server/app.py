@@ -35,13 +35,13 @@ class App:
     care: NetworkCare = field(init=False)
 
 
-def build_app(settings: Settings, gateway: ZwaveGateway | None = None) -> App:
+def build_app(settings: Settings, gateway: ZwaveGateway | None = None, *, service: bool = False) -> App:
     gateway = gateway or ZwaveGateway(settings)
     policy = Policy.from_settings(settings)
     gate = Gate(gateway, policy, settings)
     devices = DeviceService(gateway, policy, settings, gate)
     questions = QuestionSeal(policy.tokens.mac, ttl_s=policy.tokens.ttl_s)
-    history = build_history(settings, devices, gateway.inventory, lambda: gateway.info)
+    history = build_history(settings, devices, gateway.inventory, lambda: gateway.info, service=service)
     gate.add_listener(lambda result: _record_outcomes(history, result))
     app = App(settings, gateway, policy, gate, devices, questions, history)
     if settings.admin:

@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
@@ -23,13 +23,16 @@ from zwave_mcp.server.app import bound, build_app
 from zwave_mcp.server.client_log import ClientLog
 from zwave_mcp.server.compat import mcp_server
 from zwave_mcp.server.completions import complete
-from zwave_mcp.server.executor import ToolExecutor
+from zwave_mcp.server.executor import ToolExecutor, WhoCalls
 from zwave_mcp.server.prompts import register_prompts
 from zwave_mcp.server.resource_updates import CountingBus
 from zwave_mcp.server.resources import register_resources
 from zwave_mcp.server.tools import tool_specs
 
 if TYPE_CHECKING:
+    from mcp.server.auth.provider import OAuthAuthorizationServerProvider
+    from mcp.server.auth.settings import AuthSettings
+
     from zwave_mcp.gateway.client import ZwaveGateway
 
 log = logging.getLogger(__name__)
@@ -53,7 +56,19 @@ INSTRUCTIONS = (
 class ZwaveServer:
     """The `MCPServer` for these settings (`server`), with the app behind it and what its lifespan starts."""
 
-    def __init__(self, settings: Settings, gateway: ZwaveGateway | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        gateway: ZwaveGateway | None = None,
+        *,
+        service: bool = False,
+        auth: AuthSettings | None = None,
+        auth_server_provider: OAuthAuthorizationServerProvider[Any, Any, Any] | None = None,
+        who_calls: WhoCalls | None = None,
+    ) -> None:
+        """`service`: the always-on home service (`serve --http`), the one writer of the history file; a
+        server beside it reads that file and writes none. `auth`/`auth_server_provider`: the SDK's OAuth
+        parts, given only over HTTP. `who_calls`: each request's caller (default: the one stdio client)."""
         # Our bus, not the SDK's default, so inventory changes can be published outside any request.
         self.bus = CountingBus(InMemorySubscriptionBus())
         self.server: MCPServer[ZwaveServer] = mcp_server(
@@ -63,10 +78,12 @@ class ZwaveServer:
             instructions=INSTRUCTIONS,
             lifespan=self._lifespan,
             subscriptions=self.bus,
+            auth=auth,
+            auth_server_provider=auth_server_provider,
         )
         self.client_log = ClientLog()
         self.client_log.install(self.server)
-        self.app = app = build_app(settings, gateway)
+        self.app = app = build_app(settings, gateway, service=service)
         self.executor = ToolExecutor(
             timeout_s=settings.tool_timeout,
             slow_call_ms=settings.slow_call_ms,
@@ -74,6 +91,7 @@ class ZwaveServer:
             unavailable=app.gateway.unavailable_reason,
             settle=app.gateway.settle,
             attempts=app.gate,  # mutating calls that end before the gate still leave their audit line
+            **({"who_calls": who_calls} if who_calls is not None else {}),
         )
         for spec in tool_specs(app):
             self.executor.register(self.server, spec)

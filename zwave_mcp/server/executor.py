@@ -32,7 +32,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
 from mcp_types import (
+    INVALID_REQUEST,
     CallToolResult,
     ContentBlock,
     ImageContent,
@@ -45,6 +47,7 @@ from pydantic import BaseModel, ValidationError
 from zwave_mcp.answers import ToolResult
 from zwave_mcp.errors import PolicyRefusal, UserError
 from zwave_mcp.logs import is_secret_name, redact
+from zwave_mcp.policy.caller import STDIO, Caller, Reach, acting_as
 from zwave_mcp.server.asking import InputRequired
 
 if TYPE_CHECKING:
@@ -53,6 +56,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ResultT = TypeVar("ResultT", bound=BaseModel)
+
+# Requests that read the house: a caller needs `Reach.READ` for them as for a read-only tool. (Listing what
+# exists is not reading the house; a change is judged by the gate on its effect.)
+READING_METHODS = frozenset(
+    {"resources/read", "resources/subscribe", "subscriptions/listen", "prompts/get", "completion/complete"}
+)
+WhoCalls = Callable[[ServerRequestContext[Any, Any]], Caller]
+
+
+def _stdio(_ctx: ServerRequestContext[Any, Any]) -> Caller:
+    return STDIO
+
 
 # Argument names that old clients and the seeds' specs use for our parameters.
 STATIC_ALIASES: Mapping[str, str] = {"command": "action"}
@@ -88,6 +103,9 @@ class ToolSpec:
     needs_gateway: bool = True
     annotations: ToolAnnotations | None = None
     title: str | None = None
+    # What the caller needs to call it at all: a read-only tool reads; network care is the network's. A
+    # change's own reach is judged by the gate on its effect (None: nothing before the gate).
+    reach: Reach | None = None
     # A tool that reads and changes (manage_lock_users lists users and changes them): which calls are an
     # attempt at a change, as the audit names it ({"action": "add_user"}), None for a read. Every attempt,
     # one refused before the tool runs (a bad action) included, leaves its one audit line.
@@ -98,6 +116,10 @@ class ToolSpec:
         if self.mutating:
             return arguments
         return self.attempt(arguments) if self.attempt is not None else None
+
+    @property
+    def needs(self) -> Reach | None:
+        return self.reach or (None if self.mutating else Reach.READ)
 
     @functools.cached_property
     def field_names(self) -> frozenset[str]:
@@ -293,8 +315,10 @@ class ToolExecutor:
         unavailable: Callable[[], str | None] | None = None,
         settle: Callable[[], Awaitable[object]] | None = None,
         attempts: Gate | None = None,  # audits mutating calls that end before the gate
+        who_calls: WhoCalls = _stdio,  # the caller of each request (the home service's sign-in over HTTP)
     ) -> None:
         self.timeout_s = timeout_s
+        self._who_calls = who_calls
         self._attempts = attempts
         self.slow_call_ms = slow_call_ms
         self.read_only = read_only
@@ -480,14 +504,30 @@ class ToolExecutor:
             log.info("tool call", extra=fields)
 
     async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
-        """SDK middleware: intercepts `tools/call` before the SDK validates; everything else passes."""
-        if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
-            return await call_next(ctx)
+        """SDK middleware: every request runs as its caller (`acting_as`: the gate, the audit and the
+        rate limits read it); a reading request needs the caller's read access; `tools/call` is
+        intercepted before the SDK validates; everything else passes."""
+        with acting_as(self._who_calls(ctx)) as caller:
+            if ctx.method in READING_METHODS and not caller.allows(Reach.READ):
+                log.warning(
+                    "request refused: no read access", extra={"method": ctx.method, "client": caller.client}
+                )
+                raise MCPError(INVALID_REQUEST, caller.refusal("read the home", Reach.READ))
+            if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
+                return await call_next(ctx)
+            return await self._call(ctx, call_next, caller)
+
+    async def _call(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext, caller: Caller) -> Any:
+        assert isinstance(ctx.params, Mapping)
         started = time.perf_counter()
         name = str(ctx.params.get("name", ""))
         arguments = ctx.params.get("arguments") or {}
         if not isinstance(arguments, Mapping):
             return self.refusal(name, {}, "Tool arguments must be a JSON object.", started)
+        spec = self.specs.get(name)
+        if spec is not None and spec.needs is not None and not caller.allows(spec.needs):
+            text = "use the network-care tools" if spec.needs is Reach.ADMIN else "read the home"
+            return self.refusal(name, arguments, caller.refusal(text, spec.needs), started)
         normalized = self.prepare(name, arguments)
         if isinstance(normalized, str):
             return self.refusal(name, arguments, normalized, started)

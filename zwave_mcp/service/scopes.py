@@ -7,6 +7,8 @@ tick box per scope, `DEFAULT_TICKED` ticked; nothing else spells a scope's name.
 
 from __future__ import annotations
 
+from zwave_mcp.policy.caller import Reach
+
 READ = "home:read"
 CONTROL = "home:control"
 DOORS = "home:doors"
@@ -28,8 +30,12 @@ SCOPE_ALLOWS: dict[str, str] = {
     READ: "read the home",
     CONTROL: "control lights, plugs, covers, thermostats and scenes",
     DOORS: "work the doors, garage doors, gates, valves, sirens and lock users",
-    ADMIN: "change the Z-Wave network",
+    ADMIN: "care for the Z-Wave network",
 }
+
+# What each scope lets a call reach, as the gate judges effects (`policy/reach.py`), and back.
+REACH: dict[str, Reach] = {READ: Reach.READ, CONTROL: Reach.CONTROL, DOORS: Reach.DOORS, ADMIN: Reach.ADMIN}
+SCOPE_OF: dict[Reach, str] = {reach: scope for scope, reach in REACH.items()}
 
 # Ticked on the consent page unless the person changes it: the doors never are, admin only with --admin.
 DEFAULT_TICKED: frozenset[str] = frozenset({READ, CONTROL})

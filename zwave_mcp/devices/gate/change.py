@@ -18,6 +18,7 @@ from zwave_mcp.devices.levels import is_number, write_percent
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.writes import Expectation
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.policy.caller import current_caller
 from zwave_mcp.policy.sensitive import describe_action
 from zwave_mcp.zwave.classes import CC
 
@@ -140,6 +141,7 @@ class Change:
     def binding(self) -> str:
         """The canonical string of the exact change: a confirmation is valid for this and nothing else."""
         body: dict[str, Any] = {
+            "client": current_caller().client,  # a yes is the asking client's: no other may spend it
             "tool": self.tool,
             "action": self.action,
             "subject": self.subject,

@@ -20,8 +20,10 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.state import Inventory
 from zwave_mcp.gateway.waiters import holds
 from zwave_mcp.policy import Policy
+from zwave_mcp.policy.caller import current_caller
 from zwave_mcp.policy.core import Decision
 from zwave_mcp.policy.outcome import Outcome
+from zwave_mcp.policy.reach import reach_of
 from zwave_mcp.policy.terms import device_label
 
 
@@ -50,6 +52,9 @@ class Judge:
     def judge(self, change: Change) -> Judgement:
         """Reach, leave out what would change nothing, judge, and check the limits (counting nothing)."""
         change.reach = self._reach(change)
+        beyond = self._beyond_the_caller(change)  # first: a client is refused every change beyond its access,
+        if beyond is not None:  # even one that would change nothing
+            return Judgement(change, [], refusal=beyond)
         settled, idle = self._settle(change)
         if idle and not settled.effects:
             return Judgement(change, idle, unchanged=True)
@@ -65,12 +70,17 @@ class Judge:
         (another call may have taken the last slot meanwhile): one command overall, one per device it
         changes; else count nothing."""
         keys = [d.key for d in change.devices] or ["*"]
-        refused = self.policy.rates.admit_many(keys) if admit else self.policy.rates.check_many(keys)
+        caller = current_caller()
+        client = caller.client if caller.remote else None  # stdio is one client: the house limit is its own
+        rates = self.policy.rates
+        refused = rates.admit_many(keys, client=client) if admit else rates.check_many(keys, client=client)
         return None if refused is None else self._rate_sentence(change, *refused)
 
     def _rate_sentence(self, change: Change, key: str, rate: Any) -> str:
         device = next((d for d in change.devices if d.key == key), None)
-        if rate.scope == "device" and device is not None:
+        if rate.scope == "client":
+            why = f"this client sent {rate.limit} commands in the last {rate.window_s:g} s (the limit per client)"
+        elif rate.scope == "device" and device is not None:
             why = (
                 f"{device.label} already had {rate.limit} commands in the last {rate.window_s:g} s "
                 "(the limit per device)"
@@ -161,6 +171,20 @@ class Judge:
                 asks.add(f"reach:{device.key}")
                 whys[asked] = None
         return Judgement(change, idle, why="; ".join(whys) if whys else None, asks=frozenset(asks))
+
+    def _beyond_the_caller(self, change: Change) -> str | None:
+        """Why the caller's sign-in does not cover the change (its effects, and the devices a node-wide
+        one reaches), or None: judged on what each effect does, as the policy is."""
+        caller = current_caller()
+        if caller.may is None:
+            return None
+        reached = [(e.device, e.words) for e in change.effects]
+        reached += [(d, e.words) for e in change.effects if e.node_wide for d in change.reach]
+        for device, words in reached:
+            reach = reach_of(device, words)
+            if not caller.allows(reach):
+                return caller.refusal(change.text, reach)
+        return None
 
     def _judge_reached(
         self, change: Change, device: Device, reasons: Mapping[str, list[str]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from zwave_mcp.policy.caller import Reach
 from zwave_mcp.server.app import App, bound
 from zwave_mcp.server.executor import ToolSpec
 from zwave_mcp.server.tools.control import TOOLS as CONTROL
@@ -25,7 +26,8 @@ def admin_tools() -> list[ToolSpec]:
     from zwave_mcp.server.tools.admin import TOOLS as ADMIN
     from zwave_mcp.server.tools.admin_inclusion import TOOLS as INCLUSION
 
-    return [*ADMIN, *INCLUSION]
+    # Network care needs the network's access (home:admin over HTTP) before anything else is judged.
+    return [replace(spec, reach=Reach.ADMIN) for spec in [*ADMIN, *INCLUSION]]
 
 
 def tool_specs(app: App) -> list[ToolSpec]:

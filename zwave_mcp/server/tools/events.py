@@ -1,4 +1,9 @@
-"""get_recent_events: what changed lately, from the bounded in-memory history of the live picture."""
+"""get_recent_events: what changed lately, from the bounded in-memory history of the live picture, or, for a
+server beside the home service, from the service's history file (its memory outlives any client).
+
+The answer says where that memory starts when the period asked about reaches back before it ("since 14:02,
+when zwave-mcp started watching"), and gateway facts first seen at our own start are not events: the
+gateway was up before we looked ("zwave-js-ui came online" was our start)."""
 
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.model import InventoryEvent
+from zwave_mcp.gateway.model import InventoryEvent, where_it_stood
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.service import SAME_EVENT_S
 from zwave_mcp.names import agreeing
@@ -153,6 +158,11 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
     newest first, from the server's in-memory history."""
     minutes, device_name, limit, user = args.minutes, args.deviceName, args.limit, args.user
     now = time.time()
+    since_ms = app.history.service.memory_since_ms()
+    reaches_back = now - minutes * 60 < since_ms / 1000  # the period starts before the memory does
+    span = app.history.service.since_words(since_ms) if reaches_back else _last(minutes)
+    if app.history.recorder.reading is not None:
+        return await _from_the_service(app, args, now, span)
     node_ids: set[int] | None = None
     if device_name:
         node_ids = {app.devices.resolve(device_name).node_id}
@@ -173,6 +183,8 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
             continue
         if change.kind == "value" and change.old == change.new and not change.momentary:
             continue  # a fresh report of the same value: news for waiters, not for people (a press is news)
+        if change.kind == "gateway" and where_it_stood(change.value_id, change.old):
+            continue  # first seen at our start: where the gateway stood, not something it did
         if not _shown(app, change):
             continue  # hidden means hidden: a hidden device's changes are not events either
         device, what = describe_change(app, change)
@@ -200,10 +212,34 @@ async def get_recent_events(app: App, args: RecentEventsArgs, _ctx: Context | No
         if user_number(user) is None and fold(user) not in map(fold, known):  # "user 3" needs no name
             listed = f" Lock users: {', '.join(known[:12])}." if known else " No lock names its users."
             raise UserError(f"No lock user is named '{echo(user)}'.{listed}")
-        span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
-        return RecentEvents(summary=f"No lock event by {user} in the last {span}.", events=[], total=0)
-    summary = events_summary(total, events, minutes)
+        return RecentEvents(summary=f"No lock event by {user} {span}.", events=[], total=0)
+    summary = events_summary(total, events, span)
     return RecentEvents(summary=summary, events=events, total=total)
+
+
+def _last(minutes: float) -> str:
+    return f"in the last {minutes:g} minute{'' if minutes == 1 else 's'}"
+
+
+async def _from_the_service(app: App, args: RecentEventsArgs, now: float, span: str) -> RecentEvents:
+    """Recent events as the home service's file has them (this server reads it and writes none)."""
+    start_ms = int((now - args.minutes * 60) * 1000)
+    found, total = await app.history.service.recent(start_ms, args.deviceName, args.user, args.limit)
+    events = [
+        Event(
+            at=datetime.fromtimestamp(at / 1000, UTC).isoformat(timespec="seconds"),
+            ageSeconds=round(now - at / 1000, 1),
+            device=event.device,
+            what=event.what,
+            value=event.value,
+            button=event.button,
+            press=event.press,
+        )
+        for at, event in found
+    ]
+    if args.user is not None and not total:
+        return RecentEvents(summary=f"No lock event by {args.user} {span}.", events=[], total=0)
+    return RecentEvents(summary=events_summary(total, events, span), events=events, total=total)
 
 
 def lock_user_names(app: App) -> list[str]:
@@ -223,16 +259,16 @@ def lock_user_names(app: App) -> list[str]:
 SAID_IN_SUMMARY = 5
 
 
-def events_summary(total: int, events: list[Event], minutes: float) -> str:
-    """ "8 changes in the last 60 minutes, latest first: A turned on; …; E woke up; and 3 more." """
-    span = f"{minutes:g} minute{'' if minutes == 1 else 's'}"
+def events_summary(total: int, events: list[Event], span: str) -> str:
+    """ "8 changes in the last 60 minutes, latest first: A turned on; …; E woke up; and 3 more." (`span`:
+    "in the last 60 minutes", or "since 14:02, when zwave-mcp started watching")."""
     if not total:
-        return f"Nothing changed in the last {span}."
+        return f"Nothing changed {span}."
     said = [
         agreeing(e.device, f"{e.device} {e.what}") if e.device else e.what for e in events[:SAID_IN_SUMMARY]
     ]
     more = f"; and {total - len(said)} more" if total > len(said) else ""
-    return f"{plural(total, 'change')} in the last {span}, latest first: {'; '.join(said)}{more}."
+    return f"{plural(total, 'change')} {span}, latest first: {'; '.join(said)}{more}."
 
 
 TOOLS = [tool(get_recent_events, needs_gateway=False, title="Recent events")]

@@ -82,6 +82,9 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
     advice = advice_for(
         health, settings.prefix, settings.gateway_name, dead if health.inventory_loaded else None
     )
+    watching = _watching(app)
+    if watching is not None:
+        summary += f" {watching[1]}"
     unmatched = app.devices.unmatched_entries()
     if unmatched:
         # Said, not only logged: an entry written for a device that it does not cover protects nothing.
@@ -93,6 +96,7 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
     return HealthReport(
         summary=summary,
         healthy=not problems,
+        watchingSince=watching[0] if watching is not None else None,
         broker={
             "connected": health.broker_connected,
             "address": health.broker_address,
@@ -125,3 +129,17 @@ async def check_zwave_health(app: App, _args: NoArgs, _ctx: Context | None) -> H
 
 
 TOOLS = [tool(check_zwave_health, needs_gateway=False, title="Z-Wave health")]
+
+
+def _watching(app: App) -> tuple[str, str] | None:
+    """(ISO time, sentence) of since when the home service has been watching the home: said by the service
+    and by a server reading its history; None for a server keeping its own (or no) history."""
+    recorder, history = app.history.recorder, app.history.service
+    watch = recorder.writer or recorder.reading
+    if watch is None:
+        return None
+    at = history.iso(watch.since_ms)
+    when = history.since_words(watch.since_ms).split(",", 1)[0].removeprefix("since ")
+    if recorder.writer is not None:
+        return at, f"This home service has been watching the home since {when}."
+    return at, f"History comes from the home service, watching the home since {when}."

@@ -359,6 +359,9 @@ class HealthReport(ToolResult):
         default_factory=dict, description="Devices by status, counted as list_zwave_devices counts them"
     )
     lastMessageAgeSeconds: float | None = None
+    watchingSince: str | None = Field(
+        None, description="Since when the home service has been watching the home (its history has no gap)"
+    )
     problems: list[str] = Field(default_factory=list)
     advice: list[str] = Field(default_factory=list)
     policyEntriesMatchingNoDevice: list[str] = Field(
