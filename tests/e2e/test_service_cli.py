@@ -5,9 +5,13 @@ passphrase; no flag turns it off). `demo --serve --http` passes the service's ow
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -60,7 +64,43 @@ def test_it_never_starts_without_its_sign_in(tmp_path: Path) -> None:
 
 
 def test_the_demo_says_why_its_home_service_did_not_start(tmp_path: Path) -> None:
-    done = run(tmp_path, "demo", "--serve", "--http", f"127.0.0.1:{free_port()}")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))  # bound, not listening: the service cannot bind it, nobody answers there
+        done = run(tmp_path, "demo", "--serve", "--http", f"127.0.0.1:{taken.getsockname()[1]}")
     assert done.returncode == 1
-    assert "zwave-mcp demo: the home service did not start:" in done.stderr
-    assert "zwave-mcp: the home service " in done.stderr, done.stderr
+    assert "zwave-mcp demo: the home service did not start:" in done.stderr, done.stderr
+
+
+def test_the_demos_home_service_signs_in_with_a_passphrase_of_its_own(tmp_path: Path) -> None:
+    """A first try needs no `zwave-mcp passphrase`: the demo sets one for its run, in a folder of its own,
+    and prints it; the person's own sign-in store is never written."""
+    port = free_port()
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+    demo = subprocess.Popen(
+        [*ZWAVE_MCP, "demo", "--serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert demo.stdout is not None
+        said = ""
+        while "Running until Ctrl-C" not in said:
+            line = demo.stdout.readline()
+            assert line, f"the demo stopped: {said}{demo.stderr.read() if demo.stderr else ''}"
+            said += line
+        assert f"at http://127.0.0.1:{port}/mcp" in said
+        assert "sign in with this run's passphrase: " in said
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/mcp", timeout=10)
+        assert refused.value.code == 401
+    finally:
+        demo.send_signal(signal.SIGINT)
+        demo.wait(30)
+    assert demo.returncode == 0
+    assert not (tmp_path / "state").exists() or not list((tmp_path / "state").rglob("auth.sqlite3"))

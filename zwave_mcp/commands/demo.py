@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -284,11 +285,27 @@ def desktop_entry(home: Home) -> dict[str, Any]:
 SERVICE_START_S = 20.0
 
 
+def demo_sign_in(state_dir: Path) -> str:
+    """A passphrase for this run's home service, set in `state_dir` (a temporary folder of the demo's own):
+    a first try needs no `zwave-mcp passphrase`, and the person's own home's sign-in is never touched."""
+    from zwave_mcp.service.auth import open_store
+    from zwave_mcp.service.auth.passphrase import META_KEY, hash_passphrase
+
+    passphrase = secrets.token_urlsafe(9)
+    store = open_store(state_dir)
+    try:
+        store.set_meta(META_KEY, hash_passphrase(passphrase))
+    finally:
+        store.close()
+    return passphrase
+
+
 def start_service(
-    home: Home, listen: str, log: TextIO, log_path: Path
+    home: Home, listen: str, log: TextIO, log_path: Path, state_dir: Path
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """`zwave-mcp serve --http LISTEN` on the simulated home, once it listens: (process, connector URL).
-    Raises `DemoError` with the service's own words when it stops first (no passphrase set, a port in use)."""
+    """`zwave-mcp serve --http LISTEN` on the simulated home with its sign-in kept in `state_dir`, once it
+    listens: (process, connector URL). Raises `DemoError` with the service's own words when it stops first
+    (a port in use)."""
     from zwave_mcp.service.http import MCP_PATH, parse_listen
 
     host, port = parse_listen(listen)
@@ -296,7 +313,8 @@ def start_service(
         **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", *PASSED_THROUGH)},
         **home.server_env(),
     }
-    process = subprocess.Popen([*server_command(), "serve", "--http", f"{host}:{port}"], env=env, stderr=log)
+    command = [*server_command(), "serve", "--http", f"{host}:{port}", "--state-dir", str(state_dir)]
+    process = subprocess.Popen(command, env=env, stderr=log)
     deadline = time.monotonic() + SERVICE_START_S
     while process.poll() is None and time.monotonic() < deadline:
         try:
@@ -324,16 +342,21 @@ def run_serve(
     stop = threading.Event()
     home: Home | None = None
     service: subprocess.Popen[bytes] | None = None
-    with signals_handled(lambda *_: stop.set()), open_server_log() as (service_log, service_log_path):
+    with (
+        signals_handled(lambda *_: stop.set()),
+        open_server_log() as (service_log, service_log_path),
+        tempfile.TemporaryDirectory(prefix="zwave-mcp-demo-") as sign_in_dir,
+    ):
         try:
             home = start_home(broker_choice, port, admin, house)
             if http is not None:
-                service, url = start_service(home, http, service_log, service_log_path)
+                passphrase = demo_sign_in(Path(sign_in_dir))
+                service, url = start_service(home, http, service_log, service_log_path, Path(sign_in_dir))
                 out.write(
                     f"zwave-mcp demo --serve --http: the home service runs on a simulated home at {url}\n"
                     "Add it as a custom connector in Claude or ChatGPT (through a tunnel or proxy: see "
-                    "docs/remote.md), or point the MCP Inspector at it; sign in with the passphrase set by "
-                    "'zwave-mcp passphrase'.\n"
+                    "docs/remote.md), or point the MCP Inspector at it; on its consent page, sign in with "
+                    f"this run's passphrase: {passphrase}\n"
                 )
             if admin and home.simulator is not None:
                 waiting = home.simulator.admin.press_button(NEW_DEVICE)
