@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import mcp_types
 import pytest
 
 from tests.conftest import MessageCollector
@@ -150,3 +151,57 @@ async def test_parameters_in_read_only_mode_and_for_a_hidden_device(mosquitto: A
         denied = await call(client, "set_zwave_config_parameter", write)
     assert denied.is_error, denied.text
     assert sim_value(sim, DIMMER_ID, CC.CONFIGURATION, 8) == 3
+
+
+def plug_with_report_threshold(node: Node) -> Node:
+    """The captured plug with a power report threshold, as plugs' config files give one (test data)."""
+    value = {
+        "id": f"{node['id']}-112-0-3",
+        "nodeId": node["id"],
+        "commandClass": CC.CONFIGURATION,
+        "commandClassName": "Configuration",
+        "endpoint": 0,
+        "property": 3,
+        "propertyName": "Power report threshold",
+        "type": "number",
+        "readable": True,
+        "writeable": True,
+        "label": "Power report threshold",
+        "description": "Change in watts that makes the plug report its power",
+        "min": 0,
+        "max": 2500,
+        "default": 25,
+        "unit": "W",
+        "value": 25,
+    }
+    node["values"]["112-0-3"] = value
+    return node
+
+
+async def test_a_change_to_what_a_device_reports_is_said_in_the_question(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    house = [plug_with_report_threshold(n) if n["id"] == 8 else n for n in captured_house()]
+    sim = simulator_factory(house=house)
+    asked: list[str] = []
+
+    async def accept(_context: Any, params: Any) -> mcp_types.ElicitResult:
+        asked.append(params.message)
+        return mcp_types.ElicitResult(action="accept", content={"confirm": True})
+
+    async with connected(admin(mosquitto, sim), elicitation_callback=accept, mode="legacy") as client:
+        explained = await call(
+            client, "list_zwave_config_parameters", {"deviceName": "coffee maker plug", "parameter": 3}
+        )
+        listed = await call(client, "list_zwave_config_parameters", {"deviceName": "coffee maker plug"})
+        answer = await call(
+            client,
+            "set_zwave_config_parameter",
+            {"deviceName": "coffee maker plug", "parameter": "power report threshold", "value": 50},
+        )
+    assert explained.text.endswith("; setting it changes what it reports.")
+    assert listed.text == "Coffee Maker Plug has 1 parameter: 3 Power report threshold is 25 W."
+    assert asked and "to 50 W, which changes what it reports" in asked[0]
+    assert answer.result["outcome"] == "confirmed", answer.text
+    assert answer.text.endswith("as the device reported; this changes what it reports.")
+    assert sim_value(sim, 8, CC.CONFIGURATION, 3) == 50

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
-from zwave_mcp.answers import and_list, capital
+from zwave_mcp.answers import and_list, capital, plural
 from zwave_mcp.devices.build import device_name
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.naming import name_problem, room_problem
@@ -108,7 +108,7 @@ async def list_zwave_config_parameters(app: App, args: ConfigReadArgs, _ctx: Con
         )
         more = len(params) - SPOKEN_PARAMETERS
         rest = f"; and {more} more in the list" if more > 0 else ""
-        summary = f"{device.name} has {len(params)} parameters: {listed}{rest}."
+        summary = f"{device.name} has {plural(len(params), 'parameter')}: {listed}{rest}."
     return ConfigList(summary=summary, device=device.label, parameters=params)
 
 
