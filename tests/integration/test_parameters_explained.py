@@ -2,8 +2,8 @@
 database (`getDeviceConfigurationParams`, as the simulator answers it like zwave-js-ui 11.22.2), and one set
 by its label, checked against what the database allows, through the write gate, read back as evidence.
 
-The dimmer is the real GE 14294 of `fixtures/devices/` (its node dump), put in the captured house as the
-Hallway Dimmer. Its node's own values are stripped of the config file's words (and parameter 12 is left
+The dimmer is the demo house's Hallway Dimmer, the real GE 14294 of `fixtures/devices/` (its node dump).
+Here its node's own values are stripped of the config file's words (and parameter 12 is left
 out, as on a node not fully read yet), so what the answers say of them can only come from the database."""
 
 from __future__ import annotations
@@ -16,23 +16,20 @@ import pytest
 
 from tests.conftest import MessageCollector
 from tests.integration.mcp_harness import call, connected, settings_for, sim_value, wait_writes
-from zwave_mcp.simulator import Simulator
-from zwave_mcp.simulator.dumps import Node, load_house_file
-from zwave_mcp.simulator.house import captured_house, renumbered
+from zwave_mcp.simulator import Simulator, house
+from zwave_mcp.simulator.dumps import Node
+from zwave_mcp.simulator.house import captured_house
 from zwave_mcp.zwave.classes import CC
 
 pytestmark = pytest.mark.integration
 
-DIMMER = "fixtures/devices/basic_dump_node_2_ge_14294_dimmer_state.json"
-DIMMER_ID = 14
+DIMMER_ID = 20
 FILE_WORDS = ("description", "unit", "states", "default")  # what the config file gives a value
 
 
 def hallway_dimmer() -> Node:
-    """The GE 14294 node as node 14, its configuration values without their config-file words."""
-    node = load_house_file(DIMMER)[-1]
-    node = renumbered(node, DIMMER_ID)
-    node.update(name="Hallway Dimmer", loc="Hallway", productId=12344, deviceId="99-12344-18756")
+    """The demo's GE 14294 dimmer, its configuration values without their config-file words."""
+    [node] = house.hallway_dimmer()
     values = node["values"]
     for key in list(values):
         value = values[key]
@@ -43,7 +40,8 @@ def hallway_dimmer() -> Node:
             continue
         for word in FILE_WORDS:
             value.pop(word, None)
-        value.update(min=None, max=None) if value["property"] == 8 else None
+        if value["property"] == 8:
+            value.update(min=None, max=None)
     return node
 
 
@@ -129,6 +127,20 @@ async def test_a_parameter_is_set_by_its_label_within_what_the_database_allows(
     assert "is 10 10ms" in again.text
     sent = [[vid, value] for vid, value in wait_writes(traffic, 1)]
     assert sent == [[{"nodeId": DIMMER_ID, "commandClass": 112, "endpoint": 0, "property": 8}, 10]]
+
+
+async def test_the_demo_house_explains_its_dimmer(
+    mosquitto: Any, simulator_factory: Callable[..., Simulator]
+) -> None:
+    sim = simulator_factory(house=house.CAPTURED_WITH_LOCKS)
+    async with connected(admin(mosquitto, sim)) as client:
+        steps = await call(
+            client, "list_zwave_config_parameters", {"deviceName": "hallway dimmer", "parameter": 7}
+        )
+    assert steps.text == (
+        "Parameter 7 of Hallway Dimmer, Dim Rate Steps (Z-Wave Command) (number of steps or levels), is 1; "
+        "it takes 0 to 99 and is 1 by default."
+    )
 
 
 async def test_parameters_in_read_only_mode_and_for_a_hidden_device(mosquitto: Any, sim: Simulator) -> None:
