@@ -153,14 +153,14 @@ class NetworkAdmin:
     async def is_failed(self, node_id: int) -> bool:
         return bool(await self._result("isFailedNode", node_id))
 
-    async def database_parameters(self, node: ZNode) -> list[ZValue]:
+    async def database_parameters(self, node: ZNode, timeout: float | None = None) -> list[ZValue]:
         """`getDeviceConfigurationParams`: the configuration parameters zwave-js's device database gives
         this node's model (label, description, unit, range, default, options), as values of this node that
         hold nothing. [] for a model the database lacks (zwave-js-ui answers so) or a node of unknown ids.
         Each record is zwave-js-ui's value-id shape, so it is checked by the same decoder as `getNodes`."""
         if not node.device_id:
             return []
-        result = await self._result("getDeviceConfigurationParams", node.device_id)
+        result = await self._result("getDeviceConfigurationParams", node.device_id, timeout=timeout)
         found: list[ZValue] = []
         for raw in result if isinstance(result, list) else []:
             if not isinstance(raw, dict):

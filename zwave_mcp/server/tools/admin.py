@@ -55,6 +55,9 @@ from zwave_mcp.server.tools.present import now_ms
 from zwave_mcp.server.tools.spec import tool
 
 # A spoken answer names at most this many parameters; the structured list has them all.
+# The device database is read on disk by zwave-js-ui, at once; a gateway that does not answer (an older
+# one, a busy one) leaves the node's own words rather than holding the answer up.
+DATABASE_WAIT_S = 5.0
 SPOKEN_PARAMETERS = 5
 MAINTAIN = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
@@ -80,7 +83,7 @@ async def _parameters(app: App, device: Device) -> list[ZValue]:
     """The device's parameters, explained by the device database where it knows the model (a database
     zwave-js-ui cannot read leaves the node's own metadata, which is said as it is)."""
     try:
-        database = await app.care.network.database_parameters(device.node)
+        database = await app.care.network.database_parameters(device.node, timeout=DATABASE_WAIT_S)
     except GatewayError:
         database = []
     return explained(config_values(device.node), database)
