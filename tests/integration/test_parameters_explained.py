@@ -8,6 +8,7 @@ out, as on a node not fully read yet), so what the answers say of them can only 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 
 from tests.conftest import MessageCollector
 from tests.integration.mcp_harness import call, connected, settings_for, sim_value, wait_writes
-from zwave_mcp.simulator import Simulator, house
+from zwave_mcp.simulator import Simulator, api, house
 from zwave_mcp.simulator.dumps import Node
 from zwave_mcp.simulator.house import captured_house
 from zwave_mcp.zwave.classes import CC
@@ -217,3 +218,31 @@ async def test_a_change_to_what_a_device_reports_is_said_in_the_question(
     assert answer.result["outcome"] == "confirmed", answer.text
     assert answer.text.endswith("as the device reported; this changes what it reports.")
     assert sim_value(sim, 8, CC.CONFIGURATION, 3) == 50
+
+
+async def test_a_gateway_without_the_database_api_still_explains_the_nodes_own_words(
+    mosquitto: Any,
+    simulator_factory: Callable[..., Simulator],
+    collector: Callable[[str], MessageCollector],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A zwave-js-ui older than getDeviceConfigurationParams answers it "Unknown API", as for any name it lacks.
+    monkeypatch.delitem(api.HANDLERS, "getDeviceConfigurationParams")
+    sim = simulator_factory(house=house.CAPTURED_WITH_LOCKS)
+    replies = collector(f"{sim.config.prefix}/_CLIENTS/+/api/getDeviceConfigurationParams")
+    async with connected(admin(mosquitto, sim)) as client:
+        timing = await call(
+            client, "list_zwave_config_parameters", {"deviceName": "hallway dimmer", "parameter": 8}
+        )
+        too_big = await call(
+            client,
+            "set_zwave_config_parameter",
+            {"deviceName": "hallway dimmer", "parameter": 8, "value": 300},
+        )
+    assert timing.text == (
+        "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 10ms; "
+        "it takes 1 to 255 10ms and is 3 10ms by default."
+    )
+    assert too_big.is_error and "1 to 255 10ms; 300 is out of range" in too_big.error
+    answered = [json.loads(m.payload) for m in replies.snapshot()]
+    assert answered and all(a["success"] is False and a["message"] == "Unknown API" for a in answered)
