@@ -25,6 +25,11 @@ from zwave_mcp.zwave.classes import CC
 pytestmark = pytest.mark.integration
 
 DIMMER_ID = 20
+# Parameter 8 said from the database's words (or the node's own, where they are the same).
+TIMING = (
+    "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 10ms; "
+    "it takes 1 to 255 10ms and is 3 10ms by default."
+)
 FILE_WORDS = ("description", "unit", "states", "default")  # what the config file gives a value
 
 
@@ -76,10 +81,7 @@ async def test_a_parameter_is_explained_from_the_database(mosquitto: Any, sim: S
         )
         listed = await call(client, "list_zwave_config_parameters", {"deviceName": "hallway dimmer"})
     # The range, unit, default and description are the database's: the node's own value has none of them.
-    assert timing.text == (
-        "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 10ms; "
-        "it takes 1 to 255 10ms and is 3 10ms by default."
-    )
+    assert timing.text == TIMING
     assert timing.result["parameters"] == [
         {**timing.result["parameters"][0], "min": 1, "max": 255, "unit": "10ms", "default": 3, "value": 3}
     ]
@@ -239,10 +241,7 @@ async def test_a_gateway_without_the_database_api_still_explains_the_nodes_own_w
             "set_zwave_config_parameter",
             {"deviceName": "hallway dimmer", "parameter": 8, "value": 300},
         )
-    assert timing.text == (
-        "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 10ms; "
-        "it takes 1 to 255 10ms and is 3 10ms by default."
-    )
+    assert timing.text == TIMING
     assert too_big.is_error and "1 to 255 10ms; 300 is out of range" in too_big.error
     answered = [json.loads(m.payload) for m in replies.snapshot()]
     assert answered and all(a["success"] is False and a["message"] == "Unknown API" for a in answered)
