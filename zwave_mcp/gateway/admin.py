@@ -17,9 +17,13 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.gateway.model import ZNode, ZValue
+from zwave_mcp.gateway.nodes import parse_value
+from zwave_mcp.zwave import wire
+from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
@@ -148,6 +152,25 @@ class NetworkAdmin:
 
     async def is_failed(self, node_id: int) -> bool:
         return bool(await self._result("isFailedNode", node_id))
+
+    async def database_parameters(self, node: ZNode, timeout: float | None = None) -> list[ZValue]:
+        """`getDeviceConfigurationParams`: the configuration parameters zwave-js's device database gives
+        this node's model (label, description, unit, range, default, options), as values of this node that
+        hold nothing. [] for a model the database lacks (zwave-js-ui answers so) or a node of unknown ids.
+        Each record is zwave-js-ui's value-id shape, so it is checked by the same decoder as `getNodes`."""
+        if not node.device_id:
+            return []
+        result = await self._result("getDeviceConfigurationParams", node.device_id, timeout=timeout)
+        found: list[ZValue] = []
+        for raw in result if isinstance(result, list) else []:
+            if not isinstance(raw, dict):
+                continue
+            # "0-112-0-7": the database knows no node; the value is named as this node's ("14-112-0-7").
+            fields = {k: v for k, v in raw.items() if k not in ("id", "newValue", "value")}
+            value = parse_value(cast(wire.Value, fields), node.id)
+            if value is not None and value.command_class == CC.CONFIGURATION:
+                found.append(value)
+        return found
 
     # -- changes: requests the write gate sends ---------------------------------------------------------
     def _request(

@@ -52,6 +52,8 @@ class ConfigParameter(BaseModel):
     unit: str | None = None
     options: dict[str, Any] | None = None
     writable: bool = True
+    # What setting it changes beyond the device: "what it reports", "how it locks"; None for the rest.
+    affects: str | None = None
 
 
 class JobInfo(BaseModel):

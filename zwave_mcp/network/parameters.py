@@ -1,9 +1,17 @@
-"""Configuration parameters: listed, said, found by number or label, and a new value read and checked."""
+"""Configuration parameters: listed, said, found by number or label, and a new value read and checked.
+
+A node's own values carry what zwave-js read from the device with the metadata of its config file; the
+device database (`getDeviceConfigurationParams`) fills what they lack (a description, the options, the
+range) and names the parameters the node has not reported yet. What a parameter changes beyond the
+device itself (what it reports, how it locks) is said with it, and in the question the person answers."""
 
 from __future__ import annotations
 
+import copy
+import re
 from typing import Any
 
+from zwave_mcp.answers import and_list
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZNode, ZValue
@@ -14,10 +22,46 @@ from zwave_mcp.zwave.classes import CC
 
 
 def config_values(node: ZNode) -> list[ZValue]:
-    values = [v for v in node.values.values() if v.command_class == CC.CONFIGURATION]
-    return sorted(
-        values, key=lambda v: (int(v.property) if isinstance(v.property, int) else 0, str(v.property_key))
-    )
+    return sorted((v for v in node.values.values() if v.command_class == CC.CONFIGURATION), key=_order)
+
+
+# Metadata the database may fill where the node's own value is silent.
+_FILLED = ("label", "description", "unit", "min", "max", "default", "states")
+# What a parameter changes beyond the device itself, told by the words of its label and description.
+_REPORTS = re.compile(r"\b(report\w*|interval|threshold|notification\w*)\b")
+_LOCKS = re.compile(r"\b(auto ?)?(re ?)?(lock|latch)\w*")
+
+
+def explained(live: list[ZValue], database: list[ZValue]) -> list[ZValue]:
+    """The node's parameters, each with what the database says where its own metadata is silent, and then
+    the database's parameters the node has not reported (they hold no value), in parameter order."""
+    known = {(v.property, v.property_key): v for v in database}
+    merged: list[ZValue] = []
+    for value in live:
+        entry = known.pop((value.property, value.property_key), None)
+        missing = {f: getattr(entry, f) for f in _FILLED if entry is not None and not getattr(value, f)}
+        missing = {f: v for f, v in missing.items() if v not in (None, "", [])}
+        if missing:
+            value = copy.copy(value)  # the live value stays as it is; this copy carries the database's words
+            value.update_meta(**missing)
+        merged.append(value)
+    merged.extend(known.values())
+    return sorted(merged, key=_order)
+
+
+def _order(value: ZValue) -> tuple[int, str]:
+    return (value.property if isinstance(value.property, int) else 0, str(value.property_key))
+
+
+def affects(value: ZValue) -> str | None:
+    """What setting this parameter changes beyond the device itself, in words: "what it reports" for a
+    report interval or threshold, "how it locks" for an auto-relock; None for the rest."""
+    text = normalize(f"{value.label} {value.description or ''}")
+    if _LOCKS.search(text):
+        return "how it locks"
+    if _REPORTS.search(text):
+        return "what it reports"
+    return None
 
 
 def as_parameter(value: ZValue) -> ConfigParameter:
@@ -34,6 +78,7 @@ def as_parameter(value: ZValue) -> ConfigParameter:
         unit=value.unit,
         options={s.text: s.value for s in value.states} or None,
         writable=value.writeable,
+        affects=affects(value),
     )
 
 
@@ -90,3 +135,40 @@ def parse_target(param: ZValue, raw: int | float | str) -> int | float:
     if param.states and not any(s.value == raw for s in param.states) and param.min is None:
         raise UserError(f"{raw} is not one of {param.label}'s options.")
     return raw
+
+
+def allowed(param: ZValue) -> str:
+    """What the parameter takes, in words: its options, or its range with unit (and any named values)."""
+    options = and_list([f"{s.text} ({s.value})" for s in param.states], last="or")
+    low, high = param.min, param.max
+    if low is None or high is None:
+        return options or "any number"
+    if param.states and len(param.states) > high - low:
+        return options
+    unit = f" {param.unit}" if param.unit else ""
+    return f"{low:g} to {high:g}{unit}" + (f" (or {options})" if options else "")
+
+
+def explain(param: ZValue, device: Device, reported: bool) -> str:
+    """One parameter in one sentence: its label and number, what it does (the description's first
+    sentence), its value (or that the device has not told it), what it takes, its default, and what else
+    setting it changes."""
+    now = (
+        f"is {show(param.value, param.unit, param)}" if reported else "has not been read from the device yet"
+    )
+    first = (param.description or "").split(". ")[0].rstrip(". ")[:160]
+    about = f" ({_lower_first(first)})" if first else ""
+    default = (
+        f" and is {show(param.default, param.unit, param)} by default" if param.default is not None else ""
+    )
+    effect = affects(param)
+    beyond = f"; setting it changes {effect}" if effect else ""
+    return (
+        f"Parameter {param.property} of {device.name}, {param.label}{about}, {now}; "
+        f"it takes {allowed(param)}{default}{beyond}."
+    )
+
+
+def _lower_first(text: str) -> str:
+    """ "Timing of steps" → "timing of steps"; "LED colour" stays as it is."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text

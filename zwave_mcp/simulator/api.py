@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from zwave_mcp.simulator import devices, payloads
+from zwave_mcp.simulator import database, devices, payloads
 from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
@@ -330,6 +330,9 @@ HANDLERS: dict[str, Handler] = {
     "_addSceneValue": _add_scene_value,
     "_sceneGetValues": _scene_get_values,
     "_activateScene": _activate_scene,
+    "getDeviceConfigurationParams": lambda sim, args, respond: respond(
+        database.configuration_params(arg(args, 0)), delay=sim.timing.api_reply
+    ),
     **ADMIN_HANDLERS,
     **ACCESS_HANDLERS,
 }

@@ -20,7 +20,7 @@ from zwave_mcp.zwave.classes import CC
 from zwave_mcp.zwave.wire import value_key
 
 BROADCAST_ID = 255
-# The captured house with the two keypad locks recorded later (the demo's house).
+# The captured house with the two keypad locks recorded later and the hallway dimmer (the demo's house).
 CAPTURED_WITH_LOCKS = "captured+locks"
 
 _ROOMS = [
@@ -74,6 +74,13 @@ def keypad_locks() -> list[Node]:
     slots 1-3 enabled, 4 disabled, admin code set) and 13 "Side Door Lock" (User Credential: Alice, Bob, and
     Carol inactive, each with a PIN). Their PINs are the captures' made-up test values."""
     return _packaged("locks.json")
+
+
+def hallway_dimmer() -> list[Node]:
+    """Node 20 "Hallway Dimmer", a real GE 14294 in-wall dimmer (its node dump in `fixtures/devices/`,
+    renumbered and named; package data `houses/hallway_dimmer.json`), whose configuration parameters the
+    simulator's device database knows (`database.py`): the demo's parameters to explain and set."""
+    return _packaged("hallway_dimmer.json")
 
 
 def captured_scenes() -> list[dict[str, Any]]:
@@ -138,7 +145,8 @@ def generate_house(n_nodes: int, seed: int = 0) -> list[Node]:
 
 
 def load_house(spec: str | Path | None = None) -> list[Node]:
-    """`None`/"captured" → the captured house; "captured+locks" → with the two keypad locks (`keypad_locks`);
+    """`None`/"captured" → the captured house; "captured+locks" → with the two keypad locks (`keypad_locks`)
+    and the hallway dimmer (`hallway_dimmer`);
     "generated:N[:seed]" → `generate_house`; else a JSON file:
     a getNodes reply or result array, zwave-js-ui's nodes dump, or zwave-js-server node states (Home
     Assistant's device diagnostics, one node or many), converted by `dumps.load_house_file` (a
@@ -146,7 +154,7 @@ def load_house(spec: str | Path | None = None) -> list[Node]:
     if spec is None or str(spec) == "captured":
         return captured_house()
     if str(spec) == CAPTURED_WITH_LOCKS:
-        return captured_house() + keypad_locks()
+        return captured_house() + keypad_locks() + hallway_dimmer()
     text = str(spec)
     if text.startswith("generated:"):
         parts = text.split(":")

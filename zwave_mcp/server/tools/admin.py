@@ -10,18 +10,28 @@ from __future__ import annotations
 from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 
-from zwave_mcp.answers import and_list, capital
+from zwave_mcp.answers import and_list, capital, plural
 from zwave_mcp.devices.build import device_name
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.naming import name_problem, room_problem
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.api import GatewayError
+from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.network.changes import AdminChange
 from zwave_mcp.network.jobs import Job, job_sentence
 from zwave_mcp.network.maintenance import job_plan
 from zwave_mcp.network.models import NodeDetails
 from zwave_mcp.network.nodes import node_details
-from zwave_mcp.network.parameters import as_parameter, config_values, parse_target, pick_parameter, show
+from zwave_mcp.network.parameters import (
+    affects,
+    as_parameter,
+    config_values,
+    explain,
+    explained,
+    parse_target,
+    pick_parameter,
+    show,
+)
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
@@ -29,6 +39,7 @@ from zwave_mcp.server.tools.admin_models import (
     CancelArgs,
     CancelResult,
     ConfigList,
+    ConfigReadArgs,
     ConfigWriteArgs,
     ConfigWriteResult,
     JobArgs,
@@ -44,6 +55,9 @@ from zwave_mcp.server.tools.present import now_ms
 from zwave_mcp.server.tools.spec import tool
 
 # A spoken answer names at most this many parameters; the structured list has them all.
+# The device database is read on disk by zwave-js-ui, at once; a gateway that does not answer (an older
+# one, a busy one) leaves the node's own words rather than holding the answer up.
+DATABASE_WAIT_S = 5.0
 SPOKEN_PARAMETERS = 5
 MAINTAIN = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
@@ -65,35 +79,63 @@ async def get_zwave_node_details(app: App, args: DeviceArgs, _ctx: Context | Non
     return node_details(node, device, neighbours, now_ms())
 
 
-async def list_zwave_config_parameters(app: App, args: DeviceArgs, _ctx: Context | None) -> ConfigList:
-    """List a device's configuration parameters with label, range, unit, default and current value."""
+async def _parameters(app: App, device: Device) -> list[ZValue]:
+    """The device's parameters, explained by the device database where it knows the model (a database
+    zwave-js-ui cannot read leaves the node's own metadata, which is said as it is)."""
+    try:
+        database = await app.care.network.database_parameters(device.node, timeout=DATABASE_WAIT_S)
+    except GatewayError:
+        database = []
+    return explained(config_values(device.node), database)
+
+
+async def list_zwave_config_parameters(app: App, args: ConfigReadArgs, _ctx: Context | None) -> ConfigList:
+    """List a device's configuration parameters, or explain one (`parameter`: its number or label), from the
+    device database: label, what it does, range or options, unit, default, current value, and whether
+    setting it changes what the device reports or how it locks."""
     device = app.devices.resolve(args.deviceName)
-    values = config_values(device.node)
+    values = await _parameters(app, device)
+    if args.parameter is not None:
+        param = pick_parameter(values, args.parameter, device)
+        summary = explain(param, device, param.value_id in device.node.values)
+        return ConfigList(summary=summary, device=device.label, parameters=[as_parameter(param)])
     params = [as_parameter(v) for v in values]
     if not params:
         summary = f"{device.name} has no configuration parameters that zwave-js-ui knows of."
     else:
         listed = "; ".join(
             f"{p.number} {p.label} is {show(p.value, p.unit, v)}"
+            if v.value_id in device.node.values
+            else f"{p.number} {p.label} is not read yet"
             for p, v in zip(params[:SPOKEN_PARAMETERS], values, strict=False)
         )
         more = len(params) - SPOKEN_PARAMETERS
         rest = f"; and {more} more in the list" if more > 0 else ""
-        summary = f"{device.name} has {len(params)} parameters: {listed}{rest}."
+        summary = f"{device.name} has {plural(len(params), 'parameter')}: {listed}{rest}."
     return ConfigList(summary=summary, device=device.label, parameters=params)
 
 
 async def set_zwave_config_parameter(
     app: App, args: ConfigWriteArgs, ctx: Context | None
 ) -> ConfigWriteResult:
-    """Set a configuration parameter of a device (by number or label). Range-checked; always needs the
-    person's confirmation; the answer says what the device reported back."""
+    """Set a configuration parameter of a device (by number or label), checked against what the device
+    database allows before anything is sent; always needs the person's confirmation, which says when it
+    changes what the device reports or how it locks; the answer says what the device reported back."""
     device = app.devices.resolve(args.deviceName, for_mutation=True)
-    param = pick_parameter(config_values(device.node), args.parameter, device)
+    param = pick_parameter(await _parameters(app, device), args.parameter, device)
     if not param.writeable:
         raise UserError(f"{param.label} of {device.name} is read-only.")
+    if param.value_id not in device.node.values:
+        raise UserError(
+            f"{param.label} of {device.name} has not been read from the device yet, so it cannot be set; "
+            "refresh its values (run_zwave_maintenance refresh_values) and ask again. Nothing was sent."
+        )
     target = parse_target(param, args.value)
-    what = f"set parameter {param.property} ({param.label}) of {device.name} to {show(target, param.unit, param)}"
+    effect = affects(param)
+    what = (
+        f"set parameter {param.property} ({param.label}) of {device.name} to "
+        f"{show(target, param.unit, param)}" + (f", which changes {effect}" if effect else "")
+    )
     change = AdminChange(
         tool="set_zwave_config_parameter",
         action="set_parameter",
@@ -115,7 +157,8 @@ async def set_zwave_config_parameter(
     if carried.outcome is Outcome.CONFIRMED:
         summary = (
             f"Parameter {param.property} ({param.label}) of {carried.said(device)} is now "
-            f"{show(target, param.unit, param)}, as the device reported."
+            f"{show(target, param.unit, param)}, as the device reported"
+            + (f"; this changes {effect}." if effect else ".")
         )
     else:
         summary = carried.sentence

@@ -26,6 +26,12 @@ Maintenance = Literal[
 ]
 
 
+class ConfigReadArgs(DeviceArgs):
+    parameter: int | str | None = Field(
+        None, description="One parameter to explain: its number (7) or label ('Dim Rate Timing'); empty: all"
+    )
+
+
 class ConfigWriteArgs(DeviceArgs):
     parameter: int | str = Field(description="The parameter's number (3) or its label ('LED indicator')")
     value: int | float | str = Field(description="The new value: a number, or the name of one of its options")
