@@ -31,7 +31,7 @@ GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
 _UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
 OPENINGS = ("door", "window")  # binary sensors whose state is open or closed
 # What a door or window contact says: said as the state of the device it is.
-OPENING_STATES = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
+OPENING_STATES = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed", "tilted"))
 
 # Notification states that are the way things should be: no news ("AC mains re-connected").
 _REST_TEXTS = frozenset({"ac mains re-connected", "power has been applied", "battery is fully charged"})
@@ -45,6 +45,7 @@ _NOTIFICATION_WORDS = {
     "tampering, product moved": "it has been moved",
     "window/door is open": "open",
     "window/door is closed": "closed",
+    "window/door is tilted": "tilted",  # "Door tilt state"
     "water leak detected": "water leak detected",
     "smoke detected": "smoke detected",
     "low battery level": "battery low",

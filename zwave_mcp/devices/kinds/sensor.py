@@ -121,6 +121,15 @@ SCHEMAS: tuple[Schema, ...] = (
     _reads(
         "binary sensor: other Binary Sensor types", C.BINARY_SENSOR, match(CC.BINARY_SENSOR, type="boolean")
     ),
+    Schema(
+        name="housekeeping: the door variables zwave-js deprecated (15.22) where it publishes "
+        "'Opening state', which says the same door (closed, open, tilted)",
+        kind=None,
+        role=IGNORE,
+        primary=match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL, key=st.DEPRECATED_DOOR_VARIABLES),
+        required=(match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL, key=(st.OPENING_STATE,)),),
+        multi=True,
+    ),
     # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
     # answers (read as a Notification state: "smoke detected", "idle").
     *(
@@ -203,9 +212,12 @@ def _sentence(device: Device, found: list[Reading]) -> str | None:
         if buttons:  # a remote: its presses are events (recent and last events), not a state
             return f"{name} has {plural(buttons, 'button')} and reports no readings."
         return f"{name} has not reported anything yet."
-    opening = next((p for p in others if p in OPENING_STATES), None)
+    openings = [p for p in others if p in OPENING_STATES]
+    # the most precise state its variables give: tilted is open in tilt position ("Door state" says it,
+    # "Door state (simple)" only "open")
+    opening = min(openings, key=lambda p: 0 if p.endswith("tilted") else 1, default=None)
     if not power and opening:  # a door or window contact: "Back Door is closed"
-        rest = [p for p in others if p != opening]
+        rest = [p for p in others if p not in openings]
         tail = f"; it reports {and_list(rest)}" if rest else ""
         return f"{name} is {opening.split()[1]}{tail}."
     if power and power[0].startswith(("using", "producing")):
