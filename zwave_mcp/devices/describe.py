@@ -21,6 +21,7 @@ from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
     change_words,
+    pair_change_words,
     readings,
     sentence_phrases,
     spoken_readings,
@@ -130,6 +131,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         return f"started {move}" if new is True else f"stopped {move}"
     if (said := first_answer(lambda kind: kind.change_phrase(device, value, role, new))) is not None:
         return said
+    if device is not None and (pair := pair_change_words(device, value, new)) is not None:
+        return "reported " + pair  # a legacy alarm pair, as the event its model's map says
     if role == m.BATTERY_LEVEL:
         return f"reported battery {_number(new)}{_unit(value.unit)}"
     if device is not None:

@@ -17,6 +17,7 @@ from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
+from zwave_mcp.devices.alarm_pairs import AlarmPairs
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
@@ -105,11 +106,21 @@ def readings(device: Device, now_ms: int) -> list[Reading]:
     for value in itertools.chain(*device.readings.values(), own):
         if value is not None and not is_press(value):
             values.setdefault(value.value_id, value)
-    out = [reading_of(v, now_ms, device.purposes.get(v.value_id)) for v in values.values()]
+    reported = (_as_reported(device, v) for v in values.values())
+    out = [reading_of(v, now_ms, device.purposes.get(v.value_id)) for v in reported if v is not None]
     if any(r.sensor == "window" for r in out):  # a window's "Door state (simple)" is that window's too
         out = [_as_window(r) if r.sensor == "door" and r.command_class == CC.NOTIFICATION else r for r in out]
     out = _told_apart(out, device.node.endpoint_labels)
     return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
+
+
+def _as_reported(device: Device, value: ZValue) -> ZValue | None:
+    """The value as what it stands for: a legacy alarm pair as the Notification event its model's map
+    says (None when the device has not reported a pair the map knows); any other value as it is."""
+    if device.purposes.get(value.value_id) != m.ALARM_PAIR:
+        return value
+    pairs = device.template(AlarmPairs)
+    return None if pairs is None else pairs.as_notification(value, device.values.get(m.ALARM_LEVEL))
 
 
 def _told_apart(found: list[Reading], endpoint_labels: Mapping[int, str]) -> list[Reading]:
@@ -219,6 +230,22 @@ def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | N
             hit.alarm if hit is not None and value.state_text(raw) is None else notification_text(value, raw)
         )
     return st.words(value, raw, purpose) or notification_text(value, raw)
+
+
+def pair_change_words(device: Device, value: ZValue, new: Any) -> str | None:
+    """A legacy alarm pair's change (its type or its level: they come as two updates) as the event the
+    pair now stands for ("smoke detected"); None for a value that is no such pair."""
+    pairs = device.template(AlarmPairs)
+    kind = next((v for v in device.all_values() if device.purposes.get(v.value_id) == m.ALARM_PAIR), None)
+    level = device.values.get(m.ALARM_LEVEL)
+    if pairs is None or kind is None or value.value_id not in (kind.value_id, level and level.value_id):
+        return None
+    if value.value_id == kind.value_id:
+        kind = kind.holding(new)
+    elif level is not None:
+        level = level.holding(new)
+    event = pairs.as_notification(kind, level)
+    return "an alarm code not known for this model" if event is None else change_words(event, event.value)
 
 
 def change_words(value: ZValue, new: Any) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from zwave_mcp.answers import and_list, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
+from zwave_mcp.devices.alarm_pairs import ZCOMBO, ZSMOKE, AlarmPairs
 from zwave_mcp.devices.discovery import IGNORE, READING, Schema, ValueMatch, match, product
 from zwave_mcp.devices.kinds.base import KindSpec
 from zwave_mcp.devices.model import Capability as C
@@ -52,6 +53,23 @@ def _notification(row: st.SensorVariable) -> ValueMatch:
 
 
 _ANY = match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean")
+
+
+def _alarm_pairs(name: str, pairs: AlarmPairs, *products: tuple[int, int]) -> Schema:
+    """A smoke/CO alarm of the Alarm v1 era: its alarm type and level are its state, as the model's
+    zwave-js device file maps them (`alarm_pairs`)."""
+    return _reads(
+        f"binary sensor: {name} (Alarm v1 pairs as zwave-js's device file maps them)",
+        C.BINARY_SENSOR,
+        match(CC.NOTIFICATION, NotificationProps.ALARM_TYPE),
+        multi=False,
+        companions=((m.ALARM_LEVEL, match(CC.NOTIFICATION, NotificationProps.ALARM_LEVEL)),),
+        shelf=C.NOTIFICATION,
+        purpose=m.ALARM_PAIR,
+        products=tuple(product(0x0138, {kind}, {pid}) for kind, pid in products),
+        template=pairs,
+    )
+
 
 # Models whose readings are not what their command classes say, among the model rows.
 MODEL_SCHEMAS: tuple[Schema, ...] = (
@@ -99,7 +117,10 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         purpose="window",
         products=(product(0x0313, {0x0701}, {0x0002}),),
     ),
+    _alarm_pairs("First Alert (BRK) ZCOMBO smoke and CO alarm", ZCOMBO, (0x0001, 0x0002), (0x000C, 0x0001)),
+    _alarm_pairs("First Alert (BRK) ZSMOKE smoke alarm", ZSMOKE, (0x0001, 0x0001)),
 )
+
 
 # What the device reads: the generic rows, after what devices do.
 SCHEMAS: tuple[Schema, ...] = (
