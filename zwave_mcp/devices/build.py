@@ -99,11 +99,13 @@ def devices_for_node(node: ZNode) -> list[Device]:
     for kind in KINDS:
         kind.adopt(owner, [detected[ep] for ep in actuated if ep != main])  # a thermostat's relays' meters
     battery = owner.values.get(m.BATTERY_LEVEL)
+    siblings = tuple((ep, device_name(name, part_label(node, ep))) for ep in actuated if ep != main)
     devices: list[Device] = []
     for ep in actuated:
         if ep == main:
             key = f"{node.id}.{ep}" if ep else str(node.id)
-            devices.append(_device(node, key, ep, name, owner, other_names=(device_name(name, str(ep)),)))
+            main_names = (device_name(name, str(ep)),)
+            devices.append(_device(node, key, ep, name, owner, other_names=main_names, siblings=siblings))
             continue
         found = detected[ep]
         if battery is not None and Capability.BATTERY not in found.capabilities:
@@ -182,6 +184,7 @@ def _device(
     *,
     part: str | None = None,
     other_names: tuple[str, ...] = (),
+    siblings: tuple[tuple[int, str], ...] = (),
 ) -> Device:
     for kind in KINDS:
         kind.settle(found)
@@ -203,4 +206,5 @@ def _device(
         unclaimed=tuple(found.unclaimed),
         part=part,
         other_names=other_names,
+        siblings=siblings,
     )

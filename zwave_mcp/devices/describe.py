@@ -24,6 +24,7 @@ from zwave_mcp.devices.readings import (
     pair_change_words,
     readings,
     sentence_phrases,
+    siblings_power,
     spoken_readings,
 )
 from zwave_mcp.devices.readings import enum_words as _words
@@ -80,6 +81,8 @@ def sentence(device: Device, *, last_press: str | None = None) -> str:
     `last_press`: a remote's latest press in words with its time, said last where a clock is at hand
     ("the last press was button 2, held at 20:14")."""
     text = agreeing(device.name, _sentence(device))
+    if (parts := siblings_power(device)) and not device.node.loading and device.fault is None:
+        text = f"{text[:-1]}; {and_list(parts)}."  # the node by its own name: every channel's power
     return f"{text[:-1]}; {last_press}." if last_press and not device.node.loading else text
 
 

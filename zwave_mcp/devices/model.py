@@ -164,6 +164,9 @@ class Device:
     part: str | None = None
     # Further names it answers to exactly, besides its name and aliases (the main part's "<node> <n>").
     other_names: tuple[str, ...] = ()
+    # The main part's siblings, (endpoint, name), each a device of its own: the node's answer by its own
+    # name says the power they use too (a double relay's second channel).
+    siblings: tuple[tuple[int, str], ...] = ()
 
     @property
     def understood(self) -> bool:

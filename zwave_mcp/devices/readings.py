@@ -316,6 +316,28 @@ def worth_saying(found: list[Reading]) -> list[Reading]:
     return kept
 
 
+def siblings_power(device: Device) -> list[str]:
+    """What the node's other parts use, for the answer by its own name: ["Porch Switch 2 uses 18 W"]. A
+    power the device says as its own (a floor thermostat's relay) is not said again."""
+    own = {v.value_id for v in device.all_values()}
+    phrases = []
+    for endpoint, name in device.siblings:
+        power = next(
+            (
+                v
+                for v in device.node.values.values()
+                if v.endpoint == endpoint
+                and (quantity := q.quantity_of(v)) is not None
+                and quantity.label == "power"
+                and is_number(v.value)
+            ),
+            None,
+        )
+        if power is not None and power.value_id not in own:
+            phrases.append(f"{name} uses {number(power.value)}{unit_text(power.unit)}")
+    return phrases
+
+
 def sentence_phrases(found: list[Reading]) -> tuple[list[str], list[str]]:
     """(what the device is doing with power, everything else) in the order a sentence says them:
     (["using 12.5 W at 230 V and 0.05 A", "3.2 kWh in total"], ["smoke detected", "humidity 46 %", "battery 87 %"])."""
