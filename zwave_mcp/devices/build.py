@@ -88,7 +88,10 @@ def devices_for_node(node: ZNode) -> list[Device]:
         whole = Found()
         for found in detected.values():
             whole.merge(found)
-        return [_device(node, str(node.id), None, name, whole)]
+        return [
+            _device(node, str(node.id), None, name, whole),
+            *_named_parts(node, str(node.id), None, whole),
+        ]
 
     main = main_part(node, {ep: detected[ep] for ep in actuated})
     owner = Found()
@@ -106,6 +109,7 @@ def devices_for_node(node: ZNode) -> list[Device]:
             key = f"{node.id}.{ep}" if ep else str(node.id)
             main_names = (device_name(name, str(ep)),)
             devices.append(_device(node, key, ep, name, owner, other_names=main_names, siblings=siblings))
+            devices.extend(_named_parts(node, key, ep, owner))
             continue
         found = detected[ep]
         if battery is not None and Capability.BATTERY not in found.capabilities:
@@ -118,7 +122,25 @@ def devices_for_node(node: ZNode) -> list[Device]:
                 node, f"{node.id}.{ep}", ep, device_name(name, part), found, part=part, other_names=numbered
             )
         )
+        devices.extend(_named_parts(node, f"{node.id}.{ep}", ep, found))
     return devices
+
+
+def _named_parts(node: ZNode, key: str, endpoint: int | None, found: Found) -> list[Device]:
+    """The parts a model row names on one endpoint (`Schema.part`: a plug's night light), each a device of
+    its own, "<name> <part>", key "<key>.<part>"."""
+    return [
+        _device(
+            node,
+            f"{key}.{part.replace(' ', '-')}",
+            endpoint,
+            device_name(node.display_name, part),
+            claims,
+            part=part,
+        )
+        for part, claims in found.parts.items()
+        if claims.has_actuator()
+    ]
 
 
 def device_name(node_name: str, part: str | None) -> str:
