@@ -7,7 +7,8 @@ module, a floor thermostat with a relay on endpoint 4). Then:
   model row names (`Schema.main_part`), else the one whose kind the node's device class is for (a
   Thermostat's thermostat, a Multilevel Switch's light before its fan), else the first kind in
   `KIND_ORDER` (a lock before a light before a switch), else the lowest endpoint, as Home Assistant gives
-  the device's own name to the first endpoint's entity. Its key is "<node>.<endpoint>" ("11.1"; the root's
+  the device's own name to the first endpoint's entity. A thermostat comes first of all: it is what a
+  node that has one is for (a pool controller's heater beside its relays). Its key is "<node>.<endpoint>" ("11.1"; the root's
   is "<node>") and it answers to "<name> <endpoint>" too, its name before there was a main part;
 - **it says every reading of every endpoint that is not a device of its own**: the root's meters and
   buttons, a floor thermostat's sensor endpoints, the node's battery; a thermostat also takes the meters
@@ -184,11 +185,14 @@ def main_part(node: ZNode, acting: dict[int, Found]) -> int:
     """The endpoint that is the node's main function, among the endpoints that act (see the module)."""
     wanted = _class_kinds(node)
 
-    def rank(ep: int) -> tuple[int, int, int, int]:
+    def rank(ep: int) -> tuple[int, int, int, int, int]:
         found = acting[ep]
         kind = next(c for c in KIND_ORDER if c in found.capabilities and c in m.ACTUATORS)
         return (
             0 if found.main_part else 1,
+            # a thermostat is what a node with one is bought for, whatever its device class (a pool
+            # controller or boiler module of the Binary Switch class with relays beside its thermostat)
+            0 if kind == Capability.THERMOSTAT else 1,
             wanted.index(kind) if kind in wanted else len(wanted),
             KIND_ORDER.index(kind),
             ep,

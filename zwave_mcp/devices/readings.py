@@ -29,7 +29,8 @@ from zwave_mcp.zwave.classes import CC
 LOW_BATTERY_PERCENT = 20
 ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
 GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
-_UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
+# A Binary Sensor of no type we know ("Any", "General purpose"), said as a sensor: "clear" alone says nothing.
+_UNTYPED = ("sensor triggered", "sensor clear")
 OPENINGS = ("door", "window")  # binary sensors whose state is open or closed
 # What a door or window contact says: said as the state of the device it is.
 OPENING_STATES = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed", "tilted"))
