@@ -37,13 +37,26 @@ from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.policy.sensitive import names_an_entry
 from zwave_mcp.safetext import plain_text
 from zwave_mcp.zwave import classes as zc
+from zwave_mcp.zwave.classes import CC
 
 # zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
 BROADCAST_NODE_IDS = frozenset({255, 4095})
 
 
 def is_user_node(node: ZNode) -> bool:
-    return not node.is_controller and node.id not in BROADCAST_NODE_IDS
+    return not node.is_controller and node.id not in BROADCAST_NODE_IDS and not is_other_controller(node)
+
+
+def is_other_controller(node: ZNode) -> bool:
+    """Another hub or gateway on the network (a Fibaro Home Center, a second stick): of the Static
+    Controller device class, with nothing but Basic (and housekeeping) to show. It is no device to switch:
+    a hub's Basic values are commands it sends, not a state of its own. (A portable controller, a remote,
+    stays a device: its Basic is its presses.)"""
+    if node.generic_class != zc.GENERIC_STATIC_CONTROLLER:
+        return False
+    return all(
+        v.command_class == CC.BASIC or v.command_class in zc.HOUSEKEEPING for v in node.values.values()
+    )
 
 
 def build_devices(nodes: Iterable[ZNode]) -> list[Device]:

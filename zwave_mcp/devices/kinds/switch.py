@@ -150,6 +150,14 @@ def _is_on(device: Device) -> bool:
     return nonzero(current.value)
 
 
+def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> str | None:
+    """A switch's reported state in words: "on" or "off", whatever number says it (a Basic switch reports
+    0-99 or 255, never said as the number)."""
+    if role in (m.SWITCH_CURRENT, m.SWITCH_TARGET) and (isinstance(raw, bool) or is_number(raw)):
+        return "on" if nonzero(raw) else "off"
+    return None
+
+
 KIND = KindSpec(
     name="switch",
     actions=_actions,
@@ -157,4 +165,5 @@ KIND = KindSpec(
     summary=_summary,
     change_phrase=_change_phrase,
     nouns=_NOUNS,
+    spoken_value=_spoken_value,
 )
