@@ -108,3 +108,29 @@ def test_opening_state_supersedes_the_deprecated_variables() -> None:
     )
     assert [r.label for r in readings(window, 0)] == ["Opening state"]
     assert sentence(window) == "Bathroom Window is closed."
+
+
+def hoppe(handle: int | None) -> Device:
+    """The real Hoppe eHandle with the "Door handle state" zwave-js 15.22 remaps its lock events to
+    (Access Control 24 handle open, 25 handle closed; its metadata as `Notifications.ts` gives it)."""
+    nodes = [parse_node(raw) for raw in load_house_file(DEVICES / "hoppe_ehandle_connectsense_state.json")]
+    node = next(n for n in nodes if n is not None and not n.is_controller)
+    states = {24: "Window/door handle is open", 25: "Window/door handle is closed"}
+    value = access_control("Door handle state", states, handle, node_id=node.id)
+    node.values[value.value_id] = value
+    (device,) = build_devices([node])
+    return replace(device, name="Bedroom Window")
+
+
+def test_a_window_handle_says_its_handle_beside_its_window() -> None:
+    """Main read the handle state as the window's (the Hoppe row took every Access Control value) and,
+    knowing neither state, said nothing of it."""
+    assert (
+        sentence(hoppe(24))
+        == "Bedroom Window is closed; it reports handle open, not tilted and battery 100 %."
+    )
+    assert (
+        sentence(hoppe(25))
+        == "Bedroom Window is closed; it reports not tilted, handle closed and battery 100 %."
+    )
+    assert answer(Question.OPEN, [hoppe(24)], "windows", False).sentence == "No windows are open."

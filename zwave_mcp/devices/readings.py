@@ -48,6 +48,8 @@ _NOTIFICATION_WORDS = {
     "window/door is open": "open",
     "window/door is closed": "closed",
     "window/door is tilted": "tilted",  # "Door tilt state"
+    "window/door handle is open": "handle open",
+    "window/door handle is closed": "handle closed",
     "water leak detected": "water leak detected",
     "smoke detected": "smoke detected",
     "low battery level": "battery low",

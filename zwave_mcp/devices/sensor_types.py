@@ -55,6 +55,7 @@ TYPES: dict[str, SensorType] = {
         SensorType("door", "door open", "door closed", "an open door", "doors opening"),
         SensorType("window", "window open", "window closed", "an open window", "windows opening"),
         SensorType("tilt", "tilted", "not tilted", "a tilt", "tilting"),
+        SensorType("handle", "handle open", "handle closed", "an open handle", "handles opening"),
     )
 }
 
@@ -88,6 +89,7 @@ _ALARM_STATES: dict[tuple[int, int], str] = {
     (6, 22): "door",  # Window/door is open
     (6, 5632): "door",  # Window/door is open in regular position
     (6, 5633): "door",  # Window/door is open in tilt position
+    (6, 24): "handle",  # Window/door handle is open
     (7, 3): "tamper",  # Tampering, product cover removed
     (7, 4): "tamper",  # Tampering, invalid code
     (7, 9): "tamper",  # Tampering, product moved
@@ -98,7 +100,7 @@ _ALARM_STATES: dict[tuple[int, int], str] = {
     (16, 3): "freeze",  # Freeze alarm
 }
 # States that are the rest state of a variable without an "idle" 0: the door is closed.
-_REST_STATES: dict[tuple[int, int], str] = {(6, 23): "door"}
+_REST_STATES: dict[tuple[int, int], str] = {(6, 23): "door", (6, 25): "handle"}
 
 # zwave-js's synthetic Access Control variables (NotificationCC.ts; "Opening state" since 15.22, which
 # deprecates "Door state (simple)" and "Door tilt state"): their states are their own, not Access Control
@@ -142,6 +144,8 @@ NOTIFICATION_VARIABLES: tuple[SensorVariable, ...] = (
     SensorVariable("Access Control", OPENING_STATE, "door"),
     SensorVariable("Access Control", "Door state (simple)", "door"),
     SensorVariable("Access Control", DOOR_TILT_STATE, "tilt", alert=True),
+    # a window handle's position (zwave-js 15.22 remaps the Hoppe eHandle's lock events to it)
+    SensorVariable("Access Control", "Door handle state", "handle", alert=True),
     SensorVariable("Home Security", "Motion sensor status", "motion"),
     SensorVariable("Heat Alarm", "Heat sensor status", "freeze", state="Underheat detected", alert=True),
     SensorVariable("Home Security", "Cover status", "tamper", alert=True),

@@ -111,9 +111,14 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
     ),
     _reads(
-        "binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
+        "binary sensor: Hoppe eHandle ConnectSense (its door state is a window's; its handle state, which "
+        "zwave-js 15.22 remaps its lock events to, is the handle's)",
         C.BINARY_SENSOR,
-        match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
+        match(
+            CC.NOTIFICATION,
+            NotificationProps.ACCESS_CONTROL,
+            key=("Door state", "Door state (simple)", st.OPENING_STATE),
+        ),
         purpose="window",
         products=(product(0x0313, {0x0701}, {0x0002}),),
     ),
