@@ -79,7 +79,8 @@ def expected_devices() -> list[tuple[str, dict[str, Any]]]:
             name = spoken_name(row["file"])
             # The node as a whole, or its root endpoint beside the others, is named after the node.
             endpoint = device["endpoint"]
-            out.append((name if not endpoint else f"{name} {endpoint}", device))
+            part = device.get("part", endpoint)  # a part a model row names: "<node> night light"
+            out.append((name if not part else f"{name} {part}", device))
     return out
 
 

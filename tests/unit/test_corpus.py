@@ -71,16 +71,24 @@ def reading_words(device: Device) -> tuple[set[str], set[str]]:
     return quantities, sensors
 
 
+def named_part(device: Device) -> str | None:
+    """A part a model row names on its endpoint ("night light"), which the table says as "part"; None for
+    the node, its main part and its numbered parts."""
+    plain = {str(device.node_id), f"{device.node_id}.{device.endpoint}"}
+    return device.part if device.key not in plain else None
+
+
 def matched(file: str) -> list[tuple[dict[str, Any], Device]]:
-    """Each expected device with zwave-mcp's device of the same endpoint; fails on a different split."""
-    actual = {d.endpoint: d for d in devices_of(file)}
+    """Each expected device with zwave-mcp's device of the same endpoint (and named part); fails on a
+    different split."""
+    actual = {(d.endpoint, named_part(d)): d for d in devices_of(file)}
     expected = ROWS[file]["devices"]
-    wanted = [e["endpoint"] for e in expected]
+    wanted = [(e["endpoint"], e.get("part")) for e in expected]
     assert sorted(actual, key=str) == sorted(wanted, key=str), (
         f"{file}: zwave-mcp makes devices for endpoints {sorted(actual, key=str)} "
         f"(None = the node as a whole); the table says {sorted(wanted, key=str)}"
     )
-    return [(e, actual[e["endpoint"]]) for e in expected]
+    return [(e, actual[(e["endpoint"], e.get("part"))]) for e in expected]
 
 
 def test_every_dump_has_a_row_and_every_row_a_dump() -> None:

@@ -183,9 +183,42 @@ def test_a_large_total_is_said_in_full() -> None:
 
 def test_a_home_energy_meter_says_what_each_clamp_uses() -> None:
     """Aeotec DSB28: the whole panel on the node, a clamp on each of endpoints 1 and 2; the sentence said the
-    panel only."""
+    panel only, then (issue 43 item 27) each clamp as "sensor 1" with its power and energy only; each clamp
+    is named as one and says its voltage and current too."""
     meter = device("meter_aeotec_dsb28_hem_g2_state.json", "Sub Panel")
     assert sentence(meter) == (
         "Sub Panel is using 47.096 W at 123.053 V and 0.844 A, 739.552 kWh in total, "
-        "sensor 1 using 23.692 W and 342.578 kWh in total, sensor 2 using 23.523 W and 397.333 kWh in total."
+        "clamp 1 using 23.692 W at 122.745 V and 0.464 A with 342.578 kWh in total, "
+        "clamp 2 using 23.523 W at 122.745 V and 0.381 A with 397.333 kWh in total."
     )
+
+
+def test_the_clamps_of_a_meter_are_told_apart_even_when_they_read_alike() -> None:
+    """DSB28 "House AC": both clamps read 0 W; each is still its own circuit with its own voltage."""
+    meter = device("meter_aeotec_dsb28_hem_g2_house_ac_state.json", "House AC")
+    assert sentence(meter) == (
+        "House AC is using 1.946 W at 121.746 V and 0.028 A, 155.793 kWh in total, "
+        "clamp 1 using 0 W at 122.684 V and 0 A with 77.886 kWh in total, "
+        "clamp 2 using 0 W at 122.745 V and 0 A with 77.907 kWh in total."
+    )
+
+
+def test_an_input_voltage_is_no_supply_voltage() -> None:
+    """Zooz ZEN31: its load's power is on endpoint 1, its four analog inputs read 0 V on endpoints 6-9; main
+    said "using 5.1 W at 0 V" (issue 43 item 27)."""
+    dimmer = device("zen_31_state.json", "Kitchen Under Cabinet Lights")
+    assert sentence(dimmer) == (
+        "Kitchen Under Cabinet Lights are on at 59 %, #ff9f46, using 5.1 W, 8.33 kWh in total, "
+        "voltage 0 V at sensor 6, sensor 7, sensor 8 and sensor 9."
+    )
+
+
+def test_an_export_channel_says_what_it_exports() -> None:
+    """A meter's export readings (Meter rate type 2, as zwave-js gives a solar export channel) are said as
+    exports: the DSB28's second clamp's values given that rate type (no real dump here has one)."""
+    meter = device("meter_aeotec_dsb28_hem_g2_state.json", "Panel")
+    for value in meter.all_values():
+        if value.endpoint == 2 and value.command_class == 50 and value.property == "value":
+            value.update_meta(cc_specific={**value.cc_specific, "rateType": 2})
+    said = sentence(meter)
+    assert "clamp 2 exporting 23.523 W at 122.745 V and 0.381 A with 397.333 kWh exported in total" in said

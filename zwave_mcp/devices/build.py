@@ -7,7 +7,8 @@ module, a floor thermostat with a relay on endpoint 4). Then:
   model row names (`Schema.main_part`), else the one whose kind the node's device class is for (a
   Thermostat's thermostat, a Multilevel Switch's light before its fan), else the first kind in
   `KIND_ORDER` (a lock before a light before a switch), else the lowest endpoint, as Home Assistant gives
-  the device's own name to the first endpoint's entity. Its key is "<node>.<endpoint>" ("11.1"; the root's
+  the device's own name to the first endpoint's entity. A thermostat comes first of all: it is what a
+  node that has one is for (a pool controller's heater beside its relays). Its key is "<node>.<endpoint>" ("11.1"; the root's
   is "<node>") and it answers to "<name> <endpoint>" too, its name before there was a main part;
 - **it says every reading of every endpoint that is not a device of its own**: the root's meters and
   buttons, a floor thermostat's sensor endpoints, the node's battery; a thermostat also takes the meters
@@ -36,13 +37,26 @@ from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.policy.sensitive import names_an_entry
 from zwave_mcp.safetext import plain_text
 from zwave_mcp.zwave import classes as zc
+from zwave_mcp.zwave.classes import CC
 
 # zwave-js-ui's virtual Broadcast nodes (classic and Long Range); not devices.
 BROADCAST_NODE_IDS = frozenset({255, 4095})
 
 
 def is_user_node(node: ZNode) -> bool:
-    return not node.is_controller and node.id not in BROADCAST_NODE_IDS
+    return not node.is_controller and node.id not in BROADCAST_NODE_IDS and not is_other_controller(node)
+
+
+def is_other_controller(node: ZNode) -> bool:
+    """Another hub or gateway on the network (a Fibaro Home Center, a second stick): of the Static
+    Controller device class, with nothing but Basic (and housekeeping) to show. It is no device to switch:
+    a hub's Basic values are commands it sends, not a state of its own. (A portable controller, a remote,
+    stays a device: its Basic is its presses.)"""
+    if node.generic_class != zc.GENERIC_STATIC_CONTROLLER:
+        return False
+    return all(
+        v.command_class == CC.BASIC or v.command_class in zc.HOUSEKEEPING for v in node.values.values()
+    )
 
 
 def build_devices(nodes: Iterable[ZNode]) -> list[Device]:
@@ -88,7 +102,10 @@ def devices_for_node(node: ZNode) -> list[Device]:
         whole = Found()
         for found in detected.values():
             whole.merge(found)
-        return [_device(node, str(node.id), None, name, whole)]
+        return [
+            _device(node, str(node.id), None, name, whole),
+            *_named_parts(node, str(node.id), None, whole),
+        ]
 
     main = main_part(node, {ep: detected[ep] for ep in actuated})
     owner = Found()
@@ -99,11 +116,14 @@ def devices_for_node(node: ZNode) -> list[Device]:
     for kind in KINDS:
         kind.adopt(owner, [detected[ep] for ep in actuated if ep != main])  # a thermostat's relays' meters
     battery = owner.values.get(m.BATTERY_LEVEL)
+    siblings = tuple((ep, device_name(name, part_label(node, ep))) for ep in actuated if ep != main)
     devices: list[Device] = []
     for ep in actuated:
         if ep == main:
             key = f"{node.id}.{ep}" if ep else str(node.id)
-            devices.append(_device(node, key, ep, name, owner, other_names=(device_name(name, str(ep)),)))
+            main_names = (device_name(name, str(ep)),)
+            devices.append(_device(node, key, ep, name, owner, other_names=main_names, siblings=siblings))
+            devices.extend(_named_parts(node, key, ep, owner))
             continue
         found = detected[ep]
         if battery is not None and Capability.BATTERY not in found.capabilities:
@@ -116,7 +136,25 @@ def devices_for_node(node: ZNode) -> list[Device]:
                 node, f"{node.id}.{ep}", ep, device_name(name, part), found, part=part, other_names=numbered
             )
         )
+        devices.extend(_named_parts(node, f"{node.id}.{ep}", ep, found))
     return devices
+
+
+def _named_parts(node: ZNode, key: str, endpoint: int | None, found: Found) -> list[Device]:
+    """The parts a model row names on one endpoint (`Schema.part`: a plug's night light), each a device of
+    its own, "<name> <part>", key "<key>.<part>"."""
+    return [
+        _device(
+            node,
+            f"{key}.{part.replace(' ', '-')}",
+            endpoint,
+            device_name(node.display_name, part),
+            claims,
+            part=part,
+        )
+        for part, claims in found.parts.items()
+        if claims.has_actuator()
+    ]
 
 
 def device_name(node_name: str, part: str | None) -> str:
@@ -160,11 +198,14 @@ def main_part(node: ZNode, acting: dict[int, Found]) -> int:
     """The endpoint that is the node's main function, among the endpoints that act (see the module)."""
     wanted = _class_kinds(node)
 
-    def rank(ep: int) -> tuple[int, int, int, int]:
+    def rank(ep: int) -> tuple[int, int, int, int, int]:
         found = acting[ep]
         kind = next(c for c in KIND_ORDER if c in found.capabilities and c in m.ACTUATORS)
         return (
             0 if found.main_part else 1,
+            # a thermostat is what a node with one is bought for, whatever its device class (a pool
+            # controller or boiler module of the Binary Switch class with relays beside its thermostat)
+            0 if kind == Capability.THERMOSTAT else 1,
             wanted.index(kind) if kind in wanted else len(wanted),
             KIND_ORDER.index(kind),
             ep,
@@ -182,6 +223,7 @@ def _device(
     *,
     part: str | None = None,
     other_names: tuple[str, ...] = (),
+    siblings: tuple[tuple[int, str], ...] = (),
 ) -> Device:
     for kind in KINDS:
         kind.settle(found)
@@ -203,4 +245,5 @@ def _device(
         unclaimed=tuple(found.unclaimed),
         part=part,
         other_names=other_names,
+        siblings=siblings,
     )

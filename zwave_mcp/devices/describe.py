@@ -21,8 +21,10 @@ from zwave_mcp.devices.quantities import quantity_of
 from zwave_mcp.devices.readings import (
     LOW_BATTERY_PERCENT,
     change_words,
+    pair_change_words,
     readings,
     sentence_phrases,
+    siblings_power,
     spoken_readings,
 )
 from zwave_mcp.devices.readings import enum_words as _words
@@ -79,6 +81,8 @@ def sentence(device: Device, *, last_press: str | None = None) -> str:
     `last_press`: a remote's latest press in words with its time, said last where a clock is at hand
     ("the last press was button 2, held at 20:14")."""
     text = agreeing(device.name, _sentence(device))
+    if (parts := siblings_power(device)) and not device.node.loading and device.fault is None:
+        text = f"{text[:-1]}; {and_list(parts)}."  # the node by its own name: every channel's power
     return f"{text[:-1]}; {last_press}." if last_press and not device.node.loading else text
 
 
@@ -130,6 +134,8 @@ def change_phrase(device: Device | None, value: ZValue, new: Any) -> str:
         return f"started {move}" if new is True else f"stopped {move}"
     if (said := first_answer(lambda kind: kind.change_phrase(device, value, role, new))) is not None:
         return said
+    if device is not None and (pair := pair_change_words(device, value, new)) is not None:
+        return "reported " + pair  # a legacy alarm pair, as the event its model's map says
     if role == m.BATTERY_LEVEL:
         return f"reported battery {_number(new)}{_unit(value.unit)}"
     if device is not None:

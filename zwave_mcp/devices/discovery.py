@@ -203,6 +203,9 @@ class Schema:
     entry: bool = False  # opening it opens a way into the house (a gate, a garage door)
     # The endpoint this row claims on is the node's main function (what its own name means: `build`).
     main_part: bool = False
+    # Claims go to a part of their own on the endpoint, named "<node> <part>" (`build`): a plug's colour
+    # night light is a light beside its relay, on the same endpoint.
+    part: str | None = None
     # What the row knows of its model for the kind's behaviour: that kind's own frozen dataclass
     # (`kinds/`: a fan's speeds, a siren's tones, the sensor a thermostat regulates by).
     template: object | None = None
@@ -238,6 +241,7 @@ class Found:
     unclaimed: list[ZValue] = field(default_factory=list)
     is_entry: bool = False
     main_part: bool = False
+    parts: dict[str, Found] = field(default_factory=dict)  # named parts on the endpoint (`Schema.part`)
 
     def has_actuator(self) -> bool:
         return any(c in self.capabilities for c in m.ACTUATORS)
@@ -256,6 +260,8 @@ class Found:
         self.unclaimed.extend(other.unclaimed)
         self.is_entry = self.is_entry or other.is_entry
         self.main_part = self.main_part or other.main_part
+        for name, part in other.parts.items():
+            self.parts.setdefault(name, Found()).merge(part)
 
     def add_template(self, template: object) -> None:
         """Keep a row's template, unless an earlier row gave one of its type (the first row's facts hold)."""
@@ -281,22 +287,20 @@ _Plan = tuple[tuple[Schema, tuple[int, ...]], ...]
 # classes of each endpoint.
 _PlanKey = tuple[int | None, int | None, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
 # What discovery made of one endpoint, by the positions of the values in the node (see `Found`'s fields):
-# endpoint, capabilities, (role, value), (shelf, values), (value, purpose), templates, unclaimed, is_entry,
-# main_part.
-_Recipe = tuple[
-    tuple[
-        int,
-        tuple[Capability, ...],
-        tuple[tuple[str, int], ...],
-        tuple[tuple[Capability, tuple[int, ...]], ...],
-        tuple[tuple[int, str], ...],
-        tuple[object, ...],
-        tuple[int, ...],
-        bool,
-        bool,
-    ],
-    ...,
+# capabilities, (role, value), (shelf, values), (value, purpose), templates, unclaimed, is_entry,
+# main_part, and its named parts likewise.
+_FoundRecipe = tuple[
+    tuple[Capability, ...],
+    tuple[tuple[str, int], ...],
+    tuple[tuple[Capability, tuple[int, ...]], ...],
+    tuple[tuple[int, str], ...],
+    tuple[object, ...],
+    tuple[int, ...],
+    bool,
+    bool,
+    tuple[tuple[str, Any], ...],
 ]
+_Recipe = tuple[tuple[int, _FoundRecipe], ...]
 
 
 class Table:
@@ -375,6 +379,8 @@ class Table:
                 into = (
                     found[ep] if schema.into_endpoint is None else found.get(schema.into_endpoint, found[ep])
                 )
+                if schema.part is not None:
+                    into = into.parts.setdefault(schema.part, Found())
                 _apply(schema, by_endpoint[ep], into, claimed)
         order = {value_id: i for i, value_id in enumerate(node.values)}
         for ep, by_class in by_endpoint.items():
@@ -454,9 +460,9 @@ def _recipe(found: dict[int, Found], node: ZNode) -> _Recipe:
     """What `found` holds, by the positions of its values in the node."""
     at = {id(v): i for i, v in enumerate(node.values.values())}
     at_id = {value_id: i for i, value_id in enumerate(node.values)}
-    return tuple(
-        (
-            ep,
+
+    def of(f: Found) -> _FoundRecipe:
+        return (
             tuple(f.capabilities),
             tuple((role, at[id(v)]) for role, v in f.values.items()),
             tuple((shelf, tuple(at[id(v)] for v in values)) for shelf, values in f.readings.items()),
@@ -465,15 +471,18 @@ def _recipe(found: dict[int, Found], node: ZNode) -> _Recipe:
             tuple(at[id(v)] for v in f.unclaimed),
             f.is_entry,
             f.main_part,
+            tuple((name, of(part)) for name, part in f.parts.items()),
         )
-        for ep, f in found.items()
-    )
+
+    return tuple((ep, of(f)) for ep, f in found.items())
 
 
 def _replay(recipe: _Recipe, values: tuple[ZValue, ...]) -> dict[int, Found]:
     """A recipe made of another node's values (of the same shape): new `Found`s, nothing shared."""
-    return {
-        ep: Found(
+
+    def made(r: _FoundRecipe) -> Found:
+        capabilities, roles, readings, purposes, templates, unclaimed, is_entry, main_part, parts = r
+        return Found(
             set(capabilities),
             {role: values[i] for role, i in roles},
             {shelf: [values[i] for i in at] for shelf, at in readings},
@@ -482,9 +491,10 @@ def _replay(recipe: _Recipe, values: tuple[ZValue, ...]) -> dict[int, Found]:
             [values[i] for i in unclaimed],
             is_entry,
             main_part,
+            {name: made(part) for name, part in parts},
         )
-        for ep, capabilities, roles, readings, purposes, templates, unclaimed, is_entry, main_part in recipe
-    }
+
+    return {ep: made(r) for ep, r in recipe}
 
 
 def discover(node: ZNode, schemas: Table | Iterable[Schema]) -> dict[int, Found]:

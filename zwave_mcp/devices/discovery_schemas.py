@@ -24,7 +24,7 @@ from zwave_mcp.zwave.classes import CC
 MODEL_SCHEMAS: tuple[Schema, ...] = (
     *fan.MODEL_SCHEMAS,
     *cover.MODEL_SCHEMAS,
-    *switch.MODEL_SCHEMAS,
+    *light.MODEL_SCHEMAS,
     *sensor.MODEL_SCHEMAS,
     *siren.MODEL_SCHEMAS,
     *thermostat.MODEL_SCHEMAS,

@@ -117,6 +117,9 @@ THERMOSTAT_FAN_STATE = "thermostat.fan_state"  # Thermostat Fan State CC: Idle /
 THERMOSTAT_FAN_OFF = "thermostat.fan_off"  # Thermostat Fan Mode "off": true while the fan is kept off
 THERMOSTAT_VALVE = "thermostat.valve"  # a radiator thermostat's valve opening (its Multilevel Switch, 0-99)
 BATTERY_LEVEL = "battery.level"
+# The legacy Alarm v1 pair of a model whose zwave-js device file maps it (`alarm_pairs`): the alarm type is
+# the reading (this purpose), the alarm level its companion.
+ALARM_PAIR, ALARM_LEVEL = "alarm_pair", "alarm.level"
 
 
 T = TypeVar("T")
@@ -161,6 +164,9 @@ class Device:
     part: str | None = None
     # Further names it answers to exactly, besides its name and aliases (the main part's "<node> <n>").
     other_names: tuple[str, ...] = ()
+    # The main part's siblings, (endpoint, name), each a device of its own: the node's answer by its own
+    # name says the power they use too (a double relay's second channel).
+    siblings: tuple[tuple[int, str], ...] = ()
 
     @property
     def understood(self) -> bool:

@@ -131,7 +131,8 @@ def _meter(value: ZValue) -> Quantity:
     if found is None:
         found = _METER_UNITS.get((value.unit or "").lower(), (None, _plain_label(value.label)))  # type: ignore[arg-type]
     word, label = found
-    return _quantity(word, f"{label} exported" if exported else label)
+    # a voltage or current is the line's, whichever way the energy flows
+    return _quantity(word, f"{label} exported" if exported and word in ("energy", "power") else label)
 
 
 def _plain_label(label: str) -> str:

@@ -17,6 +17,7 @@ from zwave_mcp.answers import and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
+from zwave_mcp.devices.alarm_pairs import AlarmPairs
 from zwave_mcp.devices.boundary import guarded
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
@@ -28,10 +29,11 @@ from zwave_mcp.zwave.classes import CC
 LOW_BATTERY_PERCENT = 20
 ALARMS, NOTICES = "alarm", "notice"  # reading groups before the quantities' own (see GROUP_ORDER)
 GROUP_ORDER = (ALARMS, NOTICES, *q.GROUP_ORDER)
-_UNTYPED = ("triggered", "clear")  # a Binary Sensor of no type we know ("Any", "General purpose")
+# A Binary Sensor of no type we know ("Any", "General purpose"), said as a sensor: "clear" alone says nothing.
+_UNTYPED = ("sensor triggered", "sensor clear")
 OPENINGS = ("door", "window")  # binary sensors whose state is open or closed
 # What a door or window contact says: said as the state of the device it is.
-OPENING_STATES = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed"))
+OPENING_STATES = frozenset(f"{thing} {state}" for thing in OPENINGS for state in ("open", "closed", "tilted"))
 
 # Notification states that are the way things should be: no news ("AC mains re-connected").
 _REST_TEXTS = frozenset({"ac mains re-connected", "power has been applied", "battery is fully charged"})
@@ -45,6 +47,9 @@ _NOTIFICATION_WORDS = {
     "tampering, product moved": "it has been moved",
     "window/door is open": "open",
     "window/door is closed": "closed",
+    "window/door is tilted": "tilted",  # "Door tilt state"
+    "window/door handle is open": "handle open",
+    "window/door handle is closed": "handle closed",
     "water leak detected": "water leak detected",
     "smoke detected": "smoke detected",
     "low battery level": "battery low",
@@ -104,43 +109,59 @@ def readings(device: Device, now_ms: int) -> list[Reading]:
     for value in itertools.chain(*device.readings.values(), own):
         if value is not None and not is_press(value):
             values.setdefault(value.value_id, value)
-    out = [reading_of(v, now_ms, device.purposes.get(v.value_id)) for v in values.values()]
+    reported = (_as_reported(device, v) for v in values.values())
+    out = [reading_of(v, now_ms, device.purposes.get(v.value_id)) for v in reported if v is not None]
     if any(r.sensor == "window" for r in out):  # a window's "Door state (simple)" is that window's too
         out = [_as_window(r) if r.sensor == "door" and r.command_class == CC.NOTIFICATION else r for r in out]
-    out = _told_apart(out, device.node.endpoint_labels)
+    channel = "clamp" if device.kind == m.Capability.METER else "sensor"  # a home energy meter's channels
+    out = _told_apart(out, device.node.endpoint_labels, channel)
     return sorted(out, key=lambda r: (GROUP_ORDER.index(r.group), not r.alarm))
 
 
-def _told_apart(found: list[Reading], endpoint_labels: Mapping[int, str]) -> list[Reading]:
+def _as_reported(device: Device, value: ZValue) -> ZValue | None:
+    """The value as what it stands for: a legacy alarm pair as the Notification event its model's map
+    says (None when the device has not reported a pair the map knows); any other value as it is."""
+    if device.purposes.get(value.value_id) != m.ALARM_PAIR:
+        return value
+    pairs = device.template(AlarmPairs)
+    return None if pairs is None else pairs.as_notification(value, device.values.get(m.ALARM_LEVEL))
+
+
+def _told_apart(found: list[Reading], endpoint_labels: Mapping[int, str], channel: str) -> list[Reading]:
     """Readings of one name on several endpoints that say different things (the three air temperatures
-    of a floor thermostat's sensors), each with its place; the same news from each is said once, as is."""
+    of a floor thermostat's sensors), each with its place; the same news from each is said once, as is.
+    Power, energy, voltage and current read on several endpoints always have their place: each endpoint
+    measures a circuit of its own (a home energy meter's clamps), and the same figure on two circuits is two
+    readings."""
     said: dict[str, dict[int, set[str]]] = {}
     for r in found:
         said.setdefault(r.spoken_label or r.label.lower(), {}).setdefault(r.endpoint, set()).add(r._said())
+    circuits = len({r.endpoint for r in found if r.group == q.POWER}) > 1
     mixed = {
         name
         for name, by_endpoint in said.items()
         if len(by_endpoint) > 1 and len(set().union(*by_endpoint.values())) > 1
     }
-    if not mixed:
+    if not mixed and not circuits:
         return found
     placed = []
     for r in found:
-        if (r.spoken_label or r.label.lower()) in mixed:
-            place = endpoint_place(r.endpoint, endpoint_labels)
+        if (r.spoken_label or r.label.lower()) in mixed or (circuits and r.group == q.POWER):
+            place = endpoint_place(r.endpoint, endpoint_labels, channel)
             r = replace(r, place=place, label=f"{r.label} ({place})")
         placed.append(r)
     return placed
 
 
-def endpoint_place(endpoint: int, endpoint_labels: Mapping[int, str]) -> str:
+def endpoint_place(endpoint: int, endpoint_labels: Mapping[int, str], channel: str = "sensor") -> str:
     """An endpoint as a person tells it apart: the label zwave-js gives it from the device's own
-    configuration ("Floor sensor"), else "sensor 2" ("main sensor" for the root)."""
+    configuration ("Floor sensor"), else "sensor 2" ("clamp 2" of a home energy meter; "main sensor" for
+    the root)."""
     own = plain_text(str(endpoint_labels.get(endpoint) or ""), 40)
     generic = ("", "root endpoint", f"endpoint {endpoint}")
     if own.casefold() not in generic:
         return own
-    return "main sensor" if endpoint == 0 else f"sensor {endpoint}"
+    return "main sensor" if endpoint == 0 else f"{channel} {endpoint}"
 
 
 def _as_window(r: Reading) -> Reading:
@@ -220,6 +241,22 @@ def sensor_words(value: ZValue, raw: Any, purpose: str | None = None) -> str | N
     return st.words(value, raw, purpose) or notification_text(value, raw)
 
 
+def pair_change_words(device: Device, value: ZValue, new: Any) -> str | None:
+    """A legacy alarm pair's change (its type or its level: they come as two updates) as the event the
+    pair now stands for ("smoke detected"); None for a value that is no such pair."""
+    pairs = device.template(AlarmPairs)
+    kind = next((v for v in device.all_values() if device.purposes.get(v.value_id) == m.ALARM_PAIR), None)
+    level = device.values.get(m.ALARM_LEVEL)
+    if pairs is None or kind is None or value.value_id not in (kind.value_id, level and level.value_id):
+        return None
+    if value.value_id == kind.value_id:
+        kind = kind.holding(new)
+    elif level is not None:
+        level = level.holding(new)
+    event = pairs.as_notification(kind, level)
+    return "an alarm code not known for this model" if event is None else change_words(event, event.value)
+
+
 def change_words(value: ZValue, new: Any) -> str:
     """A reading's new state as a change says it: "smoke detected", "no motion", "power 12 W"."""
     reading = reading_of(value.holding(new), 0)
@@ -282,6 +319,28 @@ def worth_saying(found: list[Reading]) -> list[Reading]:
     return kept
 
 
+def siblings_power(device: Device) -> list[str]:
+    """What the node's other parts use, for the answer by its own name: ["Porch Switch 2 uses 18 W"]. A
+    power the device says as its own (a floor thermostat's relay) is not said again."""
+    own = {v.value_id for v in device.all_values()}
+    phrases = []
+    for endpoint, name in device.siblings:
+        power = next(
+            (
+                v
+                for v in device.node.values.values()
+                if v.endpoint == endpoint
+                and (quantity := q.quantity_of(v)) is not None
+                and quantity.label == "power"
+                and is_number(v.value)
+            ),
+            None,
+        )
+        if power is not None and power.value_id not in own:
+            phrases.append(f"{name} uses {number(power.value)}{unit_text(power.unit)}")
+    return phrases
+
+
 def sentence_phrases(found: list[Reading]) -> tuple[list[str], list[str]]:
     """(what the device is doing with power, everything else) in the order a sentence says them:
     (["using 12.5 W at 230 V and 0.05 A", "3.2 kWh in total"], ["smoke detected", "humidity 46 %", "battery 87 %"])."""
@@ -299,56 +358,75 @@ def battery_phrase(r: Reading) -> str:
 
 
 def _power_phrases(found: list[Reading]) -> list[str]:
-    def value_of(reading: Reading) -> str:
-        if not is_number(reading.value):
-            return f"an unreadable {reading.spoken_label}"
-        return f"{number(reading.value)}{unit_text(reading.unit)}"
-
-    # One reading of each kind is said (the first: the root's, or the lowest endpoint's), then the power and
-    # energy each other endpoint of the device reads (a home energy meter's clamps); the structured result
-    # lists them all.
-    first: dict[str, Reading] = {}
+    """What the device uses, channel by channel: the first endpoint's readings first ("using 47 W at 123 V
+    and 0.8 A", "739 kWh in total"), then each other endpoint's by its place ("clamp 1 using 23.7 W at
+    122.7 V and 0.46 A with 342.6 kWh in total"); channels saying the same are said once ("voltage 0 V at
+    sensor 6 and sensor 7"). A voltage or current is said "at" only beside the power of its own endpoint:
+    a dimmer's input voltage is no supply. The structured result lists every reading."""
+    channels: dict[int, list[Reading]] = {}
     for r in found:
-        first.setdefault(r.spoken_label, r)
-    elsewhere = _power_elsewhere(found, first)
-    power = first.pop("power", None)
-    electric = [first.pop(k) for k in ("voltage", "current") if k in first] if power else []
-    phrases: list[str] = []
-    if power is not None:
-        at = f" at {and_list([value_of(r) for r in electric])}" if electric else ""
-        phrases.append(f"using {value_of(power)}{at}")
-    for label, r in first.items():
-        if label == "energy" and is_number(r.value) and r.value < 0:
-            # a consumption total cannot fall below zero: a device's overflow, said as what it is
-            phrases.append(f"an impossible energy total of {value_of(r)}")
+        channels.setdefault(r.endpoint, []).append(r)
+    # the device's own channel: the first that uses power or energy (a dimmer's load, not its inputs)
+    main = next(
+        (ep for ep, rs in channels.items() if any(r.spoken_label in ("power", "energy") for r in rs)),
+        next(iter(channels), 0),
+    )
+    phrases = _channel_phrases(channels.pop(main, []))
+    alike: dict[str, list[str]] = {}  # a channel's words → the places that say them
+    for channel in channels.values():
+        said = _channel_phrases(channel)
+        if said:
+            place = channel[0].place or endpoint_place(channel[0].endpoint, {})
+            alike.setdefault(_joined(said), []).append(place)
+    for words, places in alike.items():
+        if words.startswith(("using ", "exporting ")) or len(places) == 1:
+            phrases.extend(f"{place} {words}" for place in places)
         else:
-            phrases.append(f"{value_of(r)} in total" if label == "energy" else f"{label} {value_of(r)}")
-    for place, (watts, total) in elsewhere.items():
-        if watts is not None:
-            also = f" and {value_of(total)} in total" if total is not None else ""
-            phrases.append(f"{place} using {value_of(watts)}{also}")
-        elif total is not None:
-            phrases.append(f"{place} with {value_of(total)} in total")
+            phrases.append(f"{words} at {and_list(places)}")
     return phrases
 
 
-def _power_elsewhere(
-    found: list[Reading], first: dict[str, Reading]
-) -> dict[str, tuple[Reading | None, Reading | None]]:
-    """Per other endpoint that reads them (by its place: "sensor 1", "Floor sensor"), its first power and
-    energy readings; the endpoints of the readings said first are left out."""
-    said = {r.endpoint for key, r in first.items() if key in ("power", "energy")}
-    out: dict[str, tuple[Reading | None, Reading | None]] = {}
+def _joined(words: list[str]) -> str:
+    """One channel's phrases as one: "using 23.7 W at 122.7 V with 342.6 kWh in total"."""
+    head, *rest = words
+    return " ".join([head, *(f"with {w}" if w.endswith("in total") else f"and {w}" for w in rest)])
+
+
+# A channel's power as a sentence says it, by the reading's label: used, else exported (a solar channel).
+_FLOWS = (("using", "power"), ("exporting", "power exported"))
+
+
+def _channel_phrases(found: list[Reading]) -> list[str]:
+    """One endpoint's power readings as phrases, the first of each kind: ["using 12 W at 230 V and 0.05 A",
+    "3.2 kWh in total", "1.1 kWh exported in total"]."""
+    first: dict[str, Reading] = {}
     for r in found:
-        if r.spoken_label not in ("power", "energy") or r.endpoint in said or not r.place:
-            continue
-        watts, total = out.get(r.place, (None, None))
-        if r.spoken_label == "power" and watts is None:
-            watts = r
-        elif r.spoken_label == "energy" and total is None:
-            total = r
-        out[r.place] = (watts, total)
-    return out
+        first.setdefault(r.spoken_label, r)
+    flow = next(((verb, first.pop(label)) for verb, label in _FLOWS if label in first), None)
+    electric = [first.pop(k) for k in ("voltage", "current") if k in first] if flow else []
+    phrases: list[str] = []
+    if flow is not None:
+        at = f" at {and_list([_value_of(r) for r in electric])}" if electric else ""
+        phrases.append(f"{flow[0]} {_value_of(flow[1])}{at}")
+    for label, r in first.items():
+        if label == "energy" and is_number(r.value) and r.value < 0:
+            # a consumption total cannot fall below zero: a device's overflow, said as what it is
+            phrases.append(f"an impossible energy total of {_value_of(r)}")
+        elif label == "energy":
+            phrases.append(f"{_value_of(r)} in total")
+        elif label == "energy exported":
+            phrases.append(f"{_value_of(r)} exported in total")
+        elif label == "power exported":
+            phrases.append(f"exporting {_value_of(r)}")  # beside a power used
+        else:
+            phrases.append(f"{label} {_value_of(r)}")
+    return phrases
+
+
+def _value_of(reading: Reading) -> str:
+    if not is_number(reading.value):
+        return f"an unreadable {reading.spoken_label}"
+    return f"{number(reading.value)}{unit_text(reading.unit)}"
 
 
 def _production_phrases(found: list[Reading]) -> list[str]:

@@ -55,6 +55,7 @@ TYPES: dict[str, SensorType] = {
         SensorType("door", "door open", "door closed", "an open door", "doors opening"),
         SensorType("window", "window open", "window closed", "an open window", "windows opening"),
         SensorType("tilt", "tilted", "not tilted", "a tilt", "tilting"),
+        SensorType("handle", "handle open", "handle closed", "an open handle", "handles opening"),
     )
 }
 
@@ -88,6 +89,7 @@ _ALARM_STATES: dict[tuple[int, int], str] = {
     (6, 22): "door",  # Window/door is open
     (6, 5632): "door",  # Window/door is open in regular position
     (6, 5633): "door",  # Window/door is open in tilt position
+    (6, 24): "handle",  # Window/door handle is open
     (7, 3): "tamper",  # Tampering, product cover removed
     (7, 4): "tamper",  # Tampering, invalid code
     (7, 9): "tamper",  # Tampering, product moved
@@ -98,7 +100,23 @@ _ALARM_STATES: dict[tuple[int, int], str] = {
     (16, 3): "freeze",  # Freeze alarm
 }
 # States that are the rest state of a variable without an "idle" 0: the door is closed.
-_REST_STATES: dict[tuple[int, int], str] = {(6, 23): "door"}
+_REST_STATES: dict[tuple[int, int], str] = {(6, 23): "door", (6, 25): "handle"}
+
+# zwave-js's synthetic Access Control variables (NotificationCC.ts; "Opening state" since 15.22, which
+# deprecates "Door state (simple)" and "Door tilt state"): their states are their own, not Access Control
+# events (their 1 is not "Manual lock operation"), so they are read by (type, variable, state).
+# "Opening state" is 0 closed, 1 open, 2 tilted (a state zwave-js adds once the node reports a tilt).
+OPENING_STATE, DOOR_TILT_STATE = "Opening state", "Door tilt state"
+_VARIABLE_ALARMS: dict[tuple[int, str, int], str] = {
+    (6, OPENING_STATE, 1): "door",
+    (6, OPENING_STATE, 2): "door",  # open, in tilt position
+    (6, DOOR_TILT_STATE, 1): "tilt",
+}
+_SYNTHETIC = frozenset((kind, variable) for kind, variable, _ in _VARIABLE_ALARMS)
+# The variables "Opening state" supersedes where zwave-js publishes it: they say the same door again.
+DEPRECATED_DOOR_VARIABLES = ("Door state (simple)", DOOR_TILT_STATE)
+# (type, variable, state) that are an opening's tilt: said "tilted", and an open door or window.
+_TILTED = frozenset({(6, OPENING_STATE, 2), (6, "Door state", 5633)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +141,11 @@ NOTIFICATION_VARIABLES: tuple[SensorVariable, ...] = (
     SensorVariable("Heat Alarm", "Heat sensor status", "heat", state="Overheat detected"),
     SensorVariable("Water Alarm", "Sensor status", "water_leak"),
     SensorVariable("Access Control", "Door state", "door"),
+    SensorVariable("Access Control", OPENING_STATE, "door"),
     SensorVariable("Access Control", "Door state (simple)", "door"),
+    SensorVariable("Access Control", DOOR_TILT_STATE, "tilt", alert=True),
+    # a window handle's position (zwave-js 15.22 remaps the Hoppe eHandle's lock events to it)
+    SensorVariable("Access Control", "Door handle state", "handle", alert=True),
     SensorVariable("Home Security", "Motion sensor status", "motion"),
     SensorVariable("Heat Alarm", "Heat sensor status", "freeze", state="Underheat detected", alert=True),
     SensorVariable("Home Security", "Cover status", "tamper", alert=True),
@@ -172,6 +194,8 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     kind = notification_type(value)
     if kind is None:
         return None
+    if (kind, str(value.property_key)) in _SYNTHETIC:
+        return TYPES[_VARIABLES[(kind, str(value.property_key))]]
     words = [
         _ALARM_STATES.get((kind, s.value)) or _REST_STATES.get((kind, s.value))
         for s in value.states
@@ -187,6 +211,21 @@ def sensor_type(value: ZValue, purpose: str | None = None) -> SensorType | None:
     return TYPES[max(dict.fromkeys(found), key=found.count)]
 
 
+def _alarm_word(value: ZValue, kind: int, state: int) -> str | None:
+    """The sensor type a Notification state sets off: the variable's own states first (see
+    `_VARIABLE_ALARMS`), else the notification type's events."""
+    variable = str(value.property_key)
+    if (kind, variable) in _SYNTHETIC:
+        return _VARIABLE_ALARMS.get((kind, variable, state))
+    return _ALARM_STATES.get((kind, state))
+
+
+def tilted(value: ZValue, raw: Any) -> bool:
+    """Is this an opening's state of being open in tilt position (a tilt-and-turn window)?"""
+    kind, state = notification_type(value), as_int(raw)
+    return value.command_class == CC.NOTIFICATION and (kind, str(value.property_key), state) in _TILTED
+
+
 def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType | None:
     """The sensor type a reported state sets off ("smoke" for Smoke Alarm state 2), or None."""
     if value.command_class == CC.BINARY_SENSOR:
@@ -197,7 +236,7 @@ def triggered(value: ZValue, raw: Any, purpose: str | None = None) -> SensorType
     kind_id, state = notification_type(value), as_int(raw)
     if kind_id is None or state is None:
         return None
-    word = _ALARM_STATES.get((kind_id, state))
+    word = _alarm_word(value, kind_id, state)
     if word == "door" and (kind := sensor_type(value, purpose)) is not None:
         return kind  # a door state variable of a window (a row says so) says "window"
     return TYPES[word] if word else None
@@ -228,4 +267,6 @@ def words(value: ZValue, raw: Any, purpose: str | None = None) -> str | None:
     if kind is None or state is None:
         return None
     hit = triggered(value, raw, purpose) or kind
+    if state and tilted(value, raw):
+        return f"{hit.word} tilted"  # "window tilted": open, in tilt position
     return hit.alarm if state else kind.idle

@@ -126,6 +126,7 @@ def cc_topic_name(cc: int) -> str:
 
 
 # Generic device classes.
+GENERIC_STATIC_CONTROLLER = 0x02  # another hub or gateway on the network (Fibaro Home Center, a PC stick)
 GENERIC_THERMOSTAT = 0x08
 GENERIC_BINARY_SWITCH = 0x10
 GENERIC_MULTILEVEL_SWITCH = 0x11

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import Schema, match
+from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.errors import InvalidValue
 from zwave_mcp.devices.kinds.base import KindSpec
 from zwave_mcp.devices.kinds.switch import MULTILEVEL_COMPANIONS, MULTILEVEL_TARGET
@@ -57,6 +57,20 @@ COLOR_SCHEMAS: tuple[Schema, ...] = (
         primary=match(CC.COLOR_SWITCH, ColorProps.HEX, writeable=True),
         companions=((m.COLOR_CURRENT, match(CC.COLOR_SWITCH, ColorProps.CURRENT)),),
     ),
+)
+
+# Plugs known by model: their colour night light (Color Switch, its brightness a Multilevel Switch, on the
+# relay's own endpoint) is a light of its own beside the plug, "<plug> night light", as Aeotec's manuals and
+# zwave-js's device files call it. Among the model rows.
+NIGHT_LIGHT = "night light"
+_NIGHT_LIGHT_PLUGS = (
+    ("Aeotec Smart Switch 6 (ZW096)", product(0x0086, {0x0003, 0x0103, 0x0203}, {0x0060})),
+    ("Aeotec Smart Switch 7 (ZW175)", product(0x0371, {0x0003, 0x0103, 0x0203}, {0x00AF})),
+)
+MODEL_SCHEMAS: tuple[Schema, ...] = tuple(
+    replace(row, name=f"{row.name}: the night light of the {model} plug", products=(plug,), part=NIGHT_LIGHT)
+    for model, plug in _NIGHT_LIGHT_PLUGS
+    for row in (*SCHEMAS, *COLOR_SCHEMAS)
 )
 
 # ---- colours in words -------------------------------------------------------------------------------

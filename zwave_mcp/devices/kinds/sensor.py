@@ -13,6 +13,7 @@ from typing import Any
 from zwave_mcp.answers import and_list, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
+from zwave_mcp.devices.alarm_pairs import ZCOMBO, ZSMOKE, AlarmPairs
 from zwave_mcp.devices.discovery import IGNORE, READING, Schema, ValueMatch, match, product
 from zwave_mcp.devices.kinds.base import KindSpec
 from zwave_mcp.devices.model import Capability as C
@@ -52,6 +53,23 @@ def _notification(row: st.SensorVariable) -> ValueMatch:
 
 
 _ANY = match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean")
+
+
+def _alarm_pairs(name: str, pairs: AlarmPairs, *products: tuple[int, int]) -> Schema:
+    """A smoke/CO alarm of the Alarm v1 era: its alarm type and level are its state, as the model's
+    zwave-js device file maps them (`alarm_pairs`)."""
+    return _reads(
+        f"binary sensor: {name} (Alarm v1 pairs as zwave-js's device file maps them)",
+        C.BINARY_SENSOR,
+        match(CC.NOTIFICATION, NotificationProps.ALARM_TYPE),
+        multi=False,
+        companions=((m.ALARM_LEVEL, match(CC.NOTIFICATION, NotificationProps.ALARM_LEVEL)),),
+        shelf=C.NOTIFICATION,
+        purpose=m.ALARM_PAIR,
+        products=tuple(product(0x0138, {kind}, {pid}) for kind, pid in products),
+        template=pairs,
+    )
+
 
 # Models whose readings are not what their command classes say, among the model rows.
 MODEL_SCHEMAS: tuple[Schema, ...] = (
@@ -93,13 +111,21 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         products=(product(0x010F, {0x0800}, {0x1001, 0x2001, 0x3001, 0x4001, 0x6001}),),
     ),
     _reads(
-        "binary sensor: Hoppe eHandle ConnectSense (its door state is a window's)",
+        "binary sensor: Hoppe eHandle ConnectSense (its door state is a window's; its handle state, which "
+        "zwave-js 15.22 remaps its lock events to, is the handle's)",
         C.BINARY_SENSOR,
-        match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL),
+        match(
+            CC.NOTIFICATION,
+            NotificationProps.ACCESS_CONTROL,
+            key=("Door state", "Door state (simple)", st.OPENING_STATE),
+        ),
         purpose="window",
         products=(product(0x0313, {0x0701}, {0x0002}),),
     ),
+    _alarm_pairs("First Alert (BRK) ZCOMBO smoke and CO alarm", ZCOMBO, (0x0001, 0x0002), (0x000C, 0x0001)),
+    _alarm_pairs("First Alert (BRK) ZSMOKE smoke alarm", ZSMOKE, (0x0001, 0x0001)),
 )
+
 
 # What the device reads: the generic rows, after what devices do.
 SCHEMAS: tuple[Schema, ...] = (
@@ -120,6 +146,15 @@ SCHEMAS: tuple[Schema, ...] = (
     ),
     _reads(
         "binary sensor: other Binary Sensor types", C.BINARY_SENSOR, match(CC.BINARY_SENSOR, type="boolean")
+    ),
+    Schema(
+        name="housekeeping: the door variables zwave-js deprecated (15.22) where it publishes "
+        "'Opening state', which says the same door (closed, open, tilted)",
+        kind=None,
+        role=IGNORE,
+        primary=match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL, key=st.DEPRECATED_DOOR_VARIABLES),
+        required=(match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL, key=(st.OPENING_STATE,)),),
+        multi=True,
     ),
     # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
     # answers (read as a Notification state: "smoke detected", "idle").
@@ -203,9 +238,12 @@ def _sentence(device: Device, found: list[Reading]) -> str | None:
         if buttons:  # a remote: its presses are events (recent and last events), not a state
             return f"{name} has {plural(buttons, 'button')} and reports no readings."
         return f"{name} has not reported anything yet."
-    opening = next((p for p in others if p in OPENING_STATES), None)
+    openings = [p for p in others if p in OPENING_STATES]
+    # the most precise state its variables give: tilted is open in tilt position ("Door state" says it,
+    # "Door state (simple)" only "open")
+    opening = min(openings, key=lambda p: 0 if p.endswith("tilted") else 1, default=None)
     if not power and opening:  # a door or window contact: "Back Door is closed"
-        rest = [p for p in others if p != opening]
+        rest = [p for p in others if p not in openings]
         tail = f"; it reports {and_list(rest)}" if rest else ""
         return f"{name} is {opening.split()[1]}{tail}."
     if power and power[0].startswith(("using", "producing")):

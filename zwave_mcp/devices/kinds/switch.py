@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import IGNORE, Schema, match, product
+from zwave_mcp.devices.discovery import Schema, match
 from zwave_mcp.devices.errors import StateUnknown
 from zwave_mcp.devices.kinds.base import KindSpec, told_or_did
 from zwave_mcp.devices.levels import is_number, nonzero, to_percent
@@ -34,26 +34,6 @@ MULTILEVEL_COMPANIONS = (
     (m.LEVEL_UP, match(CC.MULTILEVEL_SWITCH, SwitchProps.UP)),
     (m.LEVEL_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.DOWN)),
     (m.LEVEL_RESTORE, match(CC.MULTILEVEL_SWITCH, SwitchProps.RESTORE, writeable=True)),
-)
-
-# Plugs known by model, in the table after the shutters: their lights are no devices of their own.
-MODEL_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="housekeeping: the colour and brightness of Aeotec Smart Switch 6's LED ring (it is a plug)",
-        kind=None,
-        role=IGNORE,
-        primary=match((CC.COLOR_SWITCH, CC.MULTILEVEL_SWITCH)),
-        products=(product(0x0086, {0x0003, 0x0103, 0x0203}, {0x0060}),),
-        multi=True,
-    ),
-    Schema(
-        name="housekeeping: the colour and brightness of Aeotec Smart Switch 7's night light (it is a plug)",
-        kind=None,
-        role=IGNORE,
-        primary=match((CC.COLOR_SWITCH, CC.MULTILEVEL_SWITCH)),
-        products=(product(0x0371, {0x0003, 0x0103, 0x0203}, {0x00AF}),),
-        multi=True,
-    ),
 )
 
 # The generic row, after the dimmers (and the Binary Switch of a cover, which is its motor's).
@@ -170,6 +150,14 @@ def _is_on(device: Device) -> bool:
     return nonzero(current.value)
 
 
+def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> str | None:
+    """A switch's reported state in words: "on" or "off", whatever number says it (a Basic switch reports
+    0-99 or 255, never said as the number)."""
+    if role in (m.SWITCH_CURRENT, m.SWITCH_TARGET) and (isinstance(raw, bool) or is_number(raw)):
+        return "on" if nonzero(raw) else "off"
+    return None
+
+
 KIND = KindSpec(
     name="switch",
     actions=_actions,
@@ -177,4 +165,5 @@ KIND = KindSpec(
     summary=_summary,
     change_phrase=_change_phrase,
     nouns=_NOUNS,
+    spoken_value=_spoken_value,
 )

@@ -84,6 +84,21 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
             sensor_parameter=2, sensor_endpoints=((0, 4), (1, 2), (2, 2), (3, 3), (4, 3), (5, 2))
         ),
     ),
+    Schema(
+        name="thermostat: Intermatic PE653 pool control (its spa setpoint, Furnace, is published on the root "
+        "though it is the pool heater's of endpoint 1, beside the pool's Heating one: zwave-js issue #5335, "
+        "Home Assistant issue #99696); the heater is what the node's name means",
+        kind=Capability.THERMOSTAT,
+        role=SETPOINT_PREFIX + "{key}",
+        primary=match(
+            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True
+        ),
+        products=(product(0x0005, {0x5045}, {0x0653}),),
+        endpoints=frozenset({0, 1}),
+        into_endpoint=1,
+        main_part=True,
+        multi=True,
+    ),
 )
 # The generic rows, in the table after the locks.
 SCHEMAS: tuple[Schema, ...] = (
