@@ -91,3 +91,14 @@ def test_drops_are_told_in_one_line_a_minute(
         told: Any = lines()
         assert len(told) == 2
         assert "dropped 1500 value(s)" in told[1].getMessage()  # 999 + 500 untold before, and this one
+
+
+def test_a_load_forgets_the_presses_heard_before_it(inv: Inventory, now: list[float]) -> None:
+    """Each press heard is kept a second to tell its echo; the ids of values gone stayed for good."""
+    for n in range(50):
+        topic, payload = _added(8, n)
+        inv.apply(topic, payload.replace(b'"newValue"', b'"stateless": true, "newValue"'))
+    assert len(inv._presses_heard) == 50
+    now[0] += 2
+    inv.load_nodes(getnodes())
+    assert inv._presses_heard == {}

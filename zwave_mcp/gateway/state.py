@@ -167,6 +167,12 @@ class Inventory:
                     node.access = self._named(node.id, node.access)
             self.nodes = nodes
             self._added.clear()  # the load brought every value each node has
+            # Presses heard are kept only to tell an echo within PRESS_ECHO_S: the older ones go, or the
+            # ids of values a load took away (and made-up ones) would stay for as long as the server runs.
+            now = self._clock()
+            self._presses_heard = {
+                vid: heard for vid, heard in self._presses_heard.items() if now - heard[0] < PRESS_ECHO_S
+            }
             self.index.rebuild(nodes)
         # A load replaces the picture without Changes; the history compares it with what it stored.
         for cb in list(self._load_listeners):
