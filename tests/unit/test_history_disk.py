@@ -61,3 +61,11 @@ def test_a_store_over_its_size_is_pruned_within_a_size_check_not_an_hour(
     rec.stop()
     assert used <= bound
     assert os.path.getsize(path) < 4 * bound  # pages freed by pruning are reused, not added
+
+
+def test_a_stuck_writer_holds_a_bounded_backlog(tmp_path: Path) -> None:
+    """Issue 42: a writer that cannot write held up to a million changes (~200 MB) in memory."""
+    rec = Recorder(str(tmp_path / "history.sqlite3"))  # not started: nothing takes what is queued
+    for i in range(250_010):
+        rec.on_change(InventoryEvent("value", 8, "8-50-0-value-66049", i - 1, i, NOW_MS + i))
+    assert len(rec._inbox) == 250_000 and rec.dropped == 10

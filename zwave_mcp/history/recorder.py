@@ -38,7 +38,10 @@ log = logging.getLogger(__name__)
 
 BATCH_MAX = 50_000  # items per transaction
 BATCH_WINDOW_S = 0.5  # a change waits at most this long to be written (unless a flush asks sooner)
-MAX_PENDING = 1_000_000  # beyond this the recorder is hopelessly behind: drop and count
+# Beyond this many items waiting the writer is stuck (a locked or failing disk: 2 minutes behind a flood of
+# 2,000 changes a second, days behind a home), and more are dropped and counted rather than held: an item is
+# ~200 bytes, so a million held ~200 MB for as long as the writer could not catch up; this bounds it to ~50 MB.
+MAX_PENDING = 250_000
 PRUNE_EVERY_S = 3600.0  # by age (a scan of the whole table: hourly is enough for days)
 # By size, more often: at a flood's 2,000 changes a second (60 kB/s) an hour overshot ZWAVE_MCP_HISTORY_MAX_MB by
 # ~200 MB; asking the page count costs nothing, so the store is over its bound by a minute's growth at most.
