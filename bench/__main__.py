@@ -1,6 +1,8 @@
 """`python -m bench` (or `make bench`): run every benchmark registered in `sections()` (the five of issue 8,
 6: the write gate's own cost (issue 12), 7: history (issue 15), 8: group changes (issue 14), 9: calls under
-a value flood (issue 13), 10: the home service over HTTP (issue 42)) and print one table.
+a value flood (issue 13), 10: the home service over HTTP (issue 42), 11: memory over a long run and made-up
+values (issues 42 and 44)) and print one table. `python -m bench.soak --minutes 60` runs section 11's soak
+for issue 42's hour.
 
 Progress goes to stderr; the table (markdown) to stdout. `--quick` runs fewer iterations (a smoke run,
 not figures to record); `--only 1,3` picks sections.
@@ -22,7 +24,7 @@ from zwave_mcp.logs import configure_logging
 
 def sections() -> list[tuple[str, str, Callable[[bool], list[Any]]]]:
     """Every benchmark: (number, name, run(quick) -> rows). Another issue's benchmark adds one line here."""
-    from bench import flood, gate, groups, history, ingest, latency, reads, service, startup, throughput
+    from bench import flood, gate, groups, history, ingest, latency, reads, service, soak, startup, throughput
 
     return [
         ("1", "start-up", lambda quick: startup.run(spawns=4 if quick else 20)),
@@ -59,6 +61,11 @@ def sections() -> list[tuple[str, str, Callable[[bool], list[Any]]]]:
             "10",
             "the home service over HTTP",
             lambda quick: service.run(calls=50 if quick else 300, reads_each=10 if quick else 50),
+        ),
+        (
+            "11",
+            "memory over a long run",
+            lambda quick: soak.run(minutes=2 if quick else 6) + soak.added_rows(10_000 if quick else 50_000),
         ),
     ]
 

@@ -70,15 +70,15 @@ def _connect_packet(client_id: bytes) -> bytes:
     return b"\x10" + _remaining_length(len(body)) + body
 
 
-def flood_targets(prefix: str) -> list[tuple[str, str]]:
-    """(value id as the server names it, topic) for the captured house's read-only numeric values."""
+def flood_targets(prefix: str, house: str = "captured") -> list[tuple[str, str]]:
+    """(value id as the server names it, topic) for a house's read-only numeric values."""
     from zwave_mcp.simulator import naming
     from zwave_mcp.simulator.house import CONTROLLER_ID, load_house
     from zwave_mcp.simulator.settings import SimConfig
 
     config = SimConfig(prefix=prefix)
     targets = []
-    for node in load_house("captured"):
+    for node in load_house(house):
         if node.get("virtual") or node["id"] == CONTROLLER_ID:
             continue
         for key, value in node.get("values", {}).items():

@@ -91,3 +91,15 @@ def test_invalid_limits():
         RateLimiter(per_device=-1)
     with pytest.raises(ValueError):
         RateLimiter(window_s=0)
+
+
+@pytest.mark.parametrize(("per_device", "overall"), [(0, 0), (0, 60), (10, 0)])
+def test_a_limit_that_is_off_remembers_nothing(per_device: int, overall: int) -> None:
+    """Issue 42: with a limit off its times were never pruned, one entry a change for as long as it ran."""
+    clock = Clock()
+    limiter = RateLimiter(per_device=per_device, overall=overall, window_s=59, clock=clock)
+    for n in range(10_000):
+        assert limiter.admit_many([f"device {n % 100}"]) is None  # one a second: within every limit
+        clock.now += 1
+    kept = sum(len(times) for times in limiter._by_device.values()) + len(limiter._all)
+    assert kept <= 2 * 59

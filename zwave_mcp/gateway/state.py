@@ -75,6 +75,13 @@ CONTROLLER_STATUSES = {0: "ready", 1: "unresponsive", 2: "jammed"}
 PRESS_ECHO_S = 1.0  # an event this soon after a press on the value topic, saying the same, is its echo
 LOCK_ECHO_S = 1.0  # a lock event told again this soon, the other way (topic / node_notification), is one
 USERS_FRESH_S = 5.0  # a lock's users read this recently name its next event without a read (see reread_users)
+# Values a node gains from events between two loads (`node_value_added`, or an update or metadata event of a
+# value the picture lacks). zwave-js adds values as it learns them (an interview, the first report of a new
+# meter or notification type): a few dozen at a time, and every getNodes load brings all a node really has.
+# A broken or hostile publisher's flood of made-up values grew the picture and history's series ~1.8 kB a
+# value with no end; beyond this many a node they are dropped until the next load (bench section 11).
+MAX_VALUES_ADDED = 256
+ADDED_DROPS_TOLD_EVERY_S = 60.0  # such drops are told in one log line per this long, with their count
 
 
 @dataclass(slots=True)
@@ -94,6 +101,7 @@ class GatewayStatus:
     undecodable_count: int = 0
     unmapped_count: int = 0  # node topics the index could not map (unknown name, manual topics)
     stale_count: int = 0  # topics under a node's former name/location (ignored)
+    added_dropped_count: int = 0  # values events added beyond MAX_VALUES_ADDED a node (dropped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +153,11 @@ class Inventory:
         # `USERS_FRESH_S`. Without it (a picture alone) the names last read are used.
         self.reread_users: Callable[[int, Callable[[bool], None]], None] | None = None
         self._users_read_at: dict[int, float] = {}
+        # Per node, the values events added since the last load (at most MAX_VALUES_ADDED), and when drops
+        # beyond that were last told (with how many were dropped since).
+        self._added: dict[int, int] = {}
+        self._added_told_at: float | None = None
+        self._added_untold = 0
 
     # ---- picture -------------------------------------------------------------------------------
 
@@ -166,6 +179,13 @@ class Inventory:
                 if node.access is not None and node.id in self.given_names:
                     node.access = self._named(node.id, node.access)
             self.nodes = nodes
+            self._added.clear()  # the load brought every value each node has
+            # Presses heard are kept only to tell an echo within PRESS_ECHO_S: the older ones go, or the
+            # ids of values a load took away (and made-up ones) would stay for as long as the server runs.
+            now = self._clock()
+            self._presses_heard = {
+                vid: heard for vid, heard in self._presses_heard.items() if now - heard[0] < PRESS_ECHO_S
+            }
             self.index.rebuild(nodes)
         # A load replaces the picture without Changes; the history compares it with what it stored.
         for cb in list(self._load_listeners):
@@ -642,6 +662,10 @@ class Inventory:
         vid = f"{node.id}-{wire.value_key(cc, endpoint, prop, args.get('propertyKey'))}"
         value = node.values.get(vid)
         if value is None and create:
+            added = self._added.get(node.id, 0)
+            if added >= MAX_VALUES_ADDED:
+                self._drop_added(node.id, vid)
+                return None
             raw = {**args, "id": vid, "nodeId": node.id, "endpoint": endpoint}
             metadata = args.get("metadata")
             if isinstance(metadata, dict):
@@ -652,8 +676,29 @@ class Inventory:
             value = parse_value(cast(wire.Value, raw), node.id)
             if value is not None:
                 node.values[vid] = value
+                self._added[node.id] = added + 1
                 self.index.invalidate_values(node.id)
         return value
+
+    def _drop_added(self, node_id: int, value_id: str) -> None:
+        """A value beyond MAX_VALUES_ADDED for its node: dropped, and told in one line per
+        ADDED_DROPS_TOLD_EVERY_S (a flood would otherwise write a line per value)."""
+        self.status.added_dropped_count += 1
+        self._added_untold += 1
+        now = self._clock()
+        if self._added_told_at is not None and now - self._added_told_at < ADDED_DROPS_TOLD_EVERY_S:
+            return
+        logger.warning(
+            "dropped %d value(s) that events added beyond %d a node since the last load (the last: node %d, "
+            "value %s); the next load brings every value a node really has",
+            self._added_untold,
+            MAX_VALUES_ADDED,
+            node_id,
+            plain_text(value_id, 80),
+            extra={"node": node_id, "dropped": self._added_untold},
+        )
+        self._added_told_at = now
+        self._added_untold = 0
 
     def _value_event(self, node: ZNode, args: Any, added: bool) -> list[InventoryEvent]:
         value = self._event_value(node, args, create=True)

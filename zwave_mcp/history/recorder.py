@@ -39,8 +39,14 @@ log = logging.getLogger(__name__)
 
 BATCH_MAX = 50_000  # items per transaction
 BATCH_WINDOW_S = 0.5  # a change waits at most this long to be written (unless a flush asks sooner)
-MAX_PENDING = 1_000_000  # beyond this the recorder is hopelessly behind: drop and count
-PRUNE_EVERY_S = 3600.0
+# Beyond this many items waiting the writer is stuck (a locked or failing disk: 2 minutes behind a flood of
+# 2,000 changes a second, days behind a home), and more are dropped and counted rather than held: an item is
+# ~200 bytes, so a million held ~200 MB for as long as the writer could not catch up; this bounds it to ~50 MB.
+MAX_PENDING = 250_000
+PRUNE_EVERY_S = 3600.0  # by age (a scan of the whole table: hourly is enough for days)
+# By size, more often: at a flood's 2,000 changes a second (60 kB/s) an hour overshot ZWAVE_MCP_HISTORY_MAX_MB by
+# ~200 MB; asking the page count costs nothing, so the store is over its bound by a minute's growth at most.
+SIZE_CHECK_EVERY_S = 60.0
 WRITE_ATTEMPTS = 3
 WRITER_NICE = 5  # nice value of the writer thread (Linux), above the process's 0
 YIELD_EVERY = 128  # items handled between two voluntary releases of the GIL
@@ -362,6 +368,7 @@ class Recorder:
 
     def _loop(self, store: Store) -> None:
         next_prune = time.monotonic() + PRUNE_EVERY_S
+        next_size_check = time.monotonic() + SIZE_CHECK_EVERY_S
         homeless: list[tuple[Any, ...]] = []  # heard before the first load named the home
         has_home = self._home is None or store.named  # a reader that took over knows its home already
         while True:
@@ -393,7 +400,11 @@ class Recorder:
                 return
             if time.monotonic() >= next_prune:
                 next_prune = time.monotonic() + PRUNE_EVERY_S
+                next_size_check = time.monotonic() + SIZE_CHECK_EVERY_S
                 self._guard(lambda: store.prune(self.keep_days, self.max_bytes, int(self._clock() * 1000)))
+            elif self.max_bytes is not None and time.monotonic() >= next_size_check:
+                next_size_check = time.monotonic() + SIZE_CHECK_EVERY_S
+                self._guard(lambda: store.prune_size(self.max_bytes))
 
     def _guard(self, work: Callable[[], object]) -> bool:
         import sqlite3

@@ -178,6 +178,10 @@ def _decode(text: str | None) -> Any:
 
 
 CACHE_KIB = 1024  # SQLite page cache per connection
+# The write-ahead log keeps the size of the largest transaction since it was made (SQLite reuses the file,
+# never shrinks it): a prune that deletes a tenth of a 500 MB store left a WAL of ~50 MB for good, beside
+# the store and not counted in ZWAVE_MCP_HISTORY_MAX_MB. Beyond this it is cut back once checkpointed.
+WAL_LIMIT_BYTES = 8 * 1024 * 1024
 
 
 class SeriesIds(Mapping[tuple[str, str], int]):
@@ -234,6 +238,7 @@ class Store:
                 writer = sqlite3.connect(path, timeout=2.0, check_same_thread=False, isolation_level=None)
                 writer.execute("PRAGMA journal_mode=WAL")
                 writer.execute("PRAGMA synchronous=NORMAL")
+                writer.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
                 reader = sqlite3.connect(path, timeout=2.0, check_same_thread=False, isolation_level=None)
                 for conn in (writer, reader):
                     # 1 MB of page cache each (SQLite's default is 2 MB): the OS caches the file anyway,
@@ -456,6 +461,20 @@ class Store:
         with self._write_lock, self._transaction(self._writer) as w:
             deleted += w.execute("DELETE FROM changes WHERE at < ?", (cutoff,)).rowcount
             deleted += w.execute("DELETE FROM outcomes WHERE at < ?", (cutoff,)).rowcount
+        deleted += self._delete_oldest(max_bytes)
+        if deleted:
+            self._cut_log()
+        return deleted
+
+    def prune_size(self, max_bytes: int | None) -> int:
+        """Delete the oldest changes, a tenth at a time, while the store is over `max_bytes`."""
+        deleted = self._delete_oldest(max_bytes)
+        if deleted:
+            self._cut_log()
+        return deleted
+
+    def _delete_oldest(self, max_bytes: int | None) -> int:
+        deleted = 0
         while max_bytes is not None and self.used_bytes() > max_bytes:
             with self._write_lock, self._transaction(self._writer) as w:
                 total = w.execute("SELECT count(*) FROM changes").fetchone()[0]
@@ -471,6 +490,13 @@ class Store:
                     gone = w.execute("DELETE FROM changes WHERE at <= ?", (cut,)).rowcount
                 deleted += gone
         return deleted
+
+    def _cut_log(self) -> None:
+        """After a prune (a transaction as big as what it deleted): the log written back and emptied now, not
+        left at that size until the next checkpoint (`WAL_LIMIT_BYTES` cuts it then)."""
+        if self.path != ":memory:":
+            with self._write_lock:
+                self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     # ---- reading (any thread) ------------------------------------------------------------------
 

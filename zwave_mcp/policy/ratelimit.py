@@ -104,11 +104,15 @@ class RateLimiter:
             refused = self._check_many(keys, now, client)
             if refused is not None:
                 return refused
-            for key in keys:
-                self._by_device.setdefault(key, deque()).append(now)
-            if client is not None:
+            # A limit that is off keeps no times: nothing would read or prune them, and a service that
+            # runs for months with ZWAVE_MCP_RATE_LIMIT_TOTAL=0 grew one entry a change for good.
+            if self.per_device:
+                for key in keys:
+                    self._by_device.setdefault(key, deque()).append(now)
+            if client is not None and self.per_client:
                 self._by_client.setdefault(client, deque()).append(now)
-            self._all.append(now)
+            if self.overall:
+                self._all.append(now)
             self._forget_idle(now)
             return None
 
