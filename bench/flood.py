@@ -127,14 +127,17 @@ def flood(port: int, prefix: str, rate: float, count: int) -> dict[str, Any]:
 
 
 class Flooder:
-    def __init__(self, port: int, rate: float, count: int) -> None:
-        args = [PYTHON, "-m", "bench.flood", str(port), PREFIX, str(rate), str(count)]
+    """A flooding process (`python -m <module> <args>`, this one's or the soak's): it says "connected",
+    floods on "go", and prints its figures as one JSON line at the end."""
+
+    def __init__(self, module: str, *args: object) -> None:
+        command = [PYTHON, "-m", module, *map(str, args)]
         self.proc = subprocess.Popen(
-            args, cwd=REPO, env=child_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            command, cwd=REPO, env=child_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
         assert self.proc.stdout is not None
         if self.proc.stdout.readline().strip() != "connected":
-            raise RuntimeError("flooder did not connect")
+            raise RuntimeError(f"the flooder ({module}) did not connect")
 
     def go(self) -> None:
         assert self.proc.stdin is not None
@@ -216,7 +219,7 @@ async def _measure(
         result["quiet"] = quiet[5:]
 
         for phase, phase_rate, count in (("A", rate, int(rate * seconds)), ("B", burst_rate, burst)):
-            flooder = await asyncio.to_thread(Flooder, port, phase_rate, count)
+            flooder = await asyncio.to_thread(Flooder, "bench.flood", port, PREFIX, phase_rate, count)
             seen_before = gateway.inventory.status.messages_seen
             seen_at.clear()
             seen[0] = 0

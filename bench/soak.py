@@ -46,7 +46,7 @@ from bench.common import (
     say,
     server_env,
 )
-from bench.flood import SLICE_S, _connect_packet, _publish_packet, flood_targets
+from bench.flood import SLICE_S, Flooder, _connect_packet, _publish_packet, flood_targets
 from zwave_mcp.gateway.state import MAX_VALUES_ADDED
 
 PREFIX = "benchsoak"
@@ -96,26 +96,6 @@ def stream(port: int, prefix: str, house: str, rate: float, seconds: float) -> d
     sock.sendall(b"\xe0\x00")  # DISCONNECT
     sock.close()
     return {"sent": sent, "seconds": elapsed, "targets": len(targets)}
-
-
-class Flooder:
-    def __init__(self, port: int, house: str, rate: float, seconds: float) -> None:
-        args = [PYTHON, "-m", "bench.soak", "flood", str(port), PREFIX, house, str(rate), str(seconds)]
-        self.proc = subprocess.Popen(
-            args, cwd=REPO, env=child_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        assert self.proc.stdout is not None
-        if self.proc.stdout.readline().strip() != "connected":
-            raise RuntimeError("the soak's flooder did not connect")
-
-    def go(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write("go\n")
-        self.proc.stdin.flush()
-
-    def result(self) -> dict[str, Any]:
-        out, _ = self.proc.communicate(timeout=120)
-        return dict(json.loads(out.strip().splitlines()[-1]))
 
 
 # -- the measurement ------------------------------------------------------------------------------------
@@ -185,7 +165,7 @@ def measure(
             client.wait_loaded(180)
             assert client.proc is not None
             pid = client.proc.pid
-            flooder = Flooder(port, house, rate, seconds)
+            flooder = Flooder("bench.soak", "flood", port, PREFIX, house, rate, seconds)
             loaded_rss = rss_mb(pid)
             samples: list[tuple[float, float]] = []
             sizes: list[tuple[float, int]] = []
@@ -241,7 +221,7 @@ def rows_of(r: dict[str, Any], bare_per_row: float) -> list[Row]:
     stored_rate = r["stored"] / seconds
     out = [
         Row(
-            "10 soak",
+            "11 soak",
             f"{label}: RSS at minute 1",
             m1,
             r["loaded_rss"],
@@ -251,12 +231,12 @@ def rows_of(r: dict[str, Any], bare_per_row: float) -> list[Row]:
     ]
     if m5 is not None:
         out.append(
-            Row("10 soak", f"{label}: RSS at minute 5", m5, m1, "MB", note="baseline: RSS at minute 1")
+            Row("11 soak", f"{label}: RSS at minute 5", m5, m1, "MB", note="baseline: RSS at minute 1")
         )
     base = m5 if m5 is not None else m1
     out += [
         Row(
-            "10 soak",
+            "11 soak",
             f"{label}: RSS at the end",
             end,
             base,
@@ -267,7 +247,7 @@ def rows_of(r: dict[str, Any], bare_per_row: float) -> list[Row]:
             f"{r['calls']:,} tool calls meanwhile, {r['errors']} errors",
         ),
         Row(
-            "10 soak",
+            "11 soak",
             f"{label}: RSS growth after minute {5 if m5 is not None else 0}",
             _slope(after5),
             None,
@@ -275,7 +255,7 @@ def rows_of(r: dict[str, Any], bare_per_row: float) -> list[Row]:
             note=f"least squares through {len(after5)} samples, every {SAMPLE_EVERY_S:g} s",
         ),
         Row(
-            "10 soak",
+            "11 soak",
             f"{label}: history size per stored change",
             r["history_bytes"] / max(1, r["stored"]),
             bare_per_row,
@@ -284,7 +264,7 @@ def rows_of(r: dict[str, Any], bare_per_row: float) -> list[Row]:
             "(series, time, value) WITHOUT ROWID table of as many rows",
         ),
         Row(
-            "10 soak",
+            "11 soak",
             f"{label}: messages stored",
             stored_rate,
             r["sent"]["sent"] / seconds,
@@ -372,7 +352,7 @@ def added_rows(count: int = ADDED_VALUES) -> list[Row]:
     kept = ours["values"] - (before["values"] - count)
     return [
         Row(
-            "10 soak",
+            "11 soak",
             f"{count:,} made-up values added to {ADDED_NODES} nodes: RSS after",
             ours["rss"],
             before["rss"],
