@@ -85,17 +85,29 @@ def running_service(mosquitto: Any, sim: Simulator, home: Path, *options: str) -
             stderr=err,
         )
     service = Service(process, port, history, log)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            assert process.poll() is None, f"the service exited: {service.stderr()}"
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, f"the service never listened: {service.stderr()}"
-                time.sleep(0.05)
+    with stopped_at_the_end(process):
+        wait_listening(process, port, service.stderr)
         yield service
+
+
+def wait_listening(process: subprocess.Popen[bytes], port: int, said: Callable[[], str]) -> None:
+    """Until the service listens on `port`; fails with what it said (`said()`) if it exits or never does."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        assert process.poll() is None, f"the service exited: {said()}"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            assert time.monotonic() < deadline, f"the service never listened: {said()}"
+            time.sleep(0.05)
+
+
+@contextmanager
+def stopped_at_the_end(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    """SIGTERM when the block ends (as a supervisor stops it), killed if it has not stopped in 15 s."""
+    try:
+        yield
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

@@ -8,11 +8,8 @@ scope it would need.
 
 from __future__ import annotations
 
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,7 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientMetadata
 
 from tests.e2e.test_clients_both_eras import QUESTION, UNLOCK, Person, lock, ready
-from tests.e2e.test_service_http import free_port, service_env
+from tests.e2e.test_service_http import free_port, service_env, stopped_at_the_end, wait_listening
 from tests.integration.mcp_harness import call, sim_value
 from tests.integration.oauth_harness import Browser, MemoryStorage
 from zwave_mcp.service import scopes
@@ -37,7 +34,6 @@ from zwave_mcp.simulator import FAST, Simulator, capture_config
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 
 PASSPHRASE = "a home's own passphrase"
-START_TIMEOUT_S = 20.0
 
 
 @dataclass
@@ -81,24 +77,9 @@ def home_service(mosquitto: Any, sim: Simulator, home: Path) -> Iterator[Site]:
             stdout=subprocess.DEVNULL,
             stderr=err,
         )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            assert process.poll() is None, f"the service exited: {log.read_text()}"
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, f"the service never listened: {log.read_text()}"
-                time.sleep(0.05)
+    with stopped_at_the_end(process):
+        wait_listening(process, port, log.read_text)
         yield Site(f"http://127.0.0.1:{port}")
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
     assert PASSPHRASE not in log.read_text(encoding="utf-8", errors="replace")
 
 
