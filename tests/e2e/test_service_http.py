@@ -36,6 +36,7 @@ from tests.e2e.test_clients_both_eras import QUESTION, UNLOCK, Person, lock, rea
 from tests.e2e.test_server_stdio import SERVER, TOOLS, server_env
 from tests.integration.mcp_harness import call, sim_value, wait_for_answer
 from tests.integration.test_lock_events import cleaner_house
+from tests.integration.test_oauth import INITIALIZE, MCP_ACCEPT
 from zwave_mcp.simulator import FAST, Simulator, capture_config
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
@@ -213,17 +214,7 @@ async def test_two_clients_share_one_service_and_a_question_goes_to_the_one_who_
 async def test_a_wrong_host_or_origin_and_an_oversized_body_are_refused(
     mosquitto: Any, sim: Simulator, tmp_path: Path
 ) -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "probe", "version": "1"},
-        },
-    }
-    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    initialize, headers = INITIALIZE, MCP_ACCEPT
     with running_service(mosquitto, sim, tmp_path) as service:
         async with httpx2.AsyncClient(timeout=10) as http:
             good = await http.post(service.url, json=initialize, headers=headers)
