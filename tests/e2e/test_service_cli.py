@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_service_http import free_port
+from tests.e2e.test_service_http import free_port, stopped_at_the_end, wait_listening
 from zwave_mcp.history.store import Store
 from zwave_mcp.history.writer import Writer, this_host
 
@@ -57,10 +57,29 @@ def test_one_service_a_history_file(tmp_path: Path) -> None:
     assert "stop it first, or give this one its own ZWAVE_MCP_HISTORY_PATH" in done.stderr
 
 
-def test_it_never_starts_without_its_sign_in(tmp_path: Path) -> None:
-    done = run(tmp_path, "serve", "--http", str(free_port()))
-    assert done.returncode == 2 and done.stdout == "", done.stderr
-    assert done.stderr.startswith("zwave-mcp: the home service ") and len(done.stderr.splitlines()) == 1
+def test_without_a_passphrase_it_listens_signs_nobody_in_and_says_so(tmp_path: Path) -> None:
+    """No flag turns the sign-in off. With no passphrase set yet the service still starts (it records the
+    home from the first minute; a unit started first does not crash-loop), its log says no client can be
+    approved, and a call without a token is refused as ever."""
+    port = free_port()
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "ZWAVE_MCP_MQTT_URL": f"mqtt://127.0.0.1:{free_port()}",
+    }
+    log = tmp_path / "service.log"
+    with log.open("wb") as err:
+        process = subprocess.Popen(
+            [*ZWAVE_MCP, "serve", "--http", f"127.0.0.1:{port}"], env=env, stdout=subprocess.PIPE, stderr=err
+        )
+    with stopped_at_the_end(process):
+        wait_listening(process, port, log.read_text)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/mcp", timeout=10)
+        assert refused.value.code == 401
+    assert "no client can be approved yet" in log.read_text()
+    assert process.stdout is not None and process.stdout.read() == b""
 
 
 def test_the_demo_says_why_its_home_service_did_not_start(tmp_path: Path) -> None:

@@ -188,7 +188,7 @@ def serve(settings: Settings, wire: StdioWire) -> int:
 
 
 def serve_http(settings: Settings, args: argparse.Namespace) -> int:
-    """Run the home service until SIGTERM: exposure checked, OAuth built (a passphrase must be set)."""
+    """Run the home service until SIGTERM: exposure checked, OAuth built (until a passphrase is set, it approves nobody)."""
     from zwave_mcp.logs import configure_logging
     from zwave_mcp.service.http import ServiceSetupError, exposure_for
     from zwave_mcp.service.run import check_one_service, home_auth, serve_http

@@ -50,8 +50,9 @@ def uvicorn_server(
 def home_auth(exposure: Exposure, *, admin: bool = False, state_dir: Path | None = None) -> HomeAuth:
     """The OAuth parts for this exposure (its base URL is the issuer; home:admin offered only with `admin`),
     kept in `state_dir` (default: the user state directory, as `zwave-mcp passphrase` and `clients` use).
-    Raises `ServiceSetupError` when the service cannot sign anyone in: no passphrase is set
-    (`zwave-mcp passphrase`), without which the consent page approves nobody, or its store cannot be read."""
+    Raises `ServiceSetupError` when its store cannot be read. With no passphrase set yet the service still
+    starts (it records the home from the first minute; a unit started before the person set it does not
+    crash-loop), says so in its log, and its consent page approves nobody until `zwave-mcp passphrase`."""
     from zwave_mcp.service.auth import build_home_auth, default_state_dir
 
     try:
@@ -59,9 +60,9 @@ def home_auth(exposure: Exposure, *, admin: bool = False, state_dir: Path | None
     except (OSError, ValueError) as exc:  # an unreadable state directory, a damaged store
         raise ServiceSetupError(f"the home service cannot start its sign-in: {exc}") from None
     if not auth.passphrase_set():
-        raise ServiceSetupError(
-            "the home service needs the home's passphrase first, which the consent page asks for: "
-            "run 'zwave-mcp passphrase'"
+        log.warning(
+            "no client can be approved yet: the consent page asks for the home's passphrase, which is not "
+            "set; run 'zwave-mcp passphrase' (the service need not restart)"
         )
     return auth
 
