@@ -10,10 +10,15 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
-from zwave_mcp.answers import and_list, capital
+from pydantic import ConfigDict, Field, field_serializer
+from pydantic.dataclasses import dataclass
+from pydantic.json_schema import SkipJsonSchema
+
+from zwave_mcp.answers import AnyJson, and_list, capital
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import quantities as q
 from zwave_mcp.devices import sensor_types as st
@@ -63,26 +68,60 @@ _NOTIFICATION_WORDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+# What a sentence needs of a reading but the tools' answers do not show (nor their outputSchema).
+Internal = SkipJsonSchema()
+
+
+# One reading, for the sentences and for the tools' answers: its public fields, by their camelCase aliases,
+# are the `Reading` of the outputSchema (a comment, not a docstring: that would become its description). A
+# pydantic dataclass, so `dataclasses.replace` makes a changed copy (by field names).
+@dataclass(frozen=True, kw_only=True, config=ConfigDict(validate_by_name=True, serialize_by_alias=True))
 class Reading:
-    label: str  # "Air temperature", "Power", "Motion", "Battery"
-    value: Any
-    unit: str | None
-    age_s: float | None  # seconds since the device reported it (zwave-js lastUpdate); None if unknown
-    value_id: str
-    text: str | None = None  # state in words: "motion detected", "idle", "door open"
-    idle: bool = False  # at rest and no news ("idle", a closed tamper switch): says nothing in a sentence
-    quantity: str | None = None  # "temperature", "power", "energy_production" (quantities.py)
-    sensor: str | None = None  # binary sensor type: "smoke", "door", "motion" (sensor_types.py)
-    alarm: bool | None = None  # binary sensors: triggered? None when not reported
-    group: str = q.ENVIRONMENT  # where a sentence says it (GROUP_ORDER)
-    spoken_label: str = ""  # "air temperature", "energy", "production today"
-    updated_ms: int | None = None  # zwave-js lastUpdate (ms since the epoch)
-    command_class: int = 0
-    endpoint: int = 0
+    # Every field is a `Field`: pydantic lists the others after them in the schema.
+    label: str = Field()  # "Air temperature", "Power", "Motion", "Battery"
+    value: AnyJson = Field(default=None)
+    text: str | None = Field(default=None)  # state in words: "motion detected", "idle", "door open"
+    unit: str | None = Field(default=None)
+    # "temperature", "power", "energy_production" (quantities.py)
+    quantity: str | None = Field(
+        default=None,
+        description="What it measures: temperature, humidity, power, energy, battery, energy_production…",
+    )
+    # binary sensor type: "smoke", "door", "motion" (sensor_types.py)
+    sensor: str | None = Field(
+        default=None,
+        validation_alias="sensorType",
+        serialization_alias="sensorType",
+        description="Binary sensors: smoke, co, water_leak, door, window, motion, tamper…",
+    )
+    alarm: bool | None = Field(
+        default=None, description="Binary sensors: triggered (true) or at rest (false)"
+    )
+    # Seconds since the device reported it (zwave-js lastUpdate); None if unknown. Answers round it.
+    age_s: float | None = Field(default=None, validation_alias="ageSeconds", serialization_alias="ageSeconds")
+    last_updated: str | None = Field(
+        default=None,
+        validation_alias="lastUpdated",
+        serialization_alias="lastUpdated",
+        description="When the device last reported it (ISO 8601, UTC)",
+    )
+    # "refreshed": the sensor tool asked the device again for this answer.
+    source: Literal["live", "refreshed"] = Field(default="live")
+    value_id: str = Field(validation_alias="valueId", serialization_alias="valueId")
+    # At rest and no news ("idle", a closed tamper switch): says nothing in a sentence.
+    idle: Annotated[bool, Internal] = Field(default=False, exclude=True)
+    # Where a sentence says it (GROUP_ORDER), and how: "air temperature", "energy", "production today".
+    group: Annotated[str, Internal] = Field(default=q.ENVIRONMENT, exclude=True)
+    spoken_label: Annotated[str, Internal] = Field(default="", exclude=True)
+    command_class: Annotated[int, Internal] = Field(default=0, exclude=True)
+    endpoint: Annotated[int, Internal] = Field(default=0, exclude=True)
     # Where on the device it is read, when another endpoint reads the same thing otherwise ("sensor 3", or
     # the endpoint's own label: "Floor sensor"); None when the name alone tells it apart.
-    place: str | None = None
+    place: Annotated[str | None, Internal] = Field(default=None, exclude=True)
+
+    @field_serializer("age_s")
+    def _age_rounded(self, age: float | None) -> float | None:
+        return None if age is None else round(age, 1)
 
     def spoken(self) -> str:
         """ "air temperature 21.6 °C", "motion detected", "battery 87 %", "air temperature 0 °C (sensor 3)"."""
@@ -170,13 +209,20 @@ def _as_window(r: Reading) -> Reading:
     return replace(r, sensor=window.word, spoken_label=window.word, text=text)
 
 
+def iso_time(ms: int | None) -> str | None:
+    """zwave-js's lastUpdate (ms since the epoch) as ISO 8601 in UTC; None for none or nonsense."""
+    if ms is None or not 0 <= ms < 253_402_300_800_000:  # up to the year 9999
+        return None
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds")
+
+
 def reading_of(value: ZValue, now_ms: int, purpose: str | None = None) -> Reading:
     """One value as a reading: its quantity or binary sensor type, its state in words, its age.
     `purpose`: what discovery says the value is for (`Device.purposes`), when a device row says it."""
     age = None if value.last_update_ms is None else max(0.0, (now_ms - value.last_update_ms) / 1000)
     base = Reading(
-        value.label, value.value, value.unit, age, value.value_id, updated_ms=value.last_update_ms,
-        command_class=value.command_class, endpoint=value.endpoint,
+        label=value.label, value=value.value, unit=value.unit, age_s=age, value_id=value.value_id,
+        last_updated=iso_time(value.last_update_ms), command_class=value.command_class, endpoint=value.endpoint,
     )  # fmt: skip
     kind = st.sensor_type(value, purpose)
     if kind is not None:

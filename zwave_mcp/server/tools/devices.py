@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -32,7 +33,6 @@ from zwave_mcp.server.tools.present import (
     list_summary,
     now_ms,
     page_of,
-    reading_model,
     sensor_summary,
     summarize,
     verify_summary,
@@ -122,7 +122,7 @@ async def get_device_state(app: App, args: DeviceArgs, _ctx: Context | None) -> 
     return DeviceState(
         summary=sentence(device, last_press=last_press_words(device, datetime.now().astimezone())),
         device=summarize(device),
-        readings=[reading_model(r) for r in readings(device, now)],
+        readings=readings(device, now),
         values=values,
         lockSettings=_lock_settings(device),
     )
@@ -139,7 +139,7 @@ async def get_device_sensor_data(app: App, args: SensorArgs, _ctx: Context | Non
         values = [v for v in device.all_values() if v.value_id in old]
         refreshed = set(await app.devices.refresh(device, values))
         found = readings(device, now_ms())
-    items = [reading_model(r, "refreshed" if r.value_id in refreshed else "live") for r in found]
+    items = [replace(r, source="refreshed") if r.value_id in refreshed else r for r in found]
     return SensorData(summary=sensor_summary(device, found), device=summarize(device), readings=items)
 
 

@@ -6,7 +6,7 @@ types ever becomes part of an MQTT topic: names are resolved through the invento
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -14,6 +14,7 @@ from zwave_mcp.answers import AnyJson, ToolResult
 from zwave_mcp.devices.gate.core import GateResult
 from zwave_mcp.devices.model import CapabilityWord
 from zwave_mcp.devices.questions import QuestionWord
+from zwave_mcp.devices.readings import Reading
 from zwave_mcp.policy import check_text_argument
 from zwave_mcp.policy.actions import ACTION_ALIASES, ACTIONS, ActionName, normalize_action
 from zwave_mcp.policy.outcome import Outcome
@@ -241,25 +242,6 @@ class LockSettings(BaseModel):
     holdAndReleaseTime: float | None = None
     twistAssist: bool | None = None
     blockToBlock: bool | None = None
-
-
-class Reading(BaseModel):
-    label: str
-    value: AnyJson = None
-    text: str | None = None
-    unit: str | None = None
-    quantity: str | None = Field(
-        None,
-        description="What it measures: temperature, humidity, power, energy, battery, energy_production…",
-    )
-    sensorType: str | None = Field(
-        None, description="Binary sensors: smoke, co, water_leak, door, window, motion, tamper…"
-    )
-    alarm: bool | None = Field(None, description="Binary sensors: triggered (true) or at rest (false)")
-    ageSeconds: float | None = None
-    lastUpdated: str | None = Field(None, description="When the device last reported it (ISO 8601, UTC)")
-    source: Literal["live", "refreshed"] = "live"
-    valueId: str
 
 
 class SensorData(ToolResult):

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import Literal
 
 from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import state_summary
 from zwave_mcp.devices.errors import still_loading
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.presses import last_press
-from zwave_mcp.devices.readings import Reading, spoken_readings
+from zwave_mcp.devices.readings import Reading, iso_time, spoken_readings
 from zwave_mcp.history.periods import when
 from zwave_mcp.names import agreeing
 from zwave_mcp.server.tools.models import DeviceSummary
-from zwave_mcp.server.tools.models import Reading as ReadingModel
 
 
 def now_ms() -> int:
@@ -41,13 +39,6 @@ def age_seconds(last_update_ms: int | None, now: int) -> float | None:
     return None if last_update_ms is None else round(max(0, now - last_update_ms) / 1000, 1)
 
 
-def iso_time(ms: int | None) -> str | None:
-    """zwave-js's lastUpdate (ms since the epoch) as ISO 8601 in UTC; None for none or nonsense."""
-    if ms is None or not 0 <= ms < 253_402_300_800_000:  # up to the year 9999
-        return None
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds")
-
-
 def last_press_words(device: Device, now: datetime) -> str | None:
     """ "the last press was button 2, held at 20:14" (`now`'s zone, as the history answers say times);
     None when the device holds no press with a time the calendar has."""
@@ -57,22 +48,6 @@ def last_press_words(device: Device, now: datetime) -> str | None:
     press, at_ms = found
     at = datetime.fromtimestamp(at_ms / 1000, UTC)
     return f"the last press was {press.subject}, {press.kind} {when(at, now)}"
-
-
-def reading_model(r: Reading, source: Literal["live", "refreshed"] = "live") -> ReadingModel:
-    return ReadingModel(
-        label=r.label,
-        value=r.value,
-        text=r.text,
-        unit=r.unit,
-        quantity=r.quantity,
-        sensorType=r.sensor,
-        alarm=r.alarm,
-        ageSeconds=None if r.age_s is None else round(r.age_s, 1),
-        lastUpdated=iso_time(r.updated_ms),
-        source=source,
-        valueId=r.value_id,
-    )
 
 
 def spoken_state(device: DeviceSummary) -> str:
