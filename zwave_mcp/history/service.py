@@ -13,7 +13,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -126,29 +126,22 @@ class _Source:
 RECENT_MAX = 10_000  # stored events read for one recent-events answer (it says how many it leaves out)
 
 
+@dataclass(eq=False)
 class HistoryService:
     """`clock` (epoch seconds) and `tz` (None: the machine's zone) are injectable for tests."""
 
-    def __init__(
-        self,
-        recorder: Recorder,
-        devices: DeviceService,
-        inventory: Inventory,
-        *,
-        clock: Callable[[], float] = time.time,
-        tz: tzinfo | None = None,
-    ) -> None:
-        self.recorder = recorder
-        self.devices = devices
-        self.inventory = inventory
-        self._clock = clock
-        self._tz = tz
+    recorder: Recorder
+    devices: DeviceService
+    inventory: Inventory
+    _: KW_ONLY
+    clock: Callable[[], float] = time.time
+    tz: tzinfo | None = None
 
     def now(self) -> datetime:
-        return datetime.fromtimestamp(self._clock(), self._tz).astimezone(self._tz)
+        return datetime.fromtimestamp(self.clock(), self.tz).astimezone(self.tz)
 
     def dt(self, at_ms: int) -> datetime:
-        return datetime.fromtimestamp(at_ms / 1000, self._tz).astimezone(self._tz)
+        return datetime.fromtimestamp(at_ms / 1000, self.tz).astimezone(self.tz)
 
     def iso(self, at_ms: int) -> str:
         return self.dt(at_ms).isoformat(timespec="seconds")

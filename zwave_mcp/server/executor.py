@@ -27,7 +27,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from mcp.server.context import CallNext, ServerRequestContext
@@ -303,28 +303,18 @@ def _envelope(
     return CallToolResult(content=content, structured_content=envelope, is_error=error is not None)
 
 
+@dataclass(eq=False, kw_only=True)
 class ToolExecutor:
     """Holds the tool specs, registers them on the server, and runs every call the same way."""
 
-    def __init__(
-        self,
-        *,
-        timeout_s: float = 30.0,
-        slow_call_ms: float = 1000.0,
-        read_only: bool = False,
-        unavailable: Callable[[], str | None] | None = None,
-        settle: Callable[[], Awaitable[object]] | None = None,
-        attempts: Gate | None = None,  # audits mutating calls that end before the gate
-        who_calls: WhoCalls = _stdio,  # the caller of each request (the home service's sign-in over HTTP)
-    ) -> None:
-        self.timeout_s = timeout_s
-        self._who_calls = who_calls
-        self._attempts = attempts
-        self.slow_call_ms = slow_call_ms
-        self.read_only = read_only
-        self._unavailable = unavailable
-        self._settle = settle
-        self.specs: dict[str, ToolSpec] = {}
+    timeout_s: float = 30.0
+    slow_call_ms: float = 1000.0
+    read_only: bool = False
+    unavailable: Callable[[], str | None] | None = None
+    settle: Callable[[], Awaitable[object]] | None = None
+    attempts: Gate | None = None  # audits mutating calls that end before the gate
+    who_calls: WhoCalls = _stdio  # the caller of each request (the home service's sign-in over HTTP)
+    specs: dict[str, ToolSpec] = field(default_factory=dict, init=False)
 
     # registration ------------------------------------------------------------------------------
 
@@ -423,8 +413,8 @@ class ToolExecutor:
         outcome = "ok"
         error: str | None = None
         result: ToolResult | None = None
-        audited = spec.audited(arguments) if self._attempts is not None else None
-        attempt = self._attempts.begin() if audited is not None and self._attempts is not None else None
+        audited = spec.audited(arguments) if self.attempts is not None else None
+        attempt = self.attempts.begin() if audited is not None and self.attempts is not None else None
         refused = False
         try:
             args = spec.args_model.model_validate(dict(arguments))
@@ -458,20 +448,20 @@ class ToolExecutor:
             )
             log.exception("tool crashed", extra={"tool": spec.name})
         finally:
-            if attempt is not None and audited is not None and self._attempts is not None:
+            if attempt is not None and audited is not None and self.attempts is not None:
                 # A mutating call that ended before the write gate (no such device, a bad value, a
                 # timeout) still leaves its one audit line.
-                self._attempts.end(attempt, spec.name, audited, error, refused=refused)
+                self.attempts.end(attempt, spec.name, audited, error, refused=refused)
         answer = _envelope(spec.name, started, result=result, error=error)
         self._log_call(spec.name, arguments, started, outcome, error)
         return answer
 
     async def _check_available(self, spec: ToolSpec) -> None:
-        if not spec.needs_gateway or self._unavailable is None or self._unavailable() is None:
+        if not spec.needs_gateway or self.unavailable is None or self.unavailable() is None:
             return
-        if self._settle is not None:
-            await self._settle()  # just after start: wait for the first load rather than refuse
-        reason = self._unavailable()
+        if self.settle is not None:
+            await self.settle()  # just after start: wait for the first load rather than refuse
+        reason = self.unavailable()
         if reason is not None:
             raise UserError(f"Z-Wave service unavailable: {reason}")
 
@@ -480,9 +470,9 @@ class ToolExecutor:
     ) -> CallToolResult:
         spec = self.specs.get(name)
         audited = spec.audited(arguments) if spec is not None else None
-        if audited is not None and self._attempts is not None:
+        if audited is not None and self.attempts is not None:
             # Refused for its arguments or read-only mode: nothing was sent (as in `execute`).
-            self._attempts.end(self._attempts.begin(), name, audited, message, refused=True)
+            self.attempts.end(self.attempts.begin(), name, audited, message, refused=True)
         self._log_call(name, arguments, started, "rejected", message)
         return _envelope(name, started, error=message)
 
@@ -507,7 +497,7 @@ class ToolExecutor:
         """SDK middleware: every request runs as its caller (`acting_as`: the gate, the audit and the
         rate limits read it); a reading request needs the caller's read access; `tools/call` is
         intercepted before the SDK validates; everything else passes."""
-        with acting_as(self._who_calls(ctx)) as caller:
+        with acting_as(self.who_calls(ctx)) as caller:
             if ctx.method in READING_METHODS and not caller.allows(Reach.READ):
                 log.warning(
                     "request refused: no read access", extra={"method": ctx.method, "client": caller.client}

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -61,24 +62,16 @@ def same_url(a: str, b: str) -> bool:
         return False
 
 
+@dataclass(eq=False)
 class HomeAuthProvider:
     """`OAuthAuthorizationServerProvider[AuthorizationCode, RefreshToken, AccessToken]` over an `AuthStore`."""
 
-    def __init__(
-        self,
-        store: AuthStore,
-        issuer_url: str,
-        resource_url: str,
-        clock: Callable[[], float],
-        offered: tuple[str, ...] = scopes.ALL_SCOPES,
-    ) -> None:
-        self.store = store
-        self.offered = (
-            offered  # what the consent page may offer (home:admin only when the service has --admin)
-        )
-        self.issuer_url = issuer_url
-        self.resource_url = resource_url
-        self.clock = clock
+    store: AuthStore
+    issuer_url: str
+    resource_url: str
+    clock: Callable[[], float]
+    # What the consent page may offer (home:admin only when the service has --admin).
+    offered: tuple[str, ...] = scopes.ALL_SCOPES
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
