@@ -48,6 +48,7 @@ LastState = Literal[
     "tamper",
     "jammed",
     "glass_break",
+    "intrusion",
 ]
 STATUS_PHRASES = {
     "Dead": ("went dead", "dead"),
