@@ -219,7 +219,7 @@ BAD_INPUTS: list[tuple[str, dict[str, Any], str]] = [
     (
         "get_last_event",
         {"deviceName": "front door", "state": "exploded"},
-        "Parameter 'state' must be one of: any, opened, closed, locked, unlocked, motion, on, off, dead, alive, asleep, awake, online, offline, pressed, smoke, co, co2, heat, freeze, water_leak, tamper, jammed, glass_break (got 'exploded').",
+        "Parameter 'state' must be one of: any, opened, closed, locked, unlocked, motion, on, off, dead, alive, asleep, awake, online, offline, pressed, smoke, co, co2, heat, freeze, water_leak, tamper, jammed, glass_break, intrusion (got 'exploded').",
     ),
     ("get_energy_usage", {"deviceName": "front door"}, "Front Door Lock has no energy meter (kWh)."),
     ("get_battery_report", {"deviceName": "kitchen light"}, "Kitchen Light has no battery."),

@@ -49,7 +49,7 @@ def test_each_mapped_pair_is_what_the_file_says() -> None:
     assert sentence(alarm) == "Bedroom reports carbon monoxide detected."
     assert answer(Question.CO, [alarm], "Bedroom", False).sentence == "There is carbon monoxide at Bedroom."
     kind.value = 12  # the test button
-    assert sentence(alarm) == "Bedroom reports smoke alarm test."
+    assert sentence(alarm) == "Bedroom reports its smoke alarm is being tested."
     assert answer(Question.SMOKE, [alarm], "Bedroom", False).sentence != "There is smoke at Bedroom."
     kind.value, level.value = 2, 0
     assert sentence(alarm) == "Bedroom reports no carbon monoxide."

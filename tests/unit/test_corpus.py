@@ -36,7 +36,7 @@ KINDS = {
 }  # fmt: skip
 SENSORS = {
     "door", "window", "smoke", "co", "co2", "heat", "water_leak", "freeze", "motion", "tamper", "glass_break",
-    "tilt",
+    "tilt", "intrusion",
 }  # fmt: skip
 READINGS = {
     "temperature", "humidity", "illuminance", "uv", "power", "energy", "voltage", "current", "battery", "co2",

@@ -50,6 +50,7 @@ class Question(StrEnum):
     MOTION = "motion"
     TAMPER = "tamper"
     GLASS_BREAK = "glass_break"
+    INTRUSION = "intrusion"
 
 
 SENSOR_QUESTIONS = frozenset(q for q in Question if str(q) in TYPES)
@@ -70,6 +71,8 @@ QUESTION_WORDS: dict[str, str] = {
     "frost": "freeze",
     "movement": "motion",
     "tampering": "tamper",
+    "intruder": "intrusion",
+    "break-in": "intrusion",
     "shut": "closed",
     "close": "closed",
     "lock": "locked",

@@ -65,6 +65,22 @@ _NOTIFICATION_WORDS = {
     "keypad temporary disabled": "keypad disabled for a while after too many wrong codes",
     "keypad busy": "keypad busy",
     "tampering, invalid code": "wrong codes were tried",
+    "system hardware failure": "a hardware failure",
+    "system software failure": "a software failure",
+}
+# An alarm's own states (zwave-js's Smoke, CO, CO2 and Heat Alarm: "Alarm silenced", "Replacement required,
+# End-of-life"), said with the alarm they belong to: "its carbon monoxide sensor needs replacing".
+_ALARM_NAMES = {1: "smoke", 2: "carbon monoxide", 3: "carbon dioxide", 4: "heat", 5: "water"}
+_ALARM_STATE_WORDS = {
+    "smoke alarm test": "its {} alarm is being tested",
+    "carbon monoxide test": "its {} alarm is being tested",
+    "carbon dioxide test": "its {} alarm is being tested",
+    "heat alarm test": "its {} alarm is being tested",
+    "alarm silenced": "its {} alarm is silenced",
+    "replacement required": "its {} sensor needs replacing",
+    "replacement required, end-of-life": "its {} sensor has reached the end of its life",
+    "maintenance required, planned periodic inspection": "its {} alarm is due for its periodic inspection",
+    "maintenance required, dust in device": "its {} sensor needs cleaning of dust",
 }
 
 
@@ -324,7 +340,18 @@ def notification_text(value: ZValue, raw: Any) -> str | None:
     text = value.state_text(raw)
     if text is None:
         return f"{value.label.lower()} {number(raw)}"
+    if (words := alarm_state_words(value, raw)) is not None:
+        return words
     return _NOTIFICATION_WORDS.get(text.casefold(), enum_words(text))
+
+
+def alarm_state_words(value: ZValue, raw: Any) -> str | None:
+    """A smoke, CO, CO2 or heat alarm's own state with the alarm it belongs to ("its smoke alarm is being
+    tested", "its carbon monoxide sensor has reached the end of its life"); None for any other state."""
+    alarm = _ALARM_NAMES.get(st.notification_type(value) or 0)
+    text = value.state_text(raw) if value.command_class == CC.NOTIFICATION else None
+    words = _ALARM_STATE_WORDS.get(text.casefold()) if text is not None else None
+    return None if alarm is None or words is None else words.format(alarm)
 
 
 def spoken_readings(found: list[Reading]) -> list[str]:

@@ -51,6 +51,9 @@ TYPES: dict[str, SensorType] = {
             "glass_break", "glass breakage detected", "no glass breakage", "glass breakage", "glass breakage"
         ),
         SensorType("tamper", "tampering detected", "not tampered with", "tampering", "tampering", quiet=True),
+        # Home Security's Intrusion (Home Assistant's "safety" binary sensor): an alarm input such as a
+        # panic button's, not a tamper switch
+        SensorType("intrusion", "intrusion detected", "no intrusion", "an intrusion", "intrusions"),
         SensorType("motion", "motion detected", "no motion", "motion", "motion"),
         SensorType("door", "door open", "door closed", "an open door", "doors opening"),
         SensorType("window", "window open", "window closed", "an open window", "windows opening"),
@@ -90,6 +93,8 @@ _ALARM_STATES: dict[tuple[int, int], str] = {
     (6, 5632): "door",  # Window/door is open in regular position
     (6, 5633): "door",  # Window/door is open in tilt position
     (6, 24): "handle",  # Window/door handle is open
+    (7, 1): "intrusion",  # Intrusion (location provided)
+    (7, 2): "intrusion",  # Intrusion
     (7, 3): "tamper",  # Tampering, product cover removed
     (7, 4): "tamper",  # Tampering, invalid code
     (7, 9): "tamper",  # Tampering, product moved
@@ -149,6 +154,8 @@ NOTIFICATION_VARIABLES: tuple[SensorVariable, ...] = (
     SensorVariable("Home Security", "Motion sensor status", "motion"),
     SensorVariable("Heat Alarm", "Heat sensor status", "freeze", state="Underheat detected", alert=True),
     SensorVariable("Home Security", "Cover status", "tamper", alert=True),
+    # "Sensor status" also carries glass breakage: its Intrusion state tells the intrusion alarm apart
+    SensorVariable("Home Security", "Sensor status", "intrusion", state="Intrusion", alert=True),
 )
 
 # (notification type, variable) → type, for a value whose states are lost: the variable's first row says.

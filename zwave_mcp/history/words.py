@@ -15,6 +15,7 @@ from zwave_mcp.devices.kinds.lock import lock_state_phrase
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.presses import press_of
 from zwave_mcp.devices.quantities import quantity_of
+from zwave_mcp.devices.readings import alarm_state_words
 from zwave_mcp.devices.sensor_types import alarm_state, sensor_type, triggered
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.safetext import outside_text
@@ -48,6 +49,7 @@ LastState = Literal[
     "tamper",
     "jammed",
     "glass_break",
+    "intrusion",
 ]
 STATUS_PHRASES = {
     "Dead": ("went dead", "dead"),
@@ -150,6 +152,8 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
                 return Phrase(f"was {state}", state, state)
             if raw == 0 or "idle" in lowered:
                 return Phrase(f"{lowered_label} went idle", None, text)
+            if (words := alarm_state_words(value, raw)) is not None:  # "its smoke alarm is being tested"
+                return Phrase(f"reported that {words}", None, text)
             return Phrase(f"reported {lowered}", None, text)
         if raw == 0:
             return Phrase(f"{lowered_label} went idle", None, 0)

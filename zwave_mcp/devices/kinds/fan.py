@@ -29,9 +29,11 @@ from zwave_mcp.zwave import classes as zc
 @dataclass(frozen=True, slots=True)
 class FanData:
     """What a fan's discovery row knows of its model: its Multilevel Switch level ranges, slowest first
-    ((1, 33), (34, 67), …); none: thirds of its range."""
+    ((1, 33), (34, 67), …; none: thirds of its range), and its preset modes, levels that are no speed
+    ((1, "breeze"): Inovelli's LZW36 cycles its speeds at level 1, Home Assistant's preset mode)."""
 
     speeds: tuple[tuple[int, int], ...] = ()
+    presets: tuple[tuple[int, str], ...] = ()
 
 
 # ---- discovery --------------------------------------------------------------------------------------
@@ -69,7 +71,8 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         companions=MULTILEVEL_COMPANIONS,
         products=(product(0x031E, {0x000E}, {0x0001}),),
         endpoints=frozenset({2}),
-        template=FanData(((2, 33), (34, 66), (67, 99))),
+        # Inovelli's levels (Home Assistant core PR #60947): 1 breeze, 2-33 low, 34-66 medium, 67-99 high
+        template=FanData(((2, 33), (34, 66), (67, 99)), presets=((1, "breeze"),)),
     ),
 )
 
@@ -134,6 +137,18 @@ def _model_speeds(device: Device) -> tuple[tuple[int, int], ...]:
     return (device.template(FanData) or FanData()).speeds
 
 
+def _preset_at(device: Device, level: Any) -> str | None:
+    """The preset mode a reported level is ("breeze"); None for a level that is a speed or off."""
+    presets = (device.template(FanData) or FanData()).presets
+    return next((name for at, name in presets if is_number(level) and level == at), None)
+
+
+def _preset_named(device: Device, said: str) -> tuple[int, str] | None:
+    key = " ".join(said.casefold().replace("_", " ").split()).removesuffix(" mode")
+    presets = (device.template(FanData) or FanData()).presets
+    return next(((at, name) for at, name in presets if name == key), None)
+
+
 def _model_speed_at(device: Device, level: Any) -> Speed | None:
     """The speed a reported level is in, for a fan whose model says its speeds; None for any other fan,
     for off, or a level outside every speed."""
@@ -156,18 +171,24 @@ def _summary(device: Device, spoken: bool) -> str | None:
     level = level_percent(current)
     if level is None:
         return "unknown"
+    if (preset := _preset_at(device, current.value)) is not None:
+        return f"on in {preset} mode"
     speed = _model_speed_at(device, current.value)
     return "off" if level == 0 else (f"on at {speed.name} speed" if speed else f"on at {level} %")
 
 
 def _effect_words(device: Device, value: ZValue, role: str | None, target: Any) -> Words | None:
     if role == m.LEVEL_TARGET and device.has(Capability.FAN) and is_number(target):
-        return frozenset({"on" if target > 0 else "off", "set_speed"}), write_percent(target, value)
+        preset = _preset_at(device, target)
+        shown = f"{preset} mode" if preset is not None else write_percent(target, value)
+        return frozenset({"on" if target > 0 else "off", "set_speed"}), shown
     return None
 
 
 def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> str | None:
     if role in (m.LEVEL_TARGET, m.LEVEL_CURRENT) and device.has(Capability.FAN) and is_number(raw):
+        if (preset := _preset_at(device, raw)) is not None:
+            return f"in {preset} mode"
         speed = _model_speed_at(device, raw)
         percent = to_percent(raw, value)
         return "off" if percent == 0 else (f"at {speed.name} speed" if speed else f"at {percent} % speed")
@@ -181,13 +202,20 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
     """A speed by name ("medium", "speed 2": the fan's own presets) or a percentage of its range."""
     raw = first(args, "level", "value", "mode", "position")
     target, current = device.values[m.LEVEL_TARGET], device.values.get(m.LEVEL_CURRENT)
+    presets = [name for _, name in (device.template(FanData) or FanData()).presets]
     choices = and_list([s.name for s in fan_speeds(device)])
-    allowed = f"{device.name} has speeds {choices}, or a percentage from 1 to 100"
+    modes = (
+        (f", a {presets[0]} mode" if len(presets) == 1 else f", modes {and_list(presets)}") if presets else ""
+    )
+    allowed = f"{device.name} has speeds {choices}{modes}, or a percentage from 1 to 100"
     if isinstance(raw, str) and raw.strip().casefold() == "off":
         raw = 0
     speed = _speed_named(device, raw) if isinstance(raw, str) else None
+    preset = _preset_named(device, raw) if isinstance(raw, str) else None
     argument: Any
-    if speed is not None:
+    if preset is not None:
+        level, shown, argument = preset[0], f"{preset[1]} mode", preset[1]
+    elif speed is not None:
         level, shown, argument = speed.high, speed.name, speed.name
     else:
         if raw is None or raw == "":
@@ -197,6 +225,8 @@ def _set_speed(device: Device, action: str, args: dict[str, Any]) -> ControlPlan
         except InvalidValue:
             raise InvalidValue(f"{allowed}; '{echo(str(raw))}' is neither.") from None
         level = to_level(percent, target)
+        if level and _preset_at(device, level) is not None:
+            level = fan_speeds(device)[0].low  # a percentage is a speed, never a preset's level: the slowest
         named = _model_speed_at(device, level)
         if named is not None:
             level = named.high  # a fan of known speeds runs at its speeds only: the one this percent is in

@@ -168,6 +168,9 @@ def _sentence(device: Device, found: list[Reading]) -> str | None:
     said = {r.value_id for r in _lock_alerts(device)} if state is not None else set()  # "locked and jammed"
     if (door := device.values.get(m.LOCK_DOOR)) is not None:
         said.add(door.value_id)  # the lock's state says its door
+    # its intrusion alarm (a Schlage's forced entry) is said when it stands; at rest it is no news beside
+    # whether the door is locked
+    said |= {r.value_id for r in found if r.sensor == "intrusion" and r.alarm is False}
     power, others = sentence_phrases([r for r in found if r.value_id not in said])
     if opened is not None:
         others = [p for p in others if p not in OPENING_STATES]  # the lock said its door already

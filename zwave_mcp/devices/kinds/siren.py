@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from zwave_mcp.answers import plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.errors import InvalidValue
@@ -87,10 +88,24 @@ _NOUNS = {
 }  # fmt: skip
 
 
+# A tone the device names by its sound file's DOS 8.3 name and length (Aeotec's Siren 6 and Doorbell 6:
+# "03TRAD~1 (11 sec)"): the name tells a person nothing, its number and length do.
+_SOUND_FILE = re.compile(r"\d*[a-z0-9_]{1,6}~\d+(?:\.[a-z0-9]{1,3})?(?:\s*\((\d+)\s*sec\))?", re.IGNORECASE)
+
+
 @dataclass(frozen=True, slots=True)
 class Tone:
     value: int  # what is written: a Sound Switch tone id, or a level
     name: str  # as the device names it ("01DING~1 (5 sec)", "Siren only")
+
+    @property
+    def spoken(self) -> str:
+        """How the tone is said: its name, or for a sound file's name "tone 3 (11 seconds)"."""
+        found = _SOUND_FILE.fullmatch(self.name.strip())
+        if found is None:
+            return self.name
+        length = f" ({plural(int(found.group(1)), 'second')})" if found.group(1) else ""
+        return f"tone {self.value}{length}"
 
 
 def siren_tones(device: Device) -> list[Tone]:
@@ -116,20 +131,31 @@ def tone_named(device: Device, said: str) -> Tone | None:
         target = device.values.get(m.SIREN_TONE)
         low, high = 1, int(target.max) if target is not None and target.max is not None else 254
         return Tone(int(key), f"tone {int(key)}") if low <= int(key) <= min(high, 254) else None
-    exact = [t for t in tones if _plain(t.name) == key]
+    exact = [t for t in tones if key in (_plain(t.name), _plain(t.spoken))]
     if exact:
         return exact[0]
-    if key.isdigit():
-        return next((t for t in tones if t.value == int(key)), None)
+    if number := re.fullmatch(r"(?:tone )?(\d+)", key):  # "5", "tone 5": as the tone is said
+        return next((t for t in tones if t.value == int(number.group(1))), None)
     partial = [t for t in tones if key and key in _plain(t.name)]
     return partial[0] if len(partial) == 1 else None
 
 
 def tone_name(device: Device, raw: Any) -> str | None:
     """The name of a reported tone; None for off or a tone the device does not list."""
+    tone = _tone_at(device, raw)
+    return None if tone is None else tone.name
+
+
+def tone_spoken(device: Device, raw: Any) -> str | None:
+    """A reported tone as it is said ("siren only", "tone 3 (11 seconds)"); None as for `tone_name`."""
+    tone = _tone_at(device, raw)
+    return None if tone is None else tone.spoken
+
+
+def _tone_at(device: Device, raw: Any) -> Tone | None:
     if not is_number(raw) or raw == 0:
         return None
-    return next((t.name for t in siren_tones(device) if t.value == raw), None)
+    return next((t for t in siren_tones(device) if t.value == raw), None)
 
 
 # A tone whose name says it only lights up ("Strobe only", "Flash") makes no sound; one that names a sound
@@ -179,7 +205,7 @@ def _summary(device: Device, spoken: bool) -> str | None:
     watch = v.get(m.SIREN_TONE_CURRENT) or v[m.SIREN_TONE]
     if not is_number(watch.value):
         return "unknown"
-    tone = tone_name(device, watch.value)
+    tone = tone_spoken(device, watch.value)
     return "silent" if watch.value == 0 else (f"sounding {tone.lower()}" if tone else "sounding")
 
 
@@ -191,7 +217,7 @@ def _opening(device: Device, summary: str) -> str | None:
 
 def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: Any) -> str | None:
     if role in (m.SIREN_TONE, m.SIREN_TONE_CURRENT) and is_number(new):
-        tone = tone_name(device, new) if device is not None else None
+        tone = tone_spoken(device, new) if device is not None else None
         if new == 0:
             return told_or_did(role == m.SIREN_TONE, "go quiet", "went quiet")
         return f"started sounding {tone.lower()}" if tone else "started sounding"
@@ -203,7 +229,7 @@ def _change_phrase(device: Device | None, value: ZValue, role: str | None, new: 
 def _spoken_value(device: Device, value: ZValue, role: str | None, raw: Any) -> str | None:
     if role not in (m.SIREN_TONE, m.SIREN_TONE_CURRENT):
         return None
-    name = tone_name(device, raw)
+    name = tone_spoken(device, raw)
     if raw == 0:
         return "silent"
     if tone_sounds(device, raw) is False:  # a strobe only: lit, not sounding
@@ -225,7 +251,7 @@ def _tone_words(device: Device, value: ZValue, target: Any) -> Words:
     """A siren's tone judged by its effect: a tone that makes no sound ("Strobe only"), or one whose sound
     cannot be told, silences a siren that is sounding (or may be: nothing reported) as off does, and the
     alarm rule of the policy judges it; a sounding tone sounds it."""
-    shown = tone_name(device, target) or value.state_text(target) or target
+    shown = tone_spoken(device, target) or value.state_text(target) or target
     if target == 0 or target is False:
         return frozenset({"off"}), None
     if tone_sounds(device, target) is not True and siren_sounding(device) is not False:
@@ -273,13 +299,13 @@ def _on_off(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
         sound = [Expectation(watch, None, "nonzero")]
         return ControlPlan(device, action, True, [Write(target, 255)], sound, f"sound {device.name}")
     loudest = siren_tones(device)[-1]
-    summary = f"sound {device.name} ({loudest.name.lower()})"
+    summary = f"sound {device.name} ({loudest.spoken.lower()})"
     return one_write(device, action, True, target, loudest.value, summary, watch=watch)
 
 
 def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
     raw = first(args, "value", "mode", "level")
-    names = ", ".join(t.name for t in siren_tones(device)) or "tones by number, from 1 to 254"
+    names = ", ".join(t.spoken for t in siren_tones(device)) or "tones by number, from 1 to 254"
     said = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
     if said.casefold() in ("off", "0", "none", "silence"):
         return _on_off(device, action, args)
@@ -290,8 +316,8 @@ def _set_tone(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:
         raise InvalidValue(f"{device.name} has no tone '{echo(said)}'; it has: {names}.")
     target = device.values[m.SIREN_TONE]
     watch = device.values.get(m.SIREN_TONE_CURRENT)
-    summary = f"sound {tone.name} on {device.name}"
-    return one_write(device, action, tone.name, target, tone.value, summary, watch=watch)
+    summary = f"sound {tone.spoken} on {device.name}"
+    return one_write(device, action, tone.spoken, target, tone.value, summary, watch=watch)
 
 
 def _set_volume(device: Device, action: str, args: dict[str, Any]) -> ControlPlan:

@@ -71,7 +71,8 @@ class ListDevicesArgs(ToolArgs):
         None,
         description="Answer a question about them: which are on, off, open, closed, locked, unlocked; "
         "'battery' for battery levels, 'low_battery' for low ones; is there smoke, co (carbon monoxide), co2, "
-        "heat, freeze, water_leak, motion, tamper, glass_break ('is there smoke anywhere?' = state 'smoke'). "
+        "heat, freeze, water_leak, motion, tamper, glass_break, intrusion ('is there smoke anywhere?' = "
+        "state 'smoke'). "
         "The summary is the one-sentence answer.",
     )
     filter: str | None = Field(None, max_length=NAME_MAX, description="Only devices whose name contains this")
