@@ -9,6 +9,7 @@ The device with an update on offer is the demo house's Hallway Dimmer, a real GE
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -206,3 +207,26 @@ async def test_updates_are_refused_in_read_only_mode_and_for_hidden_or_denied_de
     assert denied.is_error, denied.text
     assert sim.nodes[DIMMER_ID]["firmwareVersion"] == "5.26"
     assert "firmwareUpdate" not in sim.nodes[DIMMER_ID]
+
+
+async def test_a_dry_run_shows_the_update_and_one_audit_line_is_left_per_attempt(
+    mosquitto: Any, sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="zwave_mcp.audit")
+    async with connected(admin(mosquitto, sim, dry_run=True)) as client:
+        asked = await call(client, "update_zwave_firmware", UPDATE)
+        shown = await call(
+            client,
+            "update_zwave_firmware",
+            {**UPDATE, "confirmationToken": asked.result["confirmationToken"]},
+        )
+    assert shown.result["outcome"] == "dry_run", shown.text
+    (message,) = shown.result["wouldSend"]
+    assert message["topic"].endswith("/api/firmwareUpdateOTA/set")
+    assert message["payload"]["args"] == [DIMMER_ID, {"version": "5.29"}]  # no download address in it
+    audit = [(r.tool, r.action, r.outcome) for r in caplog.records if r.name == "zwave_mcp.audit"]  # type: ignore[attr-defined]
+    assert audit == [
+        ("update_zwave_firmware", "firmware_update", "needs_confirmation"),
+        ("update_zwave_firmware", "firmware_update", "dry_run"),
+    ]
+    assert sim.nodes[DIMMER_ID]["firmwareVersion"] == "5.26" and "firmwareUpdate" not in sim.nodes[DIMMER_ID]

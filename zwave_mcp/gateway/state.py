@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from zwave_mcp.gateway.firmware import firmware_event
+from zwave_mcp.gateway.firmware_events import firmware_event
 from zwave_mcp.gateway.lock_events import LockEvent, from_notification, from_topic
 from zwave_mcp.gateway.model import InventoryEvent, ValueState, ZNode, ZValue, is_momentary
 from zwave_mcp.gateway.nodes import (

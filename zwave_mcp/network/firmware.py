@@ -18,7 +18,8 @@ from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.admin import AdminApiFailed, AdminRequest
-from zwave_mcp.gateway.firmware import FirmwareApi, FirmwareUpdate, result_words
+from zwave_mcp.gateway.firmware import FirmwareApi, FirmwareUpdate
+from zwave_mcp.gateway.firmware_events import result_words
 from zwave_mcp.gateway.model import InventoryEvent, ZNode
 from zwave_mcp.network.jobs import Job, Jobs, Work
 from zwave_mcp.zwave.classes import CC
@@ -131,7 +132,7 @@ def update_work(
     clock: Callable[[], float] = time.monotonic,
 ) -> Work:
     """The job of one update: send it (zwave-js-ui answers at its end), relay its progress events (each
-    `gateway.firmware.EVENT_STEP` %, as the events list tells them), say
+    `gateway.firmware_events.EVENT_STEP` %, as the events list tells them), say
     zwave-js's result, then wait (bounded) for the device to report its new firmware version."""
     gateway = api.gateway
     inventory = gateway.inventory

@@ -17,11 +17,10 @@ from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.firmware import FirmwareApi, FirmwareUpdate
 from zwave_mcp.network import firmware
 from zwave_mcp.network.changes import AdminChange
-from zwave_mcp.network.jobs import Job, job_sentence
+from zwave_mcp.network.jobs import Job
 from zwave_mcp.server.app import App
-from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.tools.admin import MAINTAIN
-from zwave_mcp.server.tools.admin_models import TOKEN, WAIT, MaintenanceResult, change_fields
+from zwave_mcp.server.tools.admin import MAINTAIN, carry_job
+from zwave_mcp.server.tools.admin_models import TOKEN, WAIT, MaintenanceResult
 from zwave_mcp.server.tools.models import NAME_MAX, DeviceArgs, ToolArgs
 from zwave_mcp.server.tools.spec import tool
 
@@ -211,13 +210,7 @@ async def update_zwave_firmware(app: App, args: FirmwareUpdateArgs, ctx: Context
         requests=[request],
         start=start,
     )
-    carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
-    if not carried.sent:
-        return MaintenanceResult(**change_fields(carried))
-    job = await jobs.follow(carried.result, ctx, app.care.wait_s(args.waitSeconds))
-    return MaintenanceResult(
-        summary=job_sentence(job), outcome=job.state, job=job.info(), devices=carried.touched_names
-    )
+    return await carry_job(app, change, args.confirmationToken, args.waitSeconds, ctx)
 
 
 TOOLS = [

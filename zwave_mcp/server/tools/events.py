@@ -20,7 +20,7 @@ from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
-from zwave_mcp.gateway.firmware import firmware_phrase
+from zwave_mcp.gateway.firmware_events import firmware_phrase
 from zwave_mcp.gateway.model import InventoryEvent, where_it_stood
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.service import SAME_EVENT_S
