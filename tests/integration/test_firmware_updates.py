@@ -54,8 +54,7 @@ async def test_an_update_is_listed_with_what_changed_and_the_power_it_needs(
         none = await call(client, "list_zwave_firmware_updates", {"deviceName": "kitchen light"})
     assert one.text == (
         "There is a firmware update for Hallway Dimmer from 5.26 to 5.29 (on mains; what changed: Fixed scene "
-        "actuator and scene activation; Modified the dimming duration for Command Class "
-        "Switch_Multilevel_Set)."
+        "actuator and scene activation and 1 more change)."
     ), one.text
     [dimmer] = one.result["devices"]
     assert dimmer["updates"] == [
@@ -144,7 +143,12 @@ async def test_an_update_runs_with_the_yes_and_progress_and_the_new_version_is_r
         "Firmware update of Hallway Dimmer: the update succeeded and the device restarts; Hallway Dimmer now "
         "reports firmware 5.29."
     ), done
-    assert done["job"]["result"]["result"] == {"status": 255, "success": True, "reInterview": True}
+    assert done["job"]["result"]["result"] == {
+        "success": True,
+        "status": 255,
+        "waitTime": 5,
+        "reInterview": True,
+    }
     assert done["job"]["result"]["firmwareVersion"] == "5.29"
     # MCP progress notifications while it ran, each further than the last.
     assert [p[0] for p in progress] == sorted({p[0] for p in progress}), progress

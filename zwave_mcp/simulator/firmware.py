@@ -46,6 +46,7 @@ NO_FILES = "At least one update must be provided (ZW0322)"
 DEAD = "Failed to send the command after 3 attempts (Status NoAck) (ZW0204)"
 OK_RESTART_PENDING, ERROR_TRANSMISSION_FAILED = 0xFF, 1
 TOTAL_FRAGMENTS = 1310  # a ~50 kB image in 40-byte fragments
+WAIT_TIME_S = 5  # zwave-js's `getConservativeWaitTimeAfterFirmwareUpdate` for a device that advertises none
 
 
 class FirmwareHost(SimulatorHost, Protocol):
@@ -213,7 +214,11 @@ class Firmware:
         if step < 10:
             self._step_later()
             return
-        self._finish(running, {"status": OK_RESTART_PENDING, "success": True, "reInterview": True})
+        # zwave-js waits the device's advertised time plus a margin, at least 5 s, and says so in `waitTime`.
+        self._finish(
+            running,
+            {"success": True, "status": OK_RESTART_PENDING, "waitTime": WAIT_TIME_S, "reInterview": True},
+        )
 
     def _finish(self, running: dict[str, Any], result: dict[str, Any]) -> None:
         node = running["node"]

@@ -4,6 +4,7 @@ versions). It is followed with get_zwave_job and stopped with cancel_zwave_job, 
 
 from __future__ import annotations
 
+import time
 from typing import Literal
 
 from mcp.server.mcpserver import Context
@@ -95,7 +96,10 @@ def _upgrades(entry: DeviceFirmware) -> list[FirmwareOffer]:
 def _said(entry: DeviceFirmware) -> str:
     latest = _upgrades(entry)[-1]
     power = "on mains" if entry.onMains else "must be awake" if entry.needsAwake else "on its battery"
-    what = f"; what changed: {latest.changelog}" if latest.changelog else ""
+    items = [item for item in latest.changelog.split("; ") if item]
+    # Spoken: the first change the maker names; the list has them all.
+    more = f" and {plural(len(items) - 1, 'more change')}" if len(items) > 1 else ""
+    what = f"; what changed: {items[0]}{more}" if items else ""
     return f"{entry.device} from {entry.firmwareVersion or 'an unknown version'} to {latest.version} ({power}{what})"
 
 
@@ -110,6 +114,8 @@ async def list_zwave_firmware_updates(app: App, args: FirmwareListArgs, _ctx: Co
     api = FirmwareApi(app.gateway)
     found: list[DeviceFirmware] = []
     unreachable: str | None = None
+    # The answer comes within the tool's time: nodes not asked by then are listed as not checked.
+    deadline = time.monotonic() + app.care.wait_s(SERVICE_WAIT_S * len(nodes))
     for node_id in nodes:
         device = _main_device(node_id, visible)
         if device is None:
@@ -129,8 +135,14 @@ async def list_zwave_firmware_updates(app: App, args: FirmwareListArgs, _ctx: Co
         if unreachable is not None:
             entry.problem = "not checked: the firmware service could not be reached"
             continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            entry.problem = "not checked: there was no time left to ask"
+            continue
         try:
-            entry.updates = [_offer(u) for u in await api.available(node_id, timeout=SERVICE_WAIT_S)]
+            entry.updates = [
+                _offer(u) for u in await api.available(node_id, timeout=min(SERVICE_WAIT_S, left))
+            ]
         except AdminApiFailed as exc:
             entry.problem = str(exc)
             if _service_failed(str(exc)):
