@@ -24,6 +24,15 @@ pytestmark = pytest.mark.integration
 
 DIMMER_ID, LOCK_ID, SENSOR_ID = 20, 5, 4
 UPDATE = {"deviceName": "hallway dimmer"}
+# zwave-js's FirmwareUpdateCapabilities of a device that can take new firmware.
+UPGRADABLE = {
+    "firmwareUpgradable": True,
+    "firmwareTargets": [0],
+    "continuesToFunction": True,
+    "supportsActivation": False,
+    "supportsResuming": False,
+    "supportsNonSecureTransfer": False,
+}
 
 
 @pytest.fixture
@@ -83,9 +92,14 @@ async def test_a_firmware_service_out_of_reach_is_said_as_such(mosquitto: Any, s
         listed = await call(client, "list_zwave_firmware_updates", {})
         update = await call(client, "update_zwave_firmware", UPDATE)
     assert listed.result["serviceReached"] is False
-    assert listed.text.startswith("zwave-js-ui could not reach zwave-js's firmware service"), listed.text
-    assert "fetch failed" in listed.text
-    assert update.is_error and "could not ask the firmware service" in update.error
+    assert listed.text == (
+        "zwave-js-ui could not reach zwave-js's firmware service (fetch failed), so no update can be listed."
+    ), listed.text
+    dimmer = next(d for d in listed.result["devices"] if d["nodeId"] == DIMMER_ID)
+    assert dimmer["updates"] == [] and "not checked" in dimmer["problem"]
+    assert update.is_error and update.error == (
+        "zwave-js-ui could not ask the firmware service about Hallway Dimmer (fetch failed). Nothing was sent."
+    ), update.error
     assert sim.nodes[DIMMER_ID]["firmwareVersion"] == "5.26"
 
 
@@ -93,8 +107,11 @@ async def test_low_battery_asleep_and_dead_devices_are_refused_with_what_to_do(
     mosquitto: Any, sim: Simulator
 ) -> None:
     set_battery(sim, LOCK_ID, 30)
+    for node_id in (LOCK_ID, SENSOR_ID):  # the mock's devices say they cannot take firmware; these two can
+        sim.nodes[node_id]["firmwareCapabilities"] = UPGRADABLE
     async with connected(admin(mosquitto, sim)) as client:
         low = await call(client, "update_zwave_firmware", {"deviceName": "front door lock"})
+        kitchen = await call(client, "update_zwave_firmware", {"deviceName": "kitchen light"})
         asleep = await call(client, "update_zwave_firmware", {"deviceName": "bedroom sensor"})
         sim.nodes[DIMMER_ID]["status"] = "Dead"
         sim.publish_status(sim.nodes[DIMMER_ID])
@@ -109,6 +126,10 @@ async def test_low_battery_asleep_and_dead_devices_are_refused_with_what_to_do(
         "battery and ask again. Nothing was sent."
     ), low.error
     assert asleep.is_error and "Bedroom Sensor is asleep; a firmware update needs it awake" in asleep.error
+    # As every device of zwave-js's mock stick says (its firmwareCapabilities), and the test bed's too.
+    assert kitchen.is_error and kitchen.error == (
+        "Kitchen Light says its firmware cannot be updated over Z-Wave. Nothing was sent."
+    )
     assert dead.is_error and "Hallway Dimmer is not responding" in dead.error
     assert sim.nodes[DIMMER_ID]["firmwareVersion"] == "5.26"
 

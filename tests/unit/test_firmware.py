@@ -12,7 +12,13 @@ import pytest
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.admin import AdminApiFailed, AdminRequest
-from zwave_mcp.gateway.firmware import CHANGELOG_MAX, FirmwareApi, parse_updates, plain_changelog
+from zwave_mcp.gateway.firmware import (
+    CHANGELOG_MAX,
+    FirmwareApi,
+    parse_updates,
+    plain_changelog,
+    service_reason,
+)
 from zwave_mcp.gateway.firmware_events import (
     FINISHED_EVENT,
     PROGRESS_EVENT,
@@ -69,6 +75,16 @@ def test_the_services_answer_is_read_and_its_changelog_made_plain_and_short() ->
     assert plain_changelog(None) == ""
 
 
+def test_a_service_out_of_reach_is_said_in_few_words() -> None:
+    # What the real test bed's zwave-js-ui 11.22.2 (zwave-js 15.29, its fetch blocked) answered.
+    bed = (
+        "Cannot check for firmware updates for node 2: Cannot check for firmware updates: fetch failed: "
+        "outbound network disabled by realgw (firmware.zwave-js.io) (ZW0261)"
+    )
+    assert service_reason(bed) == "fetch failed: outbound network disabled by realgw (firmware.zwave-js.io)"
+    assert service_reason("Node 99 was not found! (ZW0211)") == "Node 99 was not found!"
+
+
 def test_zwave_js_results_are_said_in_words() -> None:
     assert result_words({"status": 255, "success": True, "reInterview": True}) == (
         True,
@@ -113,6 +129,14 @@ def test_a_device_that_could_not_finish_the_transfer_is_refused_with_what_to_do(
 ) -> None:
     problem = firmware.refusal(device(**kwargs), None)
     assert problem is not None and said in problem and problem.endswith("Nothing was sent.")
+
+
+def test_a_device_that_says_it_cannot_take_firmware_is_refused_before_anything_else() -> None:
+    dead_and_stuck = device(status="Dead", battery=10)
+    dead_and_stuck.node.details["firmwareCapabilities"] = {"firmwareUpgradable": False}
+    assert firmware.refusal(dead_and_stuck, None) == (
+        "Hallway Dimmer says its firmware cannot be updated over Z-Wave. Nothing was sent."
+    )
 
 
 def test_a_device_that_can_take_an_update_and_one_update_at_a_time() -> None:

@@ -36,6 +36,8 @@ CHANGELOG_MAX = 300  # what an answer carries of the service's changelog (outsid
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # markdown [text](url) → text
 _BULLET = re.compile(r"^\s*(?:[*\-•]|\d+[.)])\s*")
+_PREFIX = re.compile(r"(?:Cannot check for firmware updates(?: for node \d+)?: )+")
+_CODE = re.compile(r"\s*\(ZW\d{4}\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,13 @@ def plain_changelog(text: object) -> str:
     lines = [_BULLET.sub("", _LINK.sub(r"\1", line)).strip() for line in text.splitlines()]
     joined = "; ".join(line.rstrip(".;") for line in lines if line)
     return outside_text(plain_text(joined, CHANGELOG_MAX), CHANGELOG_MAX)
+
+
+def service_reason(message: str) -> str:
+    """zwave-js's failure in fewer words: without its "Cannot check for firmware updates (for node 5): "
+    prefixes (15.29 nests two) and its error code ("(ZW0261)"): "fetch failed"."""
+    reason = _CODE.sub("", _PREFIX.sub("", message)).strip()
+    return reason or message
 
 
 def parse_updates(result: Any) -> list[FirmwareUpdate]:

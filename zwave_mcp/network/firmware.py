@@ -65,6 +65,9 @@ def refusal(device: Device, running: Job | None) -> str | None:
             "only one runs at a time: follow it with get_zwave_job or stop it with cancel_zwave_job. "
             + NOTHING_SENT
         )
+    capabilities = node.details.get("firmwareCapabilities")
+    if isinstance(capabilities, dict) and capabilities.get("firmwareUpgradable") is False:
+        return f"{device.name} says its firmware cannot be updated over Z-Wave. {NOTHING_SENT}"
     if node.status == "Dead" or node.failed:
         return (
             f"{device.name} is not responding, so its firmware cannot be updated: check its power, then ping "

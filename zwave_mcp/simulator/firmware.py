@@ -8,6 +8,8 @@ as zwave-js completes them (`device`: the ids and firmware version the update is
 
 - `getAvailableFirmwareUpdates(nodeId)`: `FirmwareUpdateInfo[]`; errors with zwave-js's texts and codes.
 - `getAllAvailableFirmwareUpdates()`: zwave-js answers a Map, which zwave-js-ui's JSON makes `{}`.
+- A device whose `firmwareCapabilities` say it is not upgradable (every device of the mock stick) is refused
+  as zwave-js refuses it. What the real test bed answered (its fetch blocked): see `UNREACHABLE`.
 - `firmwareUpdateOTA(nodeId, updateInfo)`: zwave-js-ui's own check ("Firmware update already in progress"),
   zwave-js's (one at a time on a network, the original version), then `node_firmware_update_progress`
   events while the node's `firmwareUpdate` shows the progress, `node_firmware_update_finished` with the
@@ -33,8 +35,10 @@ NODE_NOT_FOUND = "Node {} was not found! (ZW0211)"
 MISSING_INFO = (
     "Cannot check for firmware updates for node {}: fingerprint or firmware version is unknown! (ZW0260)"
 )
-# What zwave-js says when the request to firmware.zwave-js.io cannot be made (no network): ky's fetch error.
-UNREACHABLE = "Cannot check for firmware updates for node {}: fetch failed (ZW0261)"
+# What zwave-js 15.29 says when the request to firmware.zwave-js.io cannot be made (no network): the bulk
+# request's words inside the node's (as the test bed's zwave-js-ui answered, its fetch blocked).
+UNREACHABLE_ALL = "Cannot check for firmware updates: fetch failed (ZW0261)"
+UNREACHABLE = "Cannot check for firmware updates for node {}: " + UNREACHABLE_ALL
 BUSY_NETWORK = (
     "Failed to start the update: A firmware update is already in progress on this network! (ZW1508)"
 )
@@ -44,6 +48,7 @@ OTHER_VERSION = (
 )
 NO_FILES = "At least one update must be provided (ZW0322)"
 DEAD = "Failed to send the command after 3 attempts (Status NoAck) (ZW0204)"
+NOT_UPGRADABLE = "Failed to start the update: The Z-Wave chip firmware is not upgradable! (ZW1501)"
 OK_RESTART_PENDING, ERROR_TRANSMISSION_FAILED = 0xFF, 1
 TOTAL_FRAGMENTS = 1310  # a ~50 kB image in 40-byte fragments
 WAIT_TIME_S = 5  # zwave-js's `getConservativeWaitTimeAfterFirmwareUpdate` for a device that advertises none
@@ -138,6 +143,13 @@ class Firmware:
             return
         respond(offered(node), delay=self.service_s)
 
+    def available_all(self, respond: Respond) -> None:
+        """A Map on success, which zwave-js-ui's JSON makes `{}`; the service's failure as zwave-js says it."""
+        if not self.service_reachable:
+            respond(error=UNREACHABLE_ALL, delay=self.service_s)
+            return
+        respond({}, delay=self.service_s)
+
     def start(self, args: list[Any], respond: Respond) -> None:
         node_id, info = arg(args, 0), arg(args, 1)
         node = self.sim.node(node_id)
@@ -157,6 +169,9 @@ class Firmware:
             return
         if isinstance(device, dict) and device.get("firmwareVersion") != node.get("firmwareVersion"):
             respond(error=OTHER_VERSION.format(node_id), delay=self.service_s)
+            return
+        if (node.get("firmwareCapabilities") or {}).get("firmwareUpgradable") is False:
+            respond(error=NOT_UPGRADABLE, delay=self.service_s)  # the mock stick's devices all say so
             return
         with self._lock:
             self._generation += 1

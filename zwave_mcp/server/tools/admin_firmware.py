@@ -15,7 +15,7 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.admin import AdminApiFailed
 from zwave_mcp.gateway.api import GatewayError
-from zwave_mcp.gateway.firmware import FirmwareApi, FirmwareUpdate
+from zwave_mcp.gateway.firmware import FirmwareApi, FirmwareUpdate, service_reason
 from zwave_mcp.network import firmware
 from zwave_mcp.network.changes import AdminChange
 from zwave_mcp.network.jobs import Job
@@ -151,8 +151,8 @@ async def list_zwave_firmware_updates(app: App, args: FirmwareListArgs, _ctx: Co
             entry.problem = f"zwave-js-ui did not answer: {exc}"
     if unreachable is not None:
         summary = (
-            f"zwave-js-ui could not reach zwave-js's firmware service, so no update can be listed "
-            f"({unreachable})."
+            f"zwave-js-ui could not reach zwave-js's firmware service ({service_reason(unreachable)}), so no "
+            "update can be listed."
         )
         return FirmwareList(summary=summary, devices=found, serviceReached=False)
     offered = [e for e in found if _upgrades(e)]
@@ -192,7 +192,8 @@ async def update_zwave_firmware(app: App, args: FirmwareUpdateArgs, ctx: Context
         updates = await api.available(device.node_id, timeout=SERVICE_WAIT_S)
     except AdminApiFailed as exc:
         raise UserError(
-            f"zwave-js-ui could not ask the firmware service about {device.name}: {exc}. {firmware.NOTHING_SENT}"
+            f"zwave-js-ui could not ask the firmware service about {device.name} ({service_reason(str(exc))}). "
+            + firmware.NOTHING_SENT
         ) from None
     if not updates:
         raise UserError(
