@@ -195,6 +195,12 @@ async def test_an_update_that_keeps_running_answers_with_its_job_and_can_be_abor
         )
         second = await call(client, "update_zwave_firmware", {"deviceName": "front door lock"})
         job_id = running.result["job"]["jobId"]
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # followed with get_zwave_job while it runs
+            followed = await call(client, "get_zwave_job", {"jobId": job_id})
+            if (followed.result["jobs"][0]["progress"] or 0) >= 10:
+                break
+            await asyncio.sleep(0.1)
         cancel = await call(client, "cancel_zwave_job", {"jobId": job_id})
         if cancel.result.get("outcome") == "needs_confirmation":
             cancel = await call(
@@ -207,6 +213,7 @@ async def test_an_update_that_keeps_running_answers_with_its_job_and_can_be_abor
     assert running.text.startswith("Firmware update of Hallway Dimmer is still running"), running.text
     assert f"jobId {job_id}" in running.text
     assert second.is_error and "A firmware update is already running on this network" in second.error
+    assert followed.result["jobs"][0]["state"] == "running" and "% sent" in followed.text, followed.text
     assert cancel.result["outcome"] != "needs_confirmation" and "Cancelled" in cancel.text, cancel.text
     await eventually(lambda: "firmwareUpdate" not in sim.nodes[DIMMER_ID], what="the update to stop")
     said = [e["what"] for e in events.result["events"]]
