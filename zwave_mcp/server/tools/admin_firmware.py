@@ -94,7 +94,7 @@ def _upgrades(entry: DeviceFirmware) -> list[FirmwareOffer]:
 
 
 def _said(entry: DeviceFirmware) -> str:
-    latest = _upgrades(entry)[-1]
+    latest = max(_upgrades(entry), key=lambda u: firmware.version_key(u.version))
     power = "on mains" if entry.onMains else "must be awake" if entry.needsAwake else "on its battery"
     items = [item for item in latest.changelog.split("; ") if item]
     # Spoken: the first change the maker names; the list has them all.
@@ -157,6 +157,9 @@ async def list_zwave_firmware_updates(app: App, args: FirmwareListArgs, _ctx: Co
         return FirmwareList(summary=summary, devices=found, serviceReached=False)
     offered = [e for e in found if _upgrades(e)]
     checked = [e for e in found if e.problem is None]
+    if len(found) == 1 and found[0].problem is not None:
+        summary = f"{found[0].device} could not be checked ({service_reason(found[0].problem)})."
+        return FirmwareList(summary=summary, devices=found, serviceReached=True)
     if not offered:
         where = found[0].device if len(found) == 1 else f"any of the {plural(len(checked), 'device')} checked"
         summary = f"The firmware service has no update for {where}."
