@@ -733,6 +733,7 @@ CHANGES: dict[str, dict[str, Any]] = {
     "provision_zwave_device": {"qrCode": make_qr("11111-22222-33333-44444-55555-66666-77777-88888", [1])},
     "remove_failed_zwave_node": {"deviceName": "kitchen light"},
     "replace_failed_zwave_node": {"deviceName": "kitchen light"},
+    "update_zwave_firmware": {"deviceName": "kitchen light"},
 }
 
 

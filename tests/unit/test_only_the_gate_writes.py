@@ -1,7 +1,7 @@
 """Only the write gate names the gateway's write APIs (issue 12).
 
 Every module of the package is parsed; outside the gate (`zwave_mcp/devices/gate/`), the gateway's API
-wrappers (`gateway/client.py`, `gateway/api.py`, `gateway/admin.py`) and the simulator (which plays zwave-js-ui), no code may
+wrappers (`gateway/client.py`, `gateway/api.py`, `gateway/admin.py`, `gateway/firmware.py`) and the simulator (which plays zwave-js-ui), no code may
 name a write API in a string (prose in docstrings and comments is fine) nor call the wrapper's write methods.
 """
 
@@ -14,8 +14,16 @@ from pathlib import Path
 import zwave_mcp
 
 PACKAGE = Path(zwave_mcp.__file__).parent
-# gateway/admin.py builds the network-care requests (`AdminRequest`); only the gate sends them.
-ALLOWED = ("devices/gate/", "gateway/client.py", "gateway/api.py", "gateway/admin.py", "simulator/")
+# gateway/admin.py and gateway/firmware.py build the network-care requests (`AdminRequest`); only the gate
+# sends them.
+ALLOWED = (
+    "devices/gate/",
+    "gateway/client.py",
+    "gateway/api.py",
+    "gateway/admin.py",
+    "gateway/firmware.py",
+    "simulator/",
+)
 
 # zwave-js-ui APIs that change the network, a node, a value or zwave-js-ui itself (from `allowedApis` in
 # api/lib/ZwaveClient.ts, 11.x; the read-only ones like getNodes, pollValue, pingNode are left out).

@@ -413,6 +413,7 @@ DETAIL_KEYS = (
     "minBatteryLevel",
     "rebuildRoutesProgress",
     "dsk",
+    "firmwareCapabilities",  # {firmwareUpgradable: false} for a device that cannot take new firmware
 )
 
 

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
+from zwave_mcp.gateway.firmware_events import firmware_event
 from zwave_mcp.gateway.lock_events import LockEvent, from_notification, from_topic
 from zwave_mcp.gateway.model import InventoryEvent, ValueState, ZNode, ZValue, is_momentary
 from zwave_mcp.gateway.nodes import (
@@ -143,6 +144,8 @@ class Inventory:
         self._presses_heard: dict[str, tuple[float, Any]] = {}
         # Lock events: per node, when the last was heard, what it said and whether from node_notification.
         self._locks_heard: dict[int, tuple[float, tuple[str, int | None], bool]] = {}
+        # Firmware updates: per node, the last step of progress the events list was told (firmware.py).
+        self._firmware_steps: dict[int, int] = {}
         # Names zwave-mcp gives the users of locks that keep none (User Code), lock node → user → name
         # (`gateway.lock_names`, this home's table): put on `ZNode.access` at every load and read.
         self.given_names: dict[int, dict[int, str]] = {}
@@ -592,6 +595,8 @@ class Inventory:
             event = from_notification(data[1], data[2])
             if event is not None:
                 changes += self._lock_event(node, event, from_event=True)
+        elif (firmware := firmware_event(node.id, name, data, self._firmware_steps)) is not None:
+            changes.append(firmware)
         return changes
 
     def set_access(self, node_id: int, access: Any) -> Any:

@@ -152,6 +152,7 @@ ADMIN_ACTIONS = frozenset(
         "replace_node",
         "reinterview",
         "rebuild_network",
+        "firmware_update",  # new firmware: the device restarts, and a failed transfer can leave it unusable
     }
 )
 

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from zwave_mcp.simulator import database, devices, payloads
+from zwave_mcp.simulator import database, devices, firmware, payloads
 from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
@@ -335,4 +335,5 @@ HANDLERS: dict[str, Handler] = {
     ),
     **ADMIN_HANDLERS,
     **ACCESS_HANDLERS,
+    **firmware.handlers(),
 }

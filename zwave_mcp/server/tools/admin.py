@@ -298,10 +298,18 @@ async def run_zwave_maintenance(app: App, args: MaintenanceArgs, ctx: Context | 
         requests=[request],
         start=start,
     )
-    carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
+    return await carry_job(app, change, args.confirmationToken, args.waitSeconds, ctx)
+
+
+async def carry_job(
+    app: App, change: AdminChange, token: str | None, wait_s: float, ctx: Context | None
+) -> MaintenanceResult:
+    """Carry a change that starts a background job (its `start`), then follow the job up to `wait_s`,
+    relaying its progress: the answer is its outcome, or that it is still running and its jobId."""
+    carried = await app.care.carry(change, token, asker_for(ctx, app.questions))
     if not carried.sent:
         return MaintenanceResult(**change_fields(carried))
-    job = await jobs.follow(carried.result, ctx, app.care.wait_s(args.waitSeconds))
+    job = await app.care.jobs.follow(carried.result, ctx, app.care.wait_s(wait_s))
     return MaintenanceResult(
         summary=job_sentence(job), outcome=job.state, job=job.info(), devices=carried.touched_names
     )

@@ -20,6 +20,7 @@ from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
+from zwave_mcp.gateway.firmware_events import firmware_phrase
 from zwave_mcp.gateway.model import InventoryEvent, where_it_stood
 from zwave_mcp.gateway.state import user_name
 from zwave_mcp.history.service import SAME_EVENT_S
@@ -77,6 +78,8 @@ def describe_change(app: App, change: InventoryEvent) -> tuple[str | None, str]:
         return device_name, "dropped a value"
     if change.kind == "lock" and change.node_id is not None:
         return lock_name(app, change.node_id), lock_phrase(change.new)[0]
+    if change.kind == "firmware":
+        return device_name, firmware_phrase(change.new)
     return device_name, "changed"
 
 
