@@ -68,12 +68,18 @@ def broker_traffic(collector: Callable[[str], MessageCollector]) -> MessageColle
 
 
 def set_requests(messages: list[Any]) -> list[str]:
-    """Every request a client sent: value `/set` topics and API requests (`…/api/<name>/set`)."""
-    return [
-        f"{m.topic} {m.payload[:120]}"
-        for m in messages
-        if m.topic.endswith("/set") or "writeValue" in m.topic
-    ]
+    """Every write a client sent: value `/set` topics and write API requests (`…/api/writeValue/set`).
+
+    A read (`getInfo`, `getNodes`) is no write: the session's own start-up reads can land after the
+    traffic is cleared on a loaded machine, and a dry run may still read."""
+    from tests.unit.test_only_the_gate_writes import WRITE_APIS
+
+    def is_write(topic: str) -> bool:
+        if "/api/" in topic:
+            return bool(WRITE_APIS.match(topic.rsplit("/", 2)[-2]))
+        return topic.endswith("/set") or "writeValue" in topic
+
+    return [f"{m.topic} {m.payload[:120]}" for m in messages if is_write(m.topic)]
 
 
 async def lock_the_door(client: Any, sim: Simulator) -> None:
