@@ -14,8 +14,16 @@ from pathlib import Path
 import zwave_mcp
 
 PACKAGE = Path(zwave_mcp.__file__).parent
-# gateway/admin.py builds the network-care requests (`AdminRequest`); only the gate sends them.
-ALLOWED = ("devices/gate/", "gateway/client.py", "gateway/api.py", "gateway/admin.py", "simulator/")
+# gateway/admin.py and gateway/associations.py build the network-care requests (`AdminRequest`); only the
+# gate sends them.
+ALLOWED = (
+    "devices/gate/",
+    "gateway/client.py",
+    "gateway/api.py",
+    "gateway/admin.py",
+    "gateway/associations.py",
+    "simulator/",
+)
 
 # zwave-js-ui APIs that change the network, a node, a value or zwave-js-ui itself (from `allowedApis` in
 # api/lib/ZwaveClient.ts, 11.x; the read-only ones like getNodes, pollValue, pingNode are left out).

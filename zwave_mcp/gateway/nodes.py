@@ -413,6 +413,7 @@ DETAIL_KEYS = (
     "minBatteryLevel",
     "rebuildRoutesProgress",
     "dsk",
+    "groups",  # association groups (gateway/associations.py reads them)
 )
 
 

@@ -83,6 +83,18 @@ def hallway_dimmer() -> list[Node]:
     return _packaged("hallway_dimmer.json")
 
 
+def with_association_groups(nodes: list[Node]) -> list[Node]:
+    """The demo's association groups (package data `houses/association_groups.json`, from real devices'
+    config files): Garage Motion's (a motion sensor's), Porch Double Switch's (a double relay's) and the
+    Hallway Dimmer's own."""
+    groups = _packaged("association_groups.json")["nodes"]
+    for node in nodes:
+        entry = groups.get(str(node["id"]))
+        if entry is not None:
+            node["groups"] = entry["groups"]
+    return nodes
+
+
 def captured_scenes() -> list[dict[str, Any]]:
     """Scenes for the captured house, as zwave-js-ui keeps them (`_getScenes`): Movie Night (lamp and bulb
     low, kitchen light off, blinds closed) and Good Night (everything off, blinds closed, door locked).
@@ -154,7 +166,7 @@ def load_house(spec: str | Path | None = None) -> list[Node]:
     if spec is None or str(spec) == "captured":
         return captured_house()
     if str(spec) == CAPTURED_WITH_LOCKS:
-        return captured_house() + keypad_locks() + hallway_dimmer()
+        return with_association_groups(captured_house() + keypad_locks() + hallway_dimmer())
     text = str(spec)
     if text.startswith("generated:"):
         parts = text.split(":")

@@ -1,0 +1,155 @@
+"""Issue 45 item 1 end to end: direct associations in people's words, on the demo house (`captured+locks`)
+whose Garage Motion, Porch Double Switch and Hallway Dimmer have real devices' association groups, over a
+real Mosquitto, with the simulator answering getAssociations, checkAssociation, addAssociations and
+removeAssociations as zwave-js-ui 11.22.2 does.
+
+A motion sensor is made to switch a light by names and the association is read back; the lifeline is
+not removed without the person's yes; a lock as the target needs a yes too; a full group, a target that
+takes no commands and a wrong group are refused before anything is sent; read-only mode and a hidden or
+denied device refuse the change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.conftest import MessageCollector
+from tests.integration.mcp_harness import call, connected, settings_for
+from zwave_mcp.simulator import Simulator, house
+
+pytestmark = pytest.mark.integration
+
+MOTION, LIGHT, SWITCH, LAMP = 7, 2, 11, 3
+ADD = {"deviceName": "garage motion", "action": "add", "targetDevice": "kitchen light"}
+
+
+@pytest.fixture
+def sim(simulator_factory: Callable[..., Simulator]) -> Simulator:
+    return simulator_factory(house=house.CAPTURED_WITH_LOCKS)
+
+
+def admin(mosquitto: Any, sim: Simulator, **extra: Any) -> Any:
+    return settings_for(mosquitto, sim, admin=True, **extra)
+
+
+def held(sim: Simulator, node_id: int, group: int) -> list[dict[str, int]]:
+    """What the simulated device's group holds now."""
+    with sim._lock:
+        return list(sim.associations.get(node_id, {}).get((0, group), []))
+
+
+def sent(traffic: MessageCollector, api: str) -> list[Any]:
+    return [m for m in traffic.snapshot() if m.topic.endswith(f"/api/{api}/set")]
+
+
+async def test_a_motion_sensor_is_made_to_switch_a_light_by_names_and_read_back(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    traffic = collector(f"{sim.config.prefix}/#")
+    async with connected(admin(mosquitto, sim)) as client:
+        before = await call(client, "list_zwave_associations", {"deviceName": "garage motion"})
+        added = await call(client, "change_zwave_association", ADD)
+        after = await call(client, "list_zwave_associations", {"deviceName": "garage motion"})
+        again = await call(client, "change_zwave_association", ADD)
+    assert before.text == (
+        "On Garage Motion, Lifeline reports to zwave-mcp; PIR Control controls nothing."
+    )
+    # No yes asked: a light switched by a motion sensor opens, unlocks or silences nothing.
+    assert added.result["outcome"] == "confirmed", added.text
+    assert added.text == (
+        "Garage Motion's PIR Control now controls Kitchen Light; read back from the device: "
+        "PIR Control controls Kitchen Light."
+    )
+    assert added.result["readBack"] == ["PIR Control controls Kitchen Light"]
+    assert held(sim, MOTION, 2) == [{"nodeId": LIGHT}]
+    assert after.text == (
+        "On Garage Motion, Lifeline reports to zwave-mcp; PIR Control controls Kitchen Light."
+    )
+    assert again.result["outcome"] == "unchanged" and "already controls Kitchen Light" in again.text
+    [request] = [m.json() for m in sent(traffic, "addAssociations")]
+    assert request["args"] == [{"nodeId": MOTION}, 2, [{"nodeId": LIGHT}]]
+
+
+async def test_a_group_is_chosen_by_its_label_and_a_device_stops_controlling(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    add = {"deviceName": "porch double switch", "action": "add", "targetDevice": "living room lamp"}
+    async with connected(admin(mosquitto, sim)) as client:
+        wrong = await call(client, "change_zwave_association", {**add, "group": "double tap"})
+        added = await call(client, "change_zwave_association", {**add, "group": "on/off control"})
+        what = await call(client, "list_zwave_associations", {"deviceName": "porch double switch"})
+        stopped = await call(
+            client,
+            "change_zwave_association",
+            {"deviceName": "porch double switch", "action": "remove", "targetDevice": "living room lamp"},
+        )
+    assert wrong.is_error and "'Lifeline' or 'On/Off Control'" in wrong.error
+    assert "Nothing was sent." in wrong.error
+    assert added.result["outcome"] == "confirmed", added.text
+    assert "Lifeline reports to zwave-mcp; On/Off Control controls Living Room Lamp" in what.text
+    assert stopped.result["outcome"] == "confirmed", stopped.text
+    assert stopped.text == (
+        "Porch Double Switch's On/Off Control no longer controls Living Room Lamp; read back from the "
+        "device: On/Off Control controls nothing."
+    )
+    assert held(sim, SWITCH, 2) == []
+
+
+async def test_the_lifeline_is_not_removed_without_the_persons_yes(mosquitto: Any, sim: Simulator) -> None:
+    remove = {"deviceName": "garage motion", "action": "remove", "group": "lifeline"}
+    async with connected(admin(mosquitto, sim)) as client:
+        asked = await call(client, "change_zwave_association", remove)
+        assert asked.result["outcome"] == "needs_confirmation", asked.text
+        assert "would stop reporting to zwave-mcp" in asked.text
+        assert held(sim, MOTION, 1) == [{"nodeId": 1}]  # nothing sent before the yes
+        removed = await call(
+            client,
+            "change_zwave_association",
+            {**remove, "confirmationToken": asked.result["confirmationToken"]},
+        )
+    assert removed.result["outcome"] == "confirmed", removed.text
+    assert removed.text.startswith("Garage Motion's Lifeline no longer reports to zwave-mcp")
+    assert held(sim, MOTION, 1) == []
+
+
+async def test_a_lock_as_the_target_needs_the_yes_and_checks_come_first(
+    mosquitto: Any, sim: Simulator, collector: Callable[[str], MessageCollector]
+) -> None:
+    traffic = collector(f"{sim.config.prefix}/#")
+    async with connected(admin(mosquitto, sim)) as client:
+        lock = await call(
+            client,
+            "change_zwave_association",
+            {**ADD, "targetDevice": "front door lock"},
+        )
+        sensor = await call(client, "change_zwave_association", {**ADD, "targetDevice": "bedroom sensor"})
+        for target in ("living room lamp", "coffee maker plug", "bedroom color bulb", "hallway dimmer"):
+            done = await call(client, "change_zwave_association", {**ADD, "targetDevice": target})
+            assert done.result["outcome"] == "confirmed", done.text
+        full = await call(client, "change_zwave_association", ADD)
+    assert lock.result["outcome"] == "needs_confirmation", lock.text
+    assert "another device could then unlock it by itself" in lock.text
+    assert sensor.is_error and "takes no on/off or level commands" in sensor.error
+    # PIR Control holds 4 (the ZSE29's config file): a fifth is refused before anything is sent.
+    assert full.is_error and "already controls 4 of the 4 it can hold" in full.error
+    assert len(held(sim, MOTION, 2)) == 4
+    assert len(sent(traffic, "addAssociations")) == 4
+
+
+async def test_associations_in_read_only_mode_and_for_a_hidden_or_denied_device(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    async with connected(admin(mosquitto, sim, read_only=True)) as client:
+        listed = await call(client, "list_zwave_associations", {"deviceName": "garage motion"})
+        refused = await call(client, "change_zwave_association", ADD)
+    assert "PIR Control" in listed.text
+    assert refused.is_error, refused.text
+    async with connected(admin(mosquitto, sim, hide="Kitchen Light")) as client:
+        hidden = await call(client, "change_zwave_association", ADD)
+    assert hidden.is_error and "Kitchen Light" not in hidden.error
+    async with connected(admin(mosquitto, sim, deny="Garage Motion")) as client:
+        denied = await call(client, "change_zwave_association", ADD)
+    assert denied.is_error, denied.text
+    assert held(sim, MOTION, 2) == []
