@@ -53,9 +53,7 @@ async def test_a_motion_sensor_is_made_to_switch_a_light_by_names_and_read_back(
         added = await call(client, "change_zwave_association", ADD)
         after = await call(client, "list_zwave_associations", {"deviceName": "garage motion"})
         again = await call(client, "change_zwave_association", ADD)
-    assert before.text == (
-        "On Garage Motion, Lifeline reports to zwave-mcp; PIR Control controls nothing."
-    )
+    assert before.text == ("On Garage Motion, Lifeline reports to zwave-mcp; PIR Control controls nothing.")
     # No yes asked: a light switched by a motion sensor opens, unlocks or silences nothing.
     assert added.result["outcome"] == "confirmed", added.text
     assert added.text == (
