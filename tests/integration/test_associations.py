@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import MessageCollector
 from tests.integration.mcp_harness import call, connected, settings_for
-from zwave_mcp.simulator import Simulator, house
+from zwave_mcp.simulator import Simulator, api, house
 
 pytestmark = pytest.mark.integration
 
@@ -151,3 +151,27 @@ async def test_associations_in_read_only_mode_and_for_a_hidden_or_denied_device(
         denied = await call(client, "change_zwave_association", ADD)
     assert denied.is_error, denied.text
     assert held(sim, MOTION, 2) == []
+
+
+async def test_dry_run_shows_the_call_and_a_removal_the_device_ignored_is_not_claimed(
+    mosquitto: Any, sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with connected(admin(mosquitto, sim, dry_run=True)) as client:
+        dry = await call(client, "change_zwave_association", ADD)
+    assert dry.result["outcome"] == "dry_run", dry.text
+    (message,) = dry.result["wouldSend"]
+    assert message["topic"].endswith("/api/addAssociations/set")
+    assert message["payload"]["args"] == [{"nodeId": MOTION}, 2, [{"nodeId": LIGHT}]]
+    assert held(sim, MOTION, 2) == []
+    # zwave-js-ui answers removeAssociations with success whatever happened: only the read-back tells.
+    monkeypatch.setitem(api.HANDLERS, "removeAssociations", lambda sim, args, respond: respond())
+    remove = {"deviceName": "garage motion", "action": "remove", "targetDevice": "kitchen light"}
+    async with connected(admin(mosquitto, sim)) as client:
+        await call(client, "change_zwave_association", ADD)
+        ignored = await call(client, "change_zwave_association", remove)
+    assert ignored.result["outcome"] == "unconfirmed", ignored.text
+    assert ignored.text == (
+        "The change was sent to Garage Motion, but the associations read back do not show it: "
+        "PIR Control controls Kitchen Light."
+    )
+    assert held(sim, MOTION, 2) == [{"nodeId": LIGHT}]

@@ -190,11 +190,13 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
     also = (
         [_target_effect(device, target, adding, link) for _, link in chosen[:1]] if target is not None else []
     )
-    after: list[Link] = []
+    after: list[Link] | None = None  # the associations read again: None until (unless) they could be
 
     async def verify() -> str | None:
-        """The evidence: the associations read again show each link added (or gone)."""
-        after[:] = await api.read_links(app.gateway, device.node_id, timeout=app.settings.api_timeout)
+        """The evidence: the associations read again show each link added (or gone). zwave-js asked the
+        device for the group again at the end of the change, so this is the device's own answer."""
+        nonlocal after
+        after = await api.read_links(app.gateway, device.node_id, timeout=app.settings.api_timeout)
         wrong = [link for _, link in chosen if (link in after) != adding]
         return None if not wrong else "the associations read back do not show it"
 
@@ -212,8 +214,13 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
     carried = await app.care.carry(change, args.confirmationToken, asker_for(ctx, app.questions))
     if not carried.sent:
         return AssociationResult(**change_fields(carried), device=device.label, group=labels, readBack=None)
-    read_back = [group_sentence(g, after, name_of, controller) for g, _ in chosen]
-    if carried.outcome is Outcome.CONFIRMED:
+    read_back = None if after is None else [group_sentence(g, after, name_of, controller) for g, _ in chosen]
+    if read_back is None:
+        summary = (
+            f"The change was sent to {device.name}, but its associations could not be read back, so it is "
+            "not confirmed; list_zwave_associations reads them again."
+        )
+    elif carried.outcome is Outcome.CONFIRMED:
         done = (
             "now controls" if adding else ("no longer reports to" if target is None else "no longer controls")
         )
@@ -221,7 +228,10 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
             f"{device.name}'s {labels} {done} {whom}; read back from the device: {'; '.join(read_back)}."
         )
     else:
-        summary = f"Sent, but not confirmed: {carried.gate.reason if carried.gate else ''}; read back: {'; '.join(read_back) or 'nothing'}."
+        summary = (
+            f"The change was sent to {device.name}, but the associations read back do not show it: "
+            f"{'; '.join(read_back)}."
+        )
     return AssociationResult(
         summary=summary,
         outcome=str(carried.outcome),
