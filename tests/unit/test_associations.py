@@ -138,10 +138,8 @@ def why(device: Device, *words: str) -> str | None:
 
 
 def test_what_an_association_needs_a_yes_for(devices: dict[str, Device]) -> None:
-    assert why(devices["Front Door Lock"], "be_controlled") == "another device could then unlock it by itself"
-    assert (
-        why(devices["Living Room Blinds"], "be_controlled") == "another device could then open it by itself"
-    )
+    assert why(devices["Front Door Lock"], "be_controlled") == "it lets another device unlock it by itself"
+    assert why(devices["Living Room Blinds"], "be_controlled") == "it lets another device open it by itself"
     assert why(devices["Kitchen Light"], "be_controlled") is None
     assert why(devices["Garage Motion"], "dissociate", "stop_reports").startswith(
         "the device would stop reporting to zwave-mcp"

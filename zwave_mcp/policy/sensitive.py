@@ -244,15 +244,13 @@ def _association_why(device: PolicyDevice, words: frozenset[str], caps: set[str]
     reporting), or a device that another would then control by itself: a lock it could unlock, a cover,
     door, gate or valve it could open, a siren it could silence. Controlling a light or a plug is not."""
     if "stop_reports" in words:
-        return (
-            "the device would stop reporting to zwave-mcp: its changes and readings would no longer reach it"
-        )
+        return "the device would stop reporting to zwave-mcp, which would no longer hear of its changes"
     if "be_controlled" not in words:
         return None
     if "lock" in caps:
-        return "another device could then unlock it by itself"
+        return "it lets another device unlock it by itself"
     if any("alarm" in c or "siren" in c for c in caps):
-        return "another device could then silence it by itself"
+        return "it lets another device silence it by itself"
     if caps & {"cover", "valve"} or (caps & MOVING and opens_entry(device)):
-        return "another device could then open it by itself"
+        return "it lets another device open it by itself"
     return None
