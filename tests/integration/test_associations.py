@@ -128,7 +128,7 @@ async def test_a_lock_as_the_target_needs_the_yes_and_checks_come_first(
             assert done.result["outcome"] == "confirmed", done.text
         full = await call(client, "change_zwave_association", ADD)
     assert lock.result["outcome"] == "needs_confirmation", lock.text
-    assert "it lets another device unlock it by itself" in lock.text
+    assert "which lets another device unlock it by itself" in lock.text
     assert sensor.is_error and "takes no on/off or level commands" in sensor.error
     # PIR Control holds 4 (the ZSE29's config file): a fifth is refused before anything is sent.
     assert full.is_error and "already controls 4 of the 4 it can hold" in full.error
