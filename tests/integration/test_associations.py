@@ -10,18 +10,19 @@ denied device refuse the change."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from tests.conftest import MessageCollector
-from tests.integration.mcp_harness import call, connected, settings_for
+from tests.integration.mcp_harness import call, connected, eventually, settings_for
 from zwave_mcp.simulator import Simulator, api, house
 
 pytestmark = pytest.mark.integration
 
-MOTION, LIGHT, SWITCH, LAMP = 7, 2, 11, 3
+MOTION, LIGHT, SWITCH, LAMP, REMOTE = 7, 2, 11, 3, 21
 ADD = {"deviceName": "garage motion", "action": "add", "targetDevice": "kitchen light"}
 
 
@@ -175,3 +176,40 @@ async def test_dry_run_shows_the_call_and_a_removal_the_device_ignored_is_not_cl
         "PIR Control controls Kitchen Light."
     )
     assert held(sim, MOTION, 2) == [{"nodeId": LIGHT}]
+
+
+async def test_the_remote_is_asleep_so_a_change_waits_for_it_to_wake_up(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    remote = {
+        "deviceName": "hallway remote",
+        "group": "button 1 (basic set)",
+        "targetDevice": "living room lamp",
+    }
+    async with connected(admin(mosquitto, sim)) as client:
+        groups = await call(client, "list_zwave_associations", {"deviceName": "hallway remote"})
+        queued = await call(client, "change_zwave_association", {**remote, "action": "add"})
+        assert held(sim, REMOTE, 2) == [] and sim.pending_writes(REMOTE) == 1
+        sim.wake_up(REMOTE)
+        assert held(sim, REMOTE, 2) == [{"nodeId": LAMP}]
+        stopped = asyncio.create_task(
+            call(client, "change_zwave_association", {**remote, "action": "remove"})
+        )
+        await eventually(lambda: sim.pending_writes(REMOTE) == 1, what="the removal queued for the remote")
+        sim.wake_up(REMOTE)  # it wakes while zwave-js-ui still waits: the answer comes, and the read-back
+        answer = await stopped
+    assert groups.text.startswith(
+        "On Hallway Remote, Lifeline reports to zwave-mcp; Button 1 (Basic Set) controls nothing"
+    )
+    assert queued.result["outcome"] == "queued", queued.text
+    assert queued.text == (
+        "Hallway Remote is asleep, so it takes the change when it next wakes up (a press of its button wakes "
+        "most battery devices), and list_zwave_associations then shows it; for now, Button 1 (Basic Set) "
+        "controls nothing."
+    )
+    assert answer.result["outcome"] == "confirmed", answer.text
+    assert answer.text == (
+        "Hallway Remote's Button 1 (Basic Set) no longer controls Living Room Lamp; read back from the device: "
+        "Button 1 (Basic Set) controls nothing."
+    )
+    assert held(sim, REMOTE, 2) == []

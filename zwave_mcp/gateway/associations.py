@@ -19,15 +19,21 @@ The reads may be made by anyone; `add` and `remove` are requests the write gate 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.gateway.admin import AdminApiFailed, AdminRequest
+from zwave_mcp.gateway.api import ApiTimeout
 from zwave_mcp.gateway.model import ZNode
 from zwave_mcp.safetext import plain_text
 
 if TYPE_CHECKING:
     from zwave_mcp.gateway.client import ZwaveGateway
+
+# A sleeping device's change waits for it to wake up: this long for zwave-js-ui's answer, then it is queued.
+QUEUED_AFTER_S = 2.0
+QUEUED = "queued"
 
 # zwave-js's AssociationCheckResult (packages/cc/src/lib/_Types.ts), in the words the answer says.
 CHECK_OK = 1
@@ -146,25 +152,43 @@ def _added(result: Any) -> Any:
     return result
 
 
-def add(gateway: ZwaveGateway, node_id: int, link: Link, timeout: float | None = None) -> AdminRequest:
+def add(
+    gateway: ZwaveGateway, node_id: int, link: Link, timeout: float, asleep: bool = False
+) -> AdminRequest:
+    return _change(gateway, "addAssociations", node_id, link, timeout, asleep, _added)
+
+
+def remove(
+    gateway: ZwaveGateway, node_id: int, link: Link, timeout: float, asleep: bool = False
+) -> AdminRequest:
+    return _change(gateway, "removeAssociations", node_id, link, timeout, asleep, lambda result: result)
+
+
+def _change(
+    gateway: ZwaveGateway,
+    api: str,
+    node_id: int,
+    link: Link,
+    timeout: float,
+    asleep: bool,
+    then: Callable[[Any], Any],
+) -> AdminRequest:
+    """One change of one group. zwave-js-ui answers it only once the device has taken it (and been asked
+    for the group again): for a sleeping device that is when it wakes up, so after `QUEUED_AFTER_S` the
+    request counts as queued (`QUEUED`) rather than lost."""
     args = [source(node_id, link.endpoint), link.group, [link.address()]]
 
     async def run() -> Any:
-        reply = await gateway.call("addAssociations", *args, timeout=timeout)
+        try:
+            reply = await gateway.call(
+                api, *args, timeout=min(timeout, QUEUED_AFTER_S) if asleep else timeout
+            )
+        except ApiTimeout:
+            if asleep:
+                return QUEUED
+            raise
         if not reply.success:
-            raise AdminApiFailed(reply.message or "zwave-js-ui refused addAssociations")
-        return _added(reply.result)
+            raise AdminApiFailed(reply.message or f"zwave-js-ui refused {api}")
+        return then(reply.result)
 
-    return AdminRequest("addAssociations", args, run)
-
-
-def remove(gateway: ZwaveGateway, node_id: int, link: Link, timeout: float | None = None) -> AdminRequest:
-    args = [source(node_id, link.endpoint), link.group, [link.address()]]
-
-    async def run() -> Any:
-        reply = await gateway.call("removeAssociations", *args, timeout=timeout)
-        if not reply.success:
-            raise AdminApiFailed(reply.message or "zwave-js-ui refused removeAssociations")
-        return reply.result
-
-    return AdminRequest("removeAssociations", args, run)
+    return AdminRequest(api, args, run)

@@ -109,8 +109,9 @@ def check(sim: AdminHost, source: Any, group: Any, destination: Any) -> int:
     return OK
 
 
-def _add(sim: AdminHost, node: Node, endpoint: int, group: int, destination: dict[str, Any]) -> None:
-    """zwave-js's `addAssociations` for one destination that passed the check."""
+def _validated(node: Node, endpoint: int, group: int, destination: dict[str, Any]) -> dict[str, Any]:
+    """zwave-js's `addAssociations` checks for one destination that passed `check`, before anything is
+    sent (its errors); the address the device is to hold."""
     where = _where(node["id"], endpoint)
     groups = _groups(node, endpoint)
     to_endpoint = isinstance(destination.get("endpoint"), int)
@@ -126,13 +127,20 @@ def _add(sim: AdminHost, node: Node, endpoint: int, group: int, destination: dic
         raise ZWaveError(
             f"Node {where}, group {group} does not support multi channel associations!", CC_NOT_SUPPORTED
         )
+    return {"nodeId": destination["nodeId"], **({"endpoint": destination["endpoint"]} if to_endpoint else {})}
+
+
+def _hold(sim: AdminHost, node: Node, endpoint: int, group: int, address: dict[str, Any]) -> None:
+    """The device takes the Association Set: up to the group's `maxNodes` (a full group drops the rest,
+    as a device does; zwave-js does not check)."""
+    entry = next(g for g in _groups(node, endpoint) if g.get("value") == group)
     held = table(sim, node).setdefault((endpoint, group), [])
-    address = {
-        "nodeId": destination["nodeId"],
-        **({"endpoint": destination["endpoint"]} if to_endpoint else {}),
-    }
     if address not in held and len(held) < int(entry.get("maxNodes") or 1):
-        held.append(address)  # a full group: the device drops it, as a real one does
+        held.append(address)
+
+
+def _add(sim: AdminHost, node: Node, endpoint: int, group: int, destination: dict[str, Any]) -> None:
+    _hold(sim, node, endpoint, group, _validated(node, endpoint, group, destination))
 
 
 def _on_device(sim: AdminHost, node: Node, action: Callable[[], None]) -> None:
@@ -176,11 +184,16 @@ def _add_associations(sim: AdminHost, args: list[Any], respond: Respond) -> None
     if not isinstance(destinations, list):
         raise TypeError("associations is not iterable")
     results = [check(sim, source, group, d) for d in destinations]
-    for destination, result in zip(destinations, results, strict=True):
-        if result == OK:
-            _add(sim, node, endpoint or 0, group, destination)  # raises as zwave-js does
+    # zwave-js refuses before anything is sent (raises); what passes goes to the device.
+    taken = [
+        _validated(node, endpoint or 0, group, d)
+        for d, r in zip(destinations, results, strict=True)
+        if r == OK
+    ]
 
     def done() -> None:
+        for address in taken:
+            _hold(sim, node, endpoint or 0, group, address)
         sim.touch(node)
         respond(results)
 

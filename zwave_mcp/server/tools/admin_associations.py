@@ -172,8 +172,12 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
         chosen = [(group, link)]
     else:
         chosen = _to_remove(device, target, groups, links, args.group, controller)
+    node = device.node
+    asleep = not node.is_listening and not node.is_frequent_listening
     requests = [
-        (api.add if adding else api.remove)(app.gateway, device.node_id, link, app.settings.api_timeout)
+        (api.add if adding else api.remove)(
+            app.gateway, device.node_id, link, app.settings.api_timeout, asleep
+        )
         for _, link in chosen
     ]
     whom = target.name if target is not None else CONTROLLER
@@ -215,7 +219,13 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
     if not carried.sent:
         return AssociationResult(**change_fields(carried), device=device.label, group=labels, readBack=None)
     read_back = None if after is None else [group_sentence(g, after, name_of, controller) for g, _ in chosen]
-    if read_back is None:
+    if carried.result == api.QUEUED:
+        now = f"; for now, {'; '.join(read_back)}" if read_back else ""
+        summary = (
+            f"{device.name} is asleep, so it takes the change when it next wakes up (a press of its button "
+            f"wakes most battery devices), and list_zwave_associations then shows it{now}."
+        )
+    elif read_back is None:
         summary = (
             f"The change was sent to {device.name}, but its associations could not be read back, so it is "
             "not confirmed; list_zwave_associations reads them again."
@@ -234,7 +244,7 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
         )
     return AssociationResult(
         summary=summary,
-        outcome=str(carried.outcome),
+        outcome=str(Outcome.QUEUED if carried.result == api.QUEUED else carried.outcome),
         devices=carried.touched_names,
         device=device.label,
         group=labels,
