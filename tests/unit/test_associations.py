@@ -187,3 +187,22 @@ def test_the_simulator_adds_as_zwave_js_does(sim: Simulator) -> None:
     associations._add(sim, switch, 0, 2, {"nodeId": 2})
     associations._add(sim, switch, 0, 2, {"nodeId": 9, "endpoint": 0})
     assert associations.table(sim, switch)[(0, 2)] == [{"nodeId": 2}, {"nodeId": 9, "endpoint": 0}]
+
+
+def test_an_unknown_node_fails_as_on_the_test_bed(sim: Simulator) -> None:
+    """zwave-js-ui 11.22.2 on the test bed: getAssociations(99) and removeAssociations of node 99 fail with
+    its logging's TypeError, addAssociations with its own sentence."""
+    answers: list[Any] = []
+    for api, args, message in [
+        ("getAssociations", [99], "Cannot read properties of undefined (reading 'id')"),
+        (
+            "removeAssociations",
+            [{"nodeId": 99}, 2, [{"nodeId": 2}]],
+            "Cannot read properties of undefined (reading 'id')",
+        ),
+        ("addAssociations", [{"nodeId": 99}, 2, [{"nodeId": 2}]], "Node 99 not found"),
+    ]:
+        with pytest.raises(Exception) as raised:
+            associations.HANDLERS[api](sim, args, lambda *a, **k: answers.append(a))
+        assert str(raised.value) == message
+    assert answers == []

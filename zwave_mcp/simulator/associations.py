@@ -8,12 +8,14 @@ at the interview. The device keeps no more than a group's `maxNodes`
 (zwave-js does not check that: the device drops the rest).
 
 - `getAssociations(nodeId, refresh)`: `[{endpoint, groupId, nodeId, targetEndpoint?}]`, `[]` for a node
-  without groups or none at all;
+  without groups; for a node zwave-js-ui does not know, the TypeError of its logging (as the test bed
+  answers: "Cannot read properties of undefined (reading 'id')");
 - `checkAssociation(source, groupId, destination)`: zwave-js's AssociationCheckResult (1 OK, 4 self), or
   its error for a missing node or endpoint, or a node without associations;
 - `addAssociations(source, groupId, [destinations])`: the check results, adding the OK ones (errors of
   zwave-js's `addAssociations`: no such group, no multi channel);
-- `removeAssociations(source, groupId, [destinations])`: `success` with no result, whatever happened.
+- `removeAssociations(source, groupId, [destinations])`: `success` with no result, whatever happened (but
+  the same TypeError for a node it does not know).
 """
 
 from __future__ import annotations
@@ -151,8 +153,16 @@ def _on_device(sim: AdminHost, node: Node, action: Callable[[], None]) -> None:
         sim.radio.submit(sim.timing.write_supervised, action)
 
 
+def _unknown_node() -> TypeError:
+    """zwave-js-ui logs a node it does not know with `logNode(undefined, …)`, which throws (the test bed
+    answers getAssociations(99) and removeAssociations of node 99 so)."""
+    return TypeError(js_undefined("id"))
+
+
 def _get_associations(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = sim.node(arg(args, 0))
+    if node is None:
+        raise _unknown_node()
 
     def listed(delay: float = 0.0) -> None:
         found: list[dict[str, Any]] = []
@@ -204,9 +214,8 @@ def _remove_associations(sim: AdminHost, args: list[Any], respond: Respond) -> N
     source, group, destinations = arg(args, 0), arg(args, 1), arg(args, 2)
     source_id, endpoint = _address(source)
     node = sim.node(source_id)
-    if node is None:  # zwave-js-ui logs it and answers success
-        respond(delay=sim.timing.api_reply)
-        return
+    if node is None:
+        raise _unknown_node()
 
     def done() -> None:
         held = table(sim, node).get((endpoint or 0, group))
