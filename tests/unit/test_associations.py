@@ -147,6 +147,17 @@ def test_what_an_association_needs_a_yes_for(devices: dict[str, Device]) -> None
     # A lock's own group controlling a light opens nothing: the lock rule is for what is done to a lock.
     assert why(devices["Front Door Lock"], "associate") is None
     assert why(devices["Front Door Lock"], "dissociate") is None
+    # A person who wants every association confirmed lists it (security.md says so).
+    listed = sensitivity(
+        devices["Garage Motion"],
+        frozenset({"associate"}),
+        None,
+        unit=None,
+        band=SafeBand(),
+        confirm_actions=frozenset({"associate"}),
+        confirm_devices=DeviceList(),
+    )
+    assert listed == "'associate' is on the list of actions that need confirmation"
 
 
 @pytest.fixture
