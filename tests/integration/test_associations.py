@@ -213,3 +213,24 @@ async def test_the_remote_is_asleep_so_a_change_waits_for_it_to_wake_up(
         "Button 1 (Basic Set) controls nothing."
     )
     assert held(sim, REMOTE, 2) == []
+
+
+async def test_the_parts_of_a_double_switch_as_targets(mosquitto: Any, sim: Simulator) -> None:
+    async with connected(admin(mosquitto, sim)) as client:
+        main = await call(client, "change_zwave_association", {**ADD, "targetDevice": "porch double switch"})
+        second = await call(
+            client, "change_zwave_association", {**ADD, "targetDevice": "porch double switch 2"}
+        )
+        itself = await call(
+            client,
+            "change_zwave_association",
+            {"deviceName": "porch double switch", "action": "add", "targetDevice": "porch double switch 2"},
+        )
+    # The node's main part is the node to a group of nodes; its second part only a multi channel group reaches.
+    assert main.result["outcome"] == "confirmed", main.text
+    assert main.result["readBack"] == ["PIR Control controls Porch Double Switch"]
+    assert held(sim, MOTION, 2) == [{"nodeId": SWITCH}]
+    assert second.is_error and "PIR Control can only control whole devices" in second.error
+    # zwave-js's own check (checkAssociation) refuses a device controlling itself before anything is sent.
+    assert itself.is_error and "a device cannot control itself. Nothing was sent." in itself.error
+    assert held(sim, SWITCH, 2) == []

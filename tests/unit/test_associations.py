@@ -16,6 +16,7 @@ from zwave_mcp.gateway.admin import AdminApiFailed
 from zwave_mcp.gateway.associations import Group, Link, _added, groups_of, parse_links
 from zwave_mcp.gateway.nodes import parse_node
 from zwave_mcp.network.associations import (
+    aims_at,
     check_room,
     device_sentence,
     link_to,
@@ -111,6 +112,14 @@ def test_a_change_is_checked_before_it_is_sent(devices: dict[str, Device]) -> No
         link_to(second, PIR)
     multi = Group(0, 2, "On/Off Control", 5, lifeline=False, multi_channel=True)
     assert link_to(second, multi) == Link(0, 2, 11, 2)
+    # The node's main part (endpoint 1, named after the node) is the node to a group of nodes.
+    first = devices["Porch Double Switch"]
+    assert link_to(first, PIR) == Link(0, 2, 11) and link_to(first, multi) == Link(0, 2, 11, 1)
+    assert aims_at(Link(0, 2, 11), first) and aims_at(Link(0, 2, 11, 1), first)
+    assert not aims_at(Link(0, 2, 11), second) and aims_at(Link(0, 2, 11, 2), second)
+    assert aims_at(Link(0, 2, 2), devices["Kitchen Light"]) and not aims_at(
+        Link(0, 2, 3), devices["Kitchen Light"]
+    )
 
 
 def test_what_a_device_controls_is_said_by_labels_and_names(devices: dict[str, Device]) -> None:

@@ -59,16 +59,28 @@ def takes_commands(target: Device) -> bool:
 
 
 def link_to(target: Device, group: Group) -> Link:
-    """The association of `group` to `target`: to its endpoint when it is one part of a node (which only a
-    multi channel group can address), else to the node."""
-    if target.endpoint:
-        if not group.multi_channel:
-            raise UserError(
-                f"{group.label} can only control whole devices, and {target.name} is one part of its "
-                f"device; {NOTHING_SENT}"
-            )
+    """The association of `group` to `target`: to its endpoint where a multi channel group can address
+    one, else to the node, which is the target itself when it is the node's main part (its name is the
+    node's); another part of a node only a multi channel group reaches."""
+    if target.endpoint and group.multi_channel:
         return Link(group.endpoint, group.number, target.node_id, target.endpoint)
+    if target.endpoint and target.part is not None:
+        raise UserError(
+            f"{group.label} can only control whole devices, and {target.name} is one part of its "
+            f"device; {NOTHING_SENT}"
+        )
     return Link(group.endpoint, group.number, target.node_id)
+
+
+def aims_at(link: Link, target: Device) -> bool:
+    """Whether the association goes to `target`: its endpoint, or its node when it is the node's main part."""
+    if link.node_id != target.node_id:
+        return False
+    if link.target_endpoint == (target.endpoint or 0) or (
+        link.target_endpoint is None and not target.endpoint
+    ):
+        return True
+    return not link.target_endpoint and target.part is None
 
 
 def pick_group(groups: list[Group], asked: int | str | None, device: Device) -> Group:

@@ -22,6 +22,7 @@ from zwave_mcp.gateway.associations import Group, Link
 from zwave_mcp.network.associations import (
     CONTROLLER,
     NOTHING_SENT,
+    aims_at,
     check_room,
     device_sentence,
     group_sentence,
@@ -159,7 +160,7 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
         assert target is not None
         group = pick_group(groups, args.group, device)
         link = link_to(target, group)
-        if link in links:
+        if any(aims_at(held, target) for held in links_of(group, links)):
             summary = f"{device.name}'s {group.label} already controls {target.name}; nothing was sent."
             return AssociationResult(
                 summary=summary,
@@ -271,12 +272,7 @@ def _to_remove(
         wanted = [(g, link) for g in in_groups for link in links_of(g, links) if link.node_id == controller]
         whom = CONTROLLER
     else:
-        wanted = [
-            (g, link)
-            for g in in_groups
-            for link in links_of(g, links)
-            if link.node_id == target.node_id and (link.target_endpoint or 0) == (target.endpoint or 0)
-        ]
+        wanted = [(g, link) for g in in_groups for link in links_of(g, links) if aims_at(link, target)]
         whom = target.name
     if not wanted:
         where = f"'s {in_groups[0].label}" if asked is not None and in_groups else ""
