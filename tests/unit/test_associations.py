@@ -5,6 +5,7 @@ simulator's zwave-js answers (check results and errors, from zwave-js's `package
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +27,10 @@ from zwave_mcp.network.associations import (
 from zwave_mcp.policy.sensitive import SafeBand, sensitivity
 from zwave_mcp.policy.terms import DeviceList
 from zwave_mcp.simulator import Simulator, associations
+from zwave_mcp.simulator.dumps import load_house_file
 from zwave_mcp.simulator.house import CAPTURED_WITH_LOCKS, load_house
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "devices"
 
 LIFELINE = Group(0, 1, "Lifeline", 1, lifeline=True, multi_channel=False)
 PIR = Group(0, 2, "PIR Control", 4, lifeline=False, multi_channel=False)
@@ -134,6 +138,11 @@ def test_what_a_device_controls_is_said_by_labels_and_names(devices: dict[str, D
     )
 
 
+def _fixture_devices(file: str) -> list[Device]:
+    nodes = [parse_node(raw) for raw in load_house_file(FIXTURES / file)]
+    return build_devices(n for n in nodes if n is not None and not n.is_controller)
+
+
 def why(device: Device, *words: str) -> str | None:
     return sensitivity(
         device,
@@ -153,6 +162,10 @@ def test_what_an_association_needs_a_yes_for(devices: dict[str, Device]) -> None
     assert why(devices["Garage Motion"], "dissociate", "stop_reports").startswith(
         "the device would stop reporting to zwave-mcp"
     )
+    siren = _fixture_devices("aeotec_zw164_siren_state.json")[0]
+    assert why(siren, "be_controlled") == "it lets another device silence it by itself"
+    valve = _fixture_devices("zooz_zac36_titan_valve_actuator_state.json")[0]
+    assert why(valve, "be_controlled") == "it lets another device open it by itself"
     # A lock's own group controlling a light opens nothing: the lock rule is for what is done to a lock.
     assert why(devices["Front Door Lock"], "associate") is None
     assert why(devices["Front Door Lock"], "dissociate") is None
