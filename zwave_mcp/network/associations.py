@@ -76,11 +76,9 @@ def aims_at(link: Link, target: Device) -> bool:
     """Whether the association goes to `target`: its endpoint, or its node when it is the node's main part."""
     if link.node_id != target.node_id:
         return False
-    if link.target_endpoint == (target.endpoint or 0) or (
-        link.target_endpoint is None and not target.endpoint
-    ):
-        return True
-    return not link.target_endpoint and target.part is None
+    if link.target_endpoint:
+        return link.target_endpoint == target.endpoint
+    return not target.endpoint or target.part is None
 
 
 def pick_group(groups: list[Group], asked: int | str | None, device: Device) -> Group:
