@@ -724,6 +724,7 @@ async def test_inclusion_stops_at_its_time_limit(
 CHANGES: dict[str, dict[str, Any]] = {
     "set_zwave_config_parameter": {"deviceName": "bedroom color bulb", "parameter": 3, "value": 0},
     "rename_zwave_device": {"deviceName": "kitchen light", "newName": "X"},
+    "change_zwave_association": {"deviceName": "kitchen light", "action": "add", "targetDevice": "bulb"},
     "run_zwave_maintenance": {"operation": "ping", "deviceName": "kitchen light"},
     "cancel_zwave_job": {"jobId": "job-1"},
     "start_zwave_inclusion": {},

@@ -14,13 +14,14 @@ from pathlib import Path
 import zwave_mcp
 
 PACKAGE = Path(zwave_mcp.__file__).parent
-# gateway/admin.py and gateway/firmware.py build the network-care requests (`AdminRequest`); only the gate
-# sends them.
+# gateway/admin.py, gateway/associations.py and gateway/firmware.py build the network-care requests
+# (`AdminRequest`); only the gate sends them.
 ALLOWED = (
     "devices/gate/",
     "gateway/client.py",
     "gateway/api.py",
     "gateway/admin.py",
+    "gateway/associations.py",
     "gateway/firmware.py",
     "simulator/",
 )

@@ -414,6 +414,7 @@ DETAIL_KEYS = (
     "rebuildRoutesProgress",
     "dsk",
     "firmwareCapabilities",  # {firmwareUpgradable: false} for a device that cannot take new firmware
+    "groups",  # association groups (gateway/associations.py reads them)
 )
 
 

@@ -65,6 +65,9 @@ class AdminChange:
     start: Callable[[], Awaitable[Any]] | None = None
     write: ZValue | None = None
     target: Any = None
+    # Extra effects on other devices (an association's target): judged, confirmed and audited with it.
+    also: list[Effect] = field(default_factory=list)
+    verify: Callable[[], Awaitable[str | None]] | None = None  # the requests' evidence, read back
 
 
 @dataclass
@@ -124,8 +127,9 @@ class NetworkCare:
             sender: Any = WriteValues()
         else:
             effect = Effect(device, None, change.value, change.words, argument=change.value, text=change.what)
-            sender = AdminCall(change.requests, change.start)
-        gate_change = Change(change.tool, change.action, change.what, [effect], sender, argument=change.value)
+            sender = AdminCall(change.requests, change.start, verify=change.verify)
+        effects = [effect, *change.also]
+        gate_change = Change(change.tool, change.action, change.what, effects, sender, argument=change.value)
         result = await self.gate.apply(gate_change, token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:
             raise PolicyRefusal(result.sentence)

@@ -117,6 +117,9 @@ SPOKEN_ACTIONS: dict[str, str] = {
     "check_route": "check its route to another device",
     "rebuild_routes": "rebuild its routes",
     "cancel_job": "stop a maintenance job",
+    # change_zwave_association
+    "add_association": "control another device by itself",
+    "remove_association": "stop controlling another device",
     # manage_zwave_inclusion, answer_zwave_inclusion
     "start_inclusion": "start adding a device",
     "stop_inclusion": "stop adding devices",

@@ -163,6 +163,11 @@ LOCK_CODE_GRANTS = frozenset({"add_code", "enable_code", "change_code"})
 LOCK_CODE_REVOKES = frozenset({"disable_code", "remove_code"})
 LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | {"rename_user"}
 
+# Direct associations (issue 45): a group of one device made to control another ("associate", said of the
+# device whose group it is; "be_controlled", of the device it will control), or no longer ("dissociate");
+# "stop_reports" when that group is the lifeline, the one that reports to zwave-mcp.
+ASSOCIATION_WORDS = frozenset({"associate", "dissociate", "be_controlled", "stop_reports"})
+
 # Every word a change's effect can carry, so what the confirm list may name (issue 44): the actions, every
 # change the gate records (lock users, settings, network care, inclusion, scenes), and the rules' own words.
 # A word outside it would never match a change, so `ZWAVE_MCP_CONFIRM_ACTIONS` refuses it at start.
@@ -171,6 +176,7 @@ CONFIRMABLE_WORDS = (
     | frozenset(SPOKEN_ACTIONS)
     | ADMIN_ACTIONS
     | LOCK_USER_WORDS
+    | ASSOCIATION_WORDS
     | ALARM_OFF_ACTIONS
     | TEMPERATURE_ACTIONS
     | {"set_value"}
@@ -198,11 +204,18 @@ def sensitivity(
         return "a code on the lock lets someone into the house"
     if words & LOCK_CODE_REVOKES:
         return "it takes away someone's way into the house"
+    association = bool(words) and words <= ASSOCIATION_WORDS
+    if association:
+        why = _association_why(device, words, caps)
+        if why is not None:
+            return why
     lock_users = bool(words) and words <= LOCK_USER_WORDS
-    if "unlock" in words or ("lock" in caps and not words <= _SAFE_ON_LOCK and not lock_users):
+    if "unlock" in words or (
+        "lock" in caps and not words <= _SAFE_ON_LOCK and not (lock_users or association)
+    ):
         return "it can unlock a door"
     closing = bool(words & _SAFE_ON_ENTRY) and "open" not in words  # close, stop, a position of 0
-    if "lock" not in caps and caps & MOVING and opens_entry(device) and not closing:
+    if "lock" not in caps and caps & MOVING and opens_entry(device) and not (closing or association):
         return "it can open a way into the house"
     if "valve" in caps and "close" in words and names_a_supply(device):
         return "it can shut off the supply to the house"
@@ -224,4 +237,21 @@ def sensitivity(
     term = confirm_devices.first_match(device)
     if term is not None:
         return f"every change to it needs confirmation (matched '{term.text}' in {confirm_devices.source})"
+    return None
+
+
+def _association_why(device: PolicyDevice, words: frozenset[str], caps: set[str]) -> str | None:
+    """Why an association change needs the person's yes: a lifeline removed (the device would stop
+    reporting), or a device that another would then control by itself: a lock it could unlock, a cover,
+    door, gate or valve it could open, a siren it could silence. Controlling a light or a plug is not."""
+    if "stop_reports" in words:
+        return "the device would stop reporting to zwave-mcp, which would no longer hear of its changes"
+    if "be_controlled" not in words:
+        return None
+    if "lock" in caps:
+        return "it lets another device unlock it by itself"
+    if any("alarm" in c or "siren" in c for c in caps):
+        return "it lets another device silence it by itself"
+    if caps & {"cover", "valve"} or (caps & MOVING and opens_entry(device)):
+        return "it lets another device open it by itself"
     return None

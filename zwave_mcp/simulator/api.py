@@ -18,6 +18,7 @@ from zwave_mcp.simulator import database, devices, firmware, payloads
 from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
+from zwave_mcp.simulator.associations import HANDLERS as ASSOCIATION_HANDLERS
 from zwave_mcp.simulator.host import Respond, arg, found_node, js_undefined, node_arg
 from zwave_mcp.zwave.classes import CC
 from zwave_mcp.zwave.wire import value_key
@@ -336,4 +337,5 @@ HANDLERS: dict[str, Handler] = {
     **ADMIN_HANDLERS,
     **ACCESS_HANDLERS,
     **firmware.handlers(),
+    **ASSOCIATION_HANDLERS,
 }

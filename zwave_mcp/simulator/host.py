@@ -31,6 +31,8 @@ class SimulatorHost(Protocol):
     last_levels: dict[tuple[int, str], Any]
     driver_up: bool
     interviewing: bool
+    # node id → (endpoint, group) → destinations: what each device's association groups hold.
+    associations: dict[int, dict[tuple[int, int], list[dict[str, int]]]]
     _lock: threading.RLock
 
     def node(self, node_id: Any) -> Node | None: ...

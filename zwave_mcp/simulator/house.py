@@ -83,6 +83,25 @@ def hallway_dimmer() -> list[Node]:
     return _packaged("hallway_dimmer.json")
 
 
+def hallway_remote() -> list[Node]:
+    """Node 21 "Hallway Remote", a real Aeotec WallMote Quad (its node dump in `fixtures/devices/`,
+    renumbered and named; package data `houses/hallway_remote.json`), asleep on batteries: the demo's remote
+    whose buttons control other devices directly (its association groups, `association_groups.json`)."""
+    return _packaged("hallway_remote.json")
+
+
+def with_association_groups(nodes: list[Node]) -> list[Node]:
+    """The demo's association groups (package data `houses/association_groups.json`, from real devices'
+    config files): Garage Motion's (a motion sensor's), Porch Double Switch's (a double relay's), and the
+    Hallway Dimmer's and the Hallway Remote's own."""
+    groups = _packaged("association_groups.json")["nodes"]
+    for node in nodes:
+        entry = groups.get(str(node["id"]))
+        if entry is not None:
+            node["groups"] = entry["groups"]
+    return nodes
+
+
 def captured_scenes() -> list[dict[str, Any]]:
     """Scenes for the captured house, as zwave-js-ui keeps them (`_getScenes`): Movie Night (lamp and bulb
     low, kitchen light off, blinds closed) and Good Night (everything off, blinds closed, door locked).
@@ -145,8 +164,8 @@ def generate_house(n_nodes: int, seed: int = 0) -> list[Node]:
 
 
 def load_house(spec: str | Path | None = None) -> list[Node]:
-    """`None`/"captured" → the captured house; "captured+locks" → with the two keypad locks (`keypad_locks`)
-    and the hallway dimmer (`hallway_dimmer`);
+    """`None`/"captured" → the captured house; "captured+locks" → with the two keypad locks (`keypad_locks`),
+    the hallway dimmer (`hallway_dimmer`) and the hallway remote (`hallway_remote`), with association groups;
     "generated:N[:seed]" → `generate_house`; else a JSON file:
     a getNodes reply or result array, zwave-js-ui's nodes dump, or zwave-js-server node states (Home
     Assistant's device diagnostics, one node or many), converted by `dumps.load_house_file` (a
@@ -154,7 +173,9 @@ def load_house(spec: str | Path | None = None) -> list[Node]:
     if spec is None or str(spec) == "captured":
         return captured_house()
     if str(spec) == CAPTURED_WITH_LOCKS:
-        return captured_house() + keypad_locks() + hallway_dimmer()
+        return with_association_groups(
+            captured_house() + keypad_locks() + hallway_dimmer() + hallway_remote()
+        )
     text = str(spec)
     if text.startswith("generated:"):
         parts = text.split(":")

@@ -104,6 +104,8 @@ class Simulator:
         self.last_levels: dict[tuple[int, str], Any] = {}
         # (node id, "name" or "loc") → the Node Naming and Location value zwave-js holds, once set by the API.
         self._naming_held: dict[tuple[int, str], str] = {}
+        # What the devices' association groups hold (simulator/associations.py fills it as it is asked).
+        self.associations: dict[int, dict[tuple[int, int], list[dict[str, int]]]] = {}
         self.ready = threading.Event()
         self.driver_up = False  # zwave-js-ui's `driverReady`: its API answers only while this holds
         self.interviewing = False  # driver ready, nodes not yet: getNodes lists them empty

@@ -293,6 +293,9 @@ class AdminCall:
     requests: list[AdminRequest]
     start: Callable[[], Awaitable[Any]] | None = None
     result: Any = None
+    # The evidence of a change zwave-js-ui's reply cannot show (an association removed: it answers
+    # success whatever happened): read the device's state again; what it says is wrong, else None.
+    verify: Callable[[], Awaitable[str | None]] | None = None
 
     def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
         return [message(gateway, r.api, list(r.args)) for r in self.requests]
@@ -307,7 +310,16 @@ class AdminCall:
         except GatewayError as exc:
             status: DeliveryStatus = "no_answer" if lost(exc) else "failed"
             return [Delivery(e, status, str(exc)) for e in change.effects]
-        return [Delivery(e, "accepted", result=self.result) for e in change.effects]
+        problem = await self._verified() if self.verify is not None else None
+        status = "unsupervised" if problem else "accepted"
+        return [Delivery(e, status, problem or "", result=self.result) for e in change.effects]
+
+    async def _verified(self) -> str | None:
+        assert self.verify is not None
+        try:
+            return await self.verify()
+        except GatewayError as exc:
+            return f"it could not be read back ({exc})"
 
 
 # ---- a keypad lock's users (issue 37) ---------------------------------------------------------------

@@ -24,11 +24,12 @@ def admin_tools() -> list[ToolSpec]:
     """The network-care tools (ZWAVE_MCP_ADMIN), imported only when asked for (their models take ~80 ms to
     build, a tenth of the server's start)."""
     from zwave_mcp.server.tools.admin import TOOLS as ADMIN
+    from zwave_mcp.server.tools.admin_associations import TOOLS as ASSOCIATIONS
     from zwave_mcp.server.tools.admin_firmware import TOOLS as FIRMWARE
     from zwave_mcp.server.tools.admin_inclusion import TOOLS as INCLUSION
 
     # Network care needs the network's access (home:admin over HTTP) before anything else is judged.
-    return [replace(spec, reach=Reach.ADMIN) for spec in [*ADMIN, *INCLUSION, *FIRMWARE]]
+    return [replace(spec, reach=Reach.ADMIN) for spec in [*ADMIN, *ASSOCIATIONS, *INCLUSION, *FIRMWARE]]
 
 
 def tool_specs(app: App) -> list[ToolSpec]:
