@@ -160,7 +160,9 @@ ADMIN_ACTIONS = frozenset(
 # someone out; both are the person's call. Renaming a user changes neither (the confirm lists still apply).
 LOCK_CODE_GRANTS = frozenset({"add_code", "enable_code", "change_code"})
 LOCK_CODE_REVOKES = frozenset({"disable_code", "remove_code"})
-LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | {"rename_user"}
+# When a code works (issue 45 item 3): a schedule set or taken away changes who may come in, and when.
+LOCK_SCHEDULE_WORDS = frozenset({"schedule_code", "unschedule_code"})
+LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | LOCK_SCHEDULE_WORDS | {"rename_user"}
 
 # Every word a change's effect can carry, so what the confirm list may name (issue 44): the actions, every
 # change the gate records (lock users, settings, network care, inclusion, scenes), and the rules' own words.
@@ -197,6 +199,8 @@ def sensitivity(
         return "a code on the lock lets someone into the house"
     if words & LOCK_CODE_REVOKES:
         return "it takes away someone's way into the house"
+    if words & LOCK_SCHEDULE_WORDS:
+        return "it changes when a code lets someone into the house"
     lock_users = bool(words) and words <= LOCK_USER_WORDS
     if "unlock" in words or ("lock" in caps and not words <= _SAFE_ON_LOCK and not lock_users):
         return "it can unlock a door"

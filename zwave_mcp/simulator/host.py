@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zwave_mcp.simulator.house import Node
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
+
+if TYPE_CHECKING:
+    from zwave_mcp.simulator.lock_extras import LockSide
 
 # How a handler answers an API call: `respond(result, delay=…)`, or `respond(delay=…)` for no result.
 Respond = Callable[..., None]
@@ -31,6 +34,7 @@ class SimulatorHost(Protocol):
     last_levels: dict[tuple[int, str], Any]
     driver_up: bool
     interviewing: bool
+    lock_side: LockSide  # the locks' own logs
     _lock: threading.RLock
 
     def node(self, node_id: Any) -> Node | None: ...
