@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from zwave_mcp.simulator.house import Node
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
 
-if TYPE_CHECKING:
-    from zwave_mcp.simulator.lock_extras import LockSide
-
 # How a handler answers an API call: `respond(result, delay=…)`, or `respond(delay=…)` for no result.
 Respond = Callable[..., None]
+
+
+@dataclass
+class LockSide:
+    """What the simulated locks hold that zwave-js-ui does not show: their logs, and whether zwave-js-ui
+    is reading schedules (one read at a time, across every lock: its `_lockGetSchedule`)."""
+
+    logs: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    reading_schedules: bool = False
 
 
 class SimulatorHost(Protocol):

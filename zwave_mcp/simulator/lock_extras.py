@@ -20,7 +20,6 @@ of schedule slots and of log records internal) is the simulator's choice, said t
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -70,15 +69,6 @@ LOG_LABELS = {
     14: "Locked via Remote",
     15: "Unlocked via Remote",
 }
-
-
-@dataclass
-class LockSide:
-    """What the simulated locks hold that zwave-js-ui does not show: their logs, and whether zwave-js-ui
-    is reading schedules (one read at a time, across every lock: its `_lockGetSchedule`)."""
-
-    logs: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    reading_schedules: bool = False
 
 
 def features(node: Node | None) -> dict[str, Any]:

@@ -32,8 +32,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from zwave_mcp.simulator import api, devices, locks, naming, payloads
 from zwave_mcp.simulator.admin import Admin
+from zwave_mcp.simulator.host import LockSide
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps
-from zwave_mcp.simulator.lock_extras import LockSide
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
 from zwave_mcp.zwave.classes import CC, MeterProps, MultilevelSensorProps, SwitchProps
@@ -118,7 +118,7 @@ class Simulator:
         self.scheduler = Scheduler()
         self.radio = Radio(self.scheduler)
         self.admin = Admin(self)  # inclusion, health checks, route rebuilds (simulator/admin.py)
-        self.lock_side = LockSide()  # the locks' own logs (simulator/lock_extras.py)
+        self.lock_side = LockSide()  # what the locks keep that zwave-js-ui does not show (lock_extras.py)
 
     # ------------------------------------------------------------------ lifecycle
     @property

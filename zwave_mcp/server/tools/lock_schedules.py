@@ -9,6 +9,7 @@ read), so the locks are read one after the other.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
@@ -34,8 +35,6 @@ from zwave_mcp.server.asking import asker_for
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import Context
-
-    from zwave_mcp.server.tools.locks import LockUsersArgs
 
 CANNOT = "cannot keep code schedules (no Schedule Entry Lock)"
 
@@ -94,8 +93,20 @@ async def listing(app: App, locks: list[Device], users_of: Any) -> tuple[str, li
     return " ".join(said), models
 
 
+@dataclass(frozen=True)
+class ScheduleAsk:
+    """What manage_lock_users was asked: `action` "schedule" or "unschedule", whose code, and when."""
+
+    action: str
+    user: str | None
+    days: str | None = None
+    start: str | None = None
+    end: str | None = None
+    token: str | None = None
+
+
 async def change(
-    app: App, args: LockUsersArgs, ctx: Context | None, device: Device, users_of: Any
+    app: App, args: ScheduleAsk, ctx: Context | None, device: Device, users_of: Any
 ) -> tuple[str, Outcome | None, Any, list[LockScheduleList]]:
     """A schedule set or taken away, through the gate: (sentence, outcome, the gate's result, schedules
     read again)."""
@@ -123,7 +134,7 @@ async def change(
         return changes[-1]
 
     result = await app.gate.run(
-        planner, token=args.confirmationToken, ask=asker_for(ctx, app.questions), holding=[device.key]
+        planner, token=args.token, ask=asker_for(ctx, app.questions), holding=[device.key]
     )
     if result.outcome is Outcome.REFUSED:
         raise PolicyRefusal(result.sentence)

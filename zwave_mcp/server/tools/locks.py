@@ -34,9 +34,10 @@ from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
-from zwave_mcp.server.tools import lock_schedules
 from zwave_mcp.server.tools.lock_log import LogEntry, lock_log
-from zwave_mcp.server.tools.lock_schedules import LockScheduleList
+from zwave_mcp.server.tools.lock_schedules import LockScheduleList, ScheduleAsk
+from zwave_mcp.server.tools.lock_schedules import change as change_schedule
+from zwave_mcp.server.tools.lock_schedules import listing as schedules_listing
 from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, ToolArgs, gate_answer
 from zwave_mcp.server.tools.spec import CONTROL, tool
 
@@ -203,7 +204,8 @@ async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUse
     device = _lock_named(app, args.deviceName, for_mutation=True)
     _refused_early(app, device, args.action)
     if args.action in SCHEDULE_WORDS:
-        said, outcome, result, schedules = await lock_schedules.change(app, args, ctx, device, _users_of)
+        asked = ScheduleAsk(args.action, args.user, args.days, args.start, args.end, args.confirmationToken)
+        said, outcome, result, schedules = await change_schedule(app, asked, ctx, device, _users_of)
         return LockUsersResult(
             summary=said, action=args.action, outcome=outcome, schedules=schedules, **gate_answer(result)
         )
@@ -265,7 +267,7 @@ async def _schedules(app: App, args: LockUsersArgs) -> LockUsersResult:
         locks = [d for d in app.devices.devices() if Capability.LOCK in d.capabilities]
     if not locks:
         return LockUsersResult(summary="There is no lock here.", action="schedules")
-    said, schedules = await lock_schedules.listing(app, locks, _users_of)
+    said, schedules = await schedules_listing(app, locks, _users_of)
     return LockUsersResult(summary=said, action="schedules", schedules=schedules)
 
 
