@@ -70,13 +70,13 @@ def read_clock(text: str | None, what: str) -> time:
     hour, minute = int(found.group(1)), int(found.group(2) or 0)
     suffix = (found.group(3) or "").replace(".", "")
     if suffix and not 1 <= hour <= 12:
-        raise UserError(f"'{text}' is no time of day; say it like {TIME_EXAMPLES}.")
+        raise UserError(f"The {what} time '{text}' is no time of day; say it like {TIME_EXAMPLES}.")
     if suffix == "pm" and hour != 12:
         hour += 12
     elif suffix == "am" and hour == 12:
         hour = 0
     if hour > 23 or minute > 59:
-        raise UserError(f"'{text}' is no time of day; say it like {TIME_EXAMPLES}.")
+        raise UserError(f"The {what} time '{text}' is no time of day; say it like {TIME_EXAMPLES}.")
     return time(hour, minute)
 
 

@@ -43,7 +43,8 @@ FEATURES: dict[tuple[int, int, int], dict[str, Any]] = {
         "logRecords": 20,
     }
 }
-SUCCESS, FAIL = 255, 2
+SUCCESS = 255  # SupervisionStatus.Success
+WRONG_CODE = "5830291746"  # what someone typed at the lock that is no code of it (made up)
 BUSY = "Another request is in progress, cancel it or wait..."
 _KIND_WORDS = {"weekly": "day-of-week", "yearly": "day-of-year", "daily": "daily repeating"}
 _KIND_COMMANDS = {"daily": "DailyRepeatingScheduleSet"}
@@ -241,7 +242,7 @@ def _record(node: Node, at: float, event: int, user: int | None) -> dict[str, An
     }
     if user is not None:
         record["userId"] = user
-    code = _code_of(node, user) if event in (1, 2) else ("9147" if event == 7 else None)
+    code = _code_of(node, user) if event in (1, 2) else (WRONG_CODE if event == 7 else None)
     if code is not None:
         record["userCode"] = code  # what was typed, as zwave-js parses the report
     return record
