@@ -76,12 +76,10 @@ class LockUsersArgs(ToolArgs):
     pin: Annotated[str | None, BeforeValidator(_digits_as_text)] = Field(
         None, description="add/change_pin: the PIN the person chose (never repeated back)"
     )
-    days: str | None = Field(
-        None, max_length=NAME_MAX, description="schedule: 'Tuesday', 'Mon-Fri', 'weekdays'"
-    )
-    start: str | None = Field(None, max_length=NAME_MAX, description="schedule: from ('9', '17:30', a day)")
-    end: str | None = Field(None, max_length=NAME_MAX, description="schedule: to ('12'), or until ('Sunday')")
-    period: str | None = Field(None, max_length=NAME_MAX, description="log: 'last night', 'today'")
+    days: str | None = Field(None, max_length=NAME_MAX, description="schedule: 'Tuesday', 'Mon-Fri'")
+    start: str | None = Field(None, max_length=NAME_MAX, description="schedule: from '9'")
+    end: str | None = Field(None, max_length=NAME_MAX, description="schedule: to '12', or until 'Sunday'")
+    period: str | None = Field(None, max_length=NAME_MAX, description="log: 'last night'")
     confirmationToken: str | None = Field(
         None, max_length=200, description="Only after the person agreed: the token a previous answer gave"
     )
@@ -249,7 +247,8 @@ async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUse
 async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
     """Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or add a
     user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules (PIN length, user
-    count). A code added, enabled, changed, disabled or removed needs the person's confirmation."""
+    count). A code added, enabled, changed, disabled or removed needs the person's confirmation, as does a
+    schedule (when a code works). `log`: the lock's own records."""
     if args.action == "list":
         return await _listing(app, args)
     if args.action == "schedules":
