@@ -14,10 +14,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from tests.codes_in import shows_code
-from tests.integration.mcp_harness import call, connected, settings_for
+from tests.integration.mcp_harness import call, connected, settings_for, wait_for_answer
 from zwave_mcp.logs import record_fields
 from zwave_mcp.simulator import Simulator
 from zwave_mcp.simulator.lock_extras import WRONG_CODE
@@ -299,3 +300,30 @@ async def test_dry_run_shows_the_schedule_request_and_sends_nothing(mosquitto: A
             },
         ]
     assert slots(sim, "weekly") == []
+
+
+async def test_a_record_is_said_with_the_name_its_user_had_then(
+    mosquitto: Any, sim: Simulator, tmp_path: Path
+) -> None:
+    # History keeps the name each lock event was said with; the lock's own record of it is said with that
+    # name, though the user has been renamed since.
+    settings = settings_for(mosquitto, sim, history_path=str(tmp_path / "history.sqlite3"))
+    async with connected(settings) as client:
+        for name in ("Dog Walker", "Gardener"):
+            await anyio.sleep(2.1)  # the lock stamps its records to the second: two seconds apart
+            renamed = await call(
+                client, TOOL, {"deviceName": "patio door", "action": "rename", "user": "2", "name": name}
+            )
+            assert not renamed.is_error, renamed.text
+            await call(
+                client, TOOL, {"deviceName": "patio door"}
+            )  # the users, read as the next event is named
+            sim.lock_event(PATIO, "keypad_unlock", 2)
+            await wait_for_answer(
+                client, "get_recent_events", {"minutes": 5}, lambda a, n=name: f"by {n} (user 2)" in a.text
+            )
+        log = await call(client, TOOL, {"action": "log", "deviceName": "patio door", "period": "last hour"})
+    said = log.text
+    assert said.index("was unlocked with a code by Dog Walker (user 2)") < said.index(
+        "was unlocked with a code by Gardener (user 2)"
+    ), said

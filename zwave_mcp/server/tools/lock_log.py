@@ -1,7 +1,8 @@
 """manage_lock_users' `log` (issue 45 item 5): "who opened the back door last night?" from the lock's own
 records (Door Lock Logging), which cover the hours nobody was listening. Each record is said at its time in
-local time, with its user as the lock's users name them now (and zwave-mcp's names for a lock that keeps
-none); the code a record may carry never gets this far (`gateway.lock_log`).
+local time, with its user's name at that time: the name history stored with that user's last event at the
+lock up to then, else as the lock's users are named now (and zwave-mcp's names for a lock that keeps none).
+The code a record may carry never gets this far (`gateway.lock_log`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.lock_log import LockLog, LogRecord, LogUnsupported, read_lock_log
 from zwave_mcp.history.periods import parse_period, when
 from zwave_mcp.server.app import App
+from zwave_mcp.server.tools.present import now_ms
 
 # Records said in one answer when no period is asked for: the newest.
 SAID_MAX = 8
@@ -30,11 +32,24 @@ class LogEntry(BaseModel):
     user: str | None = None
 
 
-def _who(record: LogRecord, users: LockUsers | None) -> str:
+# A record is stamped to the second by the lock; the live event of it is stored in that second or just
+# after (zwave-js-ui's time).
+SAME_EVENT_MS = 1_500
+
+Names = list[tuple[int, int, str]]  # (at ms, user id, name), oldest first
+
+
+def _label(record: LogRecord, users: LockUsers | None, named: Names) -> str | None:
+    """The record's user as named when it happened: the name history stored with that user's last event
+    up to the record's time, else as the lock's users are named now; None for a record of no user."""
     if record.user_id is None:
-        return ""
+        return None
+    until = int(record.at.timestamp() * 1000) + SAME_EVENT_MS
+    then = [name for at, user, name in named if user == record.user_id and at <= until]
+    if then:
+        return f"{then[-1]} (user {record.user_id})"
     user = users.user(record.user_id) if users is not None else None
-    return f" by {user.label if user is not None else f'user {record.user_id}'}"
+    return user.label if user is not None else f"user {record.user_id}"
 
 
 async def lock_log(app: App, device: Device, period: str | None, users_of: Any) -> tuple[str, list[LogEntry]]:
@@ -58,34 +73,37 @@ async def lock_log(app: App, device: Device, period: str | None, users_of: Any) 
     else:
         records = records[-SAID_MAX:]
         words = ""
+    named: Names = []
+    if records:
+        first = int(records[0].at.timestamp() * 1000) - SAME_EVENT_MS
+        named = await app.history.service.lock_user_names(device.node_id, first, now_ms() + 1)
+    labels = [_label(r, users, named) for r in records]
     entries = [
         LogEntry(
             at=r.at.astimezone(now.tzinfo).isoformat(timespec="seconds"),
             event=r.words,
             userId=r.user_id,
-            user=(u.label if users is not None and (u := users.user(r.user_id or 0)) else None),
+            user=label,
         )
-        for r in records
+        for r, label in zip(records, labels, strict=True)
     ]
-    return _sentence(device.name, log, records, words, users, now), entries
+    return _sentence(device.name, log, list(zip(records, labels, strict=True)), words, now), entries
 
 
-def _sentence(
-    lock: str, log: LockLog, records: list[LogRecord], words: str, users: LockUsers | None, now: Any
-) -> str:
+def _sentence(lock: str, log: LockLog, said: list[tuple[LogRecord, str | None]], words: str, now: Any) -> str:
     kept = f"it keeps {plural(log.count, 'record')}"
     if log.read < log.count:
         kept += f", of which the first {log.read} were read"
-    if not records:
+    if not said:
         held = (
             f"; the ones read run from {_at(log.records[0], now)} to {_at(log.records[-1], now)}"
             if log.records
             else ""
         )
         return f"{lock}'s own log has nothing {words or 'in it'} ({kept}{held})."
-    said = and_list([f"{r.words}{_who(r, users)} {when(r.at, now)}" for r in records])
+    phrases = and_list([f"{r.words}{f' by {label}' if label else ''} {when(r.at, now)}" for r, label in said])
     head = f"{lock}'s own log, {words}: it " if words else f"{lock}'s own log, newest last: it "
-    return f"{head}{said} ({kept})."
+    return f"{head}{phrases} ({kept})."
 
 
 def _at(record: LogRecord, now: Any) -> str:
