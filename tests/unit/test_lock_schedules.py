@@ -108,7 +108,12 @@ def test_a_week_of_tuesdays_and_a_code_until_sunday_are_planned_as_the_lock_keep
         op.fields["startHour"],
         op.fields["stopDay"],
         op.fields["stopHour"],
-    ) == ("yearly", 2, 7, 6, 23)
+    ) == ("yearly", 2, 0, 6, 23)
+    # The yes comes minutes later: the same request, so the yes given for it still holds.
+    later = plan_schedule(
+        device, users, schedules, user="4", days=None, start=None, end="Sunday", now=NOW.replace(minute=19)
+    )
+    assert later.binding == guest.binding
     with pytest.raises(UserError, match="has passed"):  # a start given, an end already gone
         plan_schedule(
             device, users, schedules, user="4", days=None, start="2026-11-01", end="2026-12-01", now=NOW

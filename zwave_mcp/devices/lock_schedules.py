@@ -3,7 +3,7 @@ Lock, issue 45 item 3), and the schedules in words. Pure: `now` (aware, the home
 
 "Let the cleaner in on Tuesdays from 9 to 12" is a week-day schedule (one slot per day; a lock of Schedule
 Entry Lock version 3 takes several days in one daily-repeating slot); "the guest's code works until Sunday"
-is a year-day schedule from now to the end of Sunday. A lock keeps one kind of schedule per user: setting
+is a year-day schedule from today to the end of Sunday. A lock keeps one kind of schedule per user: setting
 one of a kind switches the user to it (zwave-js, zwave-js-ui), which the question says. Once a user has a
 schedule their code works only within it; `unschedule` erases every slot of theirs and turns their
 schedules off, so the code works at any time again. The times are the lock's own clock, which zwave-js
@@ -336,7 +336,9 @@ def _year_slot(
 ) -> ScheduleSlot:
     if schedules.slots_of.get(YEARLY, 0) <= 0:
         raise UserError(f"{lock} keeps no date schedules; it can limit a code to days of the week only.")
-    first = read_moment(start, now, end=False) if start else now.replace(second=0, microsecond=0)
+    # From today's first minute when no start is said: the same slot when the yes comes minutes later (a
+    # start of "now" would change the request, and the yes is bound to it).
+    first = read_moment(start, now, end=False) if start else read_moment("today", now, end=False)
     last = read_moment(end, now, end=True)
     if last <= first:
         raise UserError(f"The end ({last:%d %b %H:%M}) must come after the start ({first:%d %b %H:%M}).")
