@@ -205,8 +205,11 @@ def slots_words(slots: list[ScheduleSlot], now: datetime) -> str:
     return and_list(said)
 
 
-def describe_schedules(users: LockUsers, schedules: LockSchedules, lock: str, now: datetime) -> str:
-    """One sentence: whose codes work only at set times, and when; the others work at any time."""
+def describe_schedules(
+    users: LockUsers, schedules: LockSchedules, lock: str, now: datetime, *, slots: bool = True
+) -> str:
+    """One sentence: whose codes work only at set times, and when; the others work at any time; with
+    `slots`, how many schedule slots the lock keeps."""
     parts: list[str] = []
     kept: list[str] = []
     for user in users.users:
@@ -222,7 +225,7 @@ def describe_schedules(users: LockUsers, schedules: LockSchedules, lock: str, no
         rest = " (every other code works at any time)" if len(parts) < len(users.users) else ""
         head = f"On {lock}, {'; '.join(parts)}{rest}"
     unused = f"; it also keeps schedules of another kind for {and_list(kept)}, not in use" if kept else ""
-    return f"{head}{unused}. {capacity(schedules, lock)}"
+    return f"{head}{unused}. {capacity(schedules, lock)}" if slots else f"{head}{unused}."
 
 
 def capacity(schedules: LockSchedules, lock: str) -> str:

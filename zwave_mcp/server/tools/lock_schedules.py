@@ -143,7 +143,7 @@ async def change(
     if result.outcome is Outcome.CONFIRMED and after is not None:
         users = await users_of(app, device)
         now = app.history.service.now()
-        said = f"Done, as the lock's schedules read again show: {describe_schedules(users, after, device.name, now)}"
+        said = f"Done, as the lock's schedules read again show: {describe_schedules(users, after, device.name, now, slots=False)}"
     else:
         said = result.sentence
     return said, result.outcome, result, [_model(device, after, app)] if after is not None else []
