@@ -225,7 +225,7 @@ def test_a_record_is_read_without_its_code() -> None:
         }
     )
     assert record is not None and record.at == datetime(2026, 12, 1, 21, 41, tzinfo=UTC)
-    assert (record.user_id, record.words, record.opened) == (3, "was unlocked with a code", True)
+    assert (record.user_id, record.words) == (3, "was unlocked with a code")
     assert "4821" not in repr(record)
     assert parse_record(None) is None and parse_record({"eventType": 2, "timestamp": "yesterday"}) is None
 

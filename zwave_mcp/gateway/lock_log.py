@@ -58,7 +58,6 @@ EVENT_WORDS = {
     30: "reported a low battery",
     31: "had a new battery put in",
 }
-OPENINGS = frozenset({2, 4, 9, 11, 13, 15, 20, 22})
 
 
 class _Gateway(Protocol):
@@ -86,10 +85,6 @@ class LogRecord:
     @property
     def words(self) -> str:
         return EVENT_WORDS.get(self.event, f"logged event {self.event}")
-
-    @property
-    def opened(self) -> bool:
-        return self.event in OPENINGS
 
 
 @dataclass(frozen=True, slots=True)

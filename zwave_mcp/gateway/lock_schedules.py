@@ -145,12 +145,11 @@ def schedule_request(kind: str, user_id: int, slot_id: int, fields: dict[str, An
     return {"userId": user_id, "slotId": slot_id, **(fields or {})}
 
 
-async def read_schedules(
-    gateway: _Gateway, node_id: int, *, from_lock: bool = False, timeout: float | None = None
-) -> LockSchedules:
-    """The lock's schedules as zwave-js-ui keeps them (its cache; `from_lock` asks the lock, slot by slot).
-    Raises `SchedulesUnsupported` for a lock without Schedule Entry Lock, `GatewayError` otherwise."""
-    reply = await gateway.call(SCHEDULES_API, node_id, {"fromCache": not from_lock}, timeout=timeout)
+async def read_schedules(gateway: _Gateway, node_id: int, *, timeout: float | None = None) -> LockSchedules:
+    """The lock's schedules as zwave-js-ui keeps them (zwave-js's cache, which a schedule set through it
+    updates; asking the lock itself costs a Get per user and slot). Raises `SchedulesUnsupported` for a
+    lock without Schedule Entry Lock, `GatewayError` otherwise."""
+    reply = await gateway.call(SCHEDULES_API, node_id, {"fromCache": True}, timeout=timeout)
     if not reply.success:
         if reply.message.startswith(NOT_SUPPORTED) or reply.message == "Unknown API":
             raise SchedulesUnsupported(reply.message)
