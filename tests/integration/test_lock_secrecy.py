@@ -5,7 +5,9 @@ The simulator serves the two keypad locks as zwave-js-ui 11.22.2 does, codes in 
 and payload style, `node_value_updated` events with the new and the old code, the `getNodes` values, access
 control credentials and events queue, the PIN echoed in access-control API replies, a notification whose
 parameters carry the code (as other zwave-js settings give it) and a code typed at an Entry Control keypad.
-The PINs here are long and unlike any time or id, so finding one means it leaked.
+The patio lock's codes come back in its own log's records (Door Lock Logging through `sendCommand`, each
+with the code typed) and beside its code schedules. The PINs here are long and unlike any time or id, so
+finding one means it leaked.
 
 Searched: every tool answer (text and structured), every resource, the log records (what stderr gets),
 the client's log notifications (`notifications/message`), the audit file, the history file (SQLite and its
@@ -32,6 +34,7 @@ from zwave_mcp.commands import explain
 from zwave_mcp.logs import record_fields
 from zwave_mcp.server.build import build_server
 from zwave_mcp.simulator import FAST, Simulator, capture_config
+from zwave_mcp.simulator.lock_extras import WRONG_CODE
 from zwave_mcp.simulator.payloads import node_summary
 
 pytestmark = pytest.mark.anyio
@@ -48,6 +51,9 @@ IN_PARAMETERS = (
 TYPED = "5160798243"  # typed at an Entry Control keypad
 IN_QUEUE = "6172809354"  # an old code in getNodes' eventsQueue
 ADDED_BACK, ADDED_SIDE = "1836492750", "19283746"  # added through zwave-mcp itself
+# The patio lock's (Schedule Entry Lock, Door Lock Logging): its codes, and the wrong code its own log holds.
+PATIO = {1: "2046813579", 2: "3157924680", 3: "4268035791", 4: "5379146802"}
+PATIO_PINS = (*PATIO.values(), WRONG_CODE)
 PINS = (
     *HOUSE.values(),
     ADMIN,
@@ -59,6 +65,7 @@ PINS = (
     IN_QUEUE,
     ADDED_BACK,
     ADDED_SIDE,
+    *PATIO_PINS,
 )
 
 
@@ -72,6 +79,8 @@ def secret_house(sim: Simulator) -> None:
         credential["data"] = HOUSE[credential["slot"]]
     for credential in side["accessControl"]["endpoints"][0]["credentials"]:
         credential["data"] = SIDE[credential["slot"]]
+    for slot, pin in PATIO.items():
+        sim.nodes[24]["values"][f"99-0-userCode-{slot}"]["value"] = pin
     back["eventsQueue"] = [
         {
             "time": "2026-11-27T09:55:58.328Z",
@@ -178,7 +187,18 @@ async def test_a_pin_is_found_nowhere(
         answers += await agreed(
             client, {"deviceName": "side door", "action": "change_pin", "user": "Dog Walker", "pin": SIDE[1]}
         )
+        # A code schedule set with the yes, taken away again, and the patio lock's own log read (its
+        # records carry the code typed, in sendCommand's replies).
+        when = {"deviceName": "patio door", "user": "3"}
+        answers += await agreed(
+            client, {**when, "action": "schedule", "days": "Tue", "start": "9", "end": "12"}
+        )
+        answers += await agreed(client, {**when, "action": "schedule", "end": "Sunday"})
+        answers += await agreed(client, {**when, "action": "unschedule"})
         for tool, args in (
+            ("manage_lock_users", {"action": "log", "deviceName": "patio door"}),
+            ("manage_lock_users", {"action": "log", "deviceName": "patio door", "period": "today"}),
+            ("manage_lock_users", {"action": "schedules"}),
             ("list_zwave_devices", {}),
             ("list_zwave_devices", {"kind": "lock"}),
             ("get_device_state", {"deviceName": "back door lock"}),

@@ -98,7 +98,7 @@ async def test_lists_users_with_names_and_slots_never_the_codes(mosquitto: Any, 
         assert back.text.startswith("Back Door Lock has 4 users: user 1 (PIN in slot 1)")
         assert "user 4 (disabled, PIN in slot 4)" in back.text
         every = await call(client, TOOL, {})
-        assert [lock["lock"] for lock in every.result["locks"]] == [BACK, SIDE]
+        assert [lock["lock"] for lock in every.result["locks"]] == [BACK, SIDE, "Patio Door Lock"]
         assert every.result["locks"][1]["rules"] == (
             "Side Door Lock takes 10 users, PINs of 4 to 8 digits and names up to 16 characters."
         )

@@ -168,6 +168,21 @@ WHO_CAME_IN = Step(
     narration="(In the simulated house, the dog walker types their code at the side door.)",
     until_expected=True,
 )
+# The patio lock (a real Kwikset 910) keeps code schedules and a log of its own.
+PATIO_SCHEDULE = {
+    "deviceName": "patio door",
+    "action": "schedule",
+    "user": "3",
+    "days": "Tuesdays",
+    "start": "9",
+    "end": "12",
+}
+PATIO_LOG = Step(
+    "What does the patio door's own log say?",
+    "manage_lock_users",
+    {"deviceName": "patio door", "action": "log"},
+    lambda a: not a.is_error and "Patio Door Lock's own log" in a.text,
+)
 NEW_DEVICE = NewDevice(name="Hallway Motion", location="Hallway")
 NEW_DEVICE_DETAILS = Step(
     "What security and firmware does the new sensor have?",
@@ -261,6 +276,13 @@ class Conversation:
             ("Yes, give the dog walker that code.", "confirm the new code"),
         )
         await self.say(WHO_CAME_IN)
+        await self.confirmed(
+            "manage_lock_users",
+            PATIO_SCHEDULE,
+            ("Let user 3 in at the patio door only on Tuesdays from 9 to 12.", "set a code schedule"),
+            ("Yes, that's the cleaner's time.", "confirm the schedule"),
+        )
+        await self.say(PATIO_LOG)
         await self.say(DEAD_NODE)
         await self.say(HEALTH_AFTER)
         if self.home.admin:

@@ -22,6 +22,7 @@ from zwave_mcp.gateway.secrets import blank, scrub_api_reply, secret_strings
 from zwave_mcp.gateway.topics import GatewayTopics
 from zwave_mcp.safetext import MESSAGE_MAX, loads_json_fast, plain_text
 from zwave_mcp.zwave import wire
+from zwave_mcp.zwave.classes import CC
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,11 @@ CORRELATION_KEY = "zwaveMcpId"
 
 # zwave-js-ui's `driverFunction` runs arbitrary JavaScript inside it: never exposed, never sent.
 NEVER_SENT_APIS = frozenset({"driverFunction"})
+# A command class API of zwave-js called by name (ctx {nodeId, commandClass, endpoint}, command, args).
+# Most of its commands change a device (the gate's); these are reads. Their results may carry a code
+# (a Door Lock Logging record's `userCode`), dropped from the reply like an access-control state's.
+CC_COMMAND_API = "sendCommand"
+CC_READS: dict[int, tuple[str, ...]] = {CC.DOOR_LOCK_LOGGING: ("getRecordsCount", "getRecord")}
 
 # Requests go out with QoS 0, on purpose. The captures show a QoS 1 request costs ~46 ms against ~4 ms at
 # QoS 0: the broker then delivers at QoS 1 and zwave-js-ui's PUBACK waits on Nagle/delayed ACK. QoS 1
@@ -157,7 +163,9 @@ class ApiClient:
             # Lock codes stop here: the echoed request (`args`, `origin`) and the credentials' `data` of
             # an access-control reply never reach the caller, nor a PIN the gateway's words repeat. (A
             # dict, as its `origin` was found; its fields are checked as they are read.)
-            envelope = scrub_api_reply(cast(wire.Reply, reply), api, CORRELATION_KEY)
+            envelope = scrub_api_reply(
+                cast(wire.Reply, reply), api, CORRELATION_KEY, holds_codes=api == CC_COMMAND_API
+            )
             message = blank(str(envelope.get("message") or ""), secrets)
             future.set_result(
                 ApiReply(

@@ -19,7 +19,15 @@ from typing import Any
 
 from zwave_mcp.config import Settings
 from zwave_mcp.gateway.access import read_lock_users
-from zwave_mcp.gateway.api import REQUEST_QOS, ApiClient, ApiReply, GatewayError, WriteResult
+from zwave_mcp.gateway.api import (
+    CC_COMMAND_API,
+    CC_READS,
+    REQUEST_QOS,
+    ApiClient,
+    ApiReply,
+    GatewayError,
+    WriteResult,
+)
 from zwave_mcp.gateway.health import GatewayHealth, build_health
 from zwave_mcp.gateway.lanes import Lanes
 from zwave_mcp.gateway.lock_names import LockNames
@@ -214,6 +222,22 @@ class ZwaveGateway:
     # -- API --------------------------------------------------------------------------------------------
     async def call(self, api: str, *args: Any, timeout: float | None = None) -> ApiReply:
         return await self.api.call(api, *args, timeout=timeout)
+
+    async def read_cc(
+        self,
+        node_id: int,
+        endpoint: int,
+        command_class: int,
+        command: str,
+        *args: Any,
+        timeout: float | None = None,
+    ) -> ApiReply:
+        """A command class API's read through zwave-js-ui's `sendCommand`; only the reads of `CC_READS`
+        (that API also sends commands that change a device, which are the gate's)."""
+        if command not in CC_READS.get(command_class, ()):
+            raise GatewayError(f"{command} of command class {command_class} is not a read")
+        ctx = {"nodeId": node_id, "commandClass": int(command_class), "endpoint": endpoint}
+        return await self.api.call(CC_COMMAND_API, ctx, command, list(args), timeout=timeout)
 
     async def _call_ok(self, api: str, *args: Any, timeout: float | None = None) -> Any:
         reply = await self.api.call(api, *args, timeout=timeout)

@@ -95,11 +95,12 @@ def _scrub_state(obj: Any) -> Any:
     return obj
 
 
-def scrub_api_reply(reply: wire.Reply, api: str, keep: str) -> wire.Reply:
-    """A reply envelope as kept, for an access-control API (`accessControl…`) or `getNodes`: `args` and
-    `origin` (which echo the request, PIN and all) reduced to the correlation key `keep`, and every `data`,
-    `userCode`, … of the result dropped. Other APIs' replies are returned as they are."""
-    if not api.startswith("accessControl"):
+def scrub_api_reply(reply: wire.Reply, api: str, keep: str, *, holds_codes: bool = False) -> wire.Reply:
+    """A reply envelope as kept, for an access-control API (`accessControl…`) or one whose result may
+    hold a code (`holds_codes`: a Door Lock Logging record's `userCode`): `args` and `origin` (which echo
+    the request, PIN and all) reduced to the correlation key `keep`, and every `data`, `userCode`, … of
+    the result dropped. Other APIs' replies are returned as they are."""
+    if not (api.startswith("accessControl") or holds_codes):
         return reply
     out = reply.copy()
     out.pop("args", None)

@@ -537,6 +537,26 @@ class HistoryService:
             summary = f"{capital(subject)}{on} was {found.press} {when(self.dt(found_at), now)}, {ago_text}."
         return LastEventResult(summary=summary, found=True, event=found, agoSeconds=round(elapsed, 1))
 
+    async def lock_user_names(self, node_id: int, start_ms: int, end_ms: int) -> list[tuple[int, int, str]]:
+        """(at, user id, name) of the lock's stored events that named their user, oldest first: the names
+        its users had when they came and went, for a lock's own log said with them. Empty when history
+        cannot answer (off, still opening) or has none."""
+        try:
+            store = await self.store()
+        except UserError:
+            return []
+        sid = store.series_ids.get(("lock", str(node_id)))
+        if sid is None:
+            return []
+        rows = await self.query(lambda: store.rows([sid], start_ms, end_ms))
+        return [
+            (row.at, row.new["userId"], row.new["userName"])
+            for row in rows
+            if isinstance(row.new, dict)
+            and isinstance(row.new.get("userId"), int)
+            and isinstance(row.new.get("userName"), str)
+        ]
+
     def _spelled(self, user: str) -> str:
         """A user's name as the locks spell it ("the cleaner" → "Cleaner"); as asked when none does."""
         return next((name for name in self._lock_user_names() if fold(name) == fold(user)), user)

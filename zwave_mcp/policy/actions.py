@@ -106,6 +106,8 @@ SPOKEN_ACTIONS: dict[str, str] = {
     "disable_user": "disable a user",
     "remove_user": "remove a user",
     "change_pin": "change a user's PIN",
+    "schedule_code": "set when a user's code works",
+    "unschedule_code": "take away a code's schedule",
     # set_zwave_parameter, rename_zwave_device
     "set_parameter": "change a setting",
     "rename": "change its name or room",

@@ -161,7 +161,9 @@ ADMIN_ACTIONS = frozenset(
 # someone out; both are the person's call. Renaming a user changes neither (the confirm lists still apply).
 LOCK_CODE_GRANTS = frozenset({"add_code", "enable_code", "change_code"})
 LOCK_CODE_REVOKES = frozenset({"disable_code", "remove_code"})
-LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | {"rename_user"}
+# When a code works (issue 45 item 3): a schedule set or taken away changes who may come in, and when.
+LOCK_SCHEDULE_WORDS = frozenset({"schedule_code", "unschedule_code"})
+LOCK_USER_WORDS = LOCK_CODE_GRANTS | LOCK_CODE_REVOKES | LOCK_SCHEDULE_WORDS | {"rename_user"}
 
 # Direct associations (issue 45): a group of one device made to control another ("associate", said of the
 # device whose group it is; "be_controlled", of the device it will control), or no longer ("dissociate");
@@ -209,6 +211,8 @@ def sensitivity(
         why = _association_why(device, words, caps)
         if why is not None:
             return why
+    if words & LOCK_SCHEDULE_WORDS:
+        return "it changes when a code lets someone into the house"
     lock_users = bool(words) and words <= LOCK_USER_WORDS
     if "unlock" in words or (
         "lock" in caps and not words <= _SAFE_ON_LOCK and not (lock_users or association)

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from zwave_mcp.simulator import database, devices, firmware, payloads
+from zwave_mcp.simulator import database, devices, firmware, lock_extras, payloads
 from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
@@ -244,6 +244,14 @@ def _send_command(sim: AdminHost, args: list[Any], respond: Respond) -> None:
         raise RuntimeError(js_undefined("nodeId"))
     node = found_node(sim, ctx.get("nodeId"))
     cc, ep = ctx.get("commandClass"), ctx.get("endpoint") or 0
+    if cc == CC.DOOR_LOCK_LOGGING:
+        args_of = arg(args, 2)
+        if args_of is not None and not isinstance(args_of, list):
+            raise RuntimeError("if args is given, it must be an array")
+        lock_extras.door_lock_logging(
+            sim, node, ep, command, args_of if isinstance(args_of, list) else [], respond
+        )
+        return
     values = [
         v
         for v in node.get("values", {}).values()
@@ -338,4 +346,5 @@ HANDLERS: dict[str, Handler] = {
     **ACCESS_HANDLERS,
     **firmware.handlers(),
     **ASSOCIATION_HANDLERS,
+    **lock_extras.HANDLERS,
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from zwave_mcp.simulator.house import Node
@@ -16,6 +17,15 @@ from zwave_mcp.simulator.settings import SimConfig, Timing
 
 # How a handler answers an API call: `respond(result, delay=…)`, or `respond(delay=…)` for no result.
 Respond = Callable[..., None]
+
+
+@dataclass
+class LockSide:
+    """What the simulated locks hold that zwave-js-ui does not show: their logs, and whether zwave-js-ui
+    is reading schedules (one read at a time, across every lock: its `_lockGetSchedule`)."""
+
+    logs: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    reading_schedules: bool = False
 
 
 class SimulatorHost(Protocol):
@@ -33,6 +43,7 @@ class SimulatorHost(Protocol):
     interviewing: bool
     # node id → (endpoint, group) → destinations: what each device's association groups hold.
     associations: dict[int, dict[tuple[int, int], list[dict[str, int]]]]
+    lock_side: LockSide  # the locks' own logs
     _lock: threading.RLock
 
     def node(self, node_id: Any) -> Node | None: ...

@@ -20,7 +20,8 @@ from zwave_mcp.zwave.classes import CC
 from zwave_mcp.zwave.wire import value_key
 
 BROADCAST_ID = 255
-# The captured house with the two keypad locks recorded later and the hallway dimmer (the demo's house).
+# The captured house with the two keypad locks recorded later, the hallway dimmer and the patio lock (the
+# demo's house).
 CAPTURED_WITH_LOCKS = "captured+locks"
 
 _ROOMS = [
@@ -102,6 +103,15 @@ def with_association_groups(nodes: list[Node]) -> list[Node]:
     return nodes
 
 
+def patio_lock() -> list[Node]:
+    """Node 24 "Patio Door Lock", a real Kwikset 910 keypad deadbolt (its node dump in `fixtures/devices/`,
+    `lock_kwikset_910_state.json`, from FutureTense/keymaster; renumbered and named, its redacted codes
+    made-up test PINs; package data `houses/patio_lock.json`): User Code with users 1-4 in use, Schedule
+    Entry Lock version 2 and Door Lock Logging, so the demo has code schedules and a lock's own log
+    (`simulator.lock_extras`). Its `schedule` and `userCodes` are what zwave-js-ui keeps on such a node."""
+    return _packaged("patio_lock.json")
+
+
 def captured_scenes() -> list[dict[str, Any]]:
     """Scenes for the captured house, as zwave-js-ui keeps them (`_getScenes`): Movie Night (lamp and bulb
     low, kitchen light off, blinds closed) and Good Night (everything off, blinds closed, door locked).
@@ -165,8 +175,8 @@ def generate_house(n_nodes: int, seed: int = 0) -> list[Node]:
 
 def load_house(spec: str | Path | None = None) -> list[Node]:
     """`None`/"captured" → the captured house; "captured+locks" → with the two keypad locks (`keypad_locks`),
-    the hallway dimmer (`hallway_dimmer`) and the hallway remote (`hallway_remote`), with association groups;
-    "generated:N[:seed]" → `generate_house`; else a JSON file:
+    the hallway dimmer (`hallway_dimmer`), the hallway remote (`hallway_remote`) and the patio lock
+    (`patio_lock`), with association groups; "generated:N[:seed]" → `generate_house`; else a JSON file:
     a getNodes reply or result array, zwave-js-ui's nodes dump, or zwave-js-server node states (Home
     Assistant's device diagnostics, one node or many), converted by `dumps.load_house_file` (a
     `dumps.DumpError`, a ValueError, says in one line what was expected)."""
@@ -174,7 +184,7 @@ def load_house(spec: str | Path | None = None) -> list[Node]:
         return captured_house()
     if str(spec) == CAPTURED_WITH_LOCKS:
         return with_association_groups(
-            captured_house() + keypad_locks() + hallway_dimmer() + hallway_remote()
+            captured_house() + keypad_locks() + hallway_dimmer() + hallway_remote() + patio_lock()
         )
     text = str(spec)
     if text.startswith("generated:"):

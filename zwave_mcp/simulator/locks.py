@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from zwave_mcp.simulator import naming, payloads
+from zwave_mcp.simulator import lock_extras, naming, payloads
 from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.zwave.classes import CC, DoorLockProps, NotificationProps
 from zwave_mcp.zwave.wire import value_key
@@ -64,6 +64,7 @@ def lock_event(
     if parameters is not None:
         args["parameters"] = parameters
     sim.event("node", "node_notification", [payloads.node_summary(node), CC.NOTIFICATION, args])
+    lock_extras.record(sim, node, event, user_id)  # a lock with a log of its own writes it there too
 
 
 def lock_state(sim: SimulatorHost, node_id: int, which: str, state: str) -> None:

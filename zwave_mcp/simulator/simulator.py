@@ -33,6 +33,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from zwave_mcp.simulator import api, devices, locks, naming, payloads
 from zwave_mcp.simulator.admin import Admin
 from zwave_mcp.simulator.firmware import Firmware
+from zwave_mcp.simulator.host import LockSide
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps
 from zwave_mcp.simulator.scheduler import Action, Radio, Scheduler
 from zwave_mcp.simulator.settings import SimConfig, Timing
@@ -121,6 +122,7 @@ class Simulator:
         self.radio = Radio(self.scheduler)
         self.admin = Admin(self)  # inclusion, health checks, route rebuilds (simulator/admin.py)
         self.firmware = Firmware(self)  # the firmware service and updates (simulator/firmware.py)
+        self.lock_side = LockSide()  # what the locks keep that zwave-js-ui does not show (lock_extras.py)
 
     # ------------------------------------------------------------------ lifecycle
     @property

@@ -7,6 +7,8 @@
   parameters, inclusion, `multicastWriteValue`…): the extension point for admin and group changes.
 - `LockUserCalls`: a keypad lock's users and PINs through zwave-js-ui's access-control API (issue 37); the
   PIN goes into the request only when it is sent, and the lock's users are read again as the evidence.
+- `ScheduleCalls`: a lock user's code schedules (Schedule Entry Lock: `setSchedule`, `setEnabledSchedule`),
+  the lock's schedules read again as the evidence.
 
 A sender never raises for a gateway problem: a reply that never came becomes `no_answer` (it may still have
 been carried out), a refusal or a failed status becomes `failed` with zwave-js's own reason.
@@ -36,6 +38,7 @@ from zwave_mcp.gateway.api import (
     SetValueStatus,
     WriteResult,
 )
+from zwave_mcp.gateway.lock_schedules import LockSchedules, read_schedules, schedule_request
 from zwave_mcp.zwave.classes import CC
 
 if TYPE_CHECKING:
@@ -495,3 +498,76 @@ def _lock_refusal(op: LockOp, result: Any) -> str | None:
     if op.kind == "set_pin":
         return credential_result_words(result)
     return user_result_words(result)
+
+
+# ---- a keypad lock's code schedules (issue 45 item 3) -------------------------------------------------
+
+# zwave-js SupervisionStatus, as `setSchedule` answers (zwave-js-ui reads the slot back itself when the
+# lock does not use Supervision, and answers Success or Fail from that).
+_SUPERVISION_WORDS = {
+    0: "the lock does not support that schedule",
+    2: "the lock did not keep the schedule",
+}
+
+
+@dataclass(frozen=True)
+class ScheduleOp:
+    """One schedule request: a slot of `kind` set to `fields` (None erases it), or, with `enable`, the
+    user's schedules turned on or off (`setEnabledSchedule`: off, the code works at any time)."""
+
+    kind: str
+    user_id: int
+    slot_id: int = 0
+    fields: dict[str, Any] | None = None
+    enable: bool | None = None
+
+
+@dataclass
+class ScheduleCalls:
+    """zwave-js-ui's schedule API (Schedule Entry Lock) for one change to a user's schedules, then the
+    lock's schedules read again (`verify`; `after` keeps what was read) as the evidence."""
+
+    node_id: int
+    ops: Sequence[ScheduleOp] = ()
+    verify: Callable[[LockSchedules], str | None] | None = None
+    after: LockSchedules | None = None
+    result: dict[str, Any] = field(default_factory=dict)
+
+    def request(self, op: ScheduleOp) -> tuple[str, list[Any]]:
+        if op.enable is not None:
+            return "setEnabledSchedule", [self.node_id, op.enable, op.user_id]
+        return "setSchedule", [
+            self.node_id,
+            op.kind,
+            schedule_request(op.kind, op.user_id, op.slot_id, op.fields),
+        ]
+
+    def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
+        return [message(gateway, *self.request(op)) for op in self.ops]
+
+    async def send(self, change: Change, gateway: ZwaveGateway, timeout: float) -> list[Delivery]:
+        def every(status: DeliveryStatus, reason: str = "") -> list[Delivery]:
+            return [Delivery(e, status, reason, result=dict(self.result)) for e in change.effects]
+
+        for done, op in enumerate(self.ops):
+            api, args = self.request(op)
+            after = f" (after {done} of {len(self.ops)} requests went through)" if done else ""
+            try:
+                reply = await gateway.call(api, *args, timeout=timeout)
+            except GatewayError as exc:
+                return every("no_answer" if lost(exc) else "failed", f"{exc}{after}")
+            if not reply.success:
+                return every("failed", f"zwave-js-ui refused it: {reply.message or 'no reason given'}{after}")
+            status = reply.result.get("status") if isinstance(reply.result, dict) else None
+            if status in _SUPERVISION_WORDS:
+                return every("failed", f"{_SUPERVISION_WORDS[status]}{after}")
+        if self.verify is None:
+            return every("accepted")
+        try:
+            self.after = await read_schedules(gateway, self.node_id, timeout=timeout)
+        except GatewayError as exc:
+            self.result["evidence"] = f"the lock's schedules could not be read again ({exc})"
+            return every("unsupervised", self.result["evidence"])
+        problem = self.verify(self.after)
+        self.result["evidence"] = problem or "the lock's schedules, read again, show it"
+        return every("unsupervised" if problem else "accepted", problem or "")

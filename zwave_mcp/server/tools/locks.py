@@ -16,6 +16,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from zwave_mcp.devices.gate import Change, Effect
 from zwave_mcp.devices.gate.senders import LockUserCalls
+from zwave_mcp.devices.lock_schedules import WORDS as SCHEDULE_WORDS
 from zwave_mcp.devices.lock_users import (
     WORDS,
     LockUserPlan,
@@ -33,11 +34,29 @@ from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.server.app import App
 from zwave_mcp.server.asking import asker_for
+from zwave_mcp.server.tools.lock_log import LogEntry, lock_log
+from zwave_mcp.server.tools.lock_schedules import LockScheduleList, ScheduleAsk
+from zwave_mcp.server.tools.lock_schedules import change as change_schedule
+from zwave_mcp.server.tools.lock_schedules import listing as schedules_listing
 from zwave_mcp.server.tools.models import NAME_MAX, GateAnswer, ToolArgs, gate_answer
 from zwave_mcp.server.tools.spec import CONTROL, tool
 
 TOOL = "manage_lock_users"
-LockAction = Literal["list", "add", "rename", "enable", "disable", "change_pin", "remove"]
+LockAction = Literal[
+    "list",
+    "add",
+    "rename",
+    "enable",
+    "disable",
+    "change_pin",
+    "remove",
+    "schedules",
+    "schedule",
+    "unschedule",
+    "log",
+]
+# Actions that only read: listed, and never audited as an attempt.
+READS = ("list", "schedules", "log")
 
 
 def _digits_as_text(value: Any) -> Any:
@@ -57,6 +76,10 @@ class LockUsersArgs(ToolArgs):
     pin: Annotated[str | None, BeforeValidator(_digits_as_text)] = Field(
         None, description="add/change_pin: the PIN the person chose (never repeated back)"
     )
+    days: str | None = Field(None, max_length=NAME_MAX, description="schedule: 'Tuesday', 'Mon-Fri'")
+    start: str | None = Field(None, max_length=NAME_MAX, description="schedule: from '9'")
+    end: str | None = Field(None, max_length=NAME_MAX, description="schedule: to '12', or until 'Sunday'")
+    period: str | None = Field(None, max_length=NAME_MAX, description="log: 'last night'")
     confirmationToken: str | None = Field(
         None, max_length=200, description="Only after the person agreed: the token a previous answer gave"
     )
@@ -85,6 +108,8 @@ class LockUsersResult(GateAnswer):
     action: str
     outcome: Outcome | None = None
     locks: list[LockUserList] = Field(default_factory=list)
+    schedules: list[LockScheduleList] = Field(default_factory=list)
+    log: list[LogEntry] = Field(default_factory=list)
 
 
 def _users_model(device: Device, users: LockUsers) -> LockUserList:
@@ -150,22 +175,38 @@ async def _listing(app: App, args: LockUsersArgs) -> LockUsersResult:
     return LockUsersResult(summary=summary, action="list", locks=[_users_model(d, u) for d, u in found])
 
 
-async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
-    if args.deviceName is None:
-        raise UserError(f"Say which lock to {args.action.replace('_', ' ')} a user on.")
-    args.check_text("user", "name")
-    device = _lock_named(app, args.deviceName, for_mutation=True)
-    words = frozenset({WORDS[args.action]})
+def _gate_action(action: str) -> str:
+    """What the gate records: "add" → "add_user", "schedule" → "schedule_code"."""
+    return SCHEDULE_WORDS.get(action) or gate_action(action)
+
+
+def _refused_early(app: App, device: Device, action: str) -> None:
+    """Read-only, hidden, denied: refused (and audited) before the lock is even read."""
+    words = frozenset({WORDS.get(action) or SCHEDULE_WORDS[action]})
     early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")
-    if early.refused:  # read-only, hidden, denied: before the lock is even read
+    if early.refused:
         stub = Change(
             TOOL,
-            gate_action(args.action),
+            _gate_action(action),
             f"change the users of {device.name}",
             [Effect(device, None, None, words, text=f"change the users of {device.label}")],
             LockUserCalls(device.node_id),
         )
         raise PolicyRefusal(app.gate.refuse(stub, early.message).sentence)
+
+
+async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
+    if args.deviceName is None:
+        raise UserError(f"Say which lock to {args.action.replace('_', ' ')} a user on.")
+    args.check_text("user", "name", "days", "start", "end")
+    device = _lock_named(app, args.deviceName, for_mutation=True)
+    _refused_early(app, device, args.action)
+    if args.action in SCHEDULE_WORDS:
+        asked = ScheduleAsk(args.action, args.user, args.days, args.start, args.end, args.confirmationToken)
+        said, outcome, result, schedules = await change_schedule(app, asked, ctx, device, _users_of)
+        return LockUsersResult(
+            summary=said, action=args.action, outcome=outcome, schedules=schedules, **gate_answer(result)
+        )
     planned_changes: list[tuple[Any, Change]] = []
 
     async def planner() -> Change:
@@ -206,19 +247,47 @@ async def _change(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUse
 async def manage_lock_users(app: App, args: LockUsersArgs, ctx: Context | None) -> LockUsersResult:
     """Who may open a keypad lock: list its users (name, enabled, PIN/card slots; never the codes), or add a
     user with a PIN, rename, enable, disable, change_pin, remove. Uses the lock's own rules (PIN length, user
-    count). A code added, enabled, changed, disabled or removed needs the person's confirmation."""
+    count). A code added, enabled, changed, disabled or removed needs the person's confirmation, as does a
+    schedule (when a code works). `log`: the lock's own records."""
     if args.action == "list":
         return await _listing(app, args)
+    if args.action == "schedules":
+        return await _schedules(app, args)
+    if args.action == "log":
+        return await _log(app, args)
     return await _change(app, args, ctx)
+
+
+async def _schedules(app: App, args: LockUsersArgs) -> LockUsersResult:
+    """ "Which codes have schedules?": every lock's, or the one named."""
+    if args.deviceName is not None:
+        locks = [_lock_named(app, args.deviceName, for_mutation=False)]
+    else:
+        locks = [d for d in app.devices.devices() if Capability.LOCK in d.capabilities]
+    if not locks:
+        return LockUsersResult(summary="There is no lock here.", action="schedules")
+    said, schedules = await schedules_listing(app, locks, _users_of)
+    return LockUsersResult(summary=said, action="schedules", schedules=schedules)
+
+
+async def _log(app: App, args: LockUsersArgs) -> LockUsersResult:
+    """ "Who opened the back door last night?": the lock's own records."""
+    if args.deviceName is None:
+        raise UserError("Say which lock's own log to read.")
+    args.check_text("period")
+    device = _lock_named(app, args.deviceName, for_mutation=False)
+    said, entries = await lock_log(app, device, args.period, _users_of)
+    return LockUsersResult(summary=said, action="log", log=entries)
 
 
 def _attempt(arguments: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """A call that is not a listing is an attempt on a lock, an action no lock knows included: the executor
     audits it by the action the gate records ("add" → "add_user")."""
     action = arguments.get("action", "list")
-    if action == "list":
+    if action in READS:
         return None
-    return {"action": gate_action(action) if isinstance(action, str) and action in WORDS else action}
+    known = isinstance(action, str) and (action in WORDS or action in SCHEDULE_WORDS)
+    return {"action": _gate_action(action) if known else action}
 
 
 TOOLS = [tool(manage_lock_users, annotations=CONTROL, title="Lock users and codes", attempt=_attempt)]
