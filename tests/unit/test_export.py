@@ -348,6 +348,24 @@ def test_real_tool_list_in_every_format(fmt: str) -> None:
             _check_ollama_flat(tool)
 
 
+DEFAULT_TOOLS_TOKEN_BUDGET = 5_500
+CHARS_PER_TOKEN = 4  # the usual estimate for English text; no tokenizer is available offline
+
+
+def test_the_default_tool_list_fits_the_model_facing_budget() -> None:
+    """What a model reads of the default tool list (name, description and input schema, as the Anthropic
+    format carries them, in compact JSON) stays within 5,500 tokens: abilities added later go into
+    existing tools or the admin set (issue 45). Admin tools are not listed by default."""
+    exported = export_tools(_real_server(), "anthropic")
+    chars = len(json.dumps(exported, separators=(",", ":"), ensure_ascii=False))
+    tokens = chars / CHARS_PER_TOKEN
+    assert tokens <= DEFAULT_TOOLS_TOKEN_BUDGET, (
+        f"the default tool list is about {tokens:,.0f} tokens ({chars:,} characters), over the "
+        f"{DEFAULT_TOOLS_TOKEN_BUDGET:,} budget"
+    )
+    assert not any("firmware" in tool["name"] or "association" in tool["name"] for tool in exported)
+
+
 def _zwave_mcp_command() -> list[str]:
     """The installed console script when there is one (what users run), else the module."""
     script = Path(sys.executable).with_name("zwave-mcp")
