@@ -138,6 +138,27 @@ async def test_an_unanswered_multicast_is_followed_by_one_write_each(
             assert sim_value(sim, node, 37, "currentValue") is False
 
 
+async def test_a_device_silent_after_an_answered_multicast_gets_its_own_write(
+    mosquitto: Any, sim: Simulator, requests: MessageCollector
+) -> None:
+    """Issue 43 item 25: a multicast is not routed, so a node out of direct range never hears it though
+    zwave-js-ui answers it. That device said 'did not report back' and stayed on; now, silent past
+    MULTICAST_REPORT_WAIT_S, it gets one write of its own, and its own report is the evidence."""
+    sim.miss_multicast(8)
+    for node in (2, 8):
+        sim.nodes[node]["values"]["37-0-currentValue"]["value"] = True
+    async with connected(settings_for(mosquitto, sim)) as client:
+        requests.clear()
+        answer = await call(client, GROUP, {"target": "kitchen", "action": "off"})
+        assert answer.text == "Turned off both kitchen devices.", answer.text
+        assert answer.outcome == "confirmed"
+        wait_writes(requests, 1)
+        sent = _sent(requests)
+        assert [args[0] for api, args in sent if api == "writeMulticast"] == [[2, 8]]
+        assert [args[0]["nodeId"] for api, args in sent if api == "writeValue"] == [8]  # the silent one only
+        assert sim_value(sim, 8, 37, "currentValue") is False
+
+
 async def test_kind_and_level_round_trip(mosquitto: Any, sim: Simulator, requests: MessageCollector) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
         dim = await call(client, GROUP, {"target": "all lights", "action": "dim", "level": 50})

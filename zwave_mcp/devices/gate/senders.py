@@ -222,7 +222,9 @@ class GroupWrites:
 
     zwave-js-ui's `writeMulticast` answers `success: true` with no result (its errors are only logged,
     and on CC_NotSupported it falls back to single writes itself), so a multicast's evidence is each
-    device's own report ("multicast" delivery). If the call is refused, those devices get single writes.
+    device's own report ("multicast" delivery). If the call is refused or not answered within
+    MULTICAST_ANSWER_S, those devices get single writes; one that stays silent after an answered multicast
+    gets a single write of its own from the proof (`follow_up`).
     """
 
     per_effect = True  # the writes are grouped from the effects: any of them can be left out
@@ -282,6 +284,14 @@ class GroupWrites:
             log.info("multicast refused; writing one by one", extra={"why": reply.message})
             return list(await asyncio.gather(*(_write(e, gateway, timeout) for e in effects)))
         return [Delivery(e, "multicast") for e in effects]
+
+
+async def follow_up(effect: Effect, gateway: ZwaveGateway, timeout: float) -> Delivery:
+    """The write of one device that stayed silent after an answered multicast (issue 43 item 25): a
+    multicast is not routed, so a node out of the controller's direct range never hears it. The Set is
+    idempotent, and the device's own report after it is still the evidence."""
+    log.info("silent after the multicast; writing it on its own", extra={"device": effect.device.label})
+    return await _write(effect, gateway, timeout)
 
 
 @dataclass
