@@ -159,6 +159,24 @@ async def test_a_device_silent_after_an_answered_multicast_gets_its_own_write(
         assert sim_value(sim, 8, 37, "currentValue") is False
 
 
+async def test_multicast_off_writes_each_device_on_its_own(
+    mosquitto: Any, sim: Simulator, requests: MessageCollector
+) -> None:
+    """ZWAVE_MCP_MULTICAST=false, for a stick that cannot multicast: on the real test bed zwave-js waits out
+    the frame's missing callback (about a minute) and holds every write behind it, the fallback writes too."""
+    sim.stop_answering_multicast()
+    for node in (2, 8):
+        sim.nodes[node]["values"]["37-0-currentValue"]["value"] = True
+    async with connected(settings_for(mosquitto, sim, multicast=False)) as client:
+        requests.clear()
+        answer = await call(client, GROUP, {"target": "kitchen", "action": "off"})
+        assert answer.text == "Turned off both kitchen devices.", answer.text
+        wait_writes(requests, 2)
+        sent = _sent(requests)
+        assert sorted(args[0]["nodeId"] for api, args in sent if api == "writeValue") == [2, 8]
+        assert "writeMulticast" not in [api for api, _ in sent]
+
+
 async def test_kind_and_level_round_trip(mosquitto: Any, sim: Simulator, requests: MessageCollector) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
         dim = await call(client, GROUP, {"target": "all lights", "action": "dim", "level": 50})

@@ -141,14 +141,14 @@ def _policy_refusal(plan: ControlPlan, policy: Policy) -> str | None:
     return None
 
 
-def group_change(plan: GroupPlan, tool: str = "control_zwave_group") -> Change:
+def group_change(plan: GroupPlan, tool: str = "control_zwave_group", *, multicast: bool = True) -> Change:
     effects: list[Effect] = [e for p in plan.plans for e in control_change(p, tool).effects]
     return Change(
         tool,
         plan.action,
         plan.summary,
         effects,
-        GroupWrites(),
+        GroupWrites(multicast=multicast),
         subject=f"group '{plan.group.label}'",
         argument=plan.argument,
     )

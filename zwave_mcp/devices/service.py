@@ -309,7 +309,7 @@ class DeviceService:
             if not plan.plans:
                 raise UserError(_nothing_to_do(plan))
             plans.append(plan)
-            return group_change(plan)
+            return group_change(plan, multicast=self.settings.multicast)
 
         result = await self.gate.run(planner, token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:

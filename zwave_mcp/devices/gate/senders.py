@@ -228,6 +228,7 @@ class GroupWrites:
     """
 
     per_effect = True  # the writes are grouped from the effects: any of them can be left out
+    multicast: bool = True  # False (ZWAVE_MCP_MULTICAST=false): every device gets its own write
 
     def _plan(self, change: Change) -> tuple[list[list[Effect]], list[Effect]]:
         groups: dict[tuple[Any, ...], list[Effect]] = {}
@@ -235,7 +236,7 @@ class GroupWrites:
         for effect in change.effects:
             if effect.value is None:
                 continue
-            key = _multicast_key(effect)
+            key = _multicast_key(effect) if self.multicast else None
             if key is None:
                 single.append(effect)
             else:
