@@ -156,8 +156,10 @@ def group_change(plan: GroupPlan, tool: str = "control_zwave_group", *, multicas
 
 def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     """ "Turned off 4 of 5 kitchen and living room lights; Porch Double Switch 2 did not report back." """
-    idle = [d for d in devices if d.outcome is Outcome.UNCHANGED]
-    devices = [d for d in devices if d.outcome is not Outcome.UNCHANGED]
+    # Nothing sent, or sent to one that already reported it and still does: "was already off".
+    order = {p.device.key: i for i, p in enumerate(plan.plans)}  # said in the group's order
+    idle = sorted((d for d in devices if _as_before(d)), key=lambda d: order.get(d.device.key, len(order)))
+    devices = [d for d in devices if not _as_before(d)]
     if not devices:
         return capital(_already(idle).removeprefix("; ")) + _left_alone(plan)
     done, verb, _cannot = _DONE[plan.action]
@@ -184,6 +186,10 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
         if found:
             parts.append(f"{_names([d.device.name for d in found])} {_late(outcome, found)}")
     return "; ".join(parts) + _already(idle) + _left_alone(plan)
+
+
+def _as_before(d: DeviceOutcome) -> bool:
+    return d.outcome is Outcome.UNCHANGED or d.already
 
 
 def _late(outcome: Outcome, found: list[DeviceOutcome]) -> str:

@@ -15,7 +15,15 @@ from typing import Any, NamedTuple
 
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate.change import Change, Delivery, Effect
-from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, per_device, sentence, worst
+from zwave_mcp.devices.gate.evidence import (
+    DeviceOutcome,
+    EffectOutcome,
+    Report,
+    per_device,
+    sentence,
+    was_already,
+    worst,
+)
 from zwave_mcp.devices.gate.senders import follow_up
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
@@ -59,6 +67,9 @@ class Proof:
             proofs = [self._prove(d, watches, before, sent_at, deadline) for d in deliveries if d.effect]
             # One effect (a control call) is proved in place; several at once, side by side.
             parts = [await proofs[0]] if len(proofs) == 1 else await asyncio.gather(*proofs)
+        parts = [
+            was_already(p, before.get(p.effect.expect.value_id) if p.effect.expect else None) for p in parts
+        ]
         bare = [d for d in deliveries if d.effect is None]  # tied to no effect: zwave-js-ui's word alone
         devices = per_device([*parts, *idle])
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
