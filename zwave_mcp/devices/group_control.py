@@ -24,7 +24,7 @@ from zwave_mcp.devices.control import (
     plan_control,
 )
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
-from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
+from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites, Multicasting
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.kinds import KINDS
 from zwave_mcp.devices.model import Device
@@ -141,14 +141,16 @@ def _policy_refusal(plan: ControlPlan, policy: Policy) -> str | None:
     return None
 
 
-def group_change(plan: GroupPlan, tool: str = "control_zwave_group", *, multicast: bool = True) -> Change:
+def group_change(
+    plan: GroupPlan, tool: str = "control_zwave_group", *, multicast: Multicasting | None = None
+) -> Change:
     effects: list[Effect] = [e for p in plan.plans for e in control_change(p, tool).effects]
     return Change(
         tool,
         plan.action,
         plan.summary,
         effects,
-        GroupWrites(multicast=multicast),
+        GroupWrites(multicast=multicast or Multicasting()),
         subject=f"group '{plan.group.label}'",
         argument=plan.argument,
     )

@@ -205,6 +205,24 @@ MULTICAST_ANSWER_S = 2.0
 MULTICAST_CCS = frozenset({CC.BINARY_SWITCH, CC.MULTILEVEL_SWITCH})
 
 
+@dataclass
+class Multicasting:
+    """Whether group changes still go out as multicasts: ZWAVE_MCP_MULTICAST, and off for the rest of the
+    server's life once one went unanswered. A stick that cannot multicast holds every command behind it for
+    about a minute (the real test bed's), so a second group change would wait as long again; single writes
+    work on every stick."""
+
+    on: bool = True
+
+    def unanswered(self) -> None:
+        if self.on:
+            log.warning(
+                "a multicast went unanswered: group changes now write each device on its own "
+                "(set ZWAVE_MCP_MULTICAST=false if the stick cannot multicast)"
+            )
+        self.on = False
+
+
 def _multicast_key(effect: Effect) -> tuple[Any, ...] | None:
     """Effects with the same key can share one multicast frame; None: this one goes on its own."""
     value = effect.value
@@ -228,7 +246,7 @@ class GroupWrites:
     """
 
     per_effect = True  # the writes are grouped from the effects: any of them can be left out
-    multicast: bool = True  # False (ZWAVE_MCP_MULTICAST=false): every device gets its own write
+    multicast: Multicasting = field(default_factory=Multicasting)  # off: every device its own write
 
     def _plan(self, change: Change) -> tuple[list[list[Effect]], list[Effect]]:
         groups: dict[tuple[Any, ...], list[Effect]] = {}
@@ -236,7 +254,7 @@ class GroupWrites:
         for effect in change.effects:
             if effect.value is None:
                 continue
-            key = _multicast_key(effect) if self.multicast else None
+            key = _multicast_key(effect) if self.multicast.on else None
             if key is None:
                 single.append(effect)
             else:
@@ -279,6 +297,7 @@ class GroupWrites:
         except GatewayError as exc:
             if lost(exc):
                 log.info("multicast not answered; writing one by one", extra={"nodes": args[0]})
+                self.multicast.unanswered()
                 return list(await asyncio.gather(*(_write(e, gateway, timeout) for e in effects)))
             return [Delivery(e, "failed", str(exc)) for e in effects]
         if not reply.success:
