@@ -89,19 +89,16 @@ class DeviceOutcome:
 ALREADY_SAID = frozenset({Outcome.CONFIRMED, Outcome.UNCONFIRMED, Outcome.UNKNOWN})
 
 
-def was_already(part: EffectOutcome, before: Any) -> EffectOutcome:
-    """`part`, marked `already` when the device reported the target before the send and has reported
-    nothing else since (a light already off that reports off is said "was already off", never "may have
-    done it")."""
+def was_already(part: EffectOutcome, before: Any, since: Sequence[Any]) -> EffectOutcome:
+    """`part`, marked `already` when the device reported the target before the send and every report
+    since (`since`, and the evidence's own) says so too: a light already off that reports off is said
+    "was already off", never "may have done it". One that reported anything else meanwhile (a late report
+    of an earlier change) is said as it went."""
     expect = part.effect.expect
-    if (
-        expect is None
-        or part.outcome not in ALREADY_SAID
-        or before is None
-        or not holds(expect.is_met, before)
-    ):
+    if expect is None or part.outcome not in ALREADY_SAID:
         return part
-    if part.report is not None and part.report.after_write and not holds(expect.is_met, part.report.value):
+    said = [before, *since, *([part.report.value] if part.report is not None else [])]
+    if before is None or not all(holds(expect.is_met, v) for v in said):
         return part
     return replace(part, already=True, report=part.report or Report(before, after_write=False))
 

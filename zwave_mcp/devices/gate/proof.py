@@ -67,9 +67,7 @@ class Proof:
             proofs = [self._prove(d, watches, before, sent_at, deadline) for d in deliveries if d.effect]
             # One effect (a control call) is proved in place; several at once, side by side.
             parts = [await proofs[0]] if len(proofs) == 1 else await asyncio.gather(*proofs)
-        parts = [
-            was_already(p, before.get(p.effect.expect.value_id) if p.effect.expect else None) for p in parts
-        ]
+        parts = [self._already(p, before, watches, sent_at) for p in parts]
         bare = [d for d in deliveries if d.effect is None]  # tied to no effect: zwave-js-ui's word alone
         devices = per_device([*parts, *idle])
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
@@ -79,6 +77,16 @@ class Proof:
         note = str(change.details.get("note", ""))
         spoken = sentence(change, devices, note=note, outcome=outcome, reason=reason or "")
         return Proven(outcome, spoken, devices, reason)
+
+    @staticmethod
+    def _already(
+        part: EffectOutcome, before: dict[str, Any], watches: dict[str, Watch], sent_at: float
+    ) -> EffectOutcome:
+        expect = part.effect.expect
+        if expect is None:
+            return part
+        since = [v for at, v in watches[expect.value_id].reports if at >= sent_at]
+        return was_already(part, before.get(expect.value_id), since)
 
     async def _prove(
         self,
