@@ -88,6 +88,11 @@ class Settings(BaseModel):
     confirm_timeout: float = Field(
         5.0, ge=0, le=300, description="Seconds to wait for a device to report a write"
     )
+    multicast: bool = Field(
+        True,
+        description="A group change sends one multicast frame to the nodes that take the same write; false: "
+        "each its own write (a stick that cannot multicast holds every command behind one for about a minute)",
+    )
     slow_call_ms: float = Field(1000.0, gt=0, description="Calls slower than this are logged as warnings")
     read_only: bool = Field(False, description="Refuse every write; mutating tools are not listed")
     dry_run: bool = Field(False, description="Show the MQTT messages a write would send, send nothing")

@@ -205,7 +205,12 @@ def assert_conversation(transcript: str) -> None:
     assert "1 of the 2 kitchen devices is on: Kitchen Light." in kitchen, kitchen
     room = answer_after(transcript, "Turn off the kitchen and the porch.")
     assert 'control_zwave_group(target="kitchen and porch", action="off")' in room, room
-    assert "Turned off all 4 kitchen and porch devices." in room, room
+    # Only the kitchen light was on (issue 43 item 18: the rest were said to be turned off too).
+    said = " ".join(room.split())
+    assert (
+        "Turned off Kitchen Light; Coffee Maker Plug, Porch Double Switch and Porch Double Switch 2 were already off."
+        in said
+    ), room
     movie = answer_after(transcript, "Start Movie Night.")
     assert "Movie Night" in movie, movie
     lights = answer_after(transcript, "Which lights are on?")

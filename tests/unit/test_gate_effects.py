@@ -9,7 +9,7 @@ from tests.unit.test_devices_build import house
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.control import control_change, plan_control
 from zwave_mcp.devices.gate import DeviceOutcome, EffectOutcome, Report, value_effect
-from zwave_mcp.devices.gate.evidence import sentence, spoken_value
+from zwave_mcp.devices.gate.evidence import sentence, spoken_value, was_already
 from zwave_mcp.devices.model import Device
 from zwave_mcp.devices.resolve import DeviceIndex
 from zwave_mcp.names import normalize
@@ -104,6 +104,21 @@ def test_the_sentence_comes_from_the_evidence_never_from_the_cache(d: dict[str, 
     outcome = DeviceOutcome(light, Outcome.CONFIRMED, True, True, True, "", (part,))
     assert sentence(change, [outcome]) == "Done: Kitchen Light is now on, as the device reported."
     assert outcome.reported is True
+
+
+def test_already_off_only_when_every_report_says_so(d: dict[str, Device]) -> None:
+    """Issue 43 item 18: off before and off since is "already off", whatever zwave-js-ui answered; a report
+    of something else meanwhile (an earlier "on" reported late), a failure, or no report before is not."""
+    effect = control_change(plan_control(d["Kitchen Light"], "off")).effects[0]
+    off = Report(False, after_write=True)
+    for outcome in (Outcome.CONFIRMED, Outcome.UNCONFIRMED, Outcome.UNKNOWN):
+        assert was_already(EffectOutcome(effect, outcome, off), False, [False]).already, outcome
+    unknown = was_already(EffectOutcome(effect, Outcome.UNKNOWN), False, [])
+    assert unknown.already and unknown.report == Report(False, after_write=False)  # said from its last report
+    assert not was_already(EffectOutcome(effect, Outcome.CONFIRMED, off), False, [True, False]).already
+    assert not was_already(EffectOutcome(effect, Outcome.CONFIRMED, off), True, [False]).already
+    assert not was_already(EffectOutcome(effect, Outcome.CONFIRMED, off), None, [False]).already
+    assert not was_already(EffectOutcome(effect, Outcome.FAILED), False, []).already
 
 
 def test_every_outcome_has_a_plain_sentence(d: dict[str, Device]) -> None:

@@ -24,7 +24,7 @@ from zwave_mcp.devices.control import (
     plan_control,
 )
 from zwave_mcp.devices.errors import ActionNotSupported, InvalidValue, StateUnknown
-from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites
+from zwave_mcp.devices.gate import Change, DeviceOutcome, Effect, GroupWrites, Multicasting
 from zwave_mcp.devices.groups import Group
 from zwave_mcp.devices.kinds import KINDS
 from zwave_mcp.devices.model import Device
@@ -141,14 +141,16 @@ def _policy_refusal(plan: ControlPlan, policy: Policy) -> str | None:
     return None
 
 
-def group_change(plan: GroupPlan, tool: str = "control_zwave_group") -> Change:
+def group_change(
+    plan: GroupPlan, tool: str = "control_zwave_group", *, multicast: Multicasting | None = None
+) -> Change:
     effects: list[Effect] = [e for p in plan.plans for e in control_change(p, tool).effects]
     return Change(
         tool,
         plan.action,
         plan.summary,
         effects,
-        GroupWrites(),
+        GroupWrites(multicast=multicast or Multicasting()),
         subject=f"group '{plan.group.label}'",
         argument=plan.argument,
     )
@@ -156,8 +158,10 @@ def group_change(plan: GroupPlan, tool: str = "control_zwave_group") -> Change:
 
 def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
     """ "Turned off 4 of 5 kitchen and living room lights; Porch Double Switch 2 did not report back." """
-    idle = [d for d in devices if d.outcome is Outcome.UNCHANGED]
-    devices = [d for d in devices if d.outcome is not Outcome.UNCHANGED]
+    # Nothing sent, or sent to one that already reported it and still does: "was already off".
+    order = {p.device.key: i for i, p in enumerate(plan.plans)}  # said in the group's order
+    idle = sorted((d for d in devices if _as_before(d)), key=lambda d: order.get(d.device.key, len(order)))
+    devices = [d for d in devices if not _as_before(d)]
     if not devices:
         return capital(_already(idle).removeprefix("; ")) + _left_alone(plan)
     done, verb, _cannot = _DONE[plan.action]
@@ -184,6 +188,10 @@ def group_sentence(plan: GroupPlan, devices: list[DeviceOutcome]) -> str:
         if found:
             parts.append(f"{_names([d.device.name for d in found])} {_late(outcome, found)}")
     return "; ".join(parts) + _already(idle) + _left_alone(plan)
+
+
+def _as_before(d: DeviceOutcome) -> bool:
+    return d.outcome is Outcome.UNCHANGED or d.already
 
 
 def _late(outcome: Outcome, found: list[DeviceOutcome]) -> str:

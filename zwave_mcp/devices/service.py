@@ -19,7 +19,7 @@ from zwave_mcp.devices.build import build_devices
 from zwave_mcp.devices.control import ControlPlan, control_change, plan_control
 from zwave_mcp.devices.describe import after_change_note
 from zwave_mcp.devices.errors import AmbiguousDevice, DeviceNotFound
-from zwave_mcp.devices.gate import Asker, Change, Gate, GateResult
+from zwave_mcp.devices.gate import Asker, Change, Gate, GateResult, Multicasting
 from zwave_mcp.devices.group_control import (
     CANNOT,
     MAX_NAMED,
@@ -57,6 +57,7 @@ class DeviceService:
         self.gate = gate
         self.policy = policy
         self.settings = settings
+        self.multicasting = Multicasting(settings.multicast)  # off once a multicast goes unanswered
         self._aliases: Mapping[str, AliasTarget] = (
             load_aliases(settings.aliases_file) if settings.aliases_file else {}
         )
@@ -309,7 +310,7 @@ class DeviceService:
             if not plan.plans:
                 raise UserError(_nothing_to_do(plan))
             plans.append(plan)
-            return group_change(plan)
+            return group_change(plan, multicast=self.multicasting)
 
         result = await self.gate.run(planner, token=token, ask=ask)
         if result.outcome is Outcome.REFUSED:

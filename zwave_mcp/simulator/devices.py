@@ -286,15 +286,20 @@ def write_multicast(
     def frame() -> None:
         for node, value in targets:
             current = _current_of(node, value)
+            level = _level(new) if value.get("commandClass") == CC.MULTILEVEL_SWITCH else new
+            if int(node["id"]) in sim.multicast_missed:
+                # zwave-js's optimistic value is published, but the device itself never heard the frame.
+                if current is not None:
+                    sim.publish_value(node, {**current, "value": level})
+                continue
             sim.set_value(node, value, new)
             if current is not None:
-                sim.set_value(
-                    node, current, _level(new) if value.get("commandClass") == CC.MULTILEVEL_SWITCH else new
-                )
+                sim.set_value(node, current, level)
         done()
         for node, value in targets:
             awake = not sleeps(node) or node.get("status") == "Awake"
-            if node.get("status") != "Dead" and awake:
+            heard = int(node["id"]) not in sim.multicast_missed
+            if node.get("status") != "Dead" and awake and heard:
                 _true_status(sim, node, value, new, options)
 
     sim.radio.submit(sim.timing.write_unsupervised, frame)

@@ -38,6 +38,7 @@ class SimulatorHost(Protocol):
     silent: bool  # polls go unanswered
     write_reply_delay: float
     multicast_unanswered: bool  # a stick that cannot multicast: writeMulticast is never answered
+    multicast_missed: set[int]  # nodes out of the controller's direct range: a multicast never reaches them
     last_levels: dict[tuple[int, str], Any]
     driver_up: bool
     interviewing: bool

@@ -101,6 +101,7 @@ class Simulator:
         self.silent = False
         self.write_reply_delay = 0.0
         self.multicast_unanswered = False
+        self.multicast_missed: set[int] = set()
         # (node id, currentValue id) → the last non-zero level, what a dimmer goes back to on Set 0xFF.
         self.last_levels: dict[tuple[int, str], Any] = {}
         # (node id, "name" or "loc") → the Node Naming and Location value zwave-js holds, once set by the API.
@@ -355,6 +356,12 @@ class Simulator:
         """`writeMulticast` is never answered and reaches no node, as on a stick that cannot multicast (the
         real test bed's mock stick: zwave-js-ui's call never returns)."""
         self.multicast_unanswered = True
+
+    def miss_multicast(self, node_id: int) -> None:
+        """`writeMulticast` is answered, but node `node_id` never hears it, as a node out of the controller's
+        direct range (a multicast is not routed): zwave-js still publishes its optimistic value, and the
+        node stays as it was until it is written on its own."""
+        self.multicast_missed.add(node_id)
 
     def add_scene(self, label: str, values: list[dict[str, Any]]) -> int:
         """A scene as `_createScene` + `_addSceneValue` would leave it; each value is a ValueID with its

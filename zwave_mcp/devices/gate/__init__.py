@@ -71,7 +71,7 @@ Adding a new kind of change (e.g. renaming a node) is a planner in front of the 
 from zwave_mcp.devices.gate.change import Asker, Change, Effect, value_effect
 from zwave_mcp.devices.gate.core import Gate, GateResult
 from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report
-from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, WriteValues
+from zwave_mcp.devices.gate.senders import ActivateScene, ApiCall, GroupWrites, Multicasting, WriteValues
 from zwave_mcp.devices.writes import Expectation
 
 __all__ = [
@@ -86,6 +86,7 @@ __all__ = [
     "Gate",
     "GateResult",
     "GroupWrites",
+    "Multicasting",
     "Report",
     "WriteValues",
     "value_effect",

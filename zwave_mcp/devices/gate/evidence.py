@@ -7,7 +7,7 @@ The sentence is built from the same `DeviceOutcome` as the structured result (it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zwave_mcp.answers import and_list, capital
@@ -16,6 +16,7 @@ from zwave_mcp.devices.kinds import first_answer
 from zwave_mcp.devices.levels import is_number, to_percent
 from zwave_mcp.devices.model import Device
 from zwave_mcp.gateway.model import ZValue
+from zwave_mcp.gateway.waiters import holds
 from zwave_mcp.names import agreeing
 from zwave_mcp.policy.outcome import Outcome
 from zwave_mcp.zwave.classes import CC
@@ -46,6 +47,8 @@ class EffectOutcome:
     outcome: Outcome
     report: Report | None = None  # the evidence: what the device reported (None: nothing known)
     reason: str = ""
+    # It reported the target before the send, and nothing it reported since says otherwise (issue 43 item 18).
+    already: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,7 @@ class DeviceOutcome:
     reported_after_write: bool
     reason: str
     effects: tuple[EffectOutcome, ...]
+    already: bool = False  # every part was already as asked (`EffectOutcome.already`): say it so
 
     @property
     def reported_text(self) -> str:
@@ -78,6 +82,25 @@ class DeviceOutcome:
             if live != reported or type(live) is not type(reported):  # else nothing to copy (most calls)
                 reports[part.effect.expect.value_id] = reported
         return self.device.as_reported(reports) if reports else self.device
+
+
+# Outcomes after which a device that already reported the target is said to have been so: the write took,
+# or nothing it reported since says otherwise. A failure, a queued or moving device is said as it is.
+ALREADY_SAID = frozenset({Outcome.CONFIRMED, Outcome.UNCONFIRMED, Outcome.UNKNOWN})
+
+
+def was_already(part: EffectOutcome, before: Any, since: Sequence[Any]) -> EffectOutcome:
+    """`part`, marked `already` when the device reported the target before the send and every report
+    since (`since`, and the evidence's own) says so too: a light already off that reports off is said
+    "was already off", never "may have done it". One that reported anything else meanwhile (a late report
+    of an earlier change) is said as it went."""
+    expect = part.effect.expect
+    if expect is None or part.outcome not in ALREADY_SAID:
+        return part
+    said = [before, *since, *([part.report.value] if part.report is not None else [])]
+    if before is None or not all(holds(expect.is_met, v) for v in said):
+        return part
+    return replace(part, already=True, report=part.report or Report(before, after_write=False))
 
 
 def worst(outcomes: Sequence[Outcome]) -> Outcome:
@@ -102,6 +125,7 @@ def per_device(parts: Sequence[EffectOutcome]) -> list[DeviceOutcome]:
                 reported_after_write=bool(shown and shown.report and shown.report.after_write),
                 reason=main.reason,
                 effects=tuple(effects),
+                already=all(p.already for p in effects),
             )
         )
     return result

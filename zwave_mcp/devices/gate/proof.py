@@ -15,7 +15,16 @@ from typing import Any, NamedTuple
 
 from zwave_mcp.config import Settings
 from zwave_mcp.devices.gate.change import Change, Delivery, Effect
-from zwave_mcp.devices.gate.evidence import DeviceOutcome, EffectOutcome, Report, per_device, sentence, worst
+from zwave_mcp.devices.gate.evidence import (
+    DeviceOutcome,
+    EffectOutcome,
+    Report,
+    per_device,
+    sentence,
+    was_already,
+    worst,
+)
+from zwave_mcp.devices.gate.senders import follow_up
 from zwave_mcp.gateway.api import GatewayError
 from zwave_mcp.gateway.client import ZwaveGateway
 from zwave_mcp.gateway.waiters import Watch, holds
@@ -26,6 +35,8 @@ log = logging.getLogger(__name__)
 # After a multicast, how long to wait for each device's own report before asking it (a dimmer reports at
 # the end of its ramp, about a second; a switch within a few hundred milliseconds).
 MULTICAST_REPORT_WAIT_S = 2.0
+# The least time a silent device's follow-up write (and its proof) gets, however little of the deadline is left.
+FOLLOW_UP_MIN_S = 1.0
 
 
 class Proven(NamedTuple):
@@ -56,6 +67,7 @@ class Proof:
             proofs = [self._prove(d, watches, before, sent_at, deadline) for d in deliveries if d.effect]
             # One effect (a control call) is proved in place; several at once, side by side.
             parts = [await proofs[0]] if len(proofs) == 1 else await asyncio.gather(*proofs)
+        parts = [self._already(p, before, watches, sent_at) for p in parts]
         bare = [d for d in deliveries if d.effect is None]  # tied to no effect: zwave-js-ui's word alone
         devices = per_device([*parts, *idle])
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
@@ -65,6 +77,16 @@ class Proof:
         note = str(change.details.get("note", ""))
         spoken = sentence(change, devices, note=note, outcome=outcome, reason=reason or "")
         return Proven(outcome, spoken, devices, reason)
+
+    @staticmethod
+    def _already(
+        part: EffectOutcome, before: dict[str, Any], watches: dict[str, Watch], sent_at: float
+    ) -> EffectOutcome:
+        expect = part.effect.expect
+        if expect is None:
+            return part
+        since = [v for at, v in watches[expect.value_id].reports if at >= sent_at]
+        return was_already(part, before.get(expect.value_id), since)
 
     async def _prove(
         self,
@@ -102,12 +124,18 @@ class Proof:
         if status == "multicast":
             # zwave-js updates every node of a multicast optimistically: the first matching report is that
             # echo. Z-Wave Plus devices then report their new state on their own ("True Status"); that
-            # second report is the evidence. A device that stays silent is asked, like an unsupervised one.
-            window = min(deadline, asyncio.get_running_loop().time() + MULTICAST_REPORT_WAIT_S)
+            # second report is the evidence. One that stays silent may never have heard it (a multicast is
+            # not routed): it gets a write of its own, proven as any single write, by the same deadline.
+            loop = asyncio.get_running_loop()
+            window = min(deadline, loop.time() + MULTICAST_REPORT_WAIT_S)
             seen = await watch.first(sent_at, expect.is_met, window, skip=1)
             if seen is not None:
                 return EffectOutcome(effect, Outcome.CONFIRMED, Report(seen, after_write=True))
-            status = "unsupervised"
+            resent_at = loop.time()
+            again = await follow_up(effect, self.gateway, max(FOLLOW_UP_MIN_S, deadline - resent_at))
+            return await self._prove(
+                again, watches, before, resent_at, max(deadline, resent_at + FOLLOW_UP_MIN_S)
+            )
         if status == "unsupervised":
             # zwave-js publishes an optimistic value with an unsupervised write: that echo proves nothing.
             # Ask the device itself; if that fails, only a report after now (zwave-js's own re-poll) counts.

@@ -208,6 +208,24 @@ MULTICAST_ANSWER_S = 2.0
 MULTICAST_CCS = frozenset({CC.BINARY_SWITCH, CC.MULTILEVEL_SWITCH})
 
 
+@dataclass
+class Multicasting:
+    """Whether group changes still go out as multicasts: ZWAVE_MCP_MULTICAST, and off for the rest of the
+    server's life once one went unanswered. A stick that cannot multicast holds every command behind it for
+    about a minute (the real test bed's), so a second group change would wait as long again; single writes
+    work on every stick."""
+
+    on: bool = True
+
+    def unanswered(self) -> None:
+        if self.on:
+            log.warning(
+                "a multicast went unanswered: group changes now write each device on its own "
+                "(set ZWAVE_MCP_MULTICAST=false if the stick cannot multicast)"
+            )
+        self.on = False
+
+
 def _multicast_key(effect: Effect) -> tuple[Any, ...] | None:
     """Effects with the same key can share one multicast frame; None: this one goes on its own."""
     value = effect.value
@@ -225,10 +243,13 @@ class GroupWrites:
 
     zwave-js-ui's `writeMulticast` answers `success: true` with no result (its errors are only logged,
     and on CC_NotSupported it falls back to single writes itself), so a multicast's evidence is each
-    device's own report ("multicast" delivery). If the call is refused, those devices get single writes.
+    device's own report ("multicast" delivery). If the call is refused or not answered within
+    MULTICAST_ANSWER_S, those devices get single writes; one that stays silent after an answered multicast
+    gets a single write of its own from the proof (`follow_up`).
     """
 
     per_effect = True  # the writes are grouped from the effects: any of them can be left out
+    multicast: Multicasting = field(default_factory=Multicasting)  # off: every device its own write
 
     def _plan(self, change: Change) -> tuple[list[list[Effect]], list[Effect]]:
         groups: dict[tuple[Any, ...], list[Effect]] = {}
@@ -236,7 +257,7 @@ class GroupWrites:
         for effect in change.effects:
             if effect.value is None:
                 continue
-            key = _multicast_key(effect)
+            key = _multicast_key(effect) if self.multicast.on else None
             if key is None:
                 single.append(effect)
             else:
@@ -279,12 +300,21 @@ class GroupWrites:
         except GatewayError as exc:
             if lost(exc):
                 log.info("multicast not answered; writing one by one", extra={"nodes": args[0]})
+                self.multicast.unanswered()
                 return list(await asyncio.gather(*(_write(e, gateway, timeout) for e in effects)))
             return [Delivery(e, "failed", str(exc)) for e in effects]
         if not reply.success:
             log.info("multicast refused; writing one by one", extra={"why": reply.message})
             return list(await asyncio.gather(*(_write(e, gateway, timeout) for e in effects)))
         return [Delivery(e, "multicast") for e in effects]
+
+
+async def follow_up(effect: Effect, gateway: ZwaveGateway, timeout: float) -> Delivery:
+    """The write of one device that stayed silent after an answered multicast (issue 43 item 25): a
+    multicast is not routed, so a node out of the controller's direct range never hears it. The Set is
+    idempotent, and the device's own report after it is still the evidence."""
+    log.info("silent after the multicast; writing it on its own", extra={"device": effect.device.label})
+    return await _write(effect, gateway, timeout)
 
 
 @dataclass

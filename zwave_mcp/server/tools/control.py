@@ -69,6 +69,7 @@ async def control_zwave_group(app: App, args: GroupControlArgs, ctx: Context | N
             target=p.argument,
             reported=None if done is None else done.reported,
             reason=None if done is None else (done.reason or None),
+            already=done is not None and done.already,
         )
         for p in plan.plans
         for done in [by_key.get(p.device.key)]

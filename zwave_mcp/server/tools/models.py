@@ -316,6 +316,10 @@ class GroupMember(BaseModel):
     target: AnyJson = None
     reported: AnyJson = Field(None, description="The device's last reported value")
     reason: str | None = None
+    already: bool = Field(
+        False,
+        description="It already reported the target before the command, and nothing it reported since differs",
+    )
 
 
 class SkippedDevice(BaseModel):
