@@ -13,7 +13,7 @@
   handler while serving): writing a line wakes the process reading stderr, which must not delay a reply.
 
 Everything else (the handshake of either protocol era, dispatch, validation, cancellation, results) is
-the SDK's: its server loop reads and writes messages through anyio memory streams, as on its own stdio.
+the SDK's: its server loop reads messages from `_Source` and writes them to `_Sink`.
 
 Only the standard library is imported at module level, so the CLI can import this first.
 """
@@ -29,7 +29,7 @@ import queue
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
@@ -290,41 +290,34 @@ async def serve_stdio(
     writer = _WireWriter(wire.out_fd, loop)
     pending = _Pending()
 
-    # The SDK's own kind of streams between it and the wire, fed and drained by one task each.
-    to_server, from_wire = anyio.create_memory_object_stream[Any](0)
-    to_wire, from_server = anyio.create_memory_object_stream[Any](0)
-
-    async def pump_in() -> None:
-        """Each MCP message from the wire to the server (malformed lines are answered here); at the end of
-        input, once the requests in flight are answered (bounded by drain_timeout), the server's loop ends."""
-        async with to_server:
-            while (line := await reader.next_line()) is not _EOF:
-                assert isinstance(line, bytes | Oversize)
-                verdict = classify_line(line)
-                if verdict.kind == "blank":
-                    continue
-                if verdict.kind == "message":
-                    try:
-                        message = mcp_types.jsonrpc_message_adapter.validate_python(
-                            verdict.value, by_name=False
-                        )
-                    except ValidationError as exc:
-                        reason = short(exc.errors()[0].get("msg", "not an MCP message"))
-                        verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
-                    else:
-                        pending.track(verdict.value)
-                        await to_server.send(SessionMessage(message))
-                        continue
-                logger.debug("answering malformed input line: %s", verdict.reason)
-                reply = verdict.error_reply()
-                assert reply is not None
-                # Earlier requests first, so replies keep the order of the lines that caused them.
-                await pending.wait_answered(list(pending.ids), order_wait)
-                await writer.write(reply)
-            if pending.ids:
-                logger.info("stdin closed; finishing %d request(s) in flight", len(pending.ids))
-                if not await pending.wait_answered(list(pending.ids), drain_timeout):
-                    logger.warning("gave up on %d request(s) after %.1f s", len(pending.ids), drain_timeout)
+    async def next_message() -> Any:
+        """The next MCP message from the wire for the server (malformed lines are answered here), or
+        None at the end of input once the requests in flight are answered (bounded by drain_timeout)."""
+        while (line := await reader.next_line()) is not _EOF:
+            assert isinstance(line, bytes | Oversize)
+            verdict = classify_line(line)
+            if verdict.kind == "blank":
+                continue
+            if verdict.kind == "message":
+                try:
+                    message = mcp_types.jsonrpc_message_adapter.validate_python(verdict.value, by_name=False)
+                except ValidationError as exc:
+                    reason = short(exc.errors()[0].get("msg", "not an MCP message"))
+                    verdict = LineVerdict("invalid", request_id=verdict.request_id, reason=reason)
+                else:
+                    pending.track(verdict.value)
+                    return SessionMessage(message)
+            logger.debug("answering malformed input line: %s", verdict.reason)
+            reply = verdict.error_reply()
+            assert reply is not None
+            # Earlier requests first, so replies keep the order of the lines that caused them.
+            await pending.wait_answered(list(pending.ids), order_wait)
+            await writer.write(reply)
+        if pending.ids:
+            logger.info("stdin closed; finishing %d request(s) in flight", len(pending.ids))
+            if not await pending.wait_answered(list(pending.ids), drain_timeout):
+                logger.warning("gave up on %d request(s) after %.1f s", len(pending.ids), drain_timeout)
+        return None
 
     async def write_message(session_message: Any) -> None:
         msg = session_message.message
@@ -342,20 +335,15 @@ async def serve_stdio(
                 scope.cancel()
                 return
 
-    async def pump_out() -> None:
-        async with from_server:  # the server closes its end when its loop ends
-            async for message in from_server:
-                await write_message(message)
-
     log_lines = _LogLines(lambda: bool(pending.ids), loop)
     with log_lines:
         async with anyio.create_task_group() as tg:
             if handle_signals and sys.platform != "win32":  # Windows: Ctrl-C is a KeyboardInterrupt
                 tg.start_soon(watch_signals, tg.cancel_scope)
-            tg.start_soon(pump_in)
-            async with anyio.create_task_group() as serving:  # ends once the last answer is written
-                serving.start_soon(pump_out)
-                await lowlevel.run(from_wire, to_wire, lowlevel.create_initialization_options())
+            # The SDK reads and writes through these directly: no task of ours between it and the wire.
+            await lowlevel.run(
+                _Source(next_message), _Sink(write_message), lowlevel.create_initialization_options()
+            )
             # Whatever the drain could not finish still deserves an answer rather than silence.
             for rid, method in list(pending.ids.items()):
                 await writer.write(
@@ -363,6 +351,67 @@ async def serve_stdio(
                 )
                 pending.resolve(rid)
             tg.cancel_scope.cancel()
+
+
+class _Closable:
+    """What the SDK's streams share: `aclose` and `async with`."""
+
+    _closed = False
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+class _Source(_Closable):
+    """The SDK's read stream (its `ReadStream` protocol) over `next_item()`, which returns None at the end:
+    the SDK pulls each message straight from the wire reader, with no memory stream or task between."""
+
+    def __init__(self, next_item: Callable[[], Awaitable[Any]]) -> None:
+        self._next = next_item
+        self._ended = False
+
+    async def receive(self) -> Any:
+        import anyio
+
+        if self._closed:
+            raise anyio.ClosedResourceError
+        if not self._ended:
+            item = await self._next()
+            if item is not None:
+                return item
+            self._ended = True
+        raise anyio.EndOfStream
+
+    def __aiter__(self) -> _Source:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+
+class _Sink(_Closable):
+    """The SDK's write stream (its `WriteStream` protocol): each message goes to the wire in `send`."""
+
+    def __init__(self, write: Callable[[Any], Awaitable[None]]) -> None:
+        self._write = write
+
+    async def send(self, item: Any, /) -> None:
+        import anyio
+
+        if self._closed:
+            raise anyio.ClosedResourceError
+        await self._write(item)
 
 
 def _message_line(msg: Any, is_answer: bool) -> bytes:
