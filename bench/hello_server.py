@@ -25,7 +25,7 @@ if __name__ == "__main__":
     import sys
 
     if "--zwave-stdio" in sys.argv:
-        # zwave-mcp's own stdio transport (no reader thread, no memory streams): the section 2 floor.
+        # zwave-mcp's own stdio transport, as the server runs on it: the section 2 floor.
         from zwave_mcp.stdio.transport import protect_stdout, run_stdio
 
         protect_stdout()

@@ -5,7 +5,6 @@ import json
 import os
 import threading
 
-import pytest
 from mcp.server.mcpserver import MCPServer
 
 from tests.fixtures_servers.toy_server import build_toy_server
@@ -173,37 +172,13 @@ async def test_lines_keep_their_order_when_long_ones_go_through_the_writer_threa
     assert b"".join(received) == b"".join([*lines, b"last\n"])
 
 
-async def test_without_poll_windows_every_line_goes_through_the_writer_thread_in_order(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import select
-
-    from zwave_mcp.stdio.transport import _WireWriter
-
-    monkeypatch.delattr(select, "poll", raising=False)
-    out_r, out_w = os.pipe()
-    received: list[bytes] = []
-    reader = threading.Thread(target=_read_all, args=(out_r, received), daemon=True)
-    reader.start()
-    writer = _WireWriter(out_w, asyncio.get_running_loop())
-    lines = [b"short-1\n", b"L" * 300_000 + b"\n", b"short-2\n"]
-    await asyncio.gather(*(writer.write(line) for line in lines))
-    os.close(out_w)
-    await asyncio.to_thread(reader.join, 5)
-    assert b"".join(received) == b"".join(lines)
-
-
-async def test_windows_reads_stdin_on_a_thread_and_runs_a_selector_loop(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A Windows event loop watches sockets only (the MQTT transport's), never the stdin pipe; its default
-    (proactor) loop cannot watch sockets at all."""
+async def test_stdin_is_read_on_a_thread_and_windows_runs_a_selector_loop() -> None:
+    """The wire is read on a thread on every platform (a Windows event loop watches sockets only, never
+    the stdin pipe); Windows' default (proactor) loop cannot watch the MQTT transport's sockets at all."""
     from zwave_mcp.stdio import transport as stdio
 
-    monkeypatch.setattr(stdio.sys, "platform", "win32")
     in_r, in_w = os.pipe()
-    reader = stdio._wire_reader(in_r, asyncio.get_running_loop(), 1024)
-    assert isinstance(reader, stdio._ThreadReader)
+    reader = stdio._WireReader(in_r, asyncio.get_running_loop(), 1024)
     _write_all(in_w, b'{"jsonrpc":"2.0","method":"ping","id":1}\n')  # and closes it: the end of input
     async with asyncio.timeout(10):
         assert await reader.next_line() == b'{"jsonrpc":"2.0","method":"ping","id":1}'

@@ -18,7 +18,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from zwave_mcp.answers import and_list, capital
-from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase, user_number
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_echoes, lock_phrase, user_number
 from zwave_mcp.devices.levels import is_number
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.presses import press_of, press_values
@@ -630,9 +630,6 @@ _STATE_WORDS = {
 }
 
 
-LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
-
-
 # A device saying the same thing twice within this many seconds is telling one happening twice (a motion
 # is reported by its Notification and by its Binary Sensor value).
 SAME_EVENT_S = 2.0
@@ -673,25 +670,15 @@ def _idle_notice(source: _Source, row: Row) -> bool:
 
 
 def _lock_echoes(sources: dict[int, _Source], rows: Sequence[Row]) -> set[int]:
-    """The Door Lock mode rows (ids) that only repeat a lock event of the same lock ("was unlocked" beside
-    "was unlocked with the keypad by Cleaner (user 3)"): the event says more, and once."""
-    events = [
-        (source.device.node_id, row.at, lock_phrase(row.new)[1])
-        for row in rows
-        if (source := sources[row.series]).kind == "lock" and source.device is not None
-    ]
-    if not events:
-        return set()
-    echoes: set[int] = set()
+    """The Door Lock mode rows (ids) that only repeat a lock event of the same lock (`lock_echoes`)."""
+    events, modes = [], []
     for row in rows:
         source = sources[row.series]
-        value = source.value
-        if source.kind != "value" or value is None or value.command_class != CC.DOOR_LOCK:
+        if source.device is None:
             continue
-        if value.property != "currentMode" or source.device is None:
-            continue
-        state = "locked" if row.new == 255 else "unlocked"
-        node = source.device.node_id
-        if any(n == node and s == state and abs(at - row.at) < LOCK_ECHO_MS for n, at, s in events):
-            echoes.add(id(row))
-    return echoes
+        value = source.value if source.kind == "value" else None
+        if source.kind == "lock":
+            events.append((source.device.node_id, row.at, row.new))
+        elif value is not None and value.command_class == CC.DOOR_LOCK and value.property == "currentMode":
+            modes.append((id(row), source.device.node_id, row.at, row.new))
+    return lock_echoes(events, modes)

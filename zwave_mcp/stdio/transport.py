@@ -26,7 +26,6 @@ import functools
 import logging
 import os
 import queue
-import select
 import signal
 import sys
 import threading
@@ -37,7 +36,6 @@ from typing import TYPE_CHECKING, Any, Self
 from zwave_mcp.stdio.wire import (
     INTERNAL_ERROR,
     MAX_LINE_BYTES,
-    LineSplitter,
     LineVerdict,
     Oversize,
     classify_line,
@@ -121,8 +119,10 @@ _EOF = object()
 Line = bytes | Oversize | object
 
 
-class _ThreadReader:
-    """Reads lines on a daemon thread (a wire the event loop cannot watch: a regular file, or Windows)."""
+class _WireReader:
+    """Reads lines on a daemon thread: one way for every wire (a pipe, a tty, a regular file, Windows),
+    where watching the fd from the event loop works for some of them only. Reading pauses while
+    `_INBOX_SIZE` lines wait (backpressure)."""
 
     def __init__(self, fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> None:
         self.inbox: asyncio.Queue[Line] = asyncio.Queue(_INBOX_SIZE)
@@ -131,9 +131,6 @@ class _ThreadReader:
 
     async def next_line(self) -> Line:
         return await self.inbox.get()
-
-    def close(self) -> None:
-        """Nothing to undo: the daemon thread ends with the process (or at EOF)."""
 
     def _run(self) -> None:
         for line in iter_lines(lambda: _read(self._fd), self._max):
@@ -145,46 +142,6 @@ class _ThreadReader:
             asyncio.run_coroutine_threadsafe(self.inbox.put(_EOF), self._loop).result()
 
 
-class _LoopReader:
-    """Reads lines on the event loop when it can watch the wire (a pipe, socket or tty): no thread to wake
-    per line. The fd stays blocking (its open file may be shared with the client) and is read only when
-    epoll says it is readable. Reading pauses while `_INBOX_SIZE` lines wait (backpressure)."""
-
-    def __init__(self, fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> None:
-        self.inbox: asyncio.Queue[Line] = asyncio.Queue()
-        self._fd, self._loop = fd, loop
-        self._splitter = LineSplitter(max_line)
-        self._watching = self._ended = False
-        self._watch()  # PermissionError for a fd epoll cannot watch: the caller falls back to the thread
-
-    async def next_line(self) -> Line:
-        line = await self.inbox.get()
-        if not self._watching and not self._ended and self.inbox.qsize() < _INBOX_SIZE:
-            self._watch()
-        return line
-
-    def close(self) -> None:
-        self._ended = True
-        if self._watching:
-            self._watching = False
-            self._loop.remove_reader(self._fd)
-
-    def _watch(self) -> None:
-        self._loop.add_reader(self._fd, self._readable)
-        self._watching = True
-
-    def _readable(self) -> None:
-        chunk = _read(self._fd)
-        lines: list[Line] = [*self._splitter.feed(chunk)] if chunk else [*self._splitter.finish(), _EOF]
-        for line in lines:
-            self.inbox.put_nowait(line)
-        if not chunk:
-            self.close()
-        elif self.inbox.qsize() >= _INBOX_SIZE:
-            self._watching = False
-            self._loop.remove_reader(self._fd)
-
-
 def _read(fd: int) -> bytes:
     try:
         return os.read(fd, _READ_CHUNK)
@@ -193,56 +150,20 @@ def _read(fd: int) -> bytes:
         return b""
 
 
-def _wire_reader(fd: int, loop: asyncio.AbstractEventLoop, max_line: int) -> _ThreadReader | _LoopReader:
-    if sys.platform == "win32":  # a Windows loop watches sockets only, never a pipe
-        return _ThreadReader(fd, loop, max_line)
-    try:
-        return _LoopReader(fd, loop, max_line)
-    except (PermissionError, ValueError, OSError, NotImplementedError):  # a regular file, or a loop or fd
-        return _ThreadReader(fd, loop, max_line)  # that cannot be watched
-
-
 class _WireWriter:
-    """Writes whole lines to the wire in submission order: straight from the event loop when the line is
-    short and the wire has room (so the write cannot block), otherwise on a daemon thread, so a client
-    that stops reading never stalls the loop."""
+    """Writes whole lines to the wire in submission order on a daemon thread, so a client that stops
+    reading never stalls the event loop."""
 
     def __init__(self, fd: int, loop: asyncio.AbstractEventLoop) -> None:
         self._fd, self._loop = fd, loop
         self._jobs: queue.SimpleQueue[tuple[bytes, asyncio.Future[None]]] = queue.SimpleQueue()
         self._broken = False
-        self._queued = 0  # lines handed to the thread and not written yet: later lines must queue behind
-        # Without poll() (Windows) every line goes through the thread.
-        self._room = select.poll() if hasattr(select, "poll") else None
-        if self._room is not None:
-            self._room.register(fd, select.POLLOUT)
         threading.Thread(target=self._run, name="mcp-stdout", daemon=True).start()
 
     async def write(self, data: bytes) -> None:
-        if not self._queued and len(data) <= select.PIPE_BUF and self._has_room():
-            # A pipe that polls writable takes PIPE_BUF bytes at once without blocking.
-            try:
-                written = os.write(self._fd, data)
-            except OSError as exc:
-                self._break(exc)
-                return
-            if written == len(data):
-                return
-            data = data[written:]
         done: asyncio.Future[None] = self._loop.create_future()
-        self._queued += 1
         self._jobs.put((data, done))
         await asyncio.shield(done)
-
-    def _has_room(self) -> bool:
-        if self._broken or self._room is None:
-            return False
-        return any(events == select.POLLOUT for _fd, events in self._room.poll(0))
-
-    def _break(self, exc: OSError) -> None:
-        # The client closed our stdout; keep serving until stdin ends.
-        self._broken = True
-        logger.debug("stdout write failed, dropping further replies: %s", exc)
 
     def _run(self) -> None:
         while True:
@@ -252,13 +173,13 @@ class _WireWriter:
                     view = memoryview(data)
                     while view:
                         view = view[os.write(self._fd, view) :]
-                except OSError as exc:
-                    self._break(exc)
+                except OSError as exc:  # the client closed our stdout; keep serving until stdin ends
+                    self._broken = True
+                    logger.debug("stdout write failed, dropping further replies: %s", exc)
             with contextlib.suppress(RuntimeError):  # loop already closed
                 self._loop.call_soon_threadsafe(self._written, done)
 
     def _written(self, done: asyncio.Future[None]) -> None:
-        self._queued -= 1
         if not done.done():
             done.set_result(None)
 
@@ -365,7 +286,7 @@ async def serve_stdio(
     wire = wire or protect_stdout()
     loop = asyncio.get_running_loop()
     lowlevel = lowlevel_server(server)  # the SDK's only way to serve over streams we supply
-    reader = _wire_reader(wire.in_fd, loop, max_line_bytes)
+    reader = _WireReader(wire.in_fd, loop, max_line_bytes)
     writer = _WireWriter(wire.out_fd, loop)
     pending = _Pending()
 
@@ -415,24 +336,21 @@ async def serve_stdio(
                 return
 
     log_lines = _LogLines(lambda: bool(pending.ids), loop)
-    try:
-        with log_lines:
-            async with anyio.create_task_group() as tg:
-                if handle_signals and sys.platform != "win32":  # Windows: Ctrl-C is a KeyboardInterrupt
-                    tg.start_soon(watch_signals, tg.cancel_scope)
-                # The SDK reads and writes through these directly: no task of ours between it and the wire.
-                await lowlevel.run(
-                    _Source(next_message), _Sink(write_message), lowlevel.create_initialization_options()
+    with log_lines:
+        async with anyio.create_task_group() as tg:
+            if handle_signals and sys.platform != "win32":  # Windows: Ctrl-C is a KeyboardInterrupt
+                tg.start_soon(watch_signals, tg.cancel_scope)
+            # The SDK reads and writes through these directly: no task of ours between it and the wire.
+            await lowlevel.run(
+                _Source(next_message), _Sink(write_message), lowlevel.create_initialization_options()
+            )
+            # Whatever the drain could not finish still deserves an answer rather than silence.
+            for rid, method in list(pending.ids.items()):
+                await writer.write(
+                    error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}")
                 )
-                # Whatever the drain could not finish still deserves an answer rather than silence.
-                for rid, method in list(pending.ids.items()):
-                    await writer.write(
-                        error_line(rid, INTERNAL_ERROR, f"Server stopped before finishing {method}")
-                    )
-                    pending.resolve(rid)
-                tg.cancel_scope.cancel()
-    finally:
-        reader.close()  # the loop outlives us in tests: stop watching a fd the caller will close
+                pending.resolve(rid)
+            tg.cancel_scope.cancel()
 
 
 class _Closable:

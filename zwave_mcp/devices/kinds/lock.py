@@ -11,8 +11,9 @@ users had when it happened, else the one the user has now (`Names`: user id → 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
@@ -26,6 +27,8 @@ from zwave_mcp.gateway import lock_events
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.safetext import plain_text
 from zwave_mcp.zwave.classes import CC, DoorLockProps, LockProps
+
+T = TypeVar("T")
 
 SECURED = 255  # Door Lock mode: secured
 UNKNOWN = 254  # the lock itself does not know
@@ -378,6 +381,24 @@ def lock_phrase(stored: Any) -> tuple[str, str | None]:
         return (f"{text} by {person}" if person else text), verb
     text = _OTHER.get(kind.key, kind.label.lower())
     return (f"{text} ({person})" if person else text), "jammed" if kind.key == "jammed" else None
+
+
+LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
+
+
+def lock_echoes(
+    events: Iterable[tuple[Any, float, Any]], modes: Iterable[tuple[T, Any, float, Any]]
+) -> set[T]:
+    """The Door Lock mode changes that only repeat a lock event of the same lock ("unlocked" beside "was
+    unlocked with the keypad by Cleaner (user 3)"): the event says more, and once. `events` are (node, time
+    in ms, stored lock event), `modes` (key, node, time in ms, new mode); the keys of the echoes."""
+    said = [(node, at, lock_phrase(stored)[1]) for node, at, stored in events]
+    echoes: set[T] = set()
+    for key, node, at, mode in modes:
+        state = "locked" if mode == 255 else "unlocked"
+        if any(n == node and s == state and abs(a - at) < LOCK_ECHO_MS for n, a, s in said):
+            echoes.add(key)
+    return echoes
 
 
 def fold(name: str) -> str:

@@ -15,7 +15,7 @@ from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import plural
 from zwave_mcp.devices.describe import change_phrase
-from zwave_mcp.devices.kinds.lock import by_user, fold, lock_phrase, user_number
+from zwave_mcp.devices.kinds.lock import by_user, fold, lock_echoes, lock_phrase, user_number
 from zwave_mcp.devices.model import Capability
 from zwave_mcp.devices.presses import Press, press_of
 from zwave_mcp.devices.resolve import echo
@@ -93,29 +93,17 @@ def lock_name(app: App, node_id: int) -> str | None:
     return node.display_name if node is not None else None
 
 
-LOCK_ECHO_MS = 2000  # a lock's own mode change this close to its lock event says the same thing
-
-
 def _lock_echoes(app: App, recorded: list[Any]) -> set[int]:
-    """The Door Lock mode changes (ids of the `Recorded`) that only repeat a lock event of the same lock
-    ("unlocked" beside "was unlocked with the keypad by Cleaner"): the event says more."""
-    events = [
-        (r.change.node_id, r.at, lock_phrase(r.change.new)[1]) for r in recorded if r.change.kind == "lock"
-    ]
-    echoes: set[int] = set()
+    """The Door Lock mode changes (ids of the `Recorded`) that only repeat a lock event (`lock_echoes`)."""
+    events = [(r.change.node_id, r.at * 1000, r.change.new) for r in recorded if r.change.kind == "lock"]
+    modes = []
     for r in recorded:
         change = r.change
-        if change.kind != "value" or not change.value_id or "-98-" not in change.value_id:
-            continue
-        value = app.gateway.inventory.value(change.value_id)
-        if value is None or value.property != "currentMode":
-            continue
-        state = "locked" if change.new == 255 else "unlocked"
-        if any(
-            n == change.node_id and s == state and abs(at - r.at) * 1000 < LOCK_ECHO_MS for n, at, s in events
-        ):
-            echoes.add(id(r))
-    return echoes
+        if change.kind == "value" and change.value_id and "-98-" in change.value_id:
+            value = app.gateway.inventory.value(change.value_id)
+            if value is not None and value.property == "currentMode":
+                modes.append((id(r), change.node_id, r.at * 1000, change.new))
+    return lock_echoes(events, modes)
 
 
 def status_phrase(old: object, new: object) -> str:
