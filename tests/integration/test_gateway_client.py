@@ -162,6 +162,30 @@ async def test_write_failures_carry_status_and_gateway_message(gateway: ZwaveGat
     assert "must be of type" in invalid.message or "number" in invalid.message, invalid.message
 
 
+async def test_a_write_to_what_the_device_lacks_fails_as_on_the_real_test_bed(gateway: ZwaveGateway) -> None:
+    """zwave-js-ui 11.22.2 (zwave-js 15.29) on the real test bed: a command class the node lacks is a Fail
+    without a message (zwave-js throws ZW0302, zwave-js-ui answers the Fail it started with), an endpoint it
+    lacks is EndpointNotFound with zwave-js's message."""
+    no_switch = await gateway.write_value(
+        {"nodeId": 6, "commandClass": 37, "endpoint": 0, "property": "targetValue"}, True
+    )
+    no_parameters = await gateway.write_value(
+        {"nodeId": 2, "commandClass": 112, "endpoint": 0, "property": 3}, 1
+    )
+    no_endpoint = await gateway.write_value(
+        {"nodeId": 2, "commandClass": 37, "endpoint": 5, "property": "targetValue"}, False
+    )
+    assert [
+        no_switch.reply and no_switch.reply.result,
+        no_parameters.reply and no_parameters.reply.result,
+    ] == [
+        {"status": 2},
+        {"status": 2},
+    ]
+    assert no_endpoint.reply is not None
+    assert no_endpoint.reply.result == {"status": 3, "message": "Endpoint 5 does not exist on Node 2"}
+
+
 async def test_write_then_wait_for_value(gateway: ZwaveGateway) -> None:
     light = gateway.inventory.value("2-37-0-currentValue")
     target = gateway.inventory.value("2-37-0-targetValue")

@@ -25,16 +25,18 @@ from zwave_mcp.zwave.classes import CC
 pytestmark = pytest.mark.integration
 
 DIMMER_ID = 20
-# Parameter 8 said from the database's words (or the node's own, where they are the same).
+# Parameter 8 said with the node's own words and the database's range, unit and default.
 TIMING = (
     "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 10ms; "
     "it takes 1 to 255 10ms and is 3 10ms by default."
 )
-FILE_WORDS = ("description", "unit", "states", "default")  # what the config file gives a value
+# What the config file gives a value and zwave-js 15.29's file for the GE 14294 has (it has no descriptions:
+# the node keeps the one its older file gave).
+FILE_WORDS = ("unit", "states", "default")
 
 
 def hallway_dimmer() -> Node:
-    """The demo's GE 14294 dimmer, its configuration values without their config-file words."""
+    """The demo's GE 14294 dimmer, its configuration values without the config-file words the database has."""
     [node] = house.hallway_dimmer()
     values = node["values"]
     for key in list(values):
@@ -80,17 +82,19 @@ async def test_a_parameter_is_explained_from_the_database(mosquitto: Any, sim: S
             client, "list_zwave_config_parameters", {"deviceName": "hallway dimmer", "parameter": 12}
         )
         listed = await call(client, "list_zwave_config_parameters", {"deviceName": "hallway dimmer"})
-    # The range, unit, default and description are the database's: the node's own value has none of them.
+    # The range, unit and default are the database's: the node's own value has none of them.
     assert timing.text == TIMING
     assert timing.result["parameters"] == [
         {**timing.result["parameters"][0], "min": 1, "max": 255, "unit": "10ms", "default": 3, "value": 3}
     ]
     assert night.text == (
-        "Parameter 3 of Hallway Dimmer, Night Light (defines the behavior of the blue LED), is 0 (LED on when "
-        "switch is OFF); it takes LED on when switch is OFF (0), LED on when switch is ON (1) or LED always "
-        "off (2) and is 0 (LED on when switch is OFF) by default."
+        "Parameter 3 of Hallway Dimmer, Night Light (defines the behavior of the blue LED), is 0 (On when load "
+        "is off); it takes On when load is off (0), On when load is on (1) or Always off (2) and is 0 (On when "
+        "load is off) by default."
     )
-    assert unread.text.startswith("Parameter 12 of Hallway Dimmer, Dim Rate Timing (All-On/All-Off)")
+    assert unread.text.startswith(
+        "Parameter 12 of Hallway Dimmer, Dimmer Rate (All-On/All-Off)"
+    )  # the database's label
     assert "has not been read from the device yet" in unread.text
     assert [p["number"] for p in listed.result["parameters"]] == [3, 4, 7, 8, 9, 10, 11, 12]
 

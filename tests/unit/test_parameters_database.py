@@ -18,6 +18,8 @@ GE_DIMMER = "99-12344-18756"  # zwave-js-ui's deviceId: manufacturerId-productId
 
 
 def test_the_database_answers_in_zwave_js_uis_shape() -> None:
+    """As the real test bed's zwave-js-ui 11.22.2 answered for the GE 14294 (zwave-js 15.29's config file,
+    `0x0063/14294_zw3005.json`: its labels, no descriptions); the file the node dump carried had others."""
     records = configuration_params(GE_DIMMER)
     assert [r["property"] for r in records] == [3, 4, 7, 8, 9, 10, 11, 12]
     timing = records[3]
@@ -29,8 +31,7 @@ def test_the_database_answers_in_zwave_js_uis_shape() -> None:
         "type": "number",
         "readable": True,
         "writeable": True,
-        "label": "Dim Rate Timing (Z-Wave)",
-        "description": "Timing of steps or levels",
+        "label": "Dimmer Rate (Z-Wave)",
         "min": 1,
         "max": 255,
         "default": 3,
@@ -40,7 +41,16 @@ def test_the_database_answers_in_zwave_js_uis_shape() -> None:
         "states": [],
         "newValue": 3,
     }
-    assert records[0]["list"] is True and records[0]["states"][2] == {"text": "LED always off", "value": 2}
+    assert records[0]["list"] is True and records[0]["states"] == [
+        {"text": "On when load is off", "value": 0},
+        {"text": "On when load is on", "value": 1},
+        {"text": "Always off", "value": 2},
+    ]
+    assert (records[0]["label"], records[2]["label"], records[2]["min"]) == (
+        "LED Indicator",
+        "Dimmer Steps (Z-Wave)",
+        1,
+    )
     # A model the database lacks (the captured devices, 0xFFF0) gives an empty list, as the real one did.
     assert configuration_params("65520-3-256") == []
     # JavaScript's parseInt reads the leading digits.
@@ -80,6 +90,10 @@ def test_the_node_keeps_its_own_value_and_the_database_fills_its_silence() -> No
     assert timing.value_id == "14-112-0-8" and bare.min is None  # the live value itself is left as it is
     # What the node says wins; the database only adds what it lacks.
     assert (merged[3].label, merged[3].max, merged[3].min) == ("Night light, mine", 5, 0)
+    # A range from 0 or a default of 0 is said, not silence (the database's 1 to 99 leaves the node's 0).
+    steps = ZValue("14-112-0-7", 14, 112, "Configuration", 0, 7, label="Steps", value=1, min=0, default=0)
+    said = {v.property: v for v in explained([steps], _database(14))}[7]
+    assert (said.min, said.max, said.default) == (0, 99, 0)
     # The parameters the node has not reported are there, holding nothing.
     assert merged[12].value is None and merged[12].value_id == "14-112-0-12"
     assert list(merged) == [3, 4, 7, 8, 9, 10, 11, 12]
@@ -89,10 +103,28 @@ def test_one_parameter_in_one_sentence() -> None:
     database = {v.property: v for v in _database(14)}
     dimmer: Any = SimpleNamespace(name="Hallway Dimmer")
     assert explain(database[9], dimmer, reported=False) == (
+        "Parameter 9 of Hallway Dimmer, Dimmer Steps, has not been read from the device yet; it takes 1 to 99 "
+        "and is 1 by default."
+    )
+    assert allowed(database[4]) == "Disable (0) or Enable (1)"
+    # A description (the node's own, or another model's record) says what the parameter does.
+    steps = ZValue(
+        "14-112-0-9",
+        14,
+        112,
+        "Configuration",
+        0,
+        9,
+        label="Dim Rate Steps (Manual)",
+        min=1,
+        max=99,
+        default=1,
+        description="Number of steps or levels. Default is 1.",
+    )
+    assert explain(steps, dimmer, reported=False) == (
         "Parameter 9 of Hallway Dimmer, Dim Rate Steps (Manual) (number of steps or levels), has not been "
         "read from the device yet; it takes 1 to 99 and is 1 by default."
     )
-    assert allowed(database[4]) == "No (0) or Yes (1)"
 
 
 @pytest.mark.parametrize(

@@ -39,14 +39,19 @@ def explained(live: list[ZValue], database: list[ZValue]) -> list[ZValue]:
     merged: list[ZValue] = []
     for value in live:
         entry = known.pop((value.property, value.property_key), None)
-        missing = {f: getattr(entry, f) for f in _FILLED if entry is not None and not getattr(value, f)}
-        missing = {f: v for f, v in missing.items() if v not in (None, "", [])}
+        missing = {f: getattr(entry, f) for f in _FILLED if entry is not None and _silent(getattr(value, f))}
+        missing = {f: v for f, v in missing.items() if not _silent(v)}
         if missing:
             value = copy.copy(value)  # the live value stays as it is; this copy carries the database's words
             value.update_meta(**missing)
         merged.append(value)
     merged.extend(known.values())
     return sorted(merged, key=_order)
+
+
+def _silent(said: Any) -> bool:
+    """Nothing said: a range starting at 0 or a default of 0 is said, and stays the node's."""
+    return said is None or said == "" or said == []
 
 
 def _order(value: ZValue) -> tuple[int, str]:

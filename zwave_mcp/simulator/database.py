@@ -1,7 +1,9 @@
 """zwave-js's device database, as far as the simulator knows it: the configuration parameters of the real
-devices its houses play (`houses/device_database.json`: the GE 14294 dimmer's, from zwave-js's config file
-`0x0063/ge_14294_zw3005.json` as its node dump in `fixtures/devices/` carries them), and the API call that
-reads it, `getDeviceConfigurationParams`, answered as zwave-js-ui 11.22.2 does (`api/lib/ZwaveClient.ts`).
+devices its houses play (`houses/device_database.json`: the GE 14294 dimmer's, from zwave-js 15.29's config
+file `0x0063/14294_zw3005.json` with its templates resolved, as the real test bed's zwave-js-ui answered
+them: labels, ranges and options, no descriptions; its node dump carries an older file's words), and the API
+call that reads it, `getDeviceConfigurationParams`, answered as zwave-js-ui 11.22.2 does
+(`api/lib/ZwaveClient.ts`).
 
 The captured devices (manufacturer 0xFFF0) are in no database, so for them the answer is `[]`, as the real
 gateway gave (captures README: "Unknown manufacturer 0xfff0")."""

@@ -68,6 +68,11 @@ def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done
         sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
         return
     cc, endpoint = vid.get("commandClass"), vid.get("endpoint") or 0
+    if endpoint not in {e.get("index") for e in node.get("endpoints", [{"index": 0}])}:
+        # zwave-js's EndpointNotFound (3), as the real test bed answered a write to endpoint 5 of node 2.
+        missing = {"status": 3, "message": f"Endpoint {endpoint} does not exist on Node {node['id']}"}
+        sim.scheduler.call_later(t.write_fail, lambda: done(missing))
+        return
     value = node.get("values", {}).get(value_key(cc, endpoint, vid.get("property"), vid.get("propertyKey")))
     if value is None or not value.get("writeable"):
         cc_name = next(
@@ -79,7 +84,9 @@ def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done
             None,
         )
         if cc_name is None:
-            sim.scheduler.call_later(t.write_fail, lambda: done({"status": 0}))
+            # zwave-js throws "Node 6 does not support the Command Class Binary Switch! (ZW0302)" and
+            # zwave-js-ui answers the Fail it started with, without a message (the real test bed).
+            sim.scheduler.call_later(t.write_fail, lambda: done({"status": 2}))
             return
         message = f'{cc_name}: "{vid.get("property")}" is not a supported property (ZW0322)'
         sim.scheduler.call_later(t.write_fail, lambda: done({"status": 5, "message": message}))

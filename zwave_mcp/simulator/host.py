@@ -21,11 +21,13 @@ Respond = Callable[..., None]
 
 @dataclass
 class LockSide:
-    """What the simulated locks hold that zwave-js-ui does not show: their logs, and whether zwave-js-ui
-    is reading schedules (one read at a time, across every lock: its `_lockGetSchedule`)."""
+    """What the simulated locks hold that zwave-js-ui does not show: their logs, whether zwave-js-ui
+    is reading schedules (one read at a time, across every lock: its `_lockGetSchedule`), and zwave-js's
+    cache of each user's schedules (node → user → `kind` set last and whether they are `enabled`)."""
 
     logs: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     reading_schedules: bool = False
+    schedule_users: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)
 
 
 class SimulatorHost(Protocol):

@@ -2,9 +2,12 @@
 
 Schedules (`getSchedules`, `setSchedule`, `setEnabledSchedule` in `api/lib/ZwaveClient.ts`): zwave-js-ui
 keeps them on the node (`node.schedule`, `node.userCodes`, shown by `getNodes` too), and so does the
-simulator: the lock's slots and zwave-js's cache are one here. What it answers and raises is zwave-js-ui's
-and zwave-js's (`ScheduleEntryLockCC`): a slot out of range, a stop before its start, a daily-repeating
-slot on a lock of version 2, a second read while one runs, a node without the command class. A Kwikset 910
+simulator: the lock's slots and zwave-js's cache are one here, beside zwave-js's cache of each user's kind
+and on/off (`LockSide.schedule_users`, which getSchedules says each user's slots `enabled` by). What it
+answers and raises is zwave-js-ui's and zwave-js's (`ScheduleEntryLockCC`): its argument validation's
+words (`zwave_validation`), a slot out of range, a stop before its start, a daily-repeating slot on a lock
+of version 2, a second read while one runs, a node without the command class; the real test bed's lock
+answered the same (docs/simulator.md). A Kwikset 910
 uses no Supervision, so zwave-js-ui reads a slot back after setting it and answers `{"status": 255}`
 (Success) or 2 (Fail); `setEnabledSchedule` then has no answer of the lock (`result` left out).
 
@@ -23,6 +26,7 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from zwave_mcp.simulator import zwave_validation as v
 from zwave_mcp.simulator.host import arg
 from zwave_mcp.simulator.house import Node
 from zwave_mcp.zwave.classes import CC
@@ -48,6 +52,33 @@ WRONG_CODE = "5830291746"  # what someone typed at the lock that is no code of i
 BUSY = "Another request is in progress, cancel it or wait..."
 _KIND_WORDS = {"weekly": "day-of-week", "yearly": "day-of-year", "daily": "daily repeating"}
 _KIND_COMMANDS = {"daily": "DailyRepeatingScheduleSet"}
+# What zwave-js's ScheduleEntryLockCCAPI checks of a slot and of each kind's schedule (its _validateArgs).
+_SLOT: dict[str, v.Check] = {"userId": "number", "slotId": "number"}
+_TIME: dict[str, v.Check] = {"Hour": "number", "Minute": "number"}
+_DATE: dict[str, v.Check] = {"Year": "number", "Month": "number", "Day": "number", **_TIME}
+_WEEKDAY = v.Enum("ScheduleEntryLockWeekday")
+_SHAPES: dict[str, tuple[str, dict[str, v.Check]]] = {
+    "weekly": (
+        "ScheduleEntryLockWeekDaySchedule",
+        {
+            "weekday": _WEEKDAY,
+            **{f"start{k}": c for k, c in _TIME.items()},
+            **{f"stop{k}": c for k, c in _TIME.items()},
+        },
+    ),
+    "yearly": (
+        "ScheduleEntryLockYearDaySchedule",
+        {**{f"start{k}": c for k, c in _DATE.items()}, **{f"stop{k}": c for k, c in _DATE.items()}},
+    ),
+    "daily": (
+        "ScheduleEntryLockDailyRepeatingSchedule",
+        {
+            "weekdays": v.ArrayOf(_WEEKDAY),
+            **{f"start{k}": c for k, c in _TIME.items()},
+            **{f"duration{k}": c for k, c in _TIME.items()},
+        },
+    ),
+}
 
 # Events of the lock itself (DoorLockLoggingEventType) that the simulated lock writes when it is used.
 LOGGED_EVENTS = {
@@ -96,6 +127,10 @@ def _schedule(node: Node) -> dict[str, Any]:
     return schedule
 
 
+def _user_count(node: Node) -> int:
+    return sum(1 for value in node.get("values", {}).values() if value.get("property") == "userIdStatus")
+
+
 def _users_in_use(node: Node) -> list[int]:
     values = node.get("values", {})
     return [
@@ -114,11 +149,18 @@ def _get_schedules(sim: AdminHost, args: list[Any], respond: Respond) -> None:
         raise RuntimeError(BUSY)
     schedule = _schedule(node)
     in_use = _users_in_use(node)
+    users = sim.lock_side.schedule_users.get(node["id"], {})
     node["userCodes"] = {
-        "total": sum(1 for v in node.get("values", {}).values() if v.get("property") == "userIdStatus"),
+        "total": _user_count(node),
         "available": in_use,
-        "enabled": [u for u in node.get("userCodes", {}).get("enabled", []) if u in in_use],
+        "enabled": [u for u in in_use if users.get(u, {}).get("enabled")],
     }
+    # zwave-js keeps one kind per user (the kind set last): each slot of a user in use is `enabled` when
+    # it is of that kind. The slots of users not in use are left as zwave-js-ui's last change left them.
+    for kind, entry in schedule.items():
+        for slot in entry["slots"]:
+            if slot["userId"] in in_use:
+                slot["enabled"] = users.get(slot["userId"], {}).get("kind") == kind
     if opts.get("fromCache", False):
         respond(schedule, delay=sim.timing.api_reply)
         return
@@ -133,31 +175,33 @@ def _get_schedules(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     sim.radio.submit(sim.timing.poll * 0.5 * max(1, gets), done)
 
 
-def _check_slot(node: Node, kind: str, schedule: dict[str, Any]) -> tuple[int, int, dict[str, Any]]:
-    if kind not in ("daily", "weekly", "yearly"):
-        raise RuntimeError("Invalid schedule type")
+def _check_slot(node: Node, kind: str, slot: dict[str, Any], fields: dict[str, Any] | None) -> None:
+    """What zwave-js checks before it sends: the arguments' shapes (its validation, first), that the lock
+    has the command, the slot number, and that a slot ends after it starts."""
+    type_name, shape = _SHAPES[kind]
+    v.check(
+        v.object_problem("slot", "ScheduleEntryLockSlotId", slot, _SLOT),
+        v.object_problem(
+            "schedule", type_name, v.missing() if fields is None else fields, shape, optional=True
+        ),
+    )
     if kind == "daily" and features(node)["scheduleVersion"] < 3:
         raise RuntimeError(
             f"Node #{node['id']} does not support the command {_KIND_COMMANDS['daily']}! (ZW0302)"
         )
-    user, slot = schedule.get("userId"), schedule.get("slotId")
-    fields = {k: v for k, v in schedule.items() if k not in ("userId", "slotId", "enabled")}
     count = features(node)["slots"].get(kind, 0)
-    if not isinstance(slot, int) or not 1 <= slot <= count:
+    if not 1 <= slot["slotId"] <= count:
         raise RuntimeError(
             f"The schedule slot # must be between 1 and the number of supported {_KIND_WORDS[kind]} slots {count}. (ZW0322)"
         )
-    if not isinstance(user, int):
-        raise RuntimeError("Cannot read properties of undefined (reading 'userId')")
     if fields and kind == "weekly":
-        times = [fields.get(k, 0) for k in ("startHour", "startMinute", "stopHour", "stopMinute")]
+        times = [fields[k] for k in ("startHour", "startMinute", "stopHour", "stopMinute")]
         if times[2:] <= times[:2]:
             raise RuntimeError("The stop time must be after the start time. (ZW0322)")
     if fields and kind == "yearly":
         keys = ("Year", "Month", "Day", "Hour", "Minute")
-        if tuple(fields.get(f"stop{k}", 0) for k in keys) <= tuple(fields.get(f"start{k}", 0) for k in keys):
+        if tuple(fields[f"stop{k}"] for k in keys) <= tuple(fields[f"start{k}"] for k in keys):
             raise RuntimeError("The stop date must be after the start date. (ZW0322)")
-    return user, slot, fields
 
 
 def _set_schedule(sim: AdminHost, args: list[Any], respond: Respond) -> None:
@@ -165,19 +209,30 @@ def _set_schedule(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     kind, raw = arg(args, 1), arg(args, 2)
     if not isinstance(raw, dict):
         raise RuntimeError("Cannot read properties of undefined (reading 'userId')")
-    user, slot, fields = _check_slot(node, kind, raw)
+    # zwave-js-ui takes the slot out of the schedule it was sent, in place (its reply's args show the
+    # schedule without userId, slotId and enabled, as the real test bed's did); nothing left is a delete.
+    slot = {k: raw[k] for k in ("userId", "slotId") if k in raw}
+    for key in ("userId", "slotId", "enabled"):
+        raw.pop(key, None)
+    fields = dict(raw) or None
+    if kind not in ("daily", "weekly", "yearly"):
+        raise RuntimeError("Invalid schedule type")
+    _check_slot(node, kind, slot, fields)
+    user, slot_id = slot["userId"], slot["slotId"]
 
     def stored() -> None:  # the Set, then zwave-js-ui's Get to compare (no Supervision)
         sim.touch(node)
+        if fields:  # zwave-js's cache: the user's schedules are on, of this kind (a delete changes neither)
+            sim.lock_side.schedule_users.setdefault(node["id"], {})[user] = {"kind": kind, "enabled": True}
         schedule = _schedule(node)
         for entry in schedule.values():  # zwave-js-ui marks every slot of the kind just set in use
             for existing in entry["slots"]:
                 existing["enabled"] = entry is schedule[kind]
         slots = schedule[kind]["slots"]
-        slots[:] = [s for s in slots if not (s["userId"] == user and s["slotId"] == slot)]
+        slots[:] = [s for s in slots if not (s["userId"] == user and s["slotId"] == slot_id)]
         enabled = node.setdefault("userCodes", {"total": 0, "available": [], "enabled": []})["enabled"]
         if fields:
-            slots.append({"userId": user, "slotId": slot, **fields, "enabled": True})
+            slots.append({"userId": user, "slotId": slot_id, **fields, "enabled": True})
             if user not in enabled:
                 enabled.append(user)
         elif user in enabled:
@@ -195,10 +250,18 @@ def _set_enabled_schedule(sim: AdminHost, args: list[Any], respond: Respond) -> 
         raise RuntimeError(
             f"Node {node['id']} does not support the Command Class Schedule Entry Lock! (ZW0302)"
         )
-    on, user = bool(arg(args, 1)), arg(args, 2)
+    on, user = (args[i] if i < len(args) else v.missing() for i in (1, 2))
+    v.check(
+        v.primitive_problem("enabled", "boolean", on),
+        v.primitive_problem("userId", "number", user, optional=True),
+    )
+    users = sim.lock_side.schedule_users.setdefault(node["id"], {})
+    chosen = [user] if isinstance(user, int) else range(1, _user_count(node) + 1)
 
     def sent() -> None:  # no Supervision: nothing to answer with (`result` undefined)
         sim.touch(node)
+        for one in chosen:  # zwave-js's cache of whether each user's schedules are on
+            users[one] = {**users.get(one, {}), "enabled": on}
         codes = node.setdefault("userCodes", {"total": 0, "available": [], "enabled": []})
         if isinstance(user, int):
             codes["enabled"] = sorted({*codes["enabled"], user} if on else set(codes["enabled"]) - {user})
