@@ -27,6 +27,7 @@ from zwave_mcp.gateway.api import ApiClient
 from zwave_mcp.gateway.lock_log import parse_record
 from zwave_mcp.gateway.lock_schedules import ScheduleSlot, parse_schedules
 from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.server.tools.locks import LockUsersArgs
 from zwave_mcp.simulator.house import patio_lock
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -51,6 +52,31 @@ def test_days_times_and_moments_as_people_say_them() -> None:
     assert read_moment("wednesday", NOW, end=True).day == 2  # today, said on a Wednesday
     assert read_moment("tomorrow 18:00", NOW, end=True) == datetime(2026, 12, 3, 18, 0, tzinfo=BERLIN)
     assert read_moment("2026-12-24", NOW, end=False) == datetime(2026, 12, 24, 0, 0, tzinfo=BERLIN)
+
+
+def test_until_a_day_is_read_as_the_day() -> None:
+    """The tool's own description says `end` "until 'Sunday'", and a model sends it so: it was refused as
+    "I cannot read 'until Sunday' as a day"."""
+    sunday = datetime(2026, 12, 6, 23, 59, tzinfo=BERLIN)
+    assert read_moment("until Sunday", NOW, end=True) == sunday
+    assert read_moment("till sunday", NOW, end=True) == read_moment("through Sunday", NOW, end=True) == sunday
+    assert read_moment("until tomorrow 18:00", NOW, end=True) == datetime(2026, 12, 3, 18, 0, tzinfo=BERLIN)
+
+
+def test_a_user_number_and_hours_may_come_as_numbers() -> None:
+    """ "Let user 3 in on Tuesdays from 9 to 12" sent as JSON numbers was refused ("Parameter 'user' must be a
+    string (got 3)"); they are the same as their text."""
+    args = LockUsersArgs.model_validate(
+        {
+            "action": "schedule",
+            "deviceName": "patio door lock",
+            "user": 3,
+            "days": "Tuesday",
+            "start": 9,
+            "end": 12,
+        }
+    )
+    assert (args.user, args.start, args.end) == ("3", "9", "12")
 
 
 def test_slots_are_said_in_plain_words() -> None:

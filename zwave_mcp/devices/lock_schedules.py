@@ -118,10 +118,14 @@ def _day(word: str) -> int:
     return number
 
 
+_LEAD_WORD = re.compile(r"^(on|until|till|til|through|thru|to|by) ")
+
+
 def read_moment(text: str, now: datetime, *, end: bool) -> datetime:
     """A day and maybe a time ("Sunday", "tomorrow 18:00", "2026-12-24"), in `now`'s zone; a day alone is
     its first minute, or its last for an `end`. A weekday is the next one (today, if it is today)."""
-    said = " ".join(text.strip().lower().removeprefix("on ").split())
+    # "until Sunday" is what people say (and what the tool's own description shows); the word adds nothing
+    said = _LEAD_WORD.sub("", " ".join(text.strip().lower().split()))
     parts = said.split(" ", 1)
     day_word, clock_word = parts[0], parts[1] if len(parts) > 1 else ""
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day_word):
