@@ -234,3 +234,27 @@ async def test_the_parts_of_a_double_switch_as_targets(mosquitto: Any, sim: Simu
     # zwave-js's own check (checkAssociation) refuses a device controlling itself before anything is sent.
     assert itself.is_error and "a device cannot control itself. Nothing was sent." in itself.error
     assert held(sim, SWITCH, 2) == []
+
+
+async def test_the_porch_switch_is_its_node_though_the_name_fits_both_halves(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    """Issue 45's own "what does the porch switch control?": the name fits both halves of the Porch Double
+    Switch (its node, whose groups both share), and was answered "'porch switch' matches 2 devices … Say which
+    one." Associations belong to the node; a name that fits parts of one node with the same groups is it."""
+    add = {"deviceName": "porch switch", "action": "add", "targetDevice": "living room lamp"}
+    async with connected(admin(mosquitto, sim)) as client:
+        before = await call(client, "list_zwave_associations", {"deviceName": "the porch switch"})
+        added = await call(client, "change_zwave_association", add)
+        removed = await call(client, "change_zwave_association", {**add, "action": "remove"})
+        lamp = await call(client, "list_zwave_associations", {"deviceName": "lamp"})
+    assert (
+        before.text
+        == "On Porch Double Switch, Lifeline reports to zwave-mcp; On/Off Control controls nothing."
+    )
+    assert added.result["outcome"] == "confirmed", added.text
+    assert held(sim, SWITCH, 2) == []  # taken away again by the second call
+    assert removed.result["outcome"] == "confirmed", removed.text
+    assert "Porch Double Switch's On/Off Control no longer controls Living Room Lamp" in removed.text
+    # Parts of different nodes stay a question: 'lamp' fits three devices.
+    assert lamp.is_error and "matches" in lamp.error and "Say which one" in lamp.error
