@@ -259,6 +259,8 @@ async def test_schedules_are_refused_in_read_only_mode_and_for_denied_or_hidden_
                 client, TOOL, {"deviceName": "patio door", **args, "confirmationToken": "A" * 22}
             )
             assert answer.is_error and expected in answer.error, (args, answer.text)
+            # It says what was asked, not "change the users of Patio Door Lock".
+            assert "hide" in setting or "Refused to change when codes work on Patio Door Lock" in answer.error
         log = await call(client, TOOL, {"action": "log", "deviceName": "patio door"})
         listed = await call(client, TOOL, {"action": "schedules", "deviceName": "patio door"})
         # Reads: a denied lock's log and schedules are read, a hidden lock is no device.

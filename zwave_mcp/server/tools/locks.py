@@ -187,13 +187,15 @@ def _gate_action(action: str) -> str:
 def _refused_early(app: App, device: Device, action: str) -> None:
     """Read-only, hidden, denied: refused (and audited) before the lock is even read."""
     words = frozenset({WORDS.get(action) or SCHEDULE_WORDS[action]})
-    early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")
+    # A schedule changes when codes work, not who the users are: the refusal says which was asked.
+    what = "change when codes work on" if action in SCHEDULE_WORDS else "change the users of"
+    early = app.policy.judge(device, words, None, action_text=f"{what} {device.label}")
     if early.refused:
         stub = Change(
             TOOL,
             _gate_action(action),
-            f"change the users of {device.name}",
-            [Effect(device, None, None, words, text=f"change the users of {device.label}")],
+            f"{what} {device.name}",
+            [Effect(device, None, None, words, text=f"{what} {device.label}")],
             LockUserCalls(device.node_id),
         )
         raise PolicyRefusal(app.gate.refuse(stub, early.message).sentence)
