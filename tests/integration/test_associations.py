@@ -151,6 +151,14 @@ async def test_associations_in_read_only_mode_and_for_a_hidden_or_denied_device(
     async with connected(admin(mosquitto, sim, deny="Garage Motion")) as client:
         denied = await call(client, "change_zwave_association", ADD)
     assert denied.is_error, denied.text
+    # Said once: it was "Refused to let …: it would let Garage Motion's PIR Control control Kitchen Light, but …".
+    assert denied.error == (
+        "Refused to let Garage Motion's PIR Control control Kitchen Light: the policy makes this device "
+        "read-only ('Garage Motion' is on the deny list, ZWAVE_MCP_DENY); you can still read its state."
+    )
+    async with connected(admin(mosquitto, sim, deny="Kitchen Light")) as client:
+        target_denied = await call(client, "change_zwave_association", ADD)
+    assert target_denied.is_error and "Kitchen Light' is on the deny list" in target_denied.error
     assert held(sim, MOTION, 2) == []
 
 
