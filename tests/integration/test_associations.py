@@ -206,9 +206,13 @@ async def test_the_remote_is_asleep_so_a_change_waits_for_it_to_wake_up(
         await eventually(lambda: sim.pending_writes(REMOTE) == 1, what="the removal queued for the remote")
         sim.wake_up(REMOTE)  # it wakes while zwave-js-ui still waits: the answer comes, and the read-back
         answer = await stopped
-    assert groups.text.startswith(
-        "On Hallway Remote, Lifeline reports to zwave-mcp; Button 1 (Basic Set) controls nothing"
+    assert (
+        groups.text == "On Hallway Remote, Lifeline reports to zwave-mcp; its other 8 groups control nothing."
     )
+    assert [g["label"] for g in groups.result["groups"]][1:3] == [
+        "Button 1 (Basic Set)",
+        "Button 1 (Multilevel)",
+    ]
     assert queued.result["outcome"] == "queued", queued.text
     assert queued.text == (
         "Hallway Remote is asleep, so it takes the change when it next wakes up (a press of its button wakes "
