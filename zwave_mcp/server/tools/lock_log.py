@@ -57,7 +57,9 @@ async def lock_log(app: App, device: Device, period: str | None, users_of: Any) 
     try:
         log = await read_lock_log(app.gateway, device.node_id, timeout=app.settings.api_timeout)
     except LogUnsupported:
-        return f"{device.name} keeps no log of its own (it has no Door Lock Logging).", []
+        # What would answer instead, not the command class it lacks.
+        heard = "get_recent_events says what zwave-mcp heard from it"
+        return f"{device.name} keeps no log of its own; {heard}.", []
     except GatewayError as exc:
         raise UserError(f"Could not read the log of {device.name}: {exc}.") from exc
     now = app.history.service.now()
