@@ -13,7 +13,6 @@ from __future__ import annotations
 from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import and_list
-from zwave_mcp.devices.errors import AmbiguousDevice
 from zwave_mcp.devices.gate import Effect
 from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
@@ -65,20 +64,14 @@ def _name_of(app: App, node_id: int, endpoint: int | None) -> str | None:
 
 
 def _source(app: App, name: str, *, for_mutation: bool = False) -> Device:
-    """The device whose associations are asked about. Associations belong to the node (or an endpoint with
-    groups of its own): "the porch switch", which fits both halves of the Porch Double Switch, is its node
-    when both halves have the same groups, not a question back."""
-    try:
-        return app.devices.resolve(name, for_mutation=for_mutation)
-    except AmbiguousDevice as exc:
-        parts = exc.candidates
-        if len({d.node_id for d in parts}) != 1:
-            raise
+    """The device whose associations are asked about: "the porch switch", which fits both halves of the
+    Porch Double Switch, is its node when both halves have the same groups (else which one is a question)."""
+
+    def alike(parts: list[Device]) -> bool:
         groups = api.groups_of(parts[0].node)
-        if len({tuple(groups_for(d, groups)) for d in parts}) != 1:
-            raise  # the parts have groups of their own: which one is a real question
-        main = next((d for d in parts if d.part is None), parts[0])
-        return app.devices.resolve(main.name, for_mutation=for_mutation)
+        return len({tuple(groups_for(d, groups)) for d in parts}) == 1
+
+    return app.devices.resolve_node(name, for_mutation=for_mutation, alike=alike)
 
 
 async def _read(app: App, device: Device) -> tuple[list[Group], list[Link]]:
