@@ -248,3 +248,15 @@ async def test_a_gateway_without_the_database_api_still_explains_the_nodes_own_w
     assert too_big.is_error and "1 to 255, in steps of 10 ms; 300 is out of range" in too_big.error
     answered = [json.loads(m.payload) for m in replies.snapshot()]
     assert answered and all(a["success"] is False and a["message"] == "Unknown API" for a in answered)
+
+
+async def test_the_porch_switch_is_its_node_for_its_parameters(mosquitto: Any, sim: Simulator) -> None:
+    """ "What can I change on the porch switch?": the name fits both halves of the Porch Double Switch, whose
+    parameters are its node's, and was answered "'porch switch' matches 2 devices … Say which one."."""
+    async with connected(admin(mosquitto, sim)) as client:
+        listed = await call(client, "list_zwave_config_parameters", {"deviceName": "porch switch"})
+        setting = await call(
+            client, "set_zwave_config_parameter", {"deviceName": "porch switch", "parameter": 1, "value": 1}
+        )
+    assert listed.text == "Porch Double Switch has no configuration parameters that zwave-js-ui knows of."
+    assert setting.is_error and setting.error == listed.text

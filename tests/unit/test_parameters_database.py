@@ -120,6 +120,9 @@ def test_a_label_that_matches_several_names_only_those() -> None:
         "10 (Dim Rate Timing (Manual)), 12 (Dim Rate Timing (All-On/All-Off)). Say which number."
     )
     assert pick_parameter(_database(14), "night light", dimmer).property == 3
+    # A device without parameters says so, not "Its parameters are: none."
+    with pytest.raises(UserError, match=r"^Hallway Dimmer has no configuration parameters that zwave-js-ui"):
+        pick_parameter([], 1, dimmer)
 
 
 @pytest.mark.parametrize(

@@ -130,7 +130,9 @@ def pick_parameter(values: list[ZValue], wanted: int | str, device: Device) -> Z
         raise UserError(
             f"'{wanted}' matches several parameters of {device.name}: {matched}. Say which number."
         )
-    known = ", ".join(f"{v.property} ({v.label})" for v in values) or "none"
+    if not values:
+        raise UserError(f"{device.name} has no configuration parameters that zwave-js-ui knows of.")
+    known = ", ".join(f"{v.property} ({v.label})" for v in values)
     raise UserError(f"{device.name} has no parameter '{str(wanted)[:60]}'. Its parameters are: {known}.")
 
 
