@@ -5,7 +5,7 @@ getRecord's results are read as zwave-js-ui 11.22.2 gives them, and a record's c
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,6 +17,7 @@ from zwave_mcp.devices.lock_schedules import (
     describe_schedules,
     plan_schedule,
     plan_unschedule,
+    read_clock,
     read_days,
     read_moment,
     slot_words,
@@ -61,6 +62,18 @@ def test_until_a_day_is_read_as_the_day() -> None:
     assert read_moment("until Sunday", NOW, end=True) == sunday
     assert read_moment("till sunday", NOW, end=True) == read_moment("through Sunday", NOW, end=True) == sunday
     assert read_moment("until tomorrow 18:00", NOW, end=True) == datetime(2026, 12, 3, 18, 0, tzinfo=BERLIN)
+
+
+def test_hours_with_the_words_of_the_tools_own_examples() -> None:
+    """`start` is described "from '9'" and `end` "to '12'": "from 9" and "to 12" were refused as no time, and
+    so were both hours in the start ("9-12")."""
+    assert read_clock("from 9", "start") == time(9) and read_clock("to 12", "end") == time(12)
+    assert read_clock("until 5 pm", "end") == time(17)
+    device, users, schedules = patio()
+    said = plan_schedule(device, users, schedules, user="3", days="Tuesdays", start="9-12", end=None, now=NOW)
+    again = plan_schedule(device, users, schedules, user="3", days="Tue", start="9 to 12", end=None, now=NOW)
+    assert said.summary == again.summary
+    assert said.summary.endswith("only on Tuesdays from 09:00 to 12:00")
 
 
 def test_a_user_number_and_hours_may_come_as_numbers() -> None:
