@@ -211,6 +211,11 @@ def test_a_lock_of_version_3_takes_several_days_in_one_daily_slot_and_a_kind_swi
         ("yearly", 1, None, None),
         ("", 0, None, False),
     ]
+    # What the question names; it was "…, so their code works at any time because it changes when …".
+    assert (
+        gone.summary
+        == "take away the schedule of user 3 on Patio Door Lock (their code then works at any time)"
+    )
     with pytest.raises(UserError, match="has no schedule"):
         plan_unschedule(device, users, schedules, user="1")
 

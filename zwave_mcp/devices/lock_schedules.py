@@ -386,7 +386,8 @@ def plan_unschedule(
         raise UserError(f"{target.label} on {lock} has no schedule: their code already works at any time.")
     ops = [ScheduleOp(s.kind, s.user_id, s.slot_id, None) for s in mine]
     ops.append(ScheduleOp("", target.user_id, enable=False))
-    summary = f"take away the schedule of {target.label} on {lock}, so their code works at any time"
+    # In brackets: the question goes on "… because it changes when a code lets someone into the house".
+    summary = f"take away the schedule of {target.label} on {lock} (their code then works at any time)"
     binding = {"lock": device.key, "user": target.user_id, "action": "unschedule"}
     return SchedulePlan(
         "unschedule", summary, target.user_id, ops, binding, {"user": target.user_id}, [], target.label
