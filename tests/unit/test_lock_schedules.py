@@ -25,9 +25,10 @@ from zwave_mcp.devices.lock_schedules import (
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.access import users_from_values
 from zwave_mcp.gateway.api import ApiClient
-from zwave_mcp.gateway.lock_log import parse_record
+from zwave_mcp.gateway.lock_log import LockLog, LogRecord, parse_record
 from zwave_mcp.gateway.lock_schedules import ScheduleSlot, parse_schedules
 from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.server.tools.lock_log import _sentence
 from zwave_mcp.server.tools.locks import LockUsersArgs
 from zwave_mcp.simulator.house import patio_lock
 
@@ -291,3 +292,21 @@ async def test_a_log_record_loses_its_code_at_the_api_edge() -> None:
     reply = await task
     assert reply.result == {k: v for k, v in record.items() if k != "userCode"}
     assert "4821" not in repr(reply)
+
+
+def test_a_log_of_one_named_day_says_the_day_once() -> None:
+    """ "Patio Door Lock's own log, yesterday: it was unlocked … yesterday at 17:13, locked itself yesterday at
+    17:19, …": the period named the day, and every record said it again."""
+    records = tuple(
+        LogRecord(datetime(2026, 12, 1, hour, 13, tzinfo=UTC), event, user)
+        for hour, event, user in ((16, 2, 1), (21, 2, 3))
+    )
+    log = LockLog(24, 20, 20, records)
+    said = _sentence("Patio Door Lock", log, [(r, None) for r in records], "yesterday", NOW)
+    assert said == (
+        "Patio Door Lock's own log, yesterday: it was unlocked with a code at 17:13 and was unlocked with a "
+        "code at 22:13 (it keeps 20 records)."
+    )
+    # Records of several days keep theirs.
+    night = _sentence("Patio Door Lock", log, [(records[1], None)], "last night", NOW)
+    assert night.endswith("was unlocked with a code yesterday at 22:13 (it keeps 20 records).")

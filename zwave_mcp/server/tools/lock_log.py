@@ -103,7 +103,12 @@ def _sentence(lock: str, log: LockLog, said: list[tuple[LogRecord, str | None]],
             else ""
         )
         return f"{lock}'s own log has nothing {words or 'in it'} ({kept}{held})."
-    phrases = and_list([f"{r.words}{f' by {label}' if label else ''} {when(r.at, now)}" for r, label in said])
+    times = [when(r.at, now) for r, _ in said]
+    if words and all(t.startswith(f"{words} at ") for t in times):  # "yesterday: …, yesterday at …" once
+        times = [t.removeprefix(f"{words} ") for t in times]
+    phrases = and_list(
+        [f"{r.words}{f' by {label}' if label else ''} {t}" for (r, label), t in zip(said, times, strict=True)]
+    )
     head = f"{lock}'s own log, {words}: it " if words else f"{lock}'s own log, newest last: it "
     return f"{head}{phrases} ({kept})."
 
