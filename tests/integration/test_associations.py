@@ -151,6 +151,14 @@ async def test_associations_in_read_only_mode_and_for_a_hidden_or_denied_device(
     async with connected(admin(mosquitto, sim, deny="Garage Motion")) as client:
         denied = await call(client, "change_zwave_association", ADD)
     assert denied.is_error, denied.text
+    # Said once: it was "Refused to let …: it would let Garage Motion's PIR Control control Kitchen Light, but …".
+    assert denied.error == (
+        "Refused to let Garage Motion's PIR Control control Kitchen Light: the policy makes this device "
+        "read-only ('Garage Motion' is on the deny list, ZWAVE_MCP_DENY); you can still read its state."
+    )
+    async with connected(admin(mosquitto, sim, deny="Kitchen Light")) as client:
+        target_denied = await call(client, "change_zwave_association", ADD)
+    assert target_denied.is_error and "Kitchen Light' is on the deny list" in target_denied.error
     assert held(sim, MOTION, 2) == []
 
 
@@ -198,9 +206,13 @@ async def test_the_remote_is_asleep_so_a_change_waits_for_it_to_wake_up(
         await eventually(lambda: sim.pending_writes(REMOTE) == 1, what="the removal queued for the remote")
         sim.wake_up(REMOTE)  # it wakes while zwave-js-ui still waits: the answer comes, and the read-back
         answer = await stopped
-    assert groups.text.startswith(
-        "On Hallway Remote, Lifeline reports to zwave-mcp; Button 1 (Basic Set) controls nothing"
+    assert (
+        groups.text == "On Hallway Remote, Lifeline reports to zwave-mcp; its other 8 groups control nothing."
     )
+    assert [g["label"] for g in groups.result["groups"]][1:3] == [
+        "Button 1 (Basic Set)",
+        "Button 1 (Multilevel)",
+    ]
     assert queued.result["outcome"] == "queued", queued.text
     assert queued.text == (
         "Hallway Remote is asleep, so it takes the change when it next wakes up (a press of its button wakes "
@@ -234,3 +246,27 @@ async def test_the_parts_of_a_double_switch_as_targets(mosquitto: Any, sim: Simu
     # zwave-js's own check (checkAssociation) refuses a device controlling itself before anything is sent.
     assert itself.is_error and "a device cannot control itself. Nothing was sent." in itself.error
     assert held(sim, SWITCH, 2) == []
+
+
+async def test_the_porch_switch_is_its_node_though_the_name_fits_both_halves(
+    mosquitto: Any, sim: Simulator
+) -> None:
+    """Issue 45's own "what does the porch switch control?": the name fits both halves of the Porch Double
+    Switch (its node, whose groups both share), and was answered "'porch switch' matches 2 devices … Say which
+    one." Associations belong to the node; a name that fits parts of one node with the same groups is it."""
+    add = {"deviceName": "porch switch", "action": "add", "targetDevice": "living room lamp"}
+    async with connected(admin(mosquitto, sim)) as client:
+        before = await call(client, "list_zwave_associations", {"deviceName": "the porch switch"})
+        added = await call(client, "change_zwave_association", add)
+        removed = await call(client, "change_zwave_association", {**add, "action": "remove"})
+        lamp = await call(client, "list_zwave_associations", {"deviceName": "lamp"})
+    assert (
+        before.text
+        == "On Porch Double Switch, Lifeline reports to zwave-mcp; On/Off Control controls nothing."
+    )
+    assert added.result["outcome"] == "confirmed", added.text
+    assert held(sim, SWITCH, 2) == []  # taken away again by the second call
+    assert removed.result["outcome"] == "confirmed", removed.text
+    assert "Porch Double Switch's On/Off Control no longer controls Living Room Lamp" in removed.text
+    # Parts of different nodes stay a question: 'lamp' fits three devices.
+    assert lamp.is_error and "matches" in lamp.error and "Say which one" in lamp.error

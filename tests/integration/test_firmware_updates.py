@@ -262,3 +262,17 @@ async def test_a_dry_run_shows_the_update_and_one_audit_line_is_left_per_attempt
         ("update_zwave_firmware", "firmware_update", "dry_run"),
     ]
     assert sim.nodes[DIMMER_ID]["firmwareVersion"] == "5.26" and "firmwareUpdate" not in sim.nodes[DIMMER_ID]
+
+
+async def test_the_porch_switch_is_its_node_for_its_firmware(mosquitto: Any, sim: Simulator) -> None:
+    """Issue 45's own "update the porch switch": the name fits both halves of the Porch Double Switch, one
+    node with one firmware, and was answered "'porch switch' matches 2 devices … Say which one."."""
+    async with connected(admin(mosquitto, sim)) as client:
+        listed = await call(client, "list_zwave_firmware_updates", {"deviceName": "porch switch"})
+        update = await call(client, "update_zwave_firmware", {"deviceName": "the porch switch"})
+        lamp = await call(client, "update_zwave_firmware", {"deviceName": "lamp"})
+    assert listed.text == "The firmware service has no update for Porch Double Switch.", listed.text
+    assert update.is_error and update.error.startswith("Porch Double Switch "), update.error
+    assert "Say which one" not in update.error
+    # A name that fits several nodes is still a question.
+    assert lamp.is_error and "Say which one" in lamp.error

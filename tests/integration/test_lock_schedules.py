@@ -178,7 +178,7 @@ async def test_a_lock_that_cannot_schedule_says_so_and_odd_times_are_refused(
 ) -> None:
     async with connected(settings_for(mosquitto, sim)) as client:
         back = await call(client, TOOL, {"action": "schedules", "deviceName": "back door"})
-        assert back.text == "Back Door Lock cannot keep code schedules (no Schedule Entry Lock)."
+        assert back.text == "Back Door Lock cannot keep code schedules."
         refused = await call(
             client,
             TOOL,
@@ -192,10 +192,7 @@ async def test_a_lock_that_cannot_schedule_says_so_and_odd_times_are_refused(
             },
         )
         assert refused.is_error
-        assert (
-            refused.error
-            == "Back Door Lock cannot keep code schedules (no Schedule Entry Lock); its codes work at any time."
-        )
+        assert refused.error == "Back Door Lock cannot keep code schedules; its codes work at any time."
         patio = {"deviceName": "patio door", "action": "schedule", "user": "1"}
         for extra, words in (
             ({"days": "Tue", "start": "12", "end": "9"}, "must come after the start"),
@@ -232,7 +229,9 @@ async def test_the_locks_own_log_is_said_with_its_users_and_never_a_code(
         newest = await call(client, TOOL, {"action": "log", "deviceName": "patio door"})
         assert newest.text.startswith("Patio Door Lock's own log, newest last: it ")
         none = await call(client, TOOL, {"action": "log", "deviceName": "back door"})
-        assert none.text == "Back Door Lock keeps no log of its own (it has no Door Lock Logging)."
+        assert none.text == (
+            "Back Door Lock keeps no log of its own; get_recent_events says what zwave-mcp heard from it."
+        )
         no_pin_in(log.text, json.dumps(log.envelope), newest.text, json.dumps(newest.envelope))
     logged = "\n".join(json.dumps(record_fields(r), default=str) for r in caplog.records)
     no_pin_in(logged)
@@ -259,6 +258,8 @@ async def test_schedules_are_refused_in_read_only_mode_and_for_denied_or_hidden_
                 client, TOOL, {"deviceName": "patio door", **args, "confirmationToken": "A" * 22}
             )
             assert answer.is_error and expected in answer.error, (args, answer.text)
+            # It says what was asked, not "change the users of Patio Door Lock".
+            assert "hide" in setting or "Refused to change when codes work on Patio Door Lock" in answer.error
         log = await call(client, TOOL, {"action": "log", "deviceName": "patio door"})
         listed = await call(client, TOOL, {"action": "schedules", "deviceName": "patio door"})
         # Reads: a denied lock's log and schedules are read, a hidden lock is no device.

@@ -27,8 +27,8 @@ pytestmark = pytest.mark.integration
 DIMMER_ID = 20
 # Parameter 8 said with the node's own words and the database's range, unit and default.
 TIMING = (
-    "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 10ms; "
-    "it takes 1 to 255 10ms and is 3 10ms by default."
+    "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 (30 ms); "
+    "it takes 1 to 255, in steps of 10 ms and is 3 (30 ms) by default."
 )
 # What the config file gives a value and zwave-js 15.29's file for the GE 14294 has (it has no descriptions:
 # the node keeps the one its older file gave).
@@ -124,14 +124,17 @@ async def test_a_parameter_is_set_by_its_label_within_what_the_database_allows(
             client, "list_zwave_config_parameters", {"deviceName": "hallway dimmer", "parameter": 8}
         )
     # The node's value has no range; the database's 1 to 255 refuses 300 before anything is sent.
-    assert too_big.is_error and "takes 1 to 255 10ms; 300 is out of range. Nothing was sent." in too_big.error
+    assert (
+        too_big.is_error
+        and "takes 1 to 255, in steps of 10 ms; 300 is out of range. Nothing was sent." in too_big.error
+    )
     assert unread.is_error and "has not been read from the device yet" in unread.error
     assert slower.result["outcome"] == "confirmed" and slower.result["reported"] == 10, slower.text
     assert slower.text == (
-        "Parameter 8 (Dim Rate Timing (Z-Wave)) of Hallway Dimmer is now 10 10ms, as the device reported."
+        "Parameter 8 (Dim Rate Timing (Z-Wave)) of Hallway Dimmer is now 10 (100 ms), as the device reported."
     )
     assert sim_value(sim, DIMMER_ID, CC.CONFIGURATION, 8) == 10
-    assert "is 10 10ms" in again.text
+    assert "is 10 (100 ms)" in again.text
     sent = [[vid, value] for vid, value in wait_writes(traffic, 1)]
     assert sent == [[{"nodeId": DIMMER_ID, "commandClass": 112, "endpoint": 0, "property": 8}, 10]]
 
@@ -246,6 +249,18 @@ async def test_a_gateway_without_the_database_api_still_explains_the_nodes_own_w
             {"deviceName": "hallway dimmer", "parameter": 8, "value": 300},
         )
     assert timing.text == TIMING
-    assert too_big.is_error and "1 to 255 10ms; 300 is out of range" in too_big.error
+    assert too_big.is_error and "1 to 255, in steps of 10 ms; 300 is out of range" in too_big.error
     answered = [json.loads(m.payload) for m in replies.snapshot()]
     assert answered and all(a["success"] is False and a["message"] == "Unknown API" for a in answered)
+
+
+async def test_the_porch_switch_is_its_node_for_its_parameters(mosquitto: Any, sim: Simulator) -> None:
+    """ "What can I change on the porch switch?": the name fits both halves of the Porch Double Switch, whose
+    parameters are its node's, and was answered "'porch switch' matches 2 devices … Say which one."."""
+    async with connected(admin(mosquitto, sim)) as client:
+        listed = await call(client, "list_zwave_config_parameters", {"deviceName": "porch switch"})
+        setting = await call(
+            client, "set_zwave_config_parameter", {"deviceName": "porch switch", "parameter": 1, "value": 1}
+        )
+    assert listed.text == "Porch Double Switch has no configuration parameters that zwave-js-ui knows of."
+    assert setting.is_error and setting.error == listed.text

@@ -138,6 +138,30 @@ def test_what_a_device_controls_is_said_by_labels_and_names(devices: dict[str, D
     )
 
 
+def test_many_groups_that_control_nothing_are_said_together(devices: dict[str, Device]) -> None:
+    """The Hallway Remote's eight button groups, each "controls nothing", made a sentence of nine clauses
+    that hid the one that mattered; from three such groups they are counted (their labels stay in the list)."""
+    buttons = [Group(0, n, f"Button {n - 1}", 5, lifeline=False, multi_channel=False) for n in range(2, 10)]
+    remote = devices["Garage Motion"]
+    names = {(3, None): "Living Room Lamp"}
+    said = device_sentence(remote, [LIFELINE, *buttons], [Link(0, 1, 1)], lambda n, e: names.get((n, e)), 1)
+    assert said == "On Garage Motion, Lifeline reports to zwave-mcp; its other 8 groups control nothing."
+    one = device_sentence(
+        remote, [LIFELINE, *buttons], [Link(0, 1, 1), Link(0, 3, 3)], lambda n, e: names.get((n, e)), 1
+    )
+    assert one == (
+        "On Garage Motion, Lifeline reports to zwave-mcp; Button 2 controls Living Room Lamp; "
+        "its other 7 groups control nothing."
+    )
+    assert device_sentence(remote, buttons, [], lambda n, e: None, 1) == (
+        "On Garage Motion, none of its 8 groups controls anything."
+    )
+    # Two idle groups are still named.
+    assert device_sentence(remote, [LIFELINE, *buttons[:2]], [Link(0, 1, 1)], lambda n, e: None, 1) == (
+        "On Garage Motion, Lifeline reports to zwave-mcp; Button 1 controls nothing; Button 2 controls nothing."
+    )
+
+
 def _fixture_devices(file: str) -> list[Device]:
     nodes = [parse_node(raw) for raw in load_house_file(FIXTURES / file)]
     return build_devices(n for n in nodes if n is not None and not n.is_controller)

@@ -70,6 +70,19 @@ def test_canonical_name_wins_over_alias():
     assert args == {"deviceName": "A"} and ignored == ["device_name"]
 
 
+def test_target_is_the_target_device_where_a_tool_has_no_target():
+    """change_zwave_association's `targetDevice` sent as `target` (control_zwave_group's word) was dropped,
+    and the call refused with "Say which device it should control"."""
+    args, rewrites, _ = normalize_arguments(
+        {"deviceName": "garage motion", "target": "kitchen light"}, {"deviceName", "targetDevice"}
+    )
+    assert args == {"deviceName": "garage motion", "targetDevice": "kitchen light"}
+    assert rewrites == {"target": "targetDevice"}
+    # A tool whose own argument is `target` keeps it.
+    args, rewrites, _ = normalize_arguments({"target": "lights"}, {"target", "action"})
+    assert args == {"target": "lights"} and rewrites == {}
+
+
 async def test_success_envelope_and_spoken_sentence():
     result = await call(make_server(), "lamp", {"device_name": "Lamp", "command": "on", "level": 30})
     assert not result.is_error

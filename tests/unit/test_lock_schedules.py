@@ -5,7 +5,7 @@ getRecord's results are read as zwave-js-ui 11.22.2 gives them, and a record's c
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,6 +17,7 @@ from zwave_mcp.devices.lock_schedules import (
     describe_schedules,
     plan_schedule,
     plan_unschedule,
+    read_clock,
     read_days,
     read_moment,
     slot_words,
@@ -24,9 +25,11 @@ from zwave_mcp.devices.lock_schedules import (
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.access import users_from_values
 from zwave_mcp.gateway.api import ApiClient
-from zwave_mcp.gateway.lock_log import parse_record
+from zwave_mcp.gateway.lock_log import LockLog, LogRecord, parse_record
 from zwave_mcp.gateway.lock_schedules import ScheduleSlot, parse_schedules
 from zwave_mcp.gateway.nodes import parse_node
+from zwave_mcp.server.tools.lock_log import _sentence
+from zwave_mcp.server.tools.locks import LockUsersArgs
 from zwave_mcp.simulator.house import patio_lock
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -51,6 +54,43 @@ def test_days_times_and_moments_as_people_say_them() -> None:
     assert read_moment("wednesday", NOW, end=True).day == 2  # today, said on a Wednesday
     assert read_moment("tomorrow 18:00", NOW, end=True) == datetime(2026, 12, 3, 18, 0, tzinfo=BERLIN)
     assert read_moment("2026-12-24", NOW, end=False) == datetime(2026, 12, 24, 0, 0, tzinfo=BERLIN)
+
+
+def test_until_a_day_is_read_as_the_day() -> None:
+    """The tool's own description says `end` "until 'Sunday'", and a model sends it so: it was refused as
+    "I cannot read 'until Sunday' as a day"."""
+    sunday = datetime(2026, 12, 6, 23, 59, tzinfo=BERLIN)
+    assert read_moment("until Sunday", NOW, end=True) == sunday
+    assert read_moment("till sunday", NOW, end=True) == read_moment("through Sunday", NOW, end=True) == sunday
+    assert read_moment("until tomorrow 18:00", NOW, end=True) == datetime(2026, 12, 3, 18, 0, tzinfo=BERLIN)
+
+
+def test_hours_with_the_words_of_the_tools_own_examples() -> None:
+    """`start` is described "from '9'" and `end` "to '12'": "from 9" and "to 12" were refused as no time, and
+    so were both hours in the start ("9-12")."""
+    assert read_clock("from 9", "start") == time(9) and read_clock("to 12", "end") == time(12)
+    assert read_clock("until 5 pm", "end") == time(17)
+    device, users, schedules = patio()
+    said = plan_schedule(device, users, schedules, user="3", days="Tuesdays", start="9-12", end=None, now=NOW)
+    again = plan_schedule(device, users, schedules, user="3", days="Tue", start="9 to 12", end=None, now=NOW)
+    assert said.summary == again.summary
+    assert said.summary.endswith("only on Tuesdays from 09:00 to 12:00")
+
+
+def test_a_user_number_and_hours_may_come_as_numbers() -> None:
+    """ "Let user 3 in on Tuesdays from 9 to 12" sent as JSON numbers was refused ("Parameter 'user' must be a
+    string (got 3)"); they are the same as their text."""
+    args = LockUsersArgs.model_validate(
+        {
+            "action": "schedule",
+            "deviceName": "patio door lock",
+            "user": 3,
+            "days": "Tuesday",
+            "start": 9,
+            "end": 12,
+        }
+    )
+    assert (args.user, args.start, args.end) == ("3", "9", "12")
 
 
 def test_slots_are_said_in_plain_words() -> None:
@@ -172,6 +212,11 @@ def test_a_lock_of_version_3_takes_several_days_in_one_daily_slot_and_a_kind_swi
         ("yearly", 1, None, None),
         ("", 0, None, False),
     ]
+    # What the question names; it was "…, so their code works at any time because it changes when …".
+    assert (
+        gone.summary
+        == "take away the schedule of user 3 on Patio Door Lock (their code then works at any time)"
+    )
     with pytest.raises(UserError, match="has no schedule"):
         plan_unschedule(device, users, schedules, user="1")
 
@@ -247,3 +292,21 @@ async def test_a_log_record_loses_its_code_at_the_api_edge() -> None:
     reply = await task
     assert reply.result == {k: v for k, v in record.items() if k != "userCode"}
     assert "4821" not in repr(reply)
+
+
+def test_a_log_of_one_named_day_says_the_day_once() -> None:
+    """ "Patio Door Lock's own log, yesterday: it was unlocked … yesterday at 17:13, locked itself yesterday at
+    17:19, …": the period named the day, and every record said it again."""
+    records = tuple(
+        LogRecord(datetime(2026, 12, 1, hour, 13, tzinfo=UTC), event, user)
+        for hour, event, user in ((16, 2, 1), (21, 2, 3))
+    )
+    log = LockLog(24, 20, 20, records)
+    said = _sentence("Patio Door Lock", log, [(r, None) for r in records], "yesterday", NOW)
+    assert said == (
+        "Patio Door Lock's own log, yesterday: it was unlocked with a code at 17:13 and was unlocked with a "
+        "code at 22:13 (it keeps 20 records)."
+    )
+    # Records of several days keep theirs.
+    night = _sentence("Patio Door Lock", log, [(records[1], None)], "last night", NOW)
+    assert night.endswith("was unlocked with a code yesterday at 22:13 (it keeps 20 records).")

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.gateway.nodes import parse_value
-from zwave_mcp.network.parameters import affects, allowed, explain, explained
+from zwave_mcp.network.parameters import affects, allowed, explain, explained, pick_parameter
 from zwave_mcp.simulator.database import configuration_params
 
 GE_DIMMER = "99-12344-18756"  # zwave-js-ui's deviceId: manufacturerId-productId-productType
@@ -125,6 +126,35 @@ def test_one_parameter_in_one_sentence() -> None:
         "Parameter 9 of Hallway Dimmer, Dim Rate Steps (Manual) (number of steps or levels), has not been "
         "read from the device yet; it takes 1 to 99 and is 1 by default."
     )
+
+
+def test_a_value_in_steps_is_said_as_what_it_is() -> None:
+    """The GE dimmer's timing is in steps of 10 ms (the database's unit "10ms"): it was said "is 3 10ms" and
+    "takes 1 to 255 10ms", a number then a number-and-unit that nobody says."""
+    database = {v.property: v for v in _database(14)}
+    timing = database[8]
+    timing.value = 3
+    dimmer: Any = SimpleNamespace(name="Hallway Dimmer")
+    assert explain(timing, dimmer, reported=True) == (
+        "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 (30 ms); "
+        "it takes 1 to 255, in steps of 10 ms and is 3 (30 ms) by default."
+    )
+
+
+def test_a_label_that_matches_several_names_only_those() -> None:
+    """ "dim rate timing" matches parameters 8, 10 and 12; the refusal listed all eight of the dimmer's, so the
+    model could not tell which it had to choose from."""
+    dimmer: Any = SimpleNamespace(name="Hallway Dimmer")
+    with pytest.raises(UserError) as refused:
+        pick_parameter(_database(14), "dim rate timing", dimmer)
+    assert str(refused.value) == (
+        "'dim rate timing' matches several parameters of Hallway Dimmer: 8 (Dim Rate Timing (Z-Wave)), "
+        "10 (Dim Rate Timing (Manual)), 12 (Dim Rate Timing (All-On/All-Off)). Say which number."
+    )
+    assert pick_parameter(_database(14), "night light", dimmer).property == 3
+    # A device without parameters says so, not "Its parameters are: none."
+    with pytest.raises(UserError, match=r"^Hallway Dimmer has no configuration parameters that zwave-js-ui"):
+        pick_parameter([], 1, dimmer)
 
 
 @pytest.mark.parametrize(

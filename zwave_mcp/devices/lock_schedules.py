@@ -42,6 +42,9 @@ _GROUPS = {
     "all week": [0, 1, 2, 3, 4, 5, 6],
 }
 _CLOCK = re.compile(r"^(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$")
+_CLOCK_WORD = re.compile(r"^(from|at|to|until|till|til) ")
+# "9-12", "9 to 12": both hours in the start, as people say them
+_HOURS = re.compile(r"(.+?)\s*(?:-|–|\bto\b|\buntil\b|\btill\b)\s*(.+)")
 DAYS_EXAMPLES = "'Tuesday', 'Mon-Fri', 'weekdays', 'Monday and Thursday'"
 TIME_EXAMPLES = "'9', '9:30', '5 pm', '17:30'"
 DATE_EXAMPLES = "'Sunday', 'tomorrow', '2026-12-24', '2026-12-24 18:00'"
@@ -64,7 +67,7 @@ class SchedulePlan:
 
 def read_clock(text: str | None, what: str) -> time:
     said = (text or "").strip().lower().replace("noon", "12 pm").replace("midnight", "0:00")
-    found = _CLOCK.match(said)
+    found = _CLOCK.match(_CLOCK_WORD.sub("", said))  # "from 9", "to 12": the tool's own examples say so
     if found is None:
         raise UserError(f"I cannot read the {what} time '{(text or '')[:20]}'; say it like {TIME_EXAMPLES}.")
     hour, minute = int(found.group(1)), int(found.group(2) or 0)
@@ -118,10 +121,14 @@ def _day(word: str) -> int:
     return number
 
 
+_LEAD_WORD = re.compile(r"^(on|until|till|til|through|thru|to|by) ")
+
+
 def read_moment(text: str, now: datetime, *, end: bool) -> datetime:
     """A day and maybe a time ("Sunday", "tomorrow 18:00", "2026-12-24"), in `now`'s zone; a day alone is
     its first minute, or its last for an `end`. A weekday is the next one (today, if it is today)."""
-    said = " ".join(text.strip().lower().removeprefix("on ").split())
+    # "until Sunday" is what people say (and what the tool's own description shows); the word adds nothing
+    said = _LEAD_WORD.sub("", " ".join(text.strip().lower().split()))
     parts = said.split(" ", 1)
     day_word, clock_word = parts[0], parts[1] if len(parts) > 1 else ""
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day_word):
@@ -265,6 +272,9 @@ def plan_schedule(
     (nothing is sent then)."""
     lock = device.name
     target = _target(users, user, lock, "schedule")
+    hours = _HOURS.fullmatch(start.strip()) if days and start and not end else None
+    if hours:
+        start, end = hours.groups()
     base = {"lock": device.key, "user": target.user_id, "action": "schedule"}
     if days:
         slots = _weekly_slots(schedules, target.user_id, read_days(days), start, end, lock)
@@ -376,7 +386,8 @@ def plan_unschedule(
         raise UserError(f"{target.label} on {lock} has no schedule: their code already works at any time.")
     ops = [ScheduleOp(s.kind, s.user_id, s.slot_id, None) for s in mine]
     ops.append(ScheduleOp("", target.user_id, enable=False))
-    summary = f"take away the schedule of {target.label} on {lock}, so their code works at any time"
+    # In brackets: the question goes on "… because it changes when a code lets someone into the house".
+    summary = f"take away the schedule of {target.label} on {lock} (their code then works at any time)"
     binding = {"lock": device.key, "user": target.user_id, "action": "unschedule"}
     return SchedulePlan(
         "unschedule", summary, target.user_id, ops, binding, {"user": target.user_id}, [], target.label

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -199,6 +199,23 @@ class DeviceService:
             self._resolved.clear()
         self._resolved[(name, for_mutation)] = device
         return device
+
+    def resolve_node(
+        self, name: str, *, for_mutation: bool = False, alike: Callable[[list[Device]], bool] | None = None
+    ) -> Device:
+        """The device a question about a whole node names (its firmware, its associations): a name that fits
+        several parts of one node ("the porch switch", both halves of the Porch Double Switch) is the node's
+        main device, where `alike` finds the parts the same for the question; else the usual refusal."""
+        try:
+            return self.resolve(name, for_mutation=for_mutation)
+        except AmbiguousDevice as exc:
+            parts = exc.candidates
+            if len({d.node_id for d in parts}) != 1 or (alike is not None and not alike(parts)):
+                raise
+            main = next((d for d in parts if d.part is None), None)
+            if main is None:
+                raise
+            return self.resolve(main.name, for_mutation=for_mutation)
 
     def _one_for_change(self, name: str) -> Device:
         """The one device a change names; a name that fits several (or none) but is a group phrase says

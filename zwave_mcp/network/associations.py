@@ -130,6 +130,10 @@ def said(link: Link, name_of: NameOf, controller_id: int) -> str:
     return name_of(link.node_id, link.target_endpoint) or "a device zwave-mcp does not show"
 
 
+# From this many groups that control nothing, they are said together, by their number.
+FOLD_IDLE = 3
+
+
 def group_sentence(group: Group, links: list[Link], name_of: NameOf, controller_id: int) -> str:
     """ "PIR Control controls Kitchen Light", "Lifeline reports to zwave-mcp", "Double Tap controls nothing"."""
     held = links_of(group, links)
@@ -148,5 +152,12 @@ def device_sentence(
     """What each group of the device controls, in one sentence."""
     if not groups:
         return f"{device.name} has no association groups, so it controls no other device directly."
-    parts = [group_sentence(g, links, name_of, controller_id) for g in groups]
-    return f"On {device.name}, " + "; ".join(parts) + "."
+    idle = [g for g in groups if not links_of(g, links)]
+    if len(idle) < FOLD_IDLE:
+        parts = [group_sentence(g, links, name_of, controller_id) for g in groups]
+        return f"On {device.name}, " + "; ".join(parts) + "."
+    # A remote's eight empty button groups said one by one drown what is set; their labels are in the list.
+    busy = [group_sentence(g, links, name_of, controller_id) for g in groups if g not in idle]
+    if not busy:
+        return f"On {device.name}, none of its {len(idle)} groups controls anything."
+    return f"On {device.name}, " + "; ".join(busy) + f"; its other {len(idle)} groups control nothing."

@@ -87,12 +87,34 @@ def as_parameter(value: ZValue) -> ConfigParameter:
     )
 
 
+# A unit that is a step ("10ms": each 1 is 10 ms), as device databases write them.
+_STEP = re.compile(r"(\d+(?:\.\d+)?) ?([A-Za-zµ°%].*)")
+
+
+def _step(unit: str | None) -> tuple[float, str] | None:
+    found = _STEP.fullmatch((unit or "").strip())
+    return (float(found.group(1)), found.group(2)) if found else None
+
+
 def show(value: Any, unit: str | None, param: ZValue) -> str:
+    """ "5 seconds", "0 (LED on when switch is OFF)"; a value in steps says what it is: "3 (30 ms)", not
+    "3 10ms" (a number then a number-and-unit, which nobody says)."""
     text = param.state_text(value)
     shown = f"{value:g}" if isinstance(value, float) else str(value)
+    step = _step(unit)
+    if step and isinstance(value, int | float) and not isinstance(value, bool) and not text:
+        return f"{shown} ({value * step[0]:g} {step[1]})"
     if unit:
         shown += f" {unit}"
     return f"{shown} ({text})" if text else shown
+
+
+def _unit_words(unit: str | None) -> str:
+    """A range's unit: " seconds", or ", in steps of 10 ms" for a unit that is a step."""
+    step = _step(unit)
+    if step:
+        return f", in steps of {step[0]:g} {step[1]}"
+    return f" {unit}" if unit else ""
 
 
 def pick_parameter(values: list[ZValue], wanted: int | str, device: Device) -> ZValue:
@@ -108,9 +130,14 @@ def pick_parameter(values: list[ZValue], wanted: int | str, device: Device) -> Z
         ]
     if len(hits) == 1:
         return hits[0]
-    known = ", ".join(f"{v.property} ({v.label})" for v in values) or "none"
-    if hits:
-        raise UserError(f"'{wanted}' matches several parameters of {device.name}: {known}. Say which number.")
+    if hits:  # only those it matches: the whole list hid which ones they were
+        matched = ", ".join(f"{v.property} ({v.label})" for v in hits)
+        raise UserError(
+            f"'{wanted}' matches several parameters of {device.name}: {matched}. Say which number."
+        )
+    if not values:
+        raise UserError(f"{device.name} has no configuration parameters that zwave-js-ui knows of.")
+    known = ", ".join(f"{v.property} ({v.label})" for v in values)
     raise UserError(f"{device.name} has no parameter '{str(wanted)[:60]}'. Its parameters are: {known}.")
 
 
@@ -133,9 +160,9 @@ def parse_target(param: ZValue, raw: int | float | str) -> int | float:
         raw = int(raw)
     low, high = param.min, param.max
     if (low is not None and raw < low) or (high is not None and raw > high):
-        unit = f" {param.unit}" if param.unit else ""
         raise UserError(
-            f"{param.label} takes {low:g} to {high:g}{unit}; {raw:g} is out of range. Nothing was sent."
+            f"{param.label} takes {low:g} to {high:g}{_unit_words(param.unit)}; {raw:g} is out of range. "
+            "Nothing was sent."
         )
     if param.states and not any(s.value == raw for s in param.states) and param.min is None:
         raise UserError(f"{raw} is not one of {param.label}'s options.")
@@ -150,8 +177,7 @@ def allowed(param: ZValue) -> str:
         return options or "any number"
     if param.states and len(param.states) > high - low:
         return options
-    unit = f" {param.unit}" if param.unit else ""
-    return f"{low:g} to {high:g}{unit}" + (f" (or {options})" if options else "")
+    return f"{low:g} to {high:g}{_unit_words(param.unit)}" + (f" (or {options})" if options else "")
 
 
 def explain(param: ZValue, device: Device, reported: bool) -> str:

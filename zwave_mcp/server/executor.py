@@ -70,7 +70,9 @@ def _stdio(_ctx: ServerRequestContext[Any, Any]) -> Caller:
 
 
 # Argument names that old clients and the seeds' specs use for our parameters.
-STATIC_ALIASES: Mapping[str, str] = {"command": "action"}
+# "target" as control_zwave_group names it: where a tool has no `target`, it is the device acted on
+# ("make the motion sensor control the hall light", change_zwave_association's `targetDevice`).
+STATIC_ALIASES: Mapping[str, str] = {"command": "action", "target": "targetDevice"}
 
 
 class ToolEnvelope(BaseModel, Generic[ResultT]):

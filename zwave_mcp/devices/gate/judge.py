@@ -148,7 +148,8 @@ class Judge:
             text = effect_text(effect)
             decision = self._decide(effect)
             if decision.refused:
-                if alone:
+                # An effect that is the change itself (its words the same) is not said twice over.
+                if alone or text == change.summary:
                     refusal = decision.message
                 elif not self.policy.visible(effect.device):
                     hide = self.policy.config.hide.source

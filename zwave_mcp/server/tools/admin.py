@@ -93,7 +93,7 @@ async def list_zwave_config_parameters(app: App, args: ConfigReadArgs, _ctx: Con
     """List a device's configuration parameters, or explain one (`parameter`: its number or label), from the
     device database: label, what it does, range or options, unit, default, current value, and whether
     setting it changes what the device reports or how it locks."""
-    device = app.devices.resolve(args.deviceName)
+    device = app.devices.resolve_node(args.deviceName)  # parameters are the node's
     values = await _parameters(app, device)
     if args.parameter is not None:
         param = pick_parameter(values, args.parameter, device)
@@ -121,7 +121,7 @@ async def set_zwave_config_parameter(
     """Set a configuration parameter of a device (by number or label), checked against what the device
     database allows before anything is sent; always needs the person's confirmation, which says when it
     changes what the device reports or how it locks; the answer says what the device reported back."""
-    device = app.devices.resolve(args.deviceName, for_mutation=True)
+    device = app.devices.resolve_node(args.deviceName, for_mutation=True)
     param = pick_parameter(await _parameters(app, device), args.parameter, device)
     if not param.writeable:
         raise UserError(f"{param.label} of {device.name} is read-only.")

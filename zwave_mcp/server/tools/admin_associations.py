@@ -63,6 +63,17 @@ def _name_of(app: App, node_id: int, endpoint: int | None) -> str | None:
     return found.name if found is not None else None
 
 
+def _source(app: App, name: str, *, for_mutation: bool = False) -> Device:
+    """The device whose associations are asked about: "the porch switch", which fits both halves of the
+    Porch Double Switch, is its node when both halves have the same groups (else which one is a question)."""
+
+    def alike(parts: list[Device]) -> bool:
+        groups = api.groups_of(parts[0].node)
+        return len({tuple(groups_for(d, groups)) for d in parts}) == 1
+
+    return app.devices.resolve_node(name, for_mutation=for_mutation, alike=alike)
+
+
 async def _read(app: App, device: Device) -> tuple[list[Group], list[Link]]:
     groups = groups_for(device, api.groups_of(device.node))
     if not groups:
@@ -91,7 +102,7 @@ def _info(app: App, group: Group, links: list[Link]) -> AssociationGroupInfo:
 async def list_zwave_associations(app: App, args: DeviceArgs, _ctx: Context | None) -> AssociationList:
     """What a device controls directly, without zwave-mcp (its association groups, each by its label, and
     the devices each one switches), and which group reports to zwave-mcp (the lifeline)."""
-    device = app.devices.resolve(args.deviceName)
+    device = _source(app, args.deviceName)
     groups, links = await _read(app, device)
     summary = device_sentence(device, groups, links, lambda n, e: _name_of(app, n, e), _controller_id(app))
     return AssociationList(
@@ -145,7 +156,7 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
     hallway motion sensor turn on the hall light". The group is said by its label; the change is checked
     first (the target takes on/off or level commands, the group has room); controlling a lock, a door or a
     siren, and removing the lifeline, need the person's yes; the answer says what was read back."""
-    device = app.devices.resolve(args.deviceName, for_mutation=True)
+    device = _source(app, args.deviceName, for_mutation=True)
     adding = args.action == "add"
     if adding and not args.targetDevice:
         raise UserError("Say which device it should control (targetDevice).")

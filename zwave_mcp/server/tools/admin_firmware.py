@@ -108,7 +108,7 @@ async def list_zwave_firmware_updates(app: App, args: FirmwareListArgs, _ctx: Co
     changed, and whether it needs the device awake or on mains. The service gives no release date."""
     visible = app.devices.devices()
     if args.deviceName:
-        nodes = [app.devices.resolve(args.deviceName).node_id]
+        nodes = [app.devices.resolve_node(args.deviceName).node_id]  # firmware is the node's
     else:
         nodes = sorted({d.node_id for d in visible if not d.node.is_controller})
     api = FirmwareApi(app.gateway)
@@ -185,7 +185,7 @@ async def update_zwave_firmware(app: App, args: FirmwareUpdateArgs, ctx: Context
     needs the person's yes naming the device and both versions; refused for a dead or sleeping device or a
     battery under 50 %, and while another update runs. Progress comes as notifications; when the wait ends
     first the answer gives a jobId for get_zwave_job (progress, outcome) and cancel_zwave_job (abort)."""
-    device = app.devices.resolve(args.deviceName, for_mutation=True)
+    device = app.devices.resolve_node(args.deviceName, for_mutation=True)
     jobs = app.care.jobs
     problem = firmware.refusal(device, firmware.running_update(jobs))
     if problem is not None:

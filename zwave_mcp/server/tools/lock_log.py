@@ -57,7 +57,9 @@ async def lock_log(app: App, device: Device, period: str | None, users_of: Any) 
     try:
         log = await read_lock_log(app.gateway, device.node_id, timeout=app.settings.api_timeout)
     except LogUnsupported:
-        return f"{device.name} keeps no log of its own (it has no Door Lock Logging).", []
+        # What would answer instead, not the command class it lacks.
+        heard = "get_recent_events says what zwave-mcp heard from it"
+        return f"{device.name} keeps no log of its own; {heard}.", []
     except GatewayError as exc:
         raise UserError(f"Could not read the log of {device.name}: {exc}.") from exc
     now = app.history.service.now()
@@ -101,7 +103,12 @@ def _sentence(lock: str, log: LockLog, said: list[tuple[LogRecord, str | None]],
             else ""
         )
         return f"{lock}'s own log has nothing {words or 'in it'} ({kept}{held})."
-    phrases = and_list([f"{r.words}{f' by {label}' if label else ''} {when(r.at, now)}" for r, label in said])
+    times = [when(r.at, now) for r, _ in said]
+    if words and all(t.startswith(f"{words} at ") for t in times):  # "yesterday: …, yesterday at …" once
+        times = [t.removeprefix(f"{words} ") for t in times]
+    phrases = and_list(
+        [f"{r.words}{f' by {label}' if label else ''} {t}" for (r, label), t in zip(said, times, strict=True)]
+    )
     head = f"{lock}'s own log, {words}: it " if words else f"{lock}'s own log, newest last: it "
     return f"{head}{phrases} ({kept})."
 

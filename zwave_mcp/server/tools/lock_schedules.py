@@ -36,7 +36,7 @@ from zwave_mcp.server.asking import asker_for
 if TYPE_CHECKING:
     from mcp.server.mcpserver import Context
 
-CANNOT = "cannot keep code schedules (no Schedule Entry Lock)"
+CANNOT = "cannot keep code schedules"  # the command class's name is no word of the person's
 
 
 class Schedule(BaseModel):

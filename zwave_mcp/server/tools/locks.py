@@ -60,7 +60,7 @@ READS = ("list", "schedules", "log")
 
 
 def _digits_as_text(value: Any) -> Any:
-    """A PIN a model sent as a JSON number (5150) is the same PIN as text."""
+    """A PIN, user number or hour a model sent as a JSON number (5150, 3, 9) is the same as its text."""
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
@@ -69,7 +69,7 @@ class LockUsersArgs(ToolArgs):
         None, max_length=NAME_MAX, description="The lock ('back door'); leave out to list every lock's users"
     )
     action: LockAction = Field("list", description="list, or a change to one user")
-    user: str | None = Field(
+    user: Annotated[str | None, BeforeValidator(_digits_as_text)] = Field(
         None, max_length=NAME_MAX, description="Who: a name ('Sam') or user number ('3')"
     )
     name: str | None = Field(None, max_length=NAME_MAX, description="add/rename: the person's name")
@@ -77,8 +77,12 @@ class LockUsersArgs(ToolArgs):
         None, description="add/change_pin: the PIN the person chose (never repeated back)"
     )
     days: str | None = Field(None, max_length=NAME_MAX, description="schedule: 'Tuesday', 'Mon-Fri'")
-    start: str | None = Field(None, max_length=NAME_MAX, description="schedule: from '9'")
-    end: str | None = Field(None, max_length=NAME_MAX, description="schedule: to '12', or until 'Sunday'")
+    start: Annotated[str | None, BeforeValidator(_digits_as_text)] = Field(
+        None, max_length=NAME_MAX, description="schedule: from '9'"
+    )
+    end: Annotated[str | None, BeforeValidator(_digits_as_text)] = Field(
+        None, max_length=NAME_MAX, description="schedule: to '12', or until 'Sunday'"
+    )
     period: str | None = Field(None, max_length=NAME_MAX, description="log: 'last night'")
     confirmationToken: str | None = Field(
         None, max_length=200, description="Only after the person agreed: the token a previous answer gave"
@@ -183,13 +187,15 @@ def _gate_action(action: str) -> str:
 def _refused_early(app: App, device: Device, action: str) -> None:
     """Read-only, hidden, denied: refused (and audited) before the lock is even read."""
     words = frozenset({WORDS.get(action) or SCHEDULE_WORDS[action]})
-    early = app.policy.judge(device, words, None, action_text=f"change the users of {device.label}")
+    # A schedule changes when codes work, not who the users are: the refusal says which was asked.
+    what = "change when codes work on" if action in SCHEDULE_WORDS else "change the users of"
+    early = app.policy.judge(device, words, None, action_text=f"{what} {device.label}")
     if early.refused:
         stub = Change(
             TOOL,
             _gate_action(action),
-            f"change the users of {device.name}",
-            [Effect(device, None, None, words, text=f"change the users of {device.label}")],
+            f"{what} {device.name}",
+            [Effect(device, None, None, words, text=f"{what} {device.label}")],
             LockUserCalls(device.node_id),
         )
         raise PolicyRefusal(app.gate.refuse(stub, early.message).sentence)
