@@ -136,22 +136,22 @@ def test_a_value_in_steps_is_said_as_what_it_is() -> None:
     timing.value = 3
     dimmer: Any = SimpleNamespace(name="Hallway Dimmer")
     assert explain(timing, dimmer, reported=True) == (
-        "Parameter 8 of Hallway Dimmer, Dim Rate Timing (Z-Wave) (timing of steps or levels), is 3 (30 ms); "
+        "Parameter 8 of Hallway Dimmer, Dimmer Rate (Z-Wave), is 3 (30 ms); "
         "it takes 1 to 255, in steps of 10 ms and is 3 (30 ms) by default."
     )
 
 
 def test_a_label_that_matches_several_names_only_those() -> None:
-    """ "dim rate timing" matches parameters 8, 10 and 12; the refusal listed all eight of the dimmer's, so the
-    model could not tell which it had to choose from."""
+    """ "rate" matches parameters 8, 10 and 12 (zwave-js 15.29's labels, as the real test bed answers); the
+    refusal listed all eight of the dimmer's, so the model could not tell which it had to choose from."""
     dimmer: Any = SimpleNamespace(name="Hallway Dimmer")
     with pytest.raises(UserError) as refused:
-        pick_parameter(_database(14), "dim rate timing", dimmer)
+        pick_parameter(_database(14), "rate", dimmer)
     assert str(refused.value) == (
-        "'dim rate timing' matches several parameters of Hallway Dimmer: 8 (Dim Rate Timing (Z-Wave)), "
-        "10 (Dim Rate Timing (Manual)), 12 (Dim Rate Timing (All-On/All-Off)). Say which number."
+        "'rate' matches several parameters of Hallway Dimmer: 8 (Dimmer Rate (Z-Wave)), "
+        "10 (Dimmer Rate), 12 (Dimmer Rate (All-On/All-Off)). Say which number."
     )
-    assert pick_parameter(_database(14), "night light", dimmer).property == 3
+    assert pick_parameter(_database(14), "led indicator", dimmer).property == 3
     # A device without parameters says so, not "Its parameters are: none."
     with pytest.raises(UserError, match=r"^Hallway Dimmer has no configuration parameters that zwave-js-ui"):
         pick_parameter([], 1, dimmer)
