@@ -250,6 +250,7 @@ async def test_a_gateway_without_the_database_api_still_explains_the_nodes_own_w
         )
     assert timing.text == TIMING
     assert too_big.is_error and "1 to 255, in steps of 10 ms; 300 is out of range" in too_big.error
+    replies.wait_for(lambda _: True, what="a getDeviceConfigurationParams reply")  # may come after the answer
     answered = [json.loads(m.payload) for m in replies.snapshot()]
     assert answered and all(a["success"] is False and a["message"] == "Unknown API" for a in answered)
 
