@@ -211,6 +211,9 @@ async def test_the_remote_is_asleep_so_a_change_waits_for_it_to_wake_up(
         assert held(sim, REMOTE, 2) == [] and sim.pending_writes(REMOTE) == 1
         sim.wake_up(REMOTE)
         assert held(sim, REMOTE, 2) == [{"nodeId": LAMP}]
+        # It stays awake for a moment after its queue went out: a removal sent then would be taken at once
+        # (on the embedded broker it was), so the removal starts once it sleeps again.
+        await eventually(lambda: sim.nodes[REMOTE].get("status") == "Asleep", what="the remote asleep again")
         stopped = asyncio.create_task(
             call(client, "change_zwave_association", {**remote, "action": "remove"})
         )
