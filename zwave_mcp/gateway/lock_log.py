@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from zwave_mcp.gateway.api import ApiReply, GatewayError
 from zwave_mcp.safetext import plain_text
 from zwave_mcp.zwave.classes import CC
+
+if TYPE_CHECKING:
+    from zwave_mcp.gateway.client import ZwaveGateway
 
 NOT_SUPPORTED = "does not support CC"
 # Records read at most in one answer: each is a round trip over the radio.
@@ -58,18 +61,6 @@ EVENT_WORDS = {
     30: "reported a low battery",
     31: "had a new battery put in",
 }
-
-
-class _Gateway(Protocol):
-    async def read_cc(
-        self,
-        node_id: int,
-        endpoint: int,
-        command_class: int,
-        command: str,
-        *args: Any,
-        timeout: float | None = None,
-    ) -> ApiReply: ...
 
 
 class LogUnsupported(GatewayError):
@@ -118,7 +109,7 @@ def _failed(reply: ApiReply) -> GatewayError:
 
 
 async def read_lock_log(
-    gateway: _Gateway, node_id: int, endpoint: int = 0, *, timeout: float | None = None
+    gateway: ZwaveGateway, node_id: int, endpoint: int = 0, *, timeout: float | None = None
 ) -> LockLog:
     """The lock's records (at most `READ_MAX`, from record 1), oldest first. Raises `LogUnsupported` for a
     lock without Door Lock Logging, `GatewayError` otherwise."""
