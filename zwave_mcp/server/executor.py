@@ -65,10 +65,6 @@ READING_METHODS = frozenset(
 WhoCalls = Callable[[ServerRequestContext[Any, Any]], Caller]
 
 
-def _stdio(_ctx: ServerRequestContext[Any, Any]) -> Caller:
-    return STDIO
-
-
 # Argument names that old clients and the seeds' specs use for our parameters.
 # "target" as control_zwave_group names it: where a tool has no `target`, it is the device acted on
 # ("make the motion sensor control the hall light", change_zwave_association's `targetDevice`).
@@ -165,13 +161,11 @@ def normalize_arguments(
         target = STATIC_ALIASES.get(key)
         if target not in known:
             target = next((c for c in (snake_to_camel(key), camel_to_snake(key)) if c in known), None)
-        if target is None:
+        if target is None or target in result:
             ignored.append(key)
-        elif target not in result:
+        else:
             result[target] = value
             rewrites[key] = target
-        else:
-            ignored.append(key)
     return result, rewrites, ignored
 
 
@@ -315,7 +309,8 @@ class ToolExecutor:
     unavailable: Callable[[], str | None] | None = None
     settle: Callable[[], Awaitable[object]] | None = None
     attempts: Gate | None = None  # audits mutating calls that end before the gate
-    who_calls: WhoCalls = _stdio  # the caller of each request (the home service's sign-in over HTTP)
+    # The caller of each request (the home service's sign-in over HTTP); by default the one stdio client.
+    who_calls: WhoCalls = lambda _ctx: STDIO
     specs: dict[str, ToolSpec] = field(default_factory=dict, init=False)
 
     # registration ------------------------------------------------------------------------------
@@ -431,12 +426,9 @@ class ToolExecutor:
         except TimeoutError:
             outcome = "timeout"
             error = f"{spec.name} took longer than {self.timeout_s:g} s and was cancelled; nothing more will be done."
-        except PolicyRefusal as exc:
-            outcome = "refused"
-            refused = True
-            error = exc.message
-        except UserError as exc:  # no such device, a value it cannot take: refused before anything is sent
-            outcome = "error"
+        # A policy refusal, or no such device, a value it cannot take: refused before anything is sent.
+        except UserError as exc:
+            outcome = "refused" if isinstance(exc, PolicyRefusal) else "error"
             refused = True
             error = exc.message
         except ValidationError as exc:
