@@ -15,7 +15,7 @@ from zwave_mcp.devices.model import Device
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.admin import AdminApiFailed
 from zwave_mcp.gateway.api import GatewayError
-from zwave_mcp.gateway.firmware import FirmwareApi, FirmwareUpdate, service_reason
+from zwave_mcp.gateway.firmware import FirmwareApi, service_reason
 from zwave_mcp.network import firmware
 from zwave_mcp.network.changes import AdminChange
 from zwave_mcp.network.jobs import Job
@@ -65,16 +65,6 @@ class DeviceFirmware(BaseModel):
 class FirmwareList(ToolResult):
     devices: list[DeviceFirmware]
     serviceReached: bool = Field(description="false: zwave-js-ui could not reach zwave-js's firmware service")
-
-
-def _offer(update: FirmwareUpdate) -> FirmwareOffer:
-    return FirmwareOffer(
-        version=update.version,
-        changelog=update.changelog,
-        channel=update.channel,  # type: ignore[arg-type]
-        downgrade=update.downgrade,
-        files=update.files,
-    )
 
 
 def _main_device(node_id: int, visible: list[Device]) -> Device | None:
@@ -140,9 +130,8 @@ async def list_zwave_firmware_updates(app: App, args: FirmwareListArgs, _ctx: Co
             entry.problem = "not checked: there was no time left to ask"
             continue
         try:
-            entry.updates = [
-                _offer(u) for u in await api.available(node_id, timeout=min(SERVICE_WAIT_S, left))
-            ]
+            on_offer = await api.available(node_id, timeout=min(SERVICE_WAIT_S, left))
+            entry.updates = [FirmwareOffer.model_validate(u, from_attributes=True) for u in on_offer]
         except AdminApiFailed as exc:
             entry.problem = str(exc)
             if _service_failed(str(exc)):
