@@ -194,8 +194,9 @@ class ResourceUpdates:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    def _interval(self, uri: str) -> float:
-        return DEVICE_MIN_INTERVAL_S if uri.startswith(DEVICE_URI_PREFIX) else SUMMARY_MIN_INTERVAL_S
+    def _due_at(self, uri: str) -> float:
+        interval = DEVICE_MIN_INTERVAL_S if uri.startswith(DEVICE_URI_PREFIX) else SUMMARY_MIN_INTERVAL_S
+        return self._last_sent.get(uri, -1e9) + interval
 
     async def _run(self) -> None:
         wake = self._wake
@@ -216,17 +217,14 @@ class ResourceUpdates:
     def _next_due_in(self) -> float | None:
         if not self._pending_uris:
             return None
-        now = time.monotonic()
-        return max(
-            0.0, min(self._last_sent.get(u, -1e9) + self._interval(u) for u in self._pending_uris) - now
-        )
+        return max(0.0, min(map(self._due_at, self._pending_uris)) - time.monotonic())
 
     async def _flush(self) -> None:
         changes, self._pending_changes = self._pending_changes, []
         if changes:
             self._pending_uris |= self.uris_for(changes)
         now = time.monotonic()
-        due = sorted(u for u in self._pending_uris if self._last_sent.get(u, -1e9) + self._interval(u) <= now)
+        due = sorted(u for u in self._pending_uris if self._due_at(u) <= now)
         for uri in due:
             self._pending_uris.discard(uri)
             self._last_sent[uri] = now
