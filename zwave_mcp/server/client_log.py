@@ -150,13 +150,8 @@ def _notification(entry: Entry) -> LoggingMessageNotification:
 
 
 def _dropped_entry(count: int) -> Entry:
-    return Entry(
-        logging.WARNING,
-        __name__,
-        {
-            "message": f"{count} log message(s) were not sent to the client (too many at once); stderr has them"
-        },
-    )
+    message = f"{count} log message(s) were not sent to the client (too many at once); stderr has them"
+    return Entry(logging.WARNING, __name__, {"message": message})
 
 
 class ClientLog(logging.Handler):
@@ -193,8 +188,7 @@ class ClientLog(logging.Handler):
         self, ctx: ServerRequestContext[Any, Any], params: SetLevelRequestParams
     ) -> EmptyResult:
         """`logging/setLevel` (2025 era): from now on, this connection hears records at `level` and above."""
-        listener = self.listen(ctx.session)
-        listener.levelno = LEVELS[params.level]
+        self.listen(ctx.session).levelno = LEVELS[params.level]
         self._update_floor()
         log.debug("logging/setLevel", extra={"level": params.level})
         return EmptyResult()
