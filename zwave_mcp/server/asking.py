@@ -33,7 +33,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Literal
 
 from mcp.server.elicitation import render_elicitation_schema
@@ -95,30 +95,25 @@ class _State:
     answers: dict[str, dict[str, Any]] = field(default_factory=dict)  # digest → {"action", "data"}
 
 
+@dataclass(eq=False)
 class QuestionSeal:
     """Signs, checks and spends request states. One per server; `mac` is the HMAC under a process key."""
 
-    def __init__(
-        self,
-        mac: Callable[[bytes], bytes],
-        *,
-        ttl_s: float,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._mac = mac
-        self.ttl_s = ttl_s
-        self._clock = clock
-        self._spent: OrderedDict[str, float] = OrderedDict()  # nonce → expiry
+    mac: Callable[[bytes], bytes]
+    _: KW_ONLY
+    ttl_s: float
+    clock: Callable[[], float] = time.monotonic
+    _spent: OrderedDict[str, float] = field(default_factory=OrderedDict, init=False)  # nonce → expiry
 
     def seal(self, state: _State) -> str:
         body = {
             "n": secrets.token_urlsafe(12),
-            "e": self._clock() + self.ttl_s,
+            "e": self.clock() + self.ttl_s,
             "p": state.pending,
             "a": state.answers,
         }
         payload = json.dumps(body, separators=(",", ":"), sort_keys=True).encode()
-        return f"{_STATE_PREFIX}{_b64(payload)}.{_b64(self._mac(payload))}"
+        return f"{_STATE_PREFIX}{_b64(payload)}.{_b64(self.mac(payload))}"
 
     def open(self, text: str | None) -> _State | None:
         """The state if it is ours, unaltered, unexpired and unused (it is spent now); None otherwise."""
@@ -129,7 +124,7 @@ class QuestionSeal:
                 raise ValueError("not ours")
             payload_b64, mac_b64 = text[len(_STATE_PREFIX) :].split(".")
             payload = _unb64(payload_b64)
-            if not hmac.compare_digest(_unb64(mac_b64), self._mac(payload)):
+            if not hmac.compare_digest(_unb64(mac_b64), self.mac(payload)):
                 raise ValueError("bad signature")
             body = json.loads(payload)
             nonce, expires, pending, answers = body["n"], float(body["e"]), body["p"], body["a"]
@@ -138,7 +133,7 @@ class QuestionSeal:
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("request state rejected", extra={"why": str(exc)[:80]})
             return None
-        now = self._clock()
+        now = self.clock()
         while self._spent and next(iter(self._spent.values())) <= now:
             self._spent.popitem(last=False)  # expired states cannot be replayed anyway
         if expires <= now:
@@ -178,11 +173,11 @@ class Asker:
         return None if reply is None else _confirmation(reply)
 
 
+@dataclass(eq=False)
 class ElicitationAsker(Asker):
     """Handshake era: an `elicitation/create` request in the middle of the call."""
 
-    def __init__(self, ctx: Context) -> None:
-        self._ctx = ctx
+    _ctx: Context
 
     async def form(self, question: str, binding: str, schema: type[BaseModel]) -> Reply | None:
         try:
@@ -199,14 +194,14 @@ class ElicitationAsker(Asker):
         return _reply(answer.action, data.model_dump(mode="json") if isinstance(data, BaseModel) else None)
 
 
+@dataclass(eq=False)
 class InputRequiredAsker(Asker):
     """2026-07-28: the question is an input-required result; the answer comes with the retry."""
 
-    def __init__(self, ctx: Context, seal: QuestionSeal) -> None:
-        self._ctx = ctx
-        self._seal = seal
-        self._opened = False
-        self._answers: dict[str, dict[str, Any]] = {}
+    _ctx: Context
+    _seal: QuestionSeal
+    _opened: bool = field(default=False, init=False)
+    _answers: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
 
     def _settled(self) -> dict[str, dict[str, Any]]:
         """Answers given for this call so far: from the verified state, plus last round's answer."""
