@@ -275,9 +275,7 @@ async def run_zwave_maintenance(app: App, args: MaintenanceArgs, ctx: Context | 
         if not args.targetDevice:
             raise UserError("check route needs the other end: say which device (targetDevice).")
         target = app.devices.resolve(args.targetDevice)
-    work, abort, what, request, words = job_plan(
-        app.care.network, app.settings.api_timeout, op, device, target, args.rounds
-    )
+    work, abort, what, request, words = job_plan(network, timeout, op, device, target, args.rounds)
     jobs = app.care.jobs
     # The job works on the whole node: its answers name every device of it (it only starts once the
     # gate has let the change through, so none of them is hidden).

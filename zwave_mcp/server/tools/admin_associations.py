@@ -10,6 +10,8 @@ needs the person's yes, and so does removing the lifeline), and is proven by rea
 
 from __future__ import annotations
 
+from functools import partial
+
 from mcp.server.mcpserver import Context
 
 from zwave_mcp.answers import and_list
@@ -93,9 +95,7 @@ def _info(app: App, group: Group, links: list[Link]) -> AssociationGroupInfo:
         endpoint=group.endpoint,
         maxNodes=group.max_nodes,
         lifeline=group.lifeline,
-        controls=[
-            said(link, lambda n, e: _name_of(app, n, e), controller) for link in links_of(group, links)
-        ],
+        controls=[said(link, partial(_name_of, app), controller) for link in links_of(group, links)],
     )
 
 
@@ -104,7 +104,7 @@ async def list_zwave_associations(app: App, args: DeviceArgs, _ctx: Context | No
     the devices each one switches), and which group reports to zwave-mcp (the lifeline)."""
     device = _source(app, args.deviceName)
     groups, links = await _read(app, device)
-    summary = device_sentence(device, groups, links, lambda n, e: _name_of(app, n, e), _controller_id(app))
+    summary = device_sentence(device, groups, links, partial(_name_of, app), _controller_id(app))
     return AssociationList(
         summary=summary, device=device.label, groups=[_info(app, g, links) for g in groups]
     )
@@ -163,10 +163,7 @@ async def change_zwave_association(app: App, args: AssociationArgs, ctx: Context
     target = app.devices.resolve(args.targetDevice, for_mutation=True) if args.targetDevice else None
     groups, links = await _read(app, device)
     controller = _controller_id(app)
-
-    def name_of(node_id: int, endpoint: int | None) -> str | None:
-        return _name_of(app, node_id, endpoint)
-
+    name_of = partial(_name_of, app)
     if adding:
         assert target is not None
         group = pick_group(groups, args.group, device)
