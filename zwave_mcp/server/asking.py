@@ -103,7 +103,8 @@ class QuestionSeal:
     _: KW_ONLY
     ttl_s: float
     clock: Callable[[], float] = time.monotonic
-    _spent: OrderedDict[str, float] = field(default_factory=OrderedDict, init=False)  # nonce → expiry
+    # nonce → expiry; kept out of repr, as are an asker's answers (nothing of a question is logged)
+    _spent: OrderedDict[str, float] = field(default_factory=OrderedDict, init=False, repr=False)
 
     def seal(self, state: _State) -> str:
         body = {
@@ -201,7 +202,7 @@ class InputRequiredAsker(Asker):
     _ctx: Context
     _seal: QuestionSeal
     _opened: bool = field(default=False, init=False)
-    _answers: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
+    _answers: dict[str, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
 
     def _settled(self) -> dict[str, dict[str, Any]]:
         """Answers given for this call so far: from the verified state, plus last round's answer."""
