@@ -19,9 +19,9 @@ from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
 from zwave_mcp.simulator.admin_api import AdminHost
 from zwave_mcp.simulator.associations import HANDLERS as ASSOCIATION_HANDLERS
+from zwave_mcp.simulator.dumps import key_of
 from zwave_mcp.simulator.host import Respond, arg, found_node, js_undefined, node_arg
 from zwave_mcp.zwave.classes import CC
-from zwave_mcp.zwave.wire import value_key
 
 log = logging.getLogger(__name__)
 
@@ -221,8 +221,7 @@ def _poll_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     node = sim.node(vid.get("nodeId"))
     if node is None:
         raise RuntimeError(js_undefined("pollValue"))
-    key = value_key(vid.get("commandClass"), vid.get("endpoint"), vid.get("property"), vid.get("propertyKey"))
-    value = node.get("values", {}).get(key)
+    value = node.get("values", {}).get(key_of(vid))
 
     def done() -> None:
         if sim.silent:  # a fault: the device does not answer the Get

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zwave_mcp.simulator import access
+from zwave_mcp.simulator.dumps import key_of
 from zwave_mcp.simulator.host import SimulatorHost
 from zwave_mcp.simulator.house import sleeps
 from zwave_mcp.zwave.classes import CC, ColorProps, DoorLockProps, SwitchProps
@@ -73,7 +74,7 @@ def write_value(sim: SimulatorHost, vid: Any, new: Any, options: Any, done: Done
         missing = {"status": 3, "message": f"Endpoint {endpoint} does not exist on Node {node['id']}"}
         sim.scheduler.call_later(t.write_fail, lambda: done(missing))
         return
-    value = node.get("values", {}).get(value_key(cc, endpoint, vid.get("property"), vid.get("propertyKey")))
+    value = node.get("values", {}).get(key_of(vid))
     if value is None or not value.get("writeable"):
         cc_name = next(
             (
@@ -208,15 +209,7 @@ def _ramp(
     if current is None:
         return
     level = new
-    key = (
-        int(node["id"]),
-        value_key(
-            current.get("commandClass"),
-            current.get("endpoint"),
-            SwitchProps.CURRENT,
-            current.get("propertyKey"),
-        ),
-    )
+    key = (int(node["id"]), key_of(current))
     before = current.get("value")
     if isinstance(before, int | float) and not isinstance(before, bool) and before > 0:
         sim.last_levels[key] = before
@@ -283,10 +276,7 @@ def write_multicast(
             node = sim.node(node_id)
             if node is None or node.get("id") == 1:
                 continue
-            key = value_key(
-                vid.get("commandClass"), vid.get("endpoint"), vid.get("property"), vid.get("propertyKey")
-            )
-            value = node.get("values", {}).get(key)
+            value = node.get("values", {}).get(key_of(vid))
             if value is not None and value.get("writeable") and _type_error(value, new) is None:
                 targets.append((node, value))
 

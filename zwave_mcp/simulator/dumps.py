@@ -450,9 +450,7 @@ def controller_node(node_id: int = CONTROLLER_ID) -> Node:
 # -- small helpers -------------------------------------------------------------------------------------------
 def key_of(value: dict[str, Any]) -> str:
     """A value object's key in its node (`wire.value_key`)."""
-    return value_key(
-        value["commandClass"], value.get("endpoint"), value["property"], value.get("propertyKey")
-    )
+    return value_key(*(value.get(k) for k in ("commandClass", "endpoint", "property", "propertyKey")))
 
 
 def _ids_of(raw: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from zwave_mcp.simulator import api, devices, locks, naming, payloads
 from zwave_mcp.simulator.admin import Admin
+from zwave_mcp.simulator.dumps import key_of
 from zwave_mcp.simulator.firmware import Firmware
 from zwave_mcp.simulator.host import LockSide
 from zwave_mcp.simulator.house import BROADCAST_ID, CONTROLLER_ID, Node, load_house, sleeps
@@ -279,9 +280,7 @@ class Simulator:
 
     def publish_value(self, node: Node, value: dict[str, Any]) -> None:
         topic = naming.value_topic(node, value, self.config)
-        key = value_key(
-            value.get("commandClass"), value.get("endpoint"), value.get("property"), value.get("propertyKey")
-        )
+        key = key_of(value)
         with self._lock:
             # zwave-js-ui maps `/set` topics from what it has published (so a rename is not seen until
             # each value is published again, and the old topic keeps working).
@@ -371,10 +370,7 @@ class Simulator:
             entries = []
             for raw in values:
                 entry = dict(raw)
-                key = value_key(
-                    *(entry.get(k) for k in ("commandClass", "endpoint", "property", "propertyKey"))
-                )
-                entry.setdefault("id", f"{entry.get('nodeId')}-{key}")
+                entry.setdefault("id", f"{entry.get('nodeId')}-{key_of(entry)}")
                 entry.setdefault("timeout", 0)
                 entries.append(entry)
             self.scenes.append({"sceneid": new_id, "label": label, "values": entries})
