@@ -28,7 +28,7 @@ def _real_node(sim: AdminHost, args: list[Any], method: str) -> Node:
     return node
 
 
-def _answered(call: Callable[[AdminHost, list[Any]], Any]) -> Handler:
+def answered(call: Callable[[AdminHost, list[Any]], Any]) -> Handler:
     """A call the controller answers at once with what `call` returns."""
     return lambda sim, args, respond: respond(call(sim, args), delay=sim.timing.api_reply)
 
@@ -110,16 +110,16 @@ def _neighbours(sim: AdminHost, args: list[Any], respond: Respond) -> None:
 
 
 HANDLERS: dict[str, Handler] = {
-    "startInclusion": _answered(lambda sim, args: sim.admin.start_inclusion(arg(args, 0), arg(args, 1))),
-    "stopInclusion": _answered(lambda sim, args: sim.admin.stop_inclusion()),
-    "startExclusion": _answered(lambda sim, args: sim.admin.start_exclusion()),
-    "stopExclusion": _answered(lambda sim, args: sim.admin.stop_exclusion()),
+    "startInclusion": answered(lambda sim, args: sim.admin.start_inclusion(arg(args, 0), arg(args, 1))),
+    "stopInclusion": answered(lambda sim, args: sim.admin.stop_inclusion()),
+    "startExclusion": answered(lambda sim, args: sim.admin.start_exclusion()),
+    "stopExclusion": answered(lambda sim, args: sim.admin.stop_exclusion()),
     "grantSecurityClasses": _done(lambda sim, args: sim.admin.grant(arg(args, 0))),
     "validateDSK": _done(lambda sim, args: sim.admin.validate_dsk(arg(args, 0))),
     "abortInclusion": _done(lambda sim, args: sim.admin.abort_inclusion()),
     "parseQRCodeString": _parse_qr,
-    "provisionSmartStartNode": _answered(lambda sim, args: sim.admin.provision(arg(args, 0))),
-    "getProvisioningEntries": _answered(lambda sim, args: list(sim.admin.provisioning)),
+    "provisionSmartStartNode": answered(lambda sim, args: sim.admin.provision(arg(args, 0))),
+    "getProvisioningEntries": answered(lambda sim, args: list(sim.admin.provisioning)),
     "isFailedNode": _is_failed,
     "removeFailedNode": _remove_failed,
     "replaceFailedNode": _replace_failed,
@@ -130,7 +130,7 @@ HANDLERS: dict[str, Handler] = {
         lambda sim, args: sim.admin.abort_health(int(node_arg(sim, args, "abortHealthCheck")["id"]))
     ),
     "rebuildNodeRoutes": _rebuild_node,
-    "beginRebuildingRoutes": _answered(lambda sim, args: sim.admin.begin_rebuild()),
-    "stopRebuildingRoutes": _answered(lambda sim, args: sim.admin.stop_rebuild()),
+    "beginRebuildingRoutes": answered(lambda sim, args: sim.admin.begin_rebuild()),
+    "stopRebuildingRoutes": answered(lambda sim, args: sim.admin.stop_rebuild()),
     "getNodeNeighbors": _neighbours,
 }

@@ -17,7 +17,7 @@ from typing import Any
 from zwave_mcp.simulator import database, devices, firmware, lock_extras, payloads
 from zwave_mcp.simulator.access import HANDLERS as ACCESS_HANDLERS
 from zwave_mcp.simulator.admin_api import HANDLERS as ADMIN_HANDLERS
-from zwave_mcp.simulator.admin_api import AdminHost
+from zwave_mcp.simulator.admin_api import AdminHost, answered
 from zwave_mcp.simulator.associations import HANDLERS as ASSOCIATION_HANDLERS
 from zwave_mcp.simulator.dumps import key_of
 from zwave_mcp.simulator.host import Respond, arg, found_node, js_undefined, node_arg
@@ -86,10 +86,10 @@ def _finish(body: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- handlers
-def _get_info(sim: AdminHost, args: list[Any], respond: Respond) -> None:
+def _info(sim: AdminHost, args: list[Any]) -> dict[str, Any]:
     # While the nodes come up after a start the real gateway says "driver ready" (11.22.2, checked).
     status, cnt_status = ("driver ready", "Driver ready") if sim.interviewing else ("scan done", None)
-    result = {
+    return {
         "homeid": sim.config.home_id,
         "name": f"0x{sim.config.home_id:08x}",
         "controllerId": 1,
@@ -101,7 +101,6 @@ def _get_info(sim: AdminHost, args: list[Any], respond: Respond) -> None:
         "zwaveVersion": "15.29.0",
         "serverVersion": "3.10.2",
     }
-    respond(result, delay=sim.timing.api_reply)
 
 
 def _get_nodes(sim: AdminHost, args: list[Any], respond: Respond) -> None:
@@ -269,10 +268,6 @@ def _find_scene(sim: AdminHost, scene_id: Any) -> dict[str, Any]:
     raise RuntimeError("No scene found with given sceneid")
 
 
-def _get_scenes(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    respond(sim.scenes, delay=sim.timing.api_reply)
-
-
 def _create_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     new_id = max((s["sceneid"] for s in sim.scenes), default=0) + 1
     sim.scenes.append({"sceneid": new_id, "label": arg(args, 0), "values": []})
@@ -299,10 +294,6 @@ def _add_scene_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     respond(sim.scenes, delay=sim.timing.api_reply)
 
 
-def _scene_get_values(sim: AdminHost, args: list[Any], respond: Respond) -> None:
-    respond(_find_scene(sim, arg(args, 0))["values"], delay=sim.timing.api_reply)
-
-
 def _activate_scene(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     scene = _find_scene(sim, arg(args, 0))
     respond(True, delay=sim.timing.api_reply)
@@ -322,7 +313,7 @@ def _scene_write(sim: AdminHost, vid: dict[str, Any], new: Any) -> Callable[[], 
 
 
 HANDLERS: dict[str, Handler] = {
-    "getInfo": _get_info,
+    "getInfo": answered(_info),
     "getNodes": _get_nodes,
     "writeValue": _write_value,
     "writeMulticast": _write_multicast,
@@ -333,14 +324,12 @@ HANDLERS: dict[str, Handler] = {
     "pingNode": _ping,
     "pollValue": _poll_value,
     "sendCommand": _send_command,
-    "_getScenes": _get_scenes,
+    "_getScenes": answered(lambda sim, args: sim.scenes),
     "_createScene": _create_scene,
     "_addSceneValue": _add_scene_value,
-    "_sceneGetValues": _scene_get_values,
+    "_sceneGetValues": answered(lambda sim, args: _find_scene(sim, arg(args, 0))["values"]),
     "_activateScene": _activate_scene,
-    "getDeviceConfigurationParams": lambda sim, args, respond: respond(
-        database.configuration_params(arg(args, 0)), delay=sim.timing.api_reply
-    ),
+    "getDeviceConfigurationParams": answered(lambda sim, args: database.configuration_params(arg(args, 0))),
     **ADMIN_HANDLERS,
     **ACCESS_HANDLERS,
     **firmware.handlers(),
