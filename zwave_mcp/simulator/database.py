@@ -10,13 +10,12 @@ gateway gave (captures README: "Unknown manufacturer 0xfff0")."""
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from zwave_mcp.simulator.host import js_undefined
+from zwave_mcp.simulator.house import packaged
 from zwave_mcp.zwave.classes import CC
 
 _LEADING_INT = re.compile(r"\s*([+-]?\d+)")
@@ -24,8 +23,7 @@ _LEADING_INT = re.compile(r"\s*([+-]?\d+)")
 
 @cache
 def _entries() -> tuple[dict[str, Any], ...]:
-    text = resources.files("zwave_mcp.simulator").joinpath("houses/device_database.json").read_text("utf-8")
-    return tuple(json.loads(text))
+    return tuple(packaged("device_database.json"))
 
 
 def _parse_int(text: str) -> int | None:

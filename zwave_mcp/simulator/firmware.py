@@ -21,15 +21,14 @@ as zwave-js completes them (`device`: the ids and firmware version the update is
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 from typing import Any, Protocol
 
 from zwave_mcp.simulator import payloads
 from zwave_mcp.simulator.host import Respond, SimulatorHost, arg, js_undefined
+from zwave_mcp.simulator.house import packaged
 
 NODE_NOT_FOUND = "Node {} was not found! (ZW0211)"
 MISSING_INFO = (
@@ -61,8 +60,7 @@ class FirmwareHost(SimulatorHost, Protocol):
 
 @cache
 def _entries() -> tuple[dict[str, Any], ...]:
-    text = resources.files("zwave_mcp.simulator").joinpath("houses/firmware_updates.json").read_text("utf-8")
-    return tuple(json.loads(text)["entries"])
+    return tuple(packaged("firmware_updates.json")["entries"])
 
 
 def _pad(version: str) -> tuple[int, int, int]:

@@ -59,14 +59,14 @@ _KINDS = {
 }
 
 
-def _packaged(name: str) -> Any:
+def packaged(name: str) -> Any:
     """A fresh copy of a JSON file of the package's `houses/`."""
     return json.loads(resources.files("zwave_mcp.simulator").joinpath(f"houses/{name}").read_text("utf-8"))
 
 
 def captured_house() -> list[Node]:
     """A fresh copy of the recorded house (package data `houses/captured.json`)."""
-    return _packaged("captured.json")
+    return packaged("captured.json")
 
 
 def keypad_locks() -> list[Node]:
@@ -74,28 +74,28 @@ def keypad_locks() -> list[Node]:
     captures, its events queue left out; package data `houses/locks.json`): 12 "Back Door Lock" (User Code:
     slots 1-3 enabled, 4 disabled, admin code set) and 13 "Side Door Lock" (User Credential: Alice, Bob, and
     Carol inactive, each with a PIN). Their PINs are the captures' made-up test values."""
-    return _packaged("locks.json")
+    return packaged("locks.json")
 
 
 def hallway_dimmer() -> list[Node]:
     """Node 20 "Hallway Dimmer", a real GE 14294 in-wall dimmer (its node dump in `fixtures/devices/`,
     renumbered and named; package data `houses/hallway_dimmer.json`), whose configuration parameters the
     simulator's device database knows (`database.py`): the demo's parameters to explain and set."""
-    return _packaged("hallway_dimmer.json")
+    return packaged("hallway_dimmer.json")
 
 
 def hallway_remote() -> list[Node]:
     """Node 21 "Hallway Remote", a real Aeotec WallMote Quad (its node dump in `fixtures/devices/`,
     renumbered and named; package data `houses/hallway_remote.json`), asleep on batteries: the demo's remote
     whose buttons control other devices directly (its association groups, `association_groups.json`)."""
-    return _packaged("hallway_remote.json")
+    return packaged("hallway_remote.json")
 
 
 def with_association_groups(nodes: list[Node]) -> list[Node]:
     """The demo's association groups (package data `houses/association_groups.json`, from real devices'
     config files): Garage Motion's (a motion sensor's), Porch Double Switch's (a double relay's), and the
     Hallway Dimmer's and the Hallway Remote's own."""
-    groups = _packaged("association_groups.json")["nodes"]
+    groups = packaged("association_groups.json")["nodes"]
     for node in nodes:
         entry = groups.get(str(node["id"]))
         if entry is not None:
@@ -109,14 +109,14 @@ def patio_lock() -> list[Node]:
     made-up test PINs; package data `houses/patio_lock.json`): User Code with users 1-4 in use, Schedule
     Entry Lock version 2 and Door Lock Logging, so the demo has code schedules and a lock's own log
     (`simulator.lock_extras`). Its `schedule` and `userCodes` are what zwave-js-ui keeps on such a node."""
-    return _packaged("patio_lock.json")
+    return packaged("patio_lock.json")
 
 
 def captured_scenes() -> list[dict[str, Any]]:
     """Scenes for the captured house, as zwave-js-ui keeps them (`_getScenes`): Movie Night (lamp and bulb
     low, kitchen light off, blinds closed) and Good Night (everything off, blinds closed, door locked).
     The demo starts with them; tests create their own through `_createScene`."""
-    return _packaged("captured_scenes.json")
+    return packaged("captured_scenes.json")
 
 
 def _node_ids(count: int) -> list[int]:
