@@ -332,7 +332,7 @@ HANDLERS: dict[str, Handler] = {
     "getDeviceConfigurationParams": answered(lambda sim, args: database.configuration_params(arg(args, 0))),
     **ADMIN_HANDLERS,
     **ACCESS_HANDLERS,
-    **firmware.handlers(),
+    **firmware.HANDLERS,
     **ASSOCIATION_HANDLERS,
     **lock_extras.HANDLERS,
 }

@@ -252,12 +252,9 @@ class Firmware:
         self.sim.admin.interview(node)
 
 
-def handlers() -> dict[str, Callable[[Any, list[Any], Respond], None]]:
-    return {
-        "getAvailableFirmwareUpdates": lambda sim, args, respond: sim.firmware.available(args, respond),
-        "getAllAvailableFirmwareUpdates": lambda sim, args, respond: respond(
-            {}, delay=sim.firmware.service_s
-        ),
-        "firmwareUpdateOTA": lambda sim, args, respond: sim.firmware.start(args, respond),
-        "abortFirmwareUpdate": lambda sim, args, respond: sim.firmware.abort(args, respond),
-    }
+HANDLERS: dict[str, Callable[[Any, list[Any], Respond], None]] = {
+    "getAvailableFirmwareUpdates": lambda sim, args, respond: sim.firmware.available(args, respond),
+    "getAllAvailableFirmwareUpdates": lambda sim, args, respond: respond({}, delay=sim.firmware.service_s),
+    "firmwareUpdateOTA": lambda sim, args, respond: sim.firmware.start(args, respond),
+    "abortFirmwareUpdate": lambda sim, args, respond: sim.firmware.abort(args, respond),
+}
