@@ -25,7 +25,7 @@ from typing import Any
 
 from zwave_mcp.simulator.admin_api import AdminHost
 from zwave_mcp.simulator.dumps import CONTROLLER_ID, Node
-from zwave_mcp.simulator.host import Respond, arg, js_undefined
+from zwave_mcp.simulator.host import Respond, arg, found_node, js_undefined
 from zwave_mcp.simulator.house import sleeps
 
 OK, FORBIDDEN_DESTINATION_LR, FORBIDDEN_SOURCE_LR, FORBIDDEN_SELF = 1, 2, 3, 4
@@ -188,9 +188,7 @@ def _check_association(sim: AdminHost, args: list[Any], respond: Respond) -> Non
 def _add_associations(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     source, group, destinations = arg(args, 0), arg(args, 1), arg(args, 2)
     source_id, endpoint = _address(source)
-    node = sim.node(source_id)
-    if node is None:
-        raise RuntimeError(f"Node {source_id} not found")
+    node = found_node(sim, source_id)
     if not isinstance(destinations, list):
         raise TypeError("associations is not iterable")
     results = [check(sim, source, group, d) for d in destinations]

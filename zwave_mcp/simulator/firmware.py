@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from zwave_mcp.simulator import payloads
-from zwave_mcp.simulator.host import Respond, SimulatorHost, arg, js_undefined
+from zwave_mcp.simulator.host import Respond, SimulatorHost, arg, found_node, js_undefined
 from zwave_mcp.simulator.house import packaged
 
 NODE_NOT_FOUND = "Node {} was not found! (ZW0211)"
@@ -187,9 +187,7 @@ class Firmware:
             self.sim.scheduler.call_later(self.service_s, run)  # the download from the maker's server
 
     def abort(self, args: list[Any], respond: Respond) -> None:
-        node = self.sim.node(arg(args, 0))
-        if node is None:
-            raise RuntimeError(f"Node {arg(args, 0)} not found")
+        node = found_node(self.sim, arg(args, 0))
         with self._lock:
             running = self._running if self._running and self._running["node"] is node else None
         if running is not None:
