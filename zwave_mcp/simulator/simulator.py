@@ -615,12 +615,10 @@ class Simulator:
         with self._lock:
             values = node.get("values", {})
             self.touch(node)
-            status = values.get(_MOTION_STATUS)
-            if status is not None:
-                self.set_value(node, status, 8 if active else 0)
-            binary = values.get(_MOTION)
-            if binary is not None:
-                self.set_value(node, binary, active)
+            for key, new in ((_MOTION_STATUS, 8 if active else 0), (_MOTION, active)):
+                value = values.get(key)
+                if value is not None:
+                    self.set_value(node, value, new)
 
 
 def parse_set_payload(raw: bytes) -> tuple[Any, Any]:
