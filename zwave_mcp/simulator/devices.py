@@ -146,10 +146,7 @@ def _current_of(node: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] |
     """
     if value.get("property") != SwitchProps.TARGET:
         return None
-    key = value_key(
-        value.get("commandClass"), value.get("endpoint"), SwitchProps.CURRENT, value.get("propertyKey")
-    )
-    return node.get("values", {}).get(key)
+    return node.get("values", {}).get(key_of({**value, "property": SwitchProps.CURRENT}))
 
 
 def _apply(
