@@ -93,9 +93,7 @@ class SimConfig:
     @classmethod
     def fast(cls, **overrides: object) -> SimConfig:
         """Near-zero delays and no periodic behaviour: what integration tests want."""
-        base: dict[str, object] = {"timing": FAST, "periodic": False}
-        base.update(overrides)
-        return cls(**base)  # type: ignore[arg-type]
+        return cls(**{"timing": FAST, "periodic": False, **overrides})  # type: ignore[arg-type]
 
 
 def capture_config(capture: str, **overrides: object) -> SimConfig:
@@ -111,6 +109,4 @@ def capture_config(capture: str, **overrides: object) -> SimConfig:
             "publish_node_details": True,
         },
     }
-    preset = dict(presets.get(capture, presets["a"]))
-    preset.update(overrides)
-    return SimConfig(**preset)  # type: ignore[arg-type]
+    return SimConfig(**{**presets.get(capture, presets["a"]), **overrides})  # type: ignore[arg-type]
