@@ -57,26 +57,21 @@ _SLOT: dict[str, v.Check] = {"userId": "number", "slotId": "number"}
 _TIME: dict[str, v.Check] = {"Hour": "number", "Minute": "number"}
 _DATE: dict[str, v.Check] = {"Year": "number", "Month": "number", "Day": "number", **_TIME}
 _WEEKDAY = v.Enum("ScheduleEntryLockWeekday")
+
+
+def _prefixed(prefix: str, checks: dict[str, v.Check]) -> dict[str, v.Check]:
+    return {prefix + k: c for k, c in checks.items()}
+
+
 _SHAPES: dict[str, tuple[str, dict[str, v.Check]]] = {
     "weekly": (
         "ScheduleEntryLockWeekDaySchedule",
-        {
-            "weekday": _WEEKDAY,
-            **{f"start{k}": c for k, c in _TIME.items()},
-            **{f"stop{k}": c for k, c in _TIME.items()},
-        },
+        {"weekday": _WEEKDAY, **_prefixed("start", _TIME), **_prefixed("stop", _TIME)},
     ),
-    "yearly": (
-        "ScheduleEntryLockYearDaySchedule",
-        {**{f"start{k}": c for k, c in _DATE.items()}, **{f"stop{k}": c for k, c in _DATE.items()}},
-    ),
+    "yearly": ("ScheduleEntryLockYearDaySchedule", {**_prefixed("start", _DATE), **_prefixed("stop", _DATE)}),
     "daily": (
         "ScheduleEntryLockDailyRepeatingSchedule",
-        {
-            "weekdays": v.ArrayOf(_WEEKDAY),
-            **{f"start{k}": c for k, c in _TIME.items()},
-            **{f"duration{k}": c for k, c in _TIME.items()},
-        },
+        {"weekdays": v.ArrayOf(_WEEKDAY), **_prefixed("start", _TIME), **_prefixed("duration", _TIME)},
     ),
 }
 
