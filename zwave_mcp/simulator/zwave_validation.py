@@ -63,16 +63,11 @@ def _is_number(value: Any) -> bool:
 def _property(name: str, check: Check, value: Any, indent: str) -> str | None:
     if value is _MISSING:
         return f"{indent}required property {name} is missing"
-    if isinstance(check, str):  # "number"
-        return (
-            None
-            if _is_number(value)
-            else f"{indent}Expected property {name} to be a number, got {js_value(value)}"
-        )
-    if isinstance(check, Enum):
+    if isinstance(check, str | Enum):  # "number", or an enum's member (any number)
         if _is_number(value):
             return None
-        return f"{indent}Expected property {name} to be a member of enum {check.name}, got {js_value(value)}"
+        what = "a number" if isinstance(check, str) else f"a member of enum {check.name}"
+        return f"{indent}Expected property {name} to be {what}, got {js_value(value)}"
     if not isinstance(value, list):
         return f"{indent}Expected property {name} to be an Array<{check.item.name}>, got {js_value(value)}"
     items = [
