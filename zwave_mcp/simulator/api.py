@@ -282,15 +282,11 @@ def _add_scene_value(sim: AdminHost, args: list[Any], respond: Respond) -> None:
     # Entries are matched on `id` (so without one, undefined === undefined: a second value replaces the
     # first, as recorded). A match gets the new value/timeout; otherwise the valueId itself is mutated
     # (so `args` and `origin` show value/timeout) and appended.
-    for existing in scene["values"]:
-        if existing.get("id") == vid.get("id"):
-            existing["value"] = arg(args, 2)
-            existing["timeout"] = arg(args, 3)
-            break
-    else:
-        vid["value"] = arg(args, 2)
-        vid["timeout"] = arg(args, 3)
+    entry = next((e for e in scene["values"] if e.get("id") == vid.get("id")), None)
+    if entry is None:
+        entry = vid
         scene["values"].append(vid)
+    entry.update(value=arg(args, 2), timeout=arg(args, 3))
     respond(sim.scenes, delay=sim.timing.api_reply)
 
 
