@@ -51,6 +51,7 @@ NOT_UPGRADABLE = "Failed to start the update: The Z-Wave chip firmware is not up
 OK_RESTART_PENDING, ERROR_TRANSMISSION_FAILED = 0xFF, 1
 TOTAL_FRAGMENTS = 1310  # a ~50 kB image in 40-byte fragments
 WAIT_TIME_S = 5  # zwave-js's `getConservativeWaitTimeAfterFirmwareUpdate` for a device that advertises none
+_IDS = ("manufacturerId", "productType", "productId")  # what identifies a device's model
 
 
 class FirmwareHost(SimulatorHost, Protocol):
@@ -70,8 +71,7 @@ def _pad(version: str) -> tuple[int, int, int]:
 
 
 def _matches(device: dict[str, Any], node: dict[str, Any]) -> bool:
-    ids = ("manufacturerId", "productType", "productId")
-    if any(int(device[k], 16) != node.get(k) for k in ids):
+    if any(int(device[k], 16) != node.get(k) for k in _IDS):
         return False
     limits = device.get("firmwareVersion") or {}
     current = _pad(str(node.get("firmwareVersion") or "0"))
@@ -102,12 +102,7 @@ def offered(node: dict[str, Any]) -> list[dict[str, Any]]:
                     "files": files,
                     "downgrade": _pad(upgrade["version"]) < _pad(current),
                     "normalizedVersion": ".".join(map(str, _pad(upgrade["version"]))),
-                    "device": {
-                        "manufacturerId": node["manufacturerId"],
-                        "productType": node["productType"],
-                        "productId": node["productId"],
-                        "firmwareVersion": current,
-                    },
+                    "device": {**{k: node[k] for k in _IDS}, "firmwareVersion": current},
                 }
             )
     return found
@@ -132,9 +127,9 @@ class Firmware:
         node = self.sim.node(node_id)
         if node is None:
             raise RuntimeError(NODE_NOT_FOUND.format(node_id))
-        if not all(
-            isinstance(node.get(k), int) for k in ("manufacturerId", "productType", "productId")
-        ) or not (isinstance(node.get("firmwareVersion"), str)):
+        if not all(isinstance(node.get(k), int) for k in _IDS) or not (
+            isinstance(node.get("firmwareVersion"), str)
+        ):
             raise RuntimeError(MISSING_INFO.format(node_id))
         if not self.service_reachable:
             respond(error=UNREACHABLE.format(node_id), delay=self.service_s)
