@@ -31,7 +31,7 @@ from zwave_mcp.gateway.nodes import parse_value
 from zwave_mcp.network import firmware
 from zwave_mcp.network.jobs import Job, Jobs
 from zwave_mcp.simulator import house
-from zwave_mcp.simulator.firmware import offered
+from zwave_mcp.simulator.firmware import HANDLERS, UNREACHABLE_ALL, Firmware, offered
 from zwave_mcp.zwave.classes import CC
 
 GE_UPDATE = {
@@ -278,3 +278,18 @@ def test_the_simulated_service_leaves_out_the_current_version_and_marks_downgrad
     dimmer["firmwareVersion"] = "5.29"
     assert [(u["version"], u["downgrade"]) for u in offered(dimmer)] == [("5.26", True)]
     assert offered({**dimmer, "manufacturerId": 0xFFF0}) == []
+
+
+def test_the_simulated_service_out_of_reach_fails_every_device_s_check_too() -> None:
+    class Sim:
+        firmware = Firmware(cast(Any, None))
+
+    answers: list[dict[str, Any]] = []
+    check_all = HANDLERS["getAllAvailableFirmwareUpdates"]
+    check_all(Sim(), [], lambda result=None, **kw: answers.append({"result": result, **kw}))
+    Sim.firmware.service_reachable = False
+    check_all(Sim(), [], lambda result=None, **kw: answers.append({"result": result, **kw}))
+    assert answers == [
+        {"result": {}, "delay": 0.3},  # zwave-js's Map, as zwave-js-ui's JSON says it
+        {"result": None, "error": UNREACHABLE_ALL, "delay": 0.3},
+    ]

@@ -247,7 +247,7 @@ class Firmware:
 
 HANDLERS: dict[str, Callable[[Any, list[Any], Respond], None]] = {
     "getAvailableFirmwareUpdates": lambda sim, args, respond: sim.firmware.available(args, respond),
-    "getAllAvailableFirmwareUpdates": lambda sim, args, respond: respond({}, delay=sim.firmware.service_s),
+    "getAllAvailableFirmwareUpdates": lambda sim, args, respond: sim.firmware.available_all(respond),
     "firmwareUpdateOTA": lambda sim, args, respond: sim.firmware.start(args, respond),
     "abortFirmwareUpdate": lambda sim, args, respond: sim.firmware.abort(args, respond),
 }
