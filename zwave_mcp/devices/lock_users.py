@@ -162,12 +162,15 @@ def _free_user_id(users: LockUsers) -> int | None:
     return next((i for i in range(1, users.rules.max_users + 1) if i not in taken), None)
 
 
-def _free_pin_slot(users: LockUsers, prefer: int) -> int | None:
+def _free_pin_slot(users: LockUsers, prefer: int, lock: str) -> int:
     assert users.rules is not None
     slots = range(1, users.rules.pin_slots + 1)
     if prefer in slots and users.pin_slot_owner(prefer) is None:
         return prefer
-    return next((s for s in slots if users.pin_slot_owner(s) is None), None)
+    free = next((s for s in slots if users.pin_slot_owner(s) is None), None)
+    if free is None:
+        raise UserError(f"All {users.rules.pin_slots} PIN slots of {lock} are taken; remove a PIN first.")
+    return free
 
 
 def _plan(
@@ -263,10 +266,8 @@ def _plan(
         slot = (
             held.slot
             if held is not None
-            else (target.user_id if users.user_code else _free_pin_slot(users, target.user_id))
+            else (target.user_id if users.user_code else _free_pin_slot(users, target.user_id, lock))
         )
-        if slot is None:
-            raise UserError(f"All {rules.pin_slots} PIN slots of {lock} are taken; remove a PIN first.")
         return LockUserPlan(
             action,
             f"change the PIN of {who} on {lock}",
@@ -351,13 +352,8 @@ def _plan_add(
         if free is None:
             raise UserError(f"All {rules.max_users} users of {lock} are taken; remove one first.")
         user_id = free
-    if users.user_code:
-        slot = user_id  # User Code: the user is the slot
-    else:
-        slot_free = _free_pin_slot(users, user_id)
-        if slot_free is None:
-            raise UserError(f"All {rules.pin_slots} PIN slots of {lock} are taken; remove a PIN first.")
-        slot = slot_free
+    # User Code: the user is the slot
+    slot = user_id if users.user_code else _free_pin_slot(users, user_id, lock)
     options: dict[str, Any] = {"active": True}
     if new is not None and rules.names:
         options = {"userName": new, "active": True, "userType": 0}
