@@ -173,7 +173,7 @@ def _free_pin_slot(users: LockUsers, prefer: int, lock: str) -> int:
     return free
 
 
-def _plan(
+def plan(
     device: Device,
     users: LockUsers,
     action: str,
@@ -183,7 +183,9 @@ def _plan(
     pin: Any = None,
     mac: Mac,
 ) -> LockUserPlan:
-    """`plan`, for a lock's own users or its User Code values alike."""
+    """The change `action` makes to the lock's users, checked against its rules; `UserError` says what
+    breaks a rule or names no one (nothing is sent then). Users read from a User Code lock's values (a
+    zwave-js-ui without the access-control API) are changed through those values."""
     lock = device.name
     rules = users.rules
     if not users.supported or rules is None:
@@ -204,6 +206,26 @@ def _plan(
     target = found
     who = target.label
     base = {"lock": device.key, "user": target.user_id, "action": action}
+
+    def change(
+        summary: str, ops: list[LockOp], shown: dict[str, Any], expect: dict[str, Any], **more: Any
+    ) -> LockUserPlan:
+        """The plan for `target`: `shown` in the audit line and the binding (a `pin` of `more` only as a keyed
+        hash), `expect` read back after it."""
+        bound = {"pin": pin_hash(mac, node, more["pin"])} if "pin" in more else {}
+        return LockUserPlan(
+            action,
+            summary,
+            target.user_id,
+            ep,
+            ops,
+            {**base, **shown, **bound},
+            {"user": target.user_id, **shown},
+            expect={"user": target.user_id, **expect},
+            values=users.from_values,
+            **more,
+        )
+
     if action == "rename":
         new = (name or "").strip()
         if not new:
@@ -214,31 +236,19 @@ def _plan(
                 raise UserError(
                     f"Names of {lock}'s users are at most {GIVEN_NAME_MAX} characters; '{new[:40]}' has {len(new)}."
                 )
-            return LockUserPlan(
-                action,
+            return change(
                 f"call user {target.user_id} of {lock} {new} ({lock} keeps no names: zwave-mcp keeps this one)",
-                target.user_id,
-                ep,
                 [],
-                {**base, "name": new},
-                {"user": target.user_id, "name": new},
-                expect={"user": target.user_id, "name": new},
+                {"name": new},
+                {"name": new},
                 given_name=(target.user_id, new),
             )
         if rules.max_name_length and len(new) > rules.max_name_length:
             raise UserError(
                 f"{lock} takes names of at most {rules.max_name_length} characters; '{new[:40]}' has {len(new)}."
             )
-        return LockUserPlan(
-            action,
-            f"rename {who} on {lock} to {new}",
-            target.user_id,
-            ep,
-            [LockOp("set_user", target.user_id, {"userName": new})],
-            {**base, "name": new},
-            {"user": target.user_id, "name": new},
-            expect={"user": target.user_id, "name": new},
-        )
+        op = LockOp("set_user", target.user_id, {"userName": new})
+        return change(f"rename {who} on {lock} to {new}", [op], {"name": new}, {"name": new})
     if action in ("enable", "disable"):
         active = action == "enable"
         if target.active is active:
@@ -250,16 +260,8 @@ def _plan(
                 f"{who} on {lock} has no PIN or card, so enabling would let no one in; add a PIN with change_pin."
             )
         verb = "turn on" if active else "turn off"
-        return LockUserPlan(
-            action,
-            f"{verb} the code of {who} on {lock}",
-            target.user_id,
-            ep,
-            [LockOp("set_user", target.user_id, {"active": active})],
-            base,
-            {"user": target.user_id},
-            expect={"user": target.user_id, "active": active},
-        )
+        op = LockOp("set_user", target.user_id, {"active": active})
+        return change(f"{verb} the code of {who} on {lock}", [op], {}, {"active": active})
     if action == "change_pin":
         code = read_pin(pin, users, lock)
         held = target.pin()
@@ -268,49 +270,20 @@ def _plan(
             if held is not None
             else (target.user_id if users.user_code else _free_pin_slot(users, target.user_id, lock))
         )
-        return LockUserPlan(
-            action,
-            f"change the PIN of {who} on {lock}",
-            target.user_id,
-            ep,
-            [LockOp("set_pin", target.user_id, slot=slot)],
-            {**base, "slot": slot, "pin": pin_hash(mac, node, code)},
-            {"user": target.user_id, "slot": slot},
-            pin=code,
-            expect={"user": target.user_id, "pin_slot": slot},
+        op = LockOp("set_pin", target.user_id, slot=slot)
+        return change(
+            f"change the PIN of {who} on {lock}", [op], {"slot": slot}, {"pin_slot": slot}, pin=code
         )
     if action == "remove":
-        return LockUserPlan(
-            action,
+        return change(
             f"remove {who} and {'its code' if users.user_code else 'every PIN and card of theirs'} from {lock}",
-            target.user_id,
-            ep,
             [LockOp("delete_user", target.user_id)],
-            base,
-            {"user": target.user_id},
-            expect={"user": target.user_id, "gone": True},
+            {},
+            {"gone": True},
             given_name=(target.user_id, None) if users.user_code else None,
             who=who,
         )
     raise UserError(f"Unknown action '{action[:40]}'; use one of: {', '.join(ACTIONS)}.")
-
-
-def plan(
-    device: Device,
-    users: LockUsers,
-    action: str,
-    *,
-    user: str | None = None,
-    name: str | None = None,
-    pin: Any = None,
-    mac: Mac,
-) -> LockUserPlan:
-    """The change `action` makes to the lock's users, checked against its rules; `UserError` says what
-    breaks a rule or names no one (nothing is sent then). Users read from a User Code lock's values (a
-    zwave-js-ui without the access-control API) are changed through those values."""
-    planned = _plan(device, users, action, user=user, name=name, pin=pin, mac=mac)
-    planned.values = users.from_values
-    return planned
 
 
 def _plan_add(
@@ -387,6 +360,7 @@ def _plan_add(
         undo=None if users.user_code else LockOp("delete_user", user_id),
         # A User Code lock keeps no names: zwave-mcp keeps the new one (or forgets the replaced person's).
         given_name=(user_id, new) if users.user_code else None,
+        values=users.from_values,
         expect={
             "user": user_id,
             "pin_slot": slot,
