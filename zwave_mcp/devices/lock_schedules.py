@@ -313,8 +313,7 @@ def _weekly_slots(
         minutes = (stop.hour * 60 + stop.minute) - (begin.hour * 60 + begin.minute)
         fields = {
             "weekdays": days,
-            "startHour": begin.hour,
-            "startMinute": begin.minute,
+            **_clock_fields("start", begin),
             "durationHour": minutes // 60,
             "durationMinute": minutes % 60,
         }
@@ -333,13 +332,7 @@ def _weekly_slots(
                 f"{len(days)} days with what this user has; unschedule first or name fewer days."
             )
         taken.add(slot)
-        fields = {
-            "weekday": day,
-            "startHour": begin.hour,
-            "startMinute": begin.minute,
-            "stopHour": stop.hour,
-            "stopMinute": stop.minute,
-        }
+        fields = {"weekday": day, **_clock_fields("start", begin), **_clock_fields("stop", stop)}
         slots.append(ScheduleSlot(WEEKLY, user_id, slot, fields))
     return slots
 
@@ -360,19 +353,23 @@ def _year_slot(
     slot = schedules.free_slot(YEARLY, user_id)
     if slot is None:
         raise UserError(f"Every date schedule slot of {lock} for this user is taken; unschedule first.")
-    fields = {
-        "startYear": first.year,
-        "startMonth": first.month,
-        "startDay": first.day,
-        "startHour": first.hour,
-        "startMinute": first.minute,
-        "stopYear": last.year,
-        "stopMonth": last.month,
-        "stopDay": last.day,
-        "stopHour": last.hour,
-        "stopMinute": last.minute,
-    }
+    fields = {**_moment_fields("start", first), **_moment_fields("stop", last)}
     return ScheduleSlot(YEARLY, user_id, slot, fields)
+
+
+def _clock_fields(prefix: str, at: time | datetime) -> dict[str, int]:
+    """A slot's time as zwave-js's fields: `startHour`, `startMinute` (or `stop…`)."""
+    return {f"{prefix}Hour": at.hour, f"{prefix}Minute": at.minute}
+
+
+def _moment_fields(prefix: str, at: datetime) -> dict[str, int]:
+    """A slot's day and time as zwave-js's fields: `startYear`, `startMonth`, `startDay`, `startHour`, …"""
+    return {
+        f"{prefix}Year": at.year,
+        f"{prefix}Month": at.month,
+        f"{prefix}Day": at.day,
+        **_clock_fields(prefix, at),
+    }
 
 
 def plan_unschedule(
