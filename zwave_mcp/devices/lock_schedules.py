@@ -72,14 +72,12 @@ def read_clock(text: str | None, what: str) -> time:
         raise UserError(f"I cannot read the {what} time '{(text or '')[:20]}'; say it like {TIME_EXAMPLES}.")
     hour, minute = int(found.group(1)), int(found.group(2) or 0)
     suffix = (found.group(3) or "").replace(".", "")
-    if suffix and not 1 <= hour <= 12:
+    if (suffix and not 1 <= hour <= 12) or hour > 23 or minute > 59:
         raise UserError(f"The {what} time '{text}' is no time of day; say it like {TIME_EXAMPLES}.")
     if suffix == "pm" and hour != 12:
         hour += 12
     elif suffix == "am" and hour == 12:
         hour = 0
-    if hour > 23 or minute > 59:
-        raise UserError(f"The {what} time '{text}' is no time of day; say it like {TIME_EXAMPLES}.")
     return time(hour, minute)
 
 
