@@ -26,6 +26,7 @@ thermostat whose mode and setpoints sit on different endpoints), and after it co
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.boundary import fault_reason, note_fault
@@ -102,10 +103,7 @@ def devices_for_node(node: ZNode) -> list[Device]:
         whole = Found()
         for found in detected.values():
             whole.merge(found)
-        return [
-            _device(node, str(node.id), None, name, whole),
-            *_named_parts(node, str(node.id), None, whole),
-        ]
+        return _with_parts(node, str(node.id), None, name, whole)
 
     main = main_part(node, {ep: detected[ep] for ep in actuated})
     owner = Found()
@@ -122,8 +120,7 @@ def devices_for_node(node: ZNode) -> list[Device]:
         if ep == main:
             key = f"{node.id}.{ep}" if ep else str(node.id)
             main_names = (device_name(name, str(ep)),)
-            devices.append(_device(node, key, ep, name, owner, other_names=main_names, siblings=siblings))
-            devices.extend(_named_parts(node, key, ep, owner))
+            devices.extend(_with_parts(node, key, ep, name, owner, other_names=main_names, siblings=siblings))
             continue
         found = detected[ep]
         if battery is not None and Capability.BATTERY not in found.capabilities:
@@ -131,30 +128,27 @@ def devices_for_node(node: ZNode) -> list[Device]:
             found.values[m.BATTERY_LEVEL] = battery
         part = part_label(node, ep)
         numbered = () if part == str(ep) else (device_name(name, str(ep)),)
-        devices.append(
-            _device(
+        devices.extend(
+            _with_parts(
                 node, f"{node.id}.{ep}", ep, device_name(name, part), found, part=part, other_names=numbered
             )
         )
-        devices.extend(_named_parts(node, f"{node.id}.{ep}", ep, found))
     return devices
 
 
-def _named_parts(node: ZNode, key: str, endpoint: int | None, found: Found) -> list[Device]:
-    """The parts a model row names on one endpoint (`Schema.part`: a plug's night light), each a device of
-    its own, "<name> <part>", key "<key>.<part>"."""
-    return [
-        _device(
-            node,
-            f"{key}.{part.replace(' ', '-')}",
-            endpoint,
-            device_name(node.display_name, part),
-            claims,
-            part=part,
-        )
-        for part, claims in found.parts.items()
-        if claims.has_actuator()
-    ]
+def _with_parts(
+    node: ZNode, key: str, endpoint: int | None, name: str, found: Found, **more: Any
+) -> list[Device]:
+    """The device, then the parts a model row names on its endpoint (`Schema.part`: a plug's night light),
+    each a device of its own, "<name> <part>", key "<key>.<part>"."""
+    devices = [_device(node, key, endpoint, name, found, **more)]
+    for part, claims in found.parts.items():
+        if claims.has_actuator():
+            part_name = device_name(node.display_name, part)
+            devices.append(
+                _device(node, f"{key}.{part.replace(' ', '-')}", endpoint, part_name, claims, part=part)
+            )
+    return devices
 
 
 def device_name(node_name: str, part: str | None) -> str:
