@@ -32,14 +32,9 @@ WORDS = {"schedule": "schedule_code", "unschedule": "unschedule_code"}
 # zwave-js's weekday numbers: 0 is Sunday.
 DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 _GROUPS = {
-    "weekdays": [1, 2, 3, 4, 5],
-    "workdays": [1, 2, 3, 4, 5],
-    "weekends": [0, 6],
-    "weekend": [0, 6],
-    "every day": [0, 1, 2, 3, 4, 5, 6],
-    "everyday": [0, 1, 2, 3, 4, 5, 6],
-    "daily": [0, 1, 2, 3, 4, 5, 6],
-    "all week": [0, 1, 2, 3, 4, 5, 6],
+    **dict.fromkeys(("weekdays", "workdays"), (1, 2, 3, 4, 5)),
+    **dict.fromkeys(("weekends", "weekend"), (0, 6)),
+    **dict.fromkeys(("every day", "everyday", "daily", "all week"), (0, 1, 2, 3, 4, 5, 6)),
 }
 _CLOCK = re.compile(r"^(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$")
 _CLOCK_WORD = re.compile(r"^(from|at|to|until|till|til) ")
