@@ -41,18 +41,11 @@ class Capability(StrEnum):
 # What people and models call a capability when they name one ("blinds", "remotes"); plurals and spacing
 # are read by `names.word_reader`.
 CAPABILITY_WORDS: Mapping[str, str] = {
-    "blind": "cover",
-    "shade": "cover",
-    "curtain": "cover",
-    "shutter": "cover",
+    **dict.fromkeys(("blind", "shade", "curtain", "shutter"), "cover"),
     "door lock": "lock",
-    "remote": "button",
-    "keypad": "button",
-    "scene controller": "button",
-    "colour": "color",
-    "color bulb": "color",
-    "power meter": "meter",
-    "energy meter": "meter",
+    **dict.fromkeys(("remote", "keypad", "scene controller"), "button"),
+    **dict.fromkeys(("colour", "color bulb"), "color"),
+    **dict.fromkeys(("power meter", "energy meter"), "meter"),
 }
 # A capability as a tool argument: the schema lists the names, the words above and plurals are read too.
 CapabilityWord = Annotated[Capability, BeforeValidator(word_reader(Capability, CAPABILITY_WORDS))]
