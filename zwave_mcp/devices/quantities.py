@@ -37,8 +37,7 @@ _SENSOR_NAMES = {
     "Voltage": "voltage",
     "Current": "current",
     "Carbon dioxide (CO₂) level": "co2",
-    "Atmospheric pressure": "pressure",
-    "Barometric pressure": "pressure",
+    **dict.fromkeys(("Atmospheric pressure", "Barometric pressure"), "pressure"),
     "Loudness": "noise",
     "Particulate Matter 2.5": "pm25",
     "Volatile Organic Compound level": "voc",
@@ -75,10 +74,7 @@ _METER_UNITS = {
     "a": ("current", "current"),
 }
 _GROUPS = {
-    "power": POWER,
-    "energy": POWER,
-    "voltage": POWER,
-    "current": POWER,
+    **dict.fromkeys(("power", "energy", "voltage", "current"), POWER),
     "energy_production": PRODUCTION,
     "battery": BATTERY,
 }

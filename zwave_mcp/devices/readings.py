@@ -44,10 +44,8 @@ OPENING_STATES = frozenset(f"{thing} {state}" for thing in OPENINGS for state in
 _REST_TEXTS = frozenset({"ac mains re-connected", "power has been applied", "battery is fully charged"})
 # Notification states as people say them (zwave-js's texts otherwise, lower-cased).
 _NOTIFICATION_WORDS = {
-    "motion detection": "motion detected",
-    "motion detection, location provided": "motion detected",
-    "intrusion": "intrusion detected",
-    "intrusion, location provided": "intrusion detected",
+    **dict.fromkeys(("motion detection", "motion detection, location provided"), "motion detected"),
+    **dict.fromkeys(("intrusion", "intrusion, location provided"), "intrusion detected"),
     "tampering, product cover removed": "its cover has been removed",
     "tampering, product moved": "it has been moved",
     "window/door is open": "open",
