@@ -234,14 +234,12 @@ class NetworkAdmin:
     def stop_rebuilding_routes(self) -> AdminRequest:
         return self._request("stopRebuildingRoutes", then=bool)
 
+    def _inclusion(self, api: str, *args: Any, strategy: int) -> AdminRequest:
+        """A call that starts an inclusion with `strategy` (a new node, or one in a failed node's place)."""
+        return self._request(api, *args, before=lambda: self._reset(INCLUDING, strategy), then=bool)
+
     def start_inclusion(self, strategy: int, options: dict[str, Any]) -> AdminRequest:
-        return self._request(
-            "startInclusion",
-            strategy,
-            options,
-            before=lambda: self._reset(INCLUDING, strategy),
-            then=bool,
-        )
+        return self._inclusion("startInclusion", strategy, options, strategy=strategy)
 
     def stop_inclusion(self) -> AdminRequest:
         return self._request("stopInclusion", then=bool)
@@ -282,14 +280,7 @@ class NetworkAdmin:
         )
 
     def replace_failed(self, node_id: int, strategy: int, options: dict[str, Any]) -> AdminRequest:
-        return self._request(
-            "replaceFailedNode",
-            node_id,
-            strategy,
-            options,
-            before=lambda: self._reset(INCLUDING, strategy),
-            then=bool,
-        )
+        return self._inclusion("replaceFailedNode", node_id, strategy, options, strategy=strategy)
 
     # -- events ---------------------------------------------------------------------------------------
     def _reset(self, phase: str, strategy: int | None = None) -> None:
