@@ -35,6 +35,7 @@ KINDS = (WEEKLY, YEARLY, DAILY)
 
 # The fields of each kind's slot and their ranges (zwave-js's ScheduleEntryLock*Schedule).
 _HOUR, _MINUTE, _DAY = (0, 23), (0, 59), (0, 6)
+_DATE = {"Year": (2000, 2255), "Month": (1, 12), "Day": (1, 31), "Hour": _HOUR, "Minute": _MINUTE}
 FIELDS: dict[str, dict[str, tuple[int, int]]] = {
     WEEKLY: {
         "weekday": _DAY,
@@ -43,18 +44,7 @@ FIELDS: dict[str, dict[str, tuple[int, int]]] = {
         "stopHour": _HOUR,
         "stopMinute": _MINUTE,
     },
-    YEARLY: {
-        "startYear": (2000, 2255),
-        "startMonth": (1, 12),
-        "startDay": (1, 31),
-        "startHour": _HOUR,
-        "startMinute": _MINUTE,
-        "stopYear": (2000, 2255),
-        "stopMonth": (1, 12),
-        "stopDay": (1, 31),
-        "stopHour": _HOUR,
-        "stopMinute": _MINUTE,
-    },
+    YEARLY: {edge + part: span for edge in ("start", "stop") for part, span in _DATE.items()},
     DAILY: {"startHour": _HOUR, "startMinute": _MINUTE, "durationHour": _HOUR, "durationMinute": _MINUTE},
 }
 
