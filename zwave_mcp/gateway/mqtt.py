@@ -365,12 +365,10 @@ class MqttTransport:
         self._schedule_misc()
 
     def _detach(self) -> None:
-        if self._misc_handle is not None:
-            self._misc_handle.cancel()
-            self._misc_handle = None
-        if self._drain_handle is not None:
-            self._drain_handle.cancel()
-            self._drain_handle = None
+        for handle in (self._misc_handle, self._drain_handle):
+            if handle is not None:
+                handle.cancel()
+        self._misc_handle = self._drain_handle = None
         if self._sock is not None and self._loop is not None:
             with contextlib.suppress(Exception):
                 self._loop.remove_reader(self._sock)
