@@ -102,10 +102,12 @@ def parse_record(raw: Any) -> LogRecord | None:
     return LogRecord(at.astimezone(UTC), event, user_id)
 
 
-def _failed(reply: ApiReply) -> GatewayError:
+def _result(reply: ApiReply) -> Any:
+    if reply.success:
+        return reply.result
     if NOT_SUPPORTED in reply.message:
-        return LogUnsupported(reply.message)
-    return GatewayError(f"zwave-js-ui could not read the lock's log: {reply.message or 'no reason given'}")
+        raise LogUnsupported(reply.message)
+    raise GatewayError(f"zwave-js-ui could not read the lock's log: {reply.message or 'no reason given'}")
 
 
 async def read_lock_log(
@@ -114,17 +116,13 @@ async def read_lock_log(
     """The lock's records (at most `READ_MAX`, from record 1), oldest first. Raises `LogUnsupported` for a
     lock without Door Lock Logging, `GatewayError` otherwise."""
     cc = CC.DOOR_LOCK_LOGGING
-    reply = await gateway.read_cc(node_id, endpoint, cc, "getRecordsCount", timeout=timeout)
-    if not reply.success:
-        raise _failed(reply)
-    count = reply.result if isinstance(reply.result, int) and not isinstance(reply.result, bool) else 0
+    counted = _result(await gateway.read_cc(node_id, endpoint, cc, "getRecordsCount", timeout=timeout))
+    count = counted if isinstance(counted, int) and not isinstance(counted, bool) else 0
     records: list[LogRecord] = []
     wanted = min(max(count, 0), READ_MAX)
     for number in range(1, wanted + 1):
         answer = await gateway.read_cc(node_id, endpoint, cc, "getRecord", number, timeout=timeout)
-        if not answer.success:
-            raise _failed(answer)
-        record = parse_record(answer.result)
+        record = parse_record(_result(answer))
         if record is not None:
             records.append(record)
     records.sort(key=lambda r: r.at)
