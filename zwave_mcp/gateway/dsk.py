@@ -26,14 +26,12 @@ def ascii_digits(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).strip()
     out = []
     for ch in text:
-        if ch.isascii():
-            out.append(ch)
-        elif ch.isdecimal():
-            out.append(str(unicodedata.decimal(ch)))
+        # ASCII stays as it is: its digits are their own decimal values, its one dash is "-".
+        if ch.isdecimal():
+            ch = str(unicodedata.decimal(ch))
         elif unicodedata.category(ch) == "Pd" or ch == "\u2212":  # dashes, and the minus sign
-            out.append("-")
-        else:
-            out.append(ch)
+            ch = "-"
+        out.append(ch)
     return "".join(out)
 
 
