@@ -190,26 +190,22 @@ class ApiClient:
 class SetValueStatus(IntEnum):
     """zwave-js `SetValueStatus`, read from `writeValue`'s `result.status`."""
 
-    NO_DEVICE_SUPPORT = 0
-    WORKING = 1
-    FAIL = 2
-    ENDPOINT_NOT_FOUND = 3
-    NOT_IMPLEMENTED = 4
-    INVALID_VALUE = 5
-    SUCCESS_UNSUPERVISED = 254
-    SUCCESS = 255
+    text: str  # what the status says, when zwave-js-ui's reply says nothing of its own
 
+    def __new__(cls, number: int, text: str) -> SetValueStatus:
+        member = int.__new__(cls, number)
+        member._value_ = number
+        member.text = text
+        return member
 
-_STATUS_TEXT = {
-    SetValueStatus.NO_DEVICE_SUPPORT: "the device does not support this value",
-    SetValueStatus.WORKING: "the device is carrying out the change",
-    SetValueStatus.FAIL: "the device did not accept the command",
-    SetValueStatus.ENDPOINT_NOT_FOUND: "the device has no such endpoint",
-    SetValueStatus.NOT_IMPLEMENTED: "zwave-js cannot set this value",
-    SetValueStatus.INVALID_VALUE: "the value is not valid for this setting",
-    SetValueStatus.SUCCESS_UNSUPERVISED: "the command was sent (the device does not confirm it)",
-    SetValueStatus.SUCCESS: "the device confirmed the change",
-}
+    NO_DEVICE_SUPPORT = 0, "the device does not support this value"
+    WORKING = 1, "the device is carrying out the change"
+    FAIL = 2, "the device did not accept the command"
+    ENDPOINT_NOT_FOUND = 3, "the device has no such endpoint"
+    NOT_IMPLEMENTED = 4, "zwave-js cannot set this value"
+    INVALID_VALUE = 5, "the value is not valid for this setting"
+    SUCCESS_UNSUPERVISED = 254, "the command was sent (the device does not confirm it)"
+    SUCCESS = 255, "the device confirmed the change"
 
 
 @dataclass(slots=True)
@@ -250,9 +246,8 @@ class WriteResult:
         result = reply.result if isinstance(reply.result, dict) else {}
         raw_status = result.get("status")
         # A plain int (not True, not 255.0) that zwave-js defines.
-        status = (
-            SetValueStatus(raw_status) if type(raw_status) is int and raw_status in _STATUS_TEXT else None
-        )
+        found = SetValueStatus._value2member_map_.get(raw_status) if type(raw_status) is int else None
+        status = found if isinstance(found, SetValueStatus) else None
         if not reply.success:
             message = reply.message or "zwave-js-ui refused the write"
         elif status is None:
@@ -264,7 +259,7 @@ class WriteResult:
             message = (
                 plain_text(gateway_text, MESSAGE_MAX)
                 if isinstance(gateway_text, str) and plain_text(gateway_text)
-                else _STATUS_TEXT[status]
+                else status.text
             )
         return cls(
             status=status if reply.success else None,
