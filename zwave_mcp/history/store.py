@@ -184,6 +184,18 @@ CACHE_KIB = 1024  # SQLite page cache per connection
 WAL_LIMIT_BYTES = 8 * 1024 * 1024
 
 
+@contextmanager
+def transaction(conn: sqlite3.Connection, begin: str = "BEGIN") -> Iterator[sqlite3.Connection]:
+    """One transaction on an autocommit connection: committed, or rolled back on any exception."""
+    conn.execute(begin)
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
 class SeriesIds(Mapping[tuple[str, str], int]):
     """(kind, key) → series id, kept per kind: ~50,000 value series at 4,000 nodes need no key tuple each.
 
@@ -257,7 +269,7 @@ class Store:
         w.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
         # The version is read and the file migrated under one write lock: two servers starting on an old
         # file at once migrate it once.
-        with self._transaction(w, "BEGIN IMMEDIATE"):
+        with transaction(w, "BEGIN IMMEDIATE"):
             row = w.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is not None and row[0] == "2":
                 for statement in MIGRATE_2_TO_3.split(";"):
@@ -287,7 +299,7 @@ class Store:
             return
         w.execute("PRAGMA secure_delete=ON")
         try:
-            with self._transaction(w):
+            with transaction(w):
                 w.executemany("DELETE FROM changes WHERE series=?", doomed)
                 w.executemany("DELETE FROM latest WHERE series=?", doomed)
                 w.executemany("DELETE FROM series WHERE id=?", doomed)
@@ -316,7 +328,7 @@ class Store:
             w = self._writer
             adopted = w.execute("SELECT value FROM meta WHERE key='legacy_home'").fetchone()
             if adopt and adopted is None and home != LEGACY_HOME:
-                with self._transaction(w):
+                with transaction(w):
                     moved = w.execute(
                         "UPDATE OR IGNORE series SET home=? WHERE home=?", (home, LEGACY_HOME)
                     ).rowcount
@@ -367,7 +379,7 @@ class Store:
 
     def claim_writer(self, me: Writer, now_ms: int) -> Writer | None:
         """Become the file's one writer, unless another live one holds it: then that one is returned."""
-        with self._write_lock, self._transaction(self._writer, "BEGIN IMMEDIATE") as w:
+        with self._write_lock, transaction(self._writer, "BEGIN IMMEDIATE") as w:
             row = w.execute("SELECT value FROM meta WHERE key=?", (WRITER_KEY,)).fetchone()
             holder = Writer.from_json(row[0] if row else None)
             if holder is not None and not holder.is_me() and is_live(holder, now_ms):
@@ -425,7 +437,7 @@ class Store:
         outcomes: Sequence[tuple[Any, ...]],
     ) -> None:
         """One transaction: changes (series, at, old, new, num), latest (series, at, new, seen), outcomes."""
-        with self._write_lock, self._transaction(self._writer) as w:
+        with self._write_lock, transaction(self._writer) as w:
             if changes:
                 w.executemany("INSERT OR IGNORE INTO changes VALUES(?, ?, ?, ?, ?)", changes)
             w.executemany("INSERT OR REPLACE INTO latest VALUES(?, ?, ?, ?)", latest)
@@ -434,16 +446,6 @@ class Store:
                     f"INSERT INTO outcomes({OUTCOME_COLUMNS}, home) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(*row, self.home) for row in outcomes],
                 )
-
-    @contextmanager
-    def _transaction(self, conn: sqlite3.Connection, begin: str = "BEGIN") -> Iterator[sqlite3.Connection]:
-        conn.execute(begin)
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
 
     def used_bytes(self) -> int:
         w = self._writer
@@ -458,7 +460,7 @@ class Store:
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         cutoff = now_ms - int(keep_days * 86_400_000)
         deleted = 0
-        with self._write_lock, self._transaction(self._writer) as w:
+        with self._write_lock, transaction(self._writer) as w:
             deleted += w.execute("DELETE FROM changes WHERE at < ?", (cutoff,)).rowcount
             deleted += w.execute("DELETE FROM outcomes WHERE at < ?", (cutoff,)).rowcount
         deleted += self._delete_oldest(max_bytes)
@@ -476,7 +478,7 @@ class Store:
     def _delete_oldest(self, max_bytes: int | None) -> int:
         deleted = 0
         while max_bytes is not None and self.used_bytes() > max_bytes:
-            with self._write_lock, self._transaction(self._writer) as w:
+            with self._write_lock, transaction(self._writer) as w:
                 total = w.execute("SELECT count(*) FROM changes").fetchone()[0]
                 if total == 0:
                     break

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zwave_mcp.history.store import transaction
+
 FILE_NAME = "auth.sqlite3"
 SCHEMA_VERSION = "1"
 SCHEMA = """
@@ -120,14 +122,8 @@ class AuthStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taken before it reads: two processes never both pass a check."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+        with self._lock, transaction(self._conn, "BEGIN IMMEDIATE") as conn:
+            yield conn
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
