@@ -23,22 +23,14 @@ EXAMPLES = "'last hour', 'last 3 days', 'today', 'yesterday', 'since 6 pm', 'thi
 MAX_TEXT = 80
 
 _UNITS = {
-    "m": 60,
-    "min": 60,
-    "mins": 60,
-    "minute": 60,
-    "minutes": 60,
-    "h": 3600,
-    "hr": 3600,
-    "hrs": 3600,
-    "hour": 3600,
-    "hours": 3600,
-    "d": 86400,
-    "day": 86400,
-    "days": 86400,
-    "w": 604800,
-    "week": 604800,
-    "weeks": 604800,
+    name: seconds
+    for seconds, names in (
+        (60, ("m", "min", "mins", "minute", "minutes")),
+        (3600, ("h", "hr", "hrs", "hour", "hours")),
+        (86400, ("d", "day", "days")),
+        (604800, ("w", "week", "weeks")),
+    )
+    for name in names
 }
 _NUMBER_WORDS = {
     "a": 1,
@@ -283,15 +275,10 @@ def _relative(said: str, now: datetime) -> Period | None:
     count_text, unit = found.group(1), found.group(2)
     if unit not in _UNITS:
         return None
-    if count_text is None:
-        count = 1.0
-    elif count_text in _NUMBER_WORDS:
-        count = float(_NUMBER_WORDS[count_text])
-    else:
-        try:
-            count = float(count_text)
-        except ValueError:
-            return None
+    try:  # no count: one ("last hour")
+        count = float(_NUMBER_WORDS.get(count_text or "one", count_text))
+    except ValueError:
+        return None
     seconds = count * _UNITS[unit]
     if not 0 < seconds <= 366 * 86400:
         return None
