@@ -7,7 +7,7 @@ The object API with the Agg canvas, not pyplot: it keeps no global state and is 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -24,18 +24,18 @@ def drawn(label: str) -> str:
     return plain_text(label, LABEL_MAX).replace("$", r"\$")
 
 
-def _figure() -> tuple[Any, Any] | None:
+def _chart(title: str, draw: Callable[[Any, Any], None]) -> bytes | str:
+    """`draw(figure, axes)` on a fresh figure under `title`, as PNG bytes."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        return None
+        return MISSING
     figure = Figure(figsize=(6.4, 3.2), dpi=100)
     FigureCanvasAgg(figure)
-    return figure, figure.add_subplot()
-
-
-def _png(figure: Any) -> bytes:
+    axes = figure.add_subplot()
+    draw(figure, axes)
+    axes.set_title(drawn(title), fontsize=10)
     figure.tight_layout()
     out = io.BytesIO()
     figure.savefig(out, format="png")
@@ -43,24 +43,18 @@ def _png(figure: Any) -> bytes:
 
 
 def lines(title: str, series: Sequence[tuple[str, Sequence[tuple[datetime, float]]]]) -> bytes | str:
-    made = _figure()
-    if made is None:
-        return MISSING
-    figure, axes = made
-    for name, points in series:
-        axes.step([p[0] for p in points], [p[1] for p in points], where="post", label=drawn(name))
-    axes.set_title(drawn(title), fontsize=10)
-    axes.legend(fontsize=8)
-    figure.autofmt_xdate()
-    return _png(figure)
+    def draw(figure: Any, axes: Any) -> None:
+        for name, points in series:
+            axes.step([p[0] for p in points], [p[1] for p in points], where="post", label=drawn(name))
+        axes.legend(fontsize=8)
+        figure.autofmt_xdate()
+
+    return _chart(title, draw)
 
 
 def bars(title: str, labels: Sequence[str], values: Sequence[float]) -> bytes | str:
-    made = _figure()
-    if made is None:
-        return MISSING
-    figure, axes = made
-    axes.bar(range(len(values)), values)
-    axes.set_xticks(range(len(labels)), [drawn(label) for label in labels], rotation=45, fontsize=7)
-    axes.set_title(drawn(title), fontsize=10)
-    return _png(figure)
+    def draw(_figure: Any, axes: Any) -> None:
+        axes.bar(range(len(values)), values)
+        axes.set_xticks(range(len(labels)), [drawn(label) for label in labels], rotation=45, fontsize=7)
+
+    return _chart(title, draw)
