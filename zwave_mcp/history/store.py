@@ -459,21 +459,14 @@ class Store:
         """Delete changes older than `keep_days`, then the oldest tenth at a time while over `max_bytes`."""
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         cutoff = now_ms - int(keep_days * 86_400_000)
-        deleted = 0
         with self._write_lock, transaction(self._writer) as w:
-            deleted += w.execute("DELETE FROM changes WHERE at < ?", (cutoff,)).rowcount
-            deleted += w.execute("DELETE FROM outcomes WHERE at < ?", (cutoff,)).rowcount
-        deleted += self._delete_oldest(max_bytes)
-        if deleted:
-            self._cut_log()
-        return deleted
+            aged = w.execute("DELETE FROM changes WHERE at < ?", (cutoff,)).rowcount
+            aged += w.execute("DELETE FROM outcomes WHERE at < ?", (cutoff,)).rowcount
+        return self._cut_log(aged + self._delete_oldest(max_bytes))
 
     def prune_size(self, max_bytes: int | None) -> int:
         """Delete the oldest changes, a tenth at a time, while the store is over `max_bytes`."""
-        deleted = self._delete_oldest(max_bytes)
-        if deleted:
-            self._cut_log()
-        return deleted
+        return self._cut_log(self._delete_oldest(max_bytes))
 
     def _delete_oldest(self, max_bytes: int | None) -> int:
         deleted = 0
@@ -493,12 +486,14 @@ class Store:
                 deleted += gone
         return deleted
 
-    def _cut_log(self) -> None:
+    def _cut_log(self, deleted: int) -> int:
         """After a prune (a transaction as big as what it deleted): the log written back and emptied now, not
-        left at that size until the next checkpoint (`WAL_LIMIT_BYTES` cuts it then)."""
-        if self.path != ":memory:":
+        left at that size until the next checkpoint (`WAL_LIMIT_BYTES` cuts it then). Nothing deleted,
+        nothing to cut; returns `deleted`."""
+        if deleted and self.path != ":memory:":
             with self._write_lock:
                 self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        return deleted
 
     # ---- reading (any thread) ------------------------------------------------------------------
 
