@@ -209,11 +209,6 @@ class SeriesIds(Mapping[tuple[str, str], int]):
         kind, key = kind_key
         return self._by_kind[kind][key]
 
-    def get(self, kind_key: tuple[str, str], default: Any = None) -> Any:
-        kind, key = kind_key
-        ids = self._by_kind.get(kind)
-        return default if ids is None else ids.get(key, default)
-
     def __setitem__(self, kind_key: tuple[str, str], sid: int) -> None:
         kind, key = kind_key
         self._by_kind.setdefault(kind, {})[key] = sid
