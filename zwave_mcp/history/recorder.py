@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from zwave_mcp.gateway.model import InventoryEvent, ZNode, ZValue
+from zwave_mcp.gateway.model import InventoryEvent, ZNode
 from zwave_mcp.history.latest import LatestValues
 from zwave_mcp.history.writer import BEAT_S, Writer, is_live, this_host
 
@@ -536,12 +536,8 @@ def _flat_values(node: ZNode, visible: Visibility | None) -> list[Any]:
         part
         for v in node.values.values()
         if v.value is not None and (visible is None or visible.visible_value(v.value_id))
-        for part in _value_parts(v)
+        for part in (v.value_id, v.value, v.last_update_ms)
     ]
-
-
-def _value_parts(value: ZValue) -> tuple[str, Any, int | None]:
-    return value.value_id, value.value, value.last_update_ms
 
 
 def _lower_priority() -> None:
