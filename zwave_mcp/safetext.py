@@ -184,15 +184,8 @@ def json_kind(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return "not JSON"
+    kinds = ((int | float, "a number"), (str, "text"), (list | tuple, "a list"), (dict, "an object"))
+    return next((word for kind, word in kinds if isinstance(value, kind)), "not JSON")
 
 
 def _clean(value: Any) -> Any:
