@@ -629,15 +629,12 @@ def _parser() -> argparse.ArgumentParser:
         default=",".join(f"{d:g}" for d in RETRY_DELAYS),
         help="seconds to wait before each spawn/initialize attempt (default %(default)s)",
     )
-    parser.add_argument(
-        "--init-timeout", type=float, default=INIT_TIMEOUT, help="seconds (default %(default)s)"
-    )
-    parser.add_argument(
-        "--timeout", type=float, default=REPLY_TIMEOUT, help="seconds per reply (default %(default)s)"
-    )
-    parser.add_argument(
-        "--exit-timeout", type=float, default=EXIT_TIMEOUT, help="seconds (default %(default)s)"
-    )
+    for flag, default, seconds in (
+        ("--init-timeout", INIT_TIMEOUT, "seconds"),
+        ("--timeout", REPLY_TIMEOUT, "seconds per reply"),
+        ("--exit-timeout", EXIT_TIMEOUT, "seconds"),
+    ):
+        parser.add_argument(flag, type=float, default=default, help=f"{seconds} (default %(default)s)")
     return parser
 
 
