@@ -273,10 +273,8 @@ class HistoryService:
     ) -> tuple[list[tuple[int, HistoryEvent]], int]:
         """The stored events since `start_ms`, newest first (at most `limit`), and how many there are:
         what a server reading the service's file answers "what changed lately" from."""
-        if user is not None:
-            devices, label = self.lock_targets(device_name, None)
-        else:
-            devices, label = self.targets(device_name, None)
+        targets = self.lock_targets if user is not None else self.targets
+        devices, label = targets(device_name, None)
         period = Period(self.dt(start_ms), self.now(), "lately")
         result = await self.history_of(
             devices, label, period, RECENT_MAX, gateway=device_name is None and user is None, user=user
