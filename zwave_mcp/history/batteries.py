@@ -12,7 +12,8 @@ from zwave_mcp.devices.resolve import echo
 from zwave_mcp.errors import UserError
 from zwave_mcp.gateway.model import ZValue
 from zwave_mcp.history.models import BatteryArgs, BatteryInfo, BatteryResult
-from zwave_mcp.history.service import ago, number
+from zwave_mcp.history.service import ago
+from zwave_mcp.history.words import number
 
 if TYPE_CHECKING:
     from zwave_mcp.history.service import HistoryService

@@ -42,6 +42,7 @@ from zwave_mcp.history.words import (
     describe_gateway,
     describe_status,
     describe_value,
+    number,
     reading_label,
     spoken_label,
 )
@@ -85,10 +86,6 @@ def _is_numeric(value: ZValue | None, raw: Any) -> bool:
     if value is None or not is_number(raw):
         return False
     return value.command_class in NUMERIC_CCS and not value.states
-
-
-def number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def _unit(value: ZValue | None) -> str:

@@ -80,7 +80,7 @@ def reading_label(value: ZValue) -> str:
     return value.label or str(value.property)
 
 
-def _number(value: Any) -> str:
+def number(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}".rstrip("0").rstrip(".")
     return str(value)
@@ -99,7 +99,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     """How a value's new state is said."""
     if value is None:
         shown = "on" if raw is True else "off" if raw is False else raw
-        return Phrase(f"reported {_number(shown)}", None, shown)
+        return Phrase(f"reported {number(shown)}", None, shown)
     if (press := press_of(value, raw)) is not None:  # "button 2 was held"
         return Phrase(press.words(), "pressed", press.kind)
     if (
@@ -173,7 +173,7 @@ def describe_value(value: ZValue | None, raw: Any) -> Phrase:
     if is_number(raw):
         quantity = quantity_of(value)  # "energy", not zwave-js's "Electric Consumption [kWh]"
         return Phrase(
-            f"reported {quantity.label if quantity else lowered_label} {_number(raw)}{unit}", None, raw
+            f"reported {quantity.label if quantity else lowered_label} {number(raw)}{unit}", None, raw
         )
     if isinstance(raw, int | float):  # infinity, NaN, an integer beyond any float: no reading at all
         return Phrase(f"reported an unreadable {lowered_label}", None, None)
