@@ -229,6 +229,12 @@ class Schema:
         return self.specific is None or node.specific_class in self.specific
 
 
+def housekeeping(name: str, primary: ValueMatch, *, multi: bool = True, **row: Any) -> Schema:
+    """A row of housekeeping (`IGNORE`): the values it claims are no kind's (every one that fits, unless
+    `multi` is False)."""
+    return Schema(name=name, kind=None, role=IGNORE, primary=primary, multi=multi, **row)
+
+
 @dataclass(slots=True)
 class Found:
     """What discovery made of one endpoint (or of several merged): capabilities, role → value, readings."""

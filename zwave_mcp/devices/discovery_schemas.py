@@ -10,10 +10,10 @@ and fan speed ranges of the known models are the ones zwave-js and Home Assistan
 from __future__ import annotations
 
 from zwave_mcp.devices.discovery import (
-    IGNORE,
     Schema,
     Table,
     ValueMatch,
+    housekeeping,
 )
 from zwave_mcp.devices.kinds import cover, fan, light, lock, sensor, siren, switch, thermostat, valve
 from zwave_mcp.zwave import classes as zc
@@ -50,17 +50,12 @@ ACTUATOR_SCHEMAS: tuple[Schema, ...] = (
 # ---- housekeeping and the last resort ----------------------------------------------------------------
 
 FALLBACK_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
+    housekeeping(
         name="housekeeping: configuration, versions, associations, …",
-        kind=None,
-        role=IGNORE,
         primary=ValueMatch(command_class=zc.HOUSEKEEPING),
-        multi=True,
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: the rest of what a known device does (durations, level changes, settings)",
-        kind=None,
-        role=IGNORE,
         primary=ValueMatch(
             command_class=frozenset(
                 {
@@ -82,16 +77,12 @@ FALLBACK_SCHEMAS: tuple[Schema, ...] = (
             )
         ),
         after_kind=True,
-        multi=True,
     ),
     *sensor.BASIC_SCHEMAS,
     *switch.BASIC_SCHEMAS,
-    Schema(
+    housekeeping(
         name="housekeeping: Basic, a mirror of what the device's own command classes say",
-        kind=None,
-        role=IGNORE,
         primary=ValueMatch(command_class=frozenset({CC.BASIC})),
-        multi=True,
     ),
 )
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import IGNORE, ConfigIs, Product, Schema, config_is, match, product
+from zwave_mcp.devices.discovery import ConfigIs, Product, Schema, config_is, housekeeping, match, product
 from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
 from zwave_mcp.devices.kinds.switch import MULTILEVEL_TARGET
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent, write_percent
@@ -87,14 +87,11 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         products=(product(0x007A, {0x8003}, {0x0001}),),
         endpoints=frozenset({0, 1}),
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: Merten 507801's endpoint 2",
-        kind=None,
-        role=IGNORE,
         primary=match(CC.MULTILEVEL_SWITCH),
         products=(product(0x007A, {0x8003}, {0x0001}),),
         endpoints=frozenset({2}),
-        multi=True,
     ),
     _slats(
         "Shelly Qubino Wave Shutter in venetian blind mode (parameter 71 is 1)",
@@ -106,15 +103,12 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         product(0x010F, {0x0303}, {0x1000, 0x1001}),
         config_is(151, 2),
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: endpoint 2 of a Shelly Wave Shutter or Fibaro FGR223 in another mode (it has no "
         "practical function)",
-        kind=None,
-        role=IGNORE,
         primary=match(CC.MULTILEVEL_SWITCH),
         products=(product(0x0460, {0x0003}, {0x0082}), product(0x010F, {0x0303}, {0x1000, 0x1001})),
         endpoints=frozenset({2}),
-        multi=True,
     ),
     Schema(
         name="cover: the slats of a Fibaro FGR222 in venetian blind mode (Fibaro's proprietary tilt value)",
@@ -125,12 +119,11 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
         ),
         products=(_FGR222,),
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: the FGR222's proprietary position (its Multilevel Switch is the position)",
-        kind=None,
-        role=IGNORE,
         primary=match(CC.MANUFACTURER_PROPRIETARY, FibaroProps.FIBARO, key=(FibaroProps.VENETIAN_POSITION,)),
         products=(_FGR222,),
+        multi=False,
     ),
 )
 # The generic rows, in the table after the thermostats.
@@ -188,13 +181,10 @@ SCHEMAS: tuple[Schema, ...] = (
 )
 # After the dimmers.
 RELAY_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
+    housekeeping(
         name="housekeeping: the Binary Switch of a cover (its motor relay: the cover moves by its position)",
-        kind=None,
-        role=IGNORE,
         primary=match(CC.BINARY_SWITCH),
         needs_kind=Capability.COVER,
-        multi=True,
     ),
 )
 _NOUNS = {

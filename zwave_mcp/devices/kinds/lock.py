@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import IGNORE, Found, Schema, match
+from zwave_mcp.devices.discovery import Found, Schema, housekeeping, match
 from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
 from zwave_mcp.devices.levels import as_int, is_number
 from zwave_mcp.devices.model import Capability, Device
@@ -55,12 +55,11 @@ SCHEMAS: tuple[Schema, ...] = (
         primary=match(CC.DOOR_LOCK, DoorLockProps.CURRENT_MODE, type="number"),
         companions=_DOOR_PARTS,
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: the old Lock command class beside Door Lock (Door Lock controls it)",
-        kind=None,
-        role=IGNORE,
         primary=match(CC.LOCK, LockProps.LOCKED),
         needs_kind=Capability.LOCK,
+        multi=False,
     ),
     Schema(
         name="lock: the old Lock command class alone (one value: locked or not, written and reported)",

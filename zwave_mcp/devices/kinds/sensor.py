@@ -14,7 +14,7 @@ from zwave_mcp.answers import and_list, plural
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices import sensor_types as st
 from zwave_mcp.devices.alarm_pairs import ZCOMBO, ZSMOKE, AlarmPairs
-from zwave_mcp.devices.discovery import IGNORE, READING, Schema, ValueMatch, match, product
+from zwave_mcp.devices.discovery import READING, Schema, ValueMatch, housekeeping, match, product
 from zwave_mcp.devices.kinds.base import KindSpec
 from zwave_mcp.devices.model import Capability as C
 from zwave_mcp.devices.model import Device
@@ -147,14 +147,11 @@ SCHEMAS: tuple[Schema, ...] = (
     _reads(
         "binary sensor: other Binary Sensor types", C.BINARY_SENSOR, match(CC.BINARY_SENSOR, type="boolean")
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: the door variables zwave-js deprecated (15.22) where it publishes "
         "'Opening state', which says the same door (closed, open, tilted)",
-        kind=None,
-        role=IGNORE,
         primary=match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL, key=st.DEPRECATED_DOOR_VARIABLES),
         required=(match(CC.NOTIFICATION, NotificationProps.ACCESS_CONTROL, key=(st.OPENING_STATE,)),),
-        multi=True,
     ),
     # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
     # answers (read as a Notification state: "smoke detected", "idle").
@@ -181,15 +178,12 @@ SCHEMAS: tuple[Schema, ...] = (
         for row in st.NOTIFICATION_VARIABLES
         if row.alert
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: legacy alarm bytes and durations of Notification",
-        kind=None,
-        role=IGNORE,
         primary=ValueMatch(
             command_class=frozenset({CC.NOTIFICATION}),
             property=frozenset({NotificationProps.ALARM_TYPE, NotificationProps.ALARM_LEVEL}),
         ),
-        multi=True,
     ),
     _reads("notification: other Notification states", C.NOTIFICATION, match(CC.NOTIFICATION, type="number")),
     _reads("sensor: Multilevel Sensor", C.SENSOR, match(CC.MULTILEVEL_SENSOR, type="number")),

@@ -13,7 +13,7 @@ from typing import Any
 
 from zwave_mcp.answers import and_list
 from zwave_mcp.devices import model as m
-from zwave_mcp.devices.discovery import IGNORE, Found, Schema, ValueMatch, match, product
+from zwave_mcp.devices.discovery import Found, Schema, ValueMatch, housekeeping, match, product
 from zwave_mcp.devices.errors import InvalidValue, StateUnknown
 from zwave_mcp.devices.kinds.base import KindSpec, Words
 from zwave_mcp.devices.levels import as_int, is_number, level_percent, to_percent
@@ -156,13 +156,10 @@ VALVE_SCHEMAS: tuple[Schema, ...] = (
         match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT, type="number"),
         generic=frozenset({zc.GENERIC_THERMOSTAT}),
     ),
-    Schema(
+    housekeeping(
         name="housekeeping: the rest of a thermostat's valve (set through its setpoint, not by hand)",
-        kind=None,
-        role=IGNORE,
         primary=match(CC.MULTILEVEL_SWITCH),
         generic=frozenset({zc.GENERIC_THERMOSTAT}),
-        multi=True,
     ),
 )
 
