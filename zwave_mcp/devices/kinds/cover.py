@@ -36,20 +36,24 @@ _WINDOW_COVERING_POSITION = match(
 )
 
 
+def _motor(name: str, **row: Any) -> Schema:
+    """A cover's position by its motor's Multilevel Switch, with its report and movements."""
+    return Schema(
+        name=name,
+        kind=Capability.COVER,
+        role=m.COVER_TARGET,
+        primary=MULTILEVEL_TARGET,
+        companions=_COVER_COMPANIONS,
+        **row,
+    )
+
+
 def _cover(
     name: str, manufacturer: int, types: Iterable[int], ids: Iterable[int], *, entry: bool = False
 ) -> Schema:
     """A blind, shade, curtain or gate known by model that drives it with a Multilevel Switch although
     its device class is not a motor's."""
-    return Schema(
-        name=f"cover: {name}",
-        kind=Capability.COVER,
-        role=m.COVER_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
-        products=(product(manufacturer, types, ids),),
-        entry=entry,
-    )
+    return _motor(f"cover: {name}", products=(product(manufacturer, types, ids),), entry=entry)
 
 
 def _slats(name: str, model: Product, mode: ConfigIs) -> Schema:
@@ -78,12 +82,8 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
     _cover("iBlinds v2 blind", 0x0287, {0x0003}, {0x000D}),
     _cover("ZVIDAR Z-CM-V01 roller shade", 0x045A, {0x0904}, {0x0507}),
     _cover("Nice IBT4ZWAVE gate", 0x0441, {0x2400}, {0x1000}, entry=True),
-    Schema(
-        name="cover: Merten 507801 roller shutter (endpoint 2 does nothing of use)",
-        kind=Capability.COVER,
-        role=m.COVER_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
+    _motor(
+        "cover: Merten 507801 roller shutter (endpoint 2 does nothing of use)",
         products=(product(0x007A, {0x8003}, {0x0001}),),
         endpoints=frozenset({0, 1}),
     ),
@@ -152,22 +152,14 @@ SCHEMAS: tuple[Schema, ...] = (
         ),
         companions=((m.TILT_CURRENT, match(CC.WINDOW_COVERING, WindowCoveringProps.CURRENT)),),
     ),
-    Schema(
-        name="cover: Multilevel Switch of a motor device class",
-        kind=Capability.COVER,
-        role=m.COVER_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
+    _motor(
+        "cover: Multilevel Switch of a motor device class",
         generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
         specific=zc.MOTOR_SPECIFIC_CLASSES,
         absent=(_WINDOW_COVERING_POSITION,),
     ),
-    Schema(
-        name="cover: Multilevel Switch that says Open/Close (a cover's switch type)",
-        kind=Capability.COVER,
-        role=m.COVER_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
+    _motor(
+        "cover: Multilevel Switch that says Open/Close (a cover's switch type)",
         required=(match(CC.MULTILEVEL_SWITCH, SwitchProps.OPEN, SwitchProps.CLOSE),),
     ),
     Schema(
