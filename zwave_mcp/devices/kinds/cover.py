@@ -16,7 +16,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import ConfigIs, Product, Schema, config_is, housekeeping, match, product
 from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
-from zwave_mcp.devices.kinds.switch import MULTILEVEL_TARGET
+from zwave_mcp.devices.kinds.switch import multilevel_row
 from zwave_mcp.devices.levels import is_number, level_percent, to_percent, write_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import enum_words
@@ -38,14 +38,7 @@ _WINDOW_COVERING_POSITION = match(
 
 def _motor(name: str, **row: Any) -> Schema:
     """A cover's position by its motor's Multilevel Switch, with its report and movements."""
-    return Schema(
-        name=name,
-        kind=Capability.COVER,
-        role=m.COVER_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=_COVER_COMPANIONS,
-        **row,
-    )
+    return multilevel_row(name, Capability.COVER, role=m.COVER_TARGET, companions=_COVER_COMPANIONS, **row)
 
 
 def _cover(
@@ -59,11 +52,10 @@ def _cover(
 def _slats(name: str, model: Product, mode: ConfigIs) -> Schema:
     """A shutter whose endpoint 2 tilts the slats of the blind on endpoint 1, when its operating mode
     parameter says it drives a venetian blind (Home Assistant's rows require the same value)."""
-    return Schema(
-        name=f"cover: the slats of a {name}: endpoint 2 tilts the blind on endpoint 1",
-        kind=Capability.COVER,
+    return multilevel_row(
+        f"cover: the slats of a {name}: endpoint 2 tilts the blind on endpoint 1",
+        Capability.COVER,
         role=m.TILT_TARGET,
-        primary=MULTILEVEL_TARGET,
         companions=((m.TILT_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
         products=(model,),
         config=(mode,),

@@ -17,7 +17,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, product
 from zwave_mcp.devices.errors import InvalidValue
 from zwave_mcp.devices.kinds.base import KindSpec, Words
-from zwave_mcp.devices.kinds.switch import MULTILEVEL_COMPANIONS, MULTILEVEL_TARGET
+from zwave_mcp.devices.kinds.switch import multilevel_row
 from zwave_mcp.devices.levels import is_number, level_percent, to_level, to_percent, write_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import echo
@@ -43,12 +43,9 @@ def _fan(
     name: str, manufacturer: int, types: set[int], ids: set[int], speeds: tuple[tuple[int, int], ...]
 ) -> Schema:
     """A fan known by model: its Multilevel Switch levels are `speeds` (low … high), each a level range."""
-    return Schema(
-        name=f"fan: {name} ({len(speeds)} speeds)" if speeds else f"fan: {name}",
-        kind=Capability.FAN,
-        role=m.LEVEL_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=MULTILEVEL_COMPANIONS,
+    return multilevel_row(
+        f"fan: {name} ({len(speeds)} speeds)" if speeds else f"fan: {name}",
+        Capability.FAN,
         products=(product(manufacturer, types, ids),),
         template=FanData(speeds),
     )
@@ -63,12 +60,9 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
     _fan("Leviton ZW4SF", 0x001D, {0x0038}, {0x0002}, ((1, 25), (26, 50), (51, 75), (76, 99))),
     _fan("Leviton VRF01 quiet fan speed control", 0x001D, {0x1001}, {0x0209}, ()),
     _fan("Enbrighten 58446 / ZWA4013", 0x0063, {0x4944}, {0x3533}, ((1, 25), (26, 50), (51, 75), (76, 99))),
-    Schema(
-        name="fan: Inovelli LZW36 (the fan is endpoint 2, the light endpoint 1)",
-        kind=Capability.FAN,
-        role=m.LEVEL_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=MULTILEVEL_COMPANIONS,
+    multilevel_row(
+        "fan: Inovelli LZW36 (the fan is endpoint 2, the light endpoint 1)",
+        Capability.FAN,
         products=(product(0x031E, {0x000E}, {0x0001}),),
         endpoints=frozenset({2}),
         # Inovelli's levels (Home Assistant core PR #60947): 1 breeze, 2-33 low, 34-66 medium, 67-99 high
@@ -78,12 +72,9 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
 
 # The device class, in the table after the garage doors.
 SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="fan: Multilevel Switch of the Fan Switch device class",
-        kind=Capability.FAN,
-        role=m.LEVEL_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=MULTILEVEL_COMPANIONS,
+    multilevel_row(
+        "fan: Multilevel Switch of the Fan Switch device class",
+        Capability.FAN,
         generic=frozenset({zc.GENERIC_MULTILEVEL_SWITCH}),
         specific=frozenset({zc.SPECIFIC_FAN_SWITCH}),
     ),

@@ -17,7 +17,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.errors import InvalidValue
 from zwave_mcp.devices.kinds.base import KindSpec
-from zwave_mcp.devices.kinds.switch import MULTILEVEL_COMPANIONS, MULTILEVEL_TARGET
+from zwave_mcp.devices.kinds.switch import multilevel_row
 from zwave_mcp.devices.levels import is_number, level_percent
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.resolve import echo
@@ -28,15 +28,7 @@ from zwave_mcp.zwave.classes import CC, ColorProps
 # ---- discovery --------------------------------------------------------------------------------------
 
 # The dimmer, in the table after a thermostat's valve (which would otherwise be taken for one).
-SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="dimmer: Multilevel Switch",
-        kind=Capability.DIMMER,
-        role=m.LEVEL_TARGET,
-        primary=MULTILEVEL_TARGET,
-        companions=MULTILEVEL_COMPANIONS,
-    ),
-)
+SCHEMAS: tuple[Schema, ...] = (multilevel_row("dimmer: Multilevel Switch", Capability.DIMMER),)
 
 # The colour, after the switches.
 COLOR_SCHEMAS: tuple[Schema, ...] = (

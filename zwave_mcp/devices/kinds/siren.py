@@ -17,7 +17,7 @@ from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.errors import InvalidValue
 from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
-from zwave_mcp.devices.kinds.switch import BINARY_COMPANIONS, BINARY_TARGET, MULTILEVEL_TARGET
+from zwave_mcp.devices.kinds.switch import binary_row, multilevel_row
 from zwave_mcp.devices.levels import is_number, nonzero
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.readings import number
@@ -46,11 +46,10 @@ class SirenData:
 
 # Among the models, after the binary sensors known by model.
 MODEL_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
-        kind=Capability.SIREN,
+    multilevel_row(
+        "siren: FortrezZ SSA1/SSA2/SSA3 (tones by level)",
+        Capability.SIREN,
         role=m.SIREN_TONE,
-        primary=MULTILEVEL_TARGET,
         companions=((m.SIREN_TONE_CURRENT, match(CC.MULTILEVEL_SWITCH, SwitchProps.CURRENT)),),
         products=(
             product(
@@ -62,12 +61,9 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
 )
 # The generic rows, in the table after the valves.
 SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="siren: Binary Switch of the Siren device class",
-        kind=Capability.SIREN,
-        role=m.SWITCH_TARGET,
-        primary=BINARY_TARGET,
-        companions=BINARY_COMPANIONS,
+    binary_row(
+        "siren: Binary Switch of the Siren device class",
+        Capability.SIREN,
         generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
         specific=frozenset({zc.SPECIFIC_SIREN}),
     ),

@@ -9,6 +9,7 @@ ones. A plug's summary says the power it draws. Pure.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from zwave_mcp.devices import model as m
@@ -35,17 +36,16 @@ MULTILEVEL_COMPANIONS = (
     (m.LEVEL_DOWN, match(CC.MULTILEVEL_SWITCH, SwitchProps.DOWN)),
     (m.LEVEL_RESTORE, match(CC.MULTILEVEL_SWITCH, SwitchProps.RESTORE, writeable=True)),
 )
+# A row that claims a Binary Switch's target: a switch's, unless it names another role and companions.
+binary_row = partial(Schema, role=m.SWITCH_TARGET, primary=BINARY_TARGET, companions=BINARY_COMPANIONS)
+# A row that claims a Multilevel Switch's target: a dimmer's or a fan's level, unless it names another
+# role and companions.
+multilevel_row = partial(
+    Schema, role=m.LEVEL_TARGET, primary=MULTILEVEL_TARGET, companions=MULTILEVEL_COMPANIONS
+)
 
 # The generic row, after the dimmers (and the Binary Switch of a cover, which is its motor's).
-SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="switch: Binary Switch",
-        kind=Capability.SWITCH,
-        role=m.SWITCH_TARGET,
-        primary=BINARY_TARGET,
-        companions=BINARY_COMPANIONS,
-    ),
-)
+SCHEMAS: tuple[Schema, ...] = (binary_row("switch: Binary Switch", Capability.SWITCH),)
 
 # The last resort, among the fallback rows.
 BASIC_SCHEMAS: tuple[Schema, ...] = (

@@ -12,7 +12,7 @@ from typing import Any
 from zwave_mcp.devices import model as m
 from zwave_mcp.devices.discovery import Schema, match, product
 from zwave_mcp.devices.kinds.base import KindSpec, Words, told_or_did
-from zwave_mcp.devices.kinds.switch import BINARY_TARGET
+from zwave_mcp.devices.kinds.switch import binary_row
 from zwave_mcp.devices.levels import nonzero
 from zwave_mcp.devices.model import Capability, Device
 from zwave_mcp.devices.writes import ControlPlan, one_write
@@ -24,22 +24,20 @@ _SWITCH_CURRENT = ((m.VALVE_CURRENT, match(CC.BINARY_SWITCH, SwitchProps.CURRENT
 
 # Among the models, after the sirens and thermostats known by model.
 MODEL_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="valve: Zooz ZAC36 Titan water valve actuator",
-        kind=Capability.VALVE,
+    binary_row(
+        "valve: Zooz ZAC36 Titan water valve actuator",
+        Capability.VALVE,
         role=m.VALVE_TARGET,
-        primary=BINARY_TARGET,
         companions=_SWITCH_CURRENT,
         products=(product(0x027A, {0x0101}, {0x0036}),),
     ),
 )
 # The generic row, in the table after the fans.
 SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="valve: Binary Switch of the Valve Open/Close device class",
-        kind=Capability.VALVE,
+    binary_row(
+        "valve: Binary Switch of the Valve Open/Close device class",
+        Capability.VALVE,
         role=m.VALVE_TARGET,
-        primary=BINARY_TARGET,
         companions=_SWITCH_CURRENT,
         generic=frozenset({zc.GENERIC_BINARY_SWITCH}),
         specific=frozenset({zc.SPECIFIC_VALVE}),
