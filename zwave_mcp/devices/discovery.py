@@ -547,18 +547,11 @@ def _apply(schema: Schema, by_class: _ByClass, found: Found, claimed: set[str]) 
         for companion_role, companion in schema.companions:
             if companion_role in found.values:
                 continue
-            other = next(
-                (
-                    v
-                    for v in _of(by_class, companion)
-                    if v.value_id not in claimed
-                    and v.property_key == value.property_key
-                    and companion.fits(v)
-                ),
-                None,
-            )
-            if other is not None:
-                _claim(schema, found, other, companion_role, claimed)
+            for other in _of(by_class, companion):  # the first unclaimed one of the value's property key
+                same_key = other.property_key == value.property_key
+                if other.value_id not in claimed and same_key and companion.fits(other):
+                    _claim(schema, found, other, companion_role, claimed)
+                    break
         if not schema.multi:
             return
 
