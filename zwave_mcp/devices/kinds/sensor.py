@@ -42,14 +42,8 @@ def _reads(name: str, kind: C, primary: ValueMatch, *, multi: bool = True, **row
 
 def _notification(row: st.SensorVariable) -> ValueMatch:
     """A Notification variable, and one of its states when that tells its type."""
-    if row.state is None:
-        return match(CC.NOTIFICATION, row.notification, key=(row.variable,))
-    return match(
-        CC.NOTIFICATION,
-        row.notification,
-        key=(row.variable,),
-        state_texts=(row.state, f"{row.state} (location provided)"),
-    )
+    states = None if row.state is None else (row.state, f"{row.state} (location provided)")
+    return match(CC.NOTIFICATION, row.notification, key=(row.variable,), state_texts=states)
 
 
 _ANY = match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean")
