@@ -57,26 +57,22 @@ _AIR_TEMPERATURE = match(CC.MULTILEVEL_SENSOR, MultilevelSensorProps.AIR_TEMPERA
 # ---- discovery --------------------------------------------------------------------------------------
 
 
+def _row(name: str, role: str, primary: ValueMatch, **row: Any) -> Schema:
+    """A row of a thermostat's value."""
+    return Schema(name=name, kind=Capability.THERMOSTAT, role=role, primary=primary, **row)
+
+
 def _reported(name: str, role: str, primary: ValueMatch, **row: Any) -> Schema:
     """A row of what a thermostat reports, on whichever endpoint of its node reports it."""
-    return Schema(
-        name=name,
-        kind=Capability.THERMOSTAT,
-        role=role,
-        primary=primary,
-        needs_kind=Capability.THERMOSTAT,
-        kind_on_node=True,
-        **row,
-    )
+    return _row(name, role, primary, needs_kind=Capability.THERMOSTAT, kind_on_node=True, **row)
 
 
 # Among the models, after the sirens known by model.
 MODEL_SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="thermostat: Heatit Z-TRM6 (its temperature is the sensor its Sensor Mode, parameter 2, names)",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_MODE,
-        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
+    _row(
+        "thermostat: Heatit Z-TRM6 (its temperature is the sensor its Sensor Mode, parameter 2, names)",
+        m.THERMOSTAT_MODE,
+        match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
         products=(product(0x019B, {0x0030}, {0x3001}),),
         # Floor: the floor sensor (endpoint 4); Internal (with floor limit) and Power regulator: the
         # internal one (2); External (with floor limit): the external one (3)
@@ -84,15 +80,12 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
             sensor_parameter=2, sensor_endpoints=((0, 4), (1, 2), (2, 2), (3, 3), (4, 3), (5, 2))
         ),
     ),
-    Schema(
-        name="thermostat: Intermatic PE653 pool control (its spa setpoint, Furnace, is published on the root "
+    _row(
+        "thermostat: Intermatic PE653 pool control (its spa setpoint, Furnace, is published on the root "
         "though it is the pool heater's of endpoint 1, beside the pool's Heating one: zwave-js issue #5335, "
         "Home Assistant issue #99696); the heater is what the node's name means",
-        kind=Capability.THERMOSTAT,
-        role=SETPOINT_PREFIX + "{key}",
-        primary=match(
-            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True
-        ),
+        SETPOINT_PREFIX + "{key}",
+        match(CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True),
         products=(product(0x0005, {0x5045}, {0x0653}),),
         endpoints=frozenset({0, 1}),
         into_endpoint=1,
@@ -102,29 +95,22 @@ MODEL_SCHEMAS: tuple[Schema, ...] = (
 )
 # The generic rows, in the table after the locks.
 SCHEMAS: tuple[Schema, ...] = (
-    Schema(
-        name="thermostat: mode",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_MODE,
-        primary=match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
+    _row(
+        "thermostat: mode",
+        m.THERMOSTAT_MODE,
+        match(CC.THERMOSTAT_MODE, ThermostatProps.MODE, writeable=True),
     ),
-    Schema(
-        name="thermostat: setpoints",
-        kind=Capability.THERMOSTAT,
-        role=SETPOINT_PREFIX + "{key}",
-        primary=match(
-            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True
-        ),
+    _row(
+        "thermostat: setpoints",
+        SETPOINT_PREFIX + "{key}",
+        match(CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, numbered=True, type="number", writeable=True),
         multi=True,
     ),
-    Schema(
-        name="thermostat: a setpoint published without its type (no property key; `settle` reads the type "
+    _row(
+        "thermostat: a setpoint published without its type (no property key; `settle` reads the type "
         "from its metadata where it says one)",
-        kind=Capability.THERMOSTAT,
-        role=SETPOINT_PREFIX + "0",
-        primary=match(
-            CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True
-        ),
+        SETPOINT_PREFIX + "0",
+        match(CC.THERMOSTAT_SETPOINT, ThermostatProps.SETPOINT, key=(None,), type="number", writeable=True),
     ),
     _reported(
         "thermostat: a mode it reports but cannot be set",
@@ -136,11 +122,10 @@ SCHEMAS: tuple[Schema, ...] = (
         m.THERMOSTAT_OPERATING,
         match(CC.THERMOSTAT_OPERATING_STATE, ThermostatProps.STATE),
     ),
-    Schema(
-        name="thermostat: fan mode",
-        kind=Capability.THERMOSTAT,
-        role=m.THERMOSTAT_FAN_MODE,
-        primary=match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
+    _row(
+        "thermostat: fan mode",
+        m.THERMOSTAT_FAN_MODE,
+        match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.MODE, writeable=True, has_states=True),
         companions=((m.THERMOSTAT_FAN_OFF, match(CC.THERMOSTAT_FAN_MODE, ThermostatProps.FAN_OFF)),),
     ),
     _reported(
