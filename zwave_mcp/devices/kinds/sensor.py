@@ -46,6 +46,17 @@ def _notification(row: st.SensorVariable) -> ValueMatch:
     return match(CC.NOTIFICATION, row.notification, key=(row.variable,), state_texts=states)
 
 
+def _variable(row: st.SensorVariable) -> Schema:
+    """A Notification variable's readings: a binary sensor's (read as a Notification state), or an alert's
+    (`row.alert`)."""
+    where = f"{row.word} (Notification {row.notification} / {row.variable})"
+    if row.alert:
+        return _reads(f"alert: {where}", C.NOTIFICATION, _notification(row), purpose=row.word)
+    return _reads(
+        f"binary sensor: {where}", C.BINARY_SENSOR, _notification(row), shelf=C.NOTIFICATION, purpose=row.word
+    )
+
+
 _ANY = match(CC.BINARY_SENSOR, BinarySensorProps.ANY, type="boolean")
 
 
@@ -149,29 +160,10 @@ SCHEMAS: tuple[Schema, ...] = (
     ),
     # Notification variables whose states are "idle" or an alarm: what a binary sensor of that type
     # answers (read as a Notification state: "smoke detected", "idle").
-    *(
-        _reads(
-            f"binary sensor: {row.word} (Notification {row.notification} / {row.variable})",
-            C.BINARY_SENSOR,
-            _notification(row),
-            shelf=C.NOTIFICATION,
-            purpose=row.word,
-        )
-        for row in st.NOTIFICATION_VARIABLES
-        if not row.alert
-    ),
+    *(_variable(row) for row in st.NOTIFICATION_VARIABLES if not row.alert),
     # Alerts a device gives besides what it is for (a thermometer's freeze alert, any sensor's tamper
     # switch): binary sensor types that do not make the device a binary sensor.
-    *(
-        _reads(
-            f"alert: {row.word} (Notification {row.notification} / {row.variable})",
-            C.NOTIFICATION,
-            _notification(row),
-            purpose=row.word,
-        )
-        for row in st.NOTIFICATION_VARIABLES
-        if row.alert
-    ),
+    *(_variable(row) for row in st.NOTIFICATION_VARIABLES if row.alert),
     housekeeping(
         name="housekeeping: legacy alarm bytes and durations of Notification",
         primary=ValueMatch(
