@@ -307,14 +307,7 @@ class Inventory:
             version = decode_client_version(payload)
             if isinstance(version, Undecodable):
                 return self._undecodable(topic, version)
-            old_version = self.status.version
-            version = outside_text(version, 40)
-            self.status.version = version
-            return (
-                []
-                if old_version == version
-                else [InventoryEvent("gateway", None, "version", old_version, version)]
-            )
+            return self._gateway_fact("version", outside_text(version, 40))
         if kind is TopicKind.DRIVER_STATUS:
             ready = decode_driver_status(payload)
             if isinstance(ready, Undecodable):
@@ -328,11 +321,15 @@ class Inventory:
         self._emit(self._set_driver_ready(ready))
 
     def _set_driver_ready(self, ready: bool) -> list[InventoryEvent]:
-        old = self.status.driver_ready
-        self.status.driver_ready = ready
         if not ready:
             self.status.all_nodes_ready = False
-        return [] if old == ready else [InventoryEvent("gateway", None, "driver_ready", old, ready)]
+        return self._gateway_fact("driver_ready", ready)
+
+    def _gateway_fact(self, fact: str, new: Any) -> list[InventoryEvent]:
+        """Set one `GatewayStatus` fact; a "gateway" change named after it when it differs."""
+        old = getattr(self.status, fact)
+        setattr(self.status, fact, new)
+        return [] if old == new else [InventoryEvent("gateway", None, fact, old, new)]
 
     # ---- node topics ---------------------------------------------------------------------------
 
@@ -537,9 +534,7 @@ class Inventory:
             if name == "driver_ready":
                 return self._set_driver_ready(True)
             if name == "all_nodes_ready":
-                old_all = self.status.all_nodes_ready
-                self.status.all_nodes_ready = True
-                return [] if old_all else [InventoryEvent("gateway", None, "all_nodes_ready", old_all, True)]
+                return self._gateway_fact("all_nodes_ready", True)
             if name == "driver_error":
                 first = data[0] if data else None
                 message = first.get("message") if isinstance(first, dict) else first
@@ -554,9 +549,7 @@ class Inventory:
                 if isinstance(code, int)
                 else outside_text(code)
             )
-            old = self.status.controller_status
-            self.status.controller_status = text
-            return [] if old == text else [InventoryEvent("gateway", None, "controller_status", old, text)]
+            return self._gateway_fact("controller_status", text)
         return []
 
     def _node_event(self, name: str, data: list[Any]) -> list[InventoryEvent]:
