@@ -427,32 +427,27 @@ def apply_node_fields(node: ZNode, raw: Mapping[str, Any], details: bool = True)
                 node.details[key] = raw[key]
     if isinstance(raw.get("name"), str):
         node.name = raw["name"]
-    if isinstance(raw.get("loc"), str):
-        node.location = _intern(raw["loc"])
-    if isinstance(raw.get("status"), str):
-        node.status = _intern(raw["status"])
-    for attr, key in (
-        ("ready", "ready"),
-        ("available", "available"),
-        ("failed", "failed"),
-        ("is_controller", "isControllerNode"),
-        ("is_listening", "isListening"),
-        ("is_frequent_listening", "isFrequentListening"),
+    for attr, key, kind in (
+        ("location", "loc", str),
+        ("status", "status", str),
+        ("ready", "ready", bool),
+        ("available", "available", bool),
+        ("failed", "failed", bool),
+        ("is_controller", "isControllerNode", bool),
+        ("is_listening", "isListening", bool),
+        ("is_frequent_listening", "isFrequentListening", bool),
+        ("interview_stage", "interviewStage", str),
+        ("manufacturer", "manufacturer", str),
+        ("product_label", "productLabel", str),
+        ("product_description", "productDescription", str),
+        ("firmware_version", "firmwareVersion", str),
+        ("device_id", "deviceId", str),
     ):
-        if isinstance(raw.get(key), bool):
-            setattr(node, attr, raw[key])
+        if isinstance(raw.get(key), kind):
+            # texts interned: the same few texts on many nodes
+            setattr(node, attr, _intern(raw[key]) if kind is str else raw[key])
     if raw.get("isFrequentListening") in FLIRS_PERIODS:  # zwave-js's FLiRS type: false, "250ms" or "1000ms"
         node.is_frequent_listening = True
-    for attr, key in (
-        ("interview_stage", "interviewStage"),
-        ("manufacturer", "manufacturer"),
-        ("product_label", "productLabel"),
-        ("product_description", "productDescription"),
-        ("firmware_version", "firmwareVersion"),
-        ("device_id", "deviceId"),
-    ):
-        if isinstance(raw.get(key), str):
-            setattr(node, attr, _intern(raw[key]))  # the same few texts on many nodes
     device_class = raw.get("deviceClass")
     if isinstance(device_class, dict):
         node.generic_class = json_int(device_class.get("generic"))
