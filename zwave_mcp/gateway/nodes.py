@@ -127,12 +127,8 @@ def json_problem(raw: Any) -> str | None:
         return None if math.isfinite(raw) else f"{raw!r} is not a number JSON has"
     if kind is int:
         return None if -JS_NUMBER_MAX <= raw <= JS_NUMBER_MAX else "an integer beyond any number zwave-js has"
-    if kind is dict:
-        for item in raw.values():
-            if (problem := json_problem(item)) is not None:
-                return problem
-    elif kind is list:
-        for item in raw:
+    if kind is dict or kind is list:
+        for item in raw.values() if kind is dict else raw:
             if (problem := json_problem(item)) is not None:
                 return problem
     return None
