@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 from zwave_mcp.safetext import plain_text
@@ -204,23 +205,10 @@ class ZValue:
         twin.value = value
         return twin
 
-    def _identity(self) -> tuple[Any, ...]:
-        return (
-            self.value_id,
-            self.node_id,
-            self.command_class,
-            self.endpoint,
-            self.property,
-            self.property_key,
-            self.value,
-            self.last_update_ms,
-            self.meta,
-        )
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ZValue):
             return NotImplemented
-        return self._identity() == other._identity()
+        return _identity(self) == _identity(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
 
@@ -247,6 +235,9 @@ class ZValue:
                 return state.text
         return None
 
+
+# All that makes two values equal: every field (`ZValue.__eq__`).
+_identity = attrgetter(*ZValue.__slots__)
 
 _NO_STATES: list[ValueState] = []
 
