@@ -347,17 +347,10 @@ class ValueTopicIndex:
     def node_part(self, rest: str) -> tuple[int, str] | None:
         """The node a topic names by its current name (one node only) and what follows the node part:
         for topics of no value the picture knows, such as a notification's event topic."""
-        first, sep, tail1 = rest.partition("/")
-        if not sep:
-            return None
-        second, sep2, tail2 = tail1.partition("/")
-        if sep2:
-            ids = self._prefixes.get(f"{first}/{second}")
+        for part, tail in _node_parts(rest):
+            ids = self._prefixes.get(part)
             if ids and len(ids) == 1:
-                return ids[0], tail2
-        ids = self._prefixes.get(first)
-        if ids and len(ids) == 1:
-            return ids[0], tail1
+                return ids[0], tail
         return None
 
     def resolve(self, rest: str) -> IndexHit | None:
@@ -374,30 +367,27 @@ class ValueTopicIndex:
         return hit
 
     def _resolve(self, rest: str) -> IndexHit | None:
-        first, sep, tail1 = rest.partition("/")
-        if not sep:
-            return None
-        second, sep2, tail2 = tail1.partition("/")
-        if sep2:  # try the two-level node part (`<loc>/<name>`) first: it is the more specific one
-            two = f"{first}/{second}"
-            ids = self._prefixes.get(two)
-            if ids:
-                hit = self._match(ids, tail2, stale=False)
-                if hit is not None:
-                    return hit
-        ids = self._prefixes.get(first)
-        if ids:
-            hit = self._match(ids, tail1, stale=False)
+        parts = _node_parts(rest)
+        for part, tail in parts:
+            ids = self._prefixes.get(part)
+            hit = self._match(ids, tail, stale=False) if ids else None
             if hit is not None:
                 return hit
         # Retired (old name/location) prefixes: map, but flagged stale.
-        if sep2:
-            old = self._retired.get(f"{first}/{second}")
-            if old is not None:
-                hit = self._match((old,), tail2, stale=True)
-                if hit is not None:
-                    return hit
-        old = self._retired.get(first)
-        if old is not None:
-            return self._match((old,), tail1, stale=True)
+        for part, tail in parts:
+            old = self._retired.get(part)
+            hit = self._match((old,), tail, stale=True) if old is not None else None
+            if hit is not None:
+                return hit
         return None
+
+
+def _node_parts(rest: str) -> list[tuple[str, str]]:
+    """(node part, what follows) for each way `rest` can start with a node part: the two-level node part
+    (`<loc>/<name>`) first, since it is the more specific one, then the one-level one."""
+    first, sep, tail1 = rest.partition("/")
+    if not sep:
+        return []
+    second, sep2, tail2 = tail1.partition("/")
+    one = (first, tail1)
+    return [(f"{first}/{second}", tail2), one] if sep2 else [one]
