@@ -261,20 +261,15 @@ class ValueTopicIndex:
     """
 
     def __init__(self, nodes: Mapping[int, ZNode]) -> None:
-        self._nodes: Mapping[int, ZNode] = nodes
         self._resolved: dict[str, IndexHit | None] = {}
+        self.rebuild(nodes)
+
+    def rebuild(self, nodes: Mapping[int, ZNode]) -> None:
+        self._nodes: Mapping[int, ZNode] = nodes
         self._prefixes: dict[str, tuple[int, ...]] = {}
         self._node_prefixes: dict[int, list[str]] = {}
         self._retired: dict[str, int] = {}
         self._suffixes: dict[int, dict[str, str]] = {}
-        self.rebuild(nodes)
-
-    def rebuild(self, nodes: Mapping[int, ZNode]) -> None:
-        self._nodes = nodes
-        self._prefixes = {}
-        self._node_prefixes = {}
-        self._retired = {}
-        self._suffixes = {}
         self._resolved.clear()
         for node in nodes.values():
             self._add_prefixes(node)
