@@ -72,15 +72,11 @@ _SHARED_ENDPOINTS: SharedTable[Any] = SharedTable(_SHARED_MAX)
 
 def _shared_endpoints(indexes: list[int]) -> list[int]:
     """Most nodes have the same endpoint list (`[0]`): one list for all of them (replaced, never changed)."""
-    return _shared_endpoint_part(("indexes", *indexes), indexes)
+    return _SHARED_ENDPOINTS.get(("indexes", *indexes), lambda: indexes)
 
 
 def _shared_endpoint_labels(labels: dict[Any, str]) -> dict[Any, str]:
-    return _shared_endpoint_part(("labels", *labels.items()), labels)
-
-
-def _shared_endpoint_part(key: tuple[Any, ...], part: Any) -> Any:
-    return _SHARED_ENDPOINTS.get(key, lambda: part)
+    return _SHARED_ENDPOINTS.get(("labels", *labels.items()), lambda: labels)
 
 
 def _shared_cc_specific(raw: Any) -> dict[str, Any] | None:
