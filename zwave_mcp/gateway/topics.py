@@ -196,17 +196,13 @@ def _suffix_variants(value: ZValue) -> Iterator[tuple[str, bool]]:
     they do not collide with another value's spelling.
     """
     ep = value.endpoint
-    props = [sanitize_level(value.property_name or value.property)]
-    alt_prop = sanitize_level(value.property)
-    if alt_prop not in props:
-        props.append(alt_prop)
+    vid_prop = sanitize_level(value.property)
+    props = list(dict.fromkeys((sanitize_level(value.property_name or value.property), vid_prop)))
     keys: list[str | None] = [None]
     if value.property_key is not None:
         keys = [sanitize_level(value.property_key)]
         if value.property_key_name:
-            alt_key = sanitize_level(value.property_key_name)
-            if alt_key not in keys:
-                keys.append(alt_key)
+            keys = list(dict.fromkeys((*keys, sanitize_level(value.property_key_name))))
     cc_names = [cc_topic_name(value.command_class)]
     if not cc_names[0].startswith("unknownClass_"):
         cc_names.append(f"unknownClass_{value.command_class}")
@@ -215,7 +211,6 @@ def _suffix_variants(value: ZValue) -> Iterator[tuple[str, bool]]:
             for ki, key in enumerate(keys):
                 tail = prop if key is None else f"{prop}/{key}"
                 yield f"{cc_name}/endpoint_{ep}/{tail}", ci == 0 and pi == 0 and ki == 0
-    vid_prop = sanitize_level(value.property)
     for ki, key in enumerate(keys):
         tail = vid_prop if key is None else f"{vid_prop}/{key}"
         yield f"{value.command_class}/{ep}/{tail}", ki == 0
