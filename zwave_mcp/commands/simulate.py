@@ -38,6 +38,12 @@ lists the nodes not ready and without values for a few seconds (--fast: a few te
 values arrive (with --node-ready-gap, node by node, as on the real gateway). A restarted broker (without persistence) gets only the client status and version back.
 """
 
+# The `Timing` fields set from a flag of their own (`--restart-downtime`), never below 0.
+TIMING_FLAGS = {
+    "restart_downtime": "how long a restart stays down before starting again (default 1, --fast 0.02)",
+    "node_ready_gap": "after a start, bring the nodes up one by one this far apart (default 0: all at once)",
+}
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -67,30 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="the controller's home id, e.g. 0x7e570002 (default 0x7e570001, the captures'); two homes differ",
     )
-    parser.add_argument("--ignore-loc", action="store_true", help="leave locations out of topics")
-    parser.add_argument("--node-info", action="store_true", help="includeNodeInfo + publishNodeDetails")
-    parser.add_argument("--no-events", action="store_true", help="do not publish _EVENTS")
-    parser.add_argument("--fast", action="store_true", help="near-zero delays")
-    parser.add_argument(
-        "--scenes",
-        action="store_true",
-        help="start with the captured house's scenes (Movie Night, Good Night)",
-    )
-    parser.add_argument("--quiet-devices", action="store_true", help="no periodic wake-ups, meter or motion")
-    parser.add_argument(
-        "--restart-downtime",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="how long a restart stays down before starting again (default 1, --fast 0.02)",
-    )
-    parser.add_argument(
-        "--node-ready-gap",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="after a start, bring the nodes up one by one this far apart (default 0: all at once)",
-    )
+    for flag, text in (
+        ("--ignore-loc", "leave locations out of topics"),
+        ("--node-info", "includeNodeInfo + publishNodeDetails"),
+        ("--no-events", "do not publish _EVENTS"),
+        ("--fast", "near-zero delays"),
+        ("--scenes", "start with the captured house's scenes (Movie Night, Good Night)"),
+        ("--quiet-devices", "no periodic wake-ups, meter or motion"),
+    ):
+        parser.add_argument(flag, action="store_true", help=text)
+    for field, text in TIMING_FLAGS.items():
+        parser.add_argument(f"--{field.replace('_', '-')}", type=float, metavar="SECONDS", help=text)
     return parser
 
 
@@ -136,10 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fast:
         config.timing = FAST
     scenes = captured_scenes() if args.scenes else None
-    if args.restart_downtime is not None:
-        config.timing = replace(config.timing, restart_downtime=max(0.0, args.restart_downtime))
-    if args.node_ready_gap is not None:
-        config.timing = replace(config.timing, node_ready_gap=max(0.0, args.node_ready_gap))
+    for field in TIMING_FLAGS:
+        if getattr(args, field) is not None:
+            config.timing = replace(config.timing, **{field: max(0.0, getattr(args, field))})
     sim = Simulator(url.hostname or "127.0.0.1", url.port or 1883, house, config, scenes)
     done = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
