@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import closing
 from datetime import datetime
 
 from zwave_mcp.answers import and_list, plural
@@ -47,8 +48,7 @@ def main(argv: list[str]) -> int:
 
     from zwave_mcp.service.auth import default_state_dir, open_store
 
-    store = open_store(args.state_dir or default_state_dir())
-    try:
+    with closing(open_store(args.state_dir or default_state_dir())) as store:
         approved = store.approved()
         if args.action != "revoke":
             if not approved:
@@ -71,5 +71,3 @@ def main(argv: list[str]) -> int:
         count = "" if len(chosen) == 1 else f" ({plural(len(chosen), 'registration')})"
         print(f"{terminal_safe(chosen[0].name)}{count} is no longer approved: its next call is refused.")
         return 0
-    finally:
-        store.close()

@@ -292,11 +292,8 @@ def demo_sign_in(state_dir: Path) -> str:
     from zwave_mcp.service.auth.passphrase import META_KEY, hash_passphrase
 
     passphrase = secrets.token_urlsafe(9)
-    store = open_store(state_dir)
-    try:
+    with contextlib.closing(open_store(state_dir)) as store:
         store.set_meta(META_KEY, hash_passphrase(passphrase))
-    finally:
-        store.close()
     return passphrase
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from contextlib import closing
 from pathlib import Path
 
 
@@ -54,12 +55,9 @@ def main(argv: list[str]) -> int:
     if why is not None:
         print(f"zwave-mcp: {why}; nothing was changed", file=sys.stderr)
         return 2
-    store = open_store(args.state_dir or default_state_dir())
-    try:
+    with closing(open_store(args.state_dir or default_state_dir())) as store:
         had = store.get_meta(META_KEY) is not None
         store.set_meta(META_KEY, hash_passphrase(passphrase))
-    finally:
-        store.close()
     print(
         "The passphrase is changed; approved clients stay approved."
         if had
