@@ -100,32 +100,18 @@ def _build_parser() -> argparse.ArgumentParser:
     tools.add_argument("--format", choices=("mcp", "openai", "ollama", "anthropic"), default="mcp")
     add_settings_flags(tools)
     # These parse their own arguments (`zwave-mcp check-stdio --help` shows them).
-    sub.add_parser(
-        "check-stdio",
-        help="check that a stdio MCP server writes only JSON-RPC to stdout (calls read-only tools only "
-        "unless --include-writes)",
-        add_help=False,
-    )
-    sub.add_parser(
-        "simulate", help="run a simulated zwave-js-ui against your MQTT broker (no hardware)", add_help=False
-    )
-    sub.add_parser("demo", help="try everything on a simulated home: no hardware, no broker", add_help=False)
-    sub.add_parser(
-        "explain",
-        help="print how each device is understood (kind, readings, actions, unused values), from the live "
-        "network or a house file (--house): what a bug report needs",
-        add_help=False,
-    )
-    sub.add_parser(
-        "passphrase",
-        help="set the home's passphrase, which the home service's consent page asks before it approves a client",
-        add_help=False,
-    )
-    sub.add_parser(
-        "clients",
-        help="list the clients approved to use the home service; 'clients revoke NAME' ends one at once",
-        add_help=False,
-    )
+    for name, text in {
+        "check-stdio": "check that a stdio MCP server writes only JSON-RPC to stdout (calls read-only tools "
+        "only unless --include-writes)",
+        "simulate": "run a simulated zwave-js-ui against your MQTT broker (no hardware)",
+        "demo": "try everything on a simulated home: no hardware, no broker",
+        "explain": "print how each device is understood (kind, readings, actions, unused values), from the "
+        "live network or a house file (--house): what a bug report needs",
+        "passphrase": "set the home's passphrase, which the home service's consent page asks before it "
+        "approves a client",
+        "clients": "list the clients approved to use the home service; 'clients revoke NAME' ends one at once",
+    }.items():
+        sub.add_parser(name, help=text, add_help=False)
     return parser
 
 
