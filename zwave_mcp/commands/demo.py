@@ -81,9 +81,7 @@ async def converse(
     env = home.server_env()
     # The SDK passes the child only a safe subset of the environment: add where Python finds the code,
     # and where the person keeps caches and state, so the server's tool-list cache lands there too.
-    for name in PASSED_THROUGH:
-        if name in os.environ:
-            env[name] = os.environ[name]
+    env.update({name: os.environ[name] for name in PASSED_THROUGH if name in os.environ})
     params = StdioServerParameters(command=command[0], args=command[1:], env=env)
     transcript.line(f"  MCP server    {' '.join(command)} (stdio subprocess, started by the MCP client)")
     transcript.line()
