@@ -209,9 +209,11 @@ class Conversation:
         self.calls = 0
 
     async def call(
-        self, name: str, args: dict[str, Any], until: Callable[[ToolAnswer], bool] | None = None
+        self, said: str, name: str, args: dict[str, Any], until: Callable[[ToolAnswer], bool] | None = None
     ) -> ToolAnswer:
-        """One tool call, shown; with `until`, asked again (for up to 3 s) until the answer fits."""
+        """What the person `said`, then the one tool call it becomes, shown; with `until`, asked again (for up
+        to 3 s) until the answer fits."""
+        self.t.line(f"You: {said}")
         self.calls += 1
         started = time.perf_counter()
         deadline = time.monotonic() + 3.0
@@ -225,19 +227,20 @@ class Conversation:
         return answer
 
     def check(self, step: str, ok: bool) -> None:
+        """The end of a turn: an answer not `ok` is counted (as `step`) and said; then a blank line."""
         if not ok:
             self.off_script.append(step)
             self.t.line("  (not what the script expected)")
+        self.t.line()
 
     async def say(self, step: Step) -> ToolAnswer:
         if step.before is not None:
             step.before(self.home)
         if step.narration:
             self.t.line(step.narration)
-        self.t.line(f"You: {step.said}")
-        answer = await self.call(step.tool, step.args, step.expect if step.until_expected else None)
+        until = step.expect if step.until_expected else None
+        answer = await self.call(step.said, step.tool, step.args, until)
         self.check(step.said, step.expect(answer))
-        self.t.line()
         return answer
 
     async def confirmed(
@@ -245,17 +248,13 @@ class Conversation:
     ) -> None:
         """A change the person must agree to: asked (`asks`: what they say, the step), answered with a
         confirmation token, then agreed to with it (`agrees`)."""
-        self.t.line(f"You: {asks[0]}")
-        asked = await self.call(tool, args)
+        asked = await self.call(asks[0], tool, args)
         token = asked.result.get("confirmationToken")
         self.check(asks[1], asked.result.get("outcome") == "needs_confirmation")
-        self.t.line()
         if not isinstance(token, str):
             return
-        self.t.line(f"You: {agrees[0]}")
-        done = await self.call(tool, {**args, "confirmationToken": token})
+        done = await self.call(agrees[0], tool, {**args, "confirmationToken": token})
         self.check(agrees[1], done.result.get("outcome") == "confirmed")
-        self.t.line()
 
     async def run(self) -> None:
         for step in SCRIPT:
@@ -295,24 +294,20 @@ class Conversation:
         self.t.line(
             f"(A new motion sensor is unpacked and its button pressed; its label reads DSK {device.dsk}.)"
         )
-        self.t.line("You: Add the new motion sensor in the hallway, securely.")
         args = {"security": "s2", "name": device.name, "location": device.location}
-        asked = await self.call("start_zwave_inclusion", args)
+        asked = await self.call(
+            "Add the new motion sensor in the hallway, securely.", "start_zwave_inclusion", args
+        )
         token = asked.result.get("confirmationToken")
         self.check("start the inclusion", isinstance(token, str))
-        self.t.line()
-        self.t.line("You: Yes, go ahead.")
-        grant = await self.call("start_zwave_inclusion", {**args, "confirmationToken": token})
+        grant = await self.call(
+            "Yes, go ahead.", "start_zwave_inclusion", {**args, "confirmationToken": token}
+        )
         self.check("the security question", grant.result.get("pending") == "grant")
-        self.t.line()
-        self.t.line("You: Yes, grant it.")
-        pin = await self.call("answer_zwave_inclusion", {"grant": True})
+        pin = await self.call("Yes, grant it.", "answer_zwave_inclusion", {"grant": True})
         self.check("the PIN question", pin.result.get("pending") == "pin")
-        self.t.line()
-        self.t.line(f"You: The PIN is {device.pin}.")
-        done = await self.call("answer_zwave_inclusion", {"pin": device.pin})
+        done = await self.call(f"The PIN is {device.pin}.", "answer_zwave_inclusion", {"pin": device.pin})
         self.check("the inclusion", done.result.get("phase") == "interview_completed")
-        self.t.line()
         await self.say(NEW_DEVICE_DETAILS)
 
 
