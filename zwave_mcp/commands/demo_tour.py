@@ -94,6 +94,12 @@ def _refused(a: ToolAnswer) -> bool:
     return a.is_error
 
 
+def _done(said: str, device: str, action: str, **more: Any) -> Step:
+    """A device told to do something (`more`: its arguments beyond the action), confirmed done."""
+    args = {"deviceName": device, "action": action, **more}
+    return Step(said, "control_zwave_device", args, _outcome("confirmed"))
+
+
 def _pull_coffee_plug(home: Home) -> None:
     if home.simulator is not None:
         home.simulator.kill_node(8)  # Coffee Maker Plug in the captured house
@@ -106,18 +112,8 @@ def _dog_walker_comes_in(home: Home) -> None:
 
 SCRIPT: list[Step] = [
     Step("What devices do I have?", "list_zwave_devices", {}, _ok),
-    Step(
-        "Turn on the kitchen light.",
-        "control_zwave_device",
-        {"deviceName": "kitchen light", "action": "on"},
-        _outcome("confirmed"),
-    ),
-    Step(
-        "Dim the living room lamp to 30 %.",
-        "control_zwave_device",
-        {"deviceName": "living room lamp", "action": "dim", "level": 30},
-        _outcome("confirmed"),
-    ),
+    _done("Turn on the kitchen light.", "kitchen light", "on"),
+    _done("Dim the living room lamp to 30 %.", "living room lamp", "dim", level=30),
     Step(
         "Is anything on in the kitchen?",
         "list_zwave_devices",
@@ -140,12 +136,7 @@ SCRIPT: list[Step] = [
         {"deviceName": "bedroom sensor", "action": "on"},
         _refused,
     ),
-    Step(
-        "Lock the front door.",
-        "control_zwave_device",
-        {"deviceName": "front door", "action": "lock"},
-        _outcome("confirmed"),
-    ),
+    _done("Lock the front door.", "front door", "lock"),
 ]
 UNLOCK = {"deviceName": "front door", "action": "unlock"}
 DEAD_NODE = Step(
