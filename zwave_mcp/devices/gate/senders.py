@@ -360,12 +360,6 @@ class AdminCall:
 # Where a request carries the PIN, a preview shows this instead: the PIN never appears in `wouldSend`.
 PIN_SHOWN = "(the PIN, not shown)"
 LockOpKind = Literal["add_user", "set_user", "set_pin", "delete_user"]
-_LOCK_APIS: dict[str, str] = {
-    "add_user": "accessControlAddUser",
-    "set_user": "accessControlSetUser",
-    "set_pin": "accessControlSetCredential",
-    "delete_user": "accessControlDeleteUser",
-}
 
 
 @dataclass(frozen=True)
@@ -427,15 +421,15 @@ class LockUserCalls:
     def request(self, op: LockOp, pin: str | None) -> tuple[str, list[Any]]:
         if self.values:
             return self._value_request(op, pin)
-        node, ep, user = self.node_id, self.endpoint, op.user_id
-        if op.kind == "add_user":
-            credential = {"type": PIN_CODE, "slot": op.slot, "data": pin}
-            return _LOCK_APIS[op.kind], [node, ep, user, dict(op.options or {}), credential]
-        if op.kind == "set_user":
-            return _LOCK_APIS[op.kind], [node, ep, user, dict(op.options or {})]
-        if op.kind == "set_pin":
-            return _LOCK_APIS[op.kind], [node, ep, user, PIN_CODE, op.slot, pin]
-        return _LOCK_APIS[op.kind], [node, ep, user]
+        options = dict(op.options or {})
+        calls: dict[str, tuple[str, list[Any]]] = {
+            "add_user": ("accessControlAddUser", [options, {"type": PIN_CODE, "slot": op.slot, "data": pin}]),
+            "set_user": ("accessControlSetUser", [options]),
+            "set_pin": ("accessControlSetCredential", [PIN_CODE, op.slot, pin]),
+            "delete_user": ("accessControlDeleteUser", []),
+        }
+        api, rest = calls[op.kind]
+        return api, [self.node_id, self.endpoint, op.user_id, *rest]
 
     def preview(self, change: Change, gateway: ZwaveGateway) -> list[dict[str, Any]]:
         return [message(gateway, *self.request(op, PIN_SHOWN)) for op in self.ops]
