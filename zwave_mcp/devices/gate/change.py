@@ -216,14 +216,11 @@ def effect_words(device: Device, value: ZValue, target: Any) -> tuple[frozenset[
         return said
     # Basic Set means "on at this level" on whatever the device is (a relay, a dimmer; a cover's is its own).
     if cc in (CC.MULTILEVEL_SWITCH, CC.BASIC):
-        if prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp")):
+        up = prop in ("Up", "Open") or (isinstance(prop, str) and prop.startswith("levelChangeUp"))
+        if up or prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
             if target is False:
                 return frozenset({"stop"}), None
-            return frozenset({"on", "set_level", "dim"}), None
-        if prop in ("Down", "Close") or (isinstance(prop, str) and prop.startswith("levelChangeDown")):
-            if target is False:
-                return frozenset({"stop"}), None
-            return frozenset({"set_level", "dim"}), None
+            return frozenset({"on", "set_level", "dim"} if up else {"set_level", "dim"}), None
         if prop == "restorePrevious":
             return frozenset({"on"}), None
         if is_number(target):
