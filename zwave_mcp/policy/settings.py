@@ -107,9 +107,7 @@ class PolicyConfig:
                     "or node:5"
                 )
             lists[name] = DeviceList(terms, source)
-        sources = [
-            (src, label) for src, label in ((given, env_name("confirm_actions")), (from_file, file_label))
-        ]
+        sources = [(given, env_name("confirm_actions")), (from_file, file_label)]
         if "confirm_actions" not in given and "confirm_actions" not in from_file:
             sources = [(defaults, env_name("confirm_actions"))]
         actions: set[str] = set()
