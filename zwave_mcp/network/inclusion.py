@@ -133,11 +133,7 @@ def inclusion_change(
     network: ga.NetworkAdmin, security: str, qr: str | None, name: str | None, location: str | None
 ) -> AdminChange:
     strategy = STRATEGIES[security]
-    options: dict[str, Any] = {}
-    if name:
-        options["name"] = name.strip()
-    if location:
-        options["location"] = location.strip()
+    options: dict[str, Any] = {k: v.strip() for k, v in (("name", name), ("location", location)) if v}
     if qr:
         strategy = STRATEGIES["s2"]
         options["qrString"] = qr_text(qr)
@@ -183,9 +179,7 @@ async def provisioning_change(
     dsk = str(parsed.get("dsk") or "") if isinstance(parsed, dict) else ""
     if not dsk:
         raise UserError("zwave-js-ui read that QR code but found no DSK in it: it cannot be provisioned.")
-    entry = {**parsed, **({"name": name} if name else {})}
-    if location:
-        entry["location"] = location
+    entry = {**parsed, **{k: v for k, v in (("name", name), ("location", location)) if v}}
     change = AdminChange(
         tool="provision_zwave_device",
         action="provision",
