@@ -145,11 +145,9 @@ class Jobs:
 
 def job_sentence(job: Job) -> str:
     op = job.operation.replace("_", " ")
-    if job.state == "running":
-        progress = f" ({job.message})" if job.message else ""
-        return f"{op.capitalize()} of {job.target} is still running{progress}; ask again with jobId {job.id}."
-    if job.state == "done":
-        return f"{op.capitalize()} of {job.target}: {job.message}."
-    if job.state == "cancelled":
-        return f"{op.capitalize()} of {job.target} was cancelled."
-    return f"{op.capitalize()} of {job.target} failed: {job.message}."
+    progress = f" ({job.message})" if job.message else ""
+    return f"{op.capitalize()} of {job.target}" + {
+        "running": f" is still running{progress}; ask again with jobId {job.id}.",
+        "done": f": {job.message}.",
+        "cancelled": " was cancelled.",
+    }.get(job.state, f" failed: {job.message}.")
