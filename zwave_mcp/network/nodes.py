@@ -44,16 +44,13 @@ def _int_value(node: ZNode, cc: int, prop: str) -> int | None:
     return int(raw) if raw is not None and is_number(raw) else None
 
 
-def _security_words(security: Any) -> str | None:
-    return security_words(security) if isinstance(security, str) else None
-
-
 def node_details(node: ZNode, device: Device, neighbours: list[int] | None, now_ms: int) -> NodeDetails:
     """The node's details, said in one sentence; `now_ms` is the clock's time (the last-active age)."""
     details = node.details
     last = node.last_active_ms
     stats = _statistics(details.get("statistics"))
-    security = _security_words(details.get("security"))
+    security = details.get("security")
+    security = security_words(security) if isinstance(security, str) else None
     wake = _int_value(node, CC.WAKE_UP, "wakeUpInterval") if _power(node) == "sleeping" else None
     battery = _int_value(node, CC.BATTERY, "level")
     sentence = f"{device.name} (node {node.id}) is a {_power(node)} device"
