@@ -71,9 +71,7 @@ class Proof:
         bare = [d for d in deliveries if d.effect is None]  # tied to no effect: zwave-js-ui's word alone
         devices = per_device([*parts, *idle])
         outcome = worst([d.outcome for d in devices]) if devices else _bare_outcome(bare)
-        reason = next((d.reason for d in devices if d.reason), None) or next(
-            (d.reason for d in bare if d.reason), None
-        )
+        reason = next(filter(None, [d.reason for d in devices] + [d.reason for d in bare]), None)
         note = str(change.details.get("note", ""))
         spoken = sentence(change, devices, note=note, outcome=outcome, reason=reason or "")
         return Proven(outcome, spoken, devices, reason)
