@@ -63,11 +63,16 @@ class Job:
         self.changed = asyncio.Event()
 
     def info(self) -> JobInfo:
-        alike = ("operation", "target", "state", "progress", "total", "message", "result")  # named alike
         return JobInfo(
             jobId=self.id,
+            operation=self.operation,
+            target=self.target,
+            state=self.state,  # type: ignore[arg-type]
+            progress=self.progress,
+            total=self.total,
+            message=self.message,
+            result=self.result,
             elapsedSeconds=round(time.monotonic() - self.started, 1),
-            **{name: getattr(self, name) for name in alike},
         )
 
 
